@@ -1,0 +1,2 @@
+//! qchess: Quantum Chess in the terminal.
+pub mod quantum;

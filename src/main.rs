@@ -1,0 +1,4 @@
+//! The `qchess` command line.
+fn main() {
+    println!("qchess {}", env!("CARGO_PKG_VERSION"));
+}

@@ -1,0 +1,414 @@
+//! The dense backend: a complex state vector over the live (non-constant) qubits only,
+//! with the constant qubits kept aside as classical bits.
+
+use super::{
+    check_targets, Backend, BackendKind, Bits, Complex64, Control, Gate, QuantumError, Qubit,
+    MAX_QUBITS, PRUNE_NORM,
+};
+
+/// Amplitude count above which gate kernels split the work over threads.
+const PARALLEL_MIN: usize = 1 << 16;
+
+const NOT_LIVE: u8 = u8::MAX;
+
+/// A state vector over the live qubits. A gate that touches a classical qubit makes it
+/// live (the vector doubles); [`Backend::compact`] returns constant qubits to the
+/// classical part (the vector halves). A state beyond `limit_log2` live qubits is refused.
+#[derive(Clone, Debug)]
+pub struct DenseBackend {
+    live: Vec<Qubit>,
+    pos: Vec<u8>,
+    classical: Bits,
+    amps: Vec<Complex64>,
+    limit_log2: u32,
+}
+
+/// Conditions of a gate or predicate, resolved against the classical bits into masks
+/// over vector indices.
+enum Resolved {
+    /// Never holds.
+    Never,
+    /// Holds where `idx & ones == ones`, `idx & zeros == 0`, and each `any` mask meets idx.
+    Masks {
+        ones: usize,
+        zeros: usize,
+        any: Vec<usize>,
+    },
+}
+
+impl Resolved {
+    #[inline]
+    fn holds(ones: usize, zeros: usize, any: &[usize], idx: usize) -> bool {
+        idx & ones == ones && idx & zeros == 0 && any.iter().all(|m| idx & m != 0)
+    }
+}
+
+impl DenseBackend {
+    /// A state holding the basis state `initial` (no live qubits), refusing to grow past
+    /// 2^`limit_log2` amplitudes.
+    pub fn new(initial: Bits, limit_log2: u32) -> DenseBackend {
+        DenseBackend {
+            live: Vec::new(),
+            pos: vec![NOT_LIVE; MAX_QUBITS],
+            classical: initial,
+            amps: vec![Complex64::new(1.0, 0.0)],
+            limit_log2,
+        }
+    }
+
+    fn resolve(&self, controls: &[Control]) -> Resolved {
+        let (mut ones, mut zeros, mut any) = (0usize, 0usize, Vec::new());
+        for c in controls {
+            match c {
+                Control::Bit(q, v) => match self.pos[*q as usize] {
+                    NOT_LIVE => {
+                        if self.classical.get(*q as usize) != *v {
+                            return Resolved::Never;
+                        }
+                    }
+                    j if *v => ones |= 1 << j,
+                    j => zeros |= 1 << j,
+                },
+                Control::Clear(qs) => {
+                    for q in qs {
+                        match self.pos[*q as usize] {
+                            NOT_LIVE if self.classical.get(*q as usize) => return Resolved::Never,
+                            NOT_LIVE => {}
+                            j => zeros |= 1 << j,
+                        }
+                    }
+                }
+                Control::Blocked(qs) => {
+                    let mut mask = 0usize;
+                    let mut certain = false;
+                    for q in qs {
+                        match self.pos[*q as usize] {
+                            NOT_LIVE => certain |= self.classical.get(*q as usize),
+                            j => mask |= 1 << j,
+                        }
+                    }
+                    if !certain {
+                        if mask == 0 {
+                            return Resolved::Never;
+                        }
+                        any.push(mask);
+                    }
+                }
+            }
+        }
+        Resolved::Masks { ones, zeros, any }
+    }
+
+    /// Makes classical qubit `q` live (the vector doubles).
+    fn grow(&mut self, q: Qubit) -> Result<usize, QuantumError> {
+        let j = self.pos[q as usize];
+        if j != NOT_LIVE {
+            return Ok(j as usize);
+        }
+        let n = self.live.len() as u32 + 1;
+        if n > self.limit_log2 {
+            return Err(QuantumError::StateTooLarge {
+                needed: n,
+                limit: self.limit_log2,
+            });
+        }
+        let len = self.amps.len();
+        let zero = Complex64::new(0.0, 0.0);
+        if self.classical.get(q as usize) {
+            self.amps.splice(0..0, std::iter::repeat_n(zero, len));
+        } else {
+            self.amps.resize(2 * len, zero);
+        }
+        self.classical.set(q as usize, false);
+        self.pos[q as usize] = self.live.len() as u8;
+        self.live.push(q);
+        Ok(self.live.len() - 1)
+    }
+
+    /// Removes live position `j`, which holds `value` in every non-zero amplitude.
+    fn shrink(&mut self, j: usize, value: bool) {
+        let low = (1usize << j) - 1;
+        let half = self.amps.len() / 2;
+        let v = (value as usize) << j;
+        let amps: Vec<Complex64> = (0..half)
+            .map(|k| self.amps[((k & !low) << 1) | v | (k & low)])
+            .collect();
+        self.amps = amps;
+        let q = self.live.remove(j);
+        self.pos[q as usize] = NOT_LIVE;
+        self.classical.set(q as usize, value);
+        for (i, &q) in self.live.iter().enumerate().skip(j) {
+            self.pos[q as usize] = i as u8;
+        }
+    }
+
+    /// The value live position `j` has in every non-zero amplitude, if it is constant.
+    fn constant_value(&self, j: usize) -> Option<bool> {
+        let (mut zero, mut one) = (false, false);
+        for (idx, a) in self.amps.iter().enumerate() {
+            if a.re != 0.0 || a.im != 0.0 {
+                if idx >> j & 1 == 1 {
+                    one = true;
+                } else {
+                    zero = true;
+                }
+                if zero && one {
+                    return None;
+                }
+            }
+        }
+        Some(one)
+    }
+
+    fn full_bits(&self, idx: usize) -> Bits {
+        let mut b = self.classical;
+        for (j, &q) in self.live.iter().enumerate() {
+            if idx >> j & 1 == 1 {
+                b.set(q as usize, true);
+            }
+        }
+        b
+    }
+}
+
+/// Inserts a zero bit at position `p` of `k`.
+#[inline]
+fn insert_zero(k: usize, p: usize) -> usize {
+    ((k >> p) << (p + 1)) | (k & ((1 << p) - 1))
+}
+
+/// A raw pointer the gate kernel's threads share; each thread writes disjoint pairs.
+#[derive(Clone, Copy)]
+struct Shared(*mut Complex64);
+// SAFETY: the kernel hands each thread a disjoint range of pair indices, and every pair
+// index maps to two amplitude indices owned by that pair alone.
+unsafe impl Send for Shared {}
+unsafe impl Sync for Shared {}
+
+/// Applies the 2x2 matrix `m` to every pair (idx, idx ^ flip) with `idx` from pair
+/// index `k` (zero bits inserted at `holes`, then `side0` set) where the masks hold.
+#[allow(clippy::too_many_arguments)]
+fn kernel(
+    ptr: Shared,
+    range: std::ops::Range<usize>,
+    holes: &[usize],
+    side0: usize,
+    flip: usize,
+    m: &[[Complex64; 2]; 2],
+    masks: (usize, usize, &[usize]),
+) {
+    let (ones, zeros, any) = masks;
+    for k in range {
+        let mut idx = k;
+        for &h in holes {
+            idx = insert_zero(idx, h);
+        }
+        idx |= side0;
+        if !Resolved::holds(ones, zeros, any, idx) {
+            continue;
+        }
+        let p = idx ^ flip;
+        // SAFETY: idx and p belong to pair k only; see `Shared`.
+        unsafe {
+            let x0 = *ptr.0.add(idx);
+            let x1 = *ptr.0.add(p);
+            let mut y0 = m[0][0] * x0 + m[0][1] * x1;
+            let mut y1 = m[1][0] * x0 + m[1][1] * x1;
+            if y0.norm_sqr() < PRUNE_NORM {
+                y0 = Complex64::new(0.0, 0.0);
+            }
+            if y1.norm_sqr() < PRUNE_NORM {
+                y1 = Complex64::new(0.0, 0.0);
+            }
+            *ptr.0.add(idx) = y0;
+            *ptr.0.add(p) = y1;
+        }
+    }
+}
+
+impl Backend for DenseBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Dense
+    }
+
+    fn apply(
+        &mut self,
+        gate: Gate,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), QuantumError> {
+        check_targets(gate, targets, controls)?;
+        if let Resolved::Never = self.resolve(controls) {
+            return Ok(());
+        }
+        if targets.len() == 2 {
+            let (a, b) = (targets[0] as usize, targets[1] as usize);
+            if self.pos[a] == NOT_LIVE
+                && self.pos[b] == NOT_LIVE
+                && self.classical.get(a) == self.classical.get(b)
+            {
+                return Ok(());
+            }
+        }
+        let mut js = Vec::with_capacity(2);
+        for &t in targets {
+            js.push(self.grow(t)?);
+        }
+        // Growing moved no live position, but classical controls may now be live.
+        let Resolved::Masks { ones, zeros, any } = self.resolve(controls) else {
+            return Ok(());
+        };
+        let (side0, flip) = if js.len() == 2 {
+            (1 << js[1], (1 << js[0]) | (1 << js[1]))
+        } else {
+            (0, 1 << js[0])
+        };
+        let mut holes = js.clone();
+        holes.sort_unstable();
+        let m = gate.matrix();
+        let pairs = self.amps.len() >> js.len();
+        let ptr = Shared(self.amps.as_mut_ptr());
+        let threads = if self.amps.len() >= PARALLEL_MIN {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            1
+        };
+        if threads <= 1 {
+            kernel(ptr, 0..pairs, &holes, side0, flip, &m, (ones, zeros, &any));
+        } else {
+            let chunk = pairs.div_ceil(threads);
+            std::thread::scope(|s| {
+                for t in 0..threads {
+                    let range = (t * chunk)..((t + 1) * chunk).min(pairs);
+                    let (holes, m, any) = (&holes, &m, &any);
+                    s.spawn(move || kernel(ptr, range, holes, side0, flip, m, (ones, zeros, any)));
+                }
+            });
+        }
+        Ok(())
+    }
+
+    fn phase_flip_where(&mut self, oracle: &dyn Fn(&Bits) -> bool) {
+        for idx in 0..self.amps.len() {
+            let a = self.amps[idx];
+            if (a.re != 0.0 || a.im != 0.0) && oracle(&self.full_bits(idx)) {
+                self.amps[idx] = -a;
+            }
+        }
+    }
+
+    fn probability_of(&self, predicate: &[Control]) -> f64 {
+        match self.resolve(predicate) {
+            Resolved::Never => 0.0,
+            Resolved::Masks { ones, zeros, any } => self
+                .amps
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| Resolved::holds(ones, zeros, &any, *i))
+                .map(|(_, a)| a.norm_sqr())
+                .sum(),
+        }
+    }
+
+    fn project(&mut self, predicate: &[Control], outcome: bool, p: f64) {
+        let scale = 1.0 / p.sqrt();
+        let resolved = self.resolve(predicate);
+        for (i, a) in self.amps.iter_mut().enumerate() {
+            let holds = match &resolved {
+                Resolved::Never => false,
+                Resolved::Masks { ones, zeros, any } => Resolved::holds(*ones, *zeros, any, i),
+            };
+            if holds == outcome {
+                *a *= scale;
+            } else {
+                *a = Complex64::new(0.0, 0.0);
+            }
+        }
+    }
+
+    fn probability(&self, q: Qubit) -> f64 {
+        match self.pos[q as usize] {
+            NOT_LIVE => self.classical.get(q as usize) as u8 as f64,
+            j => self
+                .amps
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i >> j & 1 == 1)
+                .map(|(_, a)| a.norm_sqr())
+                .sum(),
+        }
+    }
+
+    fn probabilities(&self, n: usize) -> Vec<f64> {
+        let mut p: Vec<f64> = (0..n).map(|q| self.classical.get(q) as u8 as f64).collect();
+        let mut live = vec![0.0; self.live.len()];
+        for (idx, a) in self.amps.iter().enumerate() {
+            let w = a.norm_sqr();
+            if w == 0.0 {
+                continue;
+            }
+            let mut bits = idx;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                live[j] += w;
+                bits &= bits - 1;
+            }
+        }
+        for (j, &q) in self.live.iter().enumerate() {
+            if (q as usize) < n {
+                p[q as usize] = live[j];
+            }
+        }
+        p
+    }
+
+    fn branches(&self) -> Vec<(Bits, Complex64)> {
+        let mut v: Vec<_> = self
+            .amps
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.re != 0.0 || a.im != 0.0)
+            .map(|(i, a)| (self.full_bits(i), *a))
+            .collect();
+        v.sort_unstable_by_key(|x| x.0);
+        v
+    }
+
+    fn branch_count(&self) -> usize {
+        self.amps
+            .iter()
+            .filter(|a| a.re != 0.0 || a.im != 0.0)
+            .count()
+    }
+
+    fn reset_constant(&mut self, q: Qubit) -> Result<bool, QuantumError> {
+        let j = self.pos[q as usize];
+        if j != NOT_LIVE {
+            let v = self
+                .constant_value(j as usize)
+                .ok_or(QuantumError::NotConstant(q))?;
+            self.shrink(j as usize, v);
+        }
+        let v = self.classical.get(q as usize);
+        self.classical.set(q as usize, false);
+        Ok(v)
+    }
+
+    fn compact(&mut self) {
+        let mut j = 0;
+        while j < self.live.len() {
+            match self.constant_value(j) {
+                Some(v) => self.shrink(j, v),
+                None => j += 1,
+            }
+        }
+    }
+
+    fn live_qubits(&self) -> usize {
+        self.live.len()
+    }
+
+    fn clone_box(&self) -> Box<dyn Backend> {
+        Box::new(self.clone())
+    }
+}

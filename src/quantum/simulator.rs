@@ -1,0 +1,133 @@
+//! A backend with a seeded random source, ancilla allocation and a recorded trace.
+
+use super::{
+    new_backend, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement,
+    Op, QuantumError, Qubit, MAX_QUBITS,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The simulator a game holds: a backend plus everything around it.
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    backend: Box<dyn Backend>,
+    rng: ChaCha8Rng,
+    trace: Vec<Op>,
+    reserved: usize,
+    ancillas: Bits,
+}
+
+impl Simulator {
+    /// A simulator starting in the basis state `initial`. Qubits `0..reserved` are the
+    /// caller's fixed register (never handed out as ancillas); `seed` drives every
+    /// unforced measurement, identically on both backends.
+    pub fn new(
+        kind: BackendKind,
+        initial: Bits,
+        reserved: usize,
+        seed: u64,
+        opts: BackendOptions,
+    ) -> Simulator {
+        Simulator {
+            backend: new_backend(kind, initial, opts),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            trace: Vec::new(),
+            reserved,
+            ancillas: Bits::ZERO,
+        }
+    }
+
+    /// Read access to the backend (probabilities, branches).
+    pub fn backend(&self) -> &dyn Backend {
+        self.backend.as_ref()
+    }
+
+    /// Which backend runs the state.
+    pub fn kind(&self) -> BackendKind {
+        self.backend.kind()
+    }
+
+    /// Applies a gate and records it.
+    pub fn apply(
+        &mut self,
+        gate: Gate,
+        targets: &[Qubit],
+        controls: &[Control],
+    ) -> Result<(), QuantumError> {
+        self.backend.apply(gate, targets, controls)?;
+        self.trace.push(Op::Gate {
+            gate,
+            targets: targets.to_vec(),
+            controls: controls.to_vec(),
+        });
+        Ok(())
+    }
+
+    /// Measures a predicate (outcome 1 = it holds), forced or drawn from the seeded
+    /// source, and records it. A random number is drawn for every unforced measurement.
+    pub fn measure(
+        &mut self,
+        predicate: &[Control],
+        forced: Option<bool>,
+    ) -> Result<Measurement, QuantumError> {
+        let choice = match forced {
+            Some(o) => Choice::Forced(o),
+            None => Choice::Draw(self.rng.gen::<f64>()),
+        };
+        let m = self.backend.measure(predicate, choice)?;
+        self.trace.push(Op::Measure {
+            predicate: predicate.to_vec(),
+            p1: m.p1,
+            outcome: m.outcome,
+            forced: forced.is_some(),
+        });
+        Ok(m)
+    }
+
+    /// Applies a phase oracle and records it under `label`.
+    pub fn oracle(&mut self, label: &str, marks: &dyn Fn(&Bits) -> bool) {
+        self.backend.phase_flip_where(marks);
+        self.trace.push(Op::Oracle {
+            label: label.to_string(),
+        });
+    }
+
+    /// A fresh ancilla qubit in |0>.
+    pub fn alloc(&mut self) -> Result<Qubit, QuantumError> {
+        let q = (self.reserved..MAX_QUBITS)
+            .find(|&q| !self.ancillas.get(q))
+            .ok_or(QuantumError::OutOfQubits)?;
+        self.ancillas.set(q, true);
+        let q = q as Qubit;
+        self.trace.push(Op::Alloc { qubit: q });
+        Ok(q)
+    }
+
+    /// The ancillas in use, ascending.
+    pub fn ancillas(&self) -> Vec<Qubit> {
+        self.ancillas.ones().map(|q| q as Qubit).collect()
+    }
+
+    /// Gives back every ancilla that became constant; returns them with their values.
+    pub fn release_constant_ancillas(&mut self) -> Vec<(Qubit, bool)> {
+        let mut out = Vec::new();
+        for q in self.ancillas() {
+            if let Ok(v) = self.backend.reset_constant(q) {
+                self.ancillas.set(q as usize, false);
+                self.trace.push(Op::Release { qubit: q, value: v });
+                out.push((q, v));
+            }
+        }
+        out
+    }
+
+    /// Moves constant qubits out of the live state (see [`Backend::compact`]).
+    pub fn compact(&mut self) {
+        self.backend.compact();
+    }
+
+    /// The operations recorded since the last call, leaving the trace empty.
+    pub fn take_trace(&mut self) -> Vec<Op> {
+        std::mem::take(&mut self.trace)
+    }
+}
