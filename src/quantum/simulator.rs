@@ -64,15 +64,18 @@ impl Simulator {
     }
 
     /// Measures a predicate (outcome 1 = it holds), forced or drawn from the seeded
-    /// source, and records it. A random number is drawn for every unforced measurement.
+    /// source, and records it. Every measurement, forced or not, takes one number from
+    /// the random source, so replaying a game with its recorded outcomes forced leaves
+    /// the source where the original game left it.
     pub fn measure(
         &mut self,
         predicate: &[Control],
         forced: Option<bool>,
     ) -> Result<Measurement, QuantumError> {
+        let draw = self.rng.gen::<f64>();
         let choice = match forced {
             Some(o) => Choice::Forced(o),
-            None => Choice::Draw(self.rng.gen::<f64>()),
+            None => Choice::Draw(draw),
         };
         let m = self.backend.measure(predicate, choice)?;
         self.trace.push(Op::Measure {
