@@ -1,2 +1,4 @@
-//! qchess: Quantum Chess in the terminal.
+//! qchess: Quantum Chess in the terminal, on an exact quantum simulator.
+pub mod analyze;
+pub mod chess;
 pub mod quantum;

@@ -1,4 +1,84 @@
 //! The `qchess` command line.
-fn main() {
-    println!("qchess {}", env!("CARGO_PKG_VERSION"));
+
+use clap::{Parser, Subcommand};
+use qchess::analyze::{self, Request};
+use qchess::quantum::BackendKind;
+use std::process::ExitCode;
+
+/// Quantum Chess in the terminal.
+#[derive(Parser, Debug)]
+#[command(name = "qchess", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play moves from a position and print the resulting state (for scripts and tests).
+    Analyze {
+        /// Start position as FEN (default: the standard start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in Quantum Chess notation, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Simulator backend.
+        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        backend: BackendKind,
+        /// Seed for the random outcomes of unforced measurements.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Let any side move (turn order not enforced).
+        #[arg(long)]
+        free_turns: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_backend(s: &str) -> Result<BackendKind, String> {
+    s.parse()
+        .map_err(|e: qchess::quantum::QuantumError| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Analyze {
+            fen,
+            moves,
+            backend,
+            seed,
+            free_turns,
+            json,
+        }) => {
+            let req = Request {
+                fen,
+                moves,
+                backend,
+                seed,
+                free_turns,
+            };
+            match analyze::run(&req) {
+                Ok(game) => {
+                    if json {
+                        println!("{}", analyze::to_json(&game));
+                    } else {
+                        print!("{}", analyze::to_text(&game));
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("qchess: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        None => {
+            eprintln!("qchess: the terminal game is not built yet; try `qchess analyze --help`");
+            ExitCode::from(2)
+        }
+    }
 }

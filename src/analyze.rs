@@ -1,0 +1,156 @@
+//! `qchess analyze`: play moves from a position and report the result, as text or JSON
+//! (spec/notation.md).
+
+use crate::chess::{fen::START_FEN, Color, Game, GameOptions, MoveError, Square};
+use crate::quantum::BackendKind;
+use serde_json::{json, Map, Value};
+
+/// Most distribution entries printed.
+pub const MAX_DISTRIBUTION: usize = 4096;
+
+/// What `analyze` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// Start position (default: the standard one).
+    pub fen: Option<String>,
+    /// Moves, separated by white space.
+    pub moves: String,
+    /// Backend.
+    pub backend: BackendKind,
+    /// Seed.
+    pub seed: u64,
+    /// Ignore turn order.
+    pub free_turns: bool,
+}
+
+/// Why `analyze` failed (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// Bad FEN.
+    #[error("{0}")]
+    Fen(#[from] crate::chess::fen::FenError),
+    /// A move that can't be played.
+    #[error("move {index} \"{text}\": {error}")]
+    Move {
+        /// 1-based index of the move.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// Why.
+        error: MoveError,
+    },
+}
+
+/// Plays the request's moves and returns the game.
+pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
+    let opts = GameOptions {
+        backend: req.backend,
+        seed: req.seed,
+        free_turns: req.free_turns,
+        ..GameOptions::default()
+    };
+    let mut game = Game::from_fen(req.fen.as_deref().unwrap_or(START_FEN), opts)?;
+    for (i, m) in req.moves.split_whitespace().enumerate() {
+        game.play(m).map_err(|error| AnalyzeError::Move {
+            index: i + 1,
+            text: m.to_string(),
+            error,
+        })?;
+    }
+    Ok(game)
+}
+
+fn squares_of(set: u64) -> Vec<String> {
+    (0..64)
+        .filter(|i| set >> i & 1 == 1)
+        .map(|i| Square(i).to_string())
+        .collect()
+}
+
+/// The JSON object of notation.md.
+pub fn to_json(game: &Game) -> Value {
+    let moves: Vec<Value> = game
+        .history()
+        .iter()
+        .map(|m| json!({"input": m.input, "played": m.played, "outcome": m.outcome.map(|o| o as u8)}))
+        .collect();
+    let mut squares = Map::new();
+    for s in Square::all() {
+        if let Some(p) = game.state().piece(s) {
+            squares.insert(
+                s.to_string(),
+                json!({"piece": p.fen_char().to_string(), "p": game.probability(s)}),
+            );
+        }
+    }
+    let dist = game.distribution();
+    let truncated = dist.len() > MAX_DISTRIBUTION;
+    let distribution: Vec<Value> = dist
+        .iter()
+        .take(MAX_DISTRIBUTION)
+        .map(|(set, p)| json!({"occupied": squares_of(*set), "p": p}))
+        .collect();
+    let mut out = json!({
+        "fen": game.fen(),
+        "to_move": game.to_move().name(),
+        "ply": game.ply(),
+        "status": game.status().name(),
+        "moves": moves,
+        "squares": squares,
+        "distribution": distribution,
+        "branches": game.branch_count(),
+        "backend": game.options().backend.name(),
+    });
+    if truncated {
+        out["truncated"] = json!(true);
+    }
+    out
+}
+
+/// The result as text for people: the board with probabilities, the moves, the status.
+pub fn to_text(game: &Game) -> String {
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        s.push_str(&format!("{} ", rank + 1));
+        for file in 0..8 {
+            let sq = Square::at(file, rank).expect("on the board");
+            match game.state().piece(sq) {
+                Some(p) => {
+                    let pr = game.probability(sq);
+                    if pr > 1.0 - 1e-9 {
+                        s.push_str(&format!(" {}    ", p.fen_char()));
+                    } else {
+                        s.push_str(&format!(" {}{:>3.0}%", p.fen_char(), pr * 100.0));
+                    }
+                }
+                None => s.push_str(" .    "),
+            }
+        }
+        s.push('\n');
+    }
+    s.push_str("   a     b     c     d     e     f     g     h\n\n");
+    for (i, m) in game.history().iter().enumerate() {
+        s.push_str(&format!("{:>3}. {}", i + 1, m.played));
+        if let Some(w) = &m.summary {
+            s.push_str(&format!("  ({w})"));
+        }
+        s.push('\n');
+    }
+    let side = match game.to_move() {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    s.push_str(&format!(
+        "\nstatus: {}{}; {} to move; ply {}; 50-move counter {}; {} branches ({} backend)\n",
+        game.status().describe(),
+        game.end_reason()
+            .map(|r| format!(" ({})", r.describe()))
+            .unwrap_or_default(),
+        side,
+        game.ply(),
+        game.fifty_counter(),
+        game.branch_count(),
+        game.options().backend.name()
+    ));
+    s
+}

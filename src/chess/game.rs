@@ -1,0 +1,541 @@
+//! A game of Quantum Chess: the position, the simulator, the history and the end rules.
+
+use super::board::{Color, Kind, Position, Register, Square};
+use super::circuits;
+use super::classify::{classify, Classified, MoveError, MoveType, State, Variant};
+use super::fen::{self, FenError, START_FEN};
+use super::notation::{self, MoveText, Shape};
+use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// Number of square qubits; ancillas come after them.
+pub const SQUARES: usize = 64;
+
+/// How a game is set up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameOptions {
+    /// Simulator backend.
+    pub backend: BackendKind,
+    /// Seed of the random measurement outcomes.
+    pub seed: u64,
+    /// Any side may move (analysis).
+    pub free_turns: bool,
+    /// Dense backend size limit, log2 of amplitudes.
+    pub dense_limit_log2: u32,
+}
+
+impl Default for GameOptions {
+    fn default() -> Self {
+        GameOptions {
+            backend: BackendKind::Sparse,
+            seed: 0,
+            free_turns: false,
+            dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+        }
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Still going.
+    Ongoing,
+    /// White captured the black king.
+    WhiteWins,
+    /// Black captured the white king.
+    BlackWins,
+    /// Both kings gone, or both present after a final measurement.
+    Draw,
+}
+
+impl Status {
+    /// "ongoing", "white_wins", "black_wins", "draw".
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::WhiteWins => "white_wins",
+            Status::BlackWins => "black_wins",
+            Status::Draw => "draw",
+        }
+    }
+
+    /// Words for a player.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Status::Ongoing => "game in progress",
+            Status::WhiteWins => "white wins",
+            Status::BlackWins => "black wins",
+            Status::Draw => "draw",
+        }
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// A king's probability reached 0.
+    KingCaptured,
+    /// Both kings' probabilities reached 0 together.
+    BothKingsCaptured,
+    /// The 50-move counter reached 100 and the board was measured.
+    FiftyMoves,
+    /// The same state occurred three times and the board was measured.
+    Repetition,
+}
+
+impl EndReason {
+    /// Words for a player.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::KingCaptured => "a king was captured with certainty",
+            EndReason::BothKingsCaptured => "both kings vanished at once",
+            EndReason::FiftyMoves => {
+                "50 moves without a change in the piece count: the board was measured"
+            }
+            EndReason::Repetition => "the same state occurred three times: the board was measured",
+        }
+    }
+}
+
+/// A move that was played, with everything the history, the circuit pane and saved
+/// games need.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedMove {
+    /// What was typed.
+    pub input: String,
+    /// The canonical form, with `.mN` when the move measured.
+    pub played: String,
+    /// The measurement outcome, if the move measured.
+    pub outcome: Option<bool>,
+    /// Probability of outcome 1 before the measurement.
+    pub p1: Option<f64>,
+    /// The move's classification.
+    pub class: Classified,
+    /// Who moved.
+    pub color: Color,
+    /// The circuit that ran (gates, measurements, ancillas), including any final
+    /// measurement of the board that ended the game.
+    pub ops: Vec<Op>,
+    /// The measurement in words, if there was one.
+    pub summary: Option<String>,
+}
+
+/// A game: clone it to branch off, replay it from its moves.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    opts: GameOptions,
+    state: State,
+    sim: Simulator,
+    history: Vec<PlayedMove>,
+    status: Status,
+    end: Option<EndReason>,
+    halfmove: u32,
+    fullmove: u32,
+    count_at_reset: f64,
+    seen: HashMap<u64, u32>,
+}
+
+impl Game {
+    /// A game from the standard start position.
+    pub fn standard(opts: GameOptions) -> Game {
+        Game::from_position(fen::parse(START_FEN).expect("the start FEN is valid"), opts)
+    }
+
+    /// A game from a FEN string.
+    pub fn from_fen(fen: &str, opts: GameOptions) -> Result<Game, FenError> {
+        Ok(Game::from_position(fen::parse(fen)?, opts))
+    }
+
+    /// A game from a classical position.
+    pub fn from_position(start: Position, opts: GameOptions) -> Game {
+        let initial = Bits::from_qubits(start.register.pieces().map(|(s, _)| s.index()));
+        let sim = Simulator::new(
+            opts.backend,
+            initial,
+            SQUARES,
+            opts.seed,
+            BackendOptions {
+                dense_limit_log2: opts.dense_limit_log2,
+            },
+        );
+        let mut probs = [0.0; 64];
+        for (s, _) in start.register.pieces() {
+            probs[s.index()] = 1.0;
+        }
+        let state = State {
+            register: start.register,
+            probs,
+            to_move: start.to_move,
+            castling: start.castling,
+            en_passant: start.en_passant,
+        };
+        let mut g = Game {
+            count_at_reset: probs.iter().sum(),
+            halfmove: start.halfmove,
+            fullmove: start.fullmove,
+            start,
+            opts,
+            state,
+            sim,
+            history: Vec::new(),
+            status: Status::Ongoing,
+            end: None,
+            seen: HashMap::new(),
+        };
+        let f = g.fingerprint();
+        g.seen.insert(f, 1);
+        g.check_kings();
+        g
+    }
+
+    /// Replays `moves` from `start` (recorded outcomes are forced). On failure, the index
+    /// of the move that failed and why.
+    pub fn replay(
+        start: Position,
+        opts: GameOptions,
+        moves: &[String],
+    ) -> Result<Game, (usize, MoveError)> {
+        let mut g = Game::from_position(start, opts);
+        for (i, m) in moves.iter().enumerate() {
+            g.play(m).map_err(|e| (i, e))?;
+        }
+        Ok(g)
+    }
+
+    /// Plays a move written in notation.
+    pub fn play(&mut self, input: &str) -> Result<&PlayedMove, MoveError> {
+        let text = notation::parse(input)?;
+        self.play_text(input, &text)
+    }
+
+    /// Plays a parsed move; `input` is kept as what the player typed.
+    pub fn play_text(&mut self, input: &str, text: &MoveText) -> Result<&PlayedMove, MoveError> {
+        if self.status != Status::Ongoing {
+            return Err(MoveError::GameOver(self.status.describe().to_string()));
+        }
+        let class = classify(&self.state, text, self.opts.free_turns)?;
+        // Work on a copy so a failing circuit (impossible outcome, size limit) changes nothing.
+        let mut sim = self.sim.clone();
+        let applied = circuits::apply(&mut sim, &class, text.outcome)?;
+        sim.release_constant_ancillas();
+        sim.compact();
+        self.sim = sim;
+        let went_on = applied.measurement.is_none_or(|m| m.outcome);
+        let mover = class.piece.color;
+        self.state.probs = self.probs_now();
+        for (s, p) in &applied.placed {
+            if self.state.occupied(*s) {
+                self.state.register.set(*s, Some(*p));
+            }
+        }
+        self.clear_empty_squares();
+        let mut en_passant = None;
+        if went_on {
+            match class.text.shape {
+                Shape::Standard { from, to } => {
+                    self.state.castling.touch(from);
+                    self.state.castling.touch(to);
+                    if class.kind == MoveType::PawnTwoStep {
+                        en_passant = from.offset(0, mover.forward());
+                    }
+                }
+                Shape::Split { from, .. } => self.state.castling.touch(from),
+                Shape::Merge { from1, from2, .. } => {
+                    self.state.castling.touch(from1);
+                    self.state.castling.touch(from2);
+                }
+            }
+        }
+        self.state.en_passant = en_passant;
+        self.state.to_move = mover.opposite();
+        if mover == Color::Black {
+            self.fullmove += 1;
+        }
+        let mut played_text = class.text;
+        played_text.outcome = applied.measurement.map(|m| m.outcome);
+        let summary = applied.measurement.map(|m| summarize(&class, m.outcome));
+        self.history.push(PlayedMove {
+            input: input.trim().to_string(),
+            played: played_text.to_string(),
+            outcome: applied.measurement.map(|m| m.outcome),
+            p1: applied.measurement.map(|m| m.p1),
+            class,
+            color: mover,
+            ops: Vec::new(),
+            summary,
+        });
+        self.after_move()?;
+        let ops = self.sim.take_trace();
+        let last = self.history.last_mut().expect("a move was just pushed");
+        last.ops = ops;
+        Ok(last)
+    }
+
+    fn probs_now(&self) -> [f64; 64] {
+        let v = self.sim.backend().probabilities(SQUARES);
+        let mut p = [0.0; 64];
+        for (dst, src) in p.iter_mut().zip(v) {
+            *dst = src.clamp(0.0, 1.0);
+        }
+        p
+    }
+
+    fn clear_empty_squares(&mut self) {
+        for s in Square::all() {
+            if !self.state.occupied(s) {
+                self.state.register.set(s, None);
+            }
+        }
+    }
+
+    /// Game-end rules after a move: kings, the 50-move counter, repetition.
+    fn after_move(&mut self) -> Result<(), MoveError> {
+        if self.check_kings() {
+            return Ok(());
+        }
+        self.halfmove += 1;
+        let count: f64 = self.state.probs.iter().sum();
+        if (count - self.count_at_reset).abs() >= 1.0 - 1e-9 {
+            self.halfmove = 0;
+            self.count_at_reset = count;
+        }
+        if self.halfmove >= 100 {
+            return self.measure_board(EndReason::FiftyMoves);
+        }
+        let f = self.fingerprint();
+        let n = self.seen.entry(f).or_insert(0);
+        *n += 1;
+        if *n >= 3 {
+            return self.measure_board(EndReason::Repetition);
+        }
+        Ok(())
+    }
+
+    /// Measures every superposed square, then decides the game from the classical board.
+    fn measure_board(&mut self, reason: EndReason) -> Result<(), MoveError> {
+        for s in Square::all() {
+            let p = self.sim.backend().probability(s.0 as u16);
+            if p > CERTAIN_EPS && p < 1.0 - CERTAIN_EPS {
+                self.sim.measure(&[Control::Bit(s.0 as u16, true)], None)?;
+            }
+        }
+        self.sim.release_constant_ancillas();
+        self.sim.compact();
+        self.state.probs = self.probs_now();
+        self.clear_empty_squares();
+        if !self.check_kings() {
+            self.status = Status::Draw;
+            self.end = Some(reason);
+        } else if self.end == Some(EndReason::KingCaptured) {
+            self.end = Some(reason);
+        }
+        Ok(())
+    }
+
+    /// Sets the status when a king is gone; true when the game ended.
+    fn check_kings(&mut self) -> bool {
+        let king_p = |c: Color| -> f64 {
+            self.state
+                .register
+                .pieces()
+                .filter(|(_, p)| p.color == c && p.kind == Kind::King)
+                .map(|(s, _)| self.state.probs[s.index()])
+                .sum()
+        };
+        let (w, b) = (
+            king_p(Color::White) > CERTAIN_EPS,
+            king_p(Color::Black) > CERTAIN_EPS,
+        );
+        let (status, end) = match (w, b) {
+            (true, true) => return false,
+            (false, false) => (Status::Draw, EndReason::BothKingsCaptured),
+            (true, false) => (Status::WhiteWins, EndReason::KingCaptured),
+            (false, true) => (Status::BlackWins, EndReason::KingCaptured),
+        };
+        self.status = status;
+        self.end = Some(end);
+        true
+    }
+
+    /// A hash of the classical register, side to move, rights and the quantum state up
+    /// to a global phase.
+    fn fingerprint(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.state.register.hash(&mut h);
+        self.state.to_move.hash(&mut h);
+        self.state.castling.hash(&mut h);
+        self.state.en_passant.hash(&mut h);
+        let branches = self.sim.backend().branches();
+        if let Some(&(_, a0)) = branches.first() {
+            let phase = a0.conj() / a0.norm();
+            for (b, a) in &branches {
+                let a = a * phase;
+                b.hash(&mut h);
+                ((a.re * 1e9).round() as i64).hash(&mut h);
+                ((a.im * 1e9).round() as i64).hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// Undoes the last move by replaying the others with their recorded outcomes.
+    pub fn undo(&mut self) -> Option<PlayedMove> {
+        let last = self.history.last()?.clone();
+        let moves: Vec<String> = self.history[..self.history.len() - 1]
+            .iter()
+            .map(|m| m.played.clone())
+            .collect();
+        let g = Game::replay(self.start.clone(), self.opts, &moves).ok()?;
+        *self = g;
+        Some(last)
+    }
+
+    /// The rules' view of the state (register, probabilities, side, rights).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The simulator (branches, trace).
+    pub fn simulator(&self) -> &Simulator {
+        &self.sim
+    }
+
+    /// The moves played so far.
+    pub fn history(&self) -> &[PlayedMove] {
+        &self.history
+    }
+
+    /// Number of plies played.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The game's status.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// Why the game ended, once it has.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        self.end
+    }
+
+    /// Side to move.
+    pub fn to_move(&self) -> Color {
+        self.state.to_move
+    }
+
+    /// The 50-move counter (plies since the piece count last changed by one).
+    pub fn fifty_counter(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The options the game was made with.
+    pub fn options(&self) -> GameOptions {
+        self.opts
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// Probability that a square is occupied.
+    pub fn probability(&self, s: Square) -> f64 {
+        self.state.probs[s.index()]
+    }
+
+    /// The classical register.
+    pub fn register(&self) -> &Register {
+        &self.state.register
+    }
+
+    /// Live basis states in the simulator.
+    pub fn branch_count(&self) -> usize {
+        self.sim.backend().branch_count()
+    }
+
+    /// The classical register's view of the current state as FEN.
+    pub fn fen(&self) -> String {
+        fen::format(&Position {
+            register: self.state.register,
+            to_move: self.state.to_move,
+            castling: self.state.castling,
+            en_passant: self.state.en_passant,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        })
+    }
+
+    /// The probability of each set of occupied squares (as a bitboard, a1 = bit 0),
+    /// summed over ancillas, largest first (ties by the set).
+    pub fn distribution(&self) -> Vec<(u64, f64)> {
+        let mut acc: HashMap<u64, f64> = HashMap::new();
+        for (b, a) in self.sim.backend().branches() {
+            *acc.entry(b.low_word()).or_default() += a.norm_sqr();
+        }
+        acc.values_mut().for_each(|p| *p = p.min(1.0));
+        let mut v: Vec<(u64, f64)> = acc.into_iter().filter(|(_, p)| *p >= 1e-12).collect();
+        v.sort_by(|x, y| {
+            let (px, py) = ((x.1 * 1e12).round(), (y.1 * 1e12).round());
+            py.total_cmp(&px).then_with(|| set_order(x.0, y.0))
+        });
+        v
+    }
+}
+
+/// Orders two square sets by their squares listed a1..h8, lexicographically.
+pub fn set_order(a: u64, b: u64) -> std::cmp::Ordering {
+    let list = |x: u64| -> Vec<u32> {
+        let mut v = Vec::new();
+        let mut x = x;
+        while x != 0 {
+            v.push(x.trailing_zeros());
+            x &= x - 1;
+        }
+        v
+    };
+    list(a).cmp(&list(b))
+}
+
+/// A measured move's outcome in words.
+fn summarize(c: &Classified, went_on: bool) -> String {
+    let to = match c.text.shape {
+        Shape::Standard { to, .. } => to,
+        Shape::Split { to1, .. } => to1,
+        Shape::Merge { to, .. } => to,
+    };
+    let from = c.text.shape.source();
+    let piece = c.piece.kind.name();
+    match (c.variant, c.kind, went_on) {
+        (Variant::Excluded, MoveType::CastleKingSide | MoveType::CastleQueenSide, true) => {
+            "excluded: the squares between were empty, the king castled".into()
+        }
+        (Variant::Excluded, MoveType::CastleKingSide | MoveType::CastleQueenSide, false) => {
+            "excluded: a square between was occupied, the castle stopped".into()
+        }
+        (Variant::Excluded, _, true) => format!("excluded: {to} was empty, the move went on"),
+        (Variant::Excluded, _, false) => format!("excluded: {to} was occupied, the move stopped"),
+        (Variant::Capture, MoveType::Slide, true) => {
+            format!(
+                "capture: the {piece} was on {from} and the path was clear; it captured on {to}"
+            )
+        }
+        (Variant::Capture, MoveType::Slide, false) => {
+            format!(
+                "capture: the {piece} was not on {from} or the path was blocked; the move stopped"
+            )
+        }
+        (Variant::Capture, _, true) => {
+            format!("capture: the {piece} was on {from}; it captured on {to}")
+        }
+        (Variant::Capture, _, false) => {
+            format!("capture: the {piece} was not on {from}; the move stopped")
+        }
+        (Variant::Basic, _, _) => String::new(),
+    }
+}

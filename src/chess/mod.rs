@@ -1,0 +1,15 @@
+//! Quantum Chess rules (spec/quantum-chess.md) on the simulator: board, FEN, notation,
+//! classification, circuits, the game, and legal-move generation.
+
+pub mod board;
+pub mod circuits;
+pub mod classify;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod notation;
+
+pub use board::{Color, Kind, Piece, Position, Square};
+pub use classify::{Classified, MoveError, MoveType, Variant};
+pub use game::{EndReason, Game, GameOptions, PlayedMove, Status};
+pub use notation::{MoveText, Shape};

@@ -1,0 +1,98 @@
+//! Legal-move generation for the side to move.
+
+use super::board::{Kind, Square};
+use super::classify::{classify, Classified, State};
+use super::notation::{MoveText, Shape};
+
+const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
+
+/// Every legal move from `from` (standard moves with each promotion, splits in both
+/// target orders, and merges naming `from` as either source).
+pub fn moves_from(st: &State, from: Square, free_turns: bool) -> Vec<Classified> {
+    let mut out = Vec::new();
+    let Some(piece) = st.piece(from) else {
+        return out;
+    };
+    if !free_turns && piece.color != st.to_move {
+        return out;
+    }
+    let try_push = |out: &mut Vec<Classified>, text: MoveText| {
+        if let Ok(c) = classify(st, &text, free_turns) {
+            out.push(c);
+        }
+    };
+    let last_rank = piece.color.opposite().back_rank();
+    for to in Square::all() {
+        let text = MoveText::standard(from, to);
+        if piece.kind == Kind::Pawn && to.rank() == last_rank {
+            for k in PROMOTIONS {
+                try_push(
+                    &mut out,
+                    MoveText {
+                        promotion: Some(k),
+                        ..text
+                    },
+                );
+            }
+        } else {
+            try_push(&mut out, text);
+        }
+    }
+    if piece.kind == Kind::Pawn {
+        return out;
+    }
+    let basic_targets: Vec<Square> = Square::all()
+        .filter(|&t| t != from && st.piece(t).is_none_or(|o| o == piece && !st.certain(t)))
+        .collect();
+    for &to1 in &basic_targets {
+        for &to2 in &basic_targets {
+            if to1 != to2 {
+                try_push(
+                    &mut out,
+                    MoveText {
+                        shape: Shape::Split { from, to1, to2 },
+                        ..MoveText::standard(from, to1)
+                    },
+                );
+            }
+        }
+    }
+    for other in Square::all() {
+        if other == from || st.piece(other) != Some(piece) {
+            continue;
+        }
+        for &to in &basic_targets {
+            if to == other {
+                continue;
+            }
+            for (from1, from2) in [(from, other), (other, from)] {
+                try_push(
+                    &mut out,
+                    MoveText {
+                        shape: Shape::Merge { from1, from2, to },
+                        ..MoveText::standard(from, to)
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Every legal move of the side to move (of both sides when `free_turns`); merges are
+/// listed once per source order.
+pub fn legal_moves(st: &State, free_turns: bool) -> Vec<Classified> {
+    let mut out = Vec::new();
+    for from in Square::all() {
+        for m in moves_from(st, from, free_turns) {
+            // A merge appears under both of its sources; keep it under its first.
+            if let Shape::Merge { from1, .. } = m.text.shape {
+                if from1 != from {
+                    continue;
+                }
+            }
+            out.push(m);
+        }
+    }
+    out
+}

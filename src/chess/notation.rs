@@ -1,0 +1,242 @@
+//! Quantum Chess algebraic notation: parsing and canonical formatting.
+
+use super::board::{Kind, Square};
+use std::fmt;
+
+/// The squares a move names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// One source, one target (also castling and en passant).
+    Standard {
+        /// Source.
+        from: Square,
+        /// Target.
+        to: Square,
+    },
+    /// One source, two targets.
+    Split {
+        /// Source.
+        from: Square,
+        /// First target.
+        to1: Square,
+        /// Second target.
+        to2: Square,
+    },
+    /// Two sources (order matters), one target.
+    Merge {
+        /// First source.
+        from1: Square,
+        /// Second source.
+        from2: Square,
+        /// Target.
+        to: Square,
+    },
+}
+
+impl Shape {
+    /// The first (or only) source.
+    pub fn source(&self) -> Square {
+        match *self {
+            Shape::Standard { from, .. } | Shape::Split { from, .. } => from,
+            Shape::Merge { from1, .. } => from1,
+        }
+    }
+}
+
+/// The variant marker typed or printed in a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// `x`: capture.
+    Capture,
+    /// `w`: excluded.
+    Excluded,
+}
+
+/// A move as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveText {
+    /// Optional piece letter (must match the piece if given).
+    pub piece: Option<Kind>,
+    /// The squares.
+    pub shape: Shape,
+    /// `x` or `w`, if written.
+    pub marker: Option<Marker>,
+    /// Promotion piece.
+    pub promotion: Option<Kind>,
+    /// `.m0` / `.m1`: the measurement outcome, forced on input.
+    pub outcome: Option<bool>,
+}
+
+impl MoveText {
+    /// A plain standard move.
+    pub fn standard(from: Square, to: Square) -> MoveText {
+        MoveText {
+            piece: None,
+            shape: Shape::Standard { from, to },
+            marker: None,
+            promotion: None,
+            outcome: None,
+        }
+    }
+}
+
+/// Text that is not a move in the notation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{text}\" is not a move: {why}")]
+pub struct NotationError {
+    /// The text.
+    pub text: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+const EXPECTED: &str =
+    "write squares like e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q (promotion)";
+
+/// Parses a move in Quantum Chess algebraic notation.
+pub fn parse(text: &str) -> Result<MoveText, NotationError> {
+    let fail = |why: &str| NotationError {
+        text: text.to_string(),
+        why: why.to_string(),
+    };
+    let t = text.trim();
+    let (body, outcome) = match t.rsplit_once(".m") {
+        Some((b, "0")) => (b, Some(false)),
+        Some((b, "1")) => (b, Some(true)),
+        Some(_) => return Err(fail("a measurement outcome is written .m0 or .m1")),
+        None => (t, None),
+    };
+    let mut s = body;
+    let mut piece = None;
+    if let Some(c) = s.chars().next() {
+        if c.is_ascii_uppercase() {
+            piece = Some(Kind::from_letter(c).ok_or_else(|| fail("unknown piece letter"))?);
+            s = &s[1..];
+        }
+    }
+    let sq = |x: &str| Square::parse(x).ok_or_else(|| fail(EXPECTED));
+    let shape;
+    let mut marker = None;
+    let mut promotion = None;
+    if let Some((left, right)) = s.split_once('^') {
+        match (left.len(), right.len()) {
+            (2, 4) => {
+                shape = Shape::Split {
+                    from: sq(left)?,
+                    to1: sq(&right[..2])?,
+                    to2: sq(&right[2..])?,
+                }
+            }
+            (4, 2) => {
+                shape = Shape::Merge {
+                    from1: sq(&left[..2])?,
+                    from2: sq(&left[2..])?,
+                    to: sq(right)?,
+                }
+            }
+            _ => return Err(fail(EXPECTED)),
+        }
+    } else {
+        if !s.is_ascii() || s.len() < 4 {
+            return Err(fail(EXPECTED));
+        }
+        let from = sq(&s[..2])?;
+        let mut rest = &s[2..];
+        match rest.as_bytes()[0] {
+            b'x' => {
+                marker = Some(Marker::Capture);
+                rest = &rest[1..];
+            }
+            b'w' => {
+                marker = Some(Marker::Excluded);
+                rest = &rest[1..];
+            }
+            _ => {}
+        }
+        if rest.len() < 2 {
+            return Err(fail(EXPECTED));
+        }
+        let to = sq(&rest[..2])?;
+        match &rest[2..] {
+            "" => {}
+            p if p.len() == 1 => {
+                let k = p
+                    .chars()
+                    .next()
+                    .and_then(Kind::from_letter)
+                    .filter(|k| matches!(k, Kind::Queen | Kind::Rook | Kind::Bishop | Kind::Knight))
+                    .ok_or_else(|| fail("a pawn promotes to q, r, b or n"))?;
+                promotion = Some(k);
+            }
+            _ => return Err(fail(EXPECTED)),
+        }
+        shape = Shape::Standard { from, to };
+    }
+    Ok(MoveText {
+        piece,
+        shape,
+        marker,
+        promotion,
+        outcome,
+    })
+}
+
+impl fmt::Display for MoveText {
+    /// The canonical form: squares, variant marker, promotion, `.mN` (no piece letter).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.shape {
+            Shape::Standard { from, to } => {
+                let m = match self.marker {
+                    Some(Marker::Capture) => "x",
+                    Some(Marker::Excluded) => "w",
+                    None => "",
+                };
+                write!(f, "{from}{m}{to}")?;
+                if let Some(k) = self.promotion {
+                    write!(f, "{}", k.letter().to_ascii_lowercase())?;
+                }
+            }
+            Shape::Split { from, to1, to2 } => write!(f, "{from}^{to1}{to2}")?,
+            Shape::Merge { from1, from2, to } => write!(f, "{from1}{from2}^{to}")?,
+        }
+        if let Some(o) = self.outcome {
+            write!(f, ".m{}", o as u8)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(s: &str) -> String {
+        parse(s).unwrap().to_string()
+    }
+
+    #[test]
+    fn forms() {
+        assert_eq!(round("a2a4"), "a2a4");
+        assert_eq!(round("Pa2a4"), "a2a4");
+        assert_eq!(parse("Pa2a4").unwrap().piece, Some(Kind::Pawn));
+        assert_eq!(round("b1^a3c3"), "b1^a3c3");
+        assert_eq!(round("a3c3^b5"), "a3c3^b5");
+        assert_eq!(round("b1xc3"), "b1xc3");
+        assert_eq!(round("b1wc3.m0"), "b1wc3.m0");
+        assert_eq!(round("e7e8q"), "e7e8q");
+        assert_eq!(round("e7xd8Q.m1"), "e7xd8q.m1");
+        let m = parse("a3c3^b5.m1").unwrap();
+        assert_eq!(m.outcome, Some(true));
+        assert!(matches!(m.shape, Shape::Merge { .. }));
+    }
+
+    #[test]
+    fn rejects() {
+        for bad in [
+            "", "e2", "e2e9", "z1a1", "e2e4.m2", "e7e8k", "b1^a3", "a3c3^b", "Xe2e4", "e2e4qq",
+            "é2e4",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}
