@@ -8,6 +8,7 @@ pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod random;
 
 pub use board::{Color, Kind, Piece, Position, Square};
 pub use classify::{Classified, MoveError, MoveType, Variant};

@@ -1,0 +1,36 @@
+//! Random legal moves, for seeded test games and benchmarks.
+
+use super::classify::MoveType;
+use super::game::Game;
+use super::movegen::legal_moves;
+use super::notation::MoveText;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// A random legal move for the side to move: first a kind of move (standard 70%, split
+/// 20%, merge 10%, falling back to any kind that exists), then a move of that kind.
+pub fn random_move<R: Rng>(game: &Game, rng: &mut R) -> Option<MoveText> {
+    let moves = legal_moves(game.state(), game.options().free_turns);
+    let split = |k: MoveType| matches!(k, MoveType::SplitJump | MoveType::SplitSlide);
+    let merge = |k: MoveType| matches!(k, MoveType::MergeJump | MoveType::MergeSlide);
+    let groups: [Vec<&_>; 3] = [
+        moves
+            .iter()
+            .filter(|m| !split(m.kind) && !merge(m.kind))
+            .collect(),
+        moves.iter().filter(|m| split(m.kind)).collect(),
+        moves.iter().filter(|m| merge(m.kind)).collect(),
+    ];
+    let roll = rng.gen_range(0..10);
+    let first = if roll < 7 {
+        0
+    } else if roll < 9 {
+        1
+    } else {
+        2
+    };
+    [first, 0, 1, 2]
+        .iter()
+        .find_map(|&g| groups[g].choose(rng))
+        .map(|m| m.text)
+}

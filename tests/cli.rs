@@ -1,0 +1,135 @@
+//! The `qchess analyze` command line: JSON fields, exit codes and one-line errors.
+
+use std::process::Command;
+
+fn analyze(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .arg("analyze")
+        .args(args)
+        .output()
+        .expect("qchess runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn json_has_the_documented_fields() {
+    let (code, out, err) = analyze(&[
+        "--fen",
+        "7k/8/8/8/8/8/7K/QR6 w - - 0 1",
+        "--free-turns",
+        "--moves",
+        "b1^c1d1 a1c1.m1",
+        "--json",
+        "--backend",
+        "dense",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["fen"], "7k/8/8/8/8/8/7K/2QR4 b - - 2 1");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["moves"][1]["input"], "a1c1.m1");
+    assert_eq!(v["moves"][1]["played"], "a1wc1.m1");
+    assert_eq!(v["moves"][1]["outcome"], 1);
+    assert!(v["moves"][0]["outcome"].is_null());
+    assert_eq!(v["squares"]["c1"]["piece"], "Q");
+    assert!((v["squares"]["d1"]["p"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    assert_eq!(
+        v["distribution"][0]["occupied"],
+        serde_json::json!(["c1", "d1", "h2", "h8"])
+    );
+    assert_eq!(v["branches"], 1);
+    assert_eq!(v["backend"], "dense");
+}
+
+#[test]
+fn same_seed_same_result_on_both_backends() {
+    let run = |backend: &str| {
+        let (code, out, _) = analyze(&[
+            "--moves",
+            "g1^f3h3 e7e5 f3xe5 b8^a6c6",
+            "--seed",
+            "42",
+            "--backend",
+            backend,
+            "--free-turns",
+            "--json",
+        ]);
+        assert_eq!(code, 0);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (v["moves"].clone(), v["fen"].clone())
+    };
+    assert_eq!(run("sparse"), run("dense"));
+}
+
+#[test]
+fn text_output_for_people() {
+    let (code, out, _) = analyze(&["--moves", "g1^f3h3"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("N 50%"), "{out}");
+    assert!(out.contains("1. g1^f3h3"));
+    assert!(out.contains("status: game in progress; black to move"));
+}
+
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let (code, out, err) = analyze(args);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(out.is_empty(), "{args:?}: nothing on stdout, got {out}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line, got {err}"
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: \"{err}\" lacks \"{needle}\""
+    );
+    assert!(!err.contains("panicked") && !err.contains("backtrace"));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    assert_one_line_error(
+        &["--moves", "e2e4 e7e5 b1c4"],
+        "move 3 \"b1c4\": the knight on b1 cannot reach c4",
+    );
+    assert_one_line_error(
+        &["--moves", "e2e4 zz"],
+        "move 2 \"zz\": \"zz\" is not a move",
+    );
+    assert_one_line_error(
+        &[
+            "--fen",
+            "4k3/8/8/8/8/8/r7/R3K3 w - - 0 1",
+            "--moves",
+            "a1xa2.m0",
+        ],
+        "move 1 \"a1xa2.m0\": outcome 0 is impossible",
+    );
+    assert_one_line_error(&["--fen", "8/8/8 w - - 0 1"], "bad FEN");
+    assert_one_line_error(&["--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 one"], "field 6");
+    assert_one_line_error(
+        &[
+            "--fen",
+            "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+            "--moves",
+            "e1xe8 e8e7",
+        ],
+        "move 2 \"e8e7\": the game is over (white wins)",
+    );
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    let (code, out, err) = analyze(&["--backend", "quantum"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("unknown backend"), "{err}");
+    let (code, _, _) = analyze(&["--seed", "minus-one"]);
+    assert_eq!(code, 2);
+}
