@@ -96,3 +96,39 @@ pub fn legal_moves(st: &State, free_turns: bool) -> Vec<Classified> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Game, GameOptions, MoveType};
+
+    #[test]
+    fn start_position_moves() {
+        let g = Game::standard(GameOptions::default());
+        let moves = legal_moves(g.state(), false);
+        let count = |f: fn(MoveType) -> bool| moves.iter().filter(|m| f(m.kind)).count();
+        assert_eq!(
+            count(|k| matches!(k, MoveType::PawnStep | MoveType::PawnTwoStep)),
+            16
+        );
+        assert_eq!(count(|k| k == MoveType::Jump), 4);
+        // Each knight splits to its two squares, in both orders.
+        assert_eq!(count(|k| k == MoveType::SplitJump), 4);
+        assert_eq!(moves.len(), 24);
+    }
+
+    #[test]
+    fn merges_listed_once_per_source_order() {
+        let mut g = Game::standard(GameOptions::default());
+        g.play("g1^f3h3").unwrap();
+        g.play("e7e6").unwrap();
+        let merges: Vec<String> = legal_moves(g.state(), false)
+            .iter()
+            .filter(|m| m.kind == MoveType::MergeJump)
+            .map(|m| m.text.to_string())
+            .collect();
+        assert_eq!(merges, vec!["f3h3^g1", "f3h3^g5", "h3f3^g1", "h3f3^g5"]);
+        let from_h3 = moves_from(g.state(), Square::parse("h3").unwrap(), false);
+        assert!(from_h3.iter().any(|m| m.text.to_string() == "f3h3^g1"));
+    }
+}
