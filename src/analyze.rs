@@ -2,6 +2,7 @@
 //! (spec/notation.md).
 
 use crate::chess::{fen::START_FEN, Color, Game, GameOptions, MoveError, Square};
+use crate::quantum::bell::{bell, log_negativity};
 use crate::quantum::BackendKind;
 use serde_json::{json, Map, Value};
 
@@ -21,6 +22,10 @@ pub struct Request {
     pub seed: u64,
     /// Ignore turn order.
     pub free_turns: bool,
+    /// Report the Bell correlations of these two squares.
+    pub bell: Option<(Square, Square)>,
+    /// Report the entanglement of this square with every other square.
+    pub entanglement: Option<Square>,
 }
 
 /// Why `analyze` failed (exit 2).
@@ -67,8 +72,18 @@ fn squares_of(set: u64) -> Vec<String> {
         .collect()
 }
 
-/// The JSON object of notation.md.
-pub fn to_json(game: &Game) -> Value {
+/// The entanglement (log negativity) of `sq` with every other square where it is not 0.
+pub fn entanglement_map(game: &Game, sq: Square) -> Vec<(Square, f64)> {
+    let b = game.simulator().backend();
+    Square::all()
+        .filter(|&o| o != sq)
+        .map(|o| (o, log_negativity(b, sq.0 as u16, o.0 as u16)))
+        .filter(|(_, v)| *v > 1e-9)
+        .collect()
+}
+
+/// The JSON object of notation.md, with `bell` and `entanglement` when asked.
+pub fn to_json(game: &Game, req: &Request) -> Value {
     let moves: Vec<Value> = game
         .history()
         .iter()
@@ -104,11 +119,29 @@ pub fn to_json(game: &Game) -> Value {
     if truncated {
         out["truncated"] = json!(true);
     }
+    if let Some((x, y)) = req.bell {
+        let r = bell(game.simulator().backend(), x.0 as u16, y.0 as u16);
+        out["bell"] = json!({
+            "squares": [x.to_string(), y.to_string()],
+            "O": r.o,
+            "opposite": r.opposite,
+            "same": r.same,
+            "merge": r.merge_reading(),
+        });
+    }
+    if let Some(sq) = req.entanglement {
+        let m: Map<String, Value> = entanglement_map(game, sq)
+            .into_iter()
+            .map(|(o, v)| (o.to_string(), json!(v)))
+            .collect();
+        out["entanglement"] = Value::Object(m);
+    }
     out
 }
 
-/// The result as text for people: the board with probabilities, the moves, the status.
-pub fn to_text(game: &Game) -> String {
+/// The result as text for people: the board with probabilities, the moves, the status,
+/// and the Bell and entanglement reports when asked.
+pub fn to_text(game: &Game, req: &Request) -> String {
     let mut s = String::new();
     for rank in (0..8).rev() {
         s.push_str(&format!("{} ", rank + 1));
@@ -152,5 +185,33 @@ pub fn to_text(game: &Game) -> String {
         game.branch_count(),
         game.options().backend.name()
     ));
+    if let Some((x, y)) = req.bell {
+        let r = bell(game.simulator().backend(), x.0 as u16, y.0 as u16);
+        let names = [
+            "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
+        ];
+        s.push_str(&format!("\nBell correlations of {x} and {y}:\n"));
+        for (n, v) in names.iter().zip(r.o) {
+            s.push_str(&format!("  {n:<6} {v:.4}\n"));
+        }
+        s.push_str(&format!(
+            "  opposite {:.4}, same {:.4}, opposite share {:.0}%\n  {}\n",
+            r.opposite,
+            r.same,
+            r.opposite_ratio() * 100.0,
+            r.merge_reading()
+        ));
+    }
+    if let Some(sq) = req.entanglement {
+        let m = entanglement_map(game, sq);
+        s.push_str(&format!("\nEntanglement of {sq} (log negativity):"));
+        if m.is_empty() {
+            s.push_str(" none");
+        }
+        for (o, v) in m {
+            s.push_str(&format!(" {o} {v:.3}"));
+        }
+        s.push('\n');
+    }
     s
 }

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use qchess::analyze::{self, Request};
+use qchess::chess::Square;
 use qchess::quantum::BackendKind;
 use std::process::ExitCode;
 
@@ -35,7 +36,17 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Report the Bell correlations of two squares (e.g. --bell a3 c3).
+        #[arg(long, num_args = 2, value_names = ["SQ1", "SQ2"], value_parser = parse_square)]
+        bell: Option<Vec<Square>>,
+        /// Report the entanglement of one square with every other square.
+        #[arg(long, value_name = "SQ", value_parser = parse_square)]
+        entanglement: Option<Square>,
     },
+}
+
+fn parse_square(s: &str) -> Result<Square, String> {
+    Square::parse(s).ok_or_else(|| format!("\"{s}\" is not a square (a1..h8)"))
 }
 
 fn parse_backend(s: &str) -> Result<BackendKind, String> {
@@ -53,6 +64,8 @@ fn main() -> ExitCode {
             seed,
             free_turns,
             json,
+            bell,
+            entanglement,
         }) => {
             let req = Request {
                 fen,
@@ -60,13 +73,15 @@ fn main() -> ExitCode {
                 backend,
                 seed,
                 free_turns,
+                bell: bell.map(|v| (v[0], v[1])),
+                entanglement,
             };
             match analyze::run(&req) {
                 Ok(game) => {
                     if json {
-                        println!("{}", analyze::to_json(&game));
+                        println!("{}", analyze::to_json(&game, &req));
                     } else {
-                        print!("{}", analyze::to_text(&game));
+                        print!("{}", analyze::to_text(&game, &req));
                     }
                     ExitCode::SUCCESS
                 }

@@ -133,3 +133,39 @@ fn bad_flags_exit_2() {
     let (code, _, _) = analyze(&["--seed", "minus-one"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn bell_and_entanglement_reports() {
+    for backend in ["sparse", "dense"] {
+        let (code, out, err) = analyze(&[
+            "--moves",
+            "g1^f3h3",
+            "--bell",
+            "f3",
+            "h3",
+            "--entanglement",
+            "f3",
+            "--json",
+            "--backend",
+            backend,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["bell"]["squares"], serde_json::json!(["f3", "h3"]));
+        let o: Vec<f64> = v["bell"]["O"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(o.len(), 8);
+        assert!((o[0] - 1.0).abs() < 1e-9 && o[1].abs() < 1e-9, "{o:?}");
+        assert!(v["bell"]["same"].as_f64().unwrap().abs() < 1e-9);
+        let e = v["entanglement"].as_object().unwrap();
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!((e["h3"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    }
+    let (code, _, err) = analyze(&["--bell", "f3", "z9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a square"), "{err}");
+}

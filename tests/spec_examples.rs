@@ -64,6 +64,7 @@ fn every_spec_example_on_both_backends() {
                 backend,
                 seed: 1,
                 free_turns: case.free_turns,
+                ..Request::default()
             };
             let game = run(&req).unwrap_or_else(|e| panic!("{} [{backend}]: {e}", case.name));
             let got: HashMap<u64, f64> = game.distribution().into_iter().collect();

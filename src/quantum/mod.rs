@@ -5,6 +5,7 @@
 //! [`DenseBackend`] (a state vector over the live qubits only). [`Simulator`] wraps either
 //! one with a seeded random source, ancilla allocation and a trace of every operation.
 
+pub mod bell;
 pub mod bits;
 pub mod control;
 pub mod dense;
