@@ -1,6 +1,9 @@
 //! Looking inside a state: the two-qubit reduced density matrix, Bell-projector
 //! expectation values and log negativity (spec/quantum-chess.md section 5).
 
+// Small fixed-size matrix arithmetic reads best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
 use super::{Backend, Bits, Complex64, Qubit};
 use std::collections::HashMap;
 use std::f64::consts::FRAC_1_SQRT_2;
