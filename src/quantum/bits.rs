@@ -64,6 +64,22 @@ impl Bits {
         r
     }
 
+    /// Bitwise or.
+    #[inline]
+    pub fn or(&self, o: &Bits) -> Bits {
+        let mut r = *self;
+        for i in 0..WORDS {
+            r.0[i] |= o.0[i];
+        }
+        r
+    }
+
+    /// Bitwise complement.
+    #[inline]
+    pub fn complement(&self) -> Bits {
+        Bits(self.0.map(|w| !w))
+    }
+
     /// Bitwise exclusive or.
     #[inline]
     pub fn xor(&self, o: &Bits) -> Bits {

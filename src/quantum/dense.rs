@@ -11,6 +11,11 @@ const PARALLEL_MIN: usize = 1 << 16;
 
 const NOT_LIVE: u8 = u8::MAX;
 
+/// Largest size limit a dense state accepts, as log2 of the number of amplitudes: beyond
+/// it the vector's byte size would not fit in `isize`. A larger requested limit is
+/// lowered to this one.
+pub const MAX_DENSE_LIMIT_LOG2: u32 = usize::BITS - 6;
+
 /// A state vector over the live qubits. A gate that touches a classical qubit makes it
 /// live (the vector doubles); [`Backend::compact`] returns constant qubits to the
 /// classical part (the vector halves). A state beyond `limit_log2` live qubits is refused.
@@ -52,8 +57,58 @@ impl DenseBackend {
             pos: vec![NOT_LIVE; MAX_QUBITS],
             classical: initial,
             amps: vec![Complex64::new(1.0, 0.0)],
-            limit_log2,
+            limit_log2: limit_log2.min(MAX_DENSE_LIMIT_LOG2),
         }
+    }
+
+    /// A state with the given branches (amplitudes taken as they are, repeated basis
+    /// states summed). The qubits that differ between branches are live, the others
+    /// classical. Refused when the live qubits exceed the limit; an empty list gives the
+    /// all-zero basis state.
+    pub fn from_branches(
+        branches: &[(Bits, Complex64)],
+        limit_log2: u32,
+    ) -> Result<DenseBackend, QuantumError> {
+        let Some(&(first, _)) = branches.first() else {
+            return Ok(DenseBackend::new(Bits::ZERO, limit_log2));
+        };
+        let mut varying = Bits::ZERO;
+        for (b, _) in branches {
+            varying = varying.or(&b.xor(&first));
+        }
+        let mut d = DenseBackend::new(first.and(&varying.complement()), limit_log2);
+        let needed = varying.count();
+        if needed > d.limit_log2 {
+            return Err(QuantumError::StateTooLarge {
+                needed,
+                limit: d.limit_log2,
+            });
+        }
+        for (j, q) in varying.ones().enumerate() {
+            d.pos[q] = j as u8;
+            d.live.push(q as Qubit);
+        }
+        d.amps = vec![Complex64::new(0.0, 0.0); 1 << needed];
+        for (b, a) in branches {
+            let idx = d
+                .live
+                .iter()
+                .enumerate()
+                .filter(|(_, &q)| b.get(q as usize))
+                .fold(0usize, |idx, (j, _)| idx | 1 << j);
+            d.amps[idx] += a;
+        }
+        for a in &mut d.amps {
+            if a.norm_sqr() < PRUNE_NORM {
+                *a = Complex64::new(0.0, 0.0);
+            }
+        }
+        Ok(d)
+    }
+
+    /// The size limit, as log2 of the number of amplitudes.
+    pub fn limit_log2(&self) -> u32 {
+        self.limit_log2
     }
 
     fn resolve(&self, controls: &[Control]) -> Resolved {
@@ -99,25 +154,26 @@ impl DenseBackend {
         Resolved::Masks { ones, zeros, any }
     }
 
-    /// Makes classical qubit `q` live (the vector doubles).
+    /// Makes classical qubit `q` live (the vector doubles); returns its live position.
+    /// The caller has checked the size limit; a failed allocation is refused as too large.
     fn grow(&mut self, q: Qubit) -> Result<usize, QuantumError> {
         let j = self.pos[q as usize];
         if j != NOT_LIVE {
             return Ok(j as usize);
         }
-        let n = self.live.len() as u32 + 1;
-        if n > self.limit_log2 {
+        let len = self.amps.len();
+        if self.amps.try_reserve_exact(len).is_err() {
+            let needed = self.live.len() as u32 + 1;
             return Err(QuantumError::StateTooLarge {
-                needed: n,
-                limit: self.limit_log2,
+                needed,
+                limit: needed - 1,
             });
         }
-        let len = self.amps.len();
         let zero = Complex64::new(0.0, 0.0);
+        self.amps.resize(2 * len, zero);
         if self.classical.get(q as usize) {
-            self.amps.splice(0..0, std::iter::repeat_n(zero, len));
-        } else {
-            self.amps.resize(2 * len, zero);
+            self.amps.copy_within(0..len, len);
+            self.amps[..len].fill(zero);
         }
         self.classical.set(q as usize, false);
         self.pos[q as usize] = self.live.len() as u8;
@@ -250,6 +306,17 @@ impl Backend for DenseBackend {
                 return Ok(());
             }
         }
+        let new = targets
+            .iter()
+            .filter(|&&t| self.pos[t as usize] == NOT_LIVE)
+            .count() as u32;
+        let needed = self.live.len() as u32 + new;
+        if needed > self.limit_log2 {
+            return Err(QuantumError::StateTooLarge {
+                needed,
+                limit: self.limit_log2,
+            });
+        }
         let mut js = Vec::with_capacity(2);
         for &t in targets {
             js.push(self.grow(t)?);
@@ -308,6 +375,19 @@ impl Backend for DenseBackend {
                 .map(|(_, a)| a.norm_sqr())
                 .sum(),
         }
+    }
+
+    fn probability_fails(&self, predicate: &[Control]) -> f64 {
+        let resolved = self.resolve(predicate);
+        self.amps
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| match &resolved {
+                Resolved::Never => true,
+                Resolved::Masks { ones, zeros, any } => !Resolved::holds(*ones, *zeros, any, *i),
+            })
+            .map(|(_, a)| a.norm_sqr())
+            .sum()
     }
 
     fn project(&mut self, predicate: &[Control], outcome: bool, p: f64) {

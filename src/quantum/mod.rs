@@ -16,7 +16,7 @@ pub mod trace;
 
 pub use bits::{Bits, MAX_QUBITS};
 pub use control::{Compiled, Control};
-pub use dense::DenseBackend;
+pub use dense::{DenseBackend, MAX_DENSE_LIMIT_LOG2};
 pub use gate::Gate;
 pub use num_complex::Complex64;
 pub use simulator::Simulator;
@@ -178,6 +178,10 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// Probability that every condition of `predicate` holds.
     fn probability_of(&self, predicate: &[Control]) -> f64;
 
+    /// Probability that some condition of `predicate` fails (summed over those branches,
+    /// not taken as 1 minus [`Backend::probability_of`], which loses precision near 1).
+    fn probability_fails(&self, predicate: &[Control]) -> f64;
+
     /// Keeps the branches where `predicate` evaluates to `outcome`, renormalised by the
     /// probability `p` of that outcome (which the caller has checked is not 0).
     fn project(&mut self, predicate: &[Control], outcome: bool, p: f64);
@@ -213,7 +217,8 @@ pub trait Backend: Send + Sync + fmt::Debug {
         predicate: &[Control],
         choice: Choice,
     ) -> Result<Measurement, QuantumError> {
-        let p1 = self.probability_of(predicate).clamp(0.0, 1.0);
+        let raw_p1 = self.probability_of(predicate);
+        let p1 = raw_p1.clamp(0.0, 1.0);
         let p1 = if p1 < CERTAIN_EPS {
             0.0
         } else if p1 > 1.0 - CERTAIN_EPS {
@@ -233,7 +238,14 @@ pub trait Backend: Send + Sync + fmt::Debug {
         };
         let p = if outcome { p1 } else { 1.0 - p1 };
         if p < 1.0 {
-            self.project(predicate, outcome, p);
+            // Renormalise by the kept branches' own probability: 1 - p1 would carry
+            // p1's rounding error, relative to a small p, into the norm.
+            let kept = if outcome {
+                raw_p1
+            } else {
+                self.probability_fails(predicate)
+            };
+            self.project(predicate, outcome, kept);
         }
         Ok(Measurement { outcome, p1 })
     }

@@ -56,41 +56,114 @@ impl Backend for SparseBackend {
         check_targets(gate, targets, controls)?;
         let ctl = Compiled::new(controls);
         let a = targets[0] as usize;
-        let flip = Bits::from_qubits(targets.iter().map(|&q| q as usize));
         let two = targets.len() == 2;
         let b = if two { targets[1] as usize } else { a };
+        let acts = |k: &Bits| (!two || k.get(a) != k.get(b)) && ctl.holds(k);
+        let flip = Bits::from_qubits(targets.iter().map(|&q| q as usize));
         let m = gate.matrix();
-        // Take out the branches the gate acts on, then add their images back.
+        let is_zero = |c: Complex64| c.re == 0.0 && c.im == 0.0;
+        if is_zero(m[0][1]) && is_zero(m[1][0]) {
+            // Diagonal: every branch keeps its basis state, so no key is rehashed.
+            self.map.retain(|k, amp| {
+                if acts(k) {
+                    let s = k.get(a) as usize;
+                    *amp *= m[s][s];
+                    amp.norm_sqr() >= PRUNE_NORM
+                } else {
+                    true
+                }
+            });
+            return Ok(());
+        }
         let mut work = std::mem::take(&mut self.scratch);
         work.clear();
-        self.map.retain(|k, amp| {
-            let acts = ctl.holds(k) && (!two || k.get(a) != k.get(b));
-            if acts {
-                work.push((*k, *amp));
-            }
-            !acts
-        });
-        for &(k, amp) in &work {
-            let s = k.get(a) as usize;
-            for (r, row) in m.iter().enumerate() {
-                let c = row[s];
-                if c.re == 0.0 && c.im == 0.0 {
-                    continue;
+        if is_zero(m[0][0]) && is_zero(m[1][1]) {
+            // A permutation with phases. Take out the branches the gate acts on (no
+            // hashing), then insert their images: each image gets exactly one
+            // contribution and, being a branch the gate acts on, cannot meet a branch
+            // that stayed in the map.
+            self.map.retain(|k, amp| {
+                let acting = acts(k);
+                if acting {
+                    work.push((*k, *amp));
                 }
-                let key = if r == s { k } else { k.xor(&flip) };
-                *self.map.entry(key).or_default() += c * amp;
+                !acting
+            });
+            for &(k, amp) in &work {
+                let s = k.get(a) as usize;
+                let v = m[1 - s][s] * amp;
+                if v.norm_sqr() >= PRUNE_NORM {
+                    self.map.insert(k.xor(&flip), v);
+                }
             }
-        }
-        for &(k, _) in &work {
-            for key in [k, k.xor(&flip)] {
-                if self
+        } else {
+            // A mixing gate: update each pair in place from its side-0 branch; the
+            // images of missing partners are inserted afterwards.
+            let mut side1 = 0usize;
+            for (k, v) in &self.map {
+                if acts(k) {
+                    if k.get(a) {
+                        side1 += 1;
+                    } else {
+                        work.push((*k, *v));
+                    }
+                }
+            }
+            let zero = Complex64::new(0.0, 0.0);
+            let mut added = Vec::new();
+            let mut pruned = Vec::new();
+            let small = |v: Complex64| v.norm_sqr() < PRUNE_NORM;
+            let mut paired = 0usize;
+            for &(k, x0) in &work {
+                let p = k.xor(&flip);
+                let [Some(slot0), slot1] = self.map.get_disjoint_mut([&k, &p]) else {
+                    unreachable!("a branch taken from the map is in the map");
+                };
+                let x1 = slot1.as_deref().copied().unwrap_or(zero);
+                let y0 = m[0][0] * x0 + m[0][1] * x1;
+                let y1 = m[1][0] * x0 + m[1][1] * x1;
+                *slot0 = y0;
+                if small(y0) {
+                    pruned.push(k);
+                }
+                match slot1 {
+                    Some(slot1) => {
+                        paired += 1;
+                        *slot1 = y1;
+                        if small(y1) {
+                            pruned.push(p);
+                        }
+                    }
+                    None if !small(y1) => added.push((p, y1)),
+                    None => {}
+                }
+            }
+            if paired < side1 {
+                // Side-1 branches without a partner, untouched by the loop above.
+                let alone: Vec<(Bits, Complex64)> = self
                     .map
-                    .get(&key)
-                    .is_some_and(|v| v.norm_sqr() < PRUNE_NORM)
-                {
-                    self.map.remove(&key);
+                    .iter()
+                    .filter(|(k, _)| k.get(a) && acts(k) && !self.map.contains_key(&k.xor(&flip)))
+                    .map(|(k, v)| (*k, *v))
+                    .collect();
+                for (k, x1) in alone {
+                    let y0 = m[0][0] * zero + m[0][1] * x1;
+                    let y1 = m[1][0] * zero + m[1][1] * x1;
+                    if let Some(slot1) = self.map.get_mut(&k) {
+                        *slot1 = y1;
+                    }
+                    if small(y1) {
+                        pruned.push(k);
+                    }
+                    if !small(y0) {
+                        added.push((k.xor(&flip), y0));
+                    }
                 }
             }
+            for k in pruned {
+                self.map.remove(&k);
+            }
+            self.map.extend(added);
         }
         self.scratch = work;
         Ok(())
@@ -109,6 +182,15 @@ impl Backend for SparseBackend {
         self.map
             .iter()
             .filter(|(k, _)| c.holds(k))
+            .map(|(_, a)| a.norm_sqr())
+            .sum()
+    }
+
+    fn probability_fails(&self, predicate: &[Control]) -> f64 {
+        let c = Compiled::new(predicate);
+        self.map
+            .iter()
+            .filter(|(k, _)| !c.holds(k))
             .map(|(_, a)| a.norm_sqr())
             .sum()
     }
