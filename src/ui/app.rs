@@ -177,6 +177,11 @@ impl App {
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
+            let reason = app.game.end_reason().map_or("", |r| r.describe());
+            app.say(
+                Tone::Info,
+                format!("game over: {}: {reason}", app.game.status().describe()),
+            );
         } else if app.game.to_move() != crate::chess::Color::White {
             app.say(Tone::Plain, WELCOME.replacen("white", "black", 1));
         }

@@ -50,9 +50,8 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
             ])
         })
         .collect();
-    lines.push(Line::raw(""));
     lines.push(Line::styled(
-        " Board: a number is the chance (in %) the piece is there; no number: certain.",
+        " Board: a number is the chance (%) the piece is there; none means certain",
         paint.dim(),
     ));
     lines.push(Line::styled(

@@ -37,7 +37,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     });
     let view = &app.view;
     if !view.correlations.is_empty() {
-        let mut spans = vec![Span::styled("with ", dim)];
+        let mut spans = vec![Span::styled("correlated with ", dim)];
         for (y, r) in view.correlations.iter().take(6) {
             spans.push(Span::styled(format!("{y} {r:+.2}  "), text));
         }
@@ -48,19 +48,19 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     let [w, b] = view.count;
     lines.push(Line::from(vec![
         Span::styled("pieces ", dim),
-        Span::styled(format!("{:.2}", w + b), text),
-        Span::styled(format!(" (white {w:.2}, black {b:.2})"), dim),
+        Span::styled(format!("{:.1}", w + b), text),
+        Span::styled(format!(": white {w:.1} black {b:.1}"), dim),
     ]));
     lines.push(Line::from(vec![
         Span::styled("branches ", dim),
         Span::styled(view.branches.to_string(), text),
-        Span::styled(format!("  occupancy sets {}", view.dist.len()), dim),
+        Span::styled(format!("  occupancies {}", view.dist.len()), dim),
     ]));
     if view.superposed == 0 {
         lines.push(Line::styled("the board is classical", dim));
     } else {
         lines.push(Line::styled(
-            "most likely (superposed squares occupied):",
+            "most likely occupancies:",
             dim,
         ));
         let room = inner.height.saturating_sub(lines.len() as u16) as usize;
