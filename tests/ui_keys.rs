@@ -287,3 +287,60 @@ fn flipped_board_turns_the_cursor_keys_around() {
     keys(&mut app, "fk");
     assert_eq!(app.cursor(), Square(start.0 - 8));
 }
+
+mod random_keys {
+    use super::*;
+    use proptest::prelude::*;
+    use qchess::ui::draw;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    const KEYS: &[KeyCode] = &[
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+        KeyCode::Char('s'),
+        KeyCode::Char('m'),
+        KeyCode::Char('u'),
+        KeyCode::Char('f'),
+        KeyCode::Char('['),
+        KeyCode::Char(']'),
+        KeyCode::Char('<'),
+        KeyCode::Char('>'),
+        KeyCode::Char('c'),
+        KeyCode::Char(':'),
+        KeyCode::Char('e'),
+        KeyCode::Char('2'),
+        KeyCode::Char('4'),
+        KeyCode::Char('n'),
+        KeyCode::Char('?'),
+        KeyCode::Char('x'),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Any key sequence leaves a drawable app with a consistent game.
+        #[test]
+        fn any_keys_keep_the_app_sound(seq in proptest::collection::vec(0..KEYS.len(), 1..80)) {
+            let mut app = app_from(None);
+            let mut term = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+            for i in seq {
+                press(&mut app, KEYS[i]);
+                if app.should_quit() {
+                    break;
+                }
+                term.draw(|f| draw(f, &app)).expect("draw");
+                let total: f64 = Square::all().map(|s| app.game().probability(s)).sum();
+                prop_assert!(total <= 32.0 + 1e-9);
+                prop_assert_eq!(app.game().ply(), app.game().history().len());
+            }
+        }
+    }
+}
