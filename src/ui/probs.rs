@@ -59,10 +59,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     if view.superposed == 0 {
         lines.push(Line::styled("the board is classical", dim));
     } else {
-        lines.push(Line::styled(
-            "most likely occupancies:",
-            dim,
-        ));
+        lines.push(Line::styled("most likely occupancies:", dim));
         let room = inner.height.saturating_sub(lines.len() as u16) as usize;
         for (set, q) in view.dist.iter().take(room) {
             let names: Vec<String> = squares_of(set & view.superposed)

@@ -43,12 +43,11 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
                 Span::styled(typed.clone(), text),
                 Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
             ];
-            if app.message.tone == Tone::Error {
-                spans.push(Span::styled(
-                    format!("   {}", app.message.text),
-                    paint.fg(theme.error),
-                ));
-            }
+            let style = match app.message.tone {
+                Tone::Error => paint.fg(theme.error),
+                Tone::Plain | Tone::Info => dim,
+            };
+            spans.push(Span::styled(format!("   {}", app.message.text), style));
             Line::from(spans)
         }
         _ => {
