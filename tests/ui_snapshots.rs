@@ -113,3 +113,11 @@ fn colours_follow_the_tier() {
     assert_eq!(cell_bg(Tier::Ansi16), Color::Yellow);
     assert_eq!(cell_bg(Tier::None), Color::Reset);
 }
+
+#[test]
+fn circuit_list_view() {
+    let mut app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
+    press(&mut app, 'c');
+    press(&mut app, 'c');
+    insta::assert_snapshot!("capture_list_80x24", screen(&app, 80, 24));
+}

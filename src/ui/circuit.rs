@@ -436,4 +436,35 @@ mod tests {
         assert_eq!(d.rows[2], "--------ISWAP--");
         assert_eq!(d.rows[3], "  |0>----------");
     }
+
+    #[test]
+    fn list_in_words() {
+        let ops = vec![
+            Op::Measure {
+                predicate: vec![Control::Bit(18, false)],
+                p1: 0.5,
+                outcome: false,
+                forced: true,
+            },
+            Op::Alloc { qubit: 64 },
+            Op::Gate {
+                gate: Gate::SqrtISwapInv,
+                targets: vec![1, 64],
+                controls: vec![Control::Blocked(vec![9, 17])],
+            },
+            Op::Release {
+                qubit: 64,
+                value: true,
+            },
+        ];
+        assert_eq!(
+            list(&ops, true),
+            vec![
+                " 1 M: c3 empty? no, the move stopped (chance of yes 0.50, forced)",
+                " 2 new ancilla q64 in |0>",
+                " 3 SQRT_ISWAP^-1 b1 q64 if path b2 b3 blocked",
+                " 4 ancilla q64 released (constant 1)",
+            ]
+        );
+    }
 }
