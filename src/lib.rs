@@ -2,3 +2,4 @@
 pub mod analyze;
 pub mod chess;
 pub mod quantum;
+pub mod ui;

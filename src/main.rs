@@ -1,21 +1,53 @@
 //! The `qchess` command line.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use qchess::analyze::{self, Request};
 use qchess::chess::Square;
 use qchess::quantum::BackendKind;
+use qchess::ui::color::ColorChoice;
+use qchess::ui::terminal::Ended;
+use qchess::ui::PlayOptions;
 use std::process::ExitCode;
 
-/// Quantum Chess in the terminal.
+/// Quantum Chess in the terminal. Without a subcommand, starts a game (as `play`).
 #[derive(Parser, Debug)]
-#[command(name = "qchess", version, about)]
+#[command(
+    name = "qchess",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// Options of the terminal game.
+#[derive(Args, Debug, Clone)]
+struct PlayArgs {
+    /// Start position as FEN (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Simulator backend.
+    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+    backend: BackendKind,
+    /// Seed for the random outcomes of measurements (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Letters (K Q R B N P, lower case for black) instead of chess glyphs.
+    #[arg(long)]
+    ascii: bool,
+    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
+    #[arg(long, default_value = "auto", value_parser = parse_color)]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play a hot-seat game in the terminal (the default).
+    Play(PlayArgs),
     /// Play moves from a position and print the resulting state (for scripts and tests).
     Analyze {
         /// Start position as FEN (default: the standard start).
@@ -54,9 +86,33 @@ fn parse_backend(s: &str) -> Result<BackendKind, String> {
         .map_err(|e: qchess::quantum::QuantumError| e.to_string())
 }
 
+fn parse_color(s: &str) -> Result<ColorChoice, String> {
+    s.parse()
+        .map_err(|e: qchess::ui::color::BadColorChoice| e.to_string())
+}
+
+fn play(args: PlayArgs) -> ExitCode {
+    let opts = PlayOptions {
+        fen: args.fen,
+        backend: args.backend,
+        seed: args.seed,
+        ascii: args.ascii,
+        color: args.color,
+    };
+    match qchess::ui::run(opts) {
+        Ok(Ended::Quit) => ExitCode::SUCCESS,
+        Ok(Ended::Signal(sig)) => ExitCode::from((128 + sig).clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!("qchess: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Some(Command::Play(args)) => play(args),
         Some(Command::Analyze {
             fen,
             moves,
@@ -91,9 +147,6 @@ fn main() -> ExitCode {
                 }
             }
         }
-        None => {
-            eprintln!("qchess: the terminal game is not built yet; try `qchess analyze --help`");
-            ExitCode::from(2)
-        }
+        None => play(cli.play),
     }
 }

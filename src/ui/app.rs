@@ -1,0 +1,703 @@
+//! The application state and its update function. Everything the panes show lives here
+//! and changes only through [`App::update`]; there is no terminal in it, so tests drive
+//! it with key events and draw it on a test backend.
+
+use super::circuit::CircuitView;
+use super::color::Paint;
+use super::input::{self, Action, InputMode};
+use super::view::{self, Pick, View};
+use crate::chess::notation::{self, MoveText};
+use crate::chess::{
+    Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
+};
+use crossterm::event::{KeyCode, KeyEvent};
+
+/// What the player is in the middle of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Nothing selected.
+    Idle,
+    /// Picking the target of a standard move from `from`.
+    Source {
+        /// The selected piece.
+        from: Square,
+        /// Its legal targets.
+        targets: Vec<Square>,
+    },
+    /// Picking the first target of a split.
+    SplitFirst {
+        /// The piece that splits.
+        from: Square,
+        /// Legal first targets.
+        targets: Vec<Square>,
+    },
+    /// Picking the second target of a split.
+    SplitSecond {
+        /// The piece that splits.
+        from: Square,
+        /// The first target.
+        to1: Square,
+        /// Legal second targets.
+        targets: Vec<Square>,
+    },
+    /// Picking the second source of a merge.
+    MergeSecond {
+        /// The first source.
+        from1: Square,
+        /// Legal second sources.
+        targets: Vec<Square>,
+    },
+    /// Picking the target of a merge.
+    MergeTarget {
+        /// The first source.
+        from1: Square,
+        /// The second source.
+        from2: Square,
+        /// Legal targets.
+        targets: Vec<Square>,
+    },
+    /// Waiting for the promotion piece of a pawn move.
+    Promotion {
+        /// The pawn.
+        from: Square,
+        /// The last-rank square.
+        to: Square,
+    },
+    /// Typing a move in notation.
+    Prompt {
+        /// The text so far.
+        text: String,
+    },
+}
+
+impl Mode {
+    /// The selected source squares.
+    pub fn sources(&self) -> Vec<Square> {
+        match self {
+            Mode::Source { from, .. }
+            | Mode::SplitFirst { from, .. }
+            | Mode::SplitSecond { from, .. }
+            | Mode::Promotion { from, .. } => vec![*from],
+            Mode::MergeSecond { from1, .. } => vec![*from1],
+            Mode::MergeTarget { from1, from2, .. } => vec![*from1, *from2],
+            Mode::Idle | Mode::Prompt { .. } => Vec::new(),
+        }
+    }
+
+    /// Squares picked as targets so far (the first target of a split).
+    pub fn picked_targets(&self) -> Vec<Square> {
+        match self {
+            Mode::SplitSecond { to1, .. } => vec![*to1],
+            Mode::Promotion { to, .. } => vec![*to],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The squares the next pick may be.
+    pub fn targets(&self) -> &[Square] {
+        match self {
+            Mode::Source { targets, .. }
+            | Mode::SplitFirst { targets, .. }
+            | Mode::SplitSecond { targets, .. }
+            | Mode::MergeSecond { targets, .. }
+            | Mode::MergeTarget { targets, .. } => targets,
+            _ => &[],
+        }
+    }
+}
+
+/// How a message should look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// A hint.
+    Plain,
+    /// News: a move, a measurement outcome.
+    Info,
+    /// Rejected input, with the reason.
+    Error,
+}
+
+/// The message line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The words.
+    pub text: String,
+    /// How they look.
+    pub tone: Tone,
+}
+
+/// The whole state of the terminal game.
+#[derive(Clone, Debug)]
+pub struct App {
+    pub(super) game: Game,
+    pub(super) view: View,
+    pub(super) cursor: Square,
+    pub(super) flipped: bool,
+    pub(super) mode: Mode,
+    pub(super) message: Message,
+    /// The history entry whose circuit is shown; `None` follows the last move.
+    pub(super) selected_move: Option<usize>,
+    /// Circuit scroll: columns, rows.
+    pub(super) circuit_scroll: (u16, u16),
+    pub(super) circuit_view: CircuitView,
+    pub(super) help: bool,
+    pub(super) game_over_popup: bool,
+    pub(super) quit: bool,
+    pub(super) paint: Paint,
+    pub(super) ascii: bool,
+}
+
+const WELCOME: &str =
+    "white to move: pick a piece with Enter, s split, m merge, : type a move, ? help";
+
+impl App {
+    /// A new app around `game`, drawn with `paint`, with letters instead of glyphs when
+    /// `ascii`.
+    pub fn new(game: Game, paint: Paint, ascii: bool) -> App {
+        let cursor = Square::parse("e2").unwrap_or(Square(12));
+        let view = View::of(&game, cursor);
+        let mut app = App {
+            game,
+            view,
+            cursor,
+            flipped: false,
+            mode: Mode::Idle,
+            message: Message {
+                text: WELCOME.into(),
+                tone: Tone::Plain,
+            },
+            selected_move: None,
+            circuit_scroll: (0, 0),
+            circuit_view: CircuitView::Auto,
+            help: false,
+            game_over_popup: false,
+            quit: false,
+            paint,
+            ascii,
+        };
+        if app.game.status() != Status::Ongoing {
+            app.game_over_popup = true;
+            let reason = app.game.end_reason().map_or("", |r| r.describe());
+            app.say(
+                Tone::Info,
+                format!("game over: {}: {reason}", app.game.status().describe()),
+            );
+        } else if app.game.to_move() != crate::chess::Color::White {
+            app.say(Tone::Plain, WELCOME.replacen("white", "black", 1));
+        }
+        app
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The message line.
+    pub fn message(&self) -> &Message {
+        &self.message
+    }
+
+    /// What the player is in the middle of.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The square under the cursor.
+    pub fn cursor(&self) -> Square {
+        self.cursor
+    }
+
+    /// True once the player asked to quit.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// True while the help is shown.
+    pub fn help_shown(&self) -> bool {
+        self.help
+    }
+
+    /// True while the game-over popup is shown.
+    pub fn game_over_shown(&self) -> bool {
+        self.game_over_popup
+    }
+
+    /// The history entry whose circuit is shown (the last move unless one was picked).
+    pub fn shown_move(&self) -> Option<usize> {
+        let n = self.game.history().len();
+        match self.selected_move {
+            Some(i) if i < n => Some(i),
+            _ => n.checked_sub(1),
+        }
+    }
+
+    /// Which keys are live now.
+    pub fn input_mode(&self) -> InputMode {
+        if self.help {
+            return InputMode::Help;
+        }
+        match self.mode {
+            Mode::Prompt { .. } => InputMode::Prompt,
+            Mode::Promotion { .. } => InputMode::Promotion,
+            _ => InputMode::Board,
+        }
+    }
+
+    /// Handles one key press.
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        match input::translate(self.input_mode(), key) {
+            Some(a) => self.update(a),
+            None => self.unmapped(key),
+        }
+    }
+
+    fn unmapped(&mut self, key: KeyEvent) {
+        match (self.input_mode(), key.code) {
+            (InputMode::Promotion, _) => self.say(
+                Tone::Error,
+                "choose the new piece: q queen, r rook, b bishop, n knight (Esc cancels)",
+            ),
+            (InputMode::Board, KeyCode::Char(c)) => self.say(
+                Tone::Error,
+                format!("the key '{c}' does nothing here: press ? for the keys"),
+            ),
+            _ => {}
+        }
+    }
+
+    fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message = Message {
+            text: text.into(),
+            tone,
+        };
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) {
+        if self.help {
+            self.help = false;
+            if action == Action::Quit {
+                self.quit = true;
+            }
+            return;
+        }
+        match action {
+            Action::Cursor(dx, dy) => self.move_cursor(dx, dy),
+            Action::Select => self.select(),
+            Action::Split => self.start_split(),
+            Action::Merge => self.start_merge(),
+            Action::Cancel => self.cancel(),
+            Action::Prompt => {
+                self.mode = Mode::Prompt {
+                    text: String::new(),
+                };
+                self.say(
+                    Tone::Plain,
+                    "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
+                );
+            }
+            Action::Undo => self.undo(),
+            Action::Flip => self.flipped = !self.flipped,
+            Action::Help => self.help = true,
+            Action::Quit => self.quit = true,
+            Action::NewGame => self.new_game(),
+            Action::HistoryPrev => self.pick_move(-1),
+            Action::HistoryNext => self.pick_move(1),
+            Action::CircuitView => {
+                self.circuit_view = self.circuit_view.next();
+                self.say(
+                    Tone::Plain,
+                    format!("circuit shown as: {}", self.circuit_view.describe()),
+                );
+            }
+            Action::CircuitLeft => self.scroll_circuit(-8, 0),
+            Action::CircuitRight => self.scroll_circuit(8, 0),
+            Action::CircuitUp => self.scroll_circuit(0, -3),
+            Action::CircuitDown => self.scroll_circuit(0, 3),
+            Action::Promote(k) => self.promote(k),
+            Action::Char(c) => {
+                if let Mode::Prompt { text } = &mut self.mode {
+                    text.push(c);
+                }
+            }
+            Action::Backspace => {
+                if let Mode::Prompt { text } = &mut self.mode {
+                    text.pop();
+                }
+            }
+            Action::Submit => self.submit(),
+        }
+    }
+
+    fn move_cursor(&mut self, dx: i8, dy: i8) {
+        let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
+        if let Some(s) = self.cursor.offset(dx as i32, dy as i32) {
+            self.cursor = s;
+            self.view.focus(&self.game, s);
+        }
+    }
+
+    fn cancel(&mut self) {
+        if self.mode != Mode::Idle {
+            self.mode = Mode::Idle;
+            self.say(Tone::Plain, "cancelled");
+        } else if self.game_over_popup {
+            self.game_over_popup = false;
+            self.say(
+                Tone::Plain,
+                "the game is over: n new game, u take back, q quit",
+            );
+        }
+    }
+
+    /// Why `sq` can't be the source of a move, in the rules' words.
+    fn source_error(&self, sq: Square) -> Option<String> {
+        if self.game.status() != Status::Ongoing {
+            return Some(MoveError::GameOver(self.game.status().describe().into()).to_string());
+        }
+        let Some(piece) = self.game.state().piece(sq) else {
+            return Some(MoveError::NoPiece(sq).to_string());
+        };
+        let to_move = self.game.to_move();
+        if !self.game.options().free_turns && piece.color != to_move {
+            return Some(
+                MoveError::NotYourPiece {
+                    piece: piece.describe(),
+                    square: sq,
+                    to_move: to_move.name(),
+                }
+                .to_string(),
+            );
+        }
+        None
+    }
+
+    fn piece_name(&self, sq: Square) -> String {
+        self.game
+            .state()
+            .piece(sq)
+            .map_or_else(|| "piece".into(), |p| p.kind.name().to_string())
+    }
+
+    fn pick_source(&mut self, sq: Square) {
+        if let Some(e) = self.source_error(sq) {
+            return self.say(Tone::Error, e);
+        }
+        let targets = view::legal_squares(&self.game, Pick::Target(sq));
+        let name = self.piece_name(sq);
+        if targets.is_empty() {
+            self.say(
+                Tone::Plain,
+                format!(
+                    "the {name} on {sq} has no standard move here; s splits, m merges, Esc cancels"
+                ),
+            );
+        } else {
+            self.say(
+                Tone::Plain,
+                format!("{name} on {sq}: pick its target (s split, m merge, Esc cancel)"),
+            );
+        }
+        self.mode = Mode::Source { from: sq, targets };
+    }
+
+    fn select(&mut self) {
+        let sq = self.cursor;
+        match self.mode.clone() {
+            Mode::Idle | Mode::Prompt { .. } | Mode::Promotion { .. } => self.pick_source(sq),
+            Mode::Source { from, targets } => {
+                let own = self.game.state().piece(sq).map(|p| p.color)
+                    == self.game.state().piece(from).map(|p| p.color);
+                if sq == from {
+                    self.mode = Mode::Idle;
+                    self.say(Tone::Plain, "selection cleared");
+                } else if targets.contains(&sq) && view::promotes(&self.game, from, sq) {
+                    self.mode = Mode::Promotion { from, to: sq };
+                    self.say(
+                        Tone::Plain,
+                        "promote to: q queen, r rook, b bishop, n knight (Esc cancels)",
+                    );
+                } else if !targets.contains(&sq) && own {
+                    self.pick_source(sq);
+                } else {
+                    self.play_text(MoveText::standard(from, sq));
+                }
+            }
+            Mode::SplitFirst { from, targets } => {
+                if targets.contains(&sq) {
+                    let targets = view::legal_squares(&self.game, Pick::SplitSecond(from, sq));
+                    self.mode = Mode::SplitSecond {
+                        from,
+                        to1: sq,
+                        targets,
+                    };
+                    self.say(
+                        Tone::Plain,
+                        format!("split {from} to {sq} and ...: pick the second target"),
+                    );
+                } else {
+                    let why = self.why_not_split_target(from, sq);
+                    self.say(Tone::Error, why);
+                }
+            }
+            Mode::SplitSecond { from, to1, .. } => self.play_text(MoveText {
+                shape: Shape::Split { from, to1, to2: sq },
+                ..MoveText::standard(from, to1)
+            }),
+            Mode::MergeSecond { from1, targets } => {
+                if targets.contains(&sq) {
+                    let targets = view::legal_squares(&self.game, Pick::MergeTarget(from1, sq));
+                    self.mode = Mode::MergeTarget {
+                        from1,
+                        from2: sq,
+                        targets,
+                    };
+                    self.say(
+                        Tone::Plain,
+                        format!("merge {from1} and {sq}: pick the target"),
+                    );
+                } else {
+                    let why = self.why_not_merge_source(from1, sq);
+                    self.say(Tone::Error, why);
+                }
+            }
+            Mode::MergeTarget { from1, from2, .. } => self.play_text(MoveText {
+                shape: Shape::Merge {
+                    from1,
+                    from2,
+                    to: sq,
+                },
+                ..MoveText::standard(from1, sq)
+            }),
+        }
+    }
+
+    /// Why `sq` can't be a split target of the piece on `from`.
+    fn why_not_split_target(&self, from: Square, sq: Square) -> String {
+        if sq == from {
+            return MoveError::RepeatedSquares.to_string();
+        }
+        // A split target must first be reachable as a standard move would be.
+        let text = MoveText::standard(from, sq);
+        match crate::chess::classify::classify(
+            self.game.state(),
+            &text,
+            self.game.options().free_turns,
+        ) {
+            Err(e) => e.to_string(),
+            Ok(_) => match self.game.state().piece(sq) {
+                Some(p) => MoveError::SplitTarget {
+                    square: sq,
+                    what: format!("a {}", p.describe()),
+                }
+                .to_string(),
+                None => format!("{sq} cannot be a target of this split"),
+            },
+        }
+    }
+
+    /// Why `sq` can't be the second source of a merge with `from1`.
+    fn why_not_merge_source(&self, from1: Square, sq: Square) -> String {
+        let st = self.game.state();
+        match (st.piece(from1), st.piece(sq)) {
+            (_, None) => MoveError::NoPiece(sq).to_string(),
+            (Some(p1), Some(p2)) if p1 != p2 => MoveError::MergeSources {
+                from1,
+                p1: p1.describe(),
+                from2: sq,
+                p2: p2.describe(),
+            }
+            .to_string(),
+            _ if sq == from1 => MoveError::RepeatedSquares.to_string(),
+            _ => format!("the pieces on {from1} and {sq} have no empty square both can reach"),
+        }
+    }
+
+    /// The source a split or merge starts from: the selected piece, else the cursor.
+    fn first_source(&self) -> Square {
+        match self.mode {
+            Mode::Source { from, .. } => from,
+            _ => self.cursor,
+        }
+    }
+
+    fn start_split(&mut self) {
+        let from = self.first_source();
+        if let Some(e) = self.source_error(from) {
+            return self.say(Tone::Error, e);
+        }
+        if self.game.state().piece(from).map(|p| p.kind) == Some(Kind::Pawn) {
+            return self.say(Tone::Error, MoveError::PawnSplit.to_string());
+        }
+        let targets = view::legal_squares(&self.game, Pick::SplitFirst(from));
+        let name = self.piece_name(from);
+        if targets.is_empty() {
+            return self.say(
+                Tone::Error,
+                format!("the {name} on {from} cannot split: it needs two reachable squares that are empty or hold a {name} of its side in superposition"),
+            );
+        }
+        self.mode = Mode::SplitFirst { from, targets };
+        self.say(
+            Tone::Plain,
+            format!("split the {name} on {from}: pick the first target"),
+        );
+    }
+
+    fn start_merge(&mut self) {
+        let from1 = self.first_source();
+        if let Some(e) = self.source_error(from1) {
+            return self.say(Tone::Error, e);
+        }
+        if self.game.state().piece(from1).map(|p| p.kind) == Some(Kind::Pawn) {
+            return self.say(Tone::Error, MoveError::PawnSplit.to_string());
+        }
+        let targets = view::legal_squares(&self.game, Pick::MergeSecond(from1));
+        let name = self.piece_name(from1);
+        if targets.is_empty() {
+            return self.say(
+                Tone::Error,
+                format!("the {name} on {from1} has nothing to merge with: it needs another {name} of its side that can reach a common empty square"),
+            );
+        }
+        self.mode = Mode::MergeSecond { from1, targets };
+        self.say(
+            Tone::Plain,
+            format!("merge the {name} on {from1} with ...: pick the second source"),
+        );
+    }
+
+    fn promote(&mut self, k: Kind) {
+        if let Mode::Promotion { from, to } = self.mode {
+            self.play_text(MoveText {
+                promotion: Some(k),
+                ..MoveText::standard(from, to)
+            });
+        }
+    }
+
+    /// Plays a move picked on the board.
+    fn play_text(&mut self, text: MoveText) {
+        let input = text.to_string();
+        if self.play(&input, &text).is_err() {
+            self.mode = Mode::Idle;
+        }
+    }
+
+    fn submit(&mut self) {
+        let Mode::Prompt { text } = &self.mode else {
+            return;
+        };
+        let input = text.trim().to_string();
+        if input.is_empty() {
+            self.mode = Mode::Idle;
+            return self.say(Tone::Plain, "no move typed");
+        }
+        match notation::parse(&input) {
+            Ok(t) => {
+                // On error the line stays open with the text, so it can be fixed.
+                let _ = self.play(&input, &t);
+            }
+            Err(e) => self.say(Tone::Error, e.to_string()),
+        }
+    }
+
+    /// Plays a move; tells the player what happened or why it was refused.
+    fn play(&mut self, input: &str, text: &MoveText) -> Result<(), ()> {
+        match self.game.play_text(input, text) {
+            Ok(m) => {
+                let said = describe(m);
+                self.after_change();
+                let said = match self.game.status() {
+                    Status::Ongoing => said,
+                    s => format!("{said}. Game over: {}", s.describe()),
+                };
+                self.say(Tone::Info, said);
+                Ok(())
+            }
+            Err(e) => {
+                self.say(Tone::Error, format!("{input}: {e}"));
+                Err(())
+            }
+        }
+    }
+
+    /// Refreshes everything derived from the game after it changed.
+    fn after_change(&mut self) {
+        self.mode = Mode::Idle;
+        self.selected_move = None;
+        self.circuit_scroll = (0, 0);
+        self.view = View::of(&self.game, self.cursor);
+        self.game_over_popup = self.game.status() != Status::Ongoing;
+    }
+
+    fn undo(&mut self) {
+        match self.game.undo() {
+            Some(m) => {
+                self.after_change();
+                self.say(
+                    Tone::Info,
+                    format!(
+                        "took back {}; {} to move",
+                        m.played,
+                        self.game.to_move().name()
+                    ),
+                );
+            }
+            None => self.say(Tone::Error, "there is no move to take back"),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if self.game.status() == Status::Ongoing {
+            return self.say(
+                Tone::Error,
+                "n starts a new game once this one is over (q quits)",
+            );
+        }
+        let opts = GameOptions {
+            seed: self.game.options().seed.wrapping_add(1),
+            ..self.game.options()
+        };
+        let start: Position = self.game.start().clone();
+        self.game = Game::from_position(start, opts);
+        self.after_change();
+        self.say(Tone::Info, "new game");
+    }
+
+    fn pick_move(&mut self, step: i64) {
+        let n = self.game.history().len();
+        let Some(cur) = self.shown_move() else {
+            return self.say(Tone::Error, "no moves yet");
+        };
+        let next = (cur as i64 + step).clamp(0, n as i64 - 1) as usize;
+        self.selected_move = (next + 1 < n).then_some(next);
+        self.circuit_scroll = (0, 0);
+    }
+
+    fn scroll_circuit(&mut self, dx: i32, dy: i32) {
+        let (w, h) = self
+            .shown_move()
+            .map(|i| super::circuit::extent(&self.game.history()[i].ops))
+            .unwrap_or((0, 0));
+        let (x, y) = self.circuit_scroll;
+        self.circuit_scroll = (
+            (x as i32 + dx).clamp(0, w as i32) as u16,
+            (y as i32 + dy).clamp(0, h as i32) as u16,
+        );
+    }
+}
+
+/// What a played move did, in words.
+fn describe(m: &PlayedMove) -> String {
+    let who = m.color.name();
+    match (&m.summary, m.p1) {
+        (Some(s), Some(p1)) => format!(
+            "{who} {}: {s} (it had a {:.0}% chance to go on)",
+            m.played,
+            p1 * 100.0
+        ),
+        _ => format!("{who} played {}", m.played),
+    }
+}

@@ -1,0 +1,41 @@
+//! The terminal game (ratatui + crossterm): app state and update, one module per pane,
+//! the key map, layout, colours, and the terminal event loop.
+
+pub mod app;
+pub mod board;
+pub mod circuit;
+pub mod color;
+pub mod history;
+pub mod input;
+pub mod layout;
+pub mod popup;
+pub mod probs;
+pub mod status;
+pub mod terminal;
+pub mod theme;
+pub mod view;
+
+pub use app::App;
+pub use terminal::{run, PlayOptions};
+
+use ratatui::Frame;
+
+/// Draws the whole screen for `app`.
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    let Some(p) = layout::panes(area) else {
+        popup::too_small(f, area);
+        return;
+    };
+    board::render(f, p.board, app, p.cell);
+    probs::render(f, p.probs, app);
+    history::render(f, p.history, app);
+    circuit::render(f, p.circuit, app);
+    status::render(f, p.status, p.message, app);
+    if app.game_over_shown() {
+        popup::game_over(f, area, app);
+    }
+    if app.help_shown() {
+        popup::help(f, area, app);
+    }
+}

@@ -1,0 +1,80 @@
+//! The probability pane: the square under the cursor (piece, probability, correlated
+//! squares), the piece count, the number of branches and the most likely branches.
+
+use super::app::App;
+use super::view::squares_of;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::Frame;
+
+/// Draws the probability pane.
+pub fn render(f: &mut Frame, area: Rect, app: &App) {
+    let paint = &app.paint;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(paint.fg(paint.theme.border))
+        .title(Span::styled(" Probabilities ", paint.title()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+
+    let text = paint.fg(paint.theme.text);
+    let head = text.add_modifier(Modifier::BOLD);
+    let dim = paint.dim();
+    let sq = app.cursor;
+    let p = app.game.probability(sq);
+    let mut lines = Vec::new();
+    lines.push(match app.game.state().piece(sq) {
+        Some(pc) => Line::from(vec![
+            Span::styled(format!("{sq} "), head),
+            Span::styled(format!("{} {:.1}%", pc.describe(), p * 100.0), text),
+        ]),
+        None => Line::from(vec![
+            Span::styled(format!("{sq} "), head),
+            Span::styled("empty", dim),
+        ]),
+    });
+    let view = &app.view;
+    if !view.correlations.is_empty() {
+        let mut spans = vec![Span::styled("correlated with ", dim)];
+        for (y, r) in view.correlations.iter().take(6) {
+            spans.push(Span::styled(format!("{y} {r:+.2}  "), text));
+        }
+        lines.push(Line::from(spans));
+    } else if p > 0.0 && p < 1.0 {
+        lines.push(Line::styled("correlated with no other square", dim));
+    }
+    let [w, b] = view.count;
+    lines.push(Line::from(vec![
+        Span::styled("pieces ", dim),
+        Span::styled(format!("{:.1}", w + b), text),
+        Span::styled(format!(": white {w:.1} black {b:.1}"), dim),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled("branches ", dim),
+        Span::styled(view.branches.to_string(), text),
+        Span::styled(format!("  occupancies {}", view.dist.len()), dim),
+    ]));
+    if view.superposed == 0 {
+        lines.push(Line::styled("the board is classical", dim));
+    } else {
+        lines.push(Line::styled("most likely occupancies:", dim));
+        let room = inner.height.saturating_sub(lines.len() as u16) as usize;
+        for (set, q) in view.dist.iter().take(room) {
+            let names: Vec<String> = squares_of(set & view.superposed)
+                .map(|s| s.to_string())
+                .collect();
+            let names = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(" ")
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:5.1}% ", q * 100.0), text),
+                Span::styled(names, text),
+            ]));
+        }
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}

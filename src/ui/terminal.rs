@@ -1,0 +1,148 @@
+//! The terminal side: setup and restore (on quit, error, panic, SIGTERM and SIGHUP) and
+//! the event loop, which sleeps in the kernel until a key, a resize or a signal comes.
+
+use super::app::App;
+use super::color::{ColorChoice, Paint};
+use super::theme::Theme;
+use crate::chess::fen::{FenError, START_FEN};
+use crate::chess::{Game, GameOptions};
+use crate::quantum::BackendKind;
+use crossterm::cursor::Show;
+use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::execute;
+use crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+use std::io::{self, stdout, Stdout};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How `qchess play` was asked to start.
+#[derive(Clone, Debug, Default)]
+pub struct PlayOptions {
+    /// Start position (default: the standard one).
+    pub fen: Option<String>,
+    /// Simulator backend.
+    pub backend: BackendKind,
+    /// Seed of the random outcomes (default: from the clock).
+    pub seed: Option<u64>,
+    /// Letters instead of chess glyphs.
+    pub ascii: bool,
+    /// Colour tier, or detection.
+    pub color: ColorChoice,
+}
+
+/// Why the game could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The start position is not valid FEN.
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    /// The terminal failed.
+    #[error("terminal: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// How the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The player quit.
+    Quit,
+    /// A signal (SIGTERM or SIGHUP) with this number stopped it.
+    Signal(i32),
+}
+
+/// How often the loop wakes up without input to look for SIGTERM/SIGHUP: the only
+/// wake-ups while idle (crossterm's poll sleeps in the kernel until then).
+const SIGNAL_CHECK: Duration = Duration::from_millis(500);
+
+/// The app a set of options starts with.
+pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
+    let seed = opts.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let game_opts = GameOptions {
+        backend: opts.backend,
+        seed,
+        ..GameOptions::default()
+    };
+    let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
+    let tier = opts.color.resolve(|k| std::env::var(k).ok());
+    Ok(App::new(
+        game,
+        Paint::new(Theme::default(), tier),
+        opts.ascii,
+    ))
+}
+
+/// Runs the game in the terminal until the player quits or a signal stops it. The
+/// terminal is given back in its normal state on every way out.
+pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
+    let mut app = new_app(&opts)?;
+    let signal = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)?;
+    }
+    install_panic_hook();
+    let mut terminal = setup()?;
+    let result = event_loop(&mut terminal, &mut app, &signal);
+    restore();
+    Ok(result?)
+}
+
+fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+    enable_raw_mode()?;
+    let t = execute!(stdout(), EnterAlternateScreen)
+        .and_then(|_| Terminal::new(CrosstermBackend::new(stdout())));
+    if t.is_err() {
+        restore();
+    }
+    t
+}
+
+/// Puts the terminal back: raw mode off, main screen, cursor shown. Safe to call more
+/// than once.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(stdout(), LeaveAlternateScreen, Show);
+}
+
+/// Restores the terminal before the default panic message is printed.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    signal: &AtomicUsize,
+) -> io::Result<Ended> {
+    terminal.draw(|f| super::draw(f, app))?;
+    loop {
+        let sig = signal.load(Ordering::Relaxed);
+        if sig != 0 {
+            return Ok(Ended::Signal(sig as i32));
+        }
+        if !event::poll(SIGNAL_CHECK)? {
+            continue;
+        }
+        match event::read()? {
+            Event::Key(k) if k.kind != KeyEventKind::Release => app.handle_key(k),
+            Event::Resize(..) => {}
+            _ => continue,
+        }
+        if app.should_quit() {
+            return Ok(Ended::Quit);
+        }
+        terminal.draw(|f| super::draw(f, app))?;
+    }
+}

@@ -1,0 +1,346 @@
+//! Key-driven tests: short games played through the app's input handling.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use qchess::chess::{Game, GameOptions, Square, Status};
+use qchess::ui::app::{Mode, Tone};
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::theme::Theme;
+use qchess::ui::App;
+
+fn app_from(fen: Option<&str>) -> App {
+    let opts = GameOptions {
+        seed: 7,
+        ..GameOptions::default()
+    };
+    let game = match fen {
+        Some(f) => Game::from_fen(f, opts).expect("valid FEN"),
+        None => Game::standard(opts),
+    };
+    App::new(game, Paint::new(Theme::default(), Tier::None), false)
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// Moves the cursor to `sq` with hjkl.
+fn goto(app: &mut App, sq: &str) {
+    let to = Square::parse(sq).expect("square");
+    for _ in 0..16 {
+        let c = app.cursor();
+        let key = if c.file() < to.file() {
+            'l'
+        } else if c.file() > to.file() {
+            'h'
+        } else if c.rank() < to.rank() {
+            'k'
+        } else if c.rank() > to.rank() {
+            'j'
+        } else {
+            return;
+        };
+        keys(app, &key.to_string());
+    }
+    assert_eq!(app.cursor(), to);
+}
+
+/// Picks `from` then `to` with Enter.
+fn standard(app: &mut App, from: &str, to: &str) {
+    goto(app, from);
+    press(app, KeyCode::Enter);
+    goto(app, to);
+    press(app, KeyCode::Enter);
+}
+
+fn typed(app: &mut App, text: &str) {
+    keys(app, ":");
+    keys(app, text);
+    press(app, KeyCode::Enter);
+}
+
+fn p(app: &App, sq: &str) -> f64 {
+    app.game().probability(Square::parse(sq).expect("square"))
+}
+
+fn last_played(app: &App) -> String {
+    app.game()
+        .history()
+        .last()
+        .map(|m| m.played.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn split_then_merge_by_keys() {
+    let mut app = app_from(None);
+    goto(&mut app, "b1");
+    keys(&mut app, "s");
+    assert!(matches!(app.mode(), Mode::SplitFirst { .. }));
+    goto(&mut app, "a3");
+    press(&mut app, KeyCode::Enter);
+    goto(&mut app, "c3");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(last_played(&app), "b1^a3c3");
+    assert!((p(&app, "a3") - 0.5).abs() < 1e-9);
+    assert!((p(&app, "c3") - 0.5).abs() < 1e-9);
+    assert_eq!(app.message().text, "white played b1^a3c3");
+
+    standard(&mut app, "g8", "f6");
+    assert_eq!(last_played(&app), "g8f6");
+
+    goto(&mut app, "a3");
+    keys(&mut app, "m");
+    assert!(matches!(app.mode(), Mode::MergeSecond { .. }));
+    goto(&mut app, "c3");
+    press(&mut app, KeyCode::Enter);
+    assert!(matches!(app.mode(), Mode::MergeTarget { .. }));
+    goto(&mut app, "b1");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(last_played(&app), "a3c3^b1");
+    assert!((p(&app, "b1") - 1.0).abs() < 1e-9);
+    assert!(p(&app, "a3") < 1e-9);
+    assert_eq!(app.game().branch_count(), 1);
+}
+
+#[test]
+fn excluded_move_with_forced_outcome_is_told_in_words() {
+    let mut app = app_from(None);
+    typed(&mut app, "b1^a3c3");
+    typed(&mut app, "g8f6");
+    typed(&mut app, "c2c3.m0");
+    assert_eq!(last_played(&app), "c2wc3.m0");
+    let msg = app.message();
+    assert_eq!(msg.tone, Tone::Info);
+    assert!(
+        msg.text
+            .contains("excluded: c3 was occupied, the move stopped"),
+        "{}",
+        msg.text
+    );
+    // The stopped move still used white's turn.
+    assert_eq!(app.game().to_move().name(), "black");
+    assert!((p(&app, "c2") - 1.0).abs() < 1e-9);
+    assert!((p(&app, "c3") - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn capture_by_keys_records_the_measurement() {
+    let mut app = app_from(None);
+    typed(&mut app, "b1^a3c3");
+    typed(&mut app, "d7d5");
+    standard(&mut app, "c3", "d5");
+    let played = last_played(&app);
+    assert!(played.starts_with("c3xd5.m"), "{played}");
+    let m = app.game().history().last().expect("a move");
+    assert_eq!(m.p1.map(|x| (x * 100.0).round()), Some(50.0));
+    assert!(
+        app.message().text.contains("capture:"),
+        "{}",
+        app.message().text
+    );
+    assert!(
+        app.message().text.contains("50% chance"),
+        "{}",
+        app.message().text
+    );
+    // The circuit of the capture has an ancilla.
+    assert!(m
+        .ops
+        .iter()
+        .any(|o| matches!(o, qchess::quantum::Op::Alloc { .. })));
+}
+
+#[test]
+fn undo_restores_the_position_exactly() {
+    let mut app = app_from(None);
+    typed(&mut app, "b1^a3c3");
+    typed(&mut app, "d7d5");
+    let before_fen = app.game().fen();
+    let before: Vec<f64> = Square::all().map(|s| app.game().probability(s)).collect();
+    typed(&mut app, "c3xd5");
+    assert_eq!(app.game().ply(), 3);
+    keys(&mut app, "u");
+    assert_eq!(app.game().ply(), 2);
+    assert_eq!(app.game().fen(), before_fen);
+    let after: Vec<f64> = Square::all().map(|s| app.game().probability(s)).collect();
+    assert_eq!(before, after);
+    assert!(app.message().text.starts_with("took back c3xd5"));
+    keys(&mut app, "uu");
+    assert_eq!(app.game().ply(), 0);
+    keys(&mut app, "u");
+    assert_eq!(app.message().text, "there is no move to take back");
+    assert_eq!(app.message().tone, Tone::Error);
+}
+
+#[test]
+fn illegal_input_is_explained_in_the_message_line() {
+    let mut app = app_from(None);
+    standard(&mut app, "b1", "b4");
+    assert_eq!(app.message().tone, Tone::Error);
+    assert_eq!(app.message().text, "b1b4: the knight on b1 cannot reach b4");
+    assert_eq!(app.game().ply(), 0);
+
+    goto(&mut app, "e7");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.message().text,
+        "the black pawn on e7 is not yours: it is white's turn"
+    );
+
+    goto(&mut app, "e4");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.message().text, "there is no piece on e4");
+
+    goto(&mut app, "e2");
+    keys(&mut app, "s");
+    assert_eq!(app.message().text, "pawns cannot split or merge");
+
+    keys(&mut app, "x");
+    assert!(app.message().text.contains("does nothing"));
+
+    // A typed move with an error keeps the line open so it can be fixed.
+    typed(&mut app, "e2e5");
+    assert_eq!(app.message().text, "e2e5: the pawn on e2 cannot reach e5");
+    assert!(matches!(app.mode(), Mode::Prompt { .. }));
+    press(&mut app, KeyCode::Backspace);
+    keys(&mut app, "4");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(last_played(&app), "e2e4");
+    assert!(matches!(app.mode(), Mode::Idle));
+
+    typed(&mut app, "hello");
+    assert!(
+        app.message().text.contains("is not a move"),
+        "{}",
+        app.message().text
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.mode(), Mode::Idle));
+}
+
+#[test]
+fn split_target_refusal_says_why() {
+    let mut app = app_from(None);
+    goto(&mut app, "b1");
+    keys(&mut app, "s");
+    goto(&mut app, "d2");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.message().text,
+        "d2 is certainly occupied by a white pawn"
+    );
+    assert!(matches!(app.mode(), Mode::SplitFirst { .. }));
+    press(&mut app, KeyCode::Esc);
+    assert!(matches!(app.mode(), Mode::Idle));
+}
+
+#[test]
+fn promotion_asks_for_the_piece() {
+    let mut app = app_from(Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+    standard(&mut app, "a7", "a8");
+    assert!(matches!(app.mode(), Mode::Promotion { .. }));
+    keys(&mut app, "k");
+    assert_eq!(app.message().tone, Tone::Error);
+    keys(&mut app, "n");
+    assert_eq!(last_played(&app), "a7a8n");
+    let piece = app.game().state().piece(Square::parse("a8").expect("a8"));
+    assert_eq!(piece.map(|p| p.fen_char()), Some('N'));
+}
+
+#[test]
+fn game_over_popup_and_new_game() {
+    let mut app = app_from(Some("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"));
+    keys(&mut app, "n");
+    assert_eq!(app.message().tone, Tone::Error);
+    typed(&mut app, "e7e8");
+    assert_eq!(app.game().status(), Status::WhiteWins);
+    assert!(app.game_over_shown());
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.game_over_shown());
+    keys(&mut app, "n");
+    assert_eq!(app.game().ply(), 0);
+    assert_eq!(app.game().status(), Status::Ongoing);
+    keys(&mut app, "q");
+    assert!(app.should_quit());
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it() {
+    let mut app = app_from(None);
+    keys(&mut app, "?");
+    assert!(app.help_shown());
+    keys(&mut app, "q");
+    assert!(!app.help_shown());
+    assert!(!app.should_quit());
+}
+
+#[test]
+fn flipped_board_turns_the_cursor_keys_around() {
+    let mut app = app_from(None);
+    let start = app.cursor();
+    keys(&mut app, "fk");
+    assert_eq!(app.cursor(), Square(start.0 - 8));
+}
+
+mod random_keys {
+    use super::*;
+    use proptest::prelude::*;
+    use qchess::ui::draw;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    const KEYS: &[KeyCode] = &[
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+        KeyCode::Char('s'),
+        KeyCode::Char('m'),
+        KeyCode::Char('u'),
+        KeyCode::Char('f'),
+        KeyCode::Char('['),
+        KeyCode::Char(']'),
+        KeyCode::Char('<'),
+        KeyCode::Char('>'),
+        KeyCode::Char('c'),
+        KeyCode::Char(':'),
+        KeyCode::Char('e'),
+        KeyCode::Char('2'),
+        KeyCode::Char('4'),
+        KeyCode::Char('n'),
+        KeyCode::Char('?'),
+        KeyCode::Char('x'),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Any key sequence leaves a drawable app with a consistent game.
+        #[test]
+        fn any_keys_keep_the_app_sound(seq in proptest::collection::vec(0..KEYS.len(), 1..80)) {
+            let mut app = app_from(None);
+            let mut term = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+            for i in seq {
+                press(&mut app, KEYS[i]);
+                if app.should_quit() {
+                    break;
+                }
+                term.draw(|f| draw(f, &app)).expect("draw");
+                let total: f64 = Square::all().map(|s| app.game().probability(s)).sum();
+                prop_assert!(total <= 32.0 + 1e-9);
+                prop_assert_eq!(app.game().ply(), app.game().history().len());
+            }
+        }
+    }
+}

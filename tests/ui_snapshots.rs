@@ -1,0 +1,123 @@
+//! Snapshot tests of whole screens (text only) at 80x24 and 120x40, plus checks that
+//! colour reaches the cells.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use qchess::chess::{Game, GameOptions};
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::theme::Theme;
+use qchess::ui::{draw, App};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+fn app_from(fen: Option<&str>, moves: &[&str]) -> App {
+    let opts = GameOptions {
+        seed: 3,
+        ..GameOptions::default()
+    };
+    let mut game = match fen {
+        Some(f) => Game::from_fen(f, opts).expect("valid FEN"),
+        None => Game::standard(opts),
+    };
+    for m in moves {
+        game.play(m).expect("legal move");
+    }
+    App::new(game, Paint::new(Theme::default(), Tier::None), false)
+}
+
+fn press(app: &mut App, c: char) {
+    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| draw(f, app)).expect("draw");
+    t.backend().to_string()
+}
+
+fn both(name: &str, app: &App) {
+    insta::assert_snapshot!(format!("{name}_80x24"), screen(app, 80, 24));
+    insta::assert_snapshot!(format!("{name}_120x40"), screen(app, 120, 40));
+}
+
+#[test]
+fn start_position() {
+    both("start", &app_from(None, &[]));
+}
+
+#[test]
+fn after_a_split() {
+    let mut app = app_from(None, &["b1^a3c3"]);
+    // Cursor from e2 to c3: its probability and its correlation with a3 show.
+    for c in "hhk".chars() {
+        press(&mut app, c);
+    }
+    both("split", &app);
+}
+
+#[test]
+fn circuit_after_a_capture() {
+    let app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
+    both("capture", &app);
+}
+
+#[test]
+fn help_screen() {
+    let mut app = app_from(None, &[]);
+    press(&mut app, '?');
+    both("help", &app);
+}
+
+#[test]
+fn too_small() {
+    let app = app_from(None, &[]);
+    insta::assert_snapshot!("too_small_60x20", screen(&app, 60, 20));
+    insta::assert_snapshot!("too_small_79x24", screen(&app, 79, 24));
+}
+
+#[test]
+fn game_over() {
+    let app = app_from(Some("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8"]);
+    both("game_over", &app);
+}
+
+#[test]
+fn ascii_pieces() {
+    let mut t = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+    let app = App::new(
+        Game::standard(GameOptions::default()),
+        Paint::new(Theme::default(), Tier::None),
+        true,
+    );
+    t.draw(|f| draw(f, &app)).expect("draw");
+    let s = t.backend().to_string();
+    assert!(s.contains("r    n    b    q    k    b    n    r"), "{s}");
+    assert!(!s.contains('♜'));
+}
+
+#[test]
+fn colours_follow_the_tier() {
+    use ratatui::style::Color;
+    let cell_bg = |tier: Tier| {
+        let app = App::new(
+            Game::standard(GameOptions::default()),
+            Paint::new(Theme::default(), tier),
+            false,
+        );
+        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+        t.draw(|f| draw(f, &app)).expect("draw");
+        // a8 (top left square, compact layout): border 1 + rank label 2.
+        t.backend().buffer()[(4, 1)].bg
+    };
+    assert_eq!(cell_bg(Tier::TrueColor), Color::Rgb(215, 175, 135));
+    assert!(matches!(cell_bg(Tier::Ansi256), Color::Indexed(_)));
+    assert_eq!(cell_bg(Tier::Ansi16), Color::Yellow);
+    assert_eq!(cell_bg(Tier::None), Color::Reset);
+}
+
+#[test]
+fn circuit_list_view() {
+    let mut app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
+    press(&mut app, 'c');
+    press(&mut app, 'c');
+    insta::assert_snapshot!("capture_list_80x24", screen(&app, 80, 24));
+}
