@@ -77,6 +77,20 @@ enum Command {
     },
 }
 
+/// Writes the output; a reader that closed the pipe early (`| head`) is not an error.
+fn write_stdout(text: &str) -> ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("qchess: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn parse_square(s: &str) -> Result<Square, String> {
     Square::parse(s).ok_or_else(|| format!("\"{s}\" is not a square (a1..h8)"))
 }
@@ -134,12 +148,12 @@ fn main() -> ExitCode {
             };
             match analyze::run(&req) {
                 Ok(game) => {
-                    if json {
-                        println!("{}", analyze::to_json(&game, &req));
+                    let out = if json {
+                        format!("{}\n", analyze::to_json(&game, &req))
                     } else {
-                        print!("{}", analyze::to_text(&game, &req));
-                    }
-                    ExitCode::SUCCESS
+                        analyze::to_text(&game, &req)
+                    };
+                    write_stdout(&out)
                 }
                 Err(e) => {
                     eprintln!("qchess: {e}");

@@ -5,8 +5,6 @@
 use crate::chess::movegen::moves_from;
 use crate::chess::{Color, Game, Shape, Square};
 use crate::quantum::CERTAIN_EPS;
-use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// What the panes need that is costly to compute: refreshed after every move.
 #[derive(Clone, Debug, Default)]
@@ -39,7 +37,7 @@ impl View {
             }
         }
         let mut v = View {
-            dist: distribution(game),
+            dist: game.distribution(),
             superposed,
             count,
             branches: game.branch_count(),
@@ -88,52 +86,6 @@ pub fn correlations(
         .collect();
     out.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then(a.0.cmp(&b.0)));
     out
-}
-
-/// The same list as [`Game::distribution`] (occupied sets summed over ancillas, largest
-/// first, ties by the squares a1..h8), sorted with a comparison that does not allocate:
-/// at 2^12 equally likely branches this takes well under a millisecond where the
-/// allocating comparison takes over ten.
-pub fn distribution(game: &Game) -> Vec<(u64, f64)> {
-    let mut acc: HashMap<u64, f64> = HashMap::new();
-    for (b, a) in game.simulator().backend().branches() {
-        *acc.entry(b.low_word()).or_default() += a.norm_sqr();
-    }
-    let mut v: Vec<(u64, f64)> = acc
-        .into_iter()
-        .filter(|(_, p)| *p >= 1e-12)
-        .map(|(s, p)| (s, p.min(1.0)))
-        .collect();
-    v.sort_by(|x, y| {
-        let (px, py) = ((x.1 * 1e12).round(), (y.1 * 1e12).round());
-        py.total_cmp(&px).then_with(|| set_order(x.0, y.0))
-    });
-    v
-}
-
-/// Orders two square sets by their squares listed a1..h8, lexicographically (as
-/// [`crate::chess::game::set_order`]).
-pub fn set_order(a: u64, b: u64) -> Ordering {
-    let d = a ^ b;
-    if d == 0 {
-        return Ordering::Equal;
-    }
-    // Below the lowest differing square both lists agree. The set holding that square
-    // lists it next; the other lists a higher square next, or has ended.
-    let low = d & d.wrapping_neg();
-    let above = !(low | (low - 1));
-    // The set holding `low` comes first, unless the other has nothing above it (then the
-    // other is a prefix of it).
-    let (first, other) = if a & low != 0 {
-        (Ordering::Less, b)
-    } else {
-        (Ordering::Greater, a)
-    };
-    if other & above != 0 {
-        first
-    } else {
-        first.reverse()
-    }
 }
 
 /// Which part of a move the player is picking squares for.
@@ -192,44 +144,4 @@ pub fn promotes(game: &Game, from: Square, to: Square) -> bool {
 /// The squares of a bitboard, a1..h8.
 pub fn squares_of(set: u64) -> impl Iterator<Item = Square> {
     (0..64u8).filter(move |i| set >> i & 1 == 1).map(Square)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::chess::GameOptions;
-
-    #[test]
-    fn set_order_agrees_with_the_rules() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x & (x >> 3) & (x >> 5)
-        };
-        for _ in 0..5000 {
-            let (a, b) = (next(), next());
-            for (a, b) in [(a, b), (a, a), (a & !(1 << 63), a), (0, b)] {
-                assert_eq!(
-                    set_order(a, b),
-                    crate::chess::game::set_order(a, b),
-                    "{a:x} {b:x}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn distribution_agrees_with_the_game() {
-        let opts = GameOptions {
-            free_turns: true,
-            ..GameOptions::default()
-        };
-        let mut g = Game::standard(opts);
-        for m in ["b1^a3c3", "g8^f6h6", "g1^f3h3", "c2c3.m0"] {
-            g.play(m).expect("legal");
-        }
-        assert_eq!(distribution(&g), g.distribution());
-    }
 }
