@@ -1,2 +1,3 @@
 //! qchess: Quantum Chess in the terminal.
 pub mod quantum;
+pub mod skat;
