@@ -2,4 +2,5 @@
 pub mod analyze;
 pub mod chess;
 pub mod quantum;
+pub mod skat;
 pub mod ui;

@@ -75,6 +75,8 @@ enum Command {
         #[arg(long, value_name = "SQ", value_parser = parse_square)]
         entanglement: Option<Square>,
     },
+    /// The Skat lab: card quality from a superposition of card distributions.
+    Skat(qchess::skat::cli::SkatArgs),
 }
 
 /// Writes the output; a reader that closed the pipe early (`| head`) is not an error.
@@ -161,6 +163,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Skat(args)) => qchess::skat::cli::run(args),
         None => play(cli.play),
     }
 }

@@ -1,0 +1,408 @@
+//! The `qchess skat` command line: `analyze` an endgame file or preset, run the
+//! four-card `toy`, print the panes of an endgame (`view`), list the `presets`.
+//!
+//! Errors in what the user gave (a bad file, an impossible endgame, a state too large
+//! for the backend) print one line on stderr and exit with code 2.
+
+use super::analysis::{analyze, Analysis, AnalysisError, AnalyzeOptions, DEFAULT_COUNTING_QUBITS};
+use super::encode::EncodingKind;
+use super::endgame::{preset, Endgame, Side, PRESETS};
+use super::toy::{run_toy, ToyReport};
+use super::view::SkatView;
+use crate::quantum::BackendKind;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `qchess skat`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SkatArgs {
+    /// What to do; without one, the panes of the nine-card preset are printed.
+    #[command(subcommand)]
+    pub command: Option<SkatCommand>,
+}
+
+/// Where an endgame comes from: a file or a built-in preset.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Source {
+    /// The endgame file (TOML).
+    #[arg(conflicts_with = "preset")]
+    pub file: Option<PathBuf>,
+    /// A built-in endgame instead of a file (see `qchess skat presets`).
+    #[arg(long)]
+    pub preset: Option<String>,
+}
+
+/// The Skat lab's commands.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum SkatCommand {
+    /// Card quality for each card I could lead: distributions won, probability,
+    /// quantum counting estimate, recommendation.
+    Analyze {
+        /// The endgame.
+        #[command(flatten)]
+        source: Source,
+        /// Simulator backend: sparse or dense.
+        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        backend: BackendKind,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Counting qubits for quantum counting (0 skips it).
+        #[arg(long, default_value_t = DEFAULT_COUNTING_QUBITS)]
+        counting_qubits: usize,
+        /// How distributions become qubits: owners (one register per unknown card, as
+        /// in the paper) or index (a numbered register; much faster when large).
+        #[arg(long, default_value = "owners")]
+        encoding: EncodingKind,
+    },
+    /// The paper's four-card example through card-play and trick-taking gates.
+    Toy {
+        /// Simulator backend: sparse or dense.
+        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        backend: BackendKind,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The four panes (table, probabilities, tricks, circuit) of an endgame as text.
+    View {
+        /// The endgame.
+        #[command(flatten)]
+        source: Source,
+        /// Simulator backend: sparse or dense.
+        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        backend: BackendKind,
+        /// Which distribution the tricks pane plays out (1-based).
+        #[arg(long, default_value_t = 1)]
+        distribution: usize,
+    },
+    /// Lists the built-in endgames.
+    Presets,
+}
+
+fn parse_backend(s: &str) -> Result<BackendKind, String> {
+    s.parse::<BackendKind>().map_err(|e| e.to_string())
+}
+
+/// A failure with its exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn user(message: String) -> Failure {
+        Failure { code: 2, message }
+    }
+}
+
+impl From<AnalysisError> for Failure {
+    fn from(e: AnalysisError) -> Failure {
+        let code = if matches!(e, AnalysisError::Internal(_)) {
+            1
+        } else {
+            2
+        };
+        Failure {
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
+fn load(source: &Source) -> Result<(String, Endgame), Failure> {
+    let (label, text) = match (&source.file, &source.preset) {
+        (Some(path), _) => {
+            let label = path.display().to_string();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::user(format!("{label}: cannot read: {e}")))?;
+            (label, text)
+        }
+        (None, Some(name)) => {
+            let text = preset(name).ok_or_else(|| {
+                let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
+                Failure::user(format!(
+                    "unknown preset \"{name}\" (choose {})",
+                    names.join(", ")
+                ))
+            })?;
+            (format!("preset {name}"), text.to_string())
+        }
+        (None, None) => {
+            return Err(Failure::user(
+                "give an endgame FILE or --preset NAME".to_string(),
+            ))
+        }
+    };
+    let eg = Endgame::from_toml(&text).map_err(|e| Failure::user(format!("{label}: {e}")))?;
+    Ok((label, eg))
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
+/// The analysis as the JSON document of `analyze --json`.
+pub fn analysis_json(a: &Analysis) -> Value {
+    let n = a.deals.len();
+    let cards: Vec<Value> = a
+        .cards
+        .iter()
+        .map(|c| {
+            let quantum = c.quantum.as_ref().map(|q| {
+                json!({
+                    "estimate": round(q.estimate, 3),
+                    "error_bound": round(q.error_bound, 3),
+                    "counting_qubits": q.counting_qubits,
+                    "oracle_calls": q.oracle_calls,
+                    "classical_evaluations": n,
+                    "outcome": q.outcome,
+                    "outcome_probability": round(q.outcome_probability, 4),
+                })
+            });
+            json!({
+                "card": c.card.to_string(),
+                "wins": c.wins,
+                "total": n,
+                "p_win": round(c.p_win, 4),
+                "mean_points": round(c.mean_points, 2),
+                "quantum": quantum,
+            })
+        })
+        .collect();
+    json!({
+        "distributions": n,
+        "backend": a.backend.name(),
+        "encoding": a.encoding.name(),
+        "cards": cards,
+        "recommendation": a.recommended().card.to_string(),
+    })
+}
+
+/// The analysis as the text table of `analyze`.
+pub fn analysis_text(label: &str, a: &Analysis) -> String {
+    let eg = &a.endgame;
+    let n = a.deals.len();
+    let me = &eg.seats[eg.me];
+    let role = if eg.is_defender(eg.me) {
+        "defends"
+    } else {
+        "declares"
+    };
+    let unknown: Vec<String> = eg.unknown.iter().map(|c| c.to_string()).collect();
+    let mut s = format!(
+        "{label}: {} game; {me} leads and {role}; declarer {}; favourable: {} {} {}\n",
+        eg.game.name(),
+        eg.seats[eg.declarer],
+        eg.win.side.name(),
+        if eg.win.side == Side::Defenders {
+            "reach"
+        } else {
+            "reaches"
+        },
+        eg.win.at_least
+    );
+    s += &format!(
+        "{n} distribution(s) of {} in superposition on {} {} qubits ({} backend)\n\n",
+        unknown.join(" "),
+        a.data_qubits,
+        if a.encoding == EncodingKind::Owners {
+            "owner"
+        } else {
+            "index"
+        },
+        a.backend
+    );
+    let quantum_head = match a.cards.first().and_then(|c| c.quantum.as_ref()) {
+        Some(q) => format!(
+            "  quantum counting ({} qubits, {} oracle calls vs {n})",
+            q.counting_qubits, q.oracle_calls
+        ),
+        None => String::new(),
+    };
+    s += &format!("card   wins    p_win  mean points{quantum_head}\n");
+    for c in &a.cards {
+        let q = match &c.quantum {
+            Some(q) => format!("  {:.2} ± {:.2}", q.estimate, q.error_bound),
+            None => String::new(),
+        };
+        s += &format!(
+            "{:<5} {:>3}/{:<3} {:.4}  {:>6.1}     {q}\n",
+            c.card.to_string(),
+            c.wins,
+            n,
+            c.p_win,
+            c.mean_points
+        );
+    }
+    let best = a.recommended();
+    s += &format!(
+        "\nrecommendation: {} (wins {} of {n} distribution(s))\n",
+        best.card, best.wins
+    );
+    s
+}
+
+/// The toy run as JSON.
+pub fn toy_json(r: &ToyReport) -> Value {
+    json!({
+        "backend": r.backend.name(),
+        "cards": r.cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "phases": r.phases.iter().map(|p| json!({
+            "name": p.name,
+            "unitary": p.unitary,
+            "branches": p.branches,
+            "basis_states": p.basis_states,
+        })).collect::<Vec<_>>(),
+        "outcomes": r.outcomes.iter().map(|o| json!({
+            "a_stack": o.a_stack.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "b_stack": o.b_stack.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "a_points": o.a_points,
+            "probability": round(o.probability, 6),
+        })).collect::<Vec<_>>(),
+        "expected_a_points": round(r.expected_a_points, 6),
+        "p_win_a": round(r.p_win_a, 6),
+    })
+}
+
+/// The toy run as text.
+pub fn toy_text(r: &ToyReport) -> String {
+    let cards: Vec<String> = r.cards.iter().map(|c| c.to_string()).collect();
+    let mut s = format!(
+        "Four-card toy: players A and B, {} (trick order), two cards each; {} backend\n\n",
+        cards.join(" "),
+        r.backend
+    );
+    for p in &r.phases {
+        s += &format!(
+            "{:<22} {:<22} {:>2} branches ({} basis states with ancillas)\n",
+            p.name, p.unitary, p.branches, p.basis_states
+        );
+        if p.branches <= 12 {
+            for (st, pr) in &p.states {
+                s += &format!("    {pr:.4}  {st}\n");
+            }
+        }
+    }
+    s += "\nfinal outcomes:\n";
+    let list = |v: &[super::cards::Card]| {
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    for o in &r.outcomes {
+        s += &format!(
+            "  {:.4}  A's stack: {:<14} B's stack: {:<14} A has {}\n",
+            o.probability,
+            list(&o.a_stack),
+            list(&o.b_stack),
+            o.a_points
+        );
+    }
+    s += &format!(
+        "\n<S_A> = {:.4}; P_fav (A takes at least {}) = {:.4}\n",
+        r.expected_a_points, r.a_needs, r.p_win_a
+    );
+    s += "\ncircuit:\n";
+    for c in &r.circuit {
+        s += &format!("  {:<22} {}\n", c.stage, c.detail);
+    }
+    s
+}
+
+fn execute(args: SkatArgs) -> Result<String, Failure> {
+    let command = args.command.unwrap_or(SkatCommand::View {
+        source: Source {
+            file: None,
+            preset: Some("nine-card".into()),
+        },
+        backend: BackendKind::Sparse,
+        distribution: 1,
+    });
+    match command {
+        SkatCommand::Analyze {
+            source,
+            backend,
+            json,
+            counting_qubits,
+            encoding,
+        } => {
+            let (label, eg) = load(&source)?;
+            let a = analyze(
+                &eg,
+                &AnalyzeOptions {
+                    backend,
+                    counting_qubits,
+                    encoding,
+                },
+            )
+            .map_err(|e| {
+                let mut f = Failure::from(e);
+                f.message = format!("{label}: {}", f.message);
+                f
+            })?;
+            Ok(if json {
+                format!("{}\n", analysis_json(&a))
+            } else {
+                analysis_text(&label, &a)
+            })
+        }
+        SkatCommand::Toy { backend, json } => {
+            let r = run_toy(backend).map_err(|e| Failure {
+                code: 1,
+                message: format!("toy: {e}"),
+            })?;
+            Ok(if json {
+                format!("{}\n", toy_json(&r))
+            } else {
+                toy_text(&r)
+            })
+        }
+        SkatCommand::View {
+            source,
+            backend,
+            distribution,
+        } => {
+            let (label, eg) = load(&source)?;
+            let a = analyze(
+                &eg,
+                &AnalyzeOptions {
+                    backend,
+                    ..AnalyzeOptions::default()
+                },
+            )
+            .map_err(|e| {
+                let mut f = Failure::from(e);
+                f.message = format!("{label}: {}", f.message);
+                f
+            })?;
+            Ok(SkatView::new(&a, distribution.saturating_sub(1)).render_text())
+        }
+        SkatCommand::Presets => Ok(PRESETS
+            .iter()
+            .map(|(name, what, _)| format!("{name:<10} {what}\n"))
+            .collect()),
+    }
+}
+
+/// Runs a `qchess skat` command, printing its result on stdout or one error line on
+/// stderr; the exit code is 0, 2 for bad input, 1 for an internal failure.
+pub fn run(args: SkatArgs) -> ExitCode {
+    match execute(args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(f) => {
+            eprintln!("error: {}", f.message.replace('\n', " "));
+            ExitCode::from(f.code)
+        }
+    }
+}
