@@ -1,7 +1,7 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
 //! (spec/notation.md).
 
-use crate::chess::{fen::START_FEN, Color, Game, GameOptions, MoveError, Square};
+use crate::chess::{fen::START_FEN, Game, GameOptions, MoveError, Square};
 use crate::quantum::bell::{bell, log_negativity};
 use crate::quantum::BackendKind;
 use serde_json::{json, Map, Value};
@@ -169,17 +169,13 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         }
         s.push('\n');
     }
-    let side = match game.to_move() {
-        Color::White => "white",
-        Color::Black => "black",
-    };
     s.push_str(&format!(
         "\nstatus: {}{}; {} to move; ply {}; 50-move counter {}; {} branches ({} backend)\n",
         game.status().describe(),
         game.end_reason()
             .map(|r| format!(" ({})", r.describe()))
             .unwrap_or_default(),
-        side,
+        game.to_move().name(),
         game.ply(),
         game.fifty_counter(),
         game.branch_count(),

@@ -313,17 +313,23 @@ fn split_target(st: &State, mover: Piece, t: Square) -> Result<(), MoveError> {
     }
 }
 
-/// Classifies a written move for the side to move (any side when `free_turns`).
-pub fn classify(st: &State, text: &MoveText, free_turns: bool) -> Result<Classified, MoveError> {
-    let src = text.shape.source();
-    let piece = st.piece(src).ok_or(MoveError::NoPiece(src))?;
+/// The piece on `sq` if the side to move (any side when `free_turns`) may move it.
+pub fn check_source(st: &State, sq: Square, free_turns: bool) -> Result<Piece, MoveError> {
+    let piece = st.piece(sq).ok_or(MoveError::NoPiece(sq))?;
     if !free_turns && piece.color != st.to_move {
         return Err(MoveError::NotYourPiece {
             piece: piece.describe(),
-            square: src,
+            square: sq,
             to_move: st.to_move.name(),
         });
     }
+    Ok(piece)
+}
+
+/// Classifies a written move for the side to move (any side when `free_turns`).
+pub fn classify(st: &State, text: &MoveText, free_turns: bool) -> Result<Classified, MoveError> {
+    let src = text.shape.source();
+    let piece = check_source(st, src, free_turns)?;
     if let Some(k) = text.piece {
         if k != piece.kind {
             return Err(MoveError::WrongLetter {
@@ -446,20 +452,6 @@ fn check_marker(written: Option<Marker>, v: Variant) -> Result<(), MoveError> {
             written: "w (excluded)",
             why: found.into(),
         }),
-    }
-}
-
-impl MoveText {
-    /// The squares of the move without marker, promotion or outcome (for messages).
-    pub fn shape_string(&self) -> String {
-        MoveText {
-            piece: None,
-            marker: None,
-            promotion: None,
-            outcome: None,
-            ..*self
-        }
-        .to_string()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::board::{Color, Kind, Position, Register, Square};
 use super::circuits;
-use super::classify::{classify, Classified, MoveError, MoveType, State, Variant};
+use super::classify::{check_source, classify, Classified, MoveError, MoveType, State, Variant};
 use super::fen::{self, FenError, START_FEN};
 use super::notation::{self, MoveText, Shape};
 use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
@@ -214,9 +214,7 @@ impl Game {
 
     /// Plays a parsed move; `input` is kept as what the player typed.
     pub fn play_text(&mut self, input: &str, text: &MoveText) -> Result<&PlayedMove, MoveError> {
-        if self.status != Status::Ongoing {
-            return Err(MoveError::GameOver(self.status.describe().to_string()));
-        }
+        self.check_ongoing()?;
         let class = classify(&self.state, text, self.opts.free_turns)?;
         // Work on a copy so a failing circuit (impossible outcome, size limit) changes nothing.
         let mut sim = self.sim.clone();
@@ -380,6 +378,20 @@ impl Game {
             }
         }
         h.finish()
+    }
+
+    /// An error once the game is over.
+    fn check_ongoing(&self) -> Result<(), MoveError> {
+        match self.status {
+            Status::Ongoing => Ok(()),
+            s => Err(MoveError::GameOver(s.describe().to_string())),
+        }
+    }
+
+    /// The piece on `sq` if a move may start there now, else why not.
+    pub fn check_source(&self, sq: Square) -> Result<super::board::Piece, MoveError> {
+        self.check_ongoing()?;
+        check_source(&self.state, sq, self.opts.free_turns)
     }
 
     /// Undoes the last move by replaying the others with their recorded outcomes.

@@ -181,6 +181,20 @@ pub fn parse(text: &str) -> Result<MoveText, NotationError> {
     })
 }
 
+impl MoveText {
+    /// The squares of the move without marker, promotion or outcome (for messages).
+    pub fn shape_string(&self) -> String {
+        MoveText {
+            piece: None,
+            marker: None,
+            promotion: None,
+            outcome: None,
+            ..*self
+        }
+        .to_string()
+    }
+}
+
 impl fmt::Display for MoveText {
     /// The canonical form: squares, variant marker, promotion, `.mN` (no piece letter).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -353,24 +353,7 @@ impl App {
 
     /// Why `sq` can't be the source of a move, in the rules' words.
     fn source_error(&self, sq: Square) -> Option<String> {
-        if self.game.status() != Status::Ongoing {
-            return Some(MoveError::GameOver(self.game.status().describe().into()).to_string());
-        }
-        let Some(piece) = self.game.state().piece(sq) else {
-            return Some(MoveError::NoPiece(sq).to_string());
-        };
-        let to_move = self.game.to_move();
-        if !self.game.options().free_turns && piece.color != to_move {
-            return Some(
-                MoveError::NotYourPiece {
-                    piece: piece.describe(),
-                    square: sq,
-                    to_move: to_move.name(),
-                }
-                .to_string(),
-            );
-        }
-        None
+        self.game.check_source(sq).err().map(|e| e.to_string())
     }
 
     fn piece_name(&self, sq: Square) -> String {
