@@ -4,3 +4,4 @@ pub mod chess;
 pub mod quantum;
 pub mod skat;
 pub mod ui;
+pub mod variants;

@@ -1,0 +1,114 @@
+//! The other rule systems: "harmonics" (weighted classical boards) and "haft" (Haft
+//! Schroedinger Chess). Each implements [`VariantGame`], which is all the terminal game,
+//! saved games, replay and `qchess analyze` need to know about them.
+
+use crate::chess::{Color, Kind, Square, Status};
+use std::fmt;
+use std::str::FromStr;
+
+/// The rule system a game follows, as named on the command line (`--variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RuleSet {
+    /// Quantum Chess (Cantwell's rules) on the simulator.
+    #[default]
+    Quantum,
+    /// Weighted classical boards (spec/harmonics.md).
+    Harmonics,
+    /// Haft Schroedinger Chess (spec/haft.md).
+    Haft,
+}
+
+impl RuleSet {
+    /// Every rule system, in the order help text lists them.
+    pub const ALL: [RuleSet; 3] = [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft];
+
+    /// The name used on the command line and in saved games.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Quantum => "quantum",
+            RuleSet::Harmonics => "harmonics",
+            RuleSet::Haft => "haft",
+        }
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not one of [`RuleSet::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant {0:?}: expected quantum, harmonics or haft")]
+pub struct UnknownRuleSet(pub String);
+
+impl FromStr for RuleSet {
+    type Err = UnknownRuleSet;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RuleSet::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownRuleSet(s.to_string()))
+    }
+}
+
+/// What the board shows on one square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cell {
+    /// The piece's side.
+    pub color: Color,
+    /// The piece's type; `None` while it is undetermined (haft's "M").
+    pub kind: Option<Kind>,
+    /// The probability that the piece stands here (1 for a certain piece).
+    pub probability: f64,
+}
+
+/// One ply as the history, the trace pane and saved games see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyRecord {
+    /// The move in the variant's canonical notation, with every random outcome it caused,
+    /// so that playing this text again reproduces the ply exactly.
+    pub text: String,
+    /// The side that moved.
+    pub color: Color,
+    /// A short remark for the history pane ("locks N on g1", "2 harmonics collapsed"),
+    /// empty when there is nothing to say.
+    pub note: String,
+    /// What the move did, line by line, for the trace pane.
+    pub trace: Vec<String>,
+}
+
+/// A move the variant refuses, with a reason a player understands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct VariantError(pub String);
+
+/// A game under one of the other rule systems. Everything a pane shows comes from here.
+pub trait VariantGame {
+    /// Which rule system this is.
+    fn rules(&self) -> RuleSet;
+    /// The board as shown: each occupied square with its piece and probability.
+    fn cells(&self) -> Vec<(Square, Cell)>;
+    /// The side to move.
+    fn to_move(&self) -> Color;
+    /// Whether the game is over, and who won.
+    fn status(&self) -> Status;
+    /// Why the game ended, in words; `None` while it goes on.
+    fn end_reason(&self) -> Option<String>;
+    /// Every legal move in canonical notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move typed by a player or read from a saved game.
+    fn play(&mut self, text: &str) -> Result<&PlyRecord, VariantError>;
+    /// Takes back the last ply; an error when there is none.
+    fn undo(&mut self) -> Result<(), VariantError>;
+    /// The plies played so far.
+    fn history(&self) -> &[PlyRecord];
+    /// Lines for the probability pane: the variant's overview (harmonics by weight, world
+    /// count) followed by what is known about the piece on `cursor`.
+    fn details(&self, cursor: Square) -> Vec<String>;
+    /// The `qchess analyze --variant ... --json` object for the current state.
+    fn to_json(&self) -> serde_json::Value;
+    /// A copy behind a new box (for replay and undo in the UI).
+    fn clone_box(&self) -> Box<dyn VariantGame>;
+}
