@@ -16,7 +16,7 @@ pub mod theme;
 pub mod view;
 
 pub use app::App;
-pub use terminal::{run, PlayOptions};
+pub use terminal::{run, run_screen, PlayOptions, Screen};
 
 use ratatui::Frame;
 

@@ -8,13 +8,13 @@ use crate::chess::fen::{FenError, START_FEN};
 use crate::chess::{Game, GameOptions};
 use crate::quantum::BackendKind;
 use crossterm::cursor::Show;
-use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 use crossterm::execute;
 use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
 };
 use ratatui::backend::CrosstermBackend;
-use ratatui::Terminal;
+use ratatui::{Frame, Terminal};
 use std::io::{self, stdout, Stdout};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -80,19 +80,48 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
     ))
 }
 
+/// Something the terminal loop can show and drive: the quantum game, a variant, the
+/// Skat lab.
+pub trait Screen {
+    /// Draws the whole screen.
+    fn draw(&self, f: &mut Frame);
+    /// Reacts to one key press.
+    fn handle_key(&mut self, key: KeyEvent);
+    /// Whether the player asked to leave.
+    fn should_quit(&self) -> bool;
+}
+
+impl Screen for App {
+    fn draw(&self, f: &mut Frame) {
+        super::draw(f, self)
+    }
+    fn handle_key(&mut self, key: KeyEvent) {
+        App::handle_key(self, key)
+    }
+    fn should_quit(&self) -> bool {
+        App::should_quit(self)
+    }
+}
+
 /// Runs the game in the terminal until the player quits or a signal stops it. The
 /// terminal is given back in its normal state on every way out.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
     let mut app = new_app(&opts)?;
+    Ok(run_screen(&mut app)?)
+}
+
+/// Runs any [`Screen`] in the terminal until it quits or SIGTERM/SIGHUP stops it. The
+/// terminal is given back in its normal state on every way out, panics included.
+pub fn run_screen(screen: &mut impl Screen) -> io::Result<Ended> {
     let signal = Arc::new(AtomicUsize::new(0));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)?;
     }
     install_panic_hook();
     let mut terminal = setup()?;
-    let result = event_loop(&mut terminal, &mut app, &signal);
+    let result = event_loop(&mut terminal, screen, &signal);
     restore();
-    Ok(result?)
+    result
 }
 
 fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
@@ -123,10 +152,10 @@ fn install_panic_hook() {
 
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
-    app: &mut App,
+    screen: &mut impl Screen,
     signal: &AtomicUsize,
 ) -> io::Result<Ended> {
-    terminal.draw(|f| super::draw(f, app))?;
+    terminal.draw(|f| screen.draw(f))?;
     loop {
         let sig = signal.load(Ordering::Relaxed);
         if sig != 0 {
@@ -136,13 +165,13 @@ fn event_loop(
             continue;
         }
         match event::read()? {
-            Event::Key(k) if k.kind != KeyEventKind::Release => app.handle_key(k),
+            Event::Key(k) if k.kind != KeyEventKind::Release => screen.handle_key(k),
             Event::Resize(..) => {}
             _ => continue,
         }
-        if app.should_quit() {
+        if screen.should_quit() {
             return Ok(Ended::Quit);
         }
-        terminal.draw(|f| super::draw(f, app))?;
+        terminal.draw(|f| screen.draw(f))?;
     }
 }
