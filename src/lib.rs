@@ -2,6 +2,7 @@
 pub mod analyze;
 pub mod chess;
 pub mod quantum;
+pub mod record;
 pub mod skat;
 pub mod ui;
 pub mod variants;

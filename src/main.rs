@@ -4,9 +4,11 @@ use clap::{Args, Parser, Subcommand};
 use qchess::analyze::{self, Request};
 use qchess::chess::Square;
 use qchess::quantum::BackendKind;
+use qchess::record::Players;
 use qchess::ui::color::ColorChoice;
-use qchess::ui::terminal::Ended;
+use qchess::ui::terminal::{Ended, Open};
 use qchess::ui::PlayOptions;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Quantum Chess in the terminal. Without a subcommand, starts a game (as `play`).
@@ -28,14 +30,33 @@ struct Cli {
 #[derive(Args, Debug, Clone)]
 struct PlayArgs {
     /// Start position as FEN (default: the standard start).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     fen: Option<String>,
+    /// Seed for the random outcomes of measurements (default: from the clock).
+    #[arg(long, conflicts_with = "load")]
+    seed: Option<u64>,
+    /// Open a saved game and play on.
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// White's name, kept in saved games.
+    #[arg(long, value_name = "NAME", default_value = "White")]
+    white: String,
+    /// Black's name, kept in saved games.
+    #[arg(long, value_name = "NAME", default_value = "Black")]
+    black: String,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// How the game is shown and simulated.
+#[derive(Args, Debug, Clone)]
+struct DisplayArgs {
+    /// Do not write the autosave file after every move.
+    #[arg(long)]
+    no_autosave: bool,
     /// Simulator backend.
     #[arg(long, default_value = "sparse", value_parser = parse_backend)]
     backend: BackendKind,
-    /// Seed for the random outcomes of measurements (default: from the clock).
-    #[arg(long)]
-    seed: Option<u64>,
     /// Letters (K Q R B N P, lower case for black) instead of chess glyphs.
     #[arg(long)]
     ascii: bool,
@@ -48,6 +69,15 @@ struct PlayArgs {
 enum Command {
     /// Play a hot-seat game in the terminal (the default).
     Play(PlayArgs),
+    /// Play on from the most recent autosave.
+    Resume(DisplayArgs),
+    /// Step through a saved game: ← → one ply, Home/End, g go to ply, p play on from there.
+    Replay {
+        /// The saved game (TOML).
+        file: PathBuf,
+        #[command(flatten)]
+        display: DisplayArgs,
+    },
     /// Play moves from a position and print the resulting state (for scripts and tests).
     Analyze {
         /// Start position as FEN (default: the standard start).
@@ -107,13 +137,40 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
         .map_err(|e: qchess::ui::color::BadColorChoice| e.to_string())
 }
 
+/// The data directory: `QCHESS_DATA_DIR`, else the platform's (e.g. ~/.local/share/qchess).
+fn data_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("QCHESS_DATA_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "qchess").map(|p| p.data_dir().to_path_buf())
+}
+
 fn play(args: PlayArgs) -> ExitCode {
+    let open = args.load.map_or(Open::New, Open::Load);
+    let players = Players {
+        white: args.white,
+        black: args.black,
+    };
+    run_tui(args.display, open, args.fen, args.seed, players)
+}
+
+fn run_tui(
+    display: DisplayArgs,
+    open: Open,
+    fen: Option<String>,
+    seed: Option<u64>,
+    players: Players,
+) -> ExitCode {
     let opts = PlayOptions {
-        fen: args.fen,
-        backend: args.backend,
-        seed: args.seed,
-        ascii: args.ascii,
-        color: args.color,
+        fen,
+        backend: display.backend,
+        seed,
+        ascii: display.ascii,
+        color: display.color,
+        open,
+        data_dir: data_dir(),
+        autosave: !display.no_autosave,
+        players,
     };
     match qchess::ui::run(opts) {
         Ok(Ended::Quit) => ExitCode::SUCCESS,
@@ -129,6 +186,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Play(args)) => play(args),
+        Some(Command::Resume(display)) => {
+            run_tui(display, Open::Resume, None, None, Players::default())
+        }
+        Some(Command::Replay { file, display }) => {
+            run_tui(display, Open::Replay(file), None, None, Players::default())
+        }
         Some(Command::Analyze {
             fen,
             moves,

@@ -10,6 +10,7 @@ use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
+use crate::record::{Recorder, SavedGame};
 use crossterm::event::{KeyCode, KeyEvent};
 
 /// What the player is in the middle of.
@@ -63,11 +64,44 @@ pub enum Mode {
         /// The last-rank square.
         to: Square,
     },
-    /// Typing a move in notation.
+    /// Typing into the message line: a move, a file name or a ply number.
     Prompt {
         /// The text so far.
         text: String,
+        /// What the text is for.
+        purpose: Purpose,
     },
+}
+
+/// What a line typed at the bottom is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// A move in notation.
+    Move,
+    /// The file to save the game to.
+    SavePath,
+    /// The ply to show in replay.
+    GotoPly,
+}
+
+impl Purpose {
+    /// The label before the typed text.
+    pub fn label(self) -> &'static str {
+        match self {
+            Purpose::Move => ": ",
+            Purpose::SavePath => "save to: ",
+            Purpose::GotoPly => "go to ply: ",
+        }
+    }
+}
+
+/// Stepping through a finished or saved game: the whole game, and the ply shown.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The whole game.
+    pub full: Game,
+    /// How many plies of it are shown (0 = the start position).
+    pub ply: usize,
 }
 
 impl Mode {
@@ -145,7 +179,14 @@ pub struct App {
     pub(super) quit: bool,
     pub(super) paint: Paint,
     pub(super) ascii: bool,
+    /// Where the game is saved and autosaved.
+    pub(super) recorder: Recorder,
+    /// Set while stepping through a game; `game` is then the state at the shown ply.
+    pub(super) replay: Option<Replay>,
 }
+
+const REPLAY_WELCOME: &str =
+    "replay: ← → step, Home End, g go to ply, p play on from here, ? help, q quit";
 
 const WELCOME: &str =
     "white to move: pick a piece with Enter, s split, m merge, : type a move, ? help";
@@ -174,6 +215,8 @@ impl App {
             quit: false,
             paint,
             ascii,
+            recorder: Recorder::off(),
+            replay: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -188,9 +231,38 @@ impl App {
         app
     }
 
-    /// The game being played.
+    /// Saves the game with `recorder`: autosave after every change, and `w` to save.
+    pub fn with_recorder(mut self, recorder: Recorder) -> App {
+        self.recorder = recorder;
+        self
+    }
+
+    /// Shows `full` for stepping through it, from its start position.
+    pub fn into_replay(mut self, full: Game) -> App {
+        self.replay = Some(Replay { full, ply: 0 });
+        self.show_ply(0);
+        self.say(Tone::Plain, REPLAY_WELCOME);
+        self
+    }
+
+    /// The game being played, or in replay the state at the shown ply.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The replay, while stepping through a game.
+    pub fn replay(&self) -> Option<&Replay> {
+        self.replay.as_ref()
+    }
+
+    /// The game whose moves the history pane lists: the whole game in replay.
+    pub fn history_game(&self) -> &Game {
+        self.replay.as_ref().map_or(&self.game, |r| &r.full)
+    }
+
+    /// Where the game is saved.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
     }
 
     /// The message line.
@@ -240,6 +312,7 @@ impl App {
         match self.mode {
             Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
+            _ if self.replay.is_some() => InputMode::Replay,
             _ => InputMode::Board,
         }
     }
@@ -291,12 +364,34 @@ impl App {
             Action::Prompt => {
                 self.mode = Mode::Prompt {
                     text: String::new(),
+                    purpose: Purpose::Move,
                 };
                 self.say(
                     Tone::Plain,
                     "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
                 );
             }
+            Action::Save => {
+                self.mode = Mode::Prompt {
+                    text: self.recorder.default_save_path().display().to_string(),
+                    purpose: Purpose::SavePath,
+                };
+                self.say(Tone::Plain, "Enter saves to this file, Esc cancels");
+            }
+            Action::PlyStep(d) => self.step_ply(d),
+            Action::PlyFirst => self.step_ply(i64::MIN / 2),
+            Action::PlyLast => self.step_ply(i64::MAX / 2),
+            Action::GotoPly => {
+                self.mode = Mode::Prompt {
+                    text: String::new(),
+                    purpose: Purpose::GotoPly,
+                };
+                self.say(
+                    Tone::Plain,
+                    "type a ply number, Enter shows it, Esc cancels",
+                );
+            }
+            Action::PlayFromHere => self.play_from_here(),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
             Action::Help => self.help = true,
@@ -317,16 +412,135 @@ impl App {
             Action::CircuitDown => self.scroll_circuit(0, 3),
             Action::Promote(k) => self.promote(k),
             Action::Char(c) => {
-                if let Mode::Prompt { text } = &mut self.mode {
+                if let Mode::Prompt { text, .. } = &mut self.mode {
                     text.push(c);
                 }
             }
             Action::Backspace => {
-                if let Mode::Prompt { text } = &mut self.mode {
+                if let Mode::Prompt { text, .. } = &mut self.mode {
                     text.pop();
                 }
             }
             Action::Submit => self.submit(),
+        }
+    }
+
+    /// Shows ply `ply` of the replayed game (clamped to the game).
+    fn show_ply(&mut self, ply: usize) {
+        let Some(r) = &mut self.replay else {
+            return;
+        };
+        let n = r.full.history().len();
+        let ply = ply.min(n);
+        let moves: Vec<String> = r.full.history()[..ply]
+            .iter()
+            .map(|m| m.played.clone())
+            .collect();
+        // Forward by one ply plays one move on the shown state; anything else replays.
+        let next = (ply == r.ply + 1 && self.game.ply() == r.ply)
+            .then(|| {
+                let mut g = self.game.clone();
+                let ok = g.play(&moves[ply - 1]).is_ok();
+                ok.then_some(g)
+            })
+            .flatten();
+        let shown = match next {
+            Some(g) => Ok(g),
+            None => Game::replay(r.full.start().clone(), r.full.options(), &moves),
+        };
+        match shown {
+            Ok(g) => {
+                r.ply = ply;
+                self.game = g;
+            }
+            Err((i, e)) => {
+                return self.say(Tone::Error, format!("ply {} does not replay: {e}", i + 1));
+            }
+        }
+        self.mode = Mode::Idle;
+        self.selected_move = None;
+        self.circuit_scroll = (0, 0);
+        self.view = View::of(&self.game, self.cursor);
+        self.game_over_popup = false;
+    }
+
+    fn step_ply(&mut self, by: i64) {
+        let Some(r) = &self.replay else {
+            return;
+        };
+        let n = r.full.history().len() as i64;
+        let ply = (r.ply as i64 + by).clamp(0, n) as usize;
+        self.show_ply(ply);
+        let said = match ply {
+            0 => format!("start position (ply 0 of {n})"),
+            p => format!(
+                "ply {p} of {n}: {} played {}",
+                self.game.history()[p - 1].color.name(),
+                self.game.history()[p - 1].played
+            ),
+        };
+        self.say(Tone::Info, said);
+    }
+
+    /// Leaves the replay and plays on from the shown ply as a new game.
+    fn play_from_here(&mut self) {
+        let Some(r) = self.replay.take() else {
+            return;
+        };
+        self.recorder.restart(crate::record::now_secs());
+        self.after_change();
+        let said = match self.game.status() {
+            Status::Ongoing => format!(
+                "a new game from ply {}: {} to move",
+                r.ply,
+                self.game.to_move().name()
+            ),
+            s => format!(
+                "a new game from ply {}, already over: {}",
+                r.ply,
+                s.describe()
+            ),
+        };
+        self.say(Tone::Info, said);
+        self.autosave();
+    }
+
+    /// Writes the autosave; a failure is added to the message line, never fatal.
+    fn autosave(&mut self) {
+        let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
+        if let Err(e) = self.recorder.autosave(&saved) {
+            let said = format!("{} (autosave failed: {e})", self.message.text);
+            self.say(Tone::Error, said);
+        }
+    }
+
+    fn save_to(&mut self, path: &str) {
+        let path = std::path::Path::new(path);
+        let saved = SavedGame::of_game(
+            self.history_game(),
+            &self.recorder.players,
+            &self.recorder.date,
+        );
+        match crate::record::save(path, &saved) {
+            Ok(()) => {
+                self.mode = Mode::Idle;
+                self.say(Tone::Info, format!("saved to {}", path.display()));
+            }
+            Err(e) => self.say(Tone::Error, e.to_string()),
+        }
+    }
+
+    fn goto_ply(&mut self, typed: &str) {
+        match typed.parse::<usize>() {
+            Ok(p) => {
+                let current = self.replay.as_ref().map_or(0, |r| r.ply) as i64;
+                self.mode = Mode::Idle;
+                self.step_ply(p as i64 - current);
+            }
+            Err(_) => self.say(
+                Tone::Error,
+                format!("{typed:?} is not a ply number (0 is the start)"),
+            ),
         }
     }
 
@@ -569,10 +783,18 @@ impl App {
     }
 
     fn submit(&mut self) {
-        let Mode::Prompt { text } = &self.mode else {
+        let Mode::Prompt { text, purpose } = &self.mode else {
             return;
         };
         let input = text.trim().to_string();
+        match purpose {
+            Purpose::SavePath if input.is_empty() => {
+                return self.say(Tone::Error, "type a file name to save to (Esc cancels)")
+            }
+            Purpose::SavePath => return self.save_to(&input),
+            Purpose::GotoPly => return self.goto_ply(&input),
+            Purpose::Move => {}
+        }
         if input.is_empty() {
             self.mode = Mode::Idle;
             return self.say(Tone::Plain, "no move typed");
@@ -597,6 +819,7 @@ impl App {
                     s => format!("{said}. Game over: {}", s.describe()),
                 };
                 self.say(Tone::Info, said);
+                self.autosave();
                 Ok(())
             }
             Err(e) => {
@@ -627,6 +850,7 @@ impl App {
                         self.game.to_move().name()
                     ),
                 );
+                self.autosave();
             }
             None => self.say(Tone::Error, "there is no move to take back"),
         }
@@ -645,8 +869,10 @@ impl App {
         };
         let start: Position = self.game.start().clone();
         self.game = Game::from_position(start, opts);
+        self.recorder.restart(crate::record::now_secs());
         self.after_change();
         self.say(Tone::Info, "new game");
+        self.autosave();
     }
 
     fn pick_move(&mut self, step: i64) {

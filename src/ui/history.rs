@@ -16,24 +16,34 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
         .borders(Borders::ALL)
         .border_style(paint.fg(paint.theme.border))
         .title(Span::styled(" History ", paint.title()))
-        .title_bottom(Span::styled(" [ ] pick a move ", paint.dim()));
+        .title_bottom(Span::styled(
+            if app.replay().is_some() {
+                " ← → step, g go to ply "
+            } else {
+                " [ ] pick a move "
+            },
+            paint.dim(),
+        ));
     let inner = block.inner(area);
     f.render_widget(block, area);
 
     let text = paint.fg(paint.theme.text);
     let info = paint.fg(paint.theme.info);
     let shown = app.shown_move();
-    let start = app.game.start();
+    let game = app.history_game();
+    let start = game.start();
+    // In replay, the plies after the shown one are drawn dim.
+    let future = app.replay().map_or(usize::MAX, |r| r.ply);
     // Full-move number of the first ply, and whether black made it.
     let first_black = start.to_move == Color::Black;
     let mut lines: Vec<Line> = Vec::new();
     let mut shown_line = 0;
     let width = inner.width as usize;
-    for (i, m) in app.game.history().iter().enumerate() {
+    for (i, m) in game.history().iter().enumerate() {
         let ply = i + first_black as usize;
         let number = start.fullmove as usize + ply / 2;
         let dots = if m.color == Color::White { "." } else { "..." };
-        let mut style = text;
+        let mut style = if i >= future { paint.dim() } else { text };
         if Some(i) == shown {
             style = style.add_modifier(Modifier::REVERSED);
             shown_line = lines.len();

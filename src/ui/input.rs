@@ -49,8 +49,20 @@ pub enum Action {
     Char(char),
     /// Delete the last character of the move line.
     Backspace,
-    /// Play the move typed into the move line.
+    /// Use what was typed into the line (a move, a file name, a ply).
     Submit,
+    /// Save the game to a file (asks for the path).
+    Save,
+    /// Replay: show this many plies later (negative: earlier).
+    PlyStep(i64),
+    /// Replay: show the start position.
+    PlyFirst,
+    /// Replay: show the last ply.
+    PlyLast,
+    /// Replay: ask for a ply number and show it.
+    GotoPly,
+    /// Replay: leave the replay and play on from the shown ply.
+    PlayFromHere,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -64,6 +76,8 @@ pub enum InputMode {
     Promotion,
     /// The help is shown: any key closes it.
     Help,
+    /// Stepping through a game: the replay key map applies.
+    Replay,
 }
 
 /// One entry of the key map.
@@ -178,6 +192,12 @@ pub const KEYMAP: &[Binding] = &[
         help: "new game (when the game is over)",
     },
     Binding {
+        keys: &[KeyCode::Char('w')],
+        label: "w",
+        action: Action::Save,
+        help: "save the game to a file",
+    },
+    Binding {
         keys: &[KeyCode::Char('?')],
         label: "?",
         action: Action::Help,
@@ -191,15 +211,117 @@ pub const KEYMAP: &[Binding] = &[
     },
 ];
 
-/// The action of a board-mode key. Pairs like `[ ]` share one binding: the second key
+/// The key map while stepping through a game, in the order the help lists it.
+pub const REPLAY_KEYMAP: &[Binding] = &[
+    Binding {
+        keys: &[KeyCode::Left, KeyCode::Right],
+        label: "← →",
+        action: Action::PlyStep(-1),
+        help: "one ply back / forward",
+    },
+    Binding {
+        keys: &[KeyCode::Home, KeyCode::End],
+        label: "Home End",
+        action: Action::PlyFirst,
+        help: "the start / the last ply",
+    },
+    Binding {
+        keys: &[KeyCode::Char('g')],
+        label: "g",
+        action: Action::GotoPly,
+        help: "go to ply N",
+    },
+    Binding {
+        keys: &[KeyCode::Char('p')],
+        label: "p",
+        action: Action::PlayFromHere,
+        help: "play on from the shown ply (a new game)",
+    },
+    Binding {
+        keys: &[KeyCode::Char('h')],
+        label: "h",
+        action: Action::Cursor(-1, 0),
+        help: "cursor left",
+    },
+    Binding {
+        keys: &[KeyCode::Char('j')],
+        label: "j",
+        action: Action::Cursor(0, -1),
+        help: "cursor down",
+    },
+    Binding {
+        keys: &[KeyCode::Char('k')],
+        label: "k",
+        action: Action::Cursor(0, 1),
+        help: "cursor up",
+    },
+    Binding {
+        keys: &[KeyCode::Char('l')],
+        label: "l",
+        action: Action::Cursor(1, 0),
+        help: "cursor right",
+    },
+    Binding {
+        keys: &[KeyCode::Char('f')],
+        label: "f",
+        action: Action::Flip,
+        help: "flip the board",
+    },
+    Binding {
+        keys: &[KeyCode::Char('c')],
+        label: "c",
+        action: Action::CircuitView,
+        help: "circuit as drawing / list / auto",
+    },
+    Binding {
+        keys: &[KeyCode::Char('<'), KeyCode::Char('>')],
+        label: "< >",
+        action: Action::CircuitLeft,
+        help: "scroll the circuit left / right",
+    },
+    Binding {
+        keys: &[KeyCode::PageUp, KeyCode::PageDown],
+        label: "PgUp PgDn",
+        action: Action::CircuitUp,
+        help: "scroll the circuit up / down",
+    },
+    Binding {
+        keys: &[KeyCode::Char('w')],
+        label: "w",
+        action: Action::Save,
+        help: "save the game to a file",
+    },
+    Binding {
+        keys: &[KeyCode::Esc],
+        label: "Esc",
+        action: Action::Cancel,
+        help: "cancel the line or popup",
+    },
+    Binding {
+        keys: &[KeyCode::Char('?')],
+        label: "?",
+        action: Action::Help,
+        help: "this help",
+    },
+    Binding {
+        keys: &[KeyCode::Char('q')],
+        label: "q",
+        action: Action::Quit,
+        help: "quit",
+    },
+];
+
+/// The action of a key in a key map. Pairs like `[ ]` share one binding: the second key
 /// gives the opposite direction.
-fn board_action(code: KeyCode) -> Option<Action> {
-    let b = KEYMAP.iter().find(|b| b.keys.contains(&code))?;
+fn map_action(map: &[Binding], code: KeyCode) -> Option<Action> {
+    let b = map.iter().find(|b| b.keys.contains(&code))?;
     let second = b.keys.len() == 2 && b.keys[1] == code;
     Some(match (b.action, second) {
         (Action::HistoryPrev, true) => Action::HistoryNext,
         (Action::CircuitLeft, true) => Action::CircuitRight,
         (Action::CircuitUp, true) => Action::CircuitDown,
+        (Action::PlyStep(d), true) => Action::PlyStep(-d),
+        (Action::PlyFirst, true) => Action::PlyLast,
         (a, _) => a,
     })
 }
@@ -236,7 +358,8 @@ pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
             },
             _ => None,
         },
-        InputMode::Board => board_action(key.code),
+        InputMode::Board => map_action(KEYMAP, key.code),
+        InputMode::Replay => map_action(REPLAY_KEYMAP, key.code),
     }
 }
 
@@ -289,12 +412,31 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice() {
-        let mut seen = Vec::new();
-        for b in KEYMAP {
-            for k in b.keys {
-                assert!(!seen.contains(k), "{k:?} bound twice");
-                seen.push(*k);
+        for map in [KEYMAP, REPLAY_KEYMAP] {
+            let mut seen = Vec::new();
+            for b in map {
+                for k in b.keys {
+                    assert!(!seen.contains(k), "{k:?} bound twice");
+                    seen.push(*k);
+                }
             }
         }
+    }
+
+    #[test]
+    fn replay_keys() {
+        let r = InputMode::Replay;
+        assert_eq!(translate(r, key(KeyCode::Left)), Some(Action::PlyStep(-1)));
+        assert_eq!(translate(r, key(KeyCode::Right)), Some(Action::PlyStep(1)));
+        assert_eq!(translate(r, key(KeyCode::End)), Some(Action::PlyLast));
+        assert_eq!(
+            translate(r, key(KeyCode::Char('l'))),
+            Some(Action::Cursor(1, 0))
+        );
+        assert_eq!(
+            translate(r, key(KeyCode::Char('k'))),
+            Some(Action::Cursor(0, 1))
+        );
+        assert_eq!(translate(r, key(KeyCode::Char('s'))), None);
     }
 }

@@ -2,7 +2,7 @@
 //! "terminal too small" screen.
 
 use super::app::App;
-use super::input::KEYMAP;
+use super::input::{KEYMAP, REPLAY_KEYMAP};
 use super::layout::MIN_SIZE;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -21,13 +21,16 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-/// The help lines: one per key-map entry.
-pub fn help_lines() -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = KEYMAP
+/// The help lines: one per entry of the key map in use (the replay one in replay).
+pub fn help_lines(replay: bool) -> Vec<(String, String)> {
+    let map = if replay { REPLAY_KEYMAP } else { KEYMAP };
+    let mut v: Vec<(String, String)> = map
         .iter()
         .map(|b| (b.label.to_string(), b.help.to_string()))
         .collect();
-    v.push(("q r b n".into(), "promotion piece, when asked".into()));
+    if !replay {
+        v.push(("q r b n".into(), "promotion piece, when asked".into()));
+    }
     v.push(("Ctrl-C".into(), "quit from anywhere".into()));
     v
 }
@@ -35,7 +38,7 @@ pub fn help_lines() -> Vec<(String, String)> {
 /// Draws the help over the whole screen.
 pub fn help(f: &mut Frame, area: Rect, app: &App) {
     let paint = &app.paint;
-    let entries = help_lines();
+    let entries = help_lines(app.replay().is_some());
     let key_w = entries
         .iter()
         .map(|(k, _)| k.chars().count())

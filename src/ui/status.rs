@@ -21,7 +21,15 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
         Status::Ongoing => format!("{} to move", g.to_move().name()),
         s => format!("game over: {}", s.describe()),
     };
-    let line = Line::from(vec![
+    let mut spans = Vec::new();
+    if let Some(r) = app.replay() {
+        spans.push(Span::styled(
+            format!("replay {}/{}", r.ply, r.full.history().len()),
+            paint.title(),
+        ));
+        spans.push(sep.clone());
+    }
+    spans.extend([
         Span::styled(who, text.add_modifier(Modifier::BOLD)),
         sep.clone(),
         Span::styled(format!("ply {}", g.ply()), text),
@@ -34,12 +42,15 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
         sep,
         Span::styled("? help  q quit", dim),
     ]);
-    f.render_widget(Paragraph::new(line), status);
+    f.render_widget(Paragraph::new(Line::from(spans)), status);
 
     let line = match &app.mode {
-        Mode::Prompt { text: typed } => {
+        Mode::Prompt {
+            text: typed,
+            purpose,
+        } => {
             let mut spans = vec![
-                Span::styled(": ", paint.title()),
+                Span::styled(purpose.label(), paint.title()),
                 Span::styled(typed.clone(), text),
                 Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
             ];

@@ -7,6 +7,7 @@ use super::theme::Theme;
 use crate::chess::fen::{FenError, START_FEN};
 use crate::chess::{Game, GameOptions};
 use crate::quantum::BackendKind;
+use crate::record::{Players, RecordError, Recorder, SavedGame};
 use crossterm::cursor::Show;
 use crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 use crossterm::execute;
@@ -16,6 +17,7 @@ use crossterm::terminal::{
 use ratatui::backend::CrosstermBackend;
 use ratatui::{Frame, Terminal};
 use std::io::{self, stdout, Stdout};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +35,28 @@ pub struct PlayOptions {
     pub ascii: bool,
     /// Colour tier, or detection.
     pub color: ColorChoice,
+    /// What to open: a new game, a saved one, the last autosave, or a replay.
+    pub open: Open,
+    /// The data directory (autosaves, saves); `None` when there is none.
+    pub data_dir: Option<PathBuf>,
+    /// Write the game to the autosave file after every move.
+    pub autosave: bool,
+    /// The players' names.
+    pub players: Players,
+}
+
+/// What `qchess play` opens.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Open {
+    /// A new game.
+    #[default]
+    New,
+    /// A saved game, to play on.
+    Load(PathBuf),
+    /// The most recent autosave, to play on (autosave goes on into the same file).
+    Resume,
+    /// A saved game, to step through.
+    Replay(PathBuf),
 }
 
 /// Why the game could not run.
@@ -44,6 +68,12 @@ pub enum PlayError {
     /// The terminal failed.
     #[error("terminal: {0}")]
     Io(#[from] io::Error),
+    /// A saved game failed to load.
+    #[error("{0}")]
+    Record(#[from] RecordError),
+    /// `qchess resume` found nothing to resume.
+    #[error("no autosaved game to resume{0}")]
+    NoAutosave(String),
 }
 
 /// How the game ended.
@@ -71,13 +101,61 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
         seed,
         ..GameOptions::default()
     };
-    let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
-    Ok(App::new(
-        game,
-        Paint::new(Theme::default(), tier),
-        opts.ascii,
-    ))
+    let paint = Paint::new(Theme::default(), tier);
+    let recorder = Recorder::new(
+        opts.data_dir.clone(),
+        opts.autosave,
+        opts.players.clone(),
+        crate::record::now_secs(),
+    );
+    let limit = game_opts.dense_limit_log2;
+    let load = |path: &Path| -> Result<(SavedGame, Game), PlayError> {
+        let saved = crate::record::load(path)?;
+        let game = saved.replay_quantum(path, Some(opts.backend), limit)?;
+        Ok((saved, game))
+    };
+    Ok(match &opts.open {
+        Open::New => {
+            let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
+            App::new(game, paint, opts.ascii).with_recorder(recorder)
+        }
+        Open::Load(path) => {
+            let (saved, game) = load(path)?;
+            let recorder = Recorder {
+                players: saved.players,
+                ..recorder
+            };
+            App::new(game, paint, opts.ascii).with_recorder(recorder)
+        }
+        Open::Resume => {
+            let dir = opts.data_dir.as_deref();
+            let Some(path) = dir.and_then(crate::record::latest_autosave) else {
+                let where_ = dir.map_or(String::new(), |d| {
+                    format!(" in {}", crate::record::autosave_dir(d).display())
+                });
+                return Err(PlayError::NoAutosave(where_));
+            };
+            let (saved, game) = load(&path)?;
+            let recorder = Recorder {
+                players: saved.players.clone(),
+                ..recorder
+            }
+            .resuming(path, &saved.date);
+            App::new(game, paint, opts.ascii).with_recorder(recorder)
+        }
+        Open::Replay(path) => {
+            let (saved, game) = load(path)?;
+            let recorder = Recorder {
+                players: saved.players,
+                date: saved.date,
+                ..recorder
+            };
+            App::new(game.clone(), paint, opts.ascii)
+                .with_recorder(recorder)
+                .into_replay(game)
+        }
+    })
 }
 
 /// Something the terminal loop can show and drive: the quantum game, a variant, the

@@ -1,0 +1,490 @@
+//! Saved games: the versioned TOML format, loading with exact replay, atomic writes for
+//! saving and autosave, and where the files live.
+//!
+//! A saved game holds the start position, the seed and the moves in canonical notation
+//! with their recorded `.m0`/`.m1` outcomes; loading replays the moves with those outcomes
+//! forced, so the loaded state is the saved one on either backend.
+
+use crate::chess::fen::START_FEN;
+use crate::chess::{Game, GameOptions};
+use crate::quantum::BackendKind;
+use crate::variants::RuleSet;
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The format version this build writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// The two players' names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Players {
+    /// Who plays white.
+    pub white: String,
+    /// Who plays black.
+    pub black: String,
+}
+
+impl Default for Players {
+    fn default() -> Self {
+        Players {
+            white: "White".into(),
+            black: "Black".into(),
+        }
+    }
+}
+
+/// One saved game, as it is written to and read from a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame {
+    /// Format version ([`FORMAT`]).
+    pub format: u32,
+    /// Rule system: "quantum", "harmonics" or "haft".
+    pub variant: String,
+    /// Start position as FEN; absent means the variant's standard start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// Simulator backend the game was played on ("sparse" or "dense").
+    pub backend: String,
+    /// Seed of the random outcomes.
+    pub seed: u64,
+    /// Any side may move (analysis games).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free_turns: bool,
+    /// When the game was started, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+    pub date: String,
+    /// "ongoing", "white_wins", "black_wins" or "draw".
+    pub result: String,
+    /// The moves in canonical notation, with their recorded outcomes.
+    pub moves: Vec<String>,
+    /// The players' names.
+    #[serde(default)]
+    pub players: Players,
+}
+
+/// Why a saved game could not be read or written. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file is not TOML, or a field has the wrong type.
+    #[error("{path}: not a qchess saved game: {message}")]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message, with the line.
+        message: String,
+    },
+    /// The file has no `format` number.
+    #[error("{path}: not a qchess saved game: it has no `format = 1` line")]
+    NoFormat {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file was written by a newer (or unknown) version.
+    #[error("{path}: saved game format {found} is not supported: this qchess reads format {FORMAT} (a newer version wrote it?)")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The version found.
+        found: i64,
+    },
+    /// A field holds a value this version does not know.
+    #[error("{path}: field `{key}`: {message}")]
+    Field {
+        /// The file.
+        path: PathBuf,
+        /// The field.
+        key: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A move could not be replayed.
+    #[error("{path}: ply {ply} ({text}): {reason}")]
+    Move {
+        /// The file.
+        path: PathBuf,
+        /// 1-based ply number.
+        ply: usize,
+        /// The move as written.
+        text: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// Refused to replace a file that is not a qchess saved game.
+    #[error("{path} exists and is not a qchess saved game: not overwriting it ({why})")]
+    WouldClobber {
+        /// The file.
+        path: PathBuf,
+        /// Why it failed to load.
+        why: String,
+    },
+}
+
+impl SavedGame {
+    /// The record of a Quantum Chess game, started at `date`.
+    pub fn of_game(game: &Game, players: &Players, date: &str) -> SavedGame {
+        let opts = game.options();
+        SavedGame {
+            format: FORMAT,
+            variant: RuleSet::Quantum.name().into(),
+            start: Some(crate::chess::fen::format(game.start())),
+            backend: opts.backend.name().into(),
+            seed: opts.seed,
+            free_turns: opts.free_turns,
+            date: date.into(),
+            result: game.status().name().into(),
+            moves: game.history().iter().map(|m| m.played.clone()).collect(),
+            players: players.clone(),
+        }
+    }
+
+    /// The file's text: a comment line, then the fields.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).unwrap_or_default();
+        format!("# qchess saved game (see the README, \"Saved games\")\n{body}")
+    }
+
+    /// Reads a saved game from its text; `path` is only used in messages.
+    pub fn parse(text: &str, path: &Path) -> Result<SavedGame, RecordError> {
+        let path = path.to_path_buf();
+        let syntax = |e: toml::de::Error| RecordError::Syntax {
+            path: path.clone(),
+            message: one_line(&e.to_string()),
+        };
+        // The version first, so that a newer file is named as such rather than as broken.
+        let table: toml::Table = toml::from_str(text).map_err(syntax)?;
+        match table.get("format") {
+            None => return Err(RecordError::NoFormat { path }),
+            Some(toml::Value::Integer(n)) if *n == FORMAT as i64 => {}
+            Some(toml::Value::Integer(n)) => return Err(RecordError::Format { path, found: *n }),
+            Some(_) => {
+                return Err(RecordError::Field {
+                    path,
+                    key: "format",
+                    message: "must be a whole number".into(),
+                })
+            }
+        }
+        let saved: SavedGame = toml::from_str(text).map_err(syntax)?;
+        saved.rules(&path)?;
+        saved.backend_kind(&path)?;
+        Ok(saved)
+    }
+
+    /// The rule system named in the file.
+    pub fn rules(&self, path: &Path) -> Result<RuleSet, RecordError> {
+        self.variant.parse().map_err(|e| RecordError::Field {
+            path: path.to_path_buf(),
+            key: "variant",
+            message: format!("{e}"),
+        })
+    }
+
+    /// The backend named in the file.
+    pub fn backend_kind(&self, path: &Path) -> Result<BackendKind, RecordError> {
+        self.backend.parse().map_err(|e| RecordError::Field {
+            path: path.to_path_buf(),
+            key: "backend",
+            message: format!("{e}"),
+        })
+    }
+
+    /// Replays a Quantum Chess record with its outcomes forced. `backend` overrides the
+    /// file's choice; `dense_limit_log2` is the dense backend's size limit.
+    pub fn replay_quantum(
+        &self,
+        path: &Path,
+        backend: Option<BackendKind>,
+        dense_limit_log2: u32,
+    ) -> Result<Game, RecordError> {
+        let opts = GameOptions {
+            backend: backend.unwrap_or(self.backend_kind(path)?),
+            seed: self.seed,
+            free_turns: self.free_turns,
+            dense_limit_log2,
+        };
+        let fen = self.start.as_deref().unwrap_or(START_FEN);
+        let mut game = Game::from_fen(fen, opts).map_err(|e| RecordError::Field {
+            path: path.to_path_buf(),
+            key: "start",
+            message: e.to_string(),
+        })?;
+        for (i, text) in self.moves.iter().enumerate() {
+            if let Err(e) = game.play(text) {
+                return Err(RecordError::Move {
+                    path: path.to_path_buf(),
+                    ply: i + 1,
+                    text: text.clone(),
+                    reason: e.to_string(),
+                });
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// Where a game in progress is saved: its autosave file and the folder offered for saves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorder {
+    /// The players' names.
+    pub players: Players,
+    /// When the game started ([`iso_date`]).
+    pub date: String,
+    /// The autosave file; `None` when autosave is off or there is no data directory.
+    pub autosave_to: Option<PathBuf>,
+    /// The data directory, if there is one.
+    pub data_dir: Option<PathBuf>,
+    /// Whether autosave is on.
+    pub autosave: bool,
+}
+
+impl Recorder {
+    /// A recorder for a game started at `now` (Unix seconds).
+    pub fn new(data_dir: Option<PathBuf>, autosave: bool, players: Players, now: u64) -> Recorder {
+        let mut r = Recorder {
+            players,
+            date: String::new(),
+            autosave_to: None,
+            data_dir,
+            autosave,
+        };
+        r.restart(now);
+        r
+    }
+
+    /// A recorder that keeps nothing (tests, analysis).
+    pub fn off() -> Recorder {
+        Recorder::new(None, false, Players::default(), 0)
+    }
+
+    /// A recorder that goes on writing an existing autosave file (for `qchess resume`).
+    pub fn resuming(&self, file: PathBuf, date: &str) -> Recorder {
+        Recorder {
+            date: date.into(),
+            autosave_to: self.autosave.then_some(file),
+            ..self.clone()
+        }
+    }
+
+    /// Starts a new game at `now`: a new date and a new autosave file.
+    pub fn restart(&mut self, now: u64) {
+        self.date = iso_date(now);
+        self.autosave_to = match (&self.data_dir, self.autosave) {
+            (Some(d), true) => Some(autosave_path(d, &file_stamp(now))),
+            _ => None,
+        };
+    }
+
+    /// Writes the autosave, when there is one; `Ok(false)` when autosave is off.
+    pub fn autosave(&self, game: &SavedGame) -> Result<bool, RecordError> {
+        let Some(path) = &self.autosave_to else {
+            return Ok(false);
+        };
+        write_atomic(path, &game.to_toml()).map_err(|source| RecordError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(true)
+    }
+
+    /// The path offered when the player saves: in the saves folder of the data
+    /// directory (or the current folder), named after the start date.
+    pub fn default_save_path(&self) -> PathBuf {
+        let stamp = self.date.replace(['-', ':'], "").replace('T', "-");
+        let name = format!("qchess-{}.toml", stamp.trim_end_matches('Z'));
+        match &self.data_dir {
+            Some(d) => saves_dir(d).join(name),
+            None => PathBuf::from(name),
+        }
+    }
+}
+
+/// A multi-line parser message on one line: the position and the complaint, without
+/// the quoted source and its markers.
+fn one_line(s: &str) -> String {
+    let quoted = |l: &str| {
+        let head = l.split('|').next().unwrap_or("").trim();
+        l.contains('|') && head.chars().all(|c| c.is_ascii_digit())
+    };
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !quoted(l))
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+/// Reads and checks a saved game file.
+pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
+    let text = fs::read_to_string(path).map_err(|source| RecordError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    SavedGame::parse(&text, path)
+}
+
+/// Writes `contents` to `path` so that the file is either the old one or the new one,
+/// never a mix: a temporary file beside it is written, flushed to disk and renamed over.
+pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(d) = dir {
+        fs::create_dir_all(d)?;
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp_name = format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id());
+    let tmp = dir.map_or_else(|| PathBuf::from(&tmp_name), |d| d.join(&tmp_name));
+    let written = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents.as_bytes())?;
+        f.flush()?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Saves `game` to `path`, refusing to replace a file that is not a qchess saved game.
+pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {
+    if path.exists() {
+        if let Err(e) = load(path) {
+            return Err(RecordError::WouldClobber {
+                path: path.to_path_buf(),
+                why: e.to_string(),
+            });
+        }
+    }
+    write_atomic(path, &game.to_toml()).map_err(|source| RecordError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The folder autosaves go to, inside the data directory.
+pub fn autosave_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("autosave")
+}
+
+/// The folder saved games are offered in, inside the data directory.
+pub fn saves_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("saves")
+}
+
+/// The autosave file for a game started at `stamp` ([`file_stamp`]).
+pub fn autosave_path(data_dir: &Path, stamp: &str) -> PathBuf {
+    autosave_dir(data_dir).join(format!("game-{stamp}.toml"))
+}
+
+/// The most recently written autosave, if any.
+pub fn latest_autosave(data_dir: &Path) -> Option<PathBuf> {
+    let entries = fs::read_dir(autosave_dir(data_dir)).ok()?;
+    entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "toml")
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .filter_map(|p| Some((fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max()
+        .map(|(_, p)| p)
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// (year, month, day, hour, minute, second) in UTC of a Unix time.
+fn civil(secs: u64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Days to civil date (proleptic Gregorian), after H. Hinnant's published algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        year,
+        month,
+        day,
+        (rem / 3600) as u32,
+        (rem / 60 % 60) as u32,
+        (rem % 60) as u32,
+    )
+}
+
+/// A Unix time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn iso_date(secs: u64) -> String {
+    let (y, mo, d, h, mi, s) = civil(secs);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// A Unix time as `YYYYMMDD-HHMMSS`, for file names.
+pub fn file_stamp(secs: u64) -> String {
+    let (y, mo, d, h, mi, s) = civil(secs);
+    format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(iso_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_date(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso_date(1_795_261_845), "2026-11-21T11:50:45Z");
+        assert_eq!(file_stamp(1_795_261_845), "20261121-115045");
+    }
+
+    #[test]
+    fn round_trip_text() {
+        let mut g = Game::standard(GameOptions {
+            seed: 9,
+            ..GameOptions::default()
+        });
+        g.play("b1^a3c3").unwrap();
+        g.play("e7e5").unwrap();
+        let saved = SavedGame::of_game(&g, &Players::default(), "2026-11-21T00:00:00Z");
+        let text = saved.to_toml();
+        let back = SavedGame::parse(&text, Path::new("x.toml")).unwrap();
+        assert_eq!(back, saved);
+        assert_eq!(back.moves, vec!["b1^a3c3", "e7e5"]);
+    }
+
+    #[test]
+    fn errors_name_what_is_wrong() {
+        let p = Path::new("g.toml");
+        let e = SavedGame::parse("format = [", p).unwrap_err().to_string();
+        assert!(e.starts_with("g.toml: not a qchess saved game"), "{e}");
+        assert!(e.contains("line 1"), "{e}");
+        let e = SavedGame::parse("variant = \"quantum\"", p).unwrap_err();
+        assert!(matches!(e, RecordError::NoFormat { .. }), "{e}");
+        let e = SavedGame::parse("format = 2\nwhatever = 1", p).unwrap_err();
+        assert!(e.to_string().contains("format 2 is not supported"), "{e}");
+    }
+}
