@@ -237,6 +237,14 @@ impl App {
         self
     }
 
+    /// Starts with `text` on the message line (unless the game is already over).
+    pub fn announce(mut self, text: impl Into<String>) -> App {
+        if self.game.status() == Status::Ongoing {
+            self.say(Tone::Info, text);
+        }
+        self
+    }
+
     /// Shows `full` for stepping through it, from its start position.
     pub fn into_replay(mut self, full: Game) -> App {
         self.replay = Some(Replay { full, ply: 0 });

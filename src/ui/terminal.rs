@@ -126,7 +126,15 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
                 players: saved.players,
                 ..recorder
             };
-            App::new(game, paint, opts.ascii).with_recorder(recorder)
+            let said = format!(
+                "loaded {} at ply {}: {} to move",
+                path.display(),
+                game.ply(),
+                game.to_move().name()
+            );
+            App::new(game, paint, opts.ascii)
+                .with_recorder(recorder)
+                .announce(said)
         }
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
@@ -141,8 +149,16 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
                 players: saved.players.clone(),
                 ..recorder
             }
-            .resuming(path, &saved.date);
-            App::new(game, paint, opts.ascii).with_recorder(recorder)
+            .resuming(path.clone(), &saved.date);
+            let said = format!(
+                "resumed {} at ply {}: {} to move",
+                path.display(),
+                game.ply(),
+                game.to_move().name()
+            );
+            App::new(game, paint, opts.ascii)
+                .with_recorder(recorder)
+                .announce(said)
         }
         Open::Replay(path) => {
             let (saved, game) = load(path)?;
