@@ -8,7 +8,7 @@
 use crate::chess::fen::START_FEN;
 use crate::chess::{Game, GameOptions};
 use crate::quantum::BackendKind;
-use crate::variants::RuleSet;
+use crate::variants::{RuleSet, VariantGame};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -48,8 +48,10 @@ pub struct SavedGame {
     /// Start position as FEN; absent means the variant's standard start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
-    /// Simulator backend the game was played on ("sparse" or "dense").
-    pub backend: String,
+    /// Simulator backend the game was played on ("sparse" or "dense"); absent for the
+    /// variants that do not use the simulator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
     /// Seed of the random outcomes.
     pub seed: u64,
     /// Any side may move (analysis games).
@@ -139,12 +141,35 @@ impl SavedGame {
             format: FORMAT,
             variant: RuleSet::Quantum.name().into(),
             start: Some(crate::chess::fen::format(game.start())),
-            backend: opts.backend.name().into(),
+            backend: Some(opts.backend.name().into()),
             seed: opts.seed,
             free_turns: opts.free_turns,
             date: date.into(),
             result: game.status().name().into(),
             moves: game.history().iter().map(|m| m.played.clone()).collect(),
+            players: players.clone(),
+        }
+    }
+
+    /// The record of a game under another rule system, started from `start` (FEN, or
+    /// the variant's own start) with `seed`.
+    pub fn of_variant(
+        game: &dyn VariantGame,
+        start: Option<String>,
+        seed: u64,
+        players: &Players,
+        date: &str,
+    ) -> SavedGame {
+        SavedGame {
+            format: FORMAT,
+            variant: game.rules().name().into(),
+            start,
+            backend: None,
+            seed,
+            free_turns: false,
+            date: date.into(),
+            result: game.status().name().into(),
+            moves: game.history().iter().map(|m| m.text.clone()).collect(),
             players: players.clone(),
         }
     }
@@ -191,9 +216,12 @@ impl SavedGame {
         })
     }
 
-    /// The backend named in the file.
+    /// The backend named in the file (sparse when none is).
     pub fn backend_kind(&self, path: &Path) -> Result<BackendKind, RecordError> {
-        self.backend.parse().map_err(|e| RecordError::Field {
+        let Some(name) = &self.backend else {
+            return Ok(BackendKind::Sparse);
+        };
+        name.parse().map_err(|e| RecordError::Field {
             path: path.to_path_buf(),
             key: "backend",
             message: format!("{e}"),

@@ -400,6 +400,10 @@ impl App {
                 );
             }
             Action::PlayFromHere => self.play_from_here(),
+            Action::QuantumMove => self.say(
+                Tone::Error,
+                "t makes quantum moves in the harmonics variant; here s splits and m merges",
+            ),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
             Action::Help => self.help = true,

@@ -63,6 +63,8 @@ pub enum Action {
     GotoPly,
     /// Replay: leave the replay and play on from the shown ply.
     PlayFromHere,
+    /// Variants: switch the selected piece between ordinary and quantum moves.
+    QuantumMove,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -78,6 +80,8 @@ pub enum InputMode {
     Help,
     /// Stepping through a game: the replay key map applies.
     Replay,
+    /// Playing another rule system: the variant key map applies.
+    Variant,
 }
 
 /// One entry of the key map.
@@ -184,6 +188,87 @@ pub const KEYMAP: &[Binding] = &[
         label: "PgUp PgDn",
         action: Action::CircuitUp,
         help: "scroll the circuit up / down",
+    },
+    Binding {
+        keys: &[KeyCode::Char('n')],
+        label: "n",
+        action: Action::NewGame,
+        help: "new game (when the game is over)",
+    },
+    Binding {
+        keys: &[KeyCode::Char('w')],
+        label: "w",
+        action: Action::Save,
+        help: "save the game to a file",
+    },
+    Binding {
+        keys: &[KeyCode::Char('?')],
+        label: "?",
+        action: Action::Help,
+        help: "this help",
+    },
+    Binding {
+        keys: &[KeyCode::Char('q')],
+        label: "q",
+        action: Action::Quit,
+        help: "quit",
+    },
+];
+
+/// The key map of the other rule systems (harmonics, haft), in the order the help lists
+/// it.
+pub const VARIANT_KEYMAP: &[Binding] = &[
+    KEYMAP[0],
+    KEYMAP[1],
+    KEYMAP[2],
+    KEYMAP[3],
+    Binding {
+        keys: &[KeyCode::Enter, KeyCode::Char(' ')],
+        label: "Enter Space",
+        action: Action::Select,
+        help: "pick the piece, then its target",
+    },
+    Binding {
+        keys: &[KeyCode::Char('t'), KeyCode::Char('~')],
+        label: "t ~",
+        action: Action::QuantumMove,
+        help: "harmonics: the picked piece makes a quantum move",
+    },
+    Binding {
+        keys: &[KeyCode::Esc],
+        label: "Esc",
+        action: Action::Cancel,
+        help: "cancel the selection or popup",
+    },
+    Binding {
+        keys: &[KeyCode::Char(':')],
+        label: ":",
+        action: Action::Prompt,
+        help: "type a move (e2e4, e7e8q, b1~d4)",
+    },
+    Binding {
+        keys: &[KeyCode::Char('u')],
+        label: "u",
+        action: Action::Undo,
+        help: "take back the last move",
+    },
+    Binding {
+        keys: &[KeyCode::Char('f')],
+        label: "f",
+        action: Action::Flip,
+        help: "flip the board",
+    },
+    Binding {
+        keys: &[KeyCode::Char('['), KeyCode::Char(']')],
+        label: "[ ]",
+        action: Action::HistoryPrev,
+        help: "previous / next move: what it did",
+    },
+    Binding {
+        keys: &[KeyCode::PageUp, KeyCode::PageDown],
+        label: "PgUp PgDn",
+        action: Action::CircuitUp,
+        help: "scroll the trace up / down",
     },
     Binding {
         keys: &[KeyCode::Char('n')],
@@ -360,6 +445,7 @@ pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
         },
         InputMode::Board => map_action(KEYMAP, key.code),
         InputMode::Replay => map_action(REPLAY_KEYMAP, key.code),
+        InputMode::Variant => map_action(VARIANT_KEYMAP, key.code),
     }
 }
 
@@ -412,7 +498,7 @@ mod tests {
 
     #[test]
     fn no_key_is_bound_twice() {
-        for map in [KEYMAP, REPLAY_KEYMAP] {
+        for map in [KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP] {
             let mut seen = Vec::new();
             for b in map {
                 for k in b.keys {

@@ -10,9 +10,12 @@ pub mod input;
 pub mod layout;
 pub mod popup;
 pub mod probs;
+pub mod squares;
 pub mod status;
 pub mod terminal;
 pub mod theme;
+pub mod variant;
+pub mod variant_panes;
 pub mod view;
 
 pub use app::App;

@@ -2,6 +2,7 @@
 //! "terminal too small" screen.
 
 use super::app::App;
+use super::color::Paint;
 use super::input::{KEYMAP, REPLAY_KEYMAP};
 use super::layout::MIN_SIZE;
 use ratatui::layout::Rect;
@@ -37,8 +38,11 @@ pub fn help_lines(replay: bool) -> Vec<(String, String)> {
 
 /// Draws the help over the whole screen.
 pub fn help(f: &mut Frame, area: Rect, app: &App) {
-    let paint = &app.paint;
-    let entries = help_lines(app.replay().is_some());
+    help_box(f, area, &app.paint, help_lines(app.replay().is_some()));
+}
+
+/// Draws a help box listing `entries` (keys, what they do) and how to read the board.
+pub fn help_box(f: &mut Frame, area: Rect, paint: &Paint, entries: Vec<(String, String)>) {
     let key_w = entries
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -77,15 +81,19 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
 
 /// Draws the game-over popup.
 pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
-    let paint = &app.paint;
     let g = &app.game;
     let reason = g.end_reason().map_or("", |r| r.describe());
+    game_over_box(f, area, &app.paint, g.status().describe(), reason);
+}
+
+/// Draws a game-over box with the result and the reason.
+pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, reason: &str) {
     let lines = vec![
         Line::styled(
-            g.status().describe().to_uppercase(),
+            result.to_uppercase(),
             paint.title().add_modifier(Modifier::BOLD),
         ),
-        Line::styled(reason, paint.fg(paint.theme.text)),
+        Line::styled(reason.to_string(), paint.fg(paint.theme.text)),
         Line::raw(""),
         Line::styled(
             "n new game   u take back   Esc look at the board   q quit",

@@ -197,6 +197,18 @@ impl Screen for App {
     }
 }
 
+impl Screen for super::variant::VariantApp {
+    fn draw(&self, f: &mut Frame) {
+        super::variant_panes::draw(f, self)
+    }
+    fn handle_key(&mut self, key: KeyEvent) {
+        super::variant::VariantApp::handle_key(self, key)
+    }
+    fn should_quit(&self) -> bool {
+        super::variant::VariantApp::should_quit(self)
+    }
+}
+
 /// Runs the game in the terminal until the player quits or a signal stops it. The
 /// terminal is given back in its normal state on every way out.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {

@@ -1,0 +1,187 @@
+//! Drawing a chess board from plain data: what stands on each square with its
+//! probability, and which squares are marked. Any rule system's board pane feeds it.
+
+use super::board::percent;
+use super::color::Paint;
+use crate::chess::{Color, Square};
+use crate::quantum::CERTAIN_EPS;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+/// A piece as the board shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown {
+    /// The character drawn (a glyph, a letter, or `M` for an undetermined piece).
+    pub glyph: char,
+    /// The piece's side.
+    pub color: Color,
+    /// The chance that it stands here.
+    pub probability: f64,
+}
+
+/// Everything one board drawing needs.
+#[derive(Clone, Debug)]
+pub struct BoardModel<'a> {
+    /// The pane title.
+    pub title: &'a str,
+    /// What stands on each square (index = square number).
+    pub pieces: [Option<Shown>; 64],
+    /// The cursor.
+    pub cursor: Square,
+    /// Selected squares.
+    pub selected: &'a [Square],
+    /// Legal targets of the selection.
+    pub targets: &'a [Square],
+    /// Squares of the last move.
+    pub last: &'a [Square],
+    /// Black at the bottom.
+    pub flipped: bool,
+    /// Plain ASCII only.
+    pub ascii: bool,
+}
+
+/// How a square is marked, strongest first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Cursor,
+    Selected,
+    Target,
+    LastMove,
+    Plain,
+}
+
+/// Draws the board pane with squares of `cell` (width, height) characters.
+pub fn render(f: &mut Frame, area: Rect, paint: &Paint, m: &BoardModel, cell: (u16, u16)) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(paint.fg(paint.theme.border))
+        .title(Span::styled(m.title, paint.title()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let (cw, ch) = cell;
+    let mut lines: Vec<Line> = Vec::with_capacity((8 * ch + 1) as usize);
+    for row in 0..8u8 {
+        let rank = if m.flipped { row } else { 7 - row };
+        for sub in 0..ch {
+            let label = if sub == ch / 2 {
+                format!("{} ", rank + 1)
+            } else {
+                "  ".into()
+            };
+            let mut spans = vec![Span::styled(label, paint.dim())];
+            for col in 0..8u8 {
+                let file = if m.flipped { 7 - col } else { col };
+                let sq = Square(rank * 8 + file);
+                let mark = if sq == m.cursor {
+                    Mark::Cursor
+                } else if m.selected.contains(&sq) {
+                    Mark::Selected
+                } else if m.targets.contains(&sq) {
+                    Mark::Target
+                } else if m.last.contains(&sq) {
+                    Mark::LastMove
+                } else {
+                    Mark::Plain
+                };
+                spans.extend(cell_spans(paint, m, sq, mark, cell, sub));
+            }
+            lines.push(Line::from(spans));
+        }
+    }
+    let mut files = vec![Span::raw("  ")];
+    for col in 0..8u8 {
+        let file = if m.flipped { 7 - col } else { col };
+        let name = ((b'a' + file) as char).to_string();
+        files.push(Span::styled(
+            format!("{name:^w$}", w = cw as usize),
+            paint.dim(),
+        ));
+    }
+    lines.push(Line::from(files));
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// One text row (`sub`) of one square.
+fn cell_spans(
+    paint: &Paint,
+    m: &BoardModel,
+    sq: Square,
+    mark: Mark,
+    (cw, ch): (u16, u16),
+    sub: u16,
+) -> Vec<Span<'static>> {
+    let theme = &paint.theme;
+    let light = (sq.file() + sq.rank()) % 2 == 1;
+    let bg = match mark {
+        Mark::Cursor => theme.cursor,
+        Mark::Selected => theme.selected,
+        Mark::Target => theme.target,
+        Mark::LastMove => theme.last_move,
+        Mark::Plain if light => theme.light_square,
+        Mark::Plain => theme.dark_square,
+    };
+    let mut base = paint.on(Style::default(), bg);
+    if !paint.colored() && mark == Mark::Cursor {
+        base = base.add_modifier(Modifier::REVERSED);
+    }
+    let (left, right) = match mark {
+        Mark::Cursor => ('[', ']'),
+        Mark::Selected => ('<', '>'),
+        Mark::Target => ('(', ')'),
+        _ => (' ', ' '),
+    };
+    let piece = m.pieces[sq.0 as usize];
+    let p = piece.map_or(0.0, |s| s.probability);
+    let certain = p >= 1.0 - CERTAIN_EPS;
+    let piece_style = match piece {
+        Some(pc) => {
+            let rgb = match (pc.color, certain) {
+                (Color::White, true) => theme.white_piece,
+                (Color::White, false) => theme.white_quantum,
+                (Color::Black, true) => theme.black_piece,
+                (Color::Black, false) => theme.black_quantum,
+            };
+            let s = base.patch(paint.fg(rgb));
+            if certain {
+                s.add_modifier(Modifier::BOLD)
+            } else {
+                s.add_modifier(Modifier::ITALIC)
+            }
+        }
+        None => base,
+    };
+    let centre = match piece {
+        Some(pc) => pc.glyph,
+        None if mark == Mark::Target && m.ascii => '.',
+        None if mark == Mark::Target => '·',
+        None => ' ',
+    };
+    let inner_w = cw as usize - 2;
+    let text = if ch == 1 {
+        // Compact: glyph then the percentage (none when certain).
+        let pct = match piece {
+            Some(_) if !certain => percent(p),
+            _ => String::new(),
+        };
+        format!("{centre}{pct:<w$}", w = inner_w - 1)
+    } else if sub == ch / 2 {
+        format!("{centre:^inner_w$}")
+    } else if sub == ch / 2 + 1 && piece.is_some() {
+        format!("{:^inner_w$}", format!("{}%", percent(p)))
+    } else {
+        " ".repeat(inner_w)
+    };
+    let (l, r) = if sub == ch / 2 {
+        (left, right)
+    } else {
+        (' ', ' ')
+    };
+    vec![
+        Span::styled(l.to_string(), base),
+        Span::styled(text, piece_style),
+        Span::styled(r.to_string(), base),
+    ]
+}

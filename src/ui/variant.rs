@@ -1,0 +1,670 @@
+//! The terminal game for the other rule systems (harmonics, haft): the same four panes
+//! as Quantum Chess, driven only through [`VariantGame`]. No terminal in here: tests
+//! drive it with key events and draw it on a test backend.
+
+use super::app::{Message, Purpose, Tone};
+use super::color::Paint;
+use super::input::{self, Action, InputMode};
+use crate::chess::{Square, Status};
+use crate::record::{Recorder, SavedGame};
+use crate::variants::{PlyRecord, RuleSet, VariantGame};
+use crossterm::event::{KeyCode, KeyEvent};
+
+/// What the player is in the middle of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantMode {
+    /// Nothing selected.
+    Idle,
+    /// A piece is picked; its legal moves (ordinary, or quantum when `quantum`).
+    Source {
+        /// The picked piece.
+        from: Square,
+        /// Quantum moves (harmonics `~`) instead of ordinary ones.
+        quantum: bool,
+        /// The legal moves of the piece in this kind, in notation.
+        moves: Vec<String>,
+    },
+    /// Several moves go to the same square (promotion): pick one by its letter.
+    Choice {
+        /// The moves, in notation.
+        moves: Vec<String>,
+    },
+    /// Typing into the message line.
+    Prompt {
+        /// The text so far.
+        text: String,
+        /// What it is for.
+        purpose: Purpose,
+    },
+}
+
+/// Stepping through a variant game.
+pub struct VariantReplay {
+    /// The whole game.
+    pub full: Box<dyn VariantGame>,
+    /// How many plies are shown.
+    pub ply: usize,
+}
+
+/// The whole state of a variant game on screen.
+pub struct VariantApp {
+    pub(super) game: Box<dyn VariantGame>,
+    /// The start of the game, for new games and replay.
+    start: Box<dyn VariantGame>,
+    /// Start FEN and seed, kept in saved games.
+    start_fen: Option<String>,
+    seed: u64,
+    pub(super) cursor: Square,
+    pub(super) flipped: bool,
+    pub(super) mode: VariantMode,
+    pub(super) message: Message,
+    pub(super) selected_ply: Option<usize>,
+    pub(super) trace_scroll: u16,
+    pub(super) help: bool,
+    pub(super) game_over_popup: bool,
+    quit: bool,
+    pub(super) paint: Paint,
+    pub(super) ascii: bool,
+    recorder: Recorder,
+    pub(super) replay: Option<VariantReplay>,
+}
+
+/// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
+pub fn move_squares(text: &str) -> Option<(Square, Square, bool)> {
+    let quantum = text.contains('~');
+    let plain: String = text.chars().filter(|c| *c != '~').collect();
+    let from = Square::parse(plain.get(0..2)?)?;
+    let to = Square::parse(plain.get(2..4)?)?;
+    Some((from, to, quantum))
+}
+
+impl VariantApp {
+    /// A new app around `game` (at its start), started from `start_fen` with `seed`.
+    pub fn new(
+        game: Box<dyn VariantGame>,
+        start_fen: Option<String>,
+        seed: u64,
+        paint: Paint,
+        ascii: bool,
+    ) -> VariantApp {
+        let start = game.clone_box();
+        let mut app = VariantApp {
+            game,
+            start,
+            start_fen,
+            seed,
+            cursor: Square(12),
+            flipped: false,
+            mode: VariantMode::Idle,
+            message: Message {
+                text: String::new(),
+                tone: Tone::Plain,
+            },
+            selected_ply: None,
+            trace_scroll: 0,
+            help: false,
+            game_over_popup: false,
+            quit: false,
+            paint,
+            ascii,
+            recorder: Recorder::off(),
+            replay: None,
+        };
+        app.welcome();
+        app
+    }
+
+    /// Plays `moves` (from a saved game) on the start; the error names the ply.
+    pub fn with_moves(mut self, moves: &[String]) -> Result<VariantApp, (usize, String)> {
+        for (i, m) in moves.iter().enumerate() {
+            self.game.play(m).map_err(|e| (i + 1, e.to_string()))?;
+        }
+        self.welcome();
+        Ok(self)
+    }
+
+    /// Saves with `recorder` (autosave after every change, `w` to save).
+    pub fn with_recorder(mut self, recorder: Recorder) -> VariantApp {
+        self.recorder = recorder;
+        self
+    }
+
+    /// Steps through the game played so far, from its start.
+    pub fn into_replay(mut self) -> VariantApp {
+        let full = self.game.clone_box();
+        self.replay = Some(VariantReplay { full, ply: 0 });
+        self.show_ply(0);
+        self.say(
+            Tone::Plain,
+            "replay: ← → step, Home End, g go to ply, p play on from here, ? help, q quit",
+        );
+        self
+    }
+
+    /// Starts with `text` on the message line.
+    pub fn announce(mut self, text: impl Into<String>) -> VariantApp {
+        self.say(Tone::Info, text);
+        self
+    }
+
+    fn welcome(&mut self) {
+        let over = self.game.status() != Status::Ongoing;
+        self.game_over_popup = over;
+        let text = if over {
+            format!(
+                "game over: {}: {}",
+                self.game.status().describe(),
+                self.game.end_reason().unwrap_or_default()
+            )
+        } else {
+            let quantum = if self.game.rules() == RuleSet::Harmonics {
+                ", t quantum move"
+            } else {
+                ""
+            };
+            format!(
+                "{} to move: pick a piece with Enter{quantum}, : type a move, ? help",
+                self.game.to_move().name()
+            )
+        };
+        self.say(Tone::Plain, text);
+    }
+
+    /// The game, or in replay the state at the shown ply.
+    pub fn game(&self) -> &dyn VariantGame {
+        self.game.as_ref()
+    }
+
+    /// The game whose moves the history lists: the whole game in replay.
+    pub fn history_game(&self) -> &dyn VariantGame {
+        self.replay
+            .as_ref()
+            .map_or(self.game.as_ref(), |r| r.full.as_ref())
+    }
+
+    /// The message line.
+    pub fn message(&self) -> &Message {
+        &self.message
+    }
+
+    /// What the player is in the middle of.
+    pub fn mode(&self) -> &VariantMode {
+        &self.mode
+    }
+
+    /// The square under the cursor.
+    pub fn cursor(&self) -> Square {
+        self.cursor
+    }
+
+    /// True once the player asked to quit.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The replay, while stepping through a game.
+    pub fn replay(&self) -> Option<&VariantReplay> {
+        self.replay.as_ref()
+    }
+
+    /// The ply whose trace is shown (0-based; the last one unless one was picked).
+    pub fn shown_ply(&self) -> Option<usize> {
+        let n = self.game.history().len();
+        match self.selected_ply {
+            Some(i) if i < n => Some(i),
+            _ => n.checked_sub(1),
+        }
+    }
+
+    /// Which keys are live now.
+    pub fn input_mode(&self) -> InputMode {
+        if self.help {
+            return InputMode::Help;
+        }
+        match self.mode {
+            VariantMode::Prompt { .. } => InputMode::Prompt,
+            _ if self.replay.is_some() => InputMode::Replay,
+            _ => InputMode::Variant,
+        }
+    }
+
+    /// Handles one key press.
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if let (VariantMode::Choice { moves }, KeyCode::Char(c)) = (&self.mode, key.code) {
+            let pick = moves
+                .iter()
+                .find(|m| m.ends_with(c.to_ascii_lowercase()))
+                .or_else(|| moves.iter().find(|m| c == 'm' && m.len() == 4))
+                .cloned();
+            if let Some(m) = pick {
+                return self.play(&m);
+            }
+        }
+        match input::translate(self.input_mode(), key) {
+            Some(a) => self.update(a),
+            None => {
+                if let KeyCode::Char(c) = key.code {
+                    self.say(
+                        Tone::Error,
+                        format!("the key '{c}' does nothing here: press ? for the keys"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message = Message {
+            text: text.into(),
+            tone,
+        };
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) {
+        if self.help {
+            self.help = false;
+            self.quit = action == Action::Quit;
+            return;
+        }
+        match action {
+            Action::Cursor(dx, dy) => {
+                let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
+                if let Some(s) = self.cursor.offset(dx as i32, dy as i32) {
+                    self.cursor = s;
+                }
+            }
+            Action::Select => self.select(false),
+            Action::QuantumMove => self.select(true),
+            Action::Cancel => {
+                if self.mode != VariantMode::Idle {
+                    self.mode = VariantMode::Idle;
+                    self.say(Tone::Plain, "cancelled");
+                } else {
+                    self.game_over_popup = false;
+                }
+            }
+            Action::Prompt => self.prompt(Purpose::Move, String::new()),
+            Action::Save => {
+                let path = self.recorder.default_save_path().display().to_string();
+                self.prompt(Purpose::SavePath, path);
+            }
+            Action::GotoPly => self.prompt(Purpose::GotoPly, String::new()),
+            Action::Char(c) => {
+                if let VariantMode::Prompt { text, .. } = &mut self.mode {
+                    text.push(c);
+                }
+            }
+            Action::Backspace => {
+                if let VariantMode::Prompt { text, .. } = &mut self.mode {
+                    text.pop();
+                }
+            }
+            Action::Submit => self.submit(),
+            Action::Undo => self.undo(),
+            Action::Flip => self.flipped = !self.flipped,
+            Action::Help => self.help = true,
+            Action::Quit => self.quit = true,
+            Action::NewGame => self.new_game(),
+            Action::HistoryPrev => self.pick_ply(-1),
+            Action::HistoryNext => self.pick_ply(1),
+            Action::CircuitUp => self.trace_scroll = self.trace_scroll.saturating_sub(3),
+            Action::CircuitDown => self.trace_scroll = self.trace_scroll.saturating_add(3),
+            Action::PlyStep(d) => self.step_ply(d),
+            Action::PlyFirst => self.step_ply(i64::MIN / 2),
+            Action::PlyLast => self.step_ply(i64::MAX / 2),
+            Action::PlayFromHere => self.play_from_here(),
+            Action::Split | Action::Merge => self.say(
+                Tone::Error,
+                "splits and merges belong to Quantum Chess; harmonics has quantum moves (t)",
+            ),
+            Action::CircuitView
+            | Action::CircuitLeft
+            | Action::CircuitRight
+            | Action::Promote(_) => self.say(
+                Tone::Plain,
+                "this variant has no circuit: the trace pane lists what each move did",
+            ),
+        }
+    }
+
+    fn prompt(&mut self, purpose: Purpose, text: String) {
+        let hint = match purpose {
+            Purpose::Move if self.game.rules() == RuleSet::Harmonics => {
+                "type a move: e2e4, e7e8q, b1~d4 (quantum); Enter plays, Esc cancels"
+            }
+            Purpose::Move => "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q",
+            Purpose::SavePath => "Enter saves to this file, Esc cancels",
+            Purpose::GotoPly => "type a ply number, Enter shows it, Esc cancels",
+        };
+        self.mode = VariantMode::Prompt { text, purpose };
+        self.say(Tone::Plain, hint);
+    }
+
+    /// The legal moves of the piece on `from`, ordinary or quantum.
+    fn moves_of(&self, from: Square, quantum: bool) -> Vec<String> {
+        self.game
+            .legal_moves()
+            .into_iter()
+            .filter(|m| move_squares(m).is_some_and(|(f, _, q)| f == from && q == quantum))
+            .collect()
+    }
+
+    fn select(&mut self, quantum: bool) {
+        let sq = self.cursor;
+        if let VariantMode::Source {
+            from,
+            quantum: q,
+            moves,
+        } = self.mode.clone()
+        {
+            if quantum && !q {
+                return self.pick(from, true);
+            }
+            if sq == from && !quantum {
+                self.mode = VariantMode::Idle;
+                return self.say(Tone::Plain, "selection cleared");
+            }
+            let to_here: Vec<String> = moves
+                .into_iter()
+                .filter(|m| move_squares(m).is_some_and(|(_, t, _)| t == sq))
+                .collect();
+            return match to_here.len() {
+                0 if self.piece_of_mover(sq) => self.pick(sq, false),
+                0 => {
+                    let kind = if q { "quantum move" } else { "move" };
+                    self.say(
+                        Tone::Error,
+                        format!("the piece on {from} has no legal {kind} to {sq}"),
+                    )
+                }
+                1 => self.play(&to_here[0]),
+                _ => {
+                    let letters: Vec<String> = to_here
+                        .iter()
+                        .map(|m| {
+                            m.get(4..)
+                                .filter(|s| !s.is_empty())
+                                .unwrap_or("m")
+                                .to_string()
+                        })
+                        .collect();
+                    self.say(
+                        Tone::Plain,
+                        format!("promote to: {} (Esc cancels)", letters.join(" ")),
+                    );
+                    self.mode = VariantMode::Choice { moves: to_here };
+                }
+            };
+        }
+        self.pick(sq, quantum);
+    }
+
+    /// Whether a piece of the side to move may stand on `sq`.
+    fn piece_of_mover(&self, sq: Square) -> bool {
+        let mover = self.game.to_move();
+        self.game
+            .cells()
+            .iter()
+            .any(|(s, c)| *s == sq && c.color == mover)
+    }
+
+    fn pick(&mut self, from: Square, quantum: bool) {
+        let moves = self.moves_of(from, quantum);
+        if moves.is_empty() {
+            let what = if quantum {
+                "quantum move"
+            } else {
+                "legal move"
+            };
+            let why = if self.piece_of_mover(from) {
+                format!("the piece on {from} has no {what} now")
+            } else {
+                format!(
+                    "{from} holds no piece of the side to move ({})",
+                    self.game.to_move().name()
+                )
+            };
+            self.mode = VariantMode::Idle;
+            return self.say(Tone::Error, why);
+        }
+        let kind = if quantum { "quantum move" } else { "move" };
+        self.say(
+            Tone::Plain,
+            format!("{from}: pick the target of its {kind} (Esc cancels)"),
+        );
+        self.mode = VariantMode::Source {
+            from,
+            quantum,
+            moves,
+        };
+    }
+
+    /// The targets of the selection, for the board.
+    pub fn targets(&self) -> Vec<Square> {
+        match &self.mode {
+            VariantMode::Source { moves, .. } | VariantMode::Choice { moves } => moves
+                .iter()
+                .filter_map(|m| move_squares(m).map(|(_, t, _)| t))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The selected square, for the board.
+    pub fn selected(&self) -> Option<Square> {
+        match &self.mode {
+            VariantMode::Source { from, .. } => Some(*from),
+            _ => None,
+        }
+    }
+
+    fn submit(&mut self) {
+        let VariantMode::Prompt { text, purpose } = &self.mode else {
+            return;
+        };
+        let (input, purpose) = (text.trim().to_string(), *purpose);
+        match purpose {
+            Purpose::Move if input.is_empty() => {
+                self.mode = VariantMode::Idle;
+                self.say(Tone::Plain, "no move typed");
+            }
+            Purpose::Move => self.play(&input),
+            Purpose::SavePath if input.is_empty() => {
+                self.say(Tone::Error, "type a file name to save to (Esc cancels)")
+            }
+            Purpose::SavePath => self.save_to(&input),
+            Purpose::GotoPly => match input.parse::<usize>() {
+                Ok(p) => {
+                    let cur = self.replay.as_ref().map_or(0, |r| r.ply) as i64;
+                    self.mode = VariantMode::Idle;
+                    self.step_ply(p as i64 - cur);
+                }
+                Err(_) => self.say(
+                    Tone::Error,
+                    format!("{input:?} is not a ply number (0 is the start)"),
+                ),
+            },
+        }
+    }
+
+    fn play(&mut self, text: &str) {
+        if self.replay.is_some() {
+            return self.say(
+                Tone::Error,
+                "this is a replay: p plays on from the shown ply",
+            );
+        }
+        match self.game.play(text) {
+            Ok(rec) => {
+                let said = describe(rec);
+                self.after_change();
+                let said = match self.game.status() {
+                    Status::Ongoing => said,
+                    s => format!("{said}. Game over: {}", s.describe()),
+                };
+                self.say(Tone::Info, said);
+                self.autosave();
+            }
+            Err(e) => {
+                // A typed move stays on the line so it can be fixed.
+                if !matches!(self.mode, VariantMode::Prompt { .. }) {
+                    self.mode = VariantMode::Idle;
+                }
+                self.say(Tone::Error, format!("{text}: {e}"));
+            }
+        }
+    }
+
+    fn after_change(&mut self) {
+        self.mode = VariantMode::Idle;
+        self.selected_ply = None;
+        self.trace_scroll = 0;
+        self.game_over_popup = self.game.status() != Status::Ongoing;
+    }
+
+    fn undo(&mut self) {
+        if self.replay.is_some() {
+            return;
+        }
+        let last = self.game.history().last().map(|r| r.text.clone());
+        match (last, self.game.undo()) {
+            (Some(text), Ok(())) => {
+                self.after_change();
+                self.say(
+                    Tone::Info,
+                    format!("took back {text}; {} to move", self.game.to_move().name()),
+                );
+                self.autosave();
+            }
+            _ => self.say(Tone::Error, "there is no move to take back"),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if self.game.status() == Status::Ongoing {
+            return self.say(
+                Tone::Error,
+                "n starts a new game once this one is over (q quits)",
+            );
+        }
+        self.game = self.start.clone_box();
+        self.recorder.restart(crate::record::now_secs());
+        self.after_change();
+        self.say(Tone::Info, "new game");
+        self.autosave();
+    }
+
+    fn pick_ply(&mut self, step: i64) {
+        let n = self.game.history().len();
+        let Some(cur) = self.shown_ply() else {
+            return self.say(Tone::Error, "no moves yet");
+        };
+        let next = (cur as i64 + step).clamp(0, n as i64 - 1) as usize;
+        self.selected_ply = (next + 1 < n).then_some(next);
+        self.trace_scroll = 0;
+    }
+
+    fn show_ply(&mut self, ply: usize) {
+        let Some(r) = &mut self.replay else {
+            return;
+        };
+        let texts: Vec<String> = r.full.history().iter().map(|p| p.text.clone()).collect();
+        let ply = ply.min(texts.len());
+        let mut g = self.start.clone_box();
+        for (i, t) in texts[..ply].iter().enumerate() {
+            if let Err(e) = g.play(t) {
+                return self.say(Tone::Error, format!("ply {} does not replay: {e}", i + 1));
+            }
+        }
+        r.ply = ply;
+        self.game = g;
+        self.mode = VariantMode::Idle;
+        self.selected_ply = None;
+        self.trace_scroll = 0;
+        self.game_over_popup = false;
+    }
+
+    fn step_ply(&mut self, by: i64) {
+        let Some(r) = &self.replay else {
+            return;
+        };
+        let n = r.full.history().len() as i64;
+        let ply = (r.ply as i64 + by).clamp(0, n) as usize;
+        self.show_ply(ply);
+        let said = match self.game.history().last() {
+            Some(p) if ply > 0 => format!("ply {ply} of {n}: {} played {}", p.color.name(), p.text),
+            _ => format!("start position (ply 0 of {n})"),
+        };
+        self.say(Tone::Info, said);
+    }
+
+    fn play_from_here(&mut self) {
+        let Some(r) = self.replay.take() else {
+            return;
+        };
+        self.recorder.restart(crate::record::now_secs());
+        self.after_change();
+        self.say(
+            Tone::Info,
+            format!(
+                "a new game from ply {}: {} to move",
+                r.ply,
+                self.game.to_move().name()
+            ),
+        );
+        self.autosave();
+    }
+
+    fn saved(&self) -> SavedGame {
+        SavedGame::of_variant(
+            self.history_game(),
+            self.start_fen.clone(),
+            self.seed,
+            &self.recorder.players,
+            &self.recorder.date,
+        )
+    }
+
+    fn autosave(&mut self) {
+        if let Err(e) = self.recorder.autosave(&self.saved()) {
+            let said = format!("{} (autosave failed: {e})", self.message.text);
+            self.say(Tone::Error, said);
+        }
+    }
+
+    fn save_to(&mut self, path: &str) {
+        let path = std::path::Path::new(path);
+        match crate::record::save(path, &self.saved()) {
+            Ok(()) => {
+                self.mode = VariantMode::Idle;
+                self.say(Tone::Info, format!("saved to {}", path.display()));
+            }
+            Err(e) => self.say(Tone::Error, e.to_string()),
+        }
+    }
+}
+
+/// What a ply did, in words.
+fn describe(rec: &PlyRecord) -> String {
+    let who = rec.color.name();
+    if rec.note.is_empty() {
+        format!("{who} played {}", rec.text)
+    } else {
+        format!("{who} played {}: {}", rec.text, rec.note)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_of_moves() {
+        let sq = |s| Square::parse(s).unwrap();
+        assert_eq!(move_squares("e2e4"), Some((sq("e2"), sq("e4"), false)));
+        assert_eq!(move_squares("b1~d4"), Some((sq("b1"), sq("d4"), true)));
+        assert_eq!(move_squares("e7e8q"), Some((sq("e7"), sq("e8"), false)));
+        assert_eq!(move_squares("e7"), None);
+    }
+}

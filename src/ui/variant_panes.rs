@@ -1,0 +1,253 @@
+//! The four panes of a variant game: the averaged board, the variant's details (harmonics
+//! by weight, or worlds and possible types), the history with its remarks, and the trace
+//! of what the shown move did; plus the status and message lines.
+
+use super::app::Tone;
+use super::board::glyph;
+use super::history::wrap;
+use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
+use super::layout;
+use super::popup;
+use super::squares::{self, BoardModel, Shown};
+use super::variant::{move_squares, VariantApp, VariantMode};
+use crate::chess::{Color, Piece, Status};
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+
+/// Draws the whole screen for a variant game.
+pub fn draw(f: &mut Frame, app: &VariantApp) {
+    let area = f.area();
+    let Some(p) = layout::panes(area) else {
+        popup::too_small(f, area);
+        return;
+    };
+    board(f, p.board, app, p.cell);
+    details(f, p.probs, app);
+    history(f, p.history, app);
+    trace(f, p.circuit, app);
+    status(f, p.status, p.message, app);
+    let g = app.game();
+    if app.game_over_popup && g.status() != Status::Ongoing {
+        let reason = g.end_reason().unwrap_or_default();
+        popup::game_over_box(f, area, &app.paint, g.status().describe(), &reason);
+    }
+    if app.help {
+        let map = if app.replay.is_some() {
+            REPLAY_KEYMAP
+        } else {
+            VARIANT_KEYMAP
+        };
+        let mut entries: Vec<(String, String)> = map
+            .iter()
+            .map(|b| (b.label.to_string(), b.help.to_string()))
+            .collect();
+        entries.push(("Ctrl-C".into(), "quit from anywhere".into()));
+        popup::help_box(f, area, &app.paint, entries);
+    }
+}
+
+fn pane<'a>(app: &VariantApp, title: String, bottom: &'a str) -> Block<'a> {
+    let paint = &app.paint;
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(paint.fg(paint.theme.border))
+        .title(Span::styled(title, paint.title()))
+        .title_bottom(Span::styled(bottom, paint.dim()))
+}
+
+fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) {
+    let g = app.game();
+    let mut pieces = [None; 64];
+    for (sq, c) in g.cells() {
+        let glyph = match c.kind {
+            Some(kind) => glyph(
+                Piece {
+                    color: c.color,
+                    kind,
+                },
+                app.ascii,
+            ),
+            None if c.color == Color::White => 'M',
+            None => 'm',
+        };
+        pieces[sq.0 as usize] = Some(Shown {
+            glyph,
+            color: c.color,
+            probability: c.probability,
+        });
+    }
+    let last: Vec<_> = g
+        .history()
+        .last()
+        .and_then(|r| move_squares(&r.text))
+        .map(|(a, b, _)| vec![a, b])
+        .unwrap_or_default();
+    let selected: Vec<_> = app.selected().into_iter().collect();
+    let targets = app.targets();
+    let title = format!(
+        " Board: {}{} ",
+        g.rules(),
+        if app.flipped { " (flipped)" } else { "" }
+    );
+    let model = BoardModel {
+        title: &title,
+        pieces,
+        cursor: app.cursor(),
+        selected: &selected,
+        targets: &targets,
+        last: &last,
+        flipped: app.flipped,
+        ascii: app.ascii,
+    };
+    squares::render(f, area, &app.paint, &model, cell);
+}
+
+/// Lines that fit `width`, wrapped at spaces.
+fn wrapped(lines: &[String], width: usize) -> Vec<String> {
+    lines
+        .iter()
+        .flat_map(|l| {
+            if l.is_empty() {
+                vec![String::new()]
+            } else {
+                wrap(l, width)
+            }
+        })
+        .collect()
+}
+
+fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
+    let block = pane(app, " Probabilities ".into(), "");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let text = app.paint.fg(app.paint.theme.text);
+    let lines: Vec<Line> = wrapped(&app.game().details(app.cursor()), inner.width as usize)
+        .into_iter()
+        .map(|l| Line::styled(l, text))
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
+    let bottom = if app.replay.is_some() {
+        " ← → step, g go to ply "
+    } else {
+        " [ ] pick a move "
+    };
+    let block = pane(app, " History ".into(), bottom);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let paint = &app.paint;
+    let future = app.replay.as_ref().map_or(usize::MAX, |r| r.ply);
+    let shown = app.shown_ply();
+    let first_black = app
+        .history_game()
+        .history()
+        .first()
+        .is_some_and(|r| r.color == Color::Black);
+    let mut lines: Vec<Line> = Vec::new();
+    let mut shown_line = 0;
+    for (i, r) in app.history_game().history().iter().enumerate() {
+        let ply = i + first_black as usize;
+        let dots = if r.color == Color::White { "." } else { "..." };
+        let mut style = if i >= future {
+            paint.dim()
+        } else {
+            paint.fg(paint.theme.text)
+        };
+        if Some(i) == shown {
+            style = style.add_modifier(Modifier::REVERSED);
+            shown_line = lines.len();
+        }
+        lines.push(Line::styled(
+            format!("{}{dots} {}", 1 + ply / 2, r.text),
+            style,
+        ));
+        for chunk in wrapped(std::slice::from_ref(&r.note), inner.width as usize - 3) {
+            if !chunk.is_empty() {
+                lines.push(Line::from(vec![
+                    Span::raw("   "),
+                    Span::styled(chunk, paint.fg(paint.theme.info)),
+                ]));
+            }
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled("no moves yet", paint.dim()));
+    }
+    let offset = (shown_line + 1).saturating_sub(inner.height as usize);
+    f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
+}
+
+fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
+    let g = app.game();
+    let shown = app
+        .shown_ply()
+        .and_then(|i| g.history().get(i).map(|r| (i, r)));
+    let title = match shown {
+        Some((i, r)) => format!(" Trace: ply {} {} ", i + 1, r.text),
+        None => " Trace ".into(),
+    };
+    let block = pane(app, title, " PgUp PgDn scroll ");
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let lines: Vec<String> = match shown {
+        Some((_, r)) => wrapped(&r.trace, inner.width as usize),
+        None => vec!["no moves yet: each move's effect on the game state is listed here".into()],
+    };
+    let text = app.paint.fg(app.paint.theme.text);
+    let lines: Vec<Line> = lines.into_iter().map(|l| Line::styled(l, text)).collect();
+    f.render_widget(Paragraph::new(lines).scroll((app.trace_scroll, 0)), inner);
+}
+
+fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
+    let paint = &app.paint;
+    let theme = &paint.theme;
+    let g = app.game();
+    let text = paint.fg(theme.text);
+    let dim = paint.dim();
+    let sep = Span::styled(" │ ", dim);
+    let mut spans = Vec::new();
+    if let Some(r) = &app.replay {
+        spans.push(Span::styled(
+            format!("replay {}/{}", r.ply, r.full.history().len()),
+            paint.title(),
+        ));
+        spans.push(sep.clone());
+    }
+    let who = match g.status() {
+        Status::Ongoing => format!("{} to move", g.to_move().name()),
+        s => format!("game over: {}", s.describe()),
+    };
+    spans.extend([
+        Span::styled(who, text.add_modifier(Modifier::BOLD)),
+        sep.clone(),
+        Span::styled(format!("ply {}", g.history().len()), text),
+        sep.clone(),
+        Span::styled(g.rules().name(), text),
+        sep,
+        Span::styled("? help  q quit", dim),
+    ]);
+    f.render_widget(Paragraph::new(Line::from(spans)), status);
+    let tone = match app.message.tone {
+        Tone::Plain => dim,
+        Tone::Info => paint.fg(theme.info),
+        Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
+    };
+    let line = match app.mode() {
+        VariantMode::Prompt {
+            text: typed,
+            purpose,
+        } => Line::from(vec![
+            Span::styled(purpose.label(), paint.title()),
+            Span::styled(typed.clone(), text),
+            Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
+            Span::styled(format!("   {}", app.message.text), tone),
+        ]),
+        _ => Line::styled(app.message.text.clone(), tone),
+    };
+    f.render_widget(Paragraph::new(line), message);
+}
