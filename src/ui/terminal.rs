@@ -126,12 +126,7 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
                 players: saved.players,
                 ..recorder
             };
-            let said = format!(
-                "loaded {} at ply {}: {} to move",
-                path.display(),
-                game.ply(),
-                game.to_move().name()
-            );
+            let said = opened("loaded", path, &game);
             App::new(game, paint, opts.ascii)
                 .with_recorder(recorder)
                 .announce(said)
@@ -150,12 +145,7 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
                 ..recorder
             }
             .resuming(path.clone(), &saved.date);
-            let said = format!(
-                "resumed {} at ply {}: {} to move",
-                path.display(),
-                game.ply(),
-                game.to_move().name()
-            );
+            let said = opened("resumed", &path, &game);
             App::new(game, paint, opts.ascii)
                 .with_recorder(recorder)
                 .announce(said)
@@ -207,6 +197,16 @@ impl Screen for super::variant::VariantApp {
     fn should_quit(&self) -> bool {
         super::variant::VariantApp::should_quit(self)
     }
+}
+
+/// The message after opening a saved game: which file, at which ply.
+fn opened(verb: &str, path: &Path, game: &Game) -> String {
+    format!(
+        "{verb} {} at ply {}: {} to move",
+        path.display(),
+        game.ply(),
+        game.to_move().name()
+    )
 }
 
 /// Runs the game in the terminal until the player quits or a signal stops it. The
