@@ -20,8 +20,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How `qchess play` was asked to start.
-#[derive(Clone, Debug, Default)]
+/// How `qchess play` was asked to start ([`crate::config::Settings::play_options`]
+/// fills it from the command line and `config.toml`).
+#[derive(Clone, Debug)]
 pub struct PlayOptions {
     /// Start position (default: the standard one).
     pub fen: Option<String>,
@@ -33,6 +34,28 @@ pub struct PlayOptions {
     pub ascii: bool,
     /// Colour tier, or detection.
     pub color: ColorChoice,
+    /// Colours of the panes.
+    pub theme: Theme,
+    /// Save the game in progress as it goes (off by default here, so that programs and
+    /// tests write nothing; `config.toml` turns it on for players).
+    pub autosave: bool,
+    /// Dense backend size limit, log2 of the number of amplitudes.
+    pub dense_limit_log2: u32,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions {
+            fen: None,
+            backend: BackendKind::default(),
+            seed: None,
+            ascii: false,
+            color: ColorChoice::default(),
+            theme: Theme::default(),
+            autosave: false,
+            dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+        }
+    }
 }
 
 /// Why the game could not run.
@@ -69,13 +92,14 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
     let game_opts = GameOptions {
         backend: opts.backend,
         seed,
+        dense_limit_log2: opts.dense_limit_log2,
         ..GameOptions::default()
     };
     let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
     Ok(App::new(
         game,
-        Paint::new(Theme::default(), tier),
+        Paint::new(opts.theme.clone(), tier),
         opts.ascii,
     ))
 }
