@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use qchess::analyze::{self, Request};
 use qchess::chess::Square;
+use qchess::config::{Pieces, PlayFlags};
 use qchess::quantum::BackendKind;
 use qchess::ui::color::ColorChoice;
 use qchess::ui::terminal::Ended;
@@ -30,18 +31,29 @@ struct PlayArgs {
     /// Start position as FEN (default: the standard start).
     #[arg(long)]
     fen: Option<String>,
-    /// Simulator backend.
-    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
-    backend: BackendKind,
+    /// Simulator backend: sparse or dense (default: config.toml, else sparse).
+    #[arg(long, value_parser = parse_backend)]
+    backend: Option<BackendKind>,
     /// Seed for the random outcomes of measurements (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
     /// Letters (K Q R B N P, lower case for black) instead of chess glyphs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "unicode")]
     ascii: bool,
-    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
-    #[arg(long, default_value = "auto", value_parser = parse_color)]
-    color: ColorChoice,
+    /// Chess glyphs, even where config.toml asks for letters.
+    #[arg(long)]
+    unicode: bool,
+    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none
+    /// (default: config.toml, else auto).
+    #[arg(long, value_parser = parse_color)]
+    color: Option<ColorChoice>,
+    /// Colour theme, built-in or your own (`qchess themes` lists them).
+    #[arg(long)]
+    theme: Option<String>,
+    /// Largest dense state, as log2 of the number of amplitudes (default: config.toml,
+    /// else 26).
+    #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
+    dense_limit: Option<u32>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -77,6 +89,11 @@ enum Command {
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
+    /// The configuration file: where it is, or write one with the defaults.
+    #[command(subcommand)]
+    Config(qchess::config::cli::ConfigCommand),
+    /// Lists the colour themes: the built-in ones and yours.
+    Themes(qchess::config::cli::ThemesArgs),
 }
 
 /// Writes the output; a reader that closed the pipe early (`| head`) is not an error.
@@ -107,13 +124,34 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
         .map_err(|e: qchess::ui::color::BadColorChoice| e.to_string())
 }
 
+fn parse_dense_limit(s: &str) -> Result<u32, String> {
+    let n: i64 = s
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a whole number"))?;
+    qchess::config::file::check_dense_limit(n).map_err(|e| e.to_string())
+}
+
 fn play(args: PlayArgs) -> ExitCode {
-    let opts = PlayOptions {
+    let pieces = match (args.ascii, args.unicode) {
+        (true, _) => Some(Pieces::Ascii),
+        (_, true) => Some(Pieces::Unicode),
+        _ => None,
+    };
+    let flags = PlayFlags {
         fen: args.fen,
-        backend: args.backend,
         seed: args.seed,
-        ascii: args.ascii,
+        backend: args.backend,
+        theme: args.theme,
+        pieces,
         color: args.color,
+        dense_limit_log2: args.dense_limit,
+    };
+    let opts: PlayOptions = match qchess::config::play_options(flags) {
+        Ok(opts) => opts,
+        Err(e) => {
+            eprintln!("qchess: {e}");
+            return ExitCode::from(2);
+        }
     };
     match qchess::ui::run(opts) {
         Ok(Ended::Quit) => ExitCode::SUCCESS,
@@ -164,6 +202,30 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
+        Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
+            Ok(text) => write_stdout(&text),
+            Err(e) => {
+                eprintln!("qchess: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Themes(args)) => match qchess::config::cli::themes(&args) {
+            Ok(listing) => {
+                let code = write_stdout(&listing.text);
+                for e in &listing.broken {
+                    eprintln!("qchess: {e}");
+                }
+                if listing.broken.is_empty() {
+                    code
+                } else {
+                    ExitCode::from(2)
+                }
+            }
+            Err(e) => {
+                eprintln!("qchess: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => play(cli.play),
     }
 }
