@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use qchess::analyze::{self, Request};
 use qchess::chess::Square;
+use qchess::config::{Pieces, PlayFlags};
 use qchess::quantum::BackendKind;
 use qchess::record::Players;
 use qchess::ui::color::ColorChoice;
@@ -48,21 +49,32 @@ struct PlayArgs {
     display: DisplayArgs,
 }
 
-/// How the game is shown and simulated.
+/// How the game is shown, simulated and saved.
 #[derive(Args, Debug, Clone)]
 struct DisplayArgs {
-    /// Do not write the autosave file after every move.
+    /// Do not write the autosave file after every move (default: config.toml, else on).
     #[arg(long)]
     no_autosave: bool,
-    /// Simulator backend.
-    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
-    backend: BackendKind,
+    /// Simulator backend: sparse or dense (default: config.toml, else sparse).
+    #[arg(long, value_parser = parse_backend)]
+    backend: Option<BackendKind>,
     /// Letters (K Q R B N P, lower case for black) instead of chess glyphs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "unicode")]
     ascii: bool,
-    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
-    #[arg(long, default_value = "auto", value_parser = parse_color)]
-    color: ColorChoice,
+    /// Chess glyphs, even where config.toml asks for letters.
+    #[arg(long)]
+    unicode: bool,
+    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none
+    /// (default: config.toml, else auto).
+    #[arg(long, value_parser = parse_color)]
+    color: Option<ColorChoice>,
+    /// Colour theme, built-in or your own (`qchess themes` lists them).
+    #[arg(long)]
+    theme: Option<String>,
+    /// Largest dense state, as log2 of the number of amplitudes (default: config.toml,
+    /// else 26).
+    #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
+    dense_limit: Option<u32>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -107,6 +119,11 @@ enum Command {
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
+    /// The configuration file: where it is, or write one with the defaults.
+    #[command(subcommand)]
+    Config(qchess::config::cli::ConfigCommand),
+    /// Lists the colour themes: the built-in ones and yours.
+    Themes(qchess::config::cli::ThemesArgs),
 }
 
 /// Writes the output; a reader that closed the pipe early (`| head`) is not an error.
@@ -137,12 +154,11 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
         .map_err(|e: qchess::ui::color::BadColorChoice| e.to_string())
 }
 
-/// The data directory: `QCHESS_DATA_DIR`, else the platform's (e.g. ~/.local/share/qchess).
-fn data_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("QCHESS_DATA_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "qchess").map(|p| p.data_dir().to_path_buf())
+fn parse_dense_limit(s: &str) -> Result<u32, String> {
+    let n: i64 = s
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a whole number"))?;
+    qchess::config::file::check_dense_limit(n).map_err(|e| e.to_string())
 }
 
 fn play(args: PlayArgs) -> ExitCode {
@@ -154,6 +170,7 @@ fn play(args: PlayArgs) -> ExitCode {
     run_tui(args.display, open, args.fen, args.seed, players)
 }
 
+/// Runs the terminal game: flags over config.toml over defaults.
 fn run_tui(
     display: DisplayArgs,
     open: Open,
@@ -161,17 +178,31 @@ fn run_tui(
     seed: Option<u64>,
     players: Players,
 ) -> ExitCode {
-    let opts = PlayOptions {
-        fen,
-        backend: display.backend,
-        seed,
-        ascii: display.ascii,
-        color: display.color,
-        open,
-        data_dir: data_dir(),
-        autosave: !display.no_autosave,
-        players,
+    let pieces = match (display.ascii, display.unicode) {
+        (true, _) => Some(Pieces::Ascii),
+        (_, true) => Some(Pieces::Unicode),
+        _ => None,
     };
+    let flags = PlayFlags {
+        fen,
+        seed,
+        backend: display.backend,
+        theme: display.theme,
+        pieces,
+        color: display.color,
+        dense_limit_log2: display.dense_limit,
+    };
+    let mut opts: PlayOptions = match qchess::config::play_options(flags) {
+        Ok(opts) => opts,
+        Err(e) => {
+            eprintln!("qchess: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    opts.open = open;
+    opts.players = players;
+    opts.data_dir = qchess::config::data_dir().ok();
+    opts.autosave &= !display.no_autosave;
     match qchess::ui::run(opts) {
         Ok(Ended::Quit) => ExitCode::SUCCESS,
         Ok(Ended::Signal(sig)) => ExitCode::from((128 + sig).clamp(0, 255) as u8),
@@ -227,6 +258,30 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
+        Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
+            Ok(text) => write_stdout(&text),
+            Err(e) => {
+                eprintln!("qchess: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Themes(args)) => match qchess::config::cli::themes(&args) {
+            Ok(listing) => {
+                let code = write_stdout(&listing.text);
+                for e in &listing.broken {
+                    eprintln!("qchess: {e}");
+                }
+                if listing.broken.is_empty() {
+                    code
+                } else {
+                    ExitCode::from(2)
+                }
+            }
+            Err(e) => {
+                eprintln!("qchess: {e}");
+                ExitCode::from(2)
+            }
+        },
         None => play(cli.play),
     }
 }

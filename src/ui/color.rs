@@ -59,6 +59,15 @@ impl fmt::Display for Tier {
     }
 }
 
+impl fmt::Display for ColorChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ColorChoice::Auto => f.write_str("auto"),
+            ColorChoice::Fixed(t) => t.fmt(f),
+        }
+    }
+}
+
 impl ColorChoice {
     /// The tier to use, reading the environment through `var` when set to `Auto`.
     pub fn resolve(self, var: impl Fn(&str) -> Option<String>) -> Tier {
@@ -267,6 +276,9 @@ mod tests {
             "256".parse::<ColorChoice>(),
             Ok(ColorChoice::Fixed(Tier::Ansi256))
         );
+        for word in ["auto", "truecolor", "256", "16", "none"] {
+            assert_eq!(word.parse::<ColorChoice>().unwrap().to_string(), word);
+        }
     }
 
     #[test]

@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How `qchess play` was asked to start.
-#[derive(Clone, Debug, Default)]
+/// How `qchess play` was asked to start ([`crate::config::Settings::play_options`]
+/// fills it from the command line and `config.toml`).
+#[derive(Clone, Debug)]
 pub struct PlayOptions {
     /// Start position (default: the standard one).
     pub fen: Option<String>,
@@ -35,14 +36,37 @@ pub struct PlayOptions {
     pub ascii: bool,
     /// Colour tier, or detection.
     pub color: ColorChoice,
+    /// Colours of the panes.
+    pub theme: Theme,
     /// What to open: a new game, a saved one, the last autosave, or a replay.
     pub open: Open,
     /// The data directory (autosaves, saves); `None` when there is none.
     pub data_dir: Option<PathBuf>,
-    /// Write the game to the autosave file after every move.
+    /// Save the game in progress after every move (off by default here, so that programs
+    /// and tests write nothing; `config.toml` turns it on for players).
     pub autosave: bool,
     /// The players' names.
     pub players: Players,
+    /// Dense backend size limit, log2 of the number of amplitudes.
+    pub dense_limit_log2: u32,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions {
+            fen: None,
+            backend: BackendKind::default(),
+            seed: None,
+            ascii: false,
+            color: ColorChoice::default(),
+            theme: Theme::default(),
+            open: Open::New,
+            data_dir: None,
+            autosave: false,
+            players: Players::default(),
+            dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+        }
+    }
 }
 
 /// What `qchess play` opens.
@@ -99,10 +123,11 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
     let game_opts = GameOptions {
         backend: opts.backend,
         seed,
+        dense_limit_log2: opts.dense_limit_log2,
         ..GameOptions::default()
     };
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
-    let paint = Paint::new(Theme::default(), tier);
+    let paint = Paint::new(opts.theme.clone(), tier);
     let recorder = Recorder::new(
         opts.data_dir.clone(),
         opts.autosave,

@@ -1,13 +1,52 @@
 //! The colours of the game as RGB values, independent of what the terminal can show.
-//! [`crate::ui::color`] maps them down to the terminal's colour tier.
+//! [`crate::ui::color`] maps them down to the terminal's colour tier. Theme files
+//! ([`crate::config::themes`]) write each colour as `"#rrggbb"`.
+
+use serde::Deserialize;
+use std::fmt;
+use std::str::FromStr;
 
 /// A colour as red, green and blue, 0..=255 each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
-/// Every colour the panes use. The default is chosen so that it still reads well when
-/// mapped to 256 or 16 colours.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A colour that is not written as `#rrggbb`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a colour: write it as \"#rrggbb\" (three hex pairs)")]
+pub struct BadRgb(String);
+
+impl FromStr for Rgb {
+    type Err = BadRgb;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || BadRgb(s.to_string());
+        let hex = s.strip_prefix('#').ok_or_else(bad)?;
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
+        let pair = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| bad());
+        Ok(Rgb(pair(0)?, pair(2)?, pair(4)?))
+    }
+}
+
+impl TryFrom<String> for Rgb {
+    type Error = BadRgb;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+impl fmt::Display for Rgb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
+/// Every colour the panes use. The default ("classic") is chosen so that it still reads
+/// well when mapped to 256 or 16 colours. A theme file sets these fields by name; the
+/// ones it leaves out keep the default's colour.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Theme {
     /// Light board squares.
     pub light_square: Rgb,
@@ -64,6 +103,60 @@ impl Default for Theme {
             dim: Rgb(138, 138, 138),
             error: Rgb(255, 95, 95),
             info: Rgb(135, 215, 255),
+        }
+    }
+}
+
+impl Theme {
+    /// Every colour with its key in theme files, in the order of the fields.
+    pub fn entries(&self) -> [(&'static str, Rgb); 16] {
+        [
+            ("light_square", self.light_square),
+            ("dark_square", self.dark_square),
+            ("white_piece", self.white_piece),
+            ("black_piece", self.black_piece),
+            ("white_quantum", self.white_quantum),
+            ("black_quantum", self.black_quantum),
+            ("cursor", self.cursor),
+            ("selected", self.selected),
+            ("target", self.target),
+            ("last_move", self.last_move),
+            ("border", self.border),
+            ("title", self.title),
+            ("text", self.text),
+            ("dim", self.dim),
+            ("error", self.error),
+            ("info", self.info),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_read_and_write() {
+        assert_eq!("#d7AF87".parse(), Ok(Rgb(215, 175, 135)));
+        assert_eq!(Rgb(215, 175, 135).to_string(), "#d7af87");
+        for bad in ["d7af87", "#d7af8", "#d7af877", "#d7ag87", "", "#"] {
+            assert!(bad.parse::<Rgb>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn entry_names_are_the_file_keys() {
+        // Each key set alone in a file must change exactly its own entry.
+        for (i, (key, _)) in Theme::default().entries().iter().enumerate() {
+            let t: Theme = toml::from_str(&format!("{key} = \"#010203\"")).unwrap();
+            for (j, (_, rgb)) in t.entries().iter().enumerate() {
+                let want = if i == j {
+                    Rgb(1, 2, 3)
+                } else {
+                    Theme::default().entries()[j].1
+                };
+                assert_eq!(*rgb, want, "{key}");
+            }
         }
     }
 }

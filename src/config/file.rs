@@ -1,0 +1,316 @@
+//! The configuration file `config.toml`: its keys and defaults, reading it, and the
+//! commented default that `qchess config init` writes.
+
+use super::located::FileError;
+use super::ConfigError;
+use crate::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, MAX_DENSE_LIMIT_LOG2};
+use crate::ui::color::ColorChoice;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+/// How pieces are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Pieces {
+    /// Chess glyphs.
+    #[default]
+    Unicode,
+    /// Letters (K Q R B N P, lower case for black).
+    Ascii,
+}
+
+/// A `pieces` value that is neither `unicode` nor `ascii`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown piece style {0:?} (choose unicode or ascii)")]
+pub struct BadPieces(String);
+
+impl FromStr for Pieces {
+    type Err = BadPieces;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "unicode" => Ok(Pieces::Unicode),
+            "ascii" => Ok(Pieces::Ascii),
+            _ => Err(BadPieces(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Pieces {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Pieces::Unicode => "unicode",
+            Pieces::Ascii => "ascii",
+        })
+    }
+}
+
+/// The smallest dense size limit accepted (log2 of the number of amplitudes).
+pub const MIN_DENSE_LIMIT_LOG2: u32 = 1;
+
+/// A dense size limit outside [`MIN_DENSE_LIMIT_LOG2`]..=[`MAX_DENSE_LIMIT_LOG2`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("dense limit {0} is out of range: choose {MIN_DENSE_LIMIT_LOG2} to {MAX_DENSE_LIMIT_LOG2} (log2 of the number of amplitudes)")]
+pub struct BadDenseLimit(pub i64);
+
+/// `n` when it is an acceptable dense size limit.
+pub fn check_dense_limit(n: i64) -> Result<u32, BadDenseLimit> {
+    u32::try_from(n)
+        .ok()
+        .filter(|v| (MIN_DENSE_LIMIT_LOG2..=MAX_DENSE_LIMIT_LOG2).contains(v))
+        .ok_or(BadDenseLimit(n))
+}
+
+/// The settings of `config.toml`. A missing file or key means the default.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Simulator backend.
+    #[serde(deserialize_with = "parsed")]
+    pub backend: BackendKind,
+    /// Name of the colour theme (built-in or a file in the themes folder).
+    pub theme: String,
+    /// How pieces are drawn.
+    #[serde(deserialize_with = "parsed")]
+    pub pieces: Pieces,
+    /// Colour tier, or detection.
+    #[serde(deserialize_with = "parsed")]
+    pub color: ColorChoice,
+    /// Save the game in progress as it goes.
+    pub autosave: bool,
+    /// Dense backend size limit, log2 of the number of amplitudes.
+    #[serde(deserialize_with = "dense_limit")]
+    pub dense_limit_log2: u32,
+}
+
+/// The theme used when none is chosen.
+pub const DEFAULT_THEME: &str = "classic";
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            backend: BackendKind::default(),
+            theme: DEFAULT_THEME.to_string(),
+            pieces: Pieces::default(),
+            color: ColorChoice::default(),
+            autosave: true,
+            dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
+        }
+    }
+}
+
+/// A value read as a string and parsed with its `FromStr`, so the file accepts exactly
+/// the words of the command line.
+fn parsed<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    String::deserialize(d)?.parse().map_err(D::Error::custom)
+}
+
+fn dense_limit<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    match toml::Value::deserialize(d)? {
+        toml::Value::Integer(n) => check_dense_limit(n).map_err(D::Error::custom),
+        other => Err(D::Error::custom(format!(
+            "expected a whole number from {MIN_DENSE_LIMIT_LOG2} to {MAX_DENSE_LIMIT_LOG2}, found {other}"
+        ))),
+    }
+}
+
+impl Config {
+    /// The configuration written in `text`, the contents of `path` (named in errors).
+    pub fn parse(path: &Path, text: &str) -> Result<Config, FileError> {
+        toml::from_str(text).map_err(|e| FileError::from_toml(path, text, &e))
+    }
+
+    /// The configuration in the file at `path`, with its text; the defaults and an empty
+    /// text when there is no such file.
+    pub fn load(path: &Path) -> Result<(Config, String), ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Ok((Config::parse(path, &text)?, text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Ok((Config::default(), String::new()))
+            }
+            Err(e) => Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source: e,
+            }),
+        }
+    }
+
+    /// The file `qchess config init` writes: every key at its default, each explained.
+    pub fn default_text() -> String {
+        let d = Config::default();
+        format!(
+            "# qchess configuration. Flags on the command line override these settings;\n\
+             # a key left out takes its default (the value shown here).\n\
+             \n\
+             # Simulator backend: \"sparse\" or \"dense\".\n\
+             backend = \"{backend}\"\n\
+             \n\
+             # Colour theme: a built-in one (classic, dark, high-contrast, mono) or NAME for a\n\
+             # file themes/NAME.toml next to this one. `qchess themes` lists them all.\n\
+             theme = \"{theme}\"\n\
+             \n\
+             # Pieces: \"unicode\" (chess glyphs) or \"ascii\" (letters).\n\
+             pieces = \"{pieces}\"\n\
+             \n\
+             # Colours: \"auto\" (from NO_COLOR, COLORTERM and TERM), \"truecolor\", \"256\",\n\
+             # \"16\" or \"none\".\n\
+             color = \"{color}\"\n\
+             \n\
+             # Save the game in progress after every move, to resume it later.\n\
+             autosave = {autosave}\n\
+             \n\
+             # Largest state the dense backend may build, as log2 of the number of\n\
+             # amplitudes ({MIN_DENSE_LIMIT_LOG2} to {MAX_DENSE_LIMIT_LOG2}; each amplitude takes 16 bytes).\n\
+             dense_limit_log2 = {limit}\n",
+            backend = d.backend,
+            theme = d.theme,
+            pieces = d.pieces,
+            color = d.color,
+            autosave = d.autosave,
+            limit = d.dense_limit_log2,
+        )
+    }
+
+    /// Writes [`Config::default_text`] to `path` (creating its folder); an existing file
+    /// is only replaced when `force` is set.
+    pub fn write_default(path: &Path, force: bool) -> Result<(), ConfigError> {
+        if path.exists() && !force {
+            return Err(ConfigError::Exists(path.to_path_buf()));
+        }
+        let write = || {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(path, Config::default_text())
+        };
+        write().map_err(|e| ConfigError::Write {
+            path: path.to_path_buf(),
+            source: e,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::color::Tier;
+
+    fn parse(text: &str) -> Result<Config, FileError> {
+        Config::parse(Path::new("/home/p/.config/qchess/config.toml"), text)
+    }
+
+    #[test]
+    fn empty_file_is_the_defaults() {
+        assert_eq!(parse("").unwrap(), Config::default());
+        assert_eq!(parse("# nothing\n").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn default_text_reads_back_as_the_defaults() {
+        let text = Config::default_text();
+        assert_eq!(parse(&text).unwrap(), Config::default());
+        // Every key is present (not just inherited from the defaults).
+        let table: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(table.len(), 6, "{table:?}");
+    }
+
+    #[test]
+    fn every_key_is_read() {
+        let c = parse(
+            "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
+             autosave = false\ndense_limit_log2 = 20\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c,
+            Config {
+                backend: BackendKind::Dense,
+                theme: "mono".into(),
+                pieces: Pieces::Ascii,
+                color: ColorChoice::Fixed(Tier::Ansi16),
+                autosave: false,
+                dense_limit_log2: 20,
+            }
+        );
+    }
+
+    #[test]
+    fn errors_name_file_line_and_key() {
+        let cases = [
+            (
+                "backend = \"sparse\"\nbakend = \"dense\"\n",
+                2,
+                "bakend",
+                "unknown key",
+            ),
+            (
+                "\n\nbackend = \"qubits\"\n",
+                3,
+                "backend",
+                "unknown backend",
+            ),
+            ("pieces = \"emoji\"\n", 1, "pieces", "unknown piece style"),
+            ("color = \"purple\"\n", 1, "color", "unknown colour mode"),
+            ("autosave = \"yes\"\n", 1, "autosave", "expected a boolean"),
+            (
+                "dense_limit_log2 = 0\n",
+                1,
+                "dense_limit_log2",
+                "out of range",
+            ),
+            (
+                "dense_limit_log2 = 99\n",
+                1,
+                "dense_limit_log2",
+                "out of range",
+            ),
+            (
+                "dense_limit_log2 = -1\n",
+                1,
+                "dense_limit_log2",
+                "out of range",
+            ),
+            (
+                "dense_limit_log2 = 2.5\n",
+                1,
+                "dense_limit_log2",
+                "expected a whole number from 1 to",
+            ),
+            ("theme = 3\n", 1, "theme", "expected a string"),
+            ("[ui]\ntheme = \"dark\"\n", 1, "ui", "unknown key"),
+        ];
+        for (text, line, key, needle) in cases {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.line, Some(line), "{text}: {e}");
+            assert_eq!(e.key.as_deref(), Some(key), "{text}: {e}");
+            let shown = e.to_string();
+            assert!(shown.contains(needle), "{shown}");
+            assert!(shown.starts_with("/home/p/.config/qchess/config.toml, line "));
+        }
+    }
+
+    #[test]
+    fn dense_limit_range() {
+        assert_eq!(check_dense_limit(1), Ok(1));
+        assert_eq!(
+            check_dense_limit(MAX_DENSE_LIMIT_LOG2 as i64),
+            Ok(MAX_DENSE_LIMIT_LOG2)
+        );
+        assert!(check_dense_limit(0).is_err());
+        assert!(check_dense_limit(MAX_DENSE_LIMIT_LOG2 as i64 + 1).is_err());
+        assert!(check_dense_limit(1 << 40).is_err());
+    }
+
+    #[test]
+    fn pieces_words() {
+        assert_eq!("ASCII".parse(), Ok(Pieces::Ascii));
+        assert_eq!(Pieces::Unicode.to_string(), "unicode");
+        assert!("emoji".parse::<Pieces>().is_err());
+    }
+}
