@@ -1,5 +1,7 @@
-//! The `qchess skat` command line: `analyze` an endgame file or preset, run the
-//! four-card `toy`, print the panes of an endgame (`view`), list the `presets`.
+//! The `qchess skat` command line: open the lab in the terminal (`tui`, the default
+//! on a terminal), `analyze` an endgame file or preset, run the four-card `toy`, print
+//! the panes of an endgame (`view`, the default when the output is not a terminal),
+//! list the `presets`.
 //!
 //! Errors in what the user gave (a bad file, an impossible endgame, a state too large
 //! for the backend) print one line on stderr and exit with code 2.
@@ -10,16 +12,48 @@ use super::endgame::{preset, Endgame, Side, PRESETS};
 use super::toy::{run_toy, ToyReport};
 use super::view::SkatView;
 use crate::quantum::BackendKind;
+use crate::ui::color::ColorChoice;
+use crate::ui::skat::{builtin_entries, Entry, LabOptions};
+use crate::ui::terminal::Ended;
 use serde_json::{json, Value};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `qchess skat`.
 #[derive(clap::Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct SkatArgs {
-    /// What to do; without one, the panes of the nine-card preset are printed.
+    /// What to do; without one, the lab opens on a terminal (as `tui`), and the panes
+    /// are printed as text (as `view`) when the output is not a terminal.
     #[command(subcommand)]
     pub command: Option<SkatCommand>,
+    /// The lab's options when no command is given.
+    #[command(flatten)]
+    pub tui: TuiArgs,
+}
+
+/// Options of the lab in the terminal.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuiArgs {
+    /// The endgame file (TOML) shown first; the presets follow it.
+    #[arg(conflicts_with = "preset")]
+    pub file: Option<PathBuf>,
+    /// The entry shown first: nine-card (the default), five-each or toy.
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Simulator backend: sparse or dense.
+    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+    pub backend: BackendKind,
+    /// How distributions become qubits: owners or index.
+    #[arg(long, default_value = "owners")]
+    pub encoding: EncodingKind,
+    /// Suit letters (C S H D) instead of suit symbols.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
+    #[arg(long, default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 /// Where an endgame comes from: a file or a built-in preset.
@@ -36,6 +70,9 @@ pub struct Source {
 /// The Skat lab's commands.
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum SkatCommand {
+    /// The lab in the terminal: table, probabilities, tricks and circuit of an endgame
+    /// (or the four-card toy), switching between the presets.
+    Tui(TuiArgs),
     /// Card quality for each card I could lead: distributions won, probability,
     /// quantum counting estimate, recommendation.
     Analyze {
@@ -317,16 +354,99 @@ pub fn toy_text(r: &ToyReport) -> String {
     s
 }
 
-fn execute(args: SkatArgs) -> Result<String, Failure> {
-    let command = args.command.unwrap_or(SkatCommand::View {
+/// The command a bare `qchess skat` stands for when the output is not a terminal: the
+/// panes of the chosen endgame as text (the toy's report for the toy).
+fn text_instead(t: TuiArgs) -> SkatCommand {
+    if t.file.is_none() && t.preset.as_deref() == Some("toy") {
+        return SkatCommand::Toy {
+            backend: t.backend,
+            json: false,
+        };
+    }
+    let preset = if t.file.is_none() {
+        Some(t.preset.unwrap_or_else(|| "nine-card".into()))
+    } else {
+        None
+    };
+    SkatCommand::View {
         source: Source {
-            file: None,
-            preset: Some("nine-card".into()),
+            file: t.file,
+            preset,
         },
-        backend: BackendKind::Sparse,
+        backend: t.backend,
         distribution: 1,
-    });
-    match command {
+    }
+}
+
+/// The lab's entries and the one shown first.
+fn lab_options(t: TuiArgs) -> Result<LabOptions, Failure> {
+    let mut entries = builtin_entries();
+    let start = match (&t.file, &t.preset) {
+        (Some(_), _) => {
+            let (label, endgame) = load(&Source {
+                file: t.file.clone(),
+                preset: None,
+            })?;
+            entries.insert(
+                0,
+                Entry::Endgame {
+                    name: label,
+                    endgame,
+                },
+            );
+            0
+        }
+        (None, Some(name)) => entries
+            .iter()
+            .position(|e| e.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
+                Failure::user(format!(
+                    "unknown preset \"{name}\" (choose {})",
+                    names.join(", ")
+                ))
+            })?,
+        (None, None) => 0,
+    };
+    Ok(LabOptions {
+        entries,
+        start,
+        analyze: AnalyzeOptions {
+            backend: t.backend,
+            encoding: t.encoding,
+            ..AnalyzeOptions::default()
+        },
+        ascii: t.ascii,
+        color: t.color,
+    })
+}
+
+/// Opens the lab in the terminal; the exit code is 0 on quit, 128 + the signal when
+/// one stopped it, 2 when the endgame or the terminal failed.
+fn tui(t: TuiArgs) -> Result<u8, Failure> {
+    let opts = lab_options(t)?;
+    if !std::io::stdout().is_terminal() {
+        return Err(Failure::user(
+            "the Skat lab needs a terminal (`qchess skat view` prints the panes as text)"
+                .to_string(),
+        ));
+    }
+    match crate::ui::skat::run(opts) {
+        Ok(Ended::Quit) => Ok(0),
+        Ok(Ended::Signal(sig)) => Ok((128 + sig).clamp(0, 255) as u8),
+        Err(e) => Err(Failure::user(e.to_string())),
+    }
+}
+
+/// What a command left to do: print text, or exit with a code (the lab ran).
+enum Done {
+    Text(String),
+    Exit(u8),
+}
+
+fn execute(command: SkatCommand) -> Result<Done, Failure> {
+    let text = match command {
+        SkatCommand::Tui(t) => return tui(t).map(Done::Exit),
         SkatCommand::Analyze {
             source,
             backend,
@@ -348,22 +468,22 @@ fn execute(args: SkatArgs) -> Result<String, Failure> {
                 f.message = format!("{label}: {}", f.message);
                 f
             })?;
-            Ok(if json {
+            if json {
                 format!("{}\n", analysis_json(&a))
             } else {
                 analysis_text(&label, &a)
-            })
+            }
         }
         SkatCommand::Toy { backend, json } => {
             let r = run_toy(backend).map_err(|e| Failure {
                 code: 1,
                 message: format!("toy: {e}"),
             })?;
-            Ok(if json {
+            if json {
                 format!("{}\n", toy_json(&r))
             } else {
                 toy_text(&r)
-            })
+            }
         }
         SkatCommand::View {
             source,
@@ -383,23 +503,31 @@ fn execute(args: SkatArgs) -> Result<String, Failure> {
                 f.message = format!("{label}: {}", f.message);
                 f
             })?;
-            Ok(SkatView::new(&a, distribution.saturating_sub(1)).render_text())
+            SkatView::new(&a, distribution.saturating_sub(1)).render_text()
         }
-        SkatCommand::Presets => Ok(PRESETS
+        SkatCommand::Presets => PRESETS
             .iter()
             .map(|(name, what, _)| format!("{name:<10} {what}\n"))
-            .collect()),
-    }
+            .collect(),
+    };
+    Ok(Done::Text(text))
 }
 
 /// Runs a `qchess skat` command, printing its result on stdout or one error line on
-/// stderr; the exit code is 0, 2 for bad input, 1 for an internal failure.
+/// stderr; the exit code is 0, 2 for bad input, 1 for an internal failure, 128 + the
+/// signal when one stopped the lab.
 pub fn run(args: SkatArgs) -> ExitCode {
-    match execute(args) {
-        Ok(out) => {
+    let command = match args.command {
+        Some(c) => c,
+        None if std::io::stdout().is_terminal() => SkatCommand::Tui(args.tui),
+        None => text_instead(args.tui),
+    };
+    match execute(command) {
+        Ok(Done::Text(out)) => {
             print!("{out}");
             ExitCode::SUCCESS
         }
+        Ok(Done::Exit(code)) => ExitCode::from(code),
         Err(f) => {
             eprintln!("error: {}", f.message.replace('\n', " "));
             ExitCode::from(f.code)

@@ -4,7 +4,9 @@
 
 use super::analysis::{Analysis, CircuitStage};
 use super::cards::Card;
-use super::endgame::Side;
+use super::encode::EncodingKind;
+use super::endgame::{Endgame, Side};
+use super::quantum::Counting;
 use super::solve::Solver;
 use std::fmt::Write;
 
@@ -55,8 +57,8 @@ pub struct CardRow {
     pub p_win: f64,
     /// My side's mean final points.
     pub mean_points: f64,
-    /// Quantum counting estimate and error bound, when run.
-    pub estimate: Option<(f64, f64)>,
+    /// Simulated quantum counting (estimate, bound, qubits, oracle calls), when run.
+    pub quantum: Option<Counting>,
 }
 
 /// One distribution with the outcome of each lead.
@@ -101,13 +103,112 @@ pub struct TricksPane {
     pub tricks: Vec<TrickRow>,
     /// My side's final points on this line.
     pub final_points: u32,
+    /// Whether that is favourable.
+    pub favourable: bool,
+}
+
+/// A solver for the endgame's game and sides, to play lines with [`TricksPane::new`]
+/// (its table is kept between calls).
+pub fn line_solver(eg: &Endgame) -> Solver {
+    let defenders: Vec<bool> = (0..eg.seats.len()).map(|s| eg.is_defender(s)).collect();
+    Solver::new(eg.game, &defenders)
+}
+
+impl TricksPane {
+    /// The perfect line of play when I lead my `card`-th card (hand order) in
+    /// distribution `distribution` (both taken modulo their counts).
+    pub fn new(a: &Analysis, solver: &mut Solver, card: usize, distribution: usize) -> TricksPane {
+        let eg = &a.endgame;
+        let result = &a.cards[card % a.cards.len()];
+        let d = distribution % a.deals.len().max(1);
+        let line = solver.line_after_lead(&a.deals[d].hands(eg), eg.me, result.card);
+        TricksPane {
+            lead: result.card,
+            distribution: d,
+            tricks: line
+                .iter()
+                .map(|t| TrickRow {
+                    cards: t
+                        .cards
+                        .iter()
+                        .map(|&(s, c)| (eg.seats[s].clone(), c))
+                        .collect(),
+                    winner: eg.seats[t.winner].clone(),
+                    points: t.points,
+                })
+                .collect(),
+            final_points: eg.my_side_points(result.values[d]),
+            favourable: result.favourable[d],
+        }
+    }
+}
+
+/// One register of the circuits' qubits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Register {
+    /// First qubit.
+    pub first: usize,
+    /// Number of qubits.
+    pub len: usize,
+    /// What it holds.
+    pub role: String,
 }
 
 /// The circuit pane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CircuitPane {
+    /// The qubits, register by register.
+    pub registers: Vec<Register>,
     /// Stage by stage.
     pub stages: Vec<CircuitStage>,
+}
+
+impl CircuitPane {
+    /// The circuit of an analysis: the distribution register (`0..data_qubits`), the
+    /// P_fav flag after it, then the counting qubits.
+    pub fn new(a: &Analysis) -> CircuitPane {
+        let data = a.data_qubits;
+        let mut registers = vec![
+            Register {
+                first: 0,
+                len: data,
+                role: format!(
+                    "distribution ({})",
+                    if a.encoding == EncodingKind::Owners {
+                        "owners"
+                    } else {
+                        "index"
+                    }
+                ),
+            },
+            Register {
+                first: data,
+                len: 1,
+                role: "flag".into(),
+            },
+        ];
+        let t = a
+            .cards
+            .first()
+            .and_then(|c| c.quantum.as_ref())
+            .map_or(0, |q| q.counting_qubits);
+        if t > 0 {
+            registers.push(Register {
+                first: data + 1,
+                len: t,
+                role: "counting".into(),
+            });
+        }
+        CircuitPane {
+            registers,
+            stages: a.circuit.clone(),
+        }
+    }
+
+    /// All qubits.
+    pub fn qubits(&self) -> usize {
+        self.registers.iter().map(|r| r.len).sum()
+    }
 }
 
 /// Everything the four panes show for one analysed endgame.
@@ -123,6 +224,15 @@ pub struct SkatView {
     pub tricks: TricksPane,
     /// The circuit.
     pub circuit: CircuitPane,
+}
+
+/// A register's qubits, e.g. "q7..q12" or "q6".
+pub fn qubit_range(r: &Register) -> String {
+    match r.len {
+        0 => "none".to_string(),
+        1 => format!("q{}", r.first),
+        n => format!("q{}..q{}", r.first, r.first + n - 1),
+    }
 }
 
 fn cards_text(cards: &[Card]) -> String {
@@ -203,7 +313,7 @@ impl SkatView {
                 total,
                 p_win: c.p_win,
                 mean_points: c.mean_points,
-                estimate: c.quantum.as_ref().map(|q| (q.estimate, q.error_bound)),
+                quantum: c.quantum.clone(),
             })
             .collect();
         let distributions = a
@@ -239,23 +349,8 @@ impl SkatView {
             distributions,
         };
 
-        let d = distribution % total.max(1);
-        let defenders: Vec<bool> = (0..eg.seats.len()).map(|s| eg.is_defender(s)).collect();
-        let mut solver = Solver::new(eg.game, &defenders);
-        let line = solver.line_after_lead(&a.deals[d].hands(eg), eg.me, best.card);
-        let tricks = TricksPane {
-            lead: best.card,
-            distribution: d,
-            tricks: line
-                .iter()
-                .map(|t| TrickRow {
-                    cards: t.cards.iter().map(|&(s, c)| (name(s), c)).collect(),
-                    winner: name(t.winner),
-                    points: t.points,
-                })
-                .collect(),
-            final_points: eg.my_side_points(best.values[d]),
-        };
+        let mut solver = line_solver(eg);
+        let tricks = TricksPane::new(a, &mut solver, a.recommendation, distribution);
 
         SkatView {
             title: format!(
@@ -267,9 +362,7 @@ impl SkatView {
             table,
             probabilities,
             tricks,
-            circuit: CircuitPane {
-                stages: a.circuit.clone(),
-            },
+            circuit: CircuitPane::new(a),
         }
     }
 
@@ -307,8 +400,8 @@ impl SkatView {
         let p = &self.probabilities;
         let _ = writeln!(s, "[probabilities]  recommendation: {}", p.recommendation);
         for r in &p.rows {
-            let q = match r.estimate {
-                Some((e, b)) => format!("  quantum {e:.2} ± {b:.2}"),
+            let q = match &r.quantum {
+                Some(q) => format!("  quantum {:.2} ± {:.2}", q.estimate, q.error_bound),
                 None => String::new(),
             };
             let _ = writeln!(
@@ -367,9 +460,76 @@ impl SkatView {
             );
         }
         let _ = writeln!(s, "\n[circuit]");
+        let regs: Vec<String> = self
+            .circuit
+            .registers
+            .iter()
+            .map(|r| format!("{} {}", qubit_range(r), r.role))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  qubits  {}: {}",
+            self.circuit.qubits(),
+            regs.join(", ")
+        );
         for c in &self.circuit.stages {
             let _ = writeln!(s, "  {:<7} {}", c.stage, c.detail);
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skat::analysis::{analyze, AnalyzeOptions};
+    use crate::skat::endgame::preset;
+
+    fn nine_card() -> Analysis {
+        let eg = Endgame::from_toml(preset("nine-card").expect("preset")).expect("valid");
+        analyze(&eg, &AnalyzeOptions::default()).expect("analysis")
+    }
+
+    #[test]
+    fn registers_match_the_circuit_that_ran() {
+        let a = nine_card();
+        let c = CircuitPane::new(&a);
+        let ranges: Vec<String> = c.registers.iter().map(qubit_range).collect();
+        assert_eq!(ranges, ["q0..q5", "q6", "q7..q12"]);
+        assert_eq!(c.qubits(), 13);
+        let detail = |name: &str| {
+            c.stages
+                .iter()
+                .find(|s| s.stage == name)
+                .map(|s| s.detail.clone())
+                .unwrap_or_default()
+        };
+        assert!(detail("P_fav").contains("flag q6 "), "{}", detail("P_fav"));
+        assert!(detail("QFT†").contains("q7..q12"), "{}", detail("QFT†"));
+    }
+
+    #[test]
+    fn every_line_ends_with_the_tabulated_points() {
+        let a = nine_card();
+        let view = SkatView::new(&a, 0);
+        let mut solver = line_solver(&a.endgame);
+        let already = a.endgame.points.defenders;
+        for card in 0..a.cards.len() {
+            for (d, row) in view.probabilities.distributions.iter().enumerate() {
+                let t = TricksPane::new(&a, &mut solver, card, d);
+                assert_eq!(t.lead, a.cards[card].card);
+                assert_eq!(t.tricks[0].cards[0], ("D".to_string(), t.lead));
+                assert_eq!((t.final_points, t.favourable), row.results[card]);
+                // D defends: the defenders' tricks add up to the final points.
+                let won: u32 = t
+                    .tricks
+                    .iter()
+                    .filter(|tr| tr.winner != "S")
+                    .map(|tr| tr.points)
+                    .sum();
+                assert_eq!(already + won, t.final_points, "card {card} dist {d}");
+            }
+        }
+        assert_eq!(view.tricks.lead, a.recommended().card);
     }
 }

@@ -10,6 +10,7 @@ pub mod input;
 pub mod layout;
 pub mod popup;
 pub mod probs;
+pub mod skat;
 pub mod squares;
 pub mod status;
 pub mod terminal;

@@ -1,0 +1,218 @@
+//! The Skat lab in the terminal: the same four-pane layout as the game, showing an
+//! endgame (table and hands, per-card probabilities with the distributions, the tricks
+//! of one line of play, the circuit) or the paper's four-card example phase by phase.
+
+pub mod circuit;
+pub mod help;
+pub mod keys;
+pub mod lab;
+pub mod probs;
+pub mod status;
+pub mod table;
+pub mod tricks;
+
+pub use lab::{builtin_entries, Entry, Pane, SkatLab};
+
+use super::color::{ColorChoice, Paint};
+use super::layout;
+use super::popup;
+use super::terminal::{run_screen, Ended};
+use super::theme::Theme;
+use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
+use crate::skat::cards::{Card, Suit};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+use ratatui::Frame;
+
+/// How `qchess skat` was asked to start the lab.
+#[derive(Clone, Debug)]
+pub struct LabOptions {
+    /// What can be shown, in key order (1, 2, ...).
+    pub entries: Vec<Entry>,
+    /// Index into `entries` shown first.
+    pub start: usize,
+    /// Backend and encoding of the analyses (and the toy's backend).
+    pub analyze: AnalyzeOptions,
+    /// Suit letters (C S H D) instead of suit symbols.
+    pub ascii: bool,
+    /// Colour tier, or detection.
+    pub color: ColorChoice,
+}
+
+/// Why the lab could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    /// The first endgame could not be analysed.
+    #[error("{name}: {source}")]
+    Analysis {
+        /// The endgame.
+        name: String,
+        /// Why.
+        source: AnalysisError,
+    },
+    /// The terminal failed.
+    #[error("terminal: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Opens the lab in the terminal until the player quits or a signal stops it.
+pub fn run(opts: LabOptions) -> Result<Ended, LabError> {
+    let tier = opts.color.resolve(|k| std::env::var(k).ok());
+    let paint = Paint::new(Theme::default(), tier);
+    let mut lab = SkatLab::new(opts.entries, opts.start, opts.analyze, paint, opts.ascii)?;
+    Ok(run_screen(&mut lab)?)
+}
+
+/// Draws the whole lab screen.
+pub fn draw(f: &mut Frame, lab: &SkatLab) {
+    let area = f.area();
+    let Some(p) = layout::panes(area) else {
+        popup::too_small(f, area);
+        return;
+    };
+    // The board's place, the largest, holds the probabilities and the distributions;
+    // the table takes the probabilities' place.
+    probs::render(f, p.board, lab);
+    table::render(f, p.probs, lab);
+    tricks::render(f, p.history, lab);
+    circuit::render(f, p.circuit, lab);
+    status::render(f, p.status, p.message, lab);
+    if lab.help_shown() {
+        help::render(f, area, lab);
+    }
+}
+
+/// A card as shown: suit symbol (or letter with `ascii`) and rank, e.g. "♥10".
+pub fn card_label(c: Card, ascii: bool) -> String {
+    if ascii {
+        return c.to_string();
+    }
+    let suit = match c.suit {
+        Suit::Clubs => '♣',
+        Suit::Spades => '♠',
+        Suit::Hearts => '♥',
+        Suit::Diamonds => '♦',
+    };
+    format!("{suit}{}", c.rank.label())
+}
+
+/// Cards as shown, separated by spaces; "-" for none.
+pub fn cards_label(cards: &[Card], ascii: bool) -> String {
+    if cards.is_empty() {
+        return "-".to_string();
+    }
+    cards
+        .iter()
+        .map(|&c| card_label(c, ascii))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A pane's frame: its title, and a highlighted border when it has the focus.
+pub fn pane_block<'a>(lab: &SkatLab, pane: Pane, title: String) -> Block<'a> {
+    let paint = &lab.paint;
+    let border = if lab.focus() == pane {
+        paint.fg(paint.theme.title)
+    } else {
+        paint.fg(paint.theme.border)
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(Span::styled(format!(" {title} "), paint.title()))
+}
+
+/// Lays styled words out in lines of at most `width` cells, one space between words;
+/// continuation lines start with `indent` spaces. A word wider than a line is cut.
+pub fn flow(words: Vec<Span<'static>>, indent: usize, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(indent + 8);
+    let mut lines = Vec::new();
+    let mut cur: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    // Whether the current line has no word yet.
+    let mut fresh = true;
+    for w in words {
+        let ww = w.width();
+        if !fresh && used + 1 + ww > width {
+            lines.push(Line::from(std::mem::take(&mut cur)));
+            cur.push(Span::raw(" ".repeat(indent)));
+            used = indent;
+            fresh = true;
+        }
+        if !fresh {
+            cur.push(Span::raw(" "));
+            used += 1;
+        }
+        if used + ww > width {
+            let cut: String = w.content.chars().take(width - used).collect();
+            cur.push(Span::styled(cut, w.style));
+            used = width;
+        } else {
+            used += ww;
+            cur.push(w);
+        }
+        fresh = false;
+    }
+    if !cur.is_empty() {
+        lines.push(Line::from(cur));
+    }
+    lines
+}
+
+/// The words of `text` (split at spaces), each with `style`.
+pub fn words(text: &str, style: ratatui::style::Style) -> Vec<Span<'static>> {
+    text.split(' ')
+        .filter(|w| !w.is_empty())
+        .map(|w| Span::styled(w.to_string(), style))
+        .collect()
+}
+
+/// The first line to show so that line `keep` is visible in `height` lines, starting
+/// from `offset` where possible.
+pub fn keep_in_view(offset: usize, keep: usize, height: usize) -> usize {
+    let height = height.max(1);
+    offset.min(keep).max((keep + 1).saturating_sub(height))
+}
+
+/// The inner height of a bordered pane of `area`.
+pub fn inner_height(area: Rect) -> usize {
+    area.height.saturating_sub(2) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skat::cards::Rank;
+
+    fn text(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn flow_wraps_with_a_hanging_indent() {
+        let s = ratatui::style::Style::default();
+        let l = flow(words("QFT† inverse QFT on q7..q12: 24 gates", s), 2, 16);
+        assert_eq!(
+            text(&l),
+            ["QFT† inverse QFT", "  on q7..q12: 24", "  gates"]
+        );
+        let l = flow(words("abcdefghijklmnopqrstuvwxyz", s), 2, 10);
+        assert_eq!(text(&l), ["abcdefghij"]);
+    }
+
+    #[test]
+    fn cards_with_symbols_or_letters() {
+        let c = Card::new(Suit::Hearts, Rank::Ten);
+        assert_eq!(card_label(c, false), "♥10");
+        assert_eq!(card_label(c, true), "H10");
+        assert_eq!(cards_label(&[], false), "-");
+    }
+
+    #[test]
+    fn kept_in_view() {
+        assert_eq!(keep_in_view(0, 3, 5), 0);
+        assert_eq!(keep_in_view(0, 7, 5), 3);
+        assert_eq!(keep_in_view(6, 2, 5), 2);
+    }
+}

@@ -1,0 +1,304 @@
+//! The Skat lab screen: snapshots (text only) of the nine-card preset and the toy at
+//! 80x24 and 120x40, and what the keys do to the selection, the focus, the shown
+//! endgame and quitting.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use qchess::quantum::BackendKind;
+use qchess::skat::analysis::AnalyzeOptions;
+use qchess::skat::cards::Card;
+use qchess::skat::encode::EncodingKind;
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::skat::lab::Shown;
+use qchess::ui::skat::{builtin_entries, Pane, SkatLab};
+use qchess::ui::theme::Theme;
+use qchess::ui::Screen;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+fn lab_with(start: usize, tier: Tier, options: AnalyzeOptions) -> SkatLab {
+    SkatLab::new(
+        builtin_entries(),
+        start,
+        options,
+        Paint::new(Theme::default(), tier),
+        false,
+    )
+    .expect("the built-in entries analyse")
+}
+
+/// The lab on entry `start` (0 nine-card, 1 five-each, 2 toy), without colour.
+fn lab(start: usize) -> SkatLab {
+    lab_with(start, Tier::None, AnalyzeOptions::default())
+}
+
+fn key(lab: &mut SkatLab, code: KeyCode) {
+    Screen::handle_key(lab, KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn keys(lab: &mut SkatLab, s: &str) {
+    for c in s.chars() {
+        key(lab, KeyCode::Char(c));
+    }
+}
+
+fn terminal(lab: &SkatLab, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| lab.draw(f)).expect("draw");
+    t
+}
+
+fn screen(lab: &SkatLab, w: u16, h: u16) -> String {
+    terminal(lab, w, h).backend().to_string()
+}
+
+fn both(name: &str, lab: &SkatLab) {
+    insta::assert_snapshot!(format!("{name}_80x24"), screen(lab, 80, 24));
+    insta::assert_snapshot!(format!("{name}_120x40"), screen(lab, 120, 40));
+}
+
+/// (card, distribution) selected in the shown endgame.
+fn selection(lab: &SkatLab) -> (Card, usize) {
+    match lab.shown() {
+        Some(Shown::Endgame(s)) => {
+            // The tricks pane always plays the selected card in the selected deal.
+            assert_eq!(s.view.tricks.lead, s.analysis.cards[s.card].card);
+            assert_eq!(s.view.tricks.distribution, s.distribution);
+            (s.analysis.cards[s.card].card, s.distribution)
+        }
+        other => panic!("an endgame should be shown, not {other:?}"),
+    }
+}
+
+fn card(name: &str) -> Card {
+    name.parse().expect("a card")
+}
+
+#[test]
+fn nine_card_opens_on_the_recommendation() {
+    both("skat_nine_card", &lab(0));
+}
+
+#[test]
+fn nine_card_with_a_selection() {
+    let mut l = lab(0);
+    // H7 led in distribution 9: a line the defenders lose.
+    keys(&mut l, "ljjjjjjjj");
+    assert_eq!(selection(&l), (card("H7"), 8));
+    both("skat_nine_card_h7_d9", &l);
+}
+
+#[test]
+fn toy_shows_each_phase() {
+    let mut l = lab(2);
+    both("skat_toy", &l);
+    keys(&mut l, "ll");
+    both("skat_toy_phase3", &l);
+    let Some(Shown::Toy(t)) = l.shown() else {
+        panic!("the toy should be shown");
+    };
+    let branches: Vec<usize> = t.report.phases.iter().map(|p| p.branches).collect();
+    assert_eq!(branches, [6, 12, 24, 24, 24, 24, 24, 8]);
+    assert_eq!(t.phase, 2);
+}
+
+#[test]
+fn help_lists_the_keys() {
+    let mut l = lab(0);
+    keys(&mut l, "?");
+    assert!(l.help_shown());
+    both("skat_help", &l);
+    key(&mut l, KeyCode::Esc);
+    assert!(!l.help_shown());
+}
+
+#[test]
+fn arrows_and_vim_keys_move_the_selection() {
+    let mut l = lab(0);
+    assert_eq!(selection(&l), (card("HQ"), 0));
+    key(&mut l, KeyCode::Down);
+    keys(&mut l, "j");
+    assert_eq!(selection(&l), (card("HQ"), 2));
+    keys(&mut l, "k");
+    assert_eq!(selection(&l), (card("HQ"), 1));
+    key(&mut l, KeyCode::Left);
+    assert_eq!(selection(&l), (card("H10"), 1));
+    keys(&mut l, "h");
+    assert_eq!(selection(&l), (card("H10"), 1), "stops at the first card");
+    keys(&mut l, "lll");
+    assert_eq!(selection(&l), (card("H7"), 1), "stops at the last card");
+    key(&mut l, KeyCode::End);
+    assert_eq!(selection(&l), (card("H7"), 11));
+    key(&mut l, KeyCode::PageDown);
+    assert_eq!(
+        selection(&l),
+        (card("H7"), 11),
+        "stops at the last distribution"
+    );
+    key(&mut l, KeyCode::PageUp);
+    assert_eq!(selection(&l), (card("H7"), 1));
+    key(&mut l, KeyCode::Home);
+    assert_eq!(selection(&l), (card("H7"), 0));
+    // The selected distribution's line is drawn, and the pane follows the selection.
+    key(&mut l, KeyCode::End);
+    let s = screen(&l, 80, 24);
+    assert!(s.contains("distribution 12 of 12"), "{s}");
+    assert!(s.contains("▶ 12   48 lost"), "{s}");
+}
+
+#[test]
+fn tab_moves_the_focus_and_arrows_then_scroll() {
+    let mut l = lab(0);
+    assert_eq!(l.focus(), Pane::Probabilities);
+    for want in [Pane::Table, Pane::Tricks, Pane::Circuit] {
+        key(&mut l, KeyCode::Tab);
+        assert_eq!(l.focus(), want);
+    }
+    key(&mut l, KeyCode::Tab);
+    assert_eq!(l.focus(), Pane::Probabilities);
+    key(&mut l, KeyCode::BackTab);
+    assert_eq!(l.focus(), Pane::Circuit);
+
+    // At 80x24 the circuit is longer than its pane: j scrolls it, the selection stays.
+    let before = screen(&l, 80, 24);
+    keys(&mut l, "jj");
+    assert_eq!(l.scroll(Pane::Circuit), 2);
+    assert_eq!(selection(&l), (card("HQ"), 0));
+    let after = screen(&l, 80, 24);
+    assert_ne!(before, after);
+    // Scrolling stops at the end of the text.
+    keys(&mut l, &"j".repeat(60));
+    screen(&l, 80, 24);
+    let end = l.scroll(Pane::Circuit);
+    assert!(end > 2 && end < 40, "{end}");
+    keys(&mut l, "j");
+    assert_eq!(l.scroll(Pane::Circuit), end);
+    keys(&mut l, "g");
+    assert_eq!(l.scroll(Pane::Circuit), 0);
+}
+
+#[test]
+fn presets_switch_by_number_and_by_p() {
+    let fast = AnalyzeOptions {
+        backend: BackendKind::Dense,
+        encoding: EncodingKind::Index,
+        ..AnalyzeOptions::default()
+    };
+    let mut l = lab_with(0, Tier::None, fast);
+    assert_eq!(l.entries().len(), 3);
+    keys(&mut l, "3");
+    assert_eq!(l.current(), 2);
+    assert!(matches!(l.shown(), Some(Shown::Toy(_))));
+    keys(&mut l, "p");
+    assert_eq!(l.current(), 0, "p wraps around");
+    assert_eq!(selection(&l), (card("HQ"), 0));
+    keys(&mut l, "p");
+    assert_eq!(l.current(), 1);
+    match l.shown() {
+        Some(Shown::Endgame(s)) => {
+            assert_eq!(s.analysis.deals.len(), 126);
+            assert_eq!(s.analysis.recommended().card, card("HA"));
+        }
+        other => panic!("five-each should be shown, not {other:?}"),
+    }
+    assert!(screen(&l, 120, 40).contains("126 distributions"));
+    keys(&mut l, "P");
+    assert_eq!(l.current(), 0);
+    // The selection in an endgame is kept when coming back to it.
+    keys(&mut l, "jl2P");
+    assert_eq!(l.current(), 0);
+    assert_eq!(selection(&l), (card("H7"), 1));
+    keys(&mut l, "9");
+    assert_eq!(l.current(), 0);
+    assert!(
+        l.message().text.contains("no endgame 9"),
+        "{:?}",
+        l.message()
+    );
+}
+
+#[test]
+fn q_and_ctrl_c_quit() {
+    let mut l = lab(0);
+    assert!(!l.should_quit());
+    keys(&mut l, "x");
+    assert!(!l.should_quit());
+    assert!(l.message().text.contains("'x' does nothing"));
+    keys(&mut l, "q");
+    assert!(l.should_quit());
+
+    let mut l = lab(2);
+    Screen::handle_key(
+        &mut l,
+        KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+    );
+    assert!(l.should_quit());
+
+    // With the help open, q closes it and quits.
+    let mut l = lab(0);
+    keys(&mut l, "?q");
+    assert!(l.should_quit() && !l.help_shown());
+}
+
+#[test]
+fn focused_pane_border_is_lit() {
+    use ratatui::style::Color;
+    let mut l = lab_with(0, Tier::TrueColor, AnalyzeOptions::default());
+    let t = Theme::default();
+    let border = |l: &SkatLab| {
+        // Top left corner of the probabilities pane and of the table pane (80x24).
+        let term = terminal(l, 80, 24);
+        let b = term.backend().buffer();
+        (b[(0, 0)].fg, b[(44, 0)].fg)
+    };
+    let lit = Color::Rgb(t.title.0, t.title.1, t.title.2);
+    let plain = Color::Rgb(t.border.0, t.border.1, t.border.2);
+    assert_eq!(border(&l), (lit, plain));
+    key(&mut l, KeyCode::Tab);
+    assert_eq!(border(&l), (plain, lit));
+}
+
+#[test]
+fn ascii_cards_and_a_too_small_terminal() {
+    let l = SkatLab::new(
+        builtin_entries(),
+        0,
+        AnalyzeOptions::default(),
+        Paint::new(Theme::default(), Tier::None),
+        true,
+    )
+    .expect("analyses");
+    let s = screen(&l, 120, 40);
+    assert!(s.contains("HQ") && !s.contains('♥'), "{s}");
+    let s = screen(&l, 79, 24);
+    assert!(s.contains("terminal too small"), "{s}");
+}
+
+fn qchess(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(args)
+        .output()
+        .expect("qchess runs")
+}
+
+#[test]
+fn command_line_without_a_terminal() {
+    // The lab asked for by name needs a terminal: one line on stderr, exit code 2.
+    let out = qchess(&["skat", "tui", "--preset", "toy"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
+    // A bad preset is reported before that, naming the choices.
+    let out = qchess(&["skat", "tui", "--preset", "no-such"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nine-card, five-each, toy"), "{err}");
+    // A bare `qchess skat` into a pipe prints the panes (the toy's report for the toy).
+    let out = qchess(&["skat", "--preset", "toy"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("<S_A> = 14.0000"));
+    // Subcommands still win over the lab's FILE argument.
+    let out = qchess(&["skat", "presets"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("nine-card"));
+}
