@@ -300,6 +300,16 @@ fn king_probability_zero_wins() {
 }
 
 #[test]
+fn no_move_in_any_harmonic_is_a_draw() {
+    let g = game("PP5k/PP6/PP6/PP6/PP6/PP6/PP6/KP6 w - - 0 1");
+    assert_eq!(g.status(), Status::Draw);
+    assert_eq!(
+        g.end_reason().as_deref(),
+        Some("white has no move in any harmonic")
+    );
+}
+
+#[test]
 fn both_kings_gone_together_is_a_draw() {
     // The white king is on b5 or a4; the black rook takes it on b5. Where the king is on
     // a4 it blocks the white rook, so the rook takes the black king on a8 only where the

@@ -67,3 +67,41 @@ pub fn legal_moves(sp: &Superposition, marginals: &[Marginal; 64], color: Color)
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen;
+    use crate::variants::harmonics::board::Board;
+
+    fn moves(f: &str) -> Vec<String> {
+        let position = fen::parse(f).unwrap();
+        let sp = Superposition::single(Board::from_position(&position));
+        legal_moves(&sp, &sp.marginals(), position.to_move)
+    }
+
+    #[test]
+    fn promotions_castling_and_quantum_moves_are_listed() {
+        let m = moves("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1");
+        for t in ["b7b8q", "b7b8r", "b7b8b", "b7b8n", "e1g1", "e1~g1", "h1~c6"] {
+            assert!(m.contains(&t.to_string()), "{t}: {m:?}");
+        }
+        assert!(
+            !m.iter().any(|t| t.starts_with("b7~")),
+            "pawns make no quantum moves"
+        );
+        assert!(!m.contains(&"h1~e1".to_string()), "e1 is occupied");
+    }
+
+    #[test]
+    fn a_side_without_moves_has_none() {
+        // The white king on a1 is walled in by its own pawns, which block each other
+        // (a pawn on the last rank has nowhere to go) and have nothing to capture.
+        let f = "PP5k/PP6/PP6/PP6/PP6/PP6/PP6/KP6 w - - 0 1";
+        assert!(moves(f).is_empty());
+        let position = fen::parse(f).unwrap();
+        let sp = Superposition::single(Board::from_position(&position));
+        assert!(!has_move(&sp, &sp.marginals(), Color::White));
+        assert!(has_move(&sp, &sp.marginals(), Color::Black));
+    }
+}

@@ -5,6 +5,7 @@
 
 use super::board::{code, piece, EMPTY};
 use super::notation::Outcome;
+use super::report::harmonics;
 use super::superposition::Superposition;
 use crate::chess::Square;
 use crate::ui::board::percent;
@@ -112,7 +113,7 @@ impl<'a> Measurer<'a> {
         }
         let kept = self.choose(s, &candidates, "conflict on")?;
         let removed = sp.retain(|b| b.code(s) == EMPTY || b.code(s) == kept);
-        self.trace.push(format!("  removed {removed} harmonics"));
+        self.trace.push(format!("  removed {}", harmonics(removed)));
         Ok(())
     }
 

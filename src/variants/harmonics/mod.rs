@@ -162,11 +162,6 @@ impl HarmonicsGame {
         &self.inputs
     }
 
-    /// The probability that a piece stands on `s`.
-    pub fn probability(&self, s: Square) -> f64 {
-        self.marginals[s.index()].p
-    }
-
     /// The game over again from its start with the recorded texts of the first `plies`
     /// plies (their outcomes forced), keeping what was typed.
     fn replayed(&self, plies: usize) -> Result<HarmonicsGame, VariantError> {

@@ -10,6 +10,11 @@ use crate::ui::board::percent;
 use crate::variants::VariantGame;
 use serde_json::{json, Map, Value};
 
+/// "1 harmonic", "3 harmonics".
+pub fn harmonics(n: usize) -> String {
+    format!("{n} harmonic{}", if n == 1 { "" } else { "s" })
+}
+
 /// Most harmonics listed one per line in the details.
 pub const LISTED: usize = 8;
 
@@ -46,9 +51,8 @@ pub fn details(
 ) -> Vec<String> {
     let order = sp.by_weight();
     let mut lines = vec![format!(
-        "{} harmonic{} (bound {limit}; {BOUND_RULE})",
-        sp.len(),
-        if sp.len() == 1 { "" } else { "s" }
+        "{} (bound {limit}; {BOUND_RULE})",
+        harmonics(sp.len())
     )];
     let top = sp.get(order[0]).0;
     for (rank, &i) in order.iter().take(LISTED).enumerate() {

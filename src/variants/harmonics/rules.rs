@@ -6,6 +6,7 @@ use super::board::{bit, code, piece, Board, EMPTY};
 use super::geometry::{self, is_castle, reach, Effect};
 use super::measure::Measurer;
 use super::notation::{Input, Move, Outcome};
+use super::report::harmonics;
 use super::superposition::{Marginal, Superposition};
 use crate::chess::classify::castle_squares;
 use crate::chess::{Color, Kind, Piece, Square};
@@ -91,11 +92,6 @@ pub fn make(before: &Before, input: &Input, rng: &mut ChaCha8Rng) -> Result<Made
         trace,
         note: notes.join("; "),
     })
-}
-
-/// Plural "harmonic(s)".
-fn harmonics(n: usize) -> String {
-    format!("{n} harmonic{}", if n == 1 { "" } else { "s" })
 }
 
 /// The ordinary move in every harmonic that allows it; returns the merged result and
@@ -287,8 +283,8 @@ fn quantum(
     }
     let (next, merged) = Superposition::merged(items);
     trace.push(format!(
-        "{from}~{to}: {split} of {} ({}% of the weight) gained a copy with the move made; \
-         each copy and its original weigh half the original",
+        "{from}~{to}: {split} of {} ({}% of the weight) split into a moved and an \
+         unmoved half",
         harmonics(before.sp.len()),
         percent(split_w / total)
     ));
@@ -329,4 +325,67 @@ fn quantum_refusal(before: &Before, p: Piece, from: Square, to: Square) -> Strin
         "no harmonic lets the {} on {from} reach {to} in one or two quiet moves ({why})",
         p.kind.name()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen;
+    use crate::variants::harmonics::notation::parse;
+    use rand::SeedableRng;
+
+    fn single(f: &str) -> Superposition {
+        Superposition::single(Board::from_position(&fen::parse(f).unwrap()))
+    }
+
+    fn make_in(sp: &Superposition, color: Color, text: &str) -> Result<Made, VariantError> {
+        let marginals = sp.marginals();
+        let before = Before {
+            sp,
+            marginals: &marginals,
+            to_move: color,
+            limit: 1 << 14,
+        };
+        make(
+            &before,
+            &parse(text).unwrap(),
+            &mut ChaCha8Rng::seed_from_u64(0),
+        )
+    }
+
+    #[test]
+    fn quantum_move_halves_only_the_harmonics_it_splits() {
+        let sp = single("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
+        let one = make_in(&sp, Color::White, "b1~c3").unwrap().next;
+        // Knight on b1 (1/2) or c3 (1/2); c3~a4 splits only the c3 half.
+        let two = make_in(&one, Color::White, "c3~a4").unwrap();
+        let m = two.next.marginals();
+        let p = |s: &str| m[Square::parse(s).unwrap().index()].p;
+        assert_eq!((p("b1"), p("c3"), p("a4")), (0.5, 0.25, 0.25));
+        assert_eq!(two.note, "2 -> 3 harmonics");
+        assert!(two.trace[0].starts_with("c3~a4: 1 of 2 harmonics (50% of the weight)"));
+    }
+
+    #[test]
+    fn refusals_name_the_reason() {
+        let sp = single("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1");
+        let e = |t: &str| make_in(&sp, Color::White, t).err().unwrap().0;
+        assert_eq!(
+            e("e1e2"),
+            "no harmonic lets the king on e1 reach e2 (e2 holds your own pawn)"
+        );
+        assert!(e("e1g1").starts_with("no harmonic lets white castle king side"));
+        assert_eq!(
+            e("e8e7"),
+            "the king on e8 is black's, and it is white's turn"
+        );
+        assert_eq!(
+            e("e2e1"),
+            "no harmonic lets the pawn on e2 reach e1 (a pawn never moves that way)"
+        );
+        assert_eq!(
+            e("a1~e1"),
+            "a quantum move needs an empty target, and e1 holds your own king"
+        );
+    }
 }

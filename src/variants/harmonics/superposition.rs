@@ -36,7 +36,8 @@ impl Superposition {
     }
 
     /// Collects weighted boards, merging equal ones (their weights are added); returns
-    /// the list and how many boards were merged into others.
+    /// the list and how many boards were merged into others. A board whose weight
+    /// underflowed to 0 (after some thousand halvings) is dropped.
     pub fn merged(items: impl IntoIterator<Item = (Board, f64)>) -> (Superposition, usize) {
         let items = items.into_iter();
         let cap = items.size_hint().0;
