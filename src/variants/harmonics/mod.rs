@@ -1,0 +1,288 @@
+//! The "harmonics" variant (spec/harmonics.md): the board is a weighted list of ordinary
+//! boards. Ordinary moves are made in every harmonic that allows them, quantum moves
+//! (`b1~d4`) split each harmonic that allows them into a moved and an unmoved half, and
+//! squares claimed by different pieces in different harmonics are measured. A move is
+//! legal when at least one harmonic allows it.
+
+pub mod board;
+pub mod geometry;
+pub mod listing;
+pub mod measure;
+pub mod notation;
+pub mod report;
+pub mod rules;
+pub mod superposition;
+
+use self::board::{piece, Board};
+use self::rules::{Before, Made};
+use self::superposition::{Marginal, Superposition};
+use crate::chess::fen::{self, START_FEN};
+use crate::chess::{Color, Position, Square, Status};
+use crate::variants::{Cell, PlyRecord, RuleSet, VariantError, VariantGame};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The most harmonics kept after a move, unless a game sets another bound.
+pub const DEFAULT_LIMIT: usize = 1 << 14;
+
+/// The smallest bound a game accepts: above it, two harmonics always differ on some
+/// square (at most 32 boards share every square and differ only in castling rights or
+/// en passant), so measuring squares can always bring the count down.
+pub const MIN_LIMIT: usize = 64;
+
+/// What the engine does when a move leaves more harmonics than the bound, in words for
+/// help text and the details pane.
+pub const BOUND_RULE: &str = "past it, the least certain square is measured until the count fits";
+
+/// A game under the harmonics rules.
+#[derive(Clone, Debug)]
+pub struct HarmonicsGame {
+    start: Board,
+    start_to_move: Color,
+    seed: u64,
+    limit: usize,
+    sp: Superposition,
+    marginals: [Marginal; 64],
+    to_move: Color,
+    rng: ChaCha8Rng,
+    status: Status,
+    end: Option<String>,
+    history: Vec<PlyRecord>,
+    inputs: Vec<String>,
+}
+
+/// Whether the game goes on, and if not who won and why: a side wins when the enemy
+/// king's probability is 0, both kings at 0 together is a draw, and so is a position
+/// where the side to move has no move in any harmonic.
+fn judge(
+    sp: &Superposition,
+    marginals: &[Marginal; 64],
+    to_move: Color,
+) -> (Status, Option<String>) {
+    let white = sp.king_probability(Color::White) > 0.0;
+    let black = sp.king_probability(Color::Black) > 0.0;
+    match (white, black) {
+        (true, true) if !listing::has_move(sp, marginals, to_move) => (
+            Status::Draw,
+            Some(format!("{} has no move in any harmonic", to_move.name())),
+        ),
+        (true, true) => (Status::Ongoing, None),
+        (true, false) => (
+            Status::WhiteWins,
+            Some("the black king's probability reached 0".into()),
+        ),
+        (false, true) => (
+            Status::BlackWins,
+            Some("the white king's probability reached 0".into()),
+        ),
+        (false, false) => (
+            Status::Draw,
+            Some("both kings' probabilities reached 0 together".into()),
+        ),
+    }
+}
+
+impl HarmonicsGame {
+    /// A game from the standard start position; `seed` drives every unforced measurement.
+    pub fn new(seed: u64) -> HarmonicsGame {
+        let start = fen::parse(START_FEN).expect("the standard start FEN is valid");
+        HarmonicsGame::from_position(&start, seed)
+    }
+
+    /// A game from a FEN position (side to move, castling rights and en passant included).
+    pub fn from_fen(fen: &str, seed: u64) -> Result<HarmonicsGame, VariantError> {
+        let position = fen::parse(fen).map_err(|e| VariantError(e.to_string()))?;
+        Ok(HarmonicsGame::from_position(&position, seed))
+    }
+
+    /// A game from a classical position: one harmonic of weight 1.
+    pub fn from_position(position: &Position, seed: u64) -> HarmonicsGame {
+        HarmonicsGame::begin(
+            Board::from_position(position),
+            position.to_move,
+            seed,
+            DEFAULT_LIMIT,
+        )
+    }
+
+    fn begin(start: Board, to_move: Color, seed: u64, limit: usize) -> HarmonicsGame {
+        let sp = Superposition::single(start);
+        let marginals = sp.marginals();
+        let (status, end) = judge(&sp, &marginals, to_move);
+        HarmonicsGame {
+            start,
+            start_to_move: to_move,
+            seed,
+            limit,
+            marginals,
+            status,
+            end,
+            sp,
+            to_move,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            history: Vec::new(),
+            inputs: Vec::new(),
+        }
+    }
+
+    /// The same game with another bound on the number of harmonics (at least
+    /// [`MIN_LIMIT`]); only before the first move.
+    pub fn with_limit(mut self, limit: usize) -> Result<HarmonicsGame, VariantError> {
+        if limit < MIN_LIMIT {
+            return Err(VariantError(format!(
+                "the bound on harmonics must be at least {MIN_LIMIT}, not {limit}"
+            )));
+        }
+        if !self.history.is_empty() {
+            return Err(VariantError(
+                "the bound on harmonics can only be set before the first move".into(),
+            ));
+        }
+        self.limit = limit;
+        Ok(self)
+    }
+
+    /// The bound on the number of harmonics.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// The seed of the random measurements.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The harmonics and their weights.
+    pub fn superposition(&self) -> &Superposition {
+        &self.sp
+    }
+
+    /// The moves as they were typed (the history holds them with their outcomes).
+    pub fn inputs(&self) -> &[String] {
+        &self.inputs
+    }
+
+    /// The game over again from its start with the recorded texts of the first `plies`
+    /// plies (their outcomes forced), keeping what was typed.
+    fn replayed(&self, plies: usize) -> Result<HarmonicsGame, VariantError> {
+        let mut g = HarmonicsGame::begin(self.start, self.start_to_move, self.seed, self.limit);
+        for (record, input) in self.history.iter().zip(&self.inputs).take(plies) {
+            g.play(&record.text)?;
+            g.inputs.pop();
+            g.inputs.push(input.clone());
+        }
+        Ok(g)
+    }
+}
+
+impl VariantGame for HarmonicsGame {
+    fn rules(&self) -> RuleSet {
+        RuleSet::Harmonics
+    }
+
+    fn cells(&self) -> Vec<(Square, Cell)> {
+        Square::all()
+            .filter_map(|s| {
+                let m = self.marginals[s.index()];
+                piece(m.code).map(|p| {
+                    (
+                        s,
+                        Cell {
+                            color: p.color,
+                            kind: Some(p.kind),
+                            probability: m.p,
+                        },
+                    )
+                })
+            })
+            .collect()
+    }
+
+    fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        self.end.clone()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.status != Status::Ongoing {
+            return Vec::new();
+        }
+        listing::legal_moves(&self.sp, &self.marginals, self.to_move)
+    }
+
+    fn play(&mut self, text: &str) -> Result<&PlyRecord, VariantError> {
+        if self.status != Status::Ongoing {
+            return Err(VariantError(format!(
+                "the game is over: {}",
+                self.status.describe()
+            )));
+        }
+        let input = notation::parse(text)?;
+        let before = Before {
+            sp: &self.sp,
+            marginals: &self.marginals,
+            to_move: self.to_move,
+            limit: self.limit,
+        };
+        let mut rng = self.rng.clone();
+        let Made {
+            next,
+            outcomes,
+            mut trace,
+            mut note,
+        } = rules::make(&before, &input, &mut rng)?;
+        self.rng = rng;
+        self.sp = next;
+        self.marginals = self.sp.marginals();
+        let color = self.to_move;
+        self.to_move = color.opposite();
+        (self.status, self.end) = judge(&self.sp, &self.marginals, self.to_move);
+        if let Some(reason) = &self.end {
+            trace.push(format!("game over: {reason}"));
+            if !note.is_empty() {
+                note.push_str("; ");
+            }
+            note.push_str(self.status.describe());
+        }
+        self.history.push(PlyRecord {
+            text: notation::format(input.mv, &outcomes),
+            color,
+            note,
+            trace,
+        });
+        self.inputs.push(text.trim().to_string());
+        Ok(self.history.last().expect("a ply was just recorded"))
+    }
+
+    fn undo(&mut self) -> Result<(), VariantError> {
+        let n = self.history.len();
+        if n == 0 {
+            return Err(VariantError("there is no move to take back".into()));
+        }
+        *self = self.replayed(n - 1)?;
+        Ok(())
+    }
+
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
+    }
+
+    fn details(&self, cursor: Square) -> Vec<String> {
+        report::details(&self.sp, &self.marginals, self.limit, cursor)
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        report::to_json(self)
+    }
+
+    fn clone_box(&self) -> Box<dyn VariantGame> {
+        Box::new(self.clone())
+    }
+}
