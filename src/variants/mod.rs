@@ -2,6 +2,8 @@
 //! Schroedinger Chess). Each implements [`VariantGame`], which is all the terminal game,
 //! saved games, replay and `qchess analyze` need to know about them.
 
+pub mod haft;
+
 use crate::chess::{Color, Kind, Square, Status};
 use std::fmt;
 use std::str::FromStr;
