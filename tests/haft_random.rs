@@ -316,7 +316,7 @@ impl Brute {
     }
 
     fn play(&mut self, text: &str) {
-        let mover_white = self.moves.len() % 2 == 0;
+        let mover_white = self.moves.len().is_multiple_of(2);
         self.moves.push(text.to_string());
         for s in &mut self.sides {
             s.advance(text, mover_white);
@@ -469,7 +469,7 @@ fn random_game(seed: u64, plies: usize, greed: f64) -> usize {
             .clone();
         assert_eq!(record.text, text, "{label}");
         assert!(g.worlds() <= before, "{label} {text}: the world count grew");
-        if ply % 25 == 0 {
+        if ply.is_multiple_of(25) {
             let mut again = g.clone();
             again.undo().unwrap();
             again.play(&text).unwrap();

@@ -1,8 +1,7 @@
 //! The 5040 ways one side's eight majors (K, Q, R, R, B, B, N, N) can stand on its back
 //! rank, and sets of them as bitsets.
 
-use super::types::{index, TypeSet, MAJORS};
-use crate::chess::Kind;
+use super::types::TypeSet;
 use std::sync::OnceLock;
 
 /// Number of arrangements: 8! / (2! 2! 2!).
@@ -142,19 +141,11 @@ pub fn type_index(i: usize, slot: usize) -> usize {
     table().types[i][slot] as usize
 }
 
-/// The eight types of arrangement `i`, by starting file.
-pub fn kinds(i: usize) -> [Kind; ORIGINALS] {
-    table().types[i].map(|t| MAJORS[t as usize])
-}
-
-/// The bit index of the king, for comparing with [`type_index`].
-pub fn king_index() -> usize {
-    index(Kind::King).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Kind;
+    use crate::variants::haft::types::MAJORS;
 
     #[test]
     fn there_are_5040_distinct_arrangements() {
@@ -183,12 +174,11 @@ mod tests {
         let a = allowed(&masks);
         assert_eq!(a.count(), 180);
         assert_eq!(a.iter().count(), 180);
+        let kind = |i: usize, slot: usize| MAJORS[type_index(i, slot)];
         assert!(a
             .iter()
-            .all(|i| kinds(i)[1] == Kind::Knight && kinds(i)[6] == Kind::Knight));
-        assert!(a
-            .iter()
-            .all(|i| type_index(i, king_slot(i)) == king_index()));
+            .all(|i| kind(i, 1) == Kind::Knight && kind(i, 6) == Kind::Knight));
+        assert!(a.iter().all(|i| kind(i, king_slot(i)) == Kind::King));
         // A third knight is impossible.
         masks[2] = TypeSet::of(Kind::Knight);
         assert_eq!(allowed(&masks).count(), 0);

@@ -174,9 +174,7 @@ impl Board {
     /// reaching the last rank becomes a new major. Sets the en passant square and passes
     /// the turn. Returns the new major's slot for a promotion.
     pub fn apply(&mut self, from: Square, to: Square, captured: Option<Square>) -> Option<u8> {
-        let Some(unit) = self.get(from) else {
-            return None;
-        };
+        let unit = self.get(from)?;
         if let Some(c) = captured {
             self.squares[c.index()] = None;
         }
