@@ -2,6 +2,7 @@
 //! Schroedinger Chess). Each implements [`VariantGame`], which is all the terminal game,
 //! saved games, replay and `qchess analyze` need to know about them.
 
+pub mod haft;
 pub mod harmonics;
 
 use crate::chess::{Color, Kind, Square, Status};
