@@ -163,7 +163,7 @@ fn three_rook_movers_are_two_rooks_and_the_queen() {
         .collect();
     assert_eq!(majors.len(), 16);
     assert!(majors.iter().all(|(_, c)| c.kind.is_none()));
-    // A fourth rook mover is illegal.
+    // Two quiet moves (the fourth rook mover is refused in its own test).
     g.play("c2c4").unwrap();
     g.play("b7b6").unwrap();
     // The rook mover on h3 now moves like a bishop: it is the queen, the others rooks.
