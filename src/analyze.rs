@@ -4,6 +4,7 @@
 use crate::chess::{fen::START_FEN, Game, GameOptions, MoveError, Square};
 use crate::quantum::bell::{bell, log_negativity};
 use crate::quantum::BackendKind;
+use crate::variants::{RuleSet, VariantGame};
 use serde_json::{json, Map, Value};
 
 /// Most distribution entries printed.
@@ -209,5 +210,78 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         }
         s.push('\n');
     }
+    s
+}
+
+/// Plays `moves` (separated by white space) under another rule system; the error names
+/// the move like [`AnalyzeError::Move`] does.
+pub fn run_variant(
+    rules: RuleSet,
+    fen: Option<&str>,
+    moves: &str,
+    seed: u64,
+) -> Result<Box<dyn VariantGame>, String> {
+    let mut game = crate::variants::new_game(rules, fen, seed).map_err(|e| e.to_string())?;
+    for (i, m) in moves.split_whitespace().enumerate() {
+        game.play(m)
+            .map_err(|e| format!("move {} \"{m}\": {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
+/// The text report of a variant game: the board (pieces with their probability, `M` for
+/// an undetermined piece), the moves with their remarks, and the status.
+pub fn variant_text(game: &dyn VariantGame) -> String {
+    let cells = game.cells();
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        s.push_str(&format!("{} ", rank + 1));
+        for file in 0..8 {
+            let sq = Square::at(file, rank).expect("on the board");
+            match cells.iter().find(|(c, _)| *c == sq) {
+                Some((_, c)) => {
+                    let letter = match c.kind {
+                        Some(kind) => crate::chess::Piece {
+                            color: c.color,
+                            kind,
+                        }
+                        .fen_char(),
+                        None if c.color == crate::chess::Color::White => 'M',
+                        None => 'm',
+                    };
+                    if c.probability > 1.0 - 1e-9 {
+                        s.push_str(&format!(" {letter}    "));
+                    } else {
+                        s.push_str(&format!(" {letter}{:>3.0}%", c.probability * 100.0));
+                    }
+                }
+                None => s.push_str(" .    "),
+            }
+        }
+        s.push('\n');
+    }
+    s.push_str("   a     b     c     d     e     f     g     h\n\n");
+    for (i, r) in game.history().iter().enumerate() {
+        s.push_str(&format!("{:>3}. {}", i + 1, r.text));
+        if !r.note.is_empty() {
+            s.push_str(&format!("  ({})", r.note));
+        }
+        s.push('\n');
+    }
+    let json = game.to_json();
+    let count = ["harmonics", "worlds"]
+        .iter()
+        .find_map(|k| json.get(*k).map(|v| format!("; {v} {k}")))
+        .unwrap_or_default();
+    s.push_str(&format!(
+        "\nvariant {}: {}{}; {} to move; ply {}{count}\n",
+        game.rules(),
+        game.status().describe(),
+        game.end_reason()
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default(),
+        game.to_move().name(),
+        game.history().len(),
+    ));
     s
 }

@@ -9,6 +9,7 @@ use qchess::record::Players;
 use qchess::ui::color::ColorChoice;
 use qchess::ui::terminal::{Ended, Open};
 use qchess::ui::PlayOptions;
+use qchess::variants::RuleSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,6 +40,9 @@ struct PlayArgs {
     /// Open a saved game and play on.
     #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
+    /// Rule system: quantum (Quantum Chess), harmonics or haft.
+    #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
+    variant: RuleSet,
     /// White's name, kept in saved games.
     #[arg(long, value_name = "NAME", default_value = "White")]
     white: String,
@@ -110,6 +114,9 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Rule system: quantum (Quantum Chess), harmonics or haft.
+        #[arg(long, default_value = "quantum", value_parser = parse_variant)]
+        variant: RuleSet,
         /// Report the Bell correlations of two squares (e.g. --bell a3 c3).
         #[arg(long, num_args = 2, value_names = ["SQ1", "SQ2"], value_parser = parse_square)]
         bell: Option<Vec<Square>>,
@@ -154,6 +161,11 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
         .map_err(|e: qchess::ui::color::BadColorChoice| e.to_string())
 }
 
+fn parse_variant(s: &str) -> Result<RuleSet, String> {
+    s.parse()
+        .map_err(|e: qchess::variants::UnknownRuleSet| e.to_string())
+}
+
 fn parse_dense_limit(s: &str) -> Result<u32, String> {
     let n: i64 = s
         .parse()
@@ -167,7 +179,14 @@ fn play(args: PlayArgs) -> ExitCode {
         white: args.white,
         black: args.black,
     };
-    run_tui(args.display, open, args.fen, args.seed, players)
+    run_tui(
+        args.display,
+        open,
+        args.fen,
+        args.seed,
+        players,
+        args.variant,
+    )
 }
 
 /// Runs the terminal game: flags over config.toml over defaults.
@@ -177,6 +196,7 @@ fn run_tui(
     fen: Option<String>,
     seed: Option<u64>,
     players: Players,
+    variant: RuleSet,
 ) -> ExitCode {
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
@@ -200,6 +220,7 @@ fn run_tui(
         }
     };
     opts.open = open;
+    opts.variant = variant;
     opts.players = players;
     opts.data_dir = qchess::config::data_dir().ok();
     opts.autosave &= !display.no_autosave;
@@ -217,12 +238,22 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Play(args)) => play(args),
-        Some(Command::Resume(display)) => {
-            run_tui(display, Open::Resume, None, None, Players::default())
-        }
-        Some(Command::Replay { file, display }) => {
-            run_tui(display, Open::Replay(file), None, None, Players::default())
-        }
+        Some(Command::Resume(display)) => run_tui(
+            display,
+            Open::Resume,
+            None,
+            None,
+            Players::default(),
+            RuleSet::Quantum,
+        ),
+        Some(Command::Replay { file, display }) => run_tui(
+            display,
+            Open::Replay(file),
+            None,
+            None,
+            Players::default(),
+            RuleSet::Quantum,
+        ),
         Some(Command::Analyze {
             fen,
             moves,
@@ -230,9 +261,29 @@ fn main() -> ExitCode {
             seed,
             free_turns,
             json,
+            variant,
             bell,
             entanglement,
         }) => {
+            if variant != RuleSet::Quantum {
+                let quantum_only = [
+                    ("--bell", bell.is_some()),
+                    ("--entanglement", entanglement.is_some()),
+                    ("--free-turns", free_turns),
+                ];
+                if let Some((flag, _)) = quantum_only.iter().find(|(_, given)| *given) {
+                    eprintln!("qchess: {flag} works with the quantum variant only");
+                    return ExitCode::from(2);
+                }
+                return match analyze::run_variant(variant, fen.as_deref(), &moves, seed) {
+                    Ok(game) if json => write_stdout(&format!("{}\n", game.to_json())),
+                    Ok(game) => write_stdout(&analyze::variant_text(game.as_ref())),
+                    Err(e) => {
+                        eprintln!("qchess: {e}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             let req = Request {
                 fen,
                 moves,

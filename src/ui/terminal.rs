@@ -4,10 +4,13 @@
 use super::app::App;
 use super::color::{ColorChoice, Paint};
 use super::theme::Theme;
+use super::variant::VariantApp;
 use crate::chess::fen::{FenError, START_FEN};
+use crate::chess::Color;
 use crate::chess::{Game, GameOptions};
 use crate::quantum::BackendKind;
-use crate::record::{Players, RecordError, Recorder, SavedGame};
+use crate::record::{Players, RecordError, Recorder};
+use crate::variants::{RuleSet, VariantError};
 use crossterm::cursor::Show;
 use crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 use crossterm::execute;
@@ -49,6 +52,8 @@ pub struct PlayOptions {
     pub players: Players,
     /// Dense backend size limit, log2 of the number of amplitudes.
     pub dense_limit_log2: u32,
+    /// The rule system of a new game.
+    pub variant: RuleSet,
 }
 
 impl Default for PlayOptions {
@@ -65,6 +70,7 @@ impl Default for PlayOptions {
             autosave: false,
             players: Players::default(),
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            variant: RuleSet::Quantum,
         }
     }
 }
@@ -95,6 +101,9 @@ pub enum PlayError {
     /// A saved game failed to load.
     #[error("{0}")]
     Record(#[from] RecordError),
+    /// The variant game could not start.
+    #[error("{0}")]
+    Variant(#[from] VariantError),
     /// `qchess resume` found nothing to resume.
     #[error("no autosaved game to resume{0}")]
     NoAutosave(String),
@@ -113,19 +122,22 @@ pub enum Ended {
 /// wake-ups while idle (crossterm's poll sleeps in the kernel until then).
 const SIGNAL_CHECK: Duration = Duration::from_millis(500);
 
-/// The app a set of options starts with.
-pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
+/// What a set of options opens: a Quantum Chess game or one under another rule system.
+pub enum Opened {
+    /// Quantum Chess.
+    Quantum(Box<App>),
+    /// Harmonics or haft.
+    Variant(Box<VariantApp>),
+}
+
+/// Opens what `opts` ask for: a new game, a saved one to play on, the newest autosave, or
+/// a saved game to step through. Errors name the file and what is wrong.
+pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let game_opts = GameOptions {
-        backend: opts.backend,
-        seed,
-        dense_limit_log2: opts.dense_limit_log2,
-        ..GameOptions::default()
-    };
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
     let paint = Paint::new(opts.theme.clone(), tier);
     let recorder = Recorder::new(
@@ -134,28 +146,9 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
         opts.players.clone(),
         crate::record::now_secs(),
     );
-    let limit = game_opts.dense_limit_log2;
-    let load = |path: &Path| -> Result<(SavedGame, Game), PlayError> {
-        let saved = crate::record::load(path)?;
-        let game = saved.replay_quantum(path, Some(opts.backend), limit)?;
-        Ok((saved, game))
-    };
-    Ok(match &opts.open {
-        Open::New => {
-            let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
-            App::new(game, paint, opts.ascii).with_recorder(recorder)
-        }
-        Open::Load(path) => {
-            let (saved, game) = load(path)?;
-            let recorder = Recorder {
-                players: saved.players,
-                ..recorder
-            };
-            let said = opened("loaded", path, &game);
-            App::new(game, paint, opts.ascii)
-                .with_recorder(recorder)
-                .announce(said)
-        }
+    let file = match &opts.open {
+        Open::New => None,
+        Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
             let Some(path) = dir.and_then(crate::record::latest_autosave) else {
@@ -164,29 +157,98 @@ pub fn new_app(opts: &PlayOptions) -> Result<App, PlayError> {
                 });
                 return Err(PlayError::NoAutosave(where_));
             };
-            let (saved, game) = load(&path)?;
-            let recorder = Recorder {
+            let saved = crate::record::load(&path)?;
+            Some((path, saved))
+        }
+    };
+    let replay = matches!(opts.open, Open::Replay(_));
+    let recorder = match &file {
+        None => recorder,
+        Some((path, saved)) => {
+            let r = Recorder {
                 players: saved.players.clone(),
                 ..recorder
-            }
-            .resuming(path.clone(), &saved.date);
-            let said = opened("resumed", &path, &game);
-            App::new(game, paint, opts.ascii)
-                .with_recorder(recorder)
-                .announce(said)
-        }
-        Open::Replay(path) => {
-            let (saved, game) = load(path)?;
-            let recorder = Recorder {
-                players: saved.players,
-                date: saved.date,
-                ..recorder
             };
-            App::new(game.clone(), paint, opts.ascii)
-                .with_recorder(recorder)
-                .into_replay(game)
+            match opts.open {
+                Open::Resume => r.resuming(path.clone(), &saved.date),
+                Open::Replay(_) => Recorder {
+                    date: saved.date.clone(),
+                    ..r
+                },
+                _ => r,
+            }
         }
-    })
+    };
+    let verb = if opts.open == Open::Resume {
+        "resumed"
+    } else {
+        "loaded"
+    };
+    let rules = match &file {
+        Some((path, saved)) => saved.rules(path)?,
+        None => opts.variant,
+    };
+    if rules == RuleSet::Quantum {
+        let game_opts = GameOptions {
+            backend: opts.backend,
+            seed,
+            dense_limit_log2: opts.dense_limit_log2,
+            ..GameOptions::default()
+        };
+        let app = match &file {
+            None => {
+                let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
+                App::new(game, paint, opts.ascii).with_recorder(recorder)
+            }
+            Some((path, saved)) => {
+                let game = saved.replay_quantum(path, Some(opts.backend), opts.dense_limit_log2)?;
+                let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
+                if replay {
+                    app.into_replay(game)
+                } else {
+                    let said = opened(verb, path, game.ply(), game.to_move());
+                    app.announce(said)
+                }
+            }
+        };
+        return Ok(Opened::Quantum(Box::new(app)));
+    }
+    let (fen, seed) = match &file {
+        Some((_, saved)) => (saved.start.clone(), saved.seed),
+        None => (opts.fen.clone(), seed),
+    };
+    let game = crate::variants::new_game(rules, fen.as_deref(), seed)?;
+    let app = VariantApp::new(game, fen, seed, paint, opts.ascii).with_recorder(recorder);
+    let app = match &file {
+        None => app,
+        Some((path, saved)) => {
+            let app = app
+                .with_moves(&saved.moves)
+                .map_err(|(ply, reason)| RecordError::Move {
+                    path: path.clone(),
+                    ply,
+                    text: saved.moves[ply - 1].clone(),
+                    reason,
+                })?;
+            if replay {
+                app.into_replay()
+            } else {
+                let g = app.game();
+                let said = opened(verb, path, g.history().len(), g.to_move());
+                app.announce(said)
+            }
+        }
+    };
+    Ok(Opened::Variant(Box::new(app)))
+}
+
+/// The message after opening a saved game: which file, at which ply.
+fn opened(verb: &str, path: &Path, ply: usize, to_move: Color) -> String {
+    format!(
+        "{verb} {} at ply {ply}: {} to move",
+        path.display(),
+        to_move.name()
+    )
 }
 
 /// Something the terminal loop can show and drive: the quantum game, a variant, the
@@ -224,21 +286,13 @@ impl Screen for super::variant::VariantApp {
     }
 }
 
-/// The message after opening a saved game: which file, at which ply.
-fn opened(verb: &str, path: &Path, game: &Game) -> String {
-    format!(
-        "{verb} {} at ply {}: {} to move",
-        path.display(),
-        game.ply(),
-        game.to_move().name()
-    )
-}
-
 /// Runs the game in the terminal until the player quits or a signal stops it. The
 /// terminal is given back in its normal state on every way out.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
-    let mut app = new_app(&opts)?;
-    Ok(run_screen(&mut app)?)
+    Ok(match open(&opts)? {
+        Opened::Quantum(mut app) => run_screen(app.as_mut())?,
+        Opened::Variant(mut app) => run_screen(app.as_mut())?,
+    })
 }
 
 /// Runs any [`Screen`] in the terminal until it quits or SIGTERM/SIGHUP stops it. The

@@ -115,3 +115,44 @@ pub trait VariantGame {
     /// A copy behind a new box (for replay and undo in the UI).
     fn clone_box(&self) -> Box<dyn VariantGame>;
 }
+
+/// A new game under `rules` (harmonics or haft) from `fen` (the standard start when
+/// `None`; haft has only its own start) with `seed` for random outcomes.
+pub fn new_game(
+    rules: RuleSet,
+    fen: Option<&str>,
+    seed: u64,
+) -> Result<Box<dyn VariantGame>, VariantError> {
+    match (rules, fen) {
+        (RuleSet::Harmonics, None) => Ok(Box::new(harmonics::HarmonicsGame::new(seed))),
+        (RuleSet::Harmonics, Some(f)) => Ok(Box::new(harmonics::HarmonicsGame::from_fen(f, seed)?)),
+        (RuleSet::Haft, None) => Ok(Box::new(haft::HaftGame::new())),
+        (RuleSet::Haft, Some(_)) => Err(VariantError(
+            "haft always starts from its own position (pawns, and undetermined pieces on the back ranks): a start FEN is not supported".into(),
+        )),
+        (RuleSet::Quantum, _) => Err(VariantError(
+            "Quantum Chess is played on the simulator, not as a variant game".into(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_games() {
+        for r in RuleSet::ALL {
+            assert_eq!(r.name().parse::<RuleSet>(), Ok(r));
+        }
+        assert!("chess960".parse::<RuleSet>().is_err());
+        let g = new_game(RuleSet::Harmonics, None, 1).unwrap();
+        assert_eq!(g.rules(), RuleSet::Harmonics);
+        assert_eq!(
+            new_game(RuleSet::Haft, None, 1).unwrap().rules(),
+            RuleSet::Haft
+        );
+        assert!(new_game(RuleSet::Haft, Some("8/8/8/8/8/8/8/8 w - - 0 1"), 1).is_err());
+        assert!(new_game(RuleSet::Quantum, None, 1).is_err());
+    }
+}
