@@ -351,6 +351,15 @@ impl VariantApp {
     }
 
     fn select(&mut self, quantum: bool) {
+        if quantum && self.game.rules() != RuleSet::Harmonics {
+            return self.say(
+                Tone::Error,
+                format!(
+                    "{} has no quantum moves: Enter picks a piece, then its target",
+                    self.game.rules()
+                ),
+            );
+        }
         let sq = self.cursor;
         if let VariantMode::Source {
             from,

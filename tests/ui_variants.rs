@@ -1,0 +1,271 @@
+//! The terminal game under the other rule systems: keys, snapshots, saving, loading and
+//! replay of harmonics and haft games, and `qchess analyze --variant`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use qchess::chess::{Square, Status};
+use qchess::record::{self, Players, SavedGame};
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::terminal::{open, Open, Opened, PlayOptions};
+use qchess::ui::theme::Theme;
+use qchess::ui::variant::{VariantApp, VariantMode};
+use qchess::ui::variant_panes::draw;
+use qchess::variants::{new_game, RuleSet};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::fs;
+use std::process::Command;
+
+fn app(rules: RuleSet, fen: Option<&str>) -> VariantApp {
+    let game = new_game(rules, fen, 7).expect("starts");
+    VariantApp::new(
+        game,
+        fen.map(str::to_string),
+        7,
+        Paint::new(Theme::default(), Tier::None),
+        false,
+    )
+}
+
+fn key(a: &mut VariantApp, code: KeyCode) {
+    a.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn typed(a: &mut VariantApp, s: &str) {
+    for c in s.chars() {
+        key(a, KeyCode::Char(c));
+    }
+}
+
+fn play(a: &mut VariantApp, m: &str) {
+    key(a, KeyCode::Char(':'));
+    typed(a, m);
+    key(a, KeyCode::Enter);
+}
+
+/// Moves the cursor to `sq` with hjkl.
+fn goto(a: &mut VariantApp, sq: &str) {
+    let to = Square::parse(sq).expect("square");
+    for _ in 0..16 {
+        let c = a.cursor();
+        let k = if c.file() < to.file() {
+            'l'
+        } else if c.file() > to.file() {
+            'h'
+        } else if c.rank() < to.rank() {
+            'k'
+        } else if c.rank() > to.rank() {
+            'j'
+        } else {
+            return;
+        };
+        key(a, KeyCode::Char(k));
+    }
+    assert_eq!(a.cursor(), to);
+}
+
+fn screen(a: &VariantApp, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| draw(f, a)).expect("draw");
+    t.backend().to_string()
+}
+
+fn texts(a: &VariantApp) -> Vec<String> {
+    a.game().history().iter().map(|r| r.text.clone()).collect()
+}
+
+#[test]
+fn harmonics_by_keys_ordinary_and_quantum_moves() {
+    let mut a = app(RuleSet::Harmonics, None);
+    // A quantum move: pick the knight, t, then the target.
+    goto(&mut a, "b1");
+    key(&mut a, KeyCode::Char('t'));
+    assert!(matches!(
+        a.mode(),
+        VariantMode::Source { quantum: true, .. }
+    ));
+    assert!(
+        a.targets().contains(&Square::parse("d5").unwrap()),
+        "two steps away"
+    );
+    goto(&mut a, "c3");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(texts(&a), vec!["b1~c3"]);
+    // An ordinary move by Enter, Enter.
+    goto(&mut a, "e7");
+    key(&mut a, KeyCode::Enter);
+    goto(&mut a, "e5");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(texts(&a), vec!["b1~c3", "e7e5"]);
+    let p = a
+        .game()
+        .cells()
+        .into_iter()
+        .find(|(s, _)| *s == Square::parse("c3").unwrap())
+        .map(|(_, c)| c.probability);
+    assert_eq!(p, Some(0.5));
+    // Refusals say why and change nothing.
+    play(&mut a, "c3c5");
+    assert!(a.message().text.contains("c3c5"), "{}", a.message().text);
+    key(&mut a, KeyCode::Esc);
+    goto(&mut a, "a2");
+    key(&mut a, KeyCode::Char('t'));
+    assert!(
+        a.message().text.contains("no quantum move"),
+        "{}",
+        a.message().text
+    );
+    assert_eq!(a.game().history().len(), 2);
+    // Take back.
+    key(&mut a, KeyCode::Char('u'));
+    assert_eq!(texts(&a), vec!["b1~c3"]);
+    insta::assert_snapshot!("harmonics_80x24", screen(&a, 80, 24));
+    insta::assert_snapshot!("harmonics_120x40", screen(&a, 120, 40));
+}
+
+#[test]
+fn promotion_asks_which_piece() {
+    let mut a = app(RuleSet::Harmonics, Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+    goto(&mut a, "a7");
+    key(&mut a, KeyCode::Enter);
+    goto(&mut a, "a8");
+    key(&mut a, KeyCode::Enter);
+    assert!(matches!(a.mode(), VariantMode::Choice { .. }));
+    assert!(
+        a.message().text.contains("promote to"),
+        "{}",
+        a.message().text
+    );
+    key(&mut a, KeyCode::Char('n'));
+    assert_eq!(texts(&a), vec!["a7a8n"]);
+}
+
+#[test]
+fn haft_by_keys_locks_types() {
+    let mut a = app(RuleSet::Haft, None);
+    goto(&mut a, "e2");
+    key(&mut a, KeyCode::Enter);
+    goto(&mut a, "e4");
+    key(&mut a, KeyCode::Enter);
+    play(&mut a, "e7e5");
+    goto(&mut a, "g1");
+    key(&mut a, KeyCode::Enter);
+    goto(&mut a, "f3");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(texts(&a), vec!["e2e4", "e7e5", "g1f3"]);
+    assert!(a.game().history()[2].note.contains("locks N"));
+    // The knight-mover is now shown as a knight, the others as M.
+    let board = screen(&a, 120, 40);
+    assert!(board.contains('♘') && board.contains('M'), "{board}");
+    goto(&mut a, "b1");
+    insta::assert_snapshot!("haft_80x24", screen(&a, 80, 24));
+    insta::assert_snapshot!("haft_120x40", screen(&a, 120, 40));
+    key(&mut a, KeyCode::Char('t'));
+    assert!(
+        a.message().text.contains("haft has no quantum moves"),
+        "{}",
+        a.message().text
+    );
+}
+
+#[test]
+fn variant_games_save_load_and_replay() {
+    let dir = std::env::temp_dir().join(format!("qchess-test-{}-variants", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    for (rules, moves) in [
+        (RuleSet::Harmonics, vec!["b1~c3", "g8~f6", "c3d5", "f6d5"]),
+        (RuleSet::Haft, vec!["e2e4", "e7e5", "g1f3", "b8c6"]),
+    ] {
+        let mut a = app(rules, None);
+        for m in &moves {
+            play(&mut a, m);
+        }
+        assert_eq!(a.game().history().len(), 4, "{}", a.message().text);
+        let saved = SavedGame::of_variant(a.game(), None, 7, &Players::default(), "d");
+        let path = dir.join(format!("{rules}.toml"));
+        record::save(&path, &saved).unwrap();
+        let back = record::load(&path).unwrap();
+        assert_eq!(back.variant, rules.name());
+        assert_eq!(back.backend, None);
+        let opts = |open| PlayOptions {
+            open,
+            ..PlayOptions::default()
+        };
+        let Ok(Opened::Variant(loaded)) = open(&opts(Open::Load(path.clone()))) else {
+            panic!("a {rules} game opens as a variant game");
+        };
+        assert_eq!(loaded.game().cells(), a.game().cells());
+        assert_eq!(texts(&loaded), texts(&a));
+        let Ok(Opened::Variant(mut replay)) = open(&opts(Open::Replay(path.clone()))) else {
+            panic!("replays");
+        };
+        assert_eq!(replay.game().history().len(), 0);
+        key(&mut replay, KeyCode::Right);
+        key(&mut replay, KeyCode::Right);
+        assert_eq!(replay.game().history().len(), 2);
+        key(&mut replay, KeyCode::End);
+        assert_eq!(replay.game().cells(), a.game().cells());
+        key(&mut replay, KeyCode::Char('p'));
+        assert!(replay.replay().is_none());
+        assert_eq!(replay.game().status(), Status::Ongoing);
+    }
+    // A broken move is named with its ply.
+    let bad = dir.join("bad.toml");
+    fs::write(
+        &bad,
+        "format = 1\nvariant = \"haft\"\nseed = 1\ndate = \"d\"\nresult = \"ongoing\"\nmoves = [\"e2e4\", \"e7e5\", \"e4e5\"]\n",
+    )
+    .unwrap();
+    let err = match open(&PlayOptions {
+        open: Open::Load(bad.clone()),
+        ..PlayOptions::default()
+    }) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("must not load"),
+    };
+    assert!(err.contains("bad.toml: ply 3 (e4e5)"), "{err}");
+}
+
+fn analyze(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .arg("analyze")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn analyze_variants() {
+    let (code, out, _) = analyze(&["--variant", "harmonics", "--moves", "b1~c3", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["harmonics"], 2);
+    assert_eq!(v["squares"]["c3"]["p"], 0.5);
+    let (code, out, _) = analyze(&["--variant", "haft", "--moves", "e2e4 e7e5 g1f3", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["pieces"]["f3"]["N"], 1.0);
+    assert!(v["worlds"].as_u64().unwrap() > 0);
+    let (code, out, err) = analyze(&["--variant", "haft", "--moves", "e2e4 e7e5 g1g3"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.starts_with("qchess: move 3 \"g1g3\""), "{err}");
+    let (code, _, err) = analyze(&["--variant", "harmonics", "--bell", "a1", "a2"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--bell works with the quantum variant only"),
+        "{err}"
+    );
+    let (code, _, err) = analyze(&["--variant", "chess960"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variant"), "{err}");
+    let (code, out, _) = analyze(&["--variant", "haft", "--moves", "g1f3"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("worlds") && out.contains("locks N on f3"),
+        "{out}"
+    );
+}
