@@ -1,6 +1,7 @@
 //! qchess: Quantum Chess in the terminal, on an exact quantum simulator.
 pub mod analyze;
 pub mod chess;
+pub mod qasm;
 pub mod quantum;
 pub mod skat;
 pub mod ui;
