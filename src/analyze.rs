@@ -6,6 +6,11 @@ use crate::quantum::bell::{bell, log_negativity};
 use crate::quantum::BackendKind;
 use serde_json::{json, Map, Value};
 
+/// Names of the Bell values O1..O8, in the spec's order.
+pub const BELL_NAMES: [&str; 8] = [
+    "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
+];
+
 /// Most distribution entries printed.
 pub const MAX_DISTRIBUTION: usize = 4096;
 
@@ -199,11 +204,8 @@ pub fn to_text(game: &Game, req: &Request) -> String {
     ));
     if let Some((x, y)) = req.bell {
         let r = bell(game.simulator().backend(), x.0 as u16, y.0 as u16);
-        let names = [
-            "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
-        ];
         s.push_str(&format!("\nBell correlations of {x} and {y}:\n"));
-        for (n, v) in names.iter().zip(r.o) {
+        for (n, v) in BELL_NAMES.iter().zip(r.o) {
             s.push_str(&format!("  {n:<6} {v:.4}\n"));
         }
         s.push_str(&format!(

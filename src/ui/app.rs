@@ -5,6 +5,7 @@
 use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::inspector::Inspector;
 use super::view::{self, Pick, View};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
@@ -145,6 +146,8 @@ pub struct App {
     pub(super) quit: bool,
     pub(super) paint: Paint,
     pub(super) ascii: bool,
+    /// The inspector, while it is open.
+    pub(super) inspector: Option<Inspector>,
 }
 
 const WELCOME: &str =
@@ -174,6 +177,7 @@ impl App {
             quit: false,
             paint,
             ascii,
+            inspector: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -221,6 +225,11 @@ impl App {
     /// True while the game-over popup is shown.
     pub fn game_over_shown(&self) -> bool {
         self.game_over_popup
+    }
+
+    /// The inspector, while it is open.
+    pub fn inspector(&self) -> Option<&Inspector> {
+        self.inspector.as_ref()
     }
 
     /// The history entry whose circuit is shown (the last move unless one was picked).
@@ -282,7 +291,11 @@ impl App {
             }
             return;
         }
+        if self.inspector.is_some() && self.inspecting(action) {
+            return;
+        }
         match action {
+            Action::Inspect => self.open_inspector(),
             Action::Cursor(dx, dy) => self.move_cursor(dx, dy),
             Action::Select => self.select(),
             Action::Split => self.start_split(),
@@ -328,6 +341,48 @@ impl App {
             }
             Action::Submit => self.submit(),
         }
+    }
+
+    /// Opens the inspector on the cursor square (dropping any move selection).
+    fn open_inspector(&mut self) {
+        self.mode = Mode::Idle;
+        self.inspector = Some(Inspector::open(&self.game, self.cursor));
+        self.say(
+            Tone::Plain,
+            format!(
+                "inspecting {}: Enter on a second square shows their Bell values; Esc leaves",
+                self.cursor
+            ),
+        );
+    }
+
+    /// Keys that mean something else while the inspector is open; true when handled.
+    fn inspecting(&mut self, action: Action) -> bool {
+        let Some(ins) = &mut self.inspector else {
+            return false;
+        };
+        match action {
+            Action::Select | Action::Inspect => {
+                let first = ins.first();
+                match ins.pick(&self.game, self.cursor) {
+                    Ok(()) => self.say(
+                        Tone::Info,
+                        format!("Bell values of {first} and {}", self.cursor),
+                    ),
+                    Err(e) => self.say(Tone::Error, e),
+                }
+            }
+            Action::Cancel => {
+                self.inspector = None;
+                self.say(Tone::Plain, "left the inspector");
+            }
+            Action::Split | Action::Merge | Action::Prompt => self.say(
+                Tone::Error,
+                "the inspector is open: Esc leaves it, then make your move",
+            ),
+            _ => return false,
+        }
+        true
     }
 
     fn move_cursor(&mut self, dx: i8, dy: i8) {
@@ -613,6 +668,9 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = View::of(&self.game, self.cursor);
         self.game_over_popup = self.game.status() != Status::Ongoing;
+        if let Some(ins) = &mut self.inspector {
+            ins.refresh(&self.game);
+        }
     }
 
     fn undo(&mut self) {

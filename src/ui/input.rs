@@ -43,6 +43,8 @@ pub enum Action {
     CircuitUp,
     /// Scroll the circuit down.
     CircuitDown,
+    /// Open the inspector on the cursor square (or pick its second square).
+    Inspect,
     /// Promote to this piece.
     Promote(Kind),
     /// A character typed into the move line.
@@ -170,6 +172,12 @@ pub const KEYMAP: &[Binding] = &[
         label: "PgUp PgDn",
         action: Action::CircuitUp,
         help: "scroll the circuit up / down",
+    },
+    Binding {
+        keys: &[KeyCode::Char('i')],
+        label: "i",
+        action: Action::Inspect,
+        help: "inspect: entanglement map, then Bell values of a pair",
     },
     Binding {
         keys: &[KeyCode::Char('n')],

@@ -50,14 +50,22 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
             ])
         })
         .collect();
-    lines.push(Line::styled(
-        " Board: a number is the chance (%) the piece is there; none means certain",
-        paint.dim(),
-    ));
-    lines.push(Line::styled(
-        " [ ] cursor  < > selected  ( ) legal target",
-        paint.dim(),
-    ));
+    if lines.len() as u16 + 4 <= area.height {
+        lines.push(Line::styled(
+            " Board: a number is the chance (%) the piece is there; none means certain",
+            paint.dim(),
+        ));
+        lines.push(Line::styled(
+            " [ ] cursor  < > selected  ( ) legal target",
+            paint.dim(),
+        ));
+    } else {
+        // Short terminals: the board legend in one line.
+        lines.push(Line::styled(
+            " Board: n% chance the piece is there  [ ] cursor  < > selected  ( ) target",
+            paint.dim(),
+        ));
+    }
     let h = lines.len() as u16 + 2;
     let r = centered(area, 78, h);
     f.render_widget(Clear, r);
