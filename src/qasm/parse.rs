@@ -67,23 +67,6 @@ pub struct Program {
     pub body: Vec<Stmt>,
 }
 
-impl Program {
-    /// The statements with every `if` body flattened in (for counting gates).
-    pub fn all_statements(&self) -> Vec<&Stmt> {
-        fn walk<'a>(v: &'a [Stmt], out: &mut Vec<&'a Stmt>) {
-            for s in v {
-                out.push(s);
-                if let Stmt::If { body, .. } = s {
-                    walk(body, out);
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(&self.body, &mut out);
-        out
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
     Ident(String),
