@@ -302,6 +302,29 @@ fn one_square_measurements_read_the_square() {
 }
 
 #[test]
+fn a_game_ended_by_repetition_measures_the_board() {
+    // The split knight stays in superposition; the third repetition measures the board.
+    let moves = "b1^a3c3 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1";
+    for kind in KINDS {
+        let mut game = Game::standard(opts(kind, 1));
+        for m in moves.split_whitespace() {
+            game.play(m).unwrap();
+        }
+        assert_eq!(game.status(), Status::Draw);
+        let out = qasm::program(&game);
+        // a3 is measured (c3 is then certain): one bit, the program's last statement.
+        assert_eq!(out.recorded.len(), 1);
+        let p = read(&out.text);
+        let a3 = Square::parse("a3").unwrap().0 as u16;
+        assert_eq!(p.body.last(), Some(&Stmt::Measure { qubit: a3, bit: 0 }));
+        for run_kind in KINDS {
+            let sim = qasm::simulate(&p, run_kind, &out.recorded, 0).unwrap();
+            assert_probabilities(&game, &sim.probabilities, "board measured");
+        }
+    }
+}
+
+#[test]
 fn reader_errors_name_the_line() {
     let cases = [
         ("qubit[2] q;\nfoo q[0];", 2, "unknown gate"),

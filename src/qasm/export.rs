@@ -206,11 +206,7 @@ impl Writer {
                 Op::Measure {
                     predicate, outcome, ..
                 } => {
-                    let (bit, holds) = self.measure(predicate, *outcome, map);
-                    self.line(&format!(
-                        "// b[{bit}] = {}: the condition held",
-                        holds as u8
-                    ));
+                    self.measure(predicate, *outcome, map);
                 }
                 Op::Alloc { qubit } => {
                     let e = self.fresh();
@@ -307,8 +303,13 @@ impl Writer {
         let bit = self.recorded.len();
         if let [Control::Bit(q, v)] = predicate {
             let e = Self::qubit(map, *q);
-            self.line(&format!("b[{bit}] = measure q[{e}]; // {}", label(e)));
-            self.recorded.push(outcome == *v);
+            let got = outcome == *v;
+            self.line(&format!(
+                "b[{bit}] = measure q[{e}]; // {}, recorded {}",
+                label(e),
+                got as u8
+            ));
+            self.recorded.push(got);
             return (bit, *v);
         }
         let f = self.free_flags.pop().unwrap_or_else(|| self.fresh());
@@ -319,7 +320,10 @@ impl Writer {
             w.call(mods, "x", &qs);
         };
         self.controlled(predicate, map, and);
-        self.line(&format!("b[{bit}] = measure q[{f}];"));
+        self.line(&format!(
+            "b[{bit}] = measure q[{f}]; // recorded {}",
+            outcome as u8
+        ));
         self.controlled(predicate, map, and);
         self.free_flags.push(f);
         self.recorded.push(outcome);
