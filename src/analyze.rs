@@ -7,6 +7,11 @@ use crate::quantum::BackendKind;
 use crate::variants::{RuleSet, VariantGame};
 use serde_json::{json, Map, Value};
 
+/// Names of the Bell values O1..O8, in the spec's order.
+pub const BELL_NAMES: [&str; 8] = [
+    "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
+];
+
 /// Most distribution entries printed.
 pub const MAX_DISTRIBUTION: usize = 4096;
 
@@ -35,6 +40,14 @@ pub enum AnalyzeError {
     /// Bad FEN.
     #[error("{0}")]
     Fen(#[from] crate::chess::fen::FenError),
+    /// The OpenQASM file could not be written.
+    #[error("cannot write the circuit to {path}: {source}")]
+    Write {
+        /// The file asked for.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A move that can't be played.
     #[error("move {index} \"{text}\": {error}")]
     Move {
@@ -64,6 +77,14 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
         })?;
     }
     Ok(game)
+}
+
+/// Writes the game's circuit as OpenQASM 3 (see [`crate::qasm::export`]) to `path`.
+pub fn write_qasm(game: &Game, path: &std::path::Path) -> Result<(), AnalyzeError> {
+    std::fs::write(path, crate::qasm::export(game)).map_err(|source| AnalyzeError::Write {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 fn squares_of(set: u64) -> Vec<String> {
@@ -184,11 +205,8 @@ pub fn to_text(game: &Game, req: &Request) -> String {
     ));
     if let Some((x, y)) = req.bell {
         let r = bell(game.simulator().backend(), x.0 as u16, y.0 as u16);
-        let names = [
-            "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
-        ];
         s.push_str(&format!("\nBell correlations of {x} and {y}:\n"));
-        for (n, v) in names.iter().zip(r.o) {
+        for (n, v) in BELL_NAMES.iter().zip(r.o) {
             s.push_str(&format!("  {n:<6} {v:.4}\n"));
         }
         s.push_str(&format!(

@@ -123,6 +123,9 @@ enum Command {
         /// Report the entanglement of one square with every other square.
         #[arg(long, value_name = "SQ", value_parser = parse_square)]
         entanglement: Option<Square>,
+        /// Also write the game's circuit as OpenQASM 3 to this file.
+        #[arg(long, value_name = "OUT")]
+        qasm: Option<std::path::PathBuf>,
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
@@ -264,6 +267,7 @@ fn main() -> ExitCode {
             variant,
             bell,
             entanglement,
+            qasm,
         }) => {
             if variant != RuleSet::Quantum {
                 let quantum_only = [
@@ -293,7 +297,11 @@ fn main() -> ExitCode {
                 bell: bell.map(|v| (v[0], v[1])),
                 entanglement,
             };
-            match analyze::run(&req) {
+            let written = analyze::run(&req).and_then(|game| match &qasm {
+                Some(path) => analyze::write_qasm(&game, path).map(|()| game),
+                None => Ok(game),
+            });
+            match written {
                 Ok(game) => {
                     let out = if json {
                         format!("{}\n", analyze::to_json(&game, &req))

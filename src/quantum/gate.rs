@@ -28,6 +28,10 @@ pub enum Gate {
     Phase(f64),
     /// Rotation about Y by theta: [[cos t/2, -sin t/2], [sin t/2, cos t/2]].
     Ry(f64),
+    /// Rotation about X by theta: [[cos t/2, -i sin t/2], [-i sin t/2, cos t/2]].
+    Rx(f64),
+    /// Rotation about Z by theta: diag(e^{-i t/2}, e^{i t/2}).
+    Rz(f64),
 }
 
 impl Gate {
@@ -59,6 +63,14 @@ impl Gate {
                 let (s, c) = (t / 2.0).sin_cos();
                 [[one * c, -one * s], [one * s, one * c]]
             }
+            Gate::Rx(t) => {
+                let (s, c) = (t / 2.0).sin_cos();
+                [[one * c, -i * s], [-i * s, one * c]]
+            }
+            Gate::Rz(t) => [
+                [Complex64::from_polar(1.0, -t / 2.0), z],
+                [z, Complex64::from_polar(1.0, t / 2.0)],
+            ],
         }
     }
 
@@ -71,6 +83,8 @@ impl Gate {
             Gate::SqrtISwapInv => Gate::SqrtISwap,
             Gate::Phase(p) => Gate::Phase(-p),
             Gate::Ry(t) => Gate::Ry(-t),
+            Gate::Rx(t) => Gate::Rx(-t),
+            Gate::Rz(t) => Gate::Rz(-t),
             g => g,
         }
     }
@@ -88,6 +102,53 @@ impl Gate {
             Gate::Z => "Z".into(),
             Gate::Phase(p) => format!("P({p:.3})"),
             Gate::Ry(t) => format!("Ry({t:.3})"),
+            Gate::Rx(t) => format!("Rx({t:.3})"),
+            Gate::Rz(t) => format!("Rz({t:.3})"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn product(a: [[Complex64; 2]; 2], b: [[Complex64; 2]; 2]) -> [[Complex64; 2]; 2] {
+        let mut m = [[Complex64::new(0.0, 0.0); 2]; 2];
+        for r in 0..2 {
+            for c in 0..2 {
+                m[r][c] = a[r][0] * b[0][c] + a[r][1] * b[1][c];
+            }
+        }
+        m
+    }
+
+    fn close(a: [[Complex64; 2]; 2], b: [[Complex64; 2]; 2]) -> bool {
+        (0..4).all(|k| (a[k / 2][k % 2] - b[k / 2][k % 2]).norm() < 1e-12)
+    }
+
+    #[test]
+    fn rotations_about_x_and_z() {
+        let i = Complex64::new(0.0, 1.0);
+        let z = Complex64::new(0.0, 0.0);
+        // Rx(pi) = -iX, Rz(pi) = diag(-i, i): exact, with their global phase.
+        assert!(close(
+            Gate::Rx(std::f64::consts::PI).matrix(),
+            [[z, -i], [-i, z]]
+        ));
+        assert!(close(
+            Gate::Rz(std::f64::consts::PI).matrix(),
+            [[-i, z], [z, i]]
+        ));
+        for g in [Gate::Rx(0.7), Gate::Rz(-1.9)] {
+            let id = product(g.matrix(), g.inverse().matrix());
+            let one = Complex64::new(1.0, 0.0);
+            assert!(close(id, [[one, z], [z, one]]), "{g:?}");
+        }
+        // Rz(t) = e^{-it/2} Phase(t).
+        let t = 0.37;
+        let p = Gate::Phase(t)
+            .matrix()
+            .map(|r| r.map(|v| v * Complex64::from_polar(1.0, -t / 2.0)));
+        assert!(close(Gate::Rz(t).matrix(), p));
     }
 }

@@ -5,6 +5,7 @@
 use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::inspector::Inspector;
 use super::view::{self, Pick, View};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
@@ -183,6 +184,8 @@ pub struct App {
     pub(super) recorder: Recorder,
     /// Set while stepping through a game; `game` is then the state at the shown ply.
     pub(super) replay: Option<Replay>,
+    /// The inspector, while it is open.
+    pub(super) inspector: Option<Inspector>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -217,6 +220,7 @@ impl App {
             ascii,
             recorder: Recorder::off(),
             replay: None,
+            inspector: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -303,6 +307,11 @@ impl App {
         self.game_over_popup
     }
 
+    /// The inspector, while it is open.
+    pub fn inspector(&self) -> Option<&Inspector> {
+        self.inspector.as_ref()
+    }
+
     /// The history entry whose circuit is shown (the last move unless one was picked).
     pub fn shown_move(&self) -> Option<usize> {
         let n = self.game.history().len();
@@ -363,7 +372,24 @@ impl App {
             }
             return;
         }
+        if self.inspector.is_some() && self.inspecting(action) {
+            return;
+        }
         match action {
+            Action::Inspect => self.open_inspector(),
+            Action::Select
+            | Action::Split
+            | Action::Merge
+            | Action::Prompt
+            | Action::Undo
+            | Action::NewGame
+                if self.replay.is_some() =>
+            {
+                self.say(
+                    Tone::Error,
+                    "this is a replay: p plays on from the shown ply, i inspects",
+                )
+            }
             Action::Cursor(dx, dy) => self.move_cursor(dx, dy),
             Action::Select => self.select(),
             Action::Split => self.start_split(),
@@ -464,6 +490,9 @@ impl App {
             Ok(g) => {
                 r.ply = ply;
                 self.game = g;
+                if let Some(ins) = &mut self.inspector {
+                    ins.refresh(&self.game);
+                }
             }
             Err((i, e)) => {
                 return self.say(Tone::Error, format!("ply {} does not replay: {e}", i + 1));
@@ -554,6 +583,48 @@ impl App {
                 format!("{typed:?} is not a ply number (0 is the start)"),
             ),
         }
+    }
+
+    /// Opens the inspector on the cursor square (dropping any move selection).
+    fn open_inspector(&mut self) {
+        self.mode = Mode::Idle;
+        self.inspector = Some(Inspector::open(&self.game, self.cursor));
+        self.say(
+            Tone::Plain,
+            format!(
+                "inspecting {}: Enter on a second square shows their Bell values; Esc leaves",
+                self.cursor
+            ),
+        );
+    }
+
+    /// Keys that mean something else while the inspector is open; true when handled.
+    fn inspecting(&mut self, action: Action) -> bool {
+        let Some(ins) = &mut self.inspector else {
+            return false;
+        };
+        match action {
+            Action::Select | Action::Inspect => {
+                let first = ins.first();
+                match ins.pick(&self.game, self.cursor) {
+                    Ok(()) => self.say(
+                        Tone::Info,
+                        format!("Bell values of {first} and {}", self.cursor),
+                    ),
+                    Err(e) => self.say(Tone::Error, e),
+                }
+            }
+            Action::Cancel => {
+                self.inspector = None;
+                self.say(Tone::Plain, "left the inspector");
+            }
+            Action::Split | Action::Merge | Action::Prompt => self.say(
+                Tone::Error,
+                "the inspector is open: Esc leaves it, then make your move",
+            ),
+            _ => return false,
+        }
+        true
     }
 
     fn move_cursor(&mut self, dx: i8, dy: i8) {
@@ -848,6 +919,9 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = View::of(&self.game, self.cursor);
         self.game_over_popup = self.game.status() != Status::Ongoing;
+        if let Some(ins) = &mut self.inspector {
+            ins.refresh(&self.game);
+        }
     }
 
     fn undo(&mut self) {

@@ -3,6 +3,7 @@
 //! superposition are drawn in the quantum colour, with their probability.
 
 use super::app::App;
+use super::inspector;
 use crate::chess::{Color, Kind, Piece, Shape, Square};
 use crate::quantum::CERTAIN_EPS;
 use ratatui::layout::Rect;
@@ -81,7 +82,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) {
     let inner = block.inner(area);
     f.render_widget(block, area);
 
-    let sources = app.mode.sources();
+    let mut sources = app.mode.sources();
+    if let Some(ins) = &app.inspector {
+        sources.extend(ins.squares());
+    }
     let picked = app.mode.picked_targets();
     let targets = app.mode.targets();
     let last = last_move_squares(app);
@@ -141,6 +145,13 @@ fn cell_spans(app: &App, sq: Square, mark: Mark, cw: u16, ch: u16, sub: u16) -> 
         Mark::Plain if light => theme.light_square,
         Mark::Plain => theme.dark_square,
     };
+    // The inspector's heat map shades the squares no other mark claims.
+    let heat = app.inspector.as_ref().map_or(0.0, |i| i.heat(sq)).min(1.0);
+    let level = inspector::level(heat).filter(|_| matches!(mark, Mark::Plain | Mark::LastMove));
+    let bg = match level {
+        Some(_) => inspector::heat_color(theme, bg, heat),
+        None => bg,
+    };
     let mut base = paint.on(Style::default(), bg);
     if !paint.colored() && mark == Mark::Cursor {
         base = base.add_modifier(Modifier::REVERSED);
@@ -149,7 +160,13 @@ fn cell_spans(app: &App, sq: Square, mark: Mark, cw: u16, ch: u16, sub: u16) -> 
         Mark::Cursor => ('[', ']'),
         Mark::Selected => ('<', '>'),
         Mark::Target => ('(', ')'),
-        _ => (' ', ' '),
+        _ => match level {
+            Some(l) => {
+                let c = inspector::shade(l, app.ascii);
+                (c, c)
+            }
+            None => (' ', ' '),
+        },
     };
     let piece = app.game.state().piece(sq);
     let p = app.game.probability(sq);

@@ -43,6 +43,8 @@ pub enum Action {
     CircuitUp,
     /// Scroll the circuit down.
     CircuitDown,
+    /// Open the inspector on the cursor square (or pick its second square).
+    Inspect,
     /// Promote to this piece.
     Promote(Kind),
     /// A character typed into the move line.
@@ -97,38 +99,125 @@ pub struct Binding {
     pub help: &'static str,
 }
 
+const LEFT: Binding = Binding {
+    keys: &[KeyCode::Left, KeyCode::Char('h')],
+    label: "← h",
+    action: Action::Cursor(-1, 0),
+    help: "cursor left",
+};
+
+const DOWN: Binding = Binding {
+    keys: &[KeyCode::Down, KeyCode::Char('j')],
+    label: "↓ j",
+    action: Action::Cursor(0, -1),
+    help: "cursor down",
+};
+
+const UP: Binding = Binding {
+    keys: &[KeyCode::Up, KeyCode::Char('k')],
+    label: "↑ k",
+    action: Action::Cursor(0, 1),
+    help: "cursor up",
+};
+
+const RIGHT: Binding = Binding {
+    keys: &[KeyCode::Right, KeyCode::Char('l')],
+    label: "→ l",
+    action: Action::Cursor(1, 0),
+    help: "cursor right",
+};
+
+const SELECT: Binding = Binding {
+    keys: &[KeyCode::Enter, KeyCode::Char(' ')],
+    label: "Enter Space",
+    action: Action::Select,
+    help: "pick the piece, then its target",
+};
+
+const CANCEL: Binding = Binding {
+    keys: &[KeyCode::Esc],
+    label: "Esc",
+    action: Action::Cancel,
+    help: "cancel the selection or popup",
+};
+
+const UNDO: Binding = Binding {
+    keys: &[KeyCode::Char('u')],
+    label: "u",
+    action: Action::Undo,
+    help: "take back the last move",
+};
+
+const FLIP: Binding = Binding {
+    keys: &[KeyCode::Char('f')],
+    label: "f",
+    action: Action::Flip,
+    help: "flip the board",
+};
+
+const CIRCUIT_VIEW: Binding = Binding {
+    keys: &[KeyCode::Char('c')],
+    label: "c",
+    action: Action::CircuitView,
+    help: "circuit as drawing / list / auto",
+};
+
+const CIRCUIT_X: Binding = Binding {
+    keys: &[KeyCode::Char('<'), KeyCode::Char('>')],
+    label: "< >",
+    action: Action::CircuitLeft,
+    help: "scroll the circuit left / right",
+};
+
+const CIRCUIT_Y: Binding = Binding {
+    keys: &[KeyCode::PageUp, KeyCode::PageDown],
+    label: "PgUp PgDn",
+    action: Action::CircuitUp,
+    help: "scroll the circuit up / down",
+};
+
+const INSPECT: Binding = Binding {
+    keys: &[KeyCode::Char('i')],
+    label: "i",
+    action: Action::Inspect,
+    help: "inspect: entanglement map, then Bell values of a pair",
+};
+
+const NEW_GAME: Binding = Binding {
+    keys: &[KeyCode::Char('n')],
+    label: "n",
+    action: Action::NewGame,
+    help: "new game (when the game is over)",
+};
+
+const SAVE: Binding = Binding {
+    keys: &[KeyCode::Char('w')],
+    label: "w",
+    action: Action::Save,
+    help: "save the game to a file",
+};
+
+const HELP: Binding = Binding {
+    keys: &[KeyCode::Char('?')],
+    label: "?",
+    action: Action::Help,
+    help: "this help",
+};
+
+const QUIT: Binding = Binding {
+    keys: &[KeyCode::Char('q')],
+    label: "q",
+    action: Action::Quit,
+    help: "quit",
+};
+
 /// The board-mode key map, in the order the help lists it.
 pub const KEYMAP: &[Binding] = &[
-    Binding {
-        keys: &[KeyCode::Left, KeyCode::Char('h')],
-        label: "← h",
-        action: Action::Cursor(-1, 0),
-        help: "cursor left",
-    },
-    Binding {
-        keys: &[KeyCode::Down, KeyCode::Char('j')],
-        label: "↓ j",
-        action: Action::Cursor(0, -1),
-        help: "cursor down",
-    },
-    Binding {
-        keys: &[KeyCode::Up, KeyCode::Char('k')],
-        label: "↑ k",
-        action: Action::Cursor(0, 1),
-        help: "cursor up",
-    },
-    Binding {
-        keys: &[KeyCode::Right, KeyCode::Char('l')],
-        label: "→ l",
-        action: Action::Cursor(1, 0),
-        help: "cursor right",
-    },
-    Binding {
-        keys: &[KeyCode::Enter, KeyCode::Char(' ')],
-        label: "Enter Space",
-        action: Action::Select,
-        help: "pick the piece, then its target",
-    },
+    LEFT,
+    DOWN,
+    UP,
+    RIGHT,
+    SELECT,
     Binding {
         keys: &[KeyCode::Char('s')],
         label: "s",
@@ -141,123 +230,54 @@ pub const KEYMAP: &[Binding] = &[
         action: Action::Merge,
         help: "merge: two sources, then the target",
     },
-    Binding {
-        keys: &[KeyCode::Esc],
-        label: "Esc",
-        action: Action::Cancel,
-        help: "cancel the selection or popup",
-    },
+    CANCEL,
     Binding {
         keys: &[KeyCode::Char(':')],
         label: ":",
         action: Action::Prompt,
         help: "type a move (e2e4, b1^a3c3, a3c3^b5)",
     },
-    Binding {
-        keys: &[KeyCode::Char('u')],
-        label: "u",
-        action: Action::Undo,
-        help: "take back the last move",
-    },
-    Binding {
-        keys: &[KeyCode::Char('f')],
-        label: "f",
-        action: Action::Flip,
-        help: "flip the board",
-    },
+    UNDO,
+    FLIP,
     Binding {
         keys: &[KeyCode::Char('['), KeyCode::Char(']')],
         label: "[ ]",
         action: Action::HistoryPrev,
         help: "previous / next move: its circuit",
     },
-    Binding {
-        keys: &[KeyCode::Char('c')],
-        label: "c",
-        action: Action::CircuitView,
-        help: "circuit as drawing / list / auto",
-    },
-    Binding {
-        keys: &[KeyCode::Char('<'), KeyCode::Char('>')],
-        label: "< >",
-        action: Action::CircuitLeft,
-        help: "scroll the circuit left / right",
-    },
-    Binding {
-        keys: &[KeyCode::PageUp, KeyCode::PageDown],
-        label: "PgUp PgDn",
-        action: Action::CircuitUp,
-        help: "scroll the circuit up / down",
-    },
-    Binding {
-        keys: &[KeyCode::Char('n')],
-        label: "n",
-        action: Action::NewGame,
-        help: "new game (when the game is over)",
-    },
-    Binding {
-        keys: &[KeyCode::Char('w')],
-        label: "w",
-        action: Action::Save,
-        help: "save the game to a file",
-    },
-    Binding {
-        keys: &[KeyCode::Char('?')],
-        label: "?",
-        action: Action::Help,
-        help: "this help",
-    },
-    Binding {
-        keys: &[KeyCode::Char('q')],
-        label: "q",
-        action: Action::Quit,
-        help: "quit",
-    },
+    CIRCUIT_VIEW,
+    CIRCUIT_X,
+    CIRCUIT_Y,
+    INSPECT,
+    NEW_GAME,
+    SAVE,
+    HELP,
+    QUIT,
 ];
 
 /// The key map of the other rule systems (harmonics, haft), in the order the help lists
 /// it.
 pub const VARIANT_KEYMAP: &[Binding] = &[
-    KEYMAP[0],
-    KEYMAP[1],
-    KEYMAP[2],
-    KEYMAP[3],
-    Binding {
-        keys: &[KeyCode::Enter, KeyCode::Char(' ')],
-        label: "Enter Space",
-        action: Action::Select,
-        help: "pick the piece, then its target",
-    },
+    LEFT,
+    DOWN,
+    UP,
+    RIGHT,
+    SELECT,
     Binding {
         keys: &[KeyCode::Char('t'), KeyCode::Char('~')],
         label: "t ~",
         action: Action::QuantumMove,
         help: "harmonics: the picked piece makes a quantum move",
     },
-    Binding {
-        keys: &[KeyCode::Esc],
-        label: "Esc",
-        action: Action::Cancel,
-        help: "cancel the selection or popup",
-    },
+    CANCEL,
     Binding {
         keys: &[KeyCode::Char(':')],
         label: ":",
         action: Action::Prompt,
         help: "type a move (e2e4, e7e8q, b1~d4)",
     },
-    Binding {
-        keys: &[KeyCode::Char('u')],
-        label: "u",
-        action: Action::Undo,
-        help: "take back the last move",
-    },
-    Binding {
-        keys: &[KeyCode::Char('f')],
-        label: "f",
-        action: Action::Flip,
-        help: "flip the board",
-    },
+    UNDO,
+    FLIP,
     Binding {
         keys: &[KeyCode::Char('['), KeyCode::Char(']')],
         label: "[ ]",
@@ -270,30 +290,10 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
         action: Action::CircuitUp,
         help: "scroll the trace up / down",
     },
-    Binding {
-        keys: &[KeyCode::Char('n')],
-        label: "n",
-        action: Action::NewGame,
-        help: "new game (when the game is over)",
-    },
-    Binding {
-        keys: &[KeyCode::Char('w')],
-        label: "w",
-        action: Action::Save,
-        help: "save the game to a file",
-    },
-    Binding {
-        keys: &[KeyCode::Char('?')],
-        label: "?",
-        action: Action::Help,
-        help: "this help",
-    },
-    Binding {
-        keys: &[KeyCode::Char('q')],
-        label: "q",
-        action: Action::Quit,
-        help: "quit",
-    },
+    NEW_GAME,
+    SAVE,
+    HELP,
+    QUIT,
 ];
 
 /// The key map while stepping through a game, in the order the help lists it.
@@ -346,54 +346,21 @@ pub const REPLAY_KEYMAP: &[Binding] = &[
         action: Action::Cursor(1, 0),
         help: "cursor right",
     },
+    INSPECT,
     Binding {
-        keys: &[KeyCode::Char('f')],
-        label: "f",
-        action: Action::Flip,
-        help: "flip the board",
+        keys: &[KeyCode::Enter],
+        label: "Enter",
+        action: Action::Select,
+        help: "inspector: pick the second square",
     },
-    Binding {
-        keys: &[KeyCode::Char('c')],
-        label: "c",
-        action: Action::CircuitView,
-        help: "circuit as drawing / list / auto",
-    },
-    Binding {
-        keys: &[KeyCode::Char('<'), KeyCode::Char('>')],
-        label: "< >",
-        action: Action::CircuitLeft,
-        help: "scroll the circuit left / right",
-    },
-    Binding {
-        keys: &[KeyCode::PageUp, KeyCode::PageDown],
-        label: "PgUp PgDn",
-        action: Action::CircuitUp,
-        help: "scroll the circuit up / down",
-    },
-    Binding {
-        keys: &[KeyCode::Char('w')],
-        label: "w",
-        action: Action::Save,
-        help: "save the game to a file",
-    },
-    Binding {
-        keys: &[KeyCode::Esc],
-        label: "Esc",
-        action: Action::Cancel,
-        help: "cancel the line or popup",
-    },
-    Binding {
-        keys: &[KeyCode::Char('?')],
-        label: "?",
-        action: Action::Help,
-        help: "this help",
-    },
-    Binding {
-        keys: &[KeyCode::Char('q')],
-        label: "q",
-        action: Action::Quit,
-        help: "quit",
-    },
+    FLIP,
+    CIRCUIT_VIEW,
+    CIRCUIT_X,
+    CIRCUIT_Y,
+    SAVE,
+    CANCEL,
+    HELP,
+    QUIT,
 ];
 
 /// The action of a key in a key map. Pairs like `[ ]` share one binding: the second key

@@ -7,6 +7,7 @@ pub mod circuit;
 pub mod color;
 pub mod history;
 pub mod input;
+pub mod inspector;
 pub mod layout;
 pub mod popup;
 pub mod probs;
@@ -32,8 +33,13 @@ pub fn draw(f: &mut Frame, app: &App) {
         return;
     };
     board::render(f, p.board, app, p.cell);
-    probs::render(f, p.probs, app);
-    history::render(f, p.history, app);
+    match &app.inspector {
+        Some(ins) => inspector::render(f, p.probs.union(p.history), app, ins),
+        None => {
+            probs::render(f, p.probs, app);
+            history::render(f, p.history, app);
+        }
+    }
     circuit::render(f, p.circuit, app);
     status::render(f, p.status, p.message, app);
     if app.game_over_shown() {

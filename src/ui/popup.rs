@@ -3,7 +3,7 @@
 
 use super::app::App;
 use super::color::Paint;
-use super::input::{KEYMAP, REPLAY_KEYMAP};
+use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::layout::MIN_SIZE;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -25,15 +25,24 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 /// The help lines: one per entry of the key map in use (the replay one in replay).
 pub fn help_lines(replay: bool) -> Vec<(String, String)> {
     let map = if replay { REPLAY_KEYMAP } else { KEYMAP };
-    let mut v: Vec<(String, String)> = map
-        .iter()
-        .map(|b| (b.label.to_string(), b.help.to_string()))
-        .collect();
+    let mut v = map_lines(map);
     if !replay {
         v.push(("q r b n".into(), "promotion piece, when asked".into()));
     }
-    v.push(("Ctrl-C".into(), "quit from anywhere".into()));
     v
+}
+
+/// One help line per binding of `map`; Ctrl-C is listed with quitting.
+pub fn map_lines(map: &[Binding]) -> Vec<(String, String)> {
+    map.iter()
+        .map(|b| match b.action {
+            Action::Quit => (
+                format!("{} Ctrl-C", b.label),
+                format!("{} (Ctrl-C from anywhere)", b.help),
+            ),
+            _ => (b.label.to_string(), b.help.to_string()),
+        })
+        .collect()
 }
 
 /// Draws the help over the whole screen.
@@ -57,14 +66,22 @@ pub fn help_box(f: &mut Frame, area: Rect, paint: &Paint, entries: Vec<(String, 
             ])
         })
         .collect();
-    lines.push(Line::styled(
-        " Board: a number is the chance (%) the piece is there; none means certain",
-        paint.dim(),
-    ));
-    lines.push(Line::styled(
-        " [ ] cursor  < > selected  ( ) legal target",
-        paint.dim(),
-    ));
+    if lines.len() as u16 + 4 <= area.height {
+        lines.push(Line::styled(
+            " Board: a number is the chance (%) the piece is there; none means certain",
+            paint.dim(),
+        ));
+        lines.push(Line::styled(
+            " [ ] cursor  < > selected  ( ) legal target",
+            paint.dim(),
+        ));
+    } else {
+        // Short terminals: the board legend in one line.
+        lines.push(Line::styled(
+            " Board: n% chance the piece is there  [ ] cursor  < > selected  ( ) target",
+            paint.dim(),
+        ));
+    }
     let h = lines.len() as u16 + 2;
     let r = centered(area, 78, h);
     f.render_widget(Clear, r);

@@ -318,6 +318,10 @@ impl VariantApp {
                 Tone::Error,
                 "splits and merges belong to Quantum Chess; harmonics has quantum moves (t)",
             ),
+            Action::Inspect => self.say(
+                Tone::Plain,
+                "the inspector (Bell values, entanglement) belongs to Quantum Chess",
+            ),
             Action::CircuitView
             | Action::CircuitLeft
             | Action::CircuitRight

@@ -40,12 +40,7 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        let mut entries: Vec<(String, String)> = map
-            .iter()
-            .map(|b| (b.label.to_string(), b.help.to_string()))
-            .collect();
-        entries.push(("Ctrl-C".into(), "quit from anywhere".into()));
-        popup::help_box(f, area, &app.paint, entries);
+        popup::help_box(f, area, &app.paint, popup::map_lines(map));
     }
 }
 
