@@ -129,6 +129,14 @@ enum Command {
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
+    /// Write a saved Quantum Chess game's circuit as OpenQASM 3.
+    Export {
+        /// The saved game (TOML).
+        file: PathBuf,
+        /// Where to write the OpenQASM 3 program (`-` for standard output).
+        #[arg(long, value_name = "OUT")]
+        qasm: PathBuf,
+    },
     /// The configuration file: where it is, or write one with the defaults.
     #[command(subcommand)]
     Config(qchess::config::cli::ConfigCommand),
@@ -237,6 +245,37 @@ fn run_tui(
     }
 }
 
+/// `qchess export`: replays a saved game and writes its circuit.
+fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
+    let game = qchess::record::load(file).and_then(|saved| match saved.rules(file)? {
+        RuleSet::Quantum => {
+            saved.replay_quantum(file, None, qchess::quantum::DEFAULT_DENSE_LIMIT_LOG2)
+        }
+        other => Err(qchess::record::RecordError::Field {
+            path: file.to_path_buf(),
+            key: "variant",
+            message: format!("a {other} game has no quantum circuit to export"),
+        }),
+    });
+    let game = match game {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("qchess: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if out == std::path::Path::new("-") {
+        return write_stdout(&qchess::qasm::export(&game));
+    }
+    match analyze::write_qasm(&game, out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("qchess: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -317,6 +356,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
+        Some(Command::Export { file, qasm }) => export(&file, &qasm),
         Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
             Ok(text) => write_stdout(&text),
             Err(e) => {

@@ -387,3 +387,23 @@ fn command_line_errors_name_the_file() {
     assert!(err.contains("bad.toml: ply 1 (e2e5)"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn export_writes_a_saved_games_circuit() {
+    let dir = temp_dir("export");
+    let game = random_game(11, 30, BackendKind::Sparse);
+    let saved = dir.join("g.toml");
+    record::save(&saved, &SavedGame::of_game(&game, &Players::default(), "d")).unwrap();
+    let out = dir.join("g.qasm");
+    let (code, err) = qchess(
+        &["export", saved.to_str().unwrap(), "--qasm", out.to_str().unwrap()],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = fs::read_to_string(&out).unwrap();
+    assert_eq!(text, qchess::qasm::export(&game));
+    qchess::qasm::parse(&text).expect("the project's reader reads it");
+    let (code, err) = qchess(&["export", "nowhere.toml", "--qasm", "-"], &dir);
+    assert_eq!(code, 2);
+    assert!(err.contains("nowhere.toml"), "{err}");
+}
