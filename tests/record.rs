@@ -396,7 +396,12 @@ fn export_writes_a_saved_games_circuit() {
     record::save(&saved, &SavedGame::of_game(&game, &Players::default(), "d")).unwrap();
     let out = dir.join("g.qasm");
     let (code, err) = qchess(
-        &["export", saved.to_str().unwrap(), "--qasm", out.to_str().unwrap()],
+        &[
+            "export",
+            saved.to_str().unwrap(),
+            "--qasm",
+            out.to_str().unwrap(),
+        ],
         &dir,
     );
     assert_eq!(code, 0, "{err}");

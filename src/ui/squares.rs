@@ -3,6 +3,7 @@
 
 use super::board::percent;
 use super::color::Paint;
+use super::inspector;
 use crate::chess::{Color, Square};
 use crate::quantum::CERTAIN_EPS;
 use ratatui::layout::Rect;
@@ -41,6 +42,8 @@ pub struct BoardModel<'a> {
     pub flipped: bool,
     /// Plain ASCII only.
     pub ascii: bool,
+    /// The inspector's heat map (0..1 per square), shading squares no other mark claims.
+    pub heat: Option<[f64; 64]>,
 }
 
 /// How a square is marked, strongest first.
@@ -123,6 +126,12 @@ fn cell_spans(
         Mark::Plain if light => theme.light_square,
         Mark::Plain => theme.dark_square,
     };
+    let heat = m.heat.map_or(0.0, |h| h[sq.0 as usize]).min(1.0);
+    let level = inspector::level(heat).filter(|_| matches!(mark, Mark::Plain | Mark::LastMove));
+    let bg = match level {
+        Some(_) => inspector::heat_color(theme, bg, heat),
+        None => bg,
+    };
     let mut base = paint.on(Style::default(), bg);
     if !paint.colored() && mark == Mark::Cursor {
         base = base.add_modifier(Modifier::REVERSED);
@@ -131,7 +140,13 @@ fn cell_spans(
         Mark::Cursor => ('[', ']'),
         Mark::Selected => ('<', '>'),
         Mark::Target => ('(', ')'),
-        _ => (' ', ' '),
+        _ => match level {
+            Some(l) => {
+                let c = inspector::shade(l, m.ascii);
+                (c, c)
+            }
+            None => (' ', ' '),
+        },
     };
     let piece = m.pieces[sq.0 as usize];
     let p = piece.map_or(0.0, |s| s.probability);

@@ -96,6 +96,7 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) {
         last: &last,
         flipped: app.flipped,
         ascii: app.ascii,
+        heat: None,
     };
     squares::render(f, area, &app.paint, &model, cell);
 }
