@@ -549,25 +549,20 @@ impl App {
     /// Writes the autosave; a failure is added to the message line, never fatal.
     fn autosave(&mut self) {
         let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
-        if let Err(e) = self.recorder.autosave(&saved) {
-            let said = format!("{} (autosave failed: {e})", self.message.text);
-            self.say(Tone::Error, said);
+        if let Some(m) = autosave_message(&self.recorder, &saved, &self.message) {
+            self.message = m;
         }
     }
 
     fn save_to(&mut self, path: &str) {
-        let path = std::path::Path::new(path);
         let saved = SavedGame::of_game(
             self.history_game(),
             &self.recorder.players,
             &self.recorder.date,
         );
-        match crate::record::save(path, &saved) {
-            Ok(()) => {
-                self.mode = Mode::Idle;
-                self.say(Tone::Info, format!("saved to {}", path.display()));
-            }
-            Err(e) => self.say(Tone::Error, e.to_string()),
+        self.message = save_message(path, &saved);
+        if self.message.tone == Tone::Info {
+            self.mode = Mode::Idle;
         }
     }
 
@@ -981,6 +976,33 @@ impl App {
             (x as i32 + dx).clamp(0, w as i32) as u16,
             (y as i32 + dy).clamp(0, h as i32) as u16,
         );
+    }
+}
+
+/// Writes the autosave; on failure, `said` with the failure added (never fatal).
+pub(super) fn autosave_message(
+    recorder: &Recorder,
+    saved: &SavedGame,
+    said: &Message,
+) -> Option<Message> {
+    recorder.autosave(saved).err().map(|e| Message {
+        text: format!("{} (autosave failed: {e})", said.text),
+        tone: Tone::Error,
+    })
+}
+
+/// Saves to the typed `path` and says how it went (Info when saved).
+pub(super) fn save_message(path: &str, saved: &SavedGame) -> Message {
+    let path = std::path::Path::new(path);
+    match crate::record::save(path, saved) {
+        Ok(()) => Message {
+            text: format!("saved to {}", path.display()),
+            tone: Tone::Info,
+        },
+        Err(e) => Message {
+            text: e.to_string(),
+            tone: Tone::Error,
+        },
     }
 }
 

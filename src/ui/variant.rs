@@ -2,7 +2,7 @@
 //! as Quantum Chess, driven only through [`VariantGame`]. No terminal in here: tests
 //! drive it with key events and draw it on a test backend.
 
-use super::app::{Message, Purpose, Tone};
+use super::app::{autosave_message, save_message, Message, Purpose, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use crate::chess::{Square, Status};
@@ -640,20 +640,15 @@ impl VariantApp {
     }
 
     fn autosave(&mut self) {
-        if let Err(e) = self.recorder.autosave(&self.saved()) {
-            let said = format!("{} (autosave failed: {e})", self.message.text);
-            self.say(Tone::Error, said);
+        if let Some(m) = autosave_message(&self.recorder, &self.saved(), &self.message) {
+            self.message = m;
         }
     }
 
     fn save_to(&mut self, path: &str) {
-        let path = std::path::Path::new(path);
-        match crate::record::save(path, &self.saved()) {
-            Ok(()) => {
-                self.mode = VariantMode::Idle;
-                self.say(Tone::Info, format!("saved to {}", path.display()));
-            }
-            Err(e) => self.say(Tone::Error, e.to_string()),
+        self.message = save_message(path, &self.saved());
+        if self.message.tone == Tone::Info {
+            self.mode = VariantMode::Idle;
         }
     }
 }
