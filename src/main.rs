@@ -313,6 +313,7 @@ fn main() -> ExitCode {
                     ("--bell", bell.is_some()),
                     ("--entanglement", entanglement.is_some()),
                     ("--free-turns", free_turns),
+                    ("--qasm", qasm.is_some()),
                 ];
                 if let Some((flag, _)) = quantum_only.iter().find(|(_, given)| *given) {
                     eprintln!("qchess: {flag} works with the quantum variant only");
