@@ -299,14 +299,37 @@ pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
 /// terminal is given back in its normal state on every way out, panics included.
 pub fn run_screen(screen: &mut impl Screen) -> io::Result<Ended> {
     let signal = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+    let sigs = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
+    for sig in sigs {
         signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)?;
     }
+    watch_signals(&sigs)?;
     install_panic_hook();
     let mut terminal = setup()?;
     let result = event_loop(&mut terminal, screen, &signal);
     restore();
     result
+}
+
+/// How long the event loop gets to notice a signal before the watchdog ends the process.
+const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
+
+/// Ends the process shortly after SIGTERM or SIGHUP even when the event loop cannot see
+/// the flag: after a dropped connection (SIGHUP) the terminal reads return end-of-file
+/// and crossterm keeps reading without returning. The game is autosaved after every
+/// move, so nothing is lost; the terminal is restored as far as it still exists.
+fn watch_signals(sigs: &[i32]) -> io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new(sigs)?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                std::thread::sleep(SIGNAL_GRACE);
+                restore();
+                std::process::exit(128 + sig);
+            }
+        })?;
+    Ok(())
 }
 
 fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
