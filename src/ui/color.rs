@@ -291,27 +291,4 @@ mod tests {
         assert_eq!(to_ansi16(Rgb(0, 0, 160)), Color::Blue);
         assert_eq!(to_ansi16(Rgb(10, 10, 10)), Color::Black);
     }
-
-    #[test]
-    fn default_theme_keeps_board_squares_apart_in_every_tier() {
-        let t = Theme::default();
-        for tier in [Tier::TrueColor, Tier::Ansi256, Tier::Ansi16] {
-            let p = Paint::new(t.clone(), tier);
-            let squares = [
-                t.light_square,
-                t.dark_square,
-                t.cursor,
-                t.selected,
-                t.target,
-                t.last_move,
-            ];
-            for (i, a) in squares.iter().enumerate() {
-                for b in &squares[i + 1..] {
-                    assert_ne!(p.color(*a), p.color(*b), "{tier}: {a:?} {b:?}");
-                }
-            }
-            assert_ne!(p.color(t.white_piece), p.color(t.white_quantum), "{tier}");
-            assert_ne!(p.color(t.black_piece), p.color(t.black_quantum), "{tier}");
-        }
-    }
 }

@@ -22,7 +22,7 @@ use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
 use crate::skat::cards::{Card, Suit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 /// How `qchess skat` was asked to start the lab.
@@ -173,6 +173,22 @@ pub fn words(text: &str, style: ratatui::style::Style) -> Vec<Span<'static>> {
 pub fn keep_in_view(offset: usize, keep: usize, height: usize) -> usize {
     let height = height.max(1);
     offset.min(keep).max((keep + 1).saturating_sub(height))
+}
+
+/// Draws `lines` in the pane's `inner` area of `area`, scrolled as the pane is (and the
+/// largest scroll recorded).
+pub fn show_scrolled(
+    f: &mut Frame,
+    area: Rect,
+    inner: Rect,
+    lab: &SkatLab,
+    pane: Pane,
+    lines: Vec<Line<'static>>,
+) {
+    let max = lines.len().saturating_sub(inner_height(area));
+    lab.set_max_scroll(pane, max);
+    let offset = lab.scroll(pane).min(max);
+    f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
 }
 
 /// The inner height of a bordered pane of `area`.

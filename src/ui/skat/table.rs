@@ -4,11 +4,10 @@
 //! deck and goal.
 
 use super::lab::{EndgameState, Pane, Shown, SkatLab, ToyState};
-use super::{card_label, cards_label, flow, inner_height, pane_block, words};
+use super::{card_label, cards_label, flow, pane_block, show_scrolled, words};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// Draws the table pane.
@@ -22,10 +21,7 @@ pub fn render(f: &mut Frame, area: Rect, lab: &SkatLab) {
         Some(Shown::Toy(t)) => toy(lab, t, width),
         None => Vec::new(),
     };
-    let max = lines.len().saturating_sub(inner_height(area));
-    lab.set_max_scroll(Pane::Table, max);
-    let offset = lab.scroll(Pane::Table).min(max);
-    f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
+    show_scrolled(f, area, inner, lab, Pane::Table, lines);
 }
 
 fn endgame(lab: &SkatLab, s: &EndgameState, width: usize) -> Vec<Line<'static>> {
