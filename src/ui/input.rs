@@ -86,17 +86,42 @@ pub enum InputMode {
     Variant,
 }
 
-/// One entry of the key map.
+/// One entry of a key map (the game's, or another screen's with its own actions).
 #[derive(Clone, Copy, Debug)]
-pub struct Binding {
+pub struct Binding<A = Action> {
     /// The keys.
     pub keys: &'static [KeyCode],
     /// How the keys are written in the help.
     pub label: &'static str,
     /// What they do.
-    pub action: Action,
+    pub action: A,
     /// The help text.
     pub help: &'static str,
+}
+
+/// A key press before any key map looks at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Press {
+    /// A release, or a key with Ctrl or Alt: means nothing.
+    Ignored,
+    /// Ctrl-C: quit from anywhere.
+    Interrupt,
+    /// A plain key.
+    Key(KeyCode),
+}
+
+/// Sorts a key event into [`Press`].
+pub fn press(key: KeyEvent) -> Press {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if key.kind == KeyEventKind::Release {
+        Press::Ignored
+    } else if ctrl && key.code == KeyCode::Char('c') {
+        Press::Interrupt
+    } else if ctrl || key.modifiers.contains(KeyModifiers::ALT) {
+        Press::Ignored
+    } else {
+        Press::Key(key.code)
+    }
 }
 
 const LEFT: Binding = Binding {
@@ -381,15 +406,10 @@ fn map_action(map: &[Binding], code: KeyCode) -> Option<Action> {
 /// The action for a key in a mode; `None` for keys that mean nothing there (and for key
 /// releases). Ctrl-C quits everywhere.
 pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl && key.code == KeyCode::Char('c') {
-        return Some(Action::Quit);
-    }
-    if ctrl || key.modifiers.contains(KeyModifiers::ALT) {
-        return None;
+    match press(key) {
+        Press::Ignored => return None,
+        Press::Interrupt => return Some(Action::Quit),
+        Press::Key(_) => {}
     }
     match mode {
         InputMode::Help => Some(Action::Help),

@@ -1,7 +1,8 @@
 //! The lab's key map. The help is generated from [`KEYMAP`], so the two cannot
 //! disagree.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crate::ui::input::{press, Press};
+use crossterm::event::{KeyCode, KeyEvent};
 
 /// Lines moved by PgUp and PgDn.
 pub const PAGE: i32 = 10;
@@ -36,18 +37,8 @@ pub enum Action {
     Quit,
 }
 
-/// One entry of the key map.
-#[derive(Clone, Copy, Debug)]
-pub struct Binding {
-    /// The keys.
-    pub keys: &'static [KeyCode],
-    /// How the keys are written in the help.
-    pub label: &'static str,
-    /// What they do.
-    pub action: Action,
-    /// The help text.
-    pub help: &'static str,
-}
+/// One entry of the lab's key map.
+pub type Binding = crate::ui::input::Binding<Action>;
 
 const DIGITS: [KeyCode; 9] = [
     KeyCode::Char('1'),
@@ -163,28 +154,24 @@ pub const KEYMAP: &[Binding] = &[
 
 /// The action of a key; `None` for keys that mean nothing (and for key releases).
 pub fn translate(key: KeyEvent) -> Option<Action> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl && key.code == KeyCode::Char('c') {
-        return Some(Action::Quit);
-    }
-    if ctrl || key.modifiers.contains(KeyModifiers::ALT) {
-        return None;
-    }
-    if let Some(n) = DIGITS.iter().position(|&d| d == key.code) {
+    let code = match press(key) {
+        Press::Ignored => return None,
+        Press::Interrupt => return Some(Action::Quit),
+        Press::Key(code) => code,
+    };
+    if let Some(n) = DIGITS.iter().position(|&d| d == code) {
         return Some(Action::Entry(n));
     }
     KEYMAP
         .iter()
-        .find(|b| b.keys.contains(&key.code))
+        .find(|b| b.keys.contains(&code))
         .map(|b| b.action)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyModifiers;
 
     fn key(code: KeyCode) -> Option<Action> {
         translate(KeyEvent::new(code, KeyModifiers::NONE))
