@@ -1,11 +1,10 @@
 //! The board pane: pieces with their probabilities, cursor, selection, legal targets and
 //! the last move. Certain pieces are bold with no number (compact) or "100%"; pieces in
-//! superposition are drawn in the quantum colour, with their probability.
+//! superposition are drawn in the quantum colour, with their probability ([`crate::ui::squares`] draws it).
 
 use super::app::App;
 use super::squares::{self, BoardModel, Shown};
 use crate::chess::{Color, Kind, Piece, Shape, Square};
-use crate::quantum::CERTAIN_EPS;
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
@@ -27,18 +26,6 @@ pub fn glyph(p: Piece, ascii: bool) -> char {
         (Color::Black, Kind::Bishop) => '♝',
         (Color::Black, Kind::Knight) => '♞',
         (Color::Black, Kind::Pawn) => '♟',
-    }
-}
-
-/// A probability as a whole percentage that never says 0 or 100 unless it is.
-pub fn percent(p: f64) -> String {
-    if p >= 1.0 - CERTAIN_EPS {
-        return "100".into();
-    }
-    match (p * 100.0).round() as i64 {
-        0 => "<1".into(),
-        100 => "99".into(),
-        n => n.to_string(),
     }
 }
 
@@ -94,17 +81,4 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) {
         heat,
     };
     squares::render(f, area, &app.paint, &model, cell);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percentages_never_round_to_certainty() {
-        assert_eq!(percent(1.0), "100");
-        assert_eq!(percent(0.999), "99");
-        assert_eq!(percent(0.5), "50");
-        assert_eq!(percent(0.001), "<1");
-    }
 }

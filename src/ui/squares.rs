@@ -1,10 +1,10 @@
 //! Drawing a chess board from plain data: what stands on each square with its
 //! probability, and which squares are marked. Any rule system's board pane feeds it.
 
-use super::board::percent;
 use super::color::Paint;
 use super::inspector;
 use crate::chess::{Color, Square};
+use crate::format::percent;
 use crate::quantum::CERTAIN_EPS;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};

@@ -5,7 +5,7 @@ use super::board::Man;
 use super::game::HaftGame;
 use super::words::grouped;
 use crate::chess::{Kind, Square};
-use crate::ui::board::percent;
+use crate::format::percent;
 use crate::variants::Cell;
 use serde_json::{json, Map, Value};
 

@@ -8,7 +8,7 @@ use super::notation::Outcome;
 use super::report::harmonics;
 use super::superposition::Superposition;
 use crate::chess::Square;
-use crate::ui::board::percent;
+use crate::format::percent;
 use crate::variants::VariantError;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

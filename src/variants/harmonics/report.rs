@@ -6,7 +6,7 @@ use super::superposition::{Marginal, Superposition};
 use super::{HarmonicsGame, BOUND_RULE};
 use crate::analyze::MAX_DISTRIBUTION;
 use crate::chess::{Piece, Square};
-use crate::ui::board::percent;
+use crate::format::percent;
 use crate::variants::VariantGame;
 use serde_json::{json, Map, Value};
 

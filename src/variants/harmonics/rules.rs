@@ -10,7 +10,7 @@ use super::report::harmonics;
 use super::superposition::{Marginal, Superposition};
 use crate::chess::classify::castle_squares;
 use crate::chess::{Color, Kind, Piece, Square};
-use crate::ui::board::percent;
+use crate::format::percent;
 use crate::variants::VariantError;
 use rand_chacha::ChaCha8Rng;
 
