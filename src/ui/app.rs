@@ -6,6 +6,7 @@ use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
+use super::steps;
 use super::view::{self, Pick, View};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
@@ -314,11 +315,7 @@ impl App {
 
     /// The history entry whose circuit is shown (the last move unless one was picked).
     pub fn shown_move(&self) -> Option<usize> {
-        let n = self.game.history().len();
-        match self.selected_move {
-            Some(i) if i < n => Some(i),
-            _ => n.checked_sub(1),
-        }
+        steps::shown(self.selected_move, self.game.history().len())
     }
 
     /// Which keys are live now.
@@ -509,17 +506,15 @@ impl App {
         let Some(r) = &self.replay else {
             return;
         };
-        let n = r.full.history().len() as i64;
-        let ply = (r.ply as i64 + by).clamp(0, n) as usize;
+        let n = r.full.history().len();
+        let ply = steps::ply_after(r.ply, by, n);
         self.show_ply(ply);
-        let said = match ply {
-            0 => format!("start position (ply 0 of {n})"),
-            p => format!(
-                "ply {p} of {n}: {} played {}",
-                self.game.history()[p - 1].color.name(),
-                self.game.history()[p - 1].played
-            ),
-        };
+        let last = self
+            .game
+            .history()
+            .last()
+            .map(|m| (m.color, m.played.as_str()));
+        let said = steps::ply_said(ply, n, last);
         self.say(Tone::Info, said);
     }
 
@@ -961,8 +956,7 @@ impl App {
         let Some(cur) = self.shown_move() else {
             return self.say(Tone::Error, "no moves yet");
         };
-        let next = (cur as i64 + step).clamp(0, n as i64 - 1) as usize;
-        self.selected_move = (next + 1 < n).then_some(next);
+        self.selected_move = steps::repick(cur, step, n);
         self.circuit_scroll = (0, 0);
     }
 

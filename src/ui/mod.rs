@@ -14,6 +14,7 @@ pub mod probs;
 pub mod skat;
 pub mod squares;
 pub mod status;
+pub mod steps;
 pub mod terminal;
 pub mod theme;
 pub mod variant;

@@ -5,6 +5,7 @@
 use super::app::{autosave_message, save_message, Message, Purpose, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::steps;
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
@@ -209,11 +210,7 @@ impl VariantApp {
 
     /// The ply whose trace is shown (0-based; the last one unless one was picked).
     pub fn shown_ply(&self) -> Option<usize> {
-        let n = self.game.history().len();
-        match self.selected_ply {
-            Some(i) if i < n => Some(i),
-            _ => n.checked_sub(1),
-        }
+        steps::shown(self.selected_ply, self.game.history().len())
     }
 
     /// Which keys are live now.
@@ -573,8 +570,7 @@ impl VariantApp {
         let Some(cur) = self.shown_ply() else {
             return self.say(Tone::Error, "no moves yet");
         };
-        let next = (cur as i64 + step).clamp(0, n as i64 - 1) as usize;
-        self.selected_ply = (next + 1 < n).then_some(next);
+        self.selected_ply = steps::repick(cur, step, n);
         self.trace_scroll = 0;
     }
 
@@ -584,8 +580,14 @@ impl VariantApp {
         };
         let texts: Vec<String> = r.full.history().iter().map(|p| p.text.clone()).collect();
         let ply = ply.min(texts.len());
-        let mut g = self.start.clone_box();
-        for (i, t) in texts[..ply].iter().enumerate() {
+        // Forward by one ply plays one move on the shown state; anything else replays.
+        let forward = ply == r.ply + 1 && self.game.history().len() == r.ply;
+        let (mut g, from) = if forward {
+            (self.game.clone_box(), r.ply)
+        } else {
+            (self.start.clone_box(), 0)
+        };
+        for (i, t) in texts[..ply].iter().enumerate().skip(from) {
             if let Err(e) = g.play(t) {
                 return self.say(Tone::Error, format!("ply {} does not replay: {e}", i + 1));
             }
@@ -602,13 +604,15 @@ impl VariantApp {
         let Some(r) = &self.replay else {
             return;
         };
-        let n = r.full.history().len() as i64;
-        let ply = (r.ply as i64 + by).clamp(0, n) as usize;
+        let n = r.full.history().len();
+        let ply = steps::ply_after(r.ply, by, n);
         self.show_ply(ply);
-        let said = match self.game.history().last() {
-            Some(p) if ply > 0 => format!("ply {ply} of {n}: {} played {}", p.color.name(), p.text),
-            _ => format!("start position (ply 0 of {n})"),
-        };
+        let last = self
+            .game
+            .history()
+            .last()
+            .map(|p| (p.color, p.text.as_str()));
+        let said = steps::ply_said(ply, n, last);
         self.say(Tone::Info, said);
     }
 
