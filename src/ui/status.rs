@@ -39,9 +39,11 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
         Span::styled(format!("branches {}", app.view.branches), text),
         sep.clone(),
         Span::styled(g.options().backend.name(), text),
-        sep,
-        Span::styled("? help  q quit", dim),
     ]);
+    // In replay the counter takes the room of the key hint (the message line has the keys).
+    if app.replay().is_none() {
+        spans.extend([sep, Span::styled("? help  q quit", dim)]);
+    }
     f.render_widget(Paragraph::new(Line::from(spans)), status);
 
     let line = match &app.mode {
