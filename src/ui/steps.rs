@@ -1,0 +1,57 @@
+//! Moving through a game's plies, shared by the Quantum Chess and the variant apps: which
+//! history entry is shown, and where a replay step lands.
+
+use crate::chess::Color;
+
+/// The history entry shown among `n`: the picked one while it exists, else the last.
+pub fn shown(picked: Option<usize>, n: usize) -> Option<usize> {
+    match picked {
+        Some(i) if i < n => Some(i),
+        _ => n.checked_sub(1),
+    }
+}
+
+/// The pick after moving `step` entries from the shown entry `cur` among `n`; `None`
+/// when it lands on the last entry (which is then followed as moves are made).
+pub fn repick(cur: usize, step: i64, n: usize) -> Option<usize> {
+    let next = (cur as i64 + step).clamp(0, n as i64 - 1) as usize;
+    (next + 1 < n).then_some(next)
+}
+
+/// The ply `by` plies from `ply` in a game of `n` plies (0 = the start), clamped.
+pub fn ply_after(ply: usize, by: i64, n: usize) -> usize {
+    (ply as i64).saturating_add(by).clamp(0, n as i64) as usize
+}
+
+/// What a replay step says: the ply shown and who played what to reach it.
+pub fn ply_said(ply: usize, n: usize, last: Option<(Color, &str)>) -> String {
+    match last {
+        Some((color, text)) if ply > 0 => {
+            format!("ply {ply} of {n}: {} played {text}", color.name())
+        }
+        _ => format!("start position (ply 0 of {n})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_and_steps() {
+        assert_eq!(shown(None, 0), None);
+        assert_eq!(shown(None, 3), Some(2));
+        assert_eq!(shown(Some(1), 3), Some(1));
+        assert_eq!(shown(Some(5), 3), Some(2));
+        assert_eq!(repick(2, -1, 3), Some(1));
+        assert_eq!(repick(1, 1, 3), None);
+        assert_eq!(repick(0, -4, 3), Some(0));
+        assert_eq!(ply_after(2, -5, 4), 0);
+        assert_eq!(ply_after(2, i64::MAX / 2, 4), 4);
+        assert_eq!(ply_said(0, 4, None), "start position (ply 0 of 4)");
+        assert_eq!(
+            ply_said(1, 4, Some((Color::White, "e2e4"))),
+            "ply 1 of 4: white played e2e4"
+        );
+    }
+}
