@@ -406,6 +406,33 @@ impl Game {
         Some(last)
     }
 
+    /// The hash threefold repetition compares: classical register, side to move, castling
+    /// and en passant rights, and the quantum state up to a global phase. It sorts and
+    /// hashes every branch, so it costs time in proportion to the branch count.
+    pub fn state_hash(&self) -> u64 {
+        self.fingerprint()
+    }
+
+    /// A copy of the current state without the moves that led to it: the history is
+    /// empty (so undo, replay and export see no moves), the repetition counts and the
+    /// 50-move counter are kept. Cloning it costs the same at any length of game: a
+    /// search branches from it.
+    pub fn detached(&self) -> Game {
+        Game {
+            start: self.start.clone(),
+            opts: self.opts,
+            state: self.state.clone(),
+            sim: self.sim.clone(),
+            history: Vec::new(),
+            status: self.status,
+            end: self.end,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            count_at_reset: self.count_at_reset,
+            seen: self.seen.clone(),
+        }
+    }
+
     /// The rules' view of the state (register, probabilities, side, rights).
     pub fn state(&self) -> &State {
         &self.state
