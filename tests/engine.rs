@@ -1,8 +1,9 @@
 //! The engine's search on small positions: forced king captures, an expectimax value
 //! worked out by hand, determinism, and the players.
 
-use qchess::chess::{Game, GameOptions};
-use qchess::engine::eval::{Style, WIN};
+use qchess::chess::{Game, GameOptions, Status};
+use qchess::engine::eval::{evaluate, Style, WIN};
+use qchess::engine::moves::candidates;
 use qchess::engine::{level, search, Limits, Report};
 use std::sync::atomic::AtomicBool;
 
@@ -48,25 +49,27 @@ fn king_capture_in_two_is_found() {
     assert!(shallow.info.score < WIN - 100.0);
 }
 
-/// White: king e1, rook a1, a knight split between a3 and c3; Black: king d8, pawn a6.
-/// White to move.
+/// White: king e1, rook a1, a knight split between a3 and c3, another between a4 and
+/// c4; Black: king e8, pawn a6. White to move.
 fn one_measurement() -> Game {
-    let mut g = game("4k3/8/p7/8/8/8/8/RN2K3 w - - 0 1");
-    g.play("b1^a3c3").unwrap();
-    g.play("e8d8").unwrap();
+    let mut g = game("4k3/8/p7/8/8/8/1N6/RN2K3 w - - 0 1");
+    for m in ["b1^a3c3", "e8d8", "b2^a4c4", "d8e8"] {
+        g.play(m).unwrap();
+    }
     g
 }
 
 #[test]
 fn expectimax_value_by_hand() {
-    // The only capture, a1xa6, measures whether the path is clear: the knight is not on
-    // a3, probability 1/2. Outcome 1: the pawn is taken, material White 810 (rook and
-    // knight), Black 0. Outcome 0: the knight is on a3, nothing moves, 810 against 100.
-    // Kings are equal. Value 0.5 * 810 + 0.5 * 710 = 760; every other move keeps 710.
+    // The only capture, a1xa6, measures whether the path is clear: neither knight on the
+    // a-file, probability 1/2 * 1/2 = 1/4. Outcome 1: the pawn is taken, material White
+    // 1120 (rook and two knights), Black 0. Outcome 0: a knight blocks, nothing moves,
+    // 1120 against 100. Kings are equal. Value 1/4 * 1120 + 3/4 * 1020 = 1045; every
+    // other move keeps 1020.
     let g = one_measurement();
     let mut probe = g.clone();
     let p1 = probe.play("a1xa6.m1").unwrap().p1.unwrap();
-    assert!((p1 - 0.5).abs() < 1e-9);
+    assert!((p1 - 0.25).abs() < 1e-9, "{p1}");
     let limits = Limits {
         depth: 1,
         quiescence: 0,
@@ -75,14 +78,78 @@ fn expectimax_value_by_hand() {
     };
     let r = run(&g, &limits);
     assert_eq!(r.best.as_deref(), Some("a1xa6"));
-    assert!((r.info.score - 760.0).abs() < 1e-6, "{}", r.info.score);
-    assert_eq!(r.info.pv.len(), 1);
-    assert!(r.info.pv[0].starts_with("a1xa6.m"), "{:?}", r.info.pv);
-    // One node per move, two for a move with two possible outcomes (a1xa6, a1wa3).
-    let moves = qchess::engine::moves::candidates(&g);
+    assert!((r.info.score - 1045.0).abs() < 1e-6, "{}", r.info.score);
+    assert_eq!(r.info.pv, ["a1xa6.m0"], "the likelier outcome");
+    // One node per move, two for a move with two possible outcomes.
+    let moves = candidates(&g);
     let measuring = moves.iter().filter(|m| m.measures()).count();
-    assert_eq!(measuring, 2);
+    assert!(measuring >= 3, "a1xa6, a1wa3, a1wa4");
     assert_eq!(r.info.nodes, (moves.len() + measuring) as u64);
+}
+
+/// Plain expectimax, no pruning: every move, both outcomes of every measurement.
+fn expectimax(g: &Game, depth: u32, ply: usize, style: Style) -> f64 {
+    let win = WIN - ply as f64;
+    match g.status() {
+        Status::Ongoing => {}
+        Status::Draw => return 0.0,
+        Status::WhiteWins if g.to_move() == qchess::chess::Color::White => return win,
+        Status::BlackWins if g.to_move() == qchess::chess::Color::Black => return win,
+        _ => return -win,
+    }
+    if depth == 0 {
+        return evaluate(g, style);
+    }
+    let child = |m: &qchess::chess::Classified, outcome: Option<bool>| {
+        let mut c = g.clone();
+        let mut text = m.text;
+        text.outcome = outcome;
+        let p1 = c.play_text("", &text).ok().map(|p| p.p1.unwrap_or(1.0));
+        p1.map(|p1| (p1, -expectimax(&c, depth - 1, ply + 1, style)))
+    };
+    candidates(g)
+        .iter()
+        .map(|m| {
+            if !m.measures() {
+                return child(m, None).unwrap().1;
+            }
+            match (child(m, Some(true)), child(m, Some(false))) {
+                (Some((p1, v1)), Some((_, v0))) => p1 * v1 + (1.0 - p1) * v0,
+                (Some((_, v1)), None) => v1,
+                (None, Some((_, v0))) => v0,
+                (None, None) => unreachable!("one outcome is possible"),
+            }
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn pruning_keeps_the_expectimax_value() {
+    // Alpha-beta, Star1 at chance nodes, null windows and the table must give the value
+    // of the full tree exactly (no late-move pruning, no quiescence).
+    let mut positions = vec![one_measurement()];
+    let mut g = game("r3k3/1p6/8/3n4/8/8/1P6/R3K1N1 w - - 0 1");
+    for m in ["g1^f3h3", "d5^b4f4", "b2b3"] {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    positions.push(g);
+    for g in &positions {
+        for (depth, style) in [(1, Style::Full), (2, Style::Material), (2, Style::Full)] {
+            let limits = Limits {
+                depth,
+                quiescence: 0,
+                late_moves: 0,
+                style,
+                ..Limits::default()
+            };
+            let want = expectimax(g, depth, 0, style);
+            let got = run(g, &limits).info.score;
+            assert!(
+                (got - want).abs() < 1e-6,
+                "depth {depth} {style:?}: {got} != {want}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -115,6 +182,6 @@ fn same_seed_and_level_same_result() {
 fn no_move_once_the_game_is_over() {
     let mut g = game("3k4/8/8/8/8/8/8/3RK3 w - - 0 1");
     g.play("d1xd8").unwrap();
-    assert_eq!(g.status(), qchess::chess::Status::WhiteWins);
+    assert_eq!(g.status(), Status::WhiteWins);
     assert_eq!(run(&g, &level::limits(1, 0)).best, None);
 }

@@ -28,6 +28,7 @@
 //! won or lost scores `±(WIN - plies)` with `WIN - MAX_PLY > BOUND`. So every value the
 //! search handles lies in `[-WIN, WIN]`.
 
+use crate::chess::classify::pattern;
 use crate::chess::{Color, Game, Kind, Square};
 
 /// The score of a won game (less the plies it took to win).
@@ -152,41 +153,23 @@ pub fn placement(kind: Kind, color: Color, s: Square) -> f64 {
     }
 }
 
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-
 /// Squares a knight, bishop, rook or queen on `s` reaches; a slide stops after a square
 /// that is certainly occupied.
 fn reach(game: &Game, s: Square, kind: Kind) -> f64 {
     let st = game.state();
     match kind {
-        Kind::Knight => KNIGHT
-            .iter()
-            .filter(|d| s.offset(d.0, d.1).is_some())
-            .count() as f64,
+        Kind::Knight => Square::all().filter(|&t| pattern(kind, s, t)).count() as f64,
         Kind::Bishop | Kind::Rook | Kind::Queen => {
             let mut n = 0;
-            for &(df, dr) in &KING_STEPS {
+            for (df, dr) in (-1..=1).flat_map(|f| (-1..=1).map(move |r| (f, r))) {
                 let diagonal = df != 0 && dr != 0;
-                if (kind == Kind::Bishop && !diagonal) || (kind == Kind::Rook && diagonal) {
+                let straight = (df == 0) != (dr == 0);
+                let slides = match kind {
+                    Kind::Bishop => diagonal,
+                    Kind::Rook => straight,
+                    _ => diagonal || straight,
+                };
+                if !slides {
                     continue;
                 }
                 let mut at = s;
@@ -287,6 +270,18 @@ mod tests {
         assert!((evaluate(&g, Style::Material) + 500.0).abs() < 1e-9);
         let t = terms(&g, Style::Material);
         assert!((t.material - 500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn mobility_counts_reachable_squares() {
+        // The rook reaches a2..a8 and b1, c1, d1, e1 (its own king, certain: the slide
+        // stops there): 11 squares at 2 each.
+        let g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(terms(&g, Style::Full).mobility, 22.0);
+        // The knight on b1: a3, c3, d2, at 4 each.
+        let g = game("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
+        assert_eq!(terms(&g, Style::Full).mobility, 12.0);
+        assert_eq!(terms(&g, Style::Material).mobility, 0.0);
     }
 
     #[test]
