@@ -1,4 +1,4 @@
-//! The computer opponent: an expectimax search on the exact state ([`search`]), its
+//! The computer opponent: an expectimax search on the exact state ([`search()`]), its
 //! evaluation ([`eval`]), levels, players (anything that yields a move: the engine,
 //! `random`, `greedy`, and the variants' greedy player) and the match runner.
 //!

@@ -15,8 +15,20 @@
 //!   sound for any evaluation that respects the bounds; it cuts little when the bounds
 //!   are wide, and most moves do not measure, so most pruning is plain alpha-beta.
 //!   (Star2's probing is not done: a chance node here has only two children.)
+//! * **Principal variation search**: a node's first move gets the full window, the others
+//!   a null window first, and the full one again only when they beat alpha. Late quiet
+//!   moves at 3 or more plies before the horizon are searched a ply shallower first
+//!   (late-move reduction).
+//! * **Late-move pruning** ([`Limits::late_moves`]): 1, 2 and 3 plies before the
+//!   horizon only the first few quiet moves (in move order) are tried; three times as
+//!   many when the side's own king is in danger, and every king move. This and the
+//!   reductions are the only unsound pruning (they may miss a quiet move's value); with
+//!   `late_moves: 0` and no quiescence the search returns the plain expectimax value
+//!   (a test checks it).
 //! * **Quiescence**: below the horizon the side to move may stop (the static value) or
-//!   try captures only, for a few plies ([`Limits::quiescence`]).
+//!   try captures, for a few plies ([`Limits::quiescence`]): the four largest expected
+//!   gains among captures taking at least half a pawn or any part of a king, and none
+//!   that cannot lift the value to alpha (delta pruning).
 //! * **Iterative deepening** to [`Limits::depth`], within a node budget and an optional
 //!   time budget, with a stop flag checked at every node. The previous iteration's best
 //!   move is searched first; when the budget runs out in the middle of an iteration, a
@@ -26,7 +38,9 @@
 //! * **Move order**: the transposition table's move, captures by expected value taken,
 //!   promotions, king threats, two killer moves per ply, the history of cut-offs, then
 //!   splits and merges.
-//! * **Transposition table** keyed by [`Game::state_hash`].
+//! * **Transposition table** keyed by [`Game::state_hash`] (it sorts and hashes the
+//!   branches: a few microseconds on tens of branches, 40 µs on 500, small beside
+//!   playing a move, which computes the same hash for repetition).
 //! * **Determinism**: the root moves are shuffled with the seed before the (stable) sort
 //!   by order key, so equal moves are chosen among by the seed; nothing else is random,
 //!   and a search limited by depth or nodes gives the same move, score and node count
