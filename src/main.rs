@@ -248,9 +248,12 @@ fn run_tui(
 /// `qchess export`: replays a saved game and writes its circuit.
 fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
     let game = qchess::record::load(file).and_then(|saved| match saved.rules(file)? {
-        RuleSet::Quantum => {
-            saved.replay_quantum(file, None, qchess::quantum::DEFAULT_DENSE_LIMIT_LOG2)
-        }
+        RuleSet::Quantum => saved.replay_quantum(
+            file,
+            None,
+            qchess::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            qchess::quantum::DEFAULT_SPARSE_LIMIT,
+        ),
         other => Err(qchess::record::RecordError::Field {
             path: file.to_path_buf(),
             key: "variant",

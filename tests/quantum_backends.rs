@@ -363,6 +363,7 @@ fn dense_size_limit_is_refused() {
         Bits::ZERO,
         BackendOptions {
             dense_limit_log2: 10,
+            ..BackendOptions::default()
         },
     );
     let mut refused = None;

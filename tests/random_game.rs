@@ -53,7 +53,12 @@ fn random_games_agree_on_both_backends() {
             );
             assert_eq!(sparse.fen(), dense.fen());
             assert_eq!(sparse.status(), dense.status());
-            let norm: f64 = sparse.distribution().iter().map(|(_, p)| p).sum();
+            let norm: f64 = sparse
+                .distribution(usize::MAX)
+                .entries
+                .iter()
+                .map(|(_, p)| p)
+                .sum();
             assert!(
                 (norm - 1.0).abs() < 1e-9,
                 "seed {seed} ply {ply}: norm {norm}"
@@ -72,6 +77,9 @@ fn random_games_agree_on_both_backends() {
         )
         .unwrap_or_else(|(i, e)| panic!("replay failed at {i}: {e}"));
         assert_eq!(again.fen(), sparse.fen());
-        assert_eq!(again.distribution().len(), sparse.distribution().len());
+        assert_eq!(
+            again.distribution(usize::MAX).entries.len(),
+            sparse.distribution(usize::MAX).entries.len()
+        );
     }
 }

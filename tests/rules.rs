@@ -33,7 +33,8 @@ fn sq(s: &str) -> Square {
 
 /// The distribution as (sorted square names, p).
 fn dist(g: &Game) -> Vec<(Vec<String>, f64)> {
-    g.distribution()
+    g.distribution(usize::MAX)
+        .entries
         .into_iter()
         .map(|(set, p)| {
             let v = (0..64u8)
@@ -345,11 +346,11 @@ fn undo_replays_recorded_outcomes() {
         false,
     );
     play_all(&mut g, "g4^e3h2 e2e3 e8d8");
-    let before = g.distribution();
+    let before = g.distribution(usize::MAX);
     play_all(&mut g, "e1d1");
     g.undo().expect("a move to undo");
     assert_eq!(g.ply(), 3);
-    assert_eq!(g.distribution(), before);
+    assert_eq!(g.distribution(usize::MAX), before);
 }
 
 #[test]

@@ -52,6 +52,8 @@ pub struct PlayOptions {
     pub players: Players,
     /// Dense backend size limit, log2 of the number of amplitudes.
     pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    pub sparse_limit: usize,
     /// The rule system of a new game.
     pub variant: RuleSet,
 }
@@ -70,6 +72,7 @@ impl Default for PlayOptions {
             autosave: false,
             players: Players::default(),
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             variant: RuleSet::Quantum,
         }
     }
@@ -193,6 +196,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
             backend: opts.backend,
             seed,
             dense_limit_log2: opts.dense_limit_log2,
+            sparse_limit: opts.sparse_limit,
             ..GameOptions::default()
         };
         let app = match &file {
@@ -201,7 +205,12 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 App::new(game, paint, opts.ascii).with_recorder(recorder)
             }
             Some((path, saved)) => {
-                let game = saved.replay_quantum(path, Some(opts.backend), opts.dense_limit_log2)?;
+                let game = saved.replay_quantum(
+                    path,
+                    Some(opts.backend),
+                    opts.dense_limit_log2,
+                    opts.sparse_limit,
+                )?;
                 let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
                 if replay {
                     app.into_replay(game)
