@@ -32,6 +32,10 @@ pub struct Request {
     pub bell: Option<(Square, Square)>,
     /// Report the entanglement of this square with every other square.
     pub entanglement: Option<Square>,
+    /// Dense size limit, log2 of amplitudes (default: the built-in one).
+    pub dense_limit_log2: Option<u32>,
+    /// Sparse size limit, in branches (default: the built-in one).
+    pub sparse_limit: Option<usize>,
 }
 
 /// Why `analyze` failed (exit 2).
@@ -67,6 +71,11 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
         seed: req.seed,
         free_turns: req.free_turns,
         ..GameOptions::default()
+    };
+    let opts = GameOptions {
+        dense_limit_log2: req.dense_limit_log2.unwrap_or(opts.dense_limit_log2),
+        sparse_limit: req.sparse_limit.unwrap_or(opts.sparse_limit),
+        ..opts
     };
     let mut game = Game::from_fen(req.fen.as_deref().unwrap_or(START_FEN), opts)?;
     for (i, m) in req.moves.split_whitespace().enumerate() {

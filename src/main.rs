@@ -79,6 +79,9 @@ struct DisplayArgs {
     /// else 26).
     #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
     dense_limit: Option<u32>,
+    /// Largest sparse state, in branches (default: config.toml, else 4194304).
+    #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
+    sparse_limit: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -126,6 +129,12 @@ enum Command {
         /// Also write the game's circuit as OpenQASM 3 to this file.
         #[arg(long, value_name = "OUT")]
         qasm: Option<std::path::PathBuf>,
+        /// Largest dense state, as log2 of the number of amplitudes (default 26).
+        #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
+        dense_limit: Option<u32>,
+        /// Largest sparse state, in branches (default 4194304).
+        #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
+        sparse_limit: Option<usize>,
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
@@ -184,6 +193,13 @@ fn parse_dense_limit(s: &str) -> Result<u32, String> {
     qchess::config::file::check_dense_limit(n).map_err(|e| e.to_string())
 }
 
+fn parse_sparse_limit(s: &str) -> Result<usize, String> {
+    let n: i64 = s
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a whole number"))?;
+    qchess::config::file::check_sparse_limit(n).map_err(|e| e.to_string())
+}
+
 fn play(args: PlayArgs) -> ExitCode {
     let open = args.load.map_or(Open::New, Open::Load);
     let players = Players {
@@ -222,6 +238,7 @@ fn run_tui(
         pieces,
         color: display.color,
         dense_limit_log2: display.dense_limit,
+        sparse_limit: display.sparse_limit,
     };
     let mut opts: PlayOptions = match qchess::config::play_options(flags) {
         Ok(opts) => opts,
@@ -310,6 +327,8 @@ fn main() -> ExitCode {
             bell,
             entanglement,
             qasm,
+            dense_limit,
+            sparse_limit,
         }) => {
             if variant != RuleSet::Quantum {
                 let quantum_only = [
@@ -339,6 +358,8 @@ fn main() -> ExitCode {
                 free_turns,
                 bell: bell.map(|v| (v[0], v[1])),
                 entanglement,
+                dense_limit_log2: dense_limit,
+                sparse_limit,
             };
             let written = analyze::run(&req).and_then(|game| match &qasm {
                 Some(path) => analyze::write_qasm(&game, path).map(|()| game),

@@ -27,6 +27,8 @@ pub struct PlayFlags {
     pub color: Option<ColorChoice>,
     /// `--dense-limit`.
     pub dense_limit_log2: Option<u32>,
+    /// `--sparse-limit`.
+    pub sparse_limit: Option<usize>,
 }
 
 impl Config {
@@ -39,6 +41,7 @@ impl Config {
             color: flags.color.unwrap_or(self.color),
             autosave: self.autosave,
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
+            sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
         }
     }
 }
@@ -78,6 +81,7 @@ impl Settings {
             theme: self.themes.theme(&c.theme)?,
             autosave: c.autosave,
             dense_limit_log2: c.dense_limit_log2,
+            sparse_limit: c.sparse_limit,
             ..PlayOptions::default()
         })
     }
@@ -102,6 +106,7 @@ mod tests {
             color: ColorChoice::Fixed(Tier::Ansi16),
             autosave: false,
             dense_limit_log2: 20,
+            sparse_limit: 5000,
         }
     }
 
@@ -171,6 +176,16 @@ mod tests {
                 ..file.clone()
             },
         );
+        check(
+            PlayFlags {
+                sparse_limit: Some(77),
+                ..none.clone()
+            },
+            Config {
+                sparse_limit: 77,
+                ..file.clone()
+            },
+        );
         // Start position and seed come only from the command line.
         check(
             PlayFlags {
@@ -203,6 +218,7 @@ mod tests {
             defaults.dense_limit_log2,
             crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
         );
+        assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
 
         let s = settings(file_config());
         let from_file = s.play_options(PlayFlags::default()).unwrap();
@@ -215,6 +231,7 @@ mod tests {
         );
         assert!(!from_file.autosave);
         assert_eq!(from_file.dense_limit_log2, 20);
+        assert_eq!(from_file.sparse_limit, 5000);
 
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
@@ -224,6 +241,7 @@ mod tests {
             pieces: Some(Pieces::Unicode),
             color: Some(ColorChoice::Fixed(Tier::None)),
             dense_limit_log2: Some(12),
+            sparse_limit: Some(99),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
@@ -233,6 +251,7 @@ mod tests {
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
         assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0xaa, 0xaa));
         assert_eq!(from_flags.dense_limit_log2, 12);
+        assert_eq!(from_flags.sparse_limit, 99);
     }
 
     #[test]

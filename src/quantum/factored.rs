@@ -878,3 +878,160 @@ impl<B: Register> Backend for Factored<B> {
         Box::new(self.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantum::{DenseBackend, SparseBackend};
+
+    fn opts(sparse_limit: usize, dense_limit_log2: u32) -> BackendOptions {
+        BackendOptions {
+            sparse_limit,
+            dense_limit_log2,
+            factored: true,
+        }
+    }
+
+    /// The same steps on a factored state and a single register agree branch by branch.
+    fn same_as_single<B: Register>(f: &Factored<B>, single: &dyn Backend) {
+        let (a, b) = (f.branches(), single.branches());
+        assert_eq!(a.len(), b.len());
+        for ((k, x), (k2, y)) in a.iter().zip(&b) {
+            assert_eq!(k, k2);
+            assert!((x - y).norm() < 1e-12, "{k:?}: {x} vs {y}");
+        }
+        assert!(f.signature().matches(&single.signature()));
+    }
+
+    fn merge_and_split<B: Register>() {
+        let o = opts(1 << 10, 10);
+        let mut f = Factored::<B>::new(Bits::ZERO, o);
+        let mut single = crate::quantum::new_backend(B::KIND, Bits::ZERO, o);
+        let mut both = |g: Gate, t: &[Qubit], c: &[Control]| {
+            f.apply(g, t, c).unwrap();
+            single.apply(g, t, c).unwrap();
+        };
+        for q in [0, 1, 2] {
+            both(Gate::H, &[q], &[]);
+        }
+        // X on |+> changes nothing, but the control makes one factor of three.
+        both(Gate::X, &[1], &[Control::Bit(0, true)]);
+        both(Gate::X, &[2], &[Control::Bit(0, true)]);
+        assert_eq!(f.factor_count(), 1);
+        let m = f
+            .measure(&[Control::Bit(2, true)], Choice::Forced(true))
+            .unwrap();
+        single
+            .measure(&[Control::Bit(2, true)], Choice::Forced(true))
+            .unwrap();
+        assert!((m.p1 - 0.5).abs() < 1e-12);
+        f.compact();
+        // Qubit 2 is constant and leaves; the rest splits along the merge.
+        assert_eq!(f.factor_count(), 2);
+        assert_eq!(f.live_qubits(), 2);
+        same_as_single(&f, single.as_ref());
+        // An entangled pair does not split.
+        let mut g = Factored::<B>::new(Bits::ZERO, o);
+        g.apply(Gate::H, &[0], &[]).unwrap();
+        g.apply(Gate::H, &[1], &[]).unwrap();
+        g.apply(Gate::X, &[2], &[Control::Bit(0, true)]).unwrap();
+        g.apply(Gate::X, &[2], &[Control::Bit(1, true)]).unwrap();
+        g.measure(&[Control::Bit(2, true)], Choice::Forced(false))
+            .unwrap();
+        g.compact();
+        assert_eq!(g.factor_count(), 1);
+        assert_eq!(g.branch_count(), 2);
+    }
+
+    #[test]
+    fn factors_merge_and_split_again() {
+        merge_and_split::<SparseBackend>();
+        merge_and_split::<DenseBackend>();
+    }
+
+    fn limits<B: Register>(limit_units: usize) {
+        // A factor of 8 branches (amplitudes) fits a limit of 8; one more qubit in it
+        // does not, and neither do three such factors together (over twice the limit).
+        let o = opts(8, 3);
+        assert_eq!(B::limit_units(&o), limit_units);
+        let mut f = Factored::<B>::new(Bits::ZERO, o);
+        for q in [0, 1, 2] {
+            f.apply(Gate::H, &[q], &[]).unwrap();
+        }
+        f.apply(Gate::X, &[1], &[Control::Bit(0, true)]).unwrap();
+        f.apply(Gate::X, &[2], &[Control::Bit(1, true)]).unwrap();
+        let before = f.branches();
+        let err = f
+            .apply(Gate::H, &[3], &[Control::Bit(2, true)])
+            .unwrap_err();
+        let per_factor = match B::KIND {
+            // The gate acts where qubit 2 is 1: 4 more branches.
+            BackendKind::Sparse => QuantumError::TooManyBranches {
+                needed: 12,
+                limit: 8,
+            },
+            BackendKind::Dense => QuantumError::StateTooLarge {
+                needed: 4,
+                limit: 3,
+            },
+        };
+        assert_eq!(err, per_factor);
+        assert_eq!(f.branches(), before, "a refused gate changes nothing");
+        for q in [10, 11, 12] {
+            f.apply(Gate::H, &[q], &[]).unwrap();
+        }
+        f.apply(Gate::X, &[11], &[Control::Bit(10, true)]).unwrap();
+        f.apply(Gate::X, &[12], &[Control::Bit(11, true)]).unwrap();
+        assert_eq!(f.factor_count(), 2);
+        let err = f.apply(Gate::H, &[20], &[]).unwrap_err();
+        assert_eq!(
+            err,
+            QuantumError::TotalTooLarge {
+                kind: B::KIND,
+                needed: 18,
+                allowed: 16
+            }
+        );
+        assert!(err.to_string().contains("twice the limit"), "{err}");
+    }
+
+    #[test]
+    fn limits_apply_per_factor_and_to_the_total() {
+        limits::<SparseBackend>(8);
+        limits::<DenseBackend>(8);
+    }
+
+    #[test]
+    fn clones_share_the_factors_a_gate_does_not_touch() {
+        let mut f = Factored::<SparseBackend>::new(Bits::ZERO, BackendOptions::default());
+        for q in [0, 5, 9] {
+            f.apply(Gate::H, &[q], &[]).unwrap();
+        }
+        let mut g = f.clone();
+        g.apply(Gate::SqrtISwap, &[5, 6], &[]).unwrap();
+        let shared = f
+            .factors
+            .iter()
+            .filter(|a| g.factors.iter().any(|b| Arc::ptr_eq(a, b)))
+            .count();
+        assert_eq!(shared, 2);
+        assert_eq!(f.branch_count(), 8);
+        assert_eq!(g.branch_count(), 12);
+    }
+
+    #[test]
+    fn classical_gates_need_no_factor() {
+        let mut f =
+            Factored::<DenseBackend>::new(Bits::from_qubits([3]), BackendOptions::default());
+        f.apply(Gate::ISwap, &[3, 4], &[]).unwrap();
+        f.apply(Gate::Z, &[4], &[]).unwrap();
+        assert_eq!(f.factor_count(), 0);
+        assert_eq!(
+            f.branches(),
+            vec![(Bits::from_qubits([4]), Complex64::new(0.0, -1.0))]
+        );
+        // A control on a classical qubit that fails: nothing happens, nothing merges.
+        f.apply(Gate::H, &[7], &[Control::Bit(3, true)]).unwrap();
+        assert_eq!(f.factor_count(), 0);
+    }
+}
