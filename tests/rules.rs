@@ -306,6 +306,27 @@ fn threefold_repetition_ends_a_classical_game() {
 }
 
 #[test]
+fn threefold_repetition_compares_the_quantum_state() {
+    for b in BACKENDS {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut g = game(start, b, false);
+        // Two knights in superposition (two factors), then rooks to and fro: after the
+        // first return (castling rights lost) the positions repeat every four plies, so
+        // the one after ply 4 occurs for the third time at ply 12.
+        let cycle = "h1g1 a8b8 g1h1 b8a8";
+        play_all(&mut g, "g1^f3h3 b8^a6c6");
+        play_all(&mut g, cycle);
+        play_all(&mut g, "h1g1 a8b8 g1h1 b8a8 h1g1");
+        assert_eq!(g.status(), Status::Ongoing, "{b}");
+        assert_eq!(g.branch_count(), 4);
+        play_all(&mut g, "a8b8");
+        assert_eq!(g.ply(), 12);
+        assert_eq!(g.end_reason(), Some(EndReason::Repetition), "{b}");
+        assert_eq!(g.branch_count(), 1, "{b}: the board was measured");
+    }
+}
+
+#[test]
 fn king_capture_ends_the_game() {
     for b in BACKENDS {
         let mut g = game("4k3/8/8/8/8/8/8/4RK2 w - - 0 1", b, false);

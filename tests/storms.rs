@@ -87,3 +87,95 @@ fn split_storm_agrees_with_the_single_register_at_full_size() {
         assert_same(&f, &single, &format!("full split storm on {backend}"));
     }
 }
+
+/// Everything a player sees of a game.
+fn snapshot(g: &Game) -> (Vec<f64>, usize, usize, String, usize) {
+    (
+        Square::all().map(|s| g.probability(s)).collect(),
+        g.branch_count(),
+        g.ply(),
+        g.fen(),
+        g.simulator().backend().factor_sizes().len(),
+    )
+}
+
+#[test]
+fn size_limits_refuse_a_move_and_leave_the_game_as_it_was() {
+    use qchess::chess::MoveError;
+    use qchess::quantum::QuantumError;
+    let first = ["b3^d2a1", "g1^e2h3", "d2^b3c4", "e2^g1g3"];
+    // Sparse, 3 branches: a knight on three squares fits, on four it does not; two
+    // knights on three squares fill twice the limit, so a third knight's split does not
+    // fit beside them.
+    let sparse = GameOptions {
+        sparse_limit: 3,
+        ..GameOptions::default()
+    };
+    // Dense, 2^4 amplitudes: a split needs a qubit more than the squares it ends on, so
+    // a knight reaches three squares, not four; four knights' factors (24 amplitudes)
+    // leave no room for one to go to 16 (36 > 32).
+    let dense = GameOptions {
+        backend: BackendKind::Dense,
+        dense_limit_log2: 4,
+        ..GameOptions::default()
+    };
+    let cases = [
+        (
+            sparse,
+            &first[..],
+            "c4^d2e5",
+            QuantumError::TooManyBranches {
+                needed: 4,
+                limit: 3,
+            },
+        ),
+        (
+            sparse,
+            &first[..],
+            "e6^d8f4",
+            QuantumError::TotalTooLarge {
+                kind: BackendKind::Sparse,
+                needed: 8,
+                allowed: 6,
+            },
+        ),
+        (
+            dense,
+            &first[..],
+            "c4^d2e5",
+            QuantumError::StateTooLarge {
+                needed: 5,
+                limit: 4,
+            },
+        ),
+        (
+            dense,
+            &[
+                "b3^d2a1", "g1^e2h3", "d2^b3c4", "e2^g1g3", "e6^d8f4", "e4^f6d6",
+            ][..],
+            "d8^e6f7",
+            QuantumError::TotalTooLarge {
+                kind: BackendKind::Dense,
+                needed: 36,
+                allowed: 32,
+            },
+        ),
+    ];
+    for (o, before_moves, refused, want) in cases {
+        let mut g = storms::KNIGHTS.start(o);
+        for m in before_moves {
+            g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        let before = snapshot(&g);
+        let err = g.play(refused).unwrap_err();
+        assert_eq!(err, MoveError::Quantum(want), "{refused}");
+        assert_eq!(
+            snapshot(&g),
+            before,
+            "{refused}: the refused move changed nothing"
+        );
+        assert!(err.to_string().contains("raise the limit"), "{err}");
+        // The game goes on.
+        g.play("h1g2").unwrap();
+    }
+}
