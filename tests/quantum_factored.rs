@@ -8,89 +8,31 @@ use qchess::quantum::{
     BackendKind, BackendOptions, Bits, Complex64, Control, Gate, QuantumError, Qubit, Simulator,
 };
 
+#[path = "common/circuits.rs"]
+mod circuits;
+
+use circuits::{any_gate, gate_step, initial, measure_step, qubit, Step};
+
 /// The qubits circuits use, across the 64-bit word boundaries.
 const POOL: [Qubit; 10] = [0, 1, 2, 3, 5, 8, 63, 64, 65, 130];
 
-#[derive(Clone, Debug)]
-enum Step {
-    Gate(Gate, Vec<Qubit>, Vec<Control>),
-    Measure(Vec<Control>, Option<bool>),
-    Compact,
-    Release,
-}
-
-fn qubit() -> impl Strategy<Value = Qubit> {
-    prop::sample::select(&POOL[..])
-}
-
+/// H puts qubits in superposition (new factors); the identity, controlled, merges factors
+/// without entangling them, so that a later measurement finds the product and splits it.
 fn gate() -> impl Strategy<Value = Gate> {
-    // H puts qubits in superposition (new factors); the identity, controlled, merges
-    // factors without entangling them, so that a later measurement finds the product
-    // and splits it.
     prop_oneof![3 => Just(Gate::H), 3 => Just(Gate::Phase(0.0)), 8 => any_gate()]
 }
 
-fn any_gate() -> impl Strategy<Value = Gate> {
-    prop_oneof![
-        Just(Gate::ISwap),
-        Just(Gate::ISwapInv),
-        Just(Gate::SqrtISwap),
-        Just(Gate::SqrtISwapInv),
-        Just(Gate::Swap),
-        Just(Gate::X),
-        Just(Gate::H),
-        Just(Gate::Z),
-        (-4.0f64..4.0).prop_map(Gate::Phase),
-        (-4.0f64..4.0).prop_map(Gate::Ry),
-        (-4.0f64..4.0).prop_map(Gate::Rx),
-    ]
-}
-
-fn control() -> impl Strategy<Value = Control> {
-    prop_oneof![
-        3 => (qubit(), any::<bool>()).prop_map(|(q, v)| Control::Bit(q, v)),
-        1 => prop::collection::vec(qubit(), 1..3).prop_map(Control::Clear),
-        1 => prop::collection::vec(qubit(), 1..3).prop_map(Control::Blocked),
-    ]
-}
-
 fn step() -> impl Strategy<Value = Step> {
-    let gate_step = (
-        gate(),
-        qubit(),
-        qubit(),
-        prop::collection::vec(control(), 0..3),
-    )
-        .prop_map(|(g, a, b, controls)| {
-            let targets = if g.arity() == 2 { vec![a, b] } else { vec![a] };
-            let controls = controls
-                .into_iter()
-                .filter(|c| c.qubits().iter().all(|q| !targets.contains(q)))
-                .collect();
-            Step::Gate(g, targets, controls)
-        });
     // Measuring single qubits (then compacting) is what disentangles, so that comes
     // often: it is where factors split again.
     prop_oneof![
-        8 => gate_step,
-        3 => (qubit(), prop::option::of(any::<bool>()))
+        8 => gate_step(gate(), &POOL),
+        3 => (qubit(&POOL), prop::option::of(any::<bool>()))
             .prop_map(|(q, f)| Step::Measure(vec![Control::Bit(q, true)], f)),
-        2 => (prop::collection::vec(control(), 1..3), prop::option::of(any::<bool>()))
-            .prop_map(|(p, f)| Step::Measure(p, f)),
+        2 => measure_step(&POOL),
         3 => Just(Step::Compact),
         1 => Just(Step::Release),
     ]
-}
-
-fn initial() -> impl Strategy<Value = Bits> {
-    prop::collection::vec(any::<bool>(), POOL.len()).prop_map(|v| {
-        Bits::from_qubits(
-            POOL.iter()
-                .zip(v)
-                .filter(|(_, on)| *on)
-                .map(|(&q, _)| q as usize),
-        )
-    })
 }
 
 /// The two states are equal up to one global phase, to 1e-9.
@@ -206,7 +148,7 @@ fn factored_and_single_register_agree_on_random_circuits() {
         TestRng::deterministic_rng(RngAlgorithm::ChaCha),
     );
     let strategy = (
-        initial(),
+        initial(&POOL),
         any::<u64>(),
         prop::collection::vec(step(), 1..64),
     );
