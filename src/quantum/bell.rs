@@ -38,35 +38,30 @@ pub fn reduced(backend: &dyn Backend, x: Qubit, y: Qubit) -> Rho {
 
 /// The reduced density matrix of `x` and `y` from branches that hold both.
 fn pair(branches: &[(Bits, Complex64)], x: Qubit, y: Qubit) -> Rho {
-    let (xi, yi) = (x as usize, y as usize);
-    let mut groups: HashMap<Bits, [Complex64; 4]> = HashMap::new();
-    for (b, a) in branches {
-        let idx = (b.get(xi) as usize) << 1 | b.get(yi) as usize;
-        let rest = b.with(xi, false).with(yi, false);
-        groups.entry(rest).or_default()[idx] += a;
-    }
-    let mut rho = [[Complex64::new(0.0, 0.0); 4]; 4];
-    for v in groups.values() {
-        for i in 0..4 {
-            for j in 0..4 {
-                rho[i][j] += v[i] * v[j].conj();
-            }
-        }
-    }
-    rho
+    reduced_of(branches, &[x, y])
 }
 
 /// The one-qubit reduced density matrix of `x` from branches that hold it.
 fn single(branches: &[(Bits, Complex64)], x: Qubit) -> [[Complex64; 2]; 2] {
-    let xi = x as usize;
-    let mut groups: HashMap<Bits, [Complex64; 2]> = HashMap::new();
+    reduced_of(branches, &[x])
+}
+
+/// The reduced density matrix of the `qs` (the first the highest bit of the index; `N`
+/// is 2^`qs.len()`): the branches grouped by their other bits, each group's amplitudes
+/// summed as an outer product.
+fn reduced_of<const N: usize>(branches: &[(Bits, Complex64)], qs: &[Qubit]) -> [[Complex64; N]; N] {
+    let mut groups: HashMap<Bits, [Complex64; N]> = HashMap::new();
     for (b, a) in branches {
-        groups.entry(b.with(xi, false)).or_default()[b.get(xi) as usize] += a;
+        let idx = qs
+            .iter()
+            .fold(0usize, |i, &q| i << 1 | b.get(q as usize) as usize);
+        let rest = qs.iter().fold(*b, |r, &q| r.with(q as usize, false));
+        groups.entry(rest).or_insert([Complex64::new(0.0, 0.0); N])[idx] += a;
     }
-    let mut rho = [[Complex64::new(0.0, 0.0); 2]; 2];
+    let mut rho = [[Complex64::new(0.0, 0.0); N]; N];
     for v in groups.values() {
-        for i in 0..2 {
-            for j in 0..2 {
+        for i in 0..N {
+            for j in 0..N {
                 rho[i][j] += v[i] * v[j].conj();
             }
         }

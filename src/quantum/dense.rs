@@ -89,14 +89,14 @@ impl DenseBackend {
             d.pos[q] = j as u8;
             d.live.push(q as Qubit);
         }
-        d.amps = vec![Complex64::new(0.0, 0.0); 1 << needed];
+        let len = 1usize << needed;
+        d.amps = Vec::new();
+        d.amps
+            .try_reserve_exact(len)
+            .map_err(|_| out_of_memory(len))?;
+        d.amps.resize(len, Complex64::new(0.0, 0.0));
         for (b, a) in branches {
-            let idx = d
-                .live
-                .iter()
-                .enumerate()
-                .filter(|(_, &q)| b.get(q as usize))
-                .fold(0usize, |idx, (j, _)| idx | 1 << j);
+            let idx = d.index_of(b);
             d.amps[idx] += a;
         }
         for a in &mut d.amps {
@@ -105,6 +105,15 @@ impl DenseBackend {
             }
         }
         Ok(d)
+    }
+
+    /// The vector index of the live qubits set in `b`.
+    fn index_of(&self, b: &Bits) -> usize {
+        self.live
+            .iter()
+            .enumerate()
+            .filter(|(_, &q)| b.get(q as usize))
+            .fold(0usize, |idx, (j, _)| idx | 1 << j)
     }
 
     /// The size limit, as log2 of the number of amplitudes.
@@ -612,12 +621,7 @@ impl Register for DenseBackend {
     }
 
     fn split(&self, part: &Bits) -> Option<(Self, Self)> {
-        let pmask = self
-            .live
-            .iter()
-            .enumerate()
-            .filter(|(_, &q)| part.get(q as usize))
-            .fold(0usize, |m, (j, _)| m | 1 << j);
+        let pmask = self.index_of(part);
         let rmask = (self.amps.len() - 1) & !pmask;
         if pmask == 0 || rmask == 0 {
             return None;
