@@ -128,6 +128,39 @@ fn bench_storms(c: &mut Criterion, moves: &[String], timing: bool) {
     group.finish();
 }
 
+/// What a search pays to look one move ahead: a clone of the game after 100 plies, then
+/// the next move, with the state factored (untouched factors shared) or one register.
+fn bench_clone(c: &mut Criterion, moves: &[String]) {
+    let mut group = c.benchmark_group("clone_and_move");
+    group.sample_size(20);
+    for backend in [BackendKind::Sparse, BackendKind::Dense] {
+        for factored in [true, false] {
+            let o = GameOptions {
+                factored,
+                ..opts(backend)
+            };
+            let g = Game::replay(
+                qchess::chess::fen::parse(qchess::chess::fen::START_FEN).expect("start"),
+                o,
+                &moves[..100],
+            )
+            .expect("replays");
+            let name = if factored { "factored" } else { "single" };
+            group.bench_function(format!("{name}/{}", backend.name()), |b| {
+                b.iter(|| {
+                    let mut h = g.clone();
+                    h.play(&moves[100]).expect("legal");
+                    h
+                })
+            });
+            group.bench_function(format!("{name}/{}/clone_only", backend.name()), |b| {
+                b.iter(|| g.clone())
+            });
+        }
+    }
+    group.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let moves = moves();
     let timing = std::env::args().any(|a| a == "--bench");
@@ -141,6 +174,7 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
     bench_storms(c, &moves, timing);
+    bench_clone(c, &moves);
 }
 
 criterion_group!(benches, bench);
