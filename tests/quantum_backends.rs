@@ -475,9 +475,10 @@ fn allocation_failure_below_the_limit_says_out_of_memory() {
     let exe = std::env::current_exe().expect("the test binary");
     let out = std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!(
-            "ulimit -v 700000 && exec \"$0\" --exact allocation_failure_below_the_limit_says_out_of_memory --nocapture --test-threads 1"
-        ))
+        .arg(
+            "ulimit -v 700000 && exec \"$0\" --exact \
+             allocation_failure_below_the_limit_says_out_of_memory --nocapture --test-threads 1",
+        )
         .arg(exe)
         .env(OOM_CHILD, "1")
         .output()

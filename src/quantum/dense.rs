@@ -612,7 +612,7 @@ impl Register for DenseBackend {
             .filter(|&q| self.pos[q] != NOT_LIVE)
             .map(|q| (self.pos[q] as usize, values.get(q)))
             .collect();
-        js.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        js.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         for (j, v) in js {
             self.shrink(j, v);
         }
