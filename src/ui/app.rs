@@ -6,6 +6,9 @@ use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
+use super::line_edit::LineEdit;
+pub use super::prompts::Purpose;
+use super::prompts::{self, Answered, Question, SaveStep};
 use super::steps;
 use super::view::{self, Pick, View};
 use crate::chess::notation::{self, MoveText};
@@ -68,33 +71,11 @@ pub enum Mode {
     },
     /// Typing into the message line: a move, a file name or a ply number.
     Prompt {
-        /// The text so far.
-        text: String,
+        /// The text so far, with its cursor.
+        line: LineEdit,
         /// What the text is for.
         purpose: Purpose,
     },
-}
-
-/// What a line typed at the bottom is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// A move in notation.
-    Move,
-    /// The file to save the game to.
-    SavePath,
-    /// The ply to show in replay.
-    GotoPly,
-}
-
-impl Purpose {
-    /// The label before the typed text.
-    pub fn label(self) -> &'static str {
-        match self {
-            Purpose::Move => ": ",
-            Purpose::SavePath => "save to: ",
-            Purpose::GotoPly => "go to ply: ",
-        }
-    }
 }
 
 /// Stepping through a finished or saved game: the whole game, and the ply shown.
@@ -187,6 +168,10 @@ pub struct App {
     pub(super) replay: Option<Replay>,
     /// The inspector, while it is open.
     pub(super) inspector: Option<Inspector>,
+    /// The yes/no question shown, if any.
+    pub(super) question: Option<Question>,
+    /// The last move typed on the `:` line (Up brings it back).
+    last_typed: String,
 }
 
 const REPLAY_WELCOME: &str =
@@ -222,14 +207,12 @@ impl App {
             recorder: Recorder::off(),
             replay: None,
             inspector: None,
+            question: None,
+            last_typed: String::new(),
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
-            let reason = app.game.end_reason().map_or("", |r| r.describe());
-            app.say(
-                Tone::Info,
-                format!("game over: {}: {reason}", app.game.status().describe()),
-            );
+            app.say(Tone::Info, app.game_over_words());
         } else if app.game.to_move() != crate::chess::Color::White {
             app.say(Tone::Plain, WELCOME.replacen("white", "black", 1));
         }
@@ -239,7 +222,37 @@ impl App {
     /// Saves the game with `recorder`: autosave after every change, and `w` to save.
     pub fn with_recorder(mut self, recorder: Recorder) -> App {
         self.recorder = recorder;
+        if self.game.status() != Status::Ongoing {
+            // The result is told in the players' names.
+            self.say(Tone::Info, self.game_over_words());
+        }
         self
+    }
+
+    /// "game over: Ann wins: a king was captured with certainty".
+    fn game_over_words(&self) -> String {
+        let reason = self.game.end_reason().map_or("", |r| r.describe());
+        format!("game over: {}: {reason}", self.result_words())
+    }
+
+    /// The result in the players' names (`Ann wins`, `draw`).
+    pub fn result_words(&self) -> String {
+        prompts::result_words(self.game.status(), &self.recorder.players)
+    }
+
+    /// The yes/no question shown, if any.
+    pub fn question(&self) -> Option<&Question> {
+        self.question.as_ref()
+    }
+
+    /// What to print on the restored terminal after leaving: where the game is saved and
+    /// how to play on (nothing for a replay or a game without moves).
+    pub fn farewell(&self) -> Option<String> {
+        if self.replay.is_some() {
+            return None;
+        }
+        let ongoing = self.game.status() == Status::Ongoing;
+        prompts::farewell(&self.recorder, self.game.history().len(), ongoing)
     }
 
     /// Starts with `text` on the message line (unless the game is already over).
@@ -323,6 +336,9 @@ impl App {
         if self.help {
             return InputMode::Help;
         }
+        if self.question.is_some() {
+            return InputMode::Question;
+        }
         match self.mode {
             Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
@@ -362,12 +378,16 @@ impl App {
 
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
+        if action == Action::Interrupt {
+            self.quit = true;
+            return;
+        }
         if self.help {
             self.help = false;
-            if action == Action::Quit {
-                self.quit = true;
-            }
             return;
+        }
+        if let Some(q) = self.question.take() {
+            return self.answer(q, action);
         }
         if self.inspector.is_some() && self.inspecting(action) {
             return;
@@ -394,7 +414,7 @@ impl App {
             Action::Cancel => self.cancel(),
             Action::Prompt => {
                 self.mode = Mode::Prompt {
-                    text: String::new(),
+                    line: LineEdit::empty(),
                     purpose: Purpose::Move,
                 };
                 self.say(
@@ -402,19 +422,13 @@ impl App {
                     "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
                 );
             }
-            Action::Save => {
-                self.mode = Mode::Prompt {
-                    text: self.recorder.default_save_path().display().to_string(),
-                    purpose: Purpose::SavePath,
-                };
-                self.say(Tone::Plain, "Enter saves to this file, Esc cancels");
-            }
+            Action::Save => self.ask_save_path(),
             Action::PlyStep(d) => self.step_ply(d),
             Action::PlyFirst => self.step_ply(i64::MIN / 2),
             Action::PlyLast => self.step_ply(i64::MAX / 2),
             Action::GotoPly => {
                 self.mode = Mode::Prompt {
-                    text: String::new(),
+                    line: LineEdit::empty(),
                     purpose: Purpose::GotoPly,
                 };
                 self.say(
@@ -430,7 +444,9 @@ impl App {
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
             Action::Help => self.help = true,
-            Action::Quit => self.quit = true,
+            Action::Quit => self.ask_quit(),
+            Action::Interrupt => self.quit = true,
+            Action::Yes | Action::No => {}
             Action::NewGame => self.new_game(),
             Action::HistoryPrev => self.pick_move(-1),
             Action::HistoryNext => self.pick_move(1),
@@ -446,18 +462,76 @@ impl App {
             Action::CircuitUp => self.scroll_circuit(0, -3),
             Action::CircuitDown => self.scroll_circuit(0, 3),
             Action::Promote(k) => self.promote(k),
-            Action::Char(c) => {
-                if let Mode::Prompt { text, .. } = &mut self.mode {
-                    text.push(c);
+            Action::Edit(e) => {
+                if let Mode::Prompt { line, .. } = &mut self.mode {
+                    line.edit(e);
                 }
             }
-            Action::Backspace => {
-                if let Mode::Prompt { text, .. } = &mut self.mode {
-                    text.pop();
+            Action::Recall => {
+                if let Mode::Prompt {
+                    line,
+                    purpose: Purpose::Move,
+                } = &mut self.mode
+                {
+                    *line = LineEdit::with_text(self.last_typed.clone());
                 }
             }
             Action::Submit => self.submit(),
         }
+    }
+
+    /// `q`: leaves at once when there is nothing to lose (no move yet, the game over, a
+    /// replay); during a game, asks first.
+    fn ask_quit(&mut self) {
+        let playing = self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && !self.game.history().is_empty();
+        if playing {
+            self.ask(Question::Quit);
+        } else {
+            self.quit = true;
+        }
+    }
+
+    fn ask(&mut self, q: Question) {
+        self.say(Tone::Plain, q.line());
+        self.question = Some(q);
+    }
+
+    /// Applies the answer to a question (already taken off the screen).
+    fn answer(&mut self, q: Question, action: Action) {
+        match prompts::answer(q, action, || self.saved()) {
+            Answered::Leave => self.quit = true,
+            Answered::SaveFirst => self.ask_save_path(),
+            Answered::Said(m) => {
+                // Saved after the folder question: the save line closes.
+                if m.tone == Tone::Info {
+                    if let Mode::Prompt { .. } = self.mode {
+                        self.mode = Mode::Idle;
+                    }
+                }
+                self.message = m;
+            }
+            Answered::EditPath(typed, m) => {
+                self.mode = Mode::Prompt {
+                    line: LineEdit::with_text(typed),
+                    purpose: Purpose::SavePath,
+                };
+                self.message = m;
+            }
+            Answered::Unanswered(q) => self.question = Some(q),
+        }
+    }
+
+    /// Opens the save line, offering the default file (typing replaces it).
+    fn ask_save_path(&mut self) {
+        let offered = self.recorder.default_save_path();
+        let home = prompts::home_dir();
+        self.mode = Mode::Prompt {
+            line: LineEdit::offered(prompts::tilde(&offered, home.as_deref())),
+            purpose: Purpose::SavePath,
+        };
+        self.say(Tone::Plain, prompts::SAVE_HINT);
     }
 
     /// Shows ply `ply` of the replayed game (clamped to the game).
@@ -544,20 +618,31 @@ impl App {
     /// Writes the autosave; a failure is added to the message line, never fatal.
     fn autosave(&mut self) {
         let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
-        if let Some(m) = autosave_message(&self.recorder, &saved, &self.message) {
+        if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.message = m;
         }
     }
 
-    fn save_to(&mut self, path: &str) {
-        let saved = SavedGame::of_game(
+    /// The record of the whole game (all of it in replay).
+    fn saved(&self) -> SavedGame {
+        SavedGame::of_game(
             self.history_game(),
             &self.recorder.players,
             &self.recorder.date,
-        );
-        self.message = save_message(path, &saved);
-        if self.message.tone == Tone::Info {
-            self.mode = Mode::Idle;
+        )
+    }
+
+    /// Saves to the typed path, or asks first about a missing folder. The line stays
+    /// open after a failure, so the path can be fixed.
+    fn save_to(&mut self, typed: &str) {
+        match prompts::save_typed(typed, &self.recorder, &self.saved()) {
+            SaveStep::Done(m) => {
+                if m.tone == Tone::Info {
+                    self.mode = Mode::Idle;
+                }
+                self.message = m;
+            }
+            SaveStep::Ask(q) => self.ask(q),
         }
     }
 
@@ -847,19 +932,20 @@ impl App {
         }
     }
 
-    /// Plays a move picked on the board.
+    /// Plays a move picked on the board. A refused move keeps the selection (a refused
+    /// promotion goes back to no selection).
     fn play_text(&mut self, text: MoveText) {
         let input = text.to_string();
-        if self.play(&input, &text).is_err() {
+        if self.play(&input, &text).is_err() && matches!(self.mode, Mode::Promotion { .. }) {
             self.mode = Mode::Idle;
         }
     }
 
     fn submit(&mut self) {
-        let Mode::Prompt { text, purpose } = &self.mode else {
+        let Mode::Prompt { line, purpose } = &self.mode else {
             return;
         };
-        let input = text.trim().to_string();
+        let input = line.text().trim().to_string();
         match purpose {
             Purpose::SavePath if input.is_empty() => {
                 return self.say(Tone::Error, "type a file name to save to (Esc cancels)")
@@ -868,15 +954,23 @@ impl App {
             Purpose::GotoPly => return self.goto_ply(&input),
             Purpose::Move => {}
         }
+        // The line closes whatever happens; the message says what did, and Up on the
+        // next line brings the text back.
+        self.mode = Mode::Idle;
         if input.is_empty() {
-            self.mode = Mode::Idle;
             return self.say(Tone::Plain, "no move typed");
         }
+        self.last_typed = input.clone();
         match notation::parse(&input) {
-            Ok(t) => {
-                // On error the line stays open with the text, so it can be fixed.
-                let _ = self.play(&input, &t);
-            }
+            Ok(t) => match t.outcome {
+                Some(o) if !self.game.options().free_turns => self.say(
+                    Tone::Error,
+                    refused_outcome(&input, &format!(".m{}", u8::from(o))),
+                ),
+                _ => {
+                    let _ = self.play(&input, &t);
+                }
+            },
             Err(e) => self.say(Tone::Error, e.to_string()),
         }
     }
@@ -889,7 +983,7 @@ impl App {
                 self.after_change();
                 let said = match self.game.status() {
                     Status::Ongoing => said,
-                    s => format!("{said}. Game over: {}", s.describe()),
+                    _ => format!("{said}. Game over: {}", self.result_words()),
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
@@ -973,31 +1067,9 @@ impl App {
     }
 }
 
-/// Writes the autosave; on failure, `said` with the failure added (never fatal).
-pub(super) fn autosave_message(
-    recorder: &Recorder,
-    saved: &SavedGame,
-    said: &Message,
-) -> Option<Message> {
-    recorder.autosave(saved).err().map(|e| Message {
-        text: format!("{} (autosave failed: {e})", said.text),
-        tone: Tone::Error,
-    })
-}
-
-/// Saves to the typed `path` and says how it went (Info when saved).
-pub(super) fn save_message(path: &str, saved: &SavedGame) -> Message {
-    let path = std::path::Path::new(path);
-    match crate::record::save(path, saved) {
-        Ok(()) => Message {
-            text: format!("saved to {}", path.display()),
-            tone: Tone::Info,
-        },
-        Err(e) => Message {
-            text: e.to_string(),
-            tone: Tone::Error,
-        },
-    }
+/// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
+pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
+    format!("{input}: in a game outcomes are drawn at random; type it without {suffix}")
 }
 
 /// What a played move did, in words.

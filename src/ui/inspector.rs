@@ -157,8 +157,12 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
                 Span::styled("opposite share ", dim),
                 Span::styled(format!("{:.0}%", b.opposite_ratio() * 100.0), text),
             ]));
-            for l in wrap(&format!("merge: {}", b.merge_reading()), width) {
-                lines.push(Line::styled(l, text));
+            // A merge needs the same piece (type and colour) on both squares.
+            let st = game.state();
+            if st.piece(ins.first).is_some() && st.piece(ins.first) == st.piece(y) {
+                for l in wrap(&format!("merge: {}", b.merge_reading()), width) {
+                    lines.push(Line::styled(l, text));
+                }
             }
         }
         _ => {

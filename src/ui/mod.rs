@@ -9,8 +9,10 @@ pub mod history;
 pub mod input;
 pub mod inspector;
 pub mod layout;
+pub mod line_edit;
 pub mod popup;
 pub mod probs;
+pub mod prompts;
 pub mod skat;
 pub mod squares;
 pub mod status;
@@ -45,6 +47,9 @@ pub fn draw(f: &mut Frame, app: &App) {
     status::render(f, p.status, p.message, app);
     if app.game_over_shown() {
         popup::game_over(f, area, app);
+    }
+    if let Some(q) = app.question() {
+        popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
     if app.help_shown() {
         popup::help(f, area, app);

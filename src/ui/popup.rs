@@ -5,6 +5,7 @@ use super::app::App;
 use super::color::Paint;
 use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::layout::MIN_SIZE;
+use super::prompts::Asked;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -38,7 +39,7 @@ pub fn map_lines(map: &[Binding]) -> Vec<(String, String)> {
         .map(|b| match b.action {
             Action::Quit => (
                 format!("{} Ctrl-C", b.label),
-                format!("{} (Ctrl-C from anywhere)", b.help),
+                format!("{}; Ctrl-C leaves at once", b.help),
             ),
             _ => (b.label.to_string(), b.help.to_string()),
         })
@@ -98,16 +99,15 @@ pub fn help_box(f: &mut Frame, area: Rect, paint: &Paint, entries: Vec<(String, 
 
 /// Draws the game-over popup.
 pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
-    let g = &app.game;
-    let reason = g.end_reason().map_or("", |r| r.describe());
-    game_over_box(f, area, &app.paint, g.status().describe(), reason);
+    let reason = app.game.end_reason().map_or("", |r| r.describe());
+    game_over_box(f, area, &app.paint, &app.result_words(), reason);
 }
 
-/// Draws a game-over box with the result and the reason.
+/// Draws a game-over box with the result (in the players' names) and the reason.
 pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, reason: &str) {
     let lines = vec![
         Line::styled(
-            result.to_uppercase(),
+            result.to_string(),
             paint.title().add_modifier(Modifier::BOLD),
         ),
         Line::styled(reason.to_string(), paint.fg(paint.theme.text)),
@@ -142,4 +142,31 @@ pub fn too_small(f: &mut Frame, area: Rect) {
     let y = area.height / 2;
     let r = Rect::new(area.x, area.y + y, area.width, area.height - y);
     f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).centered(), r);
+}
+
+/// Draws a yes/no question: its words (wrapped; a long path takes several lines), then
+/// the answering keys.
+pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
+    let w = 64.min(area.width.saturating_sub(4)).max(20);
+    let inner_w = w.saturating_sub(4) as usize;
+    let mut lines: Vec<Line> = asked
+        .lines
+        .iter()
+        .flat_map(|l| super::history::wrap(l, inner_w))
+        .map(|l| Line::styled(l, paint.fg(paint.theme.text)))
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(asked.keys, paint.title()));
+    let r = centered(area, w, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .padding(ratatui::widgets::Padding::horizontal(1))
+                .border_style(paint.fg(paint.theme.title))
+                .title(Span::styled(asked.title, paint.title())),
+        ),
+        r,
+    );
 }

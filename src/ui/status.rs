@@ -1,13 +1,17 @@
 //! The status line (side to move, ply, 50-move counter, branches, backend) and the
 //! message line (news, rejected input with the reason, or the move being typed).
 
-use super::app::{App, Mode, Tone};
+use super::app::{App, Message, Mode, Tone};
+use super::color::Paint;
+use super::line_edit::LineEdit;
+use super::prompts::Purpose;
 use crate::chess::Status;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+use unicode_width::UnicodeWidthStr;
 
 /// Draws the status line into `status` and the message line into `message`.
 pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
@@ -19,7 +23,7 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
     let sep = Span::styled(" │ ", dim);
     let who = match g.status() {
         Status::Ongoing => format!("{} to move", g.to_move().name()),
-        s => format!("game over: {}", s.describe()),
+        _ => format!("game over: {}", app.result_words()),
     };
     let mut spans = Vec::new();
     if let Some(r) = app.replay() {
@@ -47,21 +51,8 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
     f.render_widget(Paragraph::new(Line::from(spans)), status);
 
     let line = match &app.mode {
-        Mode::Prompt {
-            text: typed,
-            purpose,
-        } => {
-            let mut spans = vec![
-                Span::styled(purpose.label(), paint.title()),
-                Span::styled(typed.clone(), text),
-                Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
-            ];
-            let style = match app.message.tone {
-                Tone::Error => paint.fg(theme.error),
-                Tone::Plain | Tone::Info => dim,
-            };
-            spans.push(Span::styled(format!("   {}", app.message.text), style));
-            Line::from(spans)
+        Mode::Prompt { line, purpose } => {
+            prompt_line(paint, *purpose, line, &app.message, message.width as usize)
         }
         _ => {
             let style = match app.message.tone {
@@ -73,4 +64,32 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
         }
     };
     f.render_widget(Paragraph::new(line), message);
+}
+
+/// The message line while a line is typed: the label, the text scrolled around its
+/// cursor, then the message (a hint, or why the text was refused). The text gets the
+/// room it needs; a refusal keeps at least half the line.
+pub fn prompt_line(
+    paint: &Paint,
+    purpose: Purpose,
+    line: &LineEdit,
+    said: &Message,
+    width: usize,
+) -> Line<'static> {
+    let label = purpose.label();
+    let room = width.saturating_sub(label.width());
+    let need = line.text().width() + 1;
+    let said_w = said.text.width() + 3;
+    let window = match said.tone {
+        Tone::Error => need.min(room.saturating_sub(said_w).max(room / 2)),
+        Tone::Plain | Tone::Info => need.min(room),
+    };
+    let style = match said.tone {
+        Tone::Error => paint.fg(paint.theme.error),
+        Tone::Plain | Tone::Info => paint.dim(),
+    };
+    let mut spans = vec![Span::styled(label, paint.title())];
+    spans.extend(line.spans(window, paint.fg(paint.theme.text)));
+    spans.push(Span::styled(format!("   {}", said.text), style));
+    Line::from(spans)
 }

@@ -2,9 +2,11 @@
 //! as Quantum Chess, driven only through [`VariantGame`]. No terminal in here: tests
 //! drive it with key events and draw it on a test backend.
 
-use super::app::{autosave_message, save_message, Message, Purpose, Tone};
+use super::app::{refused_outcome, Message, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::line_edit::LineEdit;
+use super::prompts::{self, Answered, Purpose, Question, SaveStep};
 use super::steps;
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
@@ -32,8 +34,8 @@ pub enum VariantMode {
     },
     /// Typing into the message line.
     Prompt {
-        /// The text so far.
-        text: String,
+        /// The text so far, with its cursor.
+        line: LineEdit,
         /// What it is for.
         purpose: Purpose,
     },
@@ -68,6 +70,10 @@ pub struct VariantApp {
     pub(super) ascii: bool,
     recorder: Recorder,
     pub(super) replay: Option<VariantReplay>,
+    /// The yes/no question shown, if any.
+    pub(super) question: Option<Question>,
+    /// The last move typed on the `:` line (Up brings it back).
+    last_typed: String,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -110,6 +116,8 @@ impl VariantApp {
             ascii,
             recorder: Recorder::off(),
             replay: None,
+            question: None,
+            last_typed: String::new(),
         };
         app.welcome();
         app
@@ -127,7 +135,32 @@ impl VariantApp {
     /// Saves with `recorder` (autosave after every change, `w` to save).
     pub fn with_recorder(mut self, recorder: Recorder) -> VariantApp {
         self.recorder = recorder;
+        self.welcome();
         self
+    }
+
+    /// The result in the players' names (`Ann wins`, `draw`).
+    pub fn result_words(&self) -> String {
+        prompts::result_words(self.game.status(), &self.recorder.players)
+    }
+
+    /// Where the game is saved.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// The yes/no question shown, if any.
+    pub fn question(&self) -> Option<&Question> {
+        self.question.as_ref()
+    }
+
+    /// What to print on the restored terminal after leaving (see [`prompts::farewell`]).
+    pub fn farewell(&self) -> Option<String> {
+        if self.replay.is_some() {
+            return None;
+        }
+        let ongoing = self.game.status() == Status::Ongoing;
+        prompts::farewell(&self.recorder, self.game.history().len(), ongoing)
     }
 
     /// Steps through the game played so far, from its start.
@@ -154,7 +187,7 @@ impl VariantApp {
         let text = if over {
             format!(
                 "game over: {}: {}",
-                self.game.status().describe(),
+                self.result_words(),
                 self.game.end_reason().unwrap_or_default()
             )
         } else {
@@ -218,6 +251,9 @@ impl VariantApp {
         if self.help {
             return InputMode::Help;
         }
+        if self.question.is_some() {
+            return InputMode::Question;
+        }
         match self.mode {
             VariantMode::Prompt { .. } => InputMode::Prompt,
             _ if self.replay.is_some() => InputMode::Replay,
@@ -259,10 +295,16 @@ impl VariantApp {
 
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
+        if action == Action::Interrupt {
+            self.quit = true;
+            return;
+        }
         if self.help {
             self.help = false;
-            self.quit = action == Action::Quit;
             return;
+        }
+        if let Some(q) = self.question.take() {
+            return self.answer(q, action);
         }
         match action {
             Action::Cursor(dx, dy) => {
@@ -281,27 +323,30 @@ impl VariantApp {
                     self.game_over_popup = false;
                 }
             }
-            Action::Prompt => self.prompt(Purpose::Move, String::new()),
-            Action::Save => {
-                let path = self.recorder.default_save_path().display().to_string();
-                self.prompt(Purpose::SavePath, path);
-            }
-            Action::GotoPly => self.prompt(Purpose::GotoPly, String::new()),
-            Action::Char(c) => {
-                if let VariantMode::Prompt { text, .. } = &mut self.mode {
-                    text.push(c);
+            Action::Prompt => self.prompt(Purpose::Move, LineEdit::empty()),
+            Action::Save => self.ask_save_path(),
+            Action::GotoPly => self.prompt(Purpose::GotoPly, LineEdit::empty()),
+            Action::Edit(e) => {
+                if let VariantMode::Prompt { line, .. } = &mut self.mode {
+                    line.edit(e);
                 }
             }
-            Action::Backspace => {
-                if let VariantMode::Prompt { text, .. } = &mut self.mode {
-                    text.pop();
+            Action::Recall => {
+                if let VariantMode::Prompt {
+                    line,
+                    purpose: Purpose::Move,
+                } = &mut self.mode
+                {
+                    *line = LineEdit::with_text(self.last_typed.clone());
                 }
             }
             Action::Submit => self.submit(),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
             Action::Help => self.help = true,
-            Action::Quit => self.quit = true,
+            Action::Quit => self.ask_quit(),
+            Action::Interrupt => self.quit = true,
+            Action::Yes | Action::No => {}
             Action::NewGame => self.new_game(),
             Action::HistoryPrev => self.pick_ply(-1),
             Action::HistoryNext => self.pick_ply(1),
@@ -329,17 +374,66 @@ impl VariantApp {
         }
     }
 
-    fn prompt(&mut self, purpose: Purpose, text: String) {
+    fn prompt(&mut self, purpose: Purpose, line: LineEdit) {
         let hint = match purpose {
             Purpose::Move if self.game.rules() == RuleSet::Harmonics => {
                 "type a move: e2e4, e7e8q, b1~d4 (quantum); Enter plays, Esc cancels"
             }
             Purpose::Move => "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q",
-            Purpose::SavePath => "Enter saves to this file, Esc cancels",
+            Purpose::SavePath => prompts::SAVE_HINT,
             Purpose::GotoPly => "type a ply number, Enter shows it, Esc cancels",
         };
-        self.mode = VariantMode::Prompt { text, purpose };
+        self.mode = VariantMode::Prompt { line, purpose };
         self.say(Tone::Plain, hint);
+    }
+
+    /// Opens the save line, offering the default file (typing replaces it).
+    fn ask_save_path(&mut self) {
+        let offered = self.recorder.default_save_path();
+        let home = prompts::home_dir();
+        let line = LineEdit::offered(prompts::tilde(&offered, home.as_deref()));
+        self.prompt(Purpose::SavePath, line);
+    }
+
+    /// `q`: leaves at once when there is nothing to lose; during a game, asks first.
+    fn ask_quit(&mut self) {
+        let playing = self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && !self.game.history().is_empty();
+        if playing {
+            self.ask(Question::Quit);
+        } else {
+            self.quit = true;
+        }
+    }
+
+    fn ask(&mut self, q: Question) {
+        self.say(Tone::Plain, q.line());
+        self.question = Some(q);
+    }
+
+    /// Applies the answer to a question (already taken off the screen).
+    fn answer(&mut self, q: Question, action: Action) {
+        match prompts::answer(q, action, || self.saved()) {
+            Answered::Leave => self.quit = true,
+            Answered::SaveFirst => self.ask_save_path(),
+            Answered::Said(m) => {
+                if m.tone == Tone::Info {
+                    if let VariantMode::Prompt { .. } = self.mode {
+                        self.mode = VariantMode::Idle;
+                    }
+                }
+                self.message = m;
+            }
+            Answered::EditPath(typed, m) => {
+                self.mode = VariantMode::Prompt {
+                    line: LineEdit::with_text(typed),
+                    purpose: Purpose::SavePath,
+                };
+                self.message = m;
+            }
+            Answered::Unanswered(q) => self.question = Some(q),
+        }
     }
 
     /// The legal moves of the piece on `from`, ordinary or quantum.
@@ -470,16 +564,24 @@ impl VariantApp {
     }
 
     fn submit(&mut self) {
-        let VariantMode::Prompt { text, purpose } = &self.mode else {
+        let VariantMode::Prompt { line, purpose } = &self.mode else {
             return;
         };
-        let (input, purpose) = (text.trim().to_string(), *purpose);
+        let (input, purpose) = (line.text().trim().to_string(), *purpose);
         match purpose {
+            // The move line closes whatever happens; Up brings the text back.
             Purpose::Move if input.is_empty() => {
                 self.mode = VariantMode::Idle;
                 self.say(Tone::Plain, "no move typed");
             }
-            Purpose::Move => self.play(&input),
+            Purpose::Move => {
+                self.mode = VariantMode::Idle;
+                self.last_typed = input.clone();
+                match forced_suffix(self.game.rules(), &input) {
+                    Some(suffix) => self.say(Tone::Error, refused_outcome(&input, &suffix)),
+                    None => self.play(&input),
+                }
+            }
             Purpose::SavePath if input.is_empty() => {
                 self.say(Tone::Error, "type a file name to save to (Esc cancels)")
             }
@@ -511,14 +613,14 @@ impl VariantApp {
                 self.after_change();
                 let said = match self.game.status() {
                     Status::Ongoing => said,
-                    s => format!("{said}. Game over: {}", s.describe()),
+                    _ => format!("{said}. Game over: {}", self.result_words()),
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
             }
             Err(e) => {
-                // A typed move stays on the line so it can be fixed.
-                if !matches!(self.mode, VariantMode::Prompt { .. }) {
+                // A refused target keeps the selected piece; a promotion choice ends.
+                if let VariantMode::Choice { .. } = self.mode {
                     self.mode = VariantMode::Idle;
                 }
                 self.say(Tone::Error, format!("{text}: {e}"));
@@ -644,16 +746,34 @@ impl VariantApp {
     }
 
     fn autosave(&mut self) {
-        if let Some(m) = autosave_message(&self.recorder, &self.saved(), &self.message) {
+        if let Some(m) = prompts::autosave_message(&self.recorder, &self.saved(), &self.message) {
             self.message = m;
         }
     }
 
-    fn save_to(&mut self, path: &str) {
-        self.message = save_message(path, &self.saved());
-        if self.message.tone == Tone::Info {
-            self.mode = VariantMode::Idle;
+    /// Saves to the typed path, or asks first about a missing folder.
+    fn save_to(&mut self, typed: &str) {
+        match prompts::save_typed(typed, &self.recorder, &self.saved()) {
+            SaveStep::Done(m) => {
+                if m.tone == Tone::Info {
+                    self.mode = VariantMode::Idle;
+                }
+                self.message = m;
+            }
+            SaveStep::Ask(q) => self.ask(q),
         }
+    }
+}
+
+/// The outcome suffix a typed move forces (harmonics' `.c3=N`), if any.
+fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
+    match rules {
+        RuleSet::Harmonics => crate::variants::harmonics::notation::parse(typed)
+            .ok()
+            .filter(|i| !i.forced.is_empty())
+            .map(|i| i.forced.iter().map(ToString::to_string).collect()),
+        // Haft and Quantum Chess moves typed here carry no outcome a player could force.
+        RuleSet::Haft | RuleSet::Quantum => None,
     }
 }
 

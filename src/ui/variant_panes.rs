@@ -32,7 +32,10 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
         let reason = g.end_reason().unwrap_or_default();
-        popup::game_over_box(f, area, &app.paint, g.status().describe(), &reason);
+        popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason);
+    }
+    if let Some(q) = app.question() {
+        popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
     if app.help {
         let map = if app.replay.is_some() {
@@ -216,7 +219,7 @@ fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
     }
     let who = match g.status() {
         Status::Ongoing => format!("{} to move", g.to_move().name()),
-        s => format!("game over: {}", s.describe()),
+        _ => format!("game over: {}", app.result_words()),
     };
     spans.extend([
         Span::styled(who, text.add_modifier(Modifier::BOLD)),
@@ -234,15 +237,9 @@ fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
         Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
     };
     let line = match app.mode() {
-        VariantMode::Prompt {
-            text: typed,
-            purpose,
-        } => Line::from(vec![
-            Span::styled(purpose.label(), paint.title()),
-            Span::styled(typed.clone(), text),
-            Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
-            Span::styled(format!("   {}", app.message.text), tone),
-        ]),
+        VariantMode::Prompt { line, purpose } => {
+            super::status::prompt_line(paint, *purpose, line, &app.message, message.width as usize)
+        }
         _ => Line::styled(app.message.text.clone(), tone),
     };
     f.render_widget(Paragraph::new(line), message);
