@@ -79,6 +79,10 @@ struct DisplayArgs {
     /// else 26).
     #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
     dense_limit: Option<u32>,
+    /// Leave the mouse to the terminal (its text selection), no clicks in the game
+    /// (default: config.toml, else the mouse is captured).
+    #[arg(long)]
+    no_mouse: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -222,6 +226,7 @@ fn run_tui(
         pieces,
         color: display.color,
         dense_limit_log2: display.dense_limit,
+        mouse: display.no_mouse.then_some(false),
     };
     let mut opts: PlayOptions = match qchess::config::play_options(flags) {
         Ok(opts) => opts,

@@ -2,7 +2,7 @@
 //! 80x24 and 120x40, and what the keys do to the selection, the focus, the shown
 //! endgame and quitting.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use qchess::quantum::BackendKind;
 use qchess::skat::analysis::AnalyzeOptions;
 use qchess::skat::cards::Card;
@@ -32,7 +32,7 @@ fn lab(start: usize) -> SkatLab {
 }
 
 fn key(lab: &mut SkatLab, code: KeyCode) {
-    Screen::handle_key(lab, KeyEvent::new(code, KeyModifiers::NONE));
+    Screen::handle_event(lab, Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 
 fn keys(lab: &mut SkatLab, s: &str) {
@@ -227,9 +227,9 @@ fn q_and_ctrl_c_quit() {
     assert!(l.should_quit());
 
     let mut l = lab(2);
-    Screen::handle_key(
+    Screen::handle_event(
         &mut l,
-        KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
     );
     assert!(l.should_quit());
 

@@ -82,6 +82,8 @@ pub struct Config {
     /// Dense backend size limit, log2 of the number of amplitudes.
     #[serde(deserialize_with = "dense_limit")]
     pub dense_limit_log2: u32,
+    /// Capture the mouse in the game (off: the terminal's own text selection works).
+    pub mouse: bool,
 }
 
 /// The theme used when none is chosen.
@@ -96,6 +98,7 @@ impl Default for Config {
             color: ColorChoice::default(),
             autosave: true,
             dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
+            mouse: true,
         }
     }
 }
@@ -167,13 +170,18 @@ impl Config {
              \n\
              # Largest state the dense backend may build, as log2 of the number of\n\
              # amplitudes ({MIN_DENSE_LIMIT_LOG2} to {MAX_DENSE_LIMIT_LOG2}; each amplitude takes 16 bytes).\n\
-             dense_limit_log2 = {limit}\n",
+             dense_limit_log2 = {limit}\n\
+             \n\
+             # Mouse in the game: clicks pick pieces and targets, the wheel scrolls. false\n\
+             # leaves the mouse to the terminal, so its text selection works without Shift.\n\
+             mouse = {mouse}\n",
             backend = d.backend,
             theme = d.theme,
             pieces = d.pieces,
             color = d.color,
             autosave = d.autosave,
             limit = d.dense_limit_log2,
+            mouse = d.mouse,
         )
     }
 
@@ -217,14 +225,14 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 6, "{table:?}");
+        assert_eq!(table.len(), 7, "{table:?}");
     }
 
     #[test]
     fn every_key_is_read() {
         let c = parse(
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
-             autosave = false\ndense_limit_log2 = 20\n",
+             autosave = false\ndense_limit_log2 = 20\nmouse = false\n",
         )
         .unwrap();
         assert_eq!(
@@ -236,6 +244,7 @@ mod tests {
                 color: ColorChoice::Fixed(Tier::Ansi16),
                 autosave: false,
                 dense_limit_log2: 20,
+                mouse: false,
             }
         );
     }
@@ -283,6 +292,7 @@ mod tests {
                 "expected a whole number from 1 to",
             ),
             ("theme = 3\n", 1, "theme", "expected a string"),
+            ("mouse = \"no\"\n", 1, "mouse", "expected a boolean"),
             ("[ui]\ntheme = \"dark\"\n", 1, "ui", "unknown key"),
         ];
         for (text, line, key, needle) in cases {

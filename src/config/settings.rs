@@ -27,6 +27,8 @@ pub struct PlayFlags {
     pub color: Option<ColorChoice>,
     /// `--dense-limit`.
     pub dense_limit_log2: Option<u32>,
+    /// `--no-mouse` (`Some(false)`).
+    pub mouse: Option<bool>,
 }
 
 impl Config {
@@ -39,6 +41,7 @@ impl Config {
             color: flags.color.unwrap_or(self.color),
             autosave: self.autosave,
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
+            mouse: flags.mouse.unwrap_or(self.mouse),
         }
     }
 }
@@ -78,6 +81,7 @@ impl Settings {
             theme: self.themes.theme(&c.theme)?,
             autosave: c.autosave,
             dense_limit_log2: c.dense_limit_log2,
+            mouse: c.mouse,
             ..PlayOptions::default()
         })
     }
@@ -102,6 +106,7 @@ mod tests {
             color: ColorChoice::Fixed(Tier::Ansi16),
             autosave: false,
             dense_limit_log2: 20,
+            mouse: false,
         }
     }
 
@@ -163,6 +168,16 @@ mod tests {
         );
         check(
             PlayFlags {
+                mouse: Some(true),
+                ..none.clone()
+            },
+            Config {
+                mouse: true,
+                ..file.clone()
+            },
+        );
+        check(
+            PlayFlags {
                 dense_limit_log2: Some(30),
                 ..none.clone()
             },
@@ -199,6 +214,7 @@ mod tests {
         assert_eq!(defaults.color, ColorChoice::Auto);
         assert_eq!(defaults.theme, Theme::default());
         assert!(defaults.autosave);
+        assert!(defaults.mouse);
         assert_eq!(
             defaults.dense_limit_log2,
             crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
@@ -214,6 +230,7 @@ mod tests {
             Catalogue::built_in().theme("dark").unwrap()
         );
         assert!(!from_file.autosave);
+        assert!(!from_file.mouse);
         assert_eq!(from_file.dense_limit_log2, 20);
 
         let flags = PlayFlags {
@@ -224,6 +241,7 @@ mod tests {
             pieces: Some(Pieces::Unicode),
             color: Some(ColorChoice::Fixed(Tier::None)),
             dense_limit_log2: Some(12),
+            mouse: Some(true),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
@@ -233,6 +251,7 @@ mod tests {
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
         assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0xaa, 0xaa));
         assert_eq!(from_flags.dense_limit_log2, 12);
+        assert!(from_flags.mouse);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
 use crate::record::{Recorder, SavedGame};
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent};
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -344,6 +344,20 @@ impl App {
             Mode::Promotion { .. } => InputMode::Promotion,
             _ if self.replay.is_some() => InputMode::Replay,
             _ => InputMode::Board,
+        }
+    }
+
+    /// Handles one terminal event. Mouse events are not acted on yet; a resize needs
+    /// nothing here (the next draw fits the new size).
+    pub fn handle_event(&mut self, event: Event) {
+        match event {
+            Event::Key(k) => self.handle_key(k),
+            Event::Paste(text) => {
+                if let Mode::Prompt { line, .. } = &mut self.mode {
+                    line.paste(&text);
+                }
+            }
+            _ => {}
         }
     }
 

@@ -122,6 +122,14 @@ impl LineEdit {
         self.input.handle(req);
     }
 
+    /// Types pasted text at the cursor (control characters, line breaks among them,
+    /// are dropped).
+    pub fn paste(&mut self, text: &str) {
+        for c in text.chars().filter(|c| !c.is_control()) {
+            self.edit(Edit::Insert(c));
+        }
+    }
+
     /// The line drawn in `width` columns: the text scrolled so that the cursor (a
     /// reversed cell, a space at the end of the text) stays in view; the selection is
     /// reversed too.

@@ -11,7 +11,7 @@ use super::steps;
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent};
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -258,6 +258,19 @@ impl VariantApp {
             VariantMode::Prompt { .. } => InputMode::Prompt,
             _ if self.replay.is_some() => InputMode::Replay,
             _ => InputMode::Variant,
+        }
+    }
+
+    /// Handles one terminal event, as [`super::App::handle_event`] does.
+    pub fn handle_event(&mut self, event: Event) {
+        match event {
+            Event::Key(k) => self.handle_key(k),
+            Event::Paste(text) => {
+                if let VariantMode::Prompt { line, .. } = &mut self.mode {
+                    line.paste(&text);
+                }
+            }
+            _ => {}
         }
     }
 

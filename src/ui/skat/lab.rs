@@ -11,7 +11,7 @@ use crate::skat::view::{line_solver, SkatView, TricksPane};
 use crate::ui::app::{Message, Tone};
 use crate::ui::color::Paint;
 use crate::ui::terminal::Screen;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent};
 use ratatui::Frame;
 use std::cell::Cell;
 
@@ -412,8 +412,11 @@ impl Screen for SkatLab {
     fn draw(&self, f: &mut Frame) {
         super::draw(f, self)
     }
-    fn handle_key(&mut self, key: KeyEvent) {
-        SkatLab::handle_key(self, key)
+    fn handle_event(&mut self, event: Event) {
+        // The lab has no mouse actions and no text to paste into.
+        if let Event::Key(k) = event {
+            SkatLab::handle_key(self, k)
+        }
     }
     fn should_quit(&self) -> bool {
         SkatLab::should_quit(self)

@@ -16,7 +16,7 @@ pub use lab::{builtin_entries, Entry, Pane, SkatLab};
 use super::color::{ColorChoice, Paint};
 use super::layout;
 use super::popup;
-use super::terminal::{run_screen, Ended};
+use super::terminal::{require_terminal, run_screen, Ended, NoTerminal, TerminalOptions};
 use super::theme::Theme;
 use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
 use crate::skat::cards::{Card, Suit};
@@ -54,14 +54,19 @@ pub enum LabError {
     /// The terminal failed.
     #[error("terminal: {0}")]
     Io(#[from] std::io::Error),
+    /// Standard input or output is not a terminal.
+    #[error("{0}")]
+    NoTerminal(#[from] NoTerminal),
 }
 
 /// Opens the lab in the terminal until the player quits or a signal stops it.
 pub fn run(opts: LabOptions) -> Result<Ended, LabError> {
+    require_terminal()?;
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
     let paint = Paint::new(Theme::default(), tier);
     let mut lab = SkatLab::new(opts.entries, opts.start, opts.analyze, paint, opts.ascii)?;
-    Ok(run_screen(&mut lab)?)
+    // The lab has no mouse actions: leave the mouse to the terminal (text selection).
+    Ok(run_screen(&mut lab, TerminalOptions { mouse: false })?)
 }
 
 /// Draws the whole lab screen.
