@@ -213,6 +213,10 @@ fn run_tui(
     players: Players,
     variant: RuleSet,
 ) -> ExitCode {
+    // A plain new game first offers an unfinished autosave; a game asked for by
+    // position, seed or rule system starts as asked.
+    let offer_resume =
+        open == Open::New && fen.is_none() && seed.is_none() && variant == RuleSet::Quantum;
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
         (_, true) => Some(Pieces::Unicode),
@@ -235,6 +239,7 @@ fn run_tui(
             return ExitCode::from(2);
         }
     };
+    opts.offer_resume = offer_resume;
     opts.open = open;
     opts.variant = variant;
     opts.players = players;

@@ -15,6 +15,7 @@ pub mod probs;
 pub mod prompts;
 pub mod skat;
 pub mod squares;
+pub mod start;
 pub mod status;
 pub mod steps;
 pub mod terminal;

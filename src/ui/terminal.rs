@@ -61,6 +61,10 @@ pub struct PlayOptions {
     /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
     /// then needs Shift in most terminals).
     pub mouse: bool,
+    /// For a new game: first offer to resume the newest autosave when it holds an
+    /// unfinished game (plain `qchess`; off by default, so programs and tests get the
+    /// game they asked for).
+    pub offer_resume: bool,
 }
 
 impl Default for PlayOptions {
@@ -79,6 +83,7 @@ impl Default for PlayOptions {
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
             variant: RuleSet::Quantum,
             mouse: true,
+            offer_resume: false,
         }
     }
 }
@@ -320,14 +325,25 @@ pub struct TerminalOptions {
 }
 
 /// Runs the game in the terminal until the player quits or a signal stops it. The
-/// terminal is given back in its normal state on every way out.
+/// terminal is given back in its normal state on every way out; after a quit, where the
+/// game is saved is printed on it.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
     require_terminal()?;
     let term = TerminalOptions { mouse: opts.mouse };
-    Ok(match open(&opts)? {
-        Opened::Quantum(mut app) => run_screen(app.as_mut(), term)?,
-        Opened::Variant(mut app) => run_screen(app.as_mut(), term)?,
-    })
+    let offer = match (&opts.open, &opts.data_dir) {
+        (Open::New, Some(dir)) if opts.offer_resume && opts.autosave => {
+            super::start::resumable(dir)
+        }
+        _ => None,
+    };
+    let mut session = super::start::Session::new(open(&opts)?, offer, opts);
+    let ended = run_screen(&mut session, term)?;
+    if ended == Ended::Quit {
+        if let Some(bye) = session.farewell() {
+            println!("{bye}");
+        }
+    }
+    Ok(ended)
 }
 
 /// The signals that end the game (the terminal is restored first).
