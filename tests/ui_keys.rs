@@ -212,7 +212,11 @@ fn illegal_input_is_explained_in_the_message_line() {
 
     goto(&mut app, "e2");
     keys(&mut app, "s");
-    assert_eq!(app.message().text, "pawns cannot split or merge");
+    assert_eq!(
+        app.message().text,
+        "pawns cannot split or merge; pick a piece to split (Esc cancels)"
+    );
+    press(&mut app, KeyCode::Esc);
 
     keys(&mut app, "x");
     assert!(app.message().text.contains("does nothing"));

@@ -7,6 +7,7 @@ use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
 use super::line_edit::LineEdit;
+use super::mouse::{self, Gesture, Hits, Spot};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Answered, Question, SaveStep};
 use super::steps;
@@ -16,7 +17,8 @@ use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
 use crate::record::{Recorder, SavedGame};
-use crossterm::event::{Event, KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
+use std::cell::RefCell;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,6 +71,12 @@ pub enum Mode {
         /// The last-rank square.
         to: Square,
     },
+    /// `s` or `m` was pressed where no split or merge could start: the next pick is
+    /// the piece to start from.
+    Arm {
+        /// A merge (else a split).
+        merge: bool,
+    },
     /// Typing into the message line: a move, a file name or a ply number.
     Prompt {
         /// The text so far, with its cursor.
@@ -97,7 +105,7 @@ impl Mode {
             | Mode::Promotion { from, .. } => vec![*from],
             Mode::MergeSecond { from1, .. } => vec![*from1],
             Mode::MergeTarget { from1, from2, .. } => vec![*from1, *from2],
-            Mode::Idle | Mode::Prompt { .. } => Vec::new(),
+            Mode::Idle | Mode::Arm { .. } | Mode::Prompt { .. } => Vec::new(),
         }
     }
 
@@ -172,6 +180,10 @@ pub struct App {
     pub(super) question: Option<Question>,
     /// The last move typed on the `:` line (Up brings it back).
     last_typed: String,
+    /// Where the board and panes were last drawn, for the mouse.
+    pub(super) hits: RefCell<Hits>,
+    /// The square the left button went down on (a drag from it may end on a target).
+    pressed: Option<Square>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -209,6 +221,8 @@ impl App {
             inspector: None,
             question: None,
             last_typed: String::new(),
+            hits: RefCell::default(),
+            pressed: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -238,6 +252,11 @@ impl App {
     /// The result in the players' names (`Ann wins`, `draw`).
     pub fn result_words(&self) -> String {
         prompts::result_words(self.game.status(), &self.recorder.players)
+    }
+
+    /// Where the board and the panes were last drawn (what the mouse hits).
+    pub fn hits(&self) -> Hits {
+        self.hits.borrow().clone()
     }
 
     /// The yes/no question shown, if any.
@@ -347,11 +366,12 @@ impl App {
         }
     }
 
-    /// Handles one terminal event. Mouse events are not acted on yet; a resize needs
-    /// nothing here (the next draw fits the new size).
+    /// Handles one terminal event; a resize needs nothing here (the next draw fits the
+    /// new size).
     pub fn handle_event(&mut self, event: Event) {
         match event {
             Event::Key(k) => self.handle_key(k),
+            Event::Mouse(m) => self.handle_mouse(m),
             Event::Paste(text) => {
                 if let Mode::Prompt { line, .. } = &mut self.mode {
                     line.paste(&text);
@@ -359,6 +379,105 @@ impl App {
             }
             _ => {}
         }
+    }
+
+    /// Handles one mouse event, hit-tested against the screen as last drawn: a click on
+    /// a square acts as moving the cursor there and pressing Enter (a drag from a piece
+    /// to a target too), the wheel scrolls the history and the circuit, a click in the
+    /// history picks a move, the right button cancels as Esc does.
+    pub fn handle_mouse(&mut self, ev: MouseEvent) {
+        let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
+            return;
+        };
+        let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
+        if self.help || self.game_over_popup {
+            // A click closes the popup; the wheel does nothing under it.
+            if press {
+                self.update(if self.help {
+                    Action::Help
+                } else {
+                    Action::Cancel
+                });
+            }
+            return;
+        }
+        if self.question.is_some() {
+            return;
+        }
+        let replay = self.replay.is_some();
+        match g {
+            Gesture::Cancel => self.update(Action::Cancel),
+            Gesture::Press(Spot::Square(sq)) => {
+                self.pressed = Some(sq);
+                self.click_square(sq);
+            }
+            Gesture::Release(spot) => {
+                let from = self.pressed.take();
+                if let (Spot::Square(sq), Some(from)) = (spot, from) {
+                    if from != sq && !self.mode.targets().is_empty() {
+                        self.click_square(sq);
+                    }
+                }
+            }
+            Gesture::Press(Spot::History(Some(i))) => self.click_move(i),
+            Gesture::Wheel(Spot::History(_), d) if replay => self.update(Action::PlyStep(d.into())),
+            Gesture::Wheel(Spot::History(_), d) => self.update(if d < 0 {
+                Action::HistoryPrev
+            } else {
+                Action::HistoryNext
+            }),
+            Gesture::Wheel(Spot::Circuit, d) => self.update(if d < 0 {
+                Action::CircuitUp
+            } else {
+                Action::CircuitDown
+            }),
+            Gesture::Tilt(Spot::Circuit, d) => self.update(if d < 0 {
+                Action::CircuitLeft
+            } else {
+                Action::CircuitRight
+            }),
+            _ => {}
+        }
+    }
+
+    /// A click on `sq`: the cursor goes there and the square is picked as Enter would
+    /// (in replay, with the inspector closed, only the cursor moves). With nothing
+    /// selected, a square that cannot start a move only gets the cursor, and the reason
+    /// is told as a hint.
+    fn click_square(&mut self, sq: Square) {
+        match self.mode {
+            Mode::Promotion { .. } => {
+                return self.say(
+                    Tone::Error,
+                    "choose the new piece: q queen, r rook, b bishop, n knight (Esc cancels)",
+                )
+            }
+            // A click on the board leaves the typed line.
+            Mode::Prompt { .. } => self.mode = Mode::Idle,
+            _ => {}
+        }
+        self.cursor = sq;
+        self.view.focus(&self.game, sq);
+        if self.replay.is_some() && self.inspector.is_none() {
+            return;
+        }
+        if self.mode == Mode::Idle && self.inspector.is_none() {
+            if let Some(why) = self.source_error(sq) {
+                return self.say(Tone::Plain, why);
+            }
+        }
+        self.update(Action::Select);
+    }
+
+    /// A click on move `i` in the history: its circuit is shown (in replay, the game
+    /// after it).
+    fn click_move(&mut self, i: usize) {
+        if let Some(r) = &self.replay {
+            let by = (i + 1) as i64 - r.ply as i64;
+            return self.step_ply(by);
+        }
+        self.selected_move = steps::repick(i, 0, self.game.history().len());
+        self.circuit_scroll = (0, 0);
     }
 
     /// Handles one key press.
@@ -775,6 +894,8 @@ impl App {
         let sq = self.cursor;
         match self.mode.clone() {
             Mode::Idle | Mode::Prompt { .. } | Mode::Promotion { .. } => self.pick_source(sq),
+            Mode::Arm { merge: false } => self.start_split(),
+            Mode::Arm { merge: true } => self.start_merge(),
             Mode::Source { from, targets } => {
                 let own = self.game.state().piece(sq).map(|p| p.color)
                     == self.game.state().piece(from).map(|p| p.color);
@@ -891,49 +1012,66 @@ impl App {
         }
     }
 
+    /// `s`: splits the selected piece (or the one under the cursor); when that piece
+    /// cannot split, says why and waits for the piece to split to be picked.
     fn start_split(&mut self) {
         let from = self.first_source();
-        if let Some(e) = self.source_error(from) {
-            return self.say(Tone::Error, e);
+        match self.sources_of(from, Pick::SplitFirst(from)) {
+            Ok(targets) => {
+                let name = self.piece_name(from);
+                self.mode = Mode::SplitFirst { from, targets };
+                self.say(
+                    Tone::Plain,
+                    format!("split the {name} on {from}: pick the first target"),
+                );
+            }
+            Err(why) => self.arm(false, why),
         }
-        if self.game.state().piece(from).map(|p| p.kind) == Some(Kind::Pawn) {
-            return self.say(Tone::Error, MoveError::PawnSplit.to_string());
-        }
-        let targets = view::legal_squares(&self.game, Pick::SplitFirst(from));
-        let name = self.piece_name(from);
-        if targets.is_empty() {
-            return self.say(
-                Tone::Error,
-                format!("the {name} on {from} cannot split: it needs two reachable squares that are empty or hold a {name} of its side in superposition"),
-            );
-        }
-        self.mode = Mode::SplitFirst { from, targets };
-        self.say(
-            Tone::Plain,
-            format!("split the {name} on {from}: pick the first target"),
-        );
     }
 
+    /// `m`: merges from the selected piece (or the one under the cursor); when that
+    /// piece cannot merge, says why and waits for the first source to be picked.
     fn start_merge(&mut self) {
         let from1 = self.first_source();
-        if let Some(e) = self.source_error(from1) {
-            return self.say(Tone::Error, e);
+        match self.sources_of(from1, Pick::MergeSecond(from1)) {
+            Ok(targets) => {
+                let name = self.piece_name(from1);
+                self.mode = Mode::MergeSecond { from1, targets };
+                self.say(
+                    Tone::Plain,
+                    format!("merge the {name} on {from1} with ...: pick the second source"),
+                );
+            }
+            Err(why) => self.arm(true, why),
         }
-        if self.game.state().piece(from1).map(|p| p.kind) == Some(Kind::Pawn) {
-            return self.say(Tone::Error, MoveError::PawnSplit.to_string());
+    }
+
+    /// The squares the next pick of a split (or merge) from `from` may be, or why it
+    /// cannot start there.
+    fn sources_of(&self, from: Square, pick: Pick) -> Result<Vec<Square>, String> {
+        if let Some(e) = self.source_error(from) {
+            return Err(e);
         }
-        let targets = view::legal_squares(&self.game, Pick::MergeSecond(from1));
-        let name = self.piece_name(from1);
-        if targets.is_empty() {
-            return self.say(
-                Tone::Error,
-                format!("the {name} on {from1} has nothing to merge with: it needs another {name} of its side that can reach a common empty square"),
-            );
+        if self.game.state().piece(from).map(|p| p.kind) == Some(Kind::Pawn) {
+            return Err(MoveError::PawnSplit.to_string());
         }
-        self.mode = Mode::MergeSecond { from1, targets };
+        let targets = view::legal_squares(&self.game, pick);
+        let name = self.piece_name(from);
+        match (targets.is_empty(), pick) {
+            (false, _) => Ok(targets),
+            (true, Pick::MergeSecond(_)) => Err(format!("the {name} on {from} has nothing to merge with: it needs another {name} of its side that can reach a common empty square")),
+            (true, _) => Err(format!("the {name} on {from} cannot split: it needs two reachable squares that are empty or hold a {name} of its side in superposition")),
+        }
+    }
+
+    /// Waits for the piece a split (or merge) starts from, saying why the last one
+    /// could not.
+    fn arm(&mut self, merge: bool, why: String) {
+        self.mode = Mode::Arm { merge };
+        let what = if merge { "merge" } else { "split" };
         self.say(
-            Tone::Plain,
-            format!("merge the {name} on {from1} with ...: pick the second source"),
+            Tone::Error,
+            format!("{why}; pick a piece to {what} (Esc cancels)"),
         );
     }
 

@@ -2,6 +2,7 @@
 //! outcome in words; the shown move is highlighted and kept in view.
 
 use super::app::App;
+use super::mouse::HistorySpot;
 use crate::chess::Color;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -9,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
-/// Draws the history pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App) {
+/// Draws the history pane; says which move each row shows, for the mouse.
+pub fn render(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
     let paint = &app.paint;
     let block = Block::default()
         .borders(Borders::ALL)
@@ -37,6 +38,8 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     // Full-move number of the first ply, and whether black made it.
     let first_black = start.to_move == Color::Black;
     let mut lines: Vec<Line> = Vec::new();
+    // The move of each line.
+    let mut owners: Vec<Option<usize>> = Vec::new();
     let mut shown_line = 0;
     let width = inner.width as usize;
     for (i, m) in game.history().iter().enumerate() {
@@ -60,6 +63,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
                 ]));
             }
         }
+        owners.resize(lines.len(), Some(i));
     }
     if lines.is_empty() {
         lines.push(Line::styled("no moves yet", paint.dim()));
@@ -72,6 +76,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     }
     let offset = end.saturating_sub(h);
     f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
+    HistorySpot {
+        area: inner,
+        rows: owners.into_iter().skip(offset).take(h).collect(),
+    }
 }
 
 /// Splits `s` at spaces into lines of at most `width` characters (longer words are cut).

@@ -10,6 +10,7 @@ pub mod input;
 pub mod inspector;
 pub mod layout;
 pub mod line_edit;
+pub mod mouse;
 pub mod popup;
 pub mod probs;
 pub mod prompts;
@@ -32,19 +33,24 @@ use ratatui::Frame;
 /// Draws the whole screen for `app`.
 pub fn draw(f: &mut Frame, app: &App) {
     let area = f.area();
+    // Where things are drawn, for the mouse: nothing while the terminal is too small.
+    let mut hits = mouse::Hits::default();
     let Some(p) = layout::panes(area) else {
+        app.hits.replace(hits);
         popup::too_small(f, area);
         return;
     };
-    board::render(f, p.board, app, p.cell);
+    hits.board = Some(board::render(f, p.board, app, p.cell));
     match &app.inspector {
         Some(ins) => inspector::render(f, p.probs.union(p.history), app, ins),
         None => {
             probs::render(f, p.probs, app);
-            history::render(f, p.history, app);
+            hits.history = Some(history::render(f, p.history, app));
         }
     }
     circuit::render(f, p.circuit, app);
+    hits.circuit = Some(p.circuit);
+    app.hits.replace(hits);
     status::render(f, p.status, p.message, app);
     if app.game_over_shown() {
         popup::game_over(f, area, app);

@@ -3,6 +3,7 @@
 
 use super::color::Paint;
 use super::inspector;
+use super::mouse::BoardSpot;
 use crate::chess::{Color, Square};
 use crate::format::percent;
 use crate::quantum::CERTAIN_EPS;
@@ -56,8 +57,15 @@ enum Mark {
     Plain,
 }
 
-/// Draws the board pane with squares of `cell` (width, height) characters.
-pub fn render(f: &mut Frame, area: Rect, paint: &Paint, m: &BoardModel, cell: (u16, u16)) {
+/// Draws the board pane with squares of `cell` (width, height) characters; says where
+/// the squares went, for the mouse.
+pub fn render(
+    f: &mut Frame,
+    area: Rect,
+    paint: &Paint,
+    m: &BoardModel,
+    cell: (u16, u16),
+) -> BoardSpot {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(paint.fg(paint.theme.border))
@@ -105,6 +113,13 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, m: &BoardModel, cell: (u
     }
     lines.push(Line::from(files));
     f.render_widget(Paragraph::new(lines), inner);
+    BoardSpot {
+        // Each row starts with the two cells of its rank label.
+        origin: (inner.x + 2, inner.y),
+        cell,
+        flipped: m.flipped,
+        clip: inner,
+    }
 }
 
 /// One text row (`sub`) of one square.

@@ -6,12 +6,14 @@ use super::app::{refused_outcome, Message, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::line_edit::LineEdit;
+use super::mouse::{self, Gesture, Hits, Spot};
 use super::prompts::{self, Answered, Purpose, Question, SaveStep};
 use super::steps;
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
-use crossterm::event::{Event, KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
+use std::cell::RefCell;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +76,10 @@ pub struct VariantApp {
     pub(super) question: Option<Question>,
     /// The last move typed on the `:` line (Up brings it back).
     last_typed: String,
+    /// Where the board and panes were last drawn, for the mouse.
+    pub(super) hits: RefCell<Hits>,
+    /// The square the left button went down on (a drag from it may end on a target).
+    pressed: Option<Square>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -118,6 +124,8 @@ impl VariantApp {
             replay: None,
             question: None,
             last_typed: String::new(),
+            hits: RefCell::default(),
+            pressed: None,
         };
         app.welcome();
         app
@@ -147,6 +155,11 @@ impl VariantApp {
     /// Where the game is saved.
     pub fn recorder(&self) -> &Recorder {
         &self.recorder
+    }
+
+    /// Where the board and the panes were last drawn (what the mouse hits).
+    pub fn hits(&self) -> Hits {
+        self.hits.borrow().clone()
     }
 
     /// The yes/no question shown, if any.
@@ -265,6 +278,7 @@ impl VariantApp {
     pub fn handle_event(&mut self, event: Event) {
         match event {
             Event::Key(k) => self.handle_key(k),
+            Event::Mouse(m) => self.handle_mouse(m),
             Event::Paste(text) => {
                 if let VariantMode::Prompt { line, .. } = &mut self.mode {
                     line.paste(&text);
@@ -272,6 +286,99 @@ impl VariantApp {
             }
             _ => {}
         }
+    }
+
+    /// Handles one mouse event as [`super::App::handle_mouse`] does; the wheel over the
+    /// trace pane scrolls it.
+    pub fn handle_mouse(&mut self, ev: MouseEvent) {
+        let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
+            return;
+        };
+        let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
+        let over = self.game_over_popup && self.game.status() != Status::Ongoing;
+        if self.help || over {
+            if press {
+                self.update(if self.help {
+                    Action::Help
+                } else {
+                    Action::Cancel
+                });
+            }
+            return;
+        }
+        if self.question.is_some() {
+            return;
+        }
+        let replay = self.replay.is_some();
+        match g {
+            Gesture::Cancel => self.update(Action::Cancel),
+            Gesture::Press(Spot::Square(sq)) => {
+                self.pressed = Some(sq);
+                self.click_square(sq);
+            }
+            Gesture::Release(spot) => {
+                let from = self.pressed.take();
+                if let (Spot::Square(sq), Some(from)) = (spot, from) {
+                    if from != sq && !self.targets().is_empty() {
+                        self.click_square(sq);
+                    }
+                }
+            }
+            Gesture::Press(Spot::History(Some(i))) => self.click_move(i),
+            Gesture::Wheel(Spot::History(_), d) if replay => self.update(Action::PlyStep(d.into())),
+            Gesture::Wheel(Spot::History(_), d) => self.update(if d < 0 {
+                Action::HistoryPrev
+            } else {
+                Action::HistoryNext
+            }),
+            Gesture::Wheel(Spot::Circuit, d) => self.update(if d < 0 {
+                Action::CircuitUp
+            } else {
+                Action::CircuitDown
+            }),
+            _ => {}
+        }
+    }
+
+    /// A click on `sq`: the cursor goes there and the square is picked as Enter would
+    /// (in replay only the cursor moves); with nothing selected, a square without a
+    /// piece of the side to move only gets the cursor.
+    fn click_square(&mut self, sq: Square) {
+        match self.mode {
+            VariantMode::Choice { .. } => {
+                return self.say(
+                    Tone::Error,
+                    "pick the promotion by its letter (Esc cancels)",
+                )
+            }
+            VariantMode::Prompt { .. } => self.mode = VariantMode::Idle,
+            _ => {}
+        }
+        self.cursor = sq;
+        if self.replay.is_some() {
+            return;
+        }
+        if self.mode == VariantMode::Idle && !self.piece_of_mover(sq) {
+            return self.say(
+                Tone::Plain,
+                format!(
+                    "{sq} holds no piece of the side to move ({})",
+                    self.game.to_move().name()
+                ),
+            );
+        }
+        self.update(Action::Select);
+    }
+
+    /// A click on ply `i` in the history: what it did is shown (in replay, the game
+    /// after it).
+    fn click_move(&mut self, i: usize) {
+        if let Some(r) = &self.replay {
+            let by = (i + 1) as i64 - r.ply as i64;
+            return self.step_ply(by);
+        }
+        self.selected_ply = steps::repick(i, 0, self.game.history().len());
+        self.trace_scroll = 0;
     }
 
     /// Handles one key press.

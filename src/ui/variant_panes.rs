@@ -7,6 +7,7 @@ use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::layout;
+use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::variant::{move_squares, VariantApp, VariantMode};
@@ -20,14 +21,21 @@ use ratatui::Frame;
 /// Draws the whole screen for a variant game.
 pub fn draw(f: &mut Frame, app: &VariantApp) {
     let area = f.area();
+    // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let Some(p) = layout::panes(area) else {
+        app.hits.replace(Hits::default());
         popup::too_small(f, area);
         return;
     };
-    board(f, p.board, app, p.cell);
+    let board = board(f, p.board, app, p.cell);
     details(f, p.probs, app);
-    history(f, p.history, app);
+    let history = history(f, p.history, app);
     trace(f, p.circuit, app);
+    app.hits.replace(Hits {
+        board: Some(board),
+        history: Some(history),
+        circuit: Some(p.circuit),
+    });
     status(f, p.status, p.message, app);
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
@@ -56,7 +64,7 @@ fn pane<'a>(app: &VariantApp, title: String, bottom: &'a str) -> Block<'a> {
         .title_bottom(Span::styled(bottom, paint.dim()))
 }
 
-fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) {
+fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> BoardSpot {
     let g = app.game();
     let mut pieces = [None; 64];
     for (sq, c) in g.cells() {
@@ -101,7 +109,7 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) {
         ascii: app.ascii,
         heat: None,
     };
-    squares::render(f, area, &app.paint, &model, cell);
+    squares::render(f, area, &app.paint, &model, cell)
 }
 
 /// Lines that fit `width`, wrapped at spaces.
@@ -130,7 +138,7 @@ fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
+fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
     let bottom = if app.replay.is_some() {
         " ← → step, g go to ply "
     } else {
@@ -148,6 +156,8 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
         .first()
         .is_some_and(|r| r.color == Color::Black);
     let mut lines: Vec<Line> = Vec::new();
+    // The move of each line.
+    let mut owners: Vec<Option<usize>> = Vec::new();
     let mut shown_line = 0;
     for (i, r) in app.history_game().history().iter().enumerate() {
         let ply = i + first_black as usize;
@@ -173,12 +183,21 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
                 ]));
             }
         }
+        owners.resize(lines.len(), Some(i));
     }
     if lines.is_empty() {
         lines.push(Line::styled("no moves yet", paint.dim()));
     }
     let offset = (shown_line + 1).saturating_sub(inner.height as usize);
     f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
+    HistorySpot {
+        area: inner,
+        rows: owners
+            .into_iter()
+            .skip(offset)
+            .take(inner.height as usize)
+            .collect(),
+    }
 }
 
 fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
