@@ -328,6 +328,8 @@ pub struct TerminalOptions {
 /// terminal is given back in its normal state on every way out; after a quit, where the
 /// game is saved is printed on it.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
+    // What to open first: a missing or broken file is named even without a terminal.
+    let opened = open(&opts)?;
     require_terminal()?;
     let term = TerminalOptions { mouse: opts.mouse };
     let offer = match (&opts.open, &opts.data_dir) {
@@ -336,7 +338,7 @@ pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
         }
         _ => None,
     };
-    let mut session = super::start::Session::new(open(&opts)?, offer, opts);
+    let mut session = super::start::Session::new(opened, offer, opts);
     let ended = run_screen(&mut session, term)?;
     if ended == Ended::Quit {
         if let Some(bye) = session.farewell() {
