@@ -214,7 +214,7 @@ fn illegal_input_is_explained_in_the_message_line() {
     keys(&mut app, "s");
     assert_eq!(
         app.message().text,
-        "pawns cannot split or merge; pick a piece to split (Esc cancels)"
+        "pawns cannot split or merge; pick another piece to split"
     );
     press(&mut app, KeyCode::Esc);
 

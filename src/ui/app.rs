@@ -1064,15 +1064,25 @@ impl App {
         }
     }
 
-    /// Waits for the piece a split (or merge) starts from, saying why the last one
-    /// could not.
+    /// Waits for the piece a split (or merge) starts from. When the last square held no
+    /// piece of the side to move, that is just a hint; when its piece could not split
+    /// (or merge), the reason is told.
     fn arm(&mut self, merge: bool, why: String) {
+        let none_there = self.source_error(self.first_source()).is_some();
         self.mode = Mode::Arm { merge };
-        let what = if merge { "merge" } else { "split" };
-        self.say(
-            Tone::Error,
-            format!("{why}; pick a piece to {what} (Esc cancels)"),
-        );
+        let (what, then) = if merge {
+            ("merge", "a second source and the target")
+        } else {
+            ("split", "two targets")
+        };
+        if none_there {
+            self.say(
+                Tone::Plain,
+                format!("{what}: pick the piece, then {then} (Esc cancels)"),
+            );
+        } else {
+            self.say(Tone::Error, format!("{why}; pick another piece to {what}"));
+        }
     }
 
     fn promote(&mut self, k: Kind) {

@@ -135,7 +135,10 @@ pub fn answer(q: Question, action: Action, saved: impl FnOnce() -> SavedGame) ->
         (Question::CreateDir { dir, typed, .. }, Action::No) => Answered::EditPath(
             typed,
             Message {
-                text: format!("not saved: {} does not exist", dir.display()),
+                text: format!(
+                    "not saved: {} does not exist",
+                    tilde(&dir, home_dir().as_deref())
+                ),
                 tone: Tone::Error,
             },
         ),
