@@ -269,3 +269,24 @@ fn analyze_variants() {
         "{out}"
     );
 }
+
+#[test]
+fn typed_outcomes_are_refused_in_a_variant_game() {
+    let mut a = app(RuleSet::Harmonics, None);
+    play(&mut a, "b1~c3");
+    play(&mut a, "d7d5");
+    play(&mut a, "e2e3");
+    play(&mut a, "d5d4");
+    // An outcome typed with the move (as saved games record them) is refused.
+    play(&mut a, "c3d5.d5=N");
+    assert_eq!(texts(&a).len(), 4, "{}", a.message().text);
+    assert_eq!(
+        a.message().text,
+        "c3d5.d5=N: in a game outcomes are drawn at random; type it without .d5=N"
+    );
+    assert!(matches!(a.mode(), VariantMode::Idle));
+    // A refused move closes the line too; Up brings it back.
+    key(&mut a, KeyCode::Char(':'));
+    key(&mut a, KeyCode::Up);
+    assert!(matches!(a.mode(), VariantMode::Prompt { line, .. } if line.text() == "c3d5.d5=N"));
+}
