@@ -7,9 +7,9 @@ use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
 use super::line_edit::LineEdit;
-use super::mouse::{self, Gesture, Hits, Spot};
+use super::mouse::{self, Act, Hits, Pointer, Shown};
 pub use super::prompts::Purpose;
-use super::prompts::{self, Answered, Question, SaveStep};
+use super::prompts::{self, Asking, Question};
 use super::steps;
 use super::view::{self, Pick, View};
 use crate::chess::notation::{self, MoveText};
@@ -182,8 +182,8 @@ pub struct App {
     last_typed: String,
     /// Where the board and panes were last drawn, for the mouse.
     pub(super) hits: RefCell<Hits>,
-    /// The square the left button went down on (a drag from it may end on a target).
-    pressed: Option<Square>,
+    /// The mouse pointer (where a drag started).
+    pointer: Pointer,
 }
 
 const REPLAY_WELCOME: &str =
@@ -222,7 +222,7 @@ impl App {
             question: None,
             last_typed: String::new(),
             hits: RefCell::default(),
-            pressed: None,
+            pointer: Pointer::default(),
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -389,54 +389,18 @@ impl App {
         let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
             return;
         };
-        let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
-        if self.help || self.game_over_popup {
-            // A click closes the popup; the wheel does nothing under it.
-            if press {
-                self.update(if self.help {
-                    Action::Help
-                } else {
-                    Action::Cancel
-                });
-            }
-            return;
-        }
-        if self.question.is_some() {
-            return;
-        }
-        let replay = self.replay.is_some();
-        match g {
-            Gesture::Cancel => self.update(Action::Cancel),
-            Gesture::Press(Spot::Square(sq)) => {
-                self.pressed = Some(sq);
-                self.click_square(sq);
-            }
-            Gesture::Release(spot) => {
-                let from = self.pressed.take();
-                if let (Spot::Square(sq), Some(from)) = (spot, from) {
-                    if from != sq && !self.mode.targets().is_empty() {
-                        self.click_square(sq);
-                    }
-                }
-            }
-            Gesture::Press(Spot::History(Some(i))) => self.click_move(i),
-            Gesture::Wheel(Spot::History(_), d) if replay => self.update(Action::PlyStep(d.into())),
-            Gesture::Wheel(Spot::History(_), d) => self.update(if d < 0 {
-                Action::HistoryPrev
-            } else {
-                Action::HistoryNext
-            }),
-            Gesture::Wheel(Spot::Circuit, d) => self.update(if d < 0 {
-                Action::CircuitUp
-            } else {
-                Action::CircuitDown
-            }),
-            Gesture::Tilt(Spot::Circuit, d) => self.update(if d < 0 {
-                Action::CircuitLeft
-            } else {
-                Action::CircuitRight
-            }),
-            _ => {}
+        let shown = Shown {
+            help: self.help,
+            game_over: self.game_over_popup,
+            question: self.question.is_some(),
+            replay: self.replay.is_some(),
+            targets: !self.mode.targets().is_empty(),
+        };
+        match self.pointer.act(g, shown) {
+            Some(Act::Action(a)) => self.update(a),
+            Some(Act::Square(sq)) => self.click_square(sq),
+            Some(Act::Move(i)) => self.click_move(i),
+            None => {}
         }
     }
 
@@ -613,60 +577,6 @@ impl App {
         }
     }
 
-    /// `q`: leaves at once when there is nothing to lose (no move yet, the game over, a
-    /// replay); during a game, asks first.
-    fn ask_quit(&mut self) {
-        let playing = self.replay.is_none()
-            && self.game.status() == Status::Ongoing
-            && !self.game.history().is_empty();
-        if playing {
-            self.ask(Question::Quit);
-        } else {
-            self.quit = true;
-        }
-    }
-
-    fn ask(&mut self, q: Question) {
-        self.say(Tone::Plain, q.line());
-        self.question = Some(q);
-    }
-
-    /// Applies the answer to a question (already taken off the screen).
-    fn answer(&mut self, q: Question, action: Action) {
-        match prompts::answer(q, action, || self.saved()) {
-            Answered::Leave => self.quit = true,
-            Answered::SaveFirst => self.ask_save_path(),
-            Answered::Said(m) => {
-                // Saved after the folder question: the save line closes.
-                if m.tone == Tone::Info {
-                    if let Mode::Prompt { .. } = self.mode {
-                        self.mode = Mode::Idle;
-                    }
-                }
-                self.message = m;
-            }
-            Answered::EditPath(typed, m) => {
-                self.mode = Mode::Prompt {
-                    line: LineEdit::with_text(typed),
-                    purpose: Purpose::SavePath,
-                };
-                self.message = m;
-            }
-            Answered::Unanswered(q) => self.question = Some(q),
-        }
-    }
-
-    /// Opens the save line, offering the default file (typing replaces it).
-    fn ask_save_path(&mut self) {
-        let offered = self.recorder.default_save_path();
-        let home = prompts::home_dir();
-        self.mode = Mode::Prompt {
-            line: LineEdit::offered(prompts::tilde(&offered, home.as_deref())),
-            purpose: Purpose::SavePath,
-        };
-        self.say(Tone::Plain, prompts::SAVE_HINT);
-    }
-
     /// Shows ply `ply` of the replayed game (clamped to the game).
     fn show_ply(&mut self, ply: usize) {
         let Some(r) = &mut self.replay else {
@@ -753,29 +663,6 @@ impl App {
         let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.message = m;
-        }
-    }
-
-    /// The record of the whole game (all of it in replay).
-    fn saved(&self) -> SavedGame {
-        SavedGame::of_game(
-            self.history_game(),
-            &self.recorder.players,
-            &self.recorder.date,
-        )
-    }
-
-    /// Saves to the typed path, or asks first about a missing folder. The line stays
-    /// open after a failure, so the path can be fixed.
-    fn save_to(&mut self, typed: &str) {
-        match prompts::save_typed(typed, &self.recorder, &self.saved()) {
-            SaveStep::Done(m) => {
-                if m.tone == Tone::Info {
-                    self.mode = Mode::Idle;
-                }
-                self.message = m;
-            }
-            SaveStep::Ask(q) => self.ask(q),
         }
     }
 
@@ -1112,7 +999,7 @@ impl App {
             Purpose::SavePath if input.is_empty() => {
                 return self.say(Tone::Error, "type a file name to save to (Esc cancels)")
             }
-            Purpose::SavePath => return self.save_to(&input),
+            Purpose::SavePath => return self.save_typed_path(&input),
             Purpose::GotoPly => return self.goto_ply(&input),
             Purpose::Move => {}
         }
@@ -1226,6 +1113,41 @@ impl App {
             (x as i32 + dx).clamp(0, w as i32) as u16,
             (y as i32 + dy).clamp(0, h as i32) as u16,
         );
+    }
+}
+
+impl Asking for App {
+    fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+    fn record(&self) -> SavedGame {
+        SavedGame::of_game(
+            self.history_game(),
+            &self.recorder.players,
+            &self.recorder.date,
+        )
+    }
+    fn playing(&self) -> bool {
+        self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && !self.game.history().is_empty()
+    }
+    fn question_mut(&mut self) -> &mut Option<Question> {
+        &mut self.question
+    }
+    fn set_message(&mut self, m: Message) {
+        self.message = m;
+    }
+    fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
+        self.mode = Mode::Prompt { line, purpose };
+    }
+    fn close_line(&mut self) {
+        if let Mode::Prompt { .. } = self.mode {
+            self.mode = Mode::Idle;
+        }
+    }
+    fn leave(&mut self) {
+        self.quit = true;
     }
 }
 

@@ -2,6 +2,7 @@
 //! hit-testing follows whatever layout, board size and orientation is on screen) and
 //! what a mouse event there asks for. Both game screens share it.
 
+use super::input::Action;
 use crate::chess::Square;
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
@@ -134,6 +135,83 @@ pub fn gesture(hits: &Hits, ev: MouseEvent) -> Option<Gesture> {
     })
 }
 
+/// What a game screen shows, as far as the mouse is concerned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The help is up (a click closes it).
+    pub help: bool,
+    /// The game-over popup is up (a click closes it).
+    pub game_over: bool,
+    /// A question is up (it takes keys only).
+    pub question: bool,
+    /// Stepping through a saved game.
+    pub replay: bool,
+    /// A piece is selected, with squares it may go to.
+    pub targets: bool,
+}
+
+/// What the screen is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act {
+    /// What a key would do.
+    Action(Action),
+    /// A click on a square.
+    Square(Square),
+    /// A click on a move in the history.
+    Move(usize),
+}
+
+/// The pointer of one game screen: remembers where the left button went down, so that
+/// a drag from a piece to a target plays as two clicks do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pointer {
+    pressed: Option<Square>,
+}
+
+impl Pointer {
+    /// What `g` asks of a screen showing `shown`: a click closes the help or the
+    /// game-over popup, a question takes no clicks, the right button cancels, the wheel
+    /// picks moves over the history (plies in replay) and scrolls the circuit.
+    pub fn act(&mut self, g: Gesture, shown: Shown) -> Option<Act> {
+        let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
+        if shown.help || shown.game_over {
+            let close = if shown.help {
+                Action::Help
+            } else {
+                Action::Cancel
+            };
+            return press.then_some(Act::Action(close));
+        }
+        if shown.question {
+            return None;
+        }
+        let pick = |d: i8, back, forth| Some(Act::Action(if d < 0 { back } else { forth }));
+        match g {
+            Gesture::Cancel => Some(Act::Action(Action::Cancel)),
+            Gesture::Press(Spot::Square(sq)) => {
+                self.pressed = Some(sq);
+                Some(Act::Square(sq))
+            }
+            Gesture::Release(spot) => match (spot, self.pressed.take()) {
+                (Spot::Square(sq), Some(from)) if from != sq && shown.targets => {
+                    Some(Act::Square(sq))
+                }
+                _ => None,
+            },
+            Gesture::Press(Spot::History(Some(i))) => Some(Act::Move(i)),
+            Gesture::Wheel(Spot::History(_), d) if shown.replay => {
+                Some(Act::Action(Action::PlyStep(d.into())))
+            }
+            Gesture::Wheel(Spot::History(_), d) => {
+                pick(d, Action::HistoryPrev, Action::HistoryNext)
+            }
+            Gesture::Wheel(Spot::Circuit, d) => pick(d, Action::CircuitUp, Action::CircuitDown),
+            Gesture::Tilt(Spot::Circuit, d) => pick(d, Action::CircuitLeft, Action::CircuitRight),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +281,57 @@ mod tests {
         assert_eq!(
             gesture(&hits, ev(MouseEventKind::Down(MouseButton::Right))),
             Some(Gesture::Cancel)
+        );
+    }
+
+    #[test]
+    fn the_pointer_turns_gestures_into_acts() {
+        let sq = |s| Square::parse(s).unwrap();
+        let (g1, f3) = (Spot::Square(sq("g1")), Spot::Square(sq("f3")));
+        let mut p = Pointer::default();
+        let plain = Shown::default();
+        assert_eq!(
+            p.act(Gesture::Press(g1), plain),
+            Some(Act::Square(sq("g1")))
+        );
+        // Released elsewhere with a piece selected: a drag, the target is picked.
+        let picked = Shown {
+            targets: true,
+            ..plain
+        };
+        assert_eq!(
+            p.act(Gesture::Release(f3), picked),
+            Some(Act::Square(sq("f3")))
+        );
+        // Released where it went down: nothing more.
+        p.act(Gesture::Press(f3), plain);
+        assert_eq!(p.act(Gesture::Release(f3), picked), None);
+        // Popups: a click closes them; a question takes no clicks.
+        let help = Shown {
+            help: true,
+            ..plain
+        };
+        assert_eq!(
+            p.act(Gesture::Press(g1), help),
+            Some(Act::Action(Action::Help))
+        );
+        assert_eq!(p.act(Gesture::Wheel(Spot::Circuit, 1), help), None);
+        let asked = Shown {
+            question: true,
+            ..plain
+        };
+        assert_eq!(p.act(Gesture::Press(g1), asked), None);
+        let replay = Shown {
+            replay: true,
+            ..plain
+        };
+        assert_eq!(
+            p.act(Gesture::Wheel(Spot::History(None), -1), replay),
+            Some(Act::Action(Action::PlyStep(-1)))
+        );
+        assert_eq!(
+            p.act(Gesture::Wheel(Spot::History(None), 1), plain),
+            Some(Act::Action(Action::HistoryNext))
         );
     }
 }

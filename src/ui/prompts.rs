@@ -5,6 +5,7 @@
 
 use super::app::{Message, Tone};
 use super::input::Action;
+use super::line_edit::LineEdit;
 use crate::chess::Status;
 use crate::record::{Players, Recorder, SavedGame};
 use std::path::{Path, PathBuf};
@@ -107,42 +108,97 @@ impl Question {
     }
 }
 
-/// What an answer to a question comes to, for either game screen to carry out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answered {
-    /// Leave the game.
-    Leave,
-    /// Open the save line first.
-    SaveFirst,
-    /// Done: the question closes with this message.
-    Said(Message),
-    /// Back to the save line with this text, saying why.
-    EditPath(String, Message),
-    /// The key does not answer: the question stays.
-    Unanswered(Question),
-}
+/// What the questions and the save line need of a game screen (the Quantum Chess one
+/// and the variants' one); the flow itself is in the provided methods, shared by both.
+pub trait Asking {
+    /// Where the game is saved.
+    fn recorder(&self) -> &Recorder;
+    /// The record of the whole game, for saving.
+    fn record(&self) -> SavedGame;
+    /// Whether leaving would drop a game in progress (moves played, not over, not a
+    /// replay): then `q` asks first.
+    fn playing(&self) -> bool;
+    /// The question shown.
+    fn question_mut(&mut self) -> &mut Option<Question>;
+    /// Sets the message line.
+    fn set_message(&mut self, m: Message);
+    /// Opens the typed line for `purpose` holding `line`.
+    fn open_line(&mut self, purpose: Purpose, line: LineEdit);
+    /// Closes the typed line, if one is open.
+    fn close_line(&mut self);
+    /// Leaves the screen.
+    fn leave(&mut self);
 
-/// Answers `q` with `action`; `saved` is the record to write when the answer saves.
-pub fn answer(q: Question, action: Action, saved: impl FnOnce() -> SavedGame) -> Answered {
-    match (q, action) {
-        (Question::Quit, Action::Yes | Action::Quit) => Answered::Leave,
-        (Question::Quit, Action::Save) => Answered::SaveFirst,
-        (Question::Quit, Action::No) => Answered::Said(Message {
-            text: "quit cancelled".into(),
+    /// Shows `q`, its short form on the message line.
+    fn ask(&mut self, q: Question) {
+        self.set_message(Message {
+            text: q.line(),
             tone: Tone::Plain,
-        }),
-        (Question::CreateDir { path, .. }, Action::Yes) => Answered::Said(save_to(&path, &saved())),
-        (Question::CreateDir { dir, typed, .. }, Action::No) => Answered::EditPath(
-            typed,
-            Message {
-                text: format!(
-                    "not saved: {} does not exist",
-                    tilde(&dir, home_dir().as_deref())
-                ),
-                tone: Tone::Error,
-            },
-        ),
-        (q, _) => Answered::Unanswered(q),
+        });
+        *self.question_mut() = Some(q);
+    }
+
+    /// `q`: leaves at once when there is nothing to lose; during a game, asks first.
+    fn ask_quit(&mut self) {
+        if self.playing() {
+            self.ask(Question::Quit);
+        } else {
+            self.leave();
+        }
+    }
+
+    /// Opens the save line offering the default file, selected (typing replaces it).
+    fn ask_save_path(&mut self) {
+        let offered = self.recorder().default_save_path();
+        let line = LineEdit::offered(tilde(&offered, home_dir().as_deref()));
+        self.open_line(Purpose::SavePath, line);
+        self.set_message(Message {
+            text: SAVE_HINT.into(),
+            tone: Tone::Plain,
+        });
+    }
+
+    /// Saves to the path typed on the save line, or asks about a missing folder first.
+    /// The line stays open after a failure, so that the path can be fixed.
+    fn save_typed_path(&mut self, typed: &str) {
+        match save_typed(typed, self.recorder(), &self.record()) {
+            SaveStep::Done(m) => {
+                if m.tone == Tone::Info {
+                    self.close_line();
+                }
+                self.set_message(m);
+            }
+            SaveStep::Ask(q) => self.ask(q),
+        }
+    }
+
+    /// Applies `action` as the answer to `q` (already taken off the screen); a key that
+    /// does not answer leaves the question up.
+    fn answer(&mut self, q: Question, action: Action) {
+        let said = |text: String, tone| Message { text, tone };
+        match (q, action) {
+            (Question::Quit, Action::Yes | Action::Quit) => self.leave(),
+            (Question::Quit, Action::Save) => self.ask_save_path(),
+            (Question::Quit, Action::No) => {
+                self.set_message(said("quit cancelled".into(), Tone::Plain))
+            }
+            (Question::CreateDir { path, .. }, Action::Yes) => {
+                let m = save_to(&path, &self.record());
+                if m.tone == Tone::Info {
+                    self.close_line();
+                }
+                self.set_message(m);
+            }
+            (Question::CreateDir { dir, typed, .. }, Action::No) => {
+                self.open_line(Purpose::SavePath, LineEdit::with_text(typed));
+                let dir = tilde(&dir, home_dir().as_deref());
+                self.set_message(said(
+                    format!("not saved: {dir} does not exist"),
+                    Tone::Error,
+                ));
+            }
+            (q, _) => *self.question_mut() = Some(q),
+        }
     }
 }
 

@@ -6,8 +6,8 @@ use super::app::{refused_outcome, Message, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::line_edit::LineEdit;
-use super::mouse::{self, Gesture, Hits, Spot};
-use super::prompts::{self, Answered, Purpose, Question, SaveStep};
+use super::mouse::{self, Act, Hits, Pointer, Shown};
+use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
@@ -78,8 +78,8 @@ pub struct VariantApp {
     last_typed: String,
     /// Where the board and panes were last drawn, for the mouse.
     pub(super) hits: RefCell<Hits>,
-    /// The square the left button went down on (a drag from it may end on a target).
-    pressed: Option<Square>,
+    /// The mouse pointer (where a drag started).
+    pointer: Pointer,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -125,7 +125,7 @@ impl VariantApp {
             question: None,
             last_typed: String::new(),
             hits: RefCell::default(),
-            pressed: None,
+            pointer: Pointer::default(),
         };
         app.welcome();
         app
@@ -294,49 +294,19 @@ impl VariantApp {
         let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
             return;
         };
-        let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
-        let over = self.game_over_popup && self.game.status() != Status::Ongoing;
-        if self.help || over {
-            if press {
-                self.update(if self.help {
-                    Action::Help
-                } else {
-                    Action::Cancel
-                });
-            }
-            return;
-        }
-        if self.question.is_some() {
-            return;
-        }
-        let replay = self.replay.is_some();
-        match g {
-            Gesture::Cancel => self.update(Action::Cancel),
-            Gesture::Press(Spot::Square(sq)) => {
-                self.pressed = Some(sq);
-                self.click_square(sq);
-            }
-            Gesture::Release(spot) => {
-                let from = self.pressed.take();
-                if let (Spot::Square(sq), Some(from)) = (spot, from) {
-                    if from != sq && !self.targets().is_empty() {
-                        self.click_square(sq);
-                    }
-                }
-            }
-            Gesture::Press(Spot::History(Some(i))) => self.click_move(i),
-            Gesture::Wheel(Spot::History(_), d) if replay => self.update(Action::PlyStep(d.into())),
-            Gesture::Wheel(Spot::History(_), d) => self.update(if d < 0 {
-                Action::HistoryPrev
-            } else {
-                Action::HistoryNext
-            }),
-            Gesture::Wheel(Spot::Circuit, d) => self.update(if d < 0 {
-                Action::CircuitUp
-            } else {
-                Action::CircuitDown
-            }),
-            _ => {}
+        let shown = Shown {
+            help: self.help,
+            game_over: self.game_over_popup && self.game.status() != Status::Ongoing,
+            question: self.question.is_some(),
+            replay: self.replay.is_some(),
+            targets: !self.targets().is_empty(),
+        };
+        match self.pointer.act(g, shown) {
+            // The trace pane does not scroll sideways.
+            Some(Act::Action(Action::CircuitLeft | Action::CircuitRight)) | None => {}
+            Some(Act::Action(a)) => self.update(a),
+            Some(Act::Square(sq)) => self.click_square(sq),
+            Some(Act::Move(i)) => self.click_move(i),
         }
     }
 
@@ -507,55 +477,6 @@ impl VariantApp {
         self.say(Tone::Plain, hint);
     }
 
-    /// Opens the save line, offering the default file (typing replaces it).
-    fn ask_save_path(&mut self) {
-        let offered = self.recorder.default_save_path();
-        let home = prompts::home_dir();
-        let line = LineEdit::offered(prompts::tilde(&offered, home.as_deref()));
-        self.prompt(Purpose::SavePath, line);
-    }
-
-    /// `q`: leaves at once when there is nothing to lose; during a game, asks first.
-    fn ask_quit(&mut self) {
-        let playing = self.replay.is_none()
-            && self.game.status() == Status::Ongoing
-            && !self.game.history().is_empty();
-        if playing {
-            self.ask(Question::Quit);
-        } else {
-            self.quit = true;
-        }
-    }
-
-    fn ask(&mut self, q: Question) {
-        self.say(Tone::Plain, q.line());
-        self.question = Some(q);
-    }
-
-    /// Applies the answer to a question (already taken off the screen).
-    fn answer(&mut self, q: Question, action: Action) {
-        match prompts::answer(q, action, || self.saved()) {
-            Answered::Leave => self.quit = true,
-            Answered::SaveFirst => self.ask_save_path(),
-            Answered::Said(m) => {
-                if m.tone == Tone::Info {
-                    if let VariantMode::Prompt { .. } = self.mode {
-                        self.mode = VariantMode::Idle;
-                    }
-                }
-                self.message = m;
-            }
-            Answered::EditPath(typed, m) => {
-                self.mode = VariantMode::Prompt {
-                    line: LineEdit::with_text(typed),
-                    purpose: Purpose::SavePath,
-                };
-                self.message = m;
-            }
-            Answered::Unanswered(q) => self.question = Some(q),
-        }
-    }
-
     /// The legal moves of the piece on `from`, ordinary or quantum.
     fn moves_of(&self, from: Square, quantum: bool) -> Vec<String> {
         self.game
@@ -705,7 +626,7 @@ impl VariantApp {
             Purpose::SavePath if input.is_empty() => {
                 self.say(Tone::Error, "type a file name to save to (Esc cancels)")
             }
-            Purpose::SavePath => self.save_to(&input),
+            Purpose::SavePath => self.save_typed_path(&input),
             Purpose::GotoPly => match input.parse::<usize>() {
                 Ok(p) => {
                     let cur = self.replay.as_ref().map_or(0, |r| r.ply) as i64;
@@ -855,7 +776,18 @@ impl VariantApp {
         self.autosave();
     }
 
-    fn saved(&self) -> SavedGame {
+    fn autosave(&mut self) {
+        if let Some(m) = prompts::autosave_message(&self.recorder, &self.record(), &self.message) {
+            self.message = m;
+        }
+    }
+}
+
+impl Asking for VariantApp {
+    fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+    fn record(&self) -> SavedGame {
         SavedGame::of_variant(
             self.history_game(),
             self.start_fen.clone(),
@@ -864,24 +796,27 @@ impl VariantApp {
             &self.recorder.date,
         )
     }
-
-    fn autosave(&mut self) {
-        if let Some(m) = prompts::autosave_message(&self.recorder, &self.saved(), &self.message) {
-            self.message = m;
+    fn playing(&self) -> bool {
+        self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && !self.game.history().is_empty()
+    }
+    fn question_mut(&mut self) -> &mut Option<Question> {
+        &mut self.question
+    }
+    fn set_message(&mut self, m: Message) {
+        self.message = m;
+    }
+    fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
+        self.mode = VariantMode::Prompt { line, purpose };
+    }
+    fn close_line(&mut self) {
+        if let VariantMode::Prompt { .. } = self.mode {
+            self.mode = VariantMode::Idle;
         }
     }
-
-    /// Saves to the typed path, or asks first about a missing folder.
-    fn save_to(&mut self, typed: &str) {
-        match prompts::save_typed(typed, &self.recorder, &self.saved()) {
-            SaveStep::Done(m) => {
-                if m.tone == Tone::Info {
-                    self.mode = VariantMode::Idle;
-                }
-                self.message = m;
-            }
-            SaveStep::Ask(q) => self.ask(q),
-        }
+    fn leave(&mut self) {
+        self.quit = true;
     }
 }
 
