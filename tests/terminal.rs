@@ -24,7 +24,12 @@ fn qchess(dir: &Path) -> Command {
 #[test]
 fn without_a_terminal_one_line_points_to_analyze() {
     let dir = scratch("notty");
-    for args in [&[][..], &["play"], &["resume"], &["skat", "tui"]] {
+    for args in [
+        &[][..],
+        &["play"],
+        &["play", "--variant", "haft"],
+        &["skat", "tui"],
+    ] {
         let out = qchess(&dir)
             .args(args)
             .stdin(Stdio::null())

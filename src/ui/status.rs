@@ -2,6 +2,7 @@
 //! message line (news, rejected input with the reason, or the move being typed).
 
 use super::app::{App, Mode, Tone};
+use super::work::busy_line;
 use crate::chess::Status;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -46,11 +47,17 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
     }
     f.render_widget(Paragraph::new(Line::from(spans)), status);
 
-    let line = match &app.mode {
-        Mode::Prompt {
-            text: typed,
-            purpose,
-        } => {
+    let line = match (&app.mode, app.busy()) {
+        (_, Some((what, elapsed))) => {
+            Line::styled(busy_line(what, elapsed, app.ascii), paint.title())
+        }
+        (
+            Mode::Prompt {
+                text: typed,
+                purpose,
+            },
+            None,
+        ) => {
             let mut spans = vec![
                 Span::styled(purpose.label(), paint.title()),
                 Span::styled(typed.clone(), text),
@@ -63,7 +70,7 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
             spans.push(Span::styled(format!("   {}", app.message.text), style));
             Line::from(spans)
         }
-        _ => {
+        (_, None) => {
             let style = match app.message.tone {
                 Tone::Plain => dim,
                 Tone::Info => paint.fg(theme.info),

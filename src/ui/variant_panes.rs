@@ -10,6 +10,7 @@ use super::layout;
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::variant::{move_squares, VariantApp, VariantMode};
+use super::work::busy_line;
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -233,17 +234,23 @@ fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
         Tone::Info => paint.fg(theme.info),
         Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
     };
-    let line = match app.mode() {
-        VariantMode::Prompt {
-            text: typed,
-            purpose,
-        } => Line::from(vec![
+    let line = match (app.mode(), app.busy()) {
+        (_, Some((what, elapsed))) => {
+            Line::styled(busy_line(what, elapsed, app.ascii), paint.title())
+        }
+        (
+            VariantMode::Prompt {
+                text: typed,
+                purpose,
+            },
+            None,
+        ) => Line::from(vec![
             Span::styled(purpose.label(), paint.title()),
             Span::styled(typed.clone(), text),
             Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
             Span::styled(format!("   {}", app.message.text), tone),
         ]),
-        _ => Line::styled(app.message.text.clone(), tone),
+        (_, None) => Line::styled(app.message.text.clone(), tone),
     };
     f.render_widget(Paragraph::new(line), message);
 }
