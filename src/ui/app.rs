@@ -12,6 +12,7 @@ pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
 use super::view::{self, Pick, View};
+use super::work::{Exec, Polled, Work};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
@@ -19,6 +20,7 @@ use crate::chess::{
 use crate::record::{Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::RefCell;
+use std::time::Duration;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,8 +153,19 @@ pub struct Message {
     pub tone: Tone,
 }
 
+/// A move being carried out on a worker thread: its result is a copy of the game with
+/// the move played and the panes' view of it, or why it was refused.
+#[derive(Debug)]
+pub(super) struct Pending {
+    work: Work<Result<(Game, View), MoveError>>,
+    /// The move as the player gave it.
+    input: String,
+    /// Typed on the `:` line (which stays open when the move is refused).
+    typed: bool,
+}
+
 /// The whole state of the terminal game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct App {
     pub(super) game: Game,
     pub(super) view: View,
@@ -184,6 +197,10 @@ pub struct App {
     pub(super) hits: RefCell<Hits>,
     /// The mouse pointer (where a drag started).
     pointer: Pointer,
+    /// Where moves are carried out.
+    exec: Exec,
+    /// The move being carried out on a worker thread.
+    pending: Option<Pending>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -223,6 +240,8 @@ impl App {
             last_typed: String::new(),
             hits: RefCell::default(),
             pointer: Pointer::default(),
+            exec: Exec::Inline,
+            pending: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -366,9 +385,86 @@ impl App {
         }
     }
 
+    /// Carries out moves on worker threads (`Background`, as the terminal does) or on
+    /// the calling thread (`Inline`, the default: the move is done when the key returns).
+    pub fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+    }
+
+    /// The move being carried out, once it has taken long enough to show: what it is and
+    /// how long it has run.
+    pub fn busy(&self) -> Option<(&str, Duration)> {
+        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
+        Some((p.work.what(), p.work.elapsed()))
+    }
+
+    /// Whether a move is being carried out (shown or not yet).
+    pub fn working(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Takes in a move that finished on its worker thread. True when the screen should
+    /// be drawn again: the move finished, or the busy line's time moved on.
+    pub fn tick(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        let result = match p.work.poll() {
+            Polled::Running => return p.work.shown(),
+            Polled::Done(r) => r
+                .map(|(game, view)| {
+                    self.game = game;
+                    view
+                })
+                .map_err(|e| e.to_string()),
+            Polled::Failed(why) => Err(format!(
+                "the move failed inside qchess ({why}); the game is unchanged"
+            )),
+        };
+        if let Some(p) = self.pending.take() {
+            self.finish_move(&p.input, p.typed, result);
+        }
+        true
+    }
+
+    /// Waits for the move being carried out and takes it in.
+    pub fn finish_work(&mut self) {
+        while self.pending.is_some() {
+            if !self.tick() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+
+    /// Keys while a move is being carried out: Esc cancels it, `q` and Ctrl-C quit at
+    /// once; the rest wait for the move (and do nothing).
+    fn busy_key(&mut self, key: KeyEvent) {
+        match input::press(key) {
+            input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
+            input::Press::Key(KeyCode::Esc) => {
+                if let Some(p) = self.pending.take() {
+                    if !p.typed {
+                        self.mode = Mode::Idle;
+                    }
+                    self.say(
+                        Tone::Plain,
+                        format!("cancelled {}: the game is unchanged", p.input),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Handles one terminal event; a resize needs nothing here (the next draw fits the
     /// new size).
     pub fn handle_event(&mut self, event: Event) {
+        if self.pending.is_some() {
+            if let Event::Key(k) = event {
+                self.busy_key(k);
+            }
+            return;
+        }
         match event {
             Event::Key(k) => self.handle_key(k),
             Event::Mouse(m) => self.handle_mouse(m),
@@ -446,6 +542,9 @@ impl App {
 
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        if self.pending.is_some() {
+            return self.busy_key(key);
+        }
         match input::translate(self.input_mode(), key) {
             Some(a) => self.update(a),
             None => self.unmapped(key),
@@ -985,9 +1084,7 @@ impl App {
     /// promotion goes back to no selection).
     fn play_text(&mut self, text: MoveText) {
         let input = text.to_string();
-        if self.play(&input, &text).is_err() && matches!(self.mode, Mode::Promotion { .. }) {
-            self.mode = Mode::Idle;
-        }
+        self.play(&input, &text, false);
     }
 
     fn submit(&mut self) {
@@ -1016,41 +1113,77 @@ impl App {
                     Tone::Error,
                     refused_outcome(&input, &format!(".m{}", u8::from(o))),
                 ),
-                _ => {
-                    let _ = self.play(&input, &t);
-                }
+                _ => self.play(&input, &t, true),
             },
             Err(e) => self.say(Tone::Error, e.to_string()),
         }
     }
 
-    /// Plays a move; tells the player what happened or why it was refused.
-    fn play(&mut self, input: &str, text: &MoveText) -> Result<(), ()> {
-        match self.game.play_text(input, text) {
-            Ok(m) => {
-                let said = describe(m);
-                self.after_change();
+    /// Plays a move (`typed` on the `:` line, else picked on the board), here or on a
+    /// worker thread (see [`App::set_exec`]); [`App::finish_move`] tells the player.
+    fn play(&mut self, input: &str, text: &MoveText, typed: bool) {
+        match self.exec {
+            Exec::Inline => {
+                let result = carry_out(&mut self.game, input, text, self.cursor);
+                self.finish_move(input, typed, result.map_err(|e| e.to_string()));
+            }
+            Exec::Background => {
+                // The worker plays on a copy: the screen keeps drawing this game, and a
+                // cancelled move leaves it as it was.
+                let mut game = self.game.clone();
+                let (owned, text, cursor) = (input.to_string(), *text, self.cursor);
+                let work = Work::start(format!("playing {input}"), move |cancel| {
+                    game.set_cancel(Some(cancel));
+                    let r = carry_out(&mut game, &owned, &text, cursor);
+                    game.set_cancel(None);
+                    r.map(|view| (game, view))
+                });
+                self.pending = Some(Pending {
+                    work,
+                    input: input.to_string(),
+                    typed,
+                });
+            }
+        }
+    }
+
+    /// Tells the player what a played move did (the game holds it, `view` shows it) or
+    /// why it was refused.
+    fn finish_move(&mut self, input: &str, typed: bool, result: Result<View, String>) {
+        match result {
+            Ok(view) => {
+                let said = self.game.history().last().map(describe).unwrap_or_default();
+                self.after_change_with(view);
                 let said = match self.game.status() {
                     Status::Ongoing => said,
                     _ => format!("{said}. Game over: {}", self.result_words()),
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
-                Ok(())
             }
             Err(e) => {
                 self.say(Tone::Error, format!("{input}: {e}"));
-                Err(())
+                // A refused target keeps the selected piece; a refused promotion ends
+                // the question. (A typed move's line is closed already.)
+                if !typed && matches!(self.mode, Mode::Promotion { .. }) {
+                    self.mode = Mode::Idle;
+                }
             }
         }
     }
 
     /// Refreshes everything derived from the game after it changed.
     fn after_change(&mut self) {
+        let view = View::of(&self.game, self.cursor);
+        self.after_change_with(view);
+    }
+
+    /// As [`App::after_change`], with the view already computed.
+    fn after_change_with(&mut self, view: View) {
         self.mode = Mode::Idle;
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
-        self.view = View::of(&self.game, self.cursor);
+        self.view = view;
         self.game_over_popup = self.game.status() != Status::Ongoing;
         if let Some(ins) = &mut self.inspector {
             ins.refresh(&self.game);
@@ -1154,6 +1287,18 @@ impl Asking for App {
 /// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
 pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
     format!("{input}: in a game outcomes are drawn at random; type it without {suffix}")
+}
+
+/// Plays a move on `game` and computes the panes' view of the result (both can take
+/// long on a big state).
+fn carry_out(
+    game: &mut Game,
+    input: &str,
+    text: &MoveText,
+    cursor: Square,
+) -> Result<View, MoveError> {
+    game.play_text(input, text)?;
+    Ok(View::of(game, cursor))
 }
 
 /// What a played move did, in words.

@@ -24,6 +24,7 @@ pub mod theme;
 pub mod variant;
 pub mod variant_panes;
 pub mod view;
+pub mod work;
 
 pub use app::App;
 pub use terminal::{run, run_screen, PlayOptions, Screen};

@@ -6,6 +6,7 @@ use super::input::{self, Press};
 use super::popup;
 use super::prompts::{self, Asked};
 use super::terminal::{open, Open, Opened, PlayOptions, Screen};
+use super::work::Exec;
 use crate::record::{self, SavedGame};
 use crossterm::event::{Event, KeyCode};
 use ratatui::Frame;
@@ -87,6 +88,8 @@ pub struct Session {
     offer: Option<Offer>,
     opts: PlayOptions,
     quit: bool,
+    /// Where the game on screen runs its moves (a resumed game gets it too).
+    exec: Exec,
 }
 
 impl Session {
@@ -97,6 +100,7 @@ impl Session {
             offer,
             opts,
             quit: false,
+            exec: Exec::default(),
         }
     }
 
@@ -145,7 +149,10 @@ impl Session {
             ..self.opts.clone()
         };
         match open(&opts) {
-            Ok(game) => self.game = game,
+            Ok(game) => {
+                self.game = game;
+                self.set_exec(self.exec);
+            }
             Err(e) => {
                 self.offer = Some(Offer {
                     error: Some(e.to_string()),
@@ -189,5 +196,27 @@ impl Screen for Session {
                 Opened::Quantum(app) => app.should_quit(),
                 Opened::Variant(app) => app.should_quit(),
             }
+    }
+
+    fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+        match &mut self.game {
+            Opened::Quantum(app) => app.set_exec(exec),
+            Opened::Variant(app) => app.set_exec(exec),
+        }
+    }
+
+    fn tick(&mut self) -> bool {
+        match &mut self.game {
+            Opened::Quantum(app) => app.tick(),
+            Opened::Variant(app) => app.tick(),
+        }
+    }
+
+    fn working(&self) -> bool {
+        match &self.game {
+            Opened::Quantum(app) => app.working(),
+            Opened::Variant(app) => app.working(),
+        }
     }
 }

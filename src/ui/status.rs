@@ -5,6 +5,7 @@ use super::app::{App, Message, Mode, Tone};
 use super::color::Paint;
 use super::line_edit::LineEdit;
 use super::prompts::Purpose;
+use super::work::busy_line;
 use crate::chess::Status;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -50,11 +51,14 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
     }
     f.render_widget(Paragraph::new(Line::from(spans)), status);
 
-    let line = match &app.mode {
-        Mode::Prompt { line, purpose } => {
+    let line = match (&app.mode, app.busy()) {
+        (_, Some((what, elapsed))) => {
+            Line::styled(busy_line(what, elapsed, app.ascii), paint.title())
+        }
+        (Mode::Prompt { line, purpose }, None) => {
             prompt_line(paint, *purpose, line, &app.message, message.width as usize)
         }
-        _ => {
+        (_, None) => {
             let style = match app.message.tone {
                 Tone::Plain => dim,
                 Tone::Info => paint.fg(theme.info),

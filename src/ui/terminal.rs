@@ -6,6 +6,7 @@ use super::app::App;
 use super::color::{ColorChoice, Paint};
 use super::theme::Theme;
 use super::variant::VariantApp;
+use super::work::Exec;
 use crate::chess::fen::{FenError, START_FEN};
 use crate::chess::Color;
 use crate::chess::{Game, GameOptions};
@@ -291,6 +292,14 @@ pub trait Screen {
     fn handle_event(&mut self, event: Event);
     /// Whether the player asked to leave.
     fn should_quit(&self) -> bool;
+    /// Runs long work (moves, analyses) here or on worker threads; the terminal loop
+    /// asks for worker threads.
+    fn set_exec(&mut self, exec: Exec);
+    /// Takes in background work that finished. True when the screen should be drawn
+    /// again (the work finished, or its busy line's time moved on).
+    fn tick(&mut self) -> bool;
+    /// Whether background work is running (the loop then looks for its end often).
+    fn working(&self) -> bool;
 }
 
 impl Screen for App {
@@ -303,17 +312,35 @@ impl Screen for App {
     fn should_quit(&self) -> bool {
         App::should_quit(self)
     }
+    fn set_exec(&mut self, exec: Exec) {
+        App::set_exec(self, exec)
+    }
+    fn tick(&mut self) -> bool {
+        App::tick(self)
+    }
+    fn working(&self) -> bool {
+        App::working(self)
+    }
 }
 
-impl Screen for super::variant::VariantApp {
+impl Screen for VariantApp {
     fn draw(&self, f: &mut Frame) {
         super::variant_panes::draw(f, self)
     }
     fn handle_event(&mut self, event: Event) {
-        super::variant::VariantApp::handle_event(self, event)
+        VariantApp::handle_event(self, event)
     }
     fn should_quit(&self) -> bool {
-        super::variant::VariantApp::should_quit(self)
+        VariantApp::should_quit(self)
+    }
+    fn set_exec(&mut self, exec: Exec) {
+        VariantApp::set_exec(self, exec)
+    }
+    fn tick(&mut self) -> bool {
+        VariantApp::tick(self)
+    }
+    fn working(&self) -> bool {
+        VariantApp::working(self)
     }
 }
 
@@ -328,7 +355,7 @@ pub struct TerminalOptions {
 /// terminal is given back in its normal state on every way out; after a quit, where the
 /// game is saved is printed on it.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
-    // What to open first: a missing or broken file is named even without a terminal.
+    // What is wrong with the game asked for is said first, then that a terminal is missing.
     let opened = open(&opts)?;
     require_terminal()?;
     let term = TerminalOptions { mouse: opts.mouse };
@@ -405,6 +432,9 @@ pub fn run_screen(screen: &mut impl Screen, opts: TerminalOptions) -> io::Result
     restore();
     result
 }
+
+/// How often the loop looks for the end of background work (and redraws its time).
+const WORK_CHECK: Duration = Duration::from_millis(25);
 
 /// How long the event loop gets to notice a signal before the watchdog ends the process.
 const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
@@ -508,6 +538,10 @@ fn suspend(
 fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A worker's panic is caught and shown on the screen, which goes on.
+        if std::thread::current().name() == Some(super::work::WORKER_THREAD) {
+            return;
+        }
         restore();
         previous(info);
     }));
@@ -544,30 +578,43 @@ fn event_loop(
     signals: &Signals,
     opts: TerminalOptions,
 ) -> io::Result<Ended> {
+    screen.set_exec(Exec::Background);
     terminal.draw(|f| screen.draw(f))?;
     loop {
+        // A signal ends the game even mid-move: the autosave already holds the last
+        // completed move, and the move in progress is dropped.
         if let Some(sig) = signals.ended() {
             return Ok(Ended::Signal(sig));
         }
         let mut stop = signals.take_suspend();
-        if !stop {
-            if !event::poll(SIGNAL_CHECK)? {
-                continue;
-            }
+        let mut redraw = false;
+        let wait = if screen.working() {
+            WORK_CHECK
+        } else {
+            SIGNAL_CHECK
+        };
+        if !stop && event::poll(wait)? {
             let ev = event::read()?;
             match route(&ev) {
-                Route::Screen => screen.handle_event(ev),
+                Route::Screen => {
+                    screen.handle_event(ev);
+                    redraw = true;
+                }
                 Route::Suspend => stop = true,
-                Route::Ignore => continue,
+                Route::Ignore => {}
             }
         }
         if stop {
             suspend(terminal, opts)?;
+            redraw = true;
         }
+        redraw |= screen.tick();
         if screen.should_quit() {
             return Ok(Ended::Quit);
         }
-        terminal.draw(|f| screen.draw(f))?;
+        if redraw {
+            terminal.draw(|f| screen.draw(f))?;
+        }
     }
 }
 

@@ -9,11 +9,13 @@ use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
+use super::work::{Exec, Polled, Work};
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::RefCell;
+use std::time::Duration;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +53,14 @@ pub struct VariantReplay {
     pub ply: usize,
 }
 
+/// A move being played on a worker thread: the game with the move played, or why the
+/// variant refused it.
+struct Pending {
+    work: Work<Result<Box<dyn VariantGame>, String>>,
+    /// The move.
+    input: String,
+}
+
 /// The whole state of a variant game on screen.
 pub struct VariantApp {
     pub(super) game: Box<dyn VariantGame>,
@@ -80,6 +90,10 @@ pub struct VariantApp {
     pub(super) hits: RefCell<Hits>,
     /// The mouse pointer (where a drag started).
     pointer: Pointer,
+    /// Where moves are played.
+    exec: Exec,
+    /// The move being played on a worker thread.
+    pending: Option<Pending>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -126,6 +140,8 @@ impl VariantApp {
             last_typed: String::new(),
             hits: RefCell::default(),
             pointer: Pointer::default(),
+            exec: Exec::Inline,
+            pending: None,
         };
         app.welcome();
         app
@@ -274,8 +290,79 @@ impl VariantApp {
         }
     }
 
+    /// Plays moves on worker threads (`Background`) or here (`Inline`, the default), as
+    /// [`super::App::set_exec`].
+    pub fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+    }
+
+    /// The move being played, once it has taken long enough to show: what and how long.
+    pub fn busy(&self) -> Option<(&str, Duration)> {
+        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
+        Some((p.work.what(), p.work.elapsed()))
+    }
+
+    /// Whether a move is being played (shown or not yet).
+    pub fn working(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Takes in a move that finished on its worker thread; true when the screen should
+    /// be drawn again.
+    pub fn tick(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        let result = match p.work.poll() {
+            Polled::Running => return p.work.shown(),
+            Polled::Done(r) => r.map(|game| self.game = game),
+            Polled::Failed(why) => Err(format!(
+                "the move failed inside qchess ({why}); the game is unchanged"
+            )),
+        };
+        if let Some(p) = self.pending.take() {
+            self.finish_move(&p.input, result);
+        }
+        true
+    }
+
+    /// Waits for the move being played and takes it in.
+    pub fn finish_work(&mut self) {
+        while self.pending.is_some() {
+            if !self.tick() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+
+    /// Keys while a move is being played: Esc cancels it (the worker's result is thrown
+    /// away), `q` and Ctrl-C quit at once; the rest do nothing.
+    fn busy_key(&mut self, key: KeyEvent) {
+        match input::press(key) {
+            input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
+            input::Press::Key(KeyCode::Esc) => {
+                if let Some(p) = self.pending.take() {
+                    if !matches!(self.mode, VariantMode::Prompt { .. }) {
+                        self.mode = VariantMode::Idle;
+                    }
+                    self.say(
+                        Tone::Plain,
+                        format!("cancelled {}: the game is unchanged", p.input),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Handles one terminal event, as [`super::App::handle_event`] does.
     pub fn handle_event(&mut self, event: Event) {
+        if self.pending.is_some() {
+            if let Event::Key(k) = event {
+                self.busy_key(k);
+            }
+            return;
+        }
         match event {
             Event::Key(k) => self.handle_key(k),
             Event::Mouse(m) => self.handle_mouse(m),
@@ -353,6 +440,9 @@ impl VariantApp {
 
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        if self.pending.is_some() {
+            return self.busy_key(key);
+        }
         if let (VariantMode::Choice { moves }, KeyCode::Char(c)) = (&self.mode, key.code) {
             let pick = moves
                 .iter()
@@ -648,9 +738,33 @@ impl VariantApp {
                 "this is a replay: p plays on from the shown ply",
             );
         }
-        match self.game.play(text) {
-            Ok(rec) => {
-                let said = describe(rec);
+        match self.exec {
+            Exec::Inline => {
+                let result = self.game.play(text).map(|_| ()).map_err(|e| e.to_string());
+                self.finish_move(text, result);
+            }
+            Exec::Background => {
+                // On a copy: the screen keeps drawing this game meanwhile.
+                let mut game = self.game.clone_box();
+                let owned = text.to_string();
+                let work = Work::start(format!("playing {text}"), move |_| {
+                    game.play(&owned).map_err(|e| e.to_string())?;
+                    Ok(game)
+                });
+                self.pending = Some(Pending {
+                    work,
+                    input: text.to_string(),
+                });
+            }
+        }
+    }
+
+    /// Tells the player what the played move did (the game holds it) or why it was
+    /// refused.
+    fn finish_move(&mut self, text: &str, result: Result<(), String>) {
+        match result {
+            Ok(()) => {
+                let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change();
                 let said = match self.game.status() {
                     Status::Ongoing => said,

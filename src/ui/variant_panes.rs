@@ -11,6 +11,7 @@ use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::variant::{move_squares, VariantApp, VariantMode};
+use super::work::busy_line;
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -255,11 +256,14 @@ fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
         Tone::Info => paint.fg(theme.info),
         Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
     };
-    let line = match app.mode() {
-        VariantMode::Prompt { line, purpose } => {
+    let line = match (app.mode(), app.busy()) {
+        (_, Some((what, elapsed))) => {
+            Line::styled(busy_line(what, elapsed, app.ascii), paint.title())
+        }
+        (VariantMode::Prompt { line, purpose }, None) => {
             super::status::prompt_line(paint, *purpose, line, &app.message, message.width as usize)
         }
-        _ => Line::styled(app.message.text.clone(), tone),
+        (_, None) => Line::styled(app.message.text.clone(), tone),
     };
     f.render_widget(Paragraph::new(line), message);
 }

@@ -64,7 +64,8 @@ pub fn run(opts: LabOptions) -> Result<Ended, LabError> {
     require_terminal()?;
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
     let paint = Paint::new(Theme::default(), tier);
-    let mut lab = SkatLab::new(opts.entries, opts.start, opts.analyze, paint, opts.ascii)?;
+    // The first endgame is analysed while the lab is already on screen.
+    let mut lab = SkatLab::in_background(opts.entries, opts.start, opts.analyze, paint, opts.ascii);
     // The lab has no mouse actions: leave the mouse to the terminal (text selection).
     Ok(run_screen(&mut lab, TerminalOptions { mouse: false })?)
 }

@@ -3,6 +3,7 @@
 
 use super::lab::{Shown, SkatLab};
 use crate::ui::app::Tone;
+use crate::ui::work::busy_line;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -62,5 +63,9 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, lab: &SkatLab) {
         Tone::Info => paint.fg(theme.info),
         Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
     };
-    f.render_widget(Paragraph::new(Line::styled(m.text.clone(), style)), message);
+    let line = match lab.busy() {
+        Some((what, elapsed)) => Line::styled(busy_line(what, elapsed, lab.ascii), paint.title()),
+        None => Line::styled(m.text.clone(), style),
+    };
+    f.render_widget(Paragraph::new(line), message);
 }
