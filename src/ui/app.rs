@@ -6,6 +6,7 @@ use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
+use super::layout::Drawer;
 use super::steps;
 use super::view::{self, Pick, View};
 use super::work::{Exec, Polled, Work};
@@ -15,6 +16,7 @@ use crate::chess::{
 };
 use crate::record::{Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent};
+use std::cell::Cell;
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -190,6 +192,9 @@ pub struct App {
     pub(super) circuit_scroll: (u16, u16),
     pub(super) circuit_view: CircuitView,
     pub(super) help: bool,
+    /// The help page shown, and how many pages the last drawing needed.
+    help_page: usize,
+    help_pages: Cell<usize>,
     pub(super) game_over_popup: bool,
     pub(super) quit: bool,
     pub(super) paint: Paint,
@@ -200,6 +205,8 @@ pub struct App {
     pub(super) replay: Option<Replay>,
     /// The inspector, while it is open.
     pub(super) inspector: Option<Inspector>,
+    /// The pane below the board in the compact arrangement.
+    pub(super) drawer: Drawer,
     /// Where moves are carried out.
     exec: Exec,
     /// The move being carried out on a worker thread.
@@ -232,6 +239,8 @@ impl App {
             circuit_scroll: (0, 0),
             circuit_view: CircuitView::Auto,
             help: false,
+            help_page: 0,
+            help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
             paint,
@@ -239,6 +248,7 @@ impl App {
             recorder: Recorder::off(),
             replay: None,
             inspector: None,
+            drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
         };
@@ -317,9 +327,24 @@ impl App {
         self.quit
     }
 
+    /// The pane shown below the board on small screens.
+    pub fn drawer(&self) -> Drawer {
+        self.drawer
+    }
+
     /// True while the help is shown.
     pub fn help_shown(&self) -> bool {
         self.help
+    }
+
+    /// The help page shown (the help turns its pages on small screens).
+    pub fn help_page(&self) -> usize {
+        self.help_page
+    }
+
+    /// Records how many pages the help needed when last drawn.
+    pub fn set_help_pages(&self, pages: usize) {
+        self.help_pages.set(pages);
     }
 
     /// True while the game-over popup is shown.
@@ -476,7 +501,13 @@ impl App {
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
         if self.help {
+            // Any key turns the page; after the last page it closes the help.
+            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+                self.help_page += 1;
+                return;
+            }
             self.help = false;
+            self.help_page = 0;
             if action == Action::Quit {
                 self.quit = true;
             }
@@ -542,6 +573,16 @@ impl App {
             ),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
+            Action::NextPane => {
+                self.drawer = self.drawer.next();
+                self.say(
+                    Tone::Plain,
+                    format!(
+                        "small screens show the {} below the board",
+                        self.drawer.name("circuit")
+                    ),
+                );
+            }
             Action::Help => self.help = true,
             Action::Quit => self.quit = true,
             Action::NewGame => self.new_game(),

@@ -5,12 +5,14 @@
 use super::app::{autosave_message, save_message, Message, Purpose, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::layout::Drawer;
 use super::steps;
 use super::work::{Exec, Polled, Work};
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent};
+use std::cell::Cell;
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -72,12 +74,17 @@ pub struct VariantApp {
     pub(super) selected_ply: Option<usize>,
     pub(super) trace_scroll: u16,
     pub(super) help: bool,
+    /// The help page shown, and how many pages the last drawing needed.
+    pub(super) help_page: usize,
+    pub(super) help_pages: Cell<usize>,
     pub(super) game_over_popup: bool,
     quit: bool,
     pub(super) paint: Paint,
     pub(super) ascii: bool,
     recorder: Recorder,
     pub(super) replay: Option<VariantReplay>,
+    /// The pane below the board in the compact arrangement.
+    pub(super) drawer: Drawer,
     /// Where moves are played.
     exec: Exec,
     /// The move being played on a worker thread.
@@ -118,12 +125,15 @@ impl VariantApp {
             selected_ply: None,
             trace_scroll: 0,
             help: false,
+            help_page: 0,
+            help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
             paint,
             ascii,
             recorder: Recorder::off(),
             replay: None,
+            drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
         };
@@ -363,7 +373,13 @@ impl VariantApp {
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
         if self.help {
+            // Any key turns the page; after the last page it closes the help.
+            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+                self.help_page += 1;
+                return;
+            }
             self.help = false;
+            self.help_page = 0;
             self.quit = action == Action::Quit;
             return;
         }
@@ -403,6 +419,14 @@ impl VariantApp {
             Action::Submit => self.submit(),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
+            Action::NextPane => {
+                self.drawer = self.drawer.next();
+                let name = self.drawer.name("trace");
+                self.say(
+                    Tone::Plain,
+                    format!("small screens show the {name} below the board"),
+                );
+            }
             Action::Help => self.help = true,
             Action::Quit => self.quit = true,
             Action::NewGame => self.new_game(),

@@ -6,7 +6,7 @@ use super::app::Tone;
 use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
-use super::layout;
+use super::layout::{self, Panes};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::variant::{move_squares, VariantApp, VariantMode};
@@ -21,14 +21,21 @@ use ratatui::Frame;
 /// Draws the whole screen for a variant game.
 pub fn draw(f: &mut Frame, app: &VariantApp) {
     let area = f.area();
-    let Some(p) = layout::panes(area) else {
-        popup::too_small(f, area);
+    let Some(p) = layout::panes(area, app.drawer, 1) else {
+        popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
     };
     board(f, p.board, app, p.cell);
-    details(f, p.probs, app);
+    if Panes::shown(p.probs) {
+        details(f, p.probs, app);
+    }
     history(f, p.history, app);
-    trace(f, p.circuit, app);
+    if Panes::shown(p.circuit) {
+        trace(f, p.circuit, app);
+    }
+    if let Some(d) = p.drawer {
+        popup::drawer_hint(f, d, &app.paint, app.drawer.next().name("trace"));
+    }
     status(f, p.status, p.message, app);
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
@@ -41,7 +48,8 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        popup::help_box(f, area, &app.paint, popup::map_lines(map));
+        let pages = popup::help_box(f, area, &app.paint, popup::map_lines(map), app.help_page);
+        app.help_pages.set(pages);
     }
 }
 
@@ -134,7 +142,11 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
     } else {
         " [ ] pick a move "
     };
-    let block = pane(app, " History ".into(), bottom);
+    let block = pane(
+        app,
+        " History ".into(),
+        layout::hint_fits(bottom, area.width),
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let paint = &app.paint;
@@ -188,7 +200,11 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
         Some((i, r)) => format!(" Trace: ply {} {} ", i + 1, r.text),
         None => " Trace ".into(),
     };
-    let block = pane(app, title, " PgUp PgDn scroll ");
+    let block = pane(
+        app,
+        title,
+        layout::hint_fits(" PgUp PgDn scroll ", area.width),
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let lines: Vec<String> = match shown {
