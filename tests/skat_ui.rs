@@ -302,3 +302,13 @@ fn command_line_without_a_terminal() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("nine-card"));
 }
+
+#[test]
+fn the_lab_at_80x23_and_too_small_below() {
+    let l = lab(0);
+    insta::assert_snapshot!("skat_nine_card_80x23", screen(&l, 80, 23));
+    let s = screen(&l, 79, 23);
+    assert!(s.contains("too small: need 80x23"), "{s}");
+    let s = screen(&l, 80, 22);
+    assert!(s.contains("too small: need 80x23"), "{s}");
+}

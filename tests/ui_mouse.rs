@@ -320,7 +320,7 @@ fn the_wheel_scrolls_a_long_circuit() {
 
 #[test]
 fn no_clicks_while_the_terminal_is_too_small_or_a_question_is_up() {
-    let mut s = Screen::new(60, 20);
+    let mut s = Screen::new(50, 15);
     assert_eq!(s.app.hits(), Hits::default());
     s.click_at((10, 5));
     assert_eq!(*s.app.mode(), Mode::Idle);

@@ -70,8 +70,8 @@ fn help_screen() {
 #[test]
 fn too_small() {
     let app = app_from(None, &[]);
-    insta::assert_snapshot!("too_small_60x20", screen(&app, 60, 20));
-    insta::assert_snapshot!("too_small_79x24", screen(&app, 79, 24));
+    insta::assert_snapshot!("too_small_59x20", screen(&app, 59, 20));
+    insta::assert_snapshot!("too_small_80x19", screen(&app, 80, 19));
 }
 
 #[test]

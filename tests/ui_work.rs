@@ -133,7 +133,7 @@ fn the_busy_line_shows_after_150_ms_with_the_time() {
     assert!(elapsed >= BUSY_AFTER);
     assert!(!shown_early || elapsed >= BUSY_AFTER);
     // Every size draws it (a resize while busy is drawn like any other).
-    for (w, h) in [(80, 24), (120, 40)] {
+    for (w, h) in [(80, 24), (120, 40), (80, 23), (60, 20)] {
         let s = screen(|f| draw(f, &app), w, h);
         assert!(s.contains(&format!("playing {BIG_MOVE}: ")), "{w}x{h}\n{s}");
         assert!(s.contains(" s (Esc cancels, q quits)"), "{w}x{h}\n{s}");

@@ -6,6 +6,7 @@ use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
+use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 pub use super::prompts::Purpose;
@@ -19,7 +20,7 @@ use crate::chess::{
 };
 use crate::record::{Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -179,6 +180,9 @@ pub struct App {
     pub(super) circuit_scroll: (u16, u16),
     pub(super) circuit_view: CircuitView,
     pub(super) help: bool,
+    /// The help page shown, and how many pages the last drawing needed.
+    help_page: usize,
+    help_pages: Cell<usize>,
     pub(super) game_over_popup: bool,
     pub(super) quit: bool,
     pub(super) paint: Paint,
@@ -197,6 +201,8 @@ pub struct App {
     pub(super) hits: RefCell<Hits>,
     /// The mouse pointer (where a drag started).
     pointer: Pointer,
+    /// The pane below the board in the compact arrangement.
+    pub(super) drawer: Drawer,
     /// Where moves are carried out.
     exec: Exec,
     /// The move being carried out on a worker thread.
@@ -229,6 +235,8 @@ impl App {
             circuit_scroll: (0, 0),
             circuit_view: CircuitView::Auto,
             help: false,
+            help_page: 0,
+            help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
             paint,
@@ -240,6 +248,7 @@ impl App {
             last_typed: String::new(),
             hits: RefCell::default(),
             pointer: Pointer::default(),
+            drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
         };
@@ -349,9 +358,24 @@ impl App {
         self.quit
     }
 
+    /// The pane shown below the board on small screens.
+    pub fn drawer(&self) -> Drawer {
+        self.drawer
+    }
+
     /// True while the help is shown.
     pub fn help_shown(&self) -> bool {
         self.help
+    }
+
+    /// The help page shown (the help turns its pages on small screens).
+    pub fn help_page(&self) -> usize {
+        self.help_page
+    }
+
+    /// Records how many pages the help needed when last drawn.
+    pub fn set_help_pages(&self, pages: usize) {
+        self.help_pages.set(pages);
     }
 
     /// True while the game-over popup is shown.
@@ -579,7 +603,13 @@ impl App {
             return;
         }
         if self.help {
+            // Any key turns the page; after the last page it closes the help.
+            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+                self.help_page += 1;
+                return;
+            }
             self.help = false;
+            self.help_page = 0;
             return;
         }
         if let Some(q) = self.question.take() {
@@ -639,6 +669,16 @@ impl App {
             ),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
+            Action::NextPane => {
+                self.drawer = self.drawer.next();
+                self.say(
+                    Tone::Plain,
+                    format!(
+                        "small screens show the {} below the board",
+                        self.drawer.name("circuit")
+                    ),
+                );
+            }
             Action::Help => self.help = true,
             Action::Quit => self.ask_quit(),
             Action::Interrupt => self.quit = true,

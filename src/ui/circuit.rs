@@ -3,6 +3,7 @@
 //! measurements with their outcomes; or, when the drawing does not fit, as a list.
 
 use super::app::App;
+use super::layout::hint_fits;
 use crate::chess::Square;
 use crate::quantum::{Control, Gate, Op, Qubit};
 use ratatui::layout::Rect;
@@ -347,7 +348,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
         .borders(Borders::ALL)
         .border_style(paint.fg(paint.theme.border))
         .title(Span::styled(title, paint.title()))
-        .title_bottom(Span::styled(" c view  < > PgUp PgDn scroll ", paint.dim()));
+        .title_bottom(Span::styled(
+            hint_fits(" c view  < > PgUp PgDn scroll ", area.width),
+            paint.dim(),
+        ));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let Some(i) = shown else {

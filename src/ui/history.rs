@@ -2,6 +2,7 @@
 //! outcome in words; the shown move is highlighted and kept in view.
 
 use super::app::App;
+use super::layout::hint_fits;
 use super::mouse::HistorySpot;
 use crate::chess::Color;
 use ratatui::layout::Rect;
@@ -18,11 +19,14 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
         .border_style(paint.fg(paint.theme.border))
         .title(Span::styled(" History ", paint.title()))
         .title_bottom(Span::styled(
-            if app.replay().is_some() {
-                " ← → step, g go to ply "
-            } else {
-                " [ ] pick a move "
-            },
+            hint_fits(
+                if app.replay().is_some() {
+                    " ← → step, g go to ply "
+                } else {
+                    " [ ] pick a move "
+                },
+                area.width,
+            ),
             paint.dim(),
         ));
     let inner = block.inner(area);

@@ -74,6 +74,8 @@ pub enum Action {
     PlayFromHere,
     /// Variants: switch the selected piece between ordinary and quantum moves.
     QuantumMove,
+    /// Small screens: show the next pane below the board.
+    NextPane,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -231,6 +233,13 @@ const SAVE: Binding = Binding {
     help: "save the game to a file",
 };
 
+const NEXT_PANE: Binding = Binding {
+    keys: &[KeyCode::Tab],
+    label: "Tab",
+    action: Action::NextPane,
+    help: "small screens: the next pane below the board",
+};
+
 const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
@@ -282,6 +291,7 @@ pub const KEYMAP: &[Binding] = &[
     CIRCUIT_VIEW,
     CIRCUIT_X,
     CIRCUIT_Y,
+    NEXT_PANE,
     INSPECT,
     NEW_GAME,
     SAVE,
@@ -324,6 +334,7 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
         action: Action::CircuitUp,
         help: "scroll the trace up / down",
     },
+    NEXT_PANE,
     NEW_GAME,
     SAVE,
     HELP,
@@ -391,6 +402,7 @@ pub const REPLAY_KEYMAP: &[Binding] = &[
     CIRCUIT_VIEW,
     CIRCUIT_X,
     CIRCUIT_Y,
+    NEXT_PANE,
     SAVE,
     CANCEL,
     HELP,

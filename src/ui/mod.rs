@@ -29,6 +29,7 @@ pub mod work;
 pub use app::App;
 pub use terminal::{run, run_screen, PlayOptions, Screen};
 
+use layout::Panes;
 use ratatui::Frame;
 
 /// Draws the whole screen for `app`.
@@ -36,22 +37,29 @@ pub fn draw(f: &mut Frame, app: &App) {
     let area = f.area();
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let mut hits = mouse::Hits::default();
-    let Some(p) = layout::panes(area) else {
+    let Some(p) = layout::panes(area, app.drawer(), 1) else {
         app.hits.replace(hits);
-        popup::too_small(f, area);
+        popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
     };
     hits.board = Some(board::render(f, p.board, app, p.cell));
     match &app.inspector {
-        Some(ins) => inspector::render(f, p.probs.union(p.history), app, ins),
+        Some(ins) => inspector::render(f, p.inspector(), app, ins),
         None => {
-            probs::render(f, p.probs, app);
+            if Panes::shown(p.probs) {
+                probs::render(f, p.probs, app);
+            }
             hits.history = Some(history::render(f, p.history, app));
         }
     }
-    circuit::render(f, p.circuit, app);
-    hits.circuit = Some(p.circuit);
+    if Panes::shown(p.circuit) {
+        circuit::render(f, p.circuit, app);
+        hits.circuit = Some(p.circuit);
+    }
     app.hits.replace(hits);
+    if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
+        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
+    }
     status::render(f, p.status, p.message, app);
     if app.game_over_shown() {
         popup::game_over(f, area, app);

@@ -4,6 +4,7 @@
 
 use super::app::App;
 use super::color::{ColorChoice, Paint};
+use super::input::Press;
 use super::theme::Theme;
 use super::variant::VariantApp;
 use super::work::Exec;
@@ -300,6 +301,11 @@ pub trait Screen {
     fn tick(&mut self) -> bool;
     /// Whether background work is running (the loop then looks for its end often).
     fn working(&self) -> bool;
+    /// The smallest terminal the screen draws in; below it a note says so and only
+    /// quitting works.
+    fn min_size(&self) -> (u16, u16) {
+        super::layout::COMPACT_SIZE
+    }
 }
 
 impl Screen for App {
@@ -554,12 +560,15 @@ pub enum Route {
     Screen,
     /// Ctrl-Z: suspend.
     Suspend,
-    /// Nothing (a key release).
+    /// Leave at once (`q` or Ctrl-C while the terminal is too small).
+    Quit,
+    /// Nothing (a key release; any other key while the terminal is too small).
     Ignore,
 }
 
-/// Where one terminal event goes.
-pub fn route(event: &Event) -> Route {
+/// Where one terminal event goes. While the terminal is `too_small` for the screen, only
+/// `q` and Ctrl-C (quit) and Ctrl-Z act, and resizes still reach the screen.
+pub fn route(event: &Event, too_small: bool) -> Route {
     match event {
         Event::Key(k) if k.kind == KeyEventKind::Release => Route::Ignore,
         Event::Key(k)
@@ -568,6 +577,12 @@ pub fn route(event: &Event) -> Route {
             Route::Suspend
         }
         Event::FocusGained | Event::FocusLost => Route::Ignore,
+        Event::Resize(..) => Route::Screen,
+        Event::Key(k) if too_small => match super::input::press(*k) {
+            Press::Interrupt | Press::Key(KeyCode::Char('q')) => Route::Quit,
+            _ => Route::Ignore,
+        },
+        _ if too_small => Route::Ignore,
         _ => Route::Screen,
     }
 }
@@ -595,12 +610,15 @@ fn event_loop(
         };
         if !stop && event::poll(wait)? {
             let ev = event::read()?;
-            match route(&ev) {
+            let size = terminal.size()?;
+            let (w, h) = screen.min_size();
+            match route(&ev, size.width < w || size.height < h) {
                 Route::Screen => {
                     screen.handle_event(ev);
                     redraw = true;
                 }
                 Route::Suspend => stop = true,
+                Route::Quit => return Ok(Ended::Quit),
                 Route::Ignore => {}
             }
         }
@@ -626,25 +644,33 @@ mod tests {
     #[test]
     fn events_are_routed() {
         let key = |code, m| Event::Key(KeyEvent::new(code, m));
-        assert_eq!(
-            route(&key(KeyCode::Char('z'), KeyModifiers::CONTROL)),
-            Route::Suspend
-        );
-        assert_eq!(
-            route(&key(KeyCode::Char('z'), KeyModifiers::NONE)),
-            Route::Screen
-        );
+        let ctrl_z = key(KeyCode::Char('z'), KeyModifiers::CONTROL);
+        let ctrl_c = key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        let q = key(KeyCode::Char('q'), KeyModifiers::NONE);
+        let z = key(KeyCode::Char('z'), KeyModifiers::NONE);
         let mut release = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
         release.kind = KeyEventKind::Release;
-        assert_eq!(route(&Event::Key(release)), Route::Ignore);
         let click = Event::Mouse(MouseEvent {
             kind: MouseEventKind::Down(MouseButton::Left),
             column: 3,
             row: 4,
             modifiers: KeyModifiers::NONE,
         });
-        assert_eq!(route(&click), Route::Screen);
-        assert_eq!(route(&Event::Paste("e2e4".into())), Route::Screen);
-        assert_eq!(route(&Event::Resize(80, 24)), Route::Screen);
+        let paste = Event::Paste("e2e4".into());
+        let resize = Event::Resize(80, 24);
+        for small in [false, true] {
+            assert_eq!(route(&ctrl_z, small), Route::Suspend);
+            assert_eq!(route(&Event::Key(release), small), Route::Ignore);
+            assert_eq!(route(&resize, small), Route::Screen);
+        }
+        for ev in [&z, &q, &ctrl_c, &click, &paste] {
+            assert_eq!(route(ev, false), Route::Screen, "{ev:?}");
+        }
+        // Too small: nothing acts on the game; q and Ctrl-C leave.
+        assert_eq!(route(&q, true), Route::Quit);
+        assert_eq!(route(&ctrl_c, true), Route::Quit);
+        for ev in [&z, &click, &paste, &key(KeyCode::Enter, KeyModifiers::NONE)] {
+            assert_eq!(route(ev, true), Route::Ignore, "{ev:?}");
+        }
     }
 }

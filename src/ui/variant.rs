@@ -5,6 +5,7 @@
 use super::app::{refused_outcome, Message, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::prompts::{self, Asking, Purpose, Question};
@@ -14,7 +15,7 @@ use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -76,6 +77,9 @@ pub struct VariantApp {
     pub(super) selected_ply: Option<usize>,
     pub(super) trace_scroll: u16,
     pub(super) help: bool,
+    /// The help page shown, and how many pages the last drawing needed.
+    pub(super) help_page: usize,
+    pub(super) help_pages: Cell<usize>,
     pub(super) game_over_popup: bool,
     quit: bool,
     pub(super) paint: Paint,
@@ -90,6 +94,8 @@ pub struct VariantApp {
     pub(super) hits: RefCell<Hits>,
     /// The mouse pointer (where a drag started).
     pointer: Pointer,
+    /// The pane below the board in the compact arrangement.
+    pub(super) drawer: Drawer,
     /// Where moves are played.
     exec: Exec,
     /// The move being played on a worker thread.
@@ -130,6 +136,8 @@ impl VariantApp {
             selected_ply: None,
             trace_scroll: 0,
             help: false,
+            help_page: 0,
+            help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
             paint,
@@ -140,6 +148,7 @@ impl VariantApp {
             last_typed: String::new(),
             hits: RefCell::default(),
             pointer: Pointer::default(),
+            drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
         };
@@ -480,7 +489,13 @@ impl VariantApp {
             return;
         }
         if self.help {
+            // Any key turns the page; after the last page it closes the help.
+            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+                self.help_page += 1;
+                return;
+            }
             self.help = false;
+            self.help_page = 0;
             return;
         }
         if let Some(q) = self.question.take() {
@@ -523,6 +538,14 @@ impl VariantApp {
             Action::Submit => self.submit(),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
+            Action::NextPane => {
+                self.drawer = self.drawer.next();
+                let name = self.drawer.name("trace");
+                self.say(
+                    Tone::Plain,
+                    format!("small screens show the {name} below the board"),
+                );
+            }
             Action::Help => self.help = true,
             Action::Quit => self.ask_quit(),
             Action::Interrupt => self.quit = true,

@@ -6,7 +6,7 @@ use super::app::Tone;
 use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
-use super::layout;
+use super::layout::{self, Panes};
 use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
@@ -23,20 +23,28 @@ use ratatui::Frame;
 pub fn draw(f: &mut Frame, app: &VariantApp) {
     let area = f.area();
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
-    let Some(p) = layout::panes(area) else {
+    let Some(p) = layout::panes(area, app.drawer, 1) else {
         app.hits.replace(Hits::default());
-        popup::too_small(f, area);
+        popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
     };
     let board = board(f, p.board, app, p.cell);
-    details(f, p.probs, app);
+    if Panes::shown(p.probs) {
+        details(f, p.probs, app);
+    }
     let history = history(f, p.history, app);
-    trace(f, p.circuit, app);
+    let circuit = Panes::shown(p.circuit).then(|| {
+        trace(f, p.circuit, app);
+        p.circuit
+    });
     app.hits.replace(Hits {
         board: Some(board),
         history: Some(history),
-        circuit: Some(p.circuit),
+        circuit,
     });
+    if let Some(d) = p.drawer {
+        popup::drawer_hint(f, d, &app.paint, app.drawer.next().name("trace"));
+    }
     status(f, p.status, p.message, app);
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
@@ -52,7 +60,8 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        popup::help_box(f, area, &app.paint, popup::map_lines(map));
+        let pages = popup::help_box(f, area, &app.paint, popup::map_lines(map), app.help_page);
+        app.help_pages.set(pages);
     }
 }
 
@@ -145,7 +154,11 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
     } else {
         " [ ] pick a move "
     };
-    let block = pane(app, " History ".into(), bottom);
+    let block = pane(
+        app,
+        " History ".into(),
+        layout::hint_fits(bottom, area.width),
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let paint = &app.paint;
@@ -210,7 +223,11 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
         Some((i, r)) => format!(" Trace: ply {} {} ", i + 1, r.text),
         None => " Trace ".into(),
     };
-    let block = pane(app, title, " PgUp PgDn scroll ");
+    let block = pane(
+        app,
+        title,
+        layout::hint_fits(" PgUp PgDn scroll ", area.width),
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let lines: Vec<String> = match shown {

@@ -529,6 +529,9 @@ impl Screen for SkatLab {
     fn working(&self) -> bool {
         self.pending.is_some()
     }
+    fn min_size(&self) -> (u16, u16) {
+        crate::ui::layout::MIN_SIZE
+    }
     fn should_quit(&self) -> bool {
         SkatLab::should_quit(self)
     }

@@ -14,7 +14,7 @@ pub mod tricks;
 pub use lab::{builtin_entries, Entry, Pane, SkatLab};
 
 use super::color::{ColorChoice, Paint};
-use super::layout;
+use super::layout::{self, Drawer};
 use super::popup;
 use super::terminal::{require_terminal, run_screen, Ended, NoTerminal, TerminalOptions};
 use super::theme::Theme;
@@ -73,9 +73,10 @@ pub fn run(opts: LabOptions) -> Result<Ended, LabError> {
 /// Draws the whole lab screen.
 pub fn draw(f: &mut Frame, lab: &SkatLab) {
     let area = f.area();
-    let Some(p) = layout::panes(area) else {
-        popup::too_small(f, area);
-        return;
+    // The lab has no compact arrangement: its panes need the full one.
+    let p = match layout::panes(area, Drawer::default(), 1) {
+        Some(p) if p.drawer.is_none() => p,
+        _ => return popup::too_small(f, area, layout::MIN_SIZE),
     };
     // The board's place, the largest, holds the probabilities and the distributions;
     // the table takes the probabilities' place.
