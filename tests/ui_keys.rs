@@ -254,7 +254,7 @@ fn typed_outcomes_are_refused_in_a_game() {
     assert_eq!(app.message().tone, Tone::Error);
     assert_eq!(
         app.message().text,
-        "c3xd5.m1: in a game outcomes are drawn at random; type it without .m1"
+        "c3xd5.m1: outcomes are drawn at random; type it without .m1"
     );
     assert!(matches!(app.mode(), Mode::Idle));
     typed(&mut app, "c3xd5");

@@ -282,7 +282,7 @@ fn typed_outcomes_are_refused_in_a_variant_game() {
     assert_eq!(texts(&a).len(), 4, "{}", a.message().text);
     assert_eq!(
         a.message().text,
-        "c3d5.d5=N: in a game outcomes are drawn at random; type it without .d5=N"
+        "c3d5.d5=N: outcomes are drawn at random; type it without .d5=N"
     );
     assert!(matches!(a.mode(), VariantMode::Idle));
     // A refused move closes the line too; Up brings it back.

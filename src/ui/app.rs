@@ -1326,7 +1326,7 @@ impl Asking for App {
 
 /// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
 pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
-    format!("{input}: in a game outcomes are drawn at random; type it without {suffix}")
+    format!("{input}: outcomes are drawn at random; type it without {suffix}")
 }
 
 /// Plays a move on `game` and computes the panes' view of the result (both can take
