@@ -108,3 +108,45 @@ fn below_60x20_a_note_says_so() {
         assert!(!s.contains("Board"), "{w}x{h}");
     }
 }
+
+#[test]
+fn percentages_are_drawn_to_stand_out_and_mark_superposition() {
+    use ratatui::style::Color;
+    let theme = Theme::default();
+    let mut game = Game::standard(GameOptions::default());
+    game.play("b1^a3c3").unwrap();
+    // Black's reply, so that a3 is a plain square, not one of the last move's.
+    game.play("e7e5").unwrap();
+    let a = App::new(game, Paint::new(theme.clone(), Tier::TrueColor), false);
+    let rgb = |c: qchess::ui::theme::Rgb| Color::Rgb(c.0, c.1, c.2);
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| draw(f, &a)).unwrap();
+    let buf = t.backend().buffer();
+    // a3 (dark square, compact board): glyph at x 4, "50" at x 5 and 6, row 6.
+    assert_eq!(buf[(4, 6)].symbol(), "♘");
+    assert_eq!(buf[(4, 6)].fg, rgb(theme.white_quantum));
+    assert_eq!(buf[(5, 6)].symbol(), "5");
+    assert_eq!(buf[(5, 6)].fg, rgb(theme.ink_on(theme.dark_square)));
+    assert_eq!(buf[(5, 6)].bg, rgb(theme.dark_square));
+    // A certain piece (b2 pawn, light square) carries no number: the number is the mark.
+    assert_eq!(buf[(9, 7)].symbol(), "♙");
+    assert_eq!(buf[(10, 7)].symbol(), " ");
+    // Large squares: "50%" under the glyph, in the same ink.
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    t.draw(|f| draw(f, &a)).unwrap();
+    let text = t.backend().to_string();
+    assert!(text.contains("50%"), "{text}");
+    let buf = t.backend().buffer();
+    let (x, y) = (0..120u16)
+        .flat_map(|x| (0..40u16).map(move |y| (x, y)))
+        .find(|&(x, y)| {
+            x < 118
+                && ["5", "0", "%"]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, c)| buf[(x + i as u16, y)].symbol() == *c)
+        })
+        .expect("a3's 50%");
+    assert_eq!(buf[(x, y)].fg, rgb(theme.ink_on(theme.dark_square)));
+    assert_eq!(buf[(x, y)].bg, rgb(theme.dark_square));
+}

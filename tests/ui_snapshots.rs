@@ -108,7 +108,7 @@ fn colours_follow_the_tier() {
         // a8 (top left square, compact layout): border 1 + rank label 2.
         t.backend().buffer()[(4, 1)].bg
     };
-    assert_eq!(cell_bg(Tier::TrueColor), Color::Rgb(215, 175, 135));
+    assert_eq!(cell_bg(Tier::TrueColor), Color::Rgb(175, 135, 95));
     assert!(matches!(cell_bg(Tier::Ansi256), Color::Indexed(_)));
     assert_eq!(cell_bg(Tier::Ansi16), Color::Yellow);
     assert_eq!(cell_bg(Tier::None), Color::Reset);

@@ -189,29 +189,36 @@ fn cell_spans(
         None if mark == Mark::Target => '·',
         None => ' ',
     };
+    // Percentages in whichever piece colour stands out more on this square: at least
+    // 4.5:1 where the pieces are pure white and black (the built-in themes).
+    let digits = base.patch(paint.fg(theme.ink_on(bg)));
     let inner_w = cw as usize - 2;
-    let text = if ch == 1 {
-        // Compact: glyph then the percentage (none when certain).
+    let middle: Vec<Span<'static>> = if ch == 1 {
+        // Compact: glyph then the percentage; none when certain, so a number marks a
+        // piece in superposition whatever the colours.
         let pct = match piece {
             Some(_) if !certain => percent(p),
             _ => String::new(),
         };
-        format!("{centre}{pct:<w$}", w = inner_w - 1)
+        vec![
+            Span::styled(centre.to_string(), piece_style),
+            Span::styled(format!("{pct:<w$}", w = inner_w - 1), digits),
+        ]
     } else if sub == ch / 2 {
-        format!("{centre:^inner_w$}")
+        vec![Span::styled(format!("{centre:^inner_w$}"), piece_style)]
     } else if sub == ch / 2 + 1 && piece.is_some() {
-        format!("{:^inner_w$}", format!("{}%", percent(p)))
+        let pct = format!("{}%", percent(p));
+        vec![Span::styled(format!("{pct:^inner_w$}"), digits)]
     } else {
-        " ".repeat(inner_w)
+        vec![Span::styled(" ".repeat(inner_w), base)]
     };
     let (l, r) = if sub == ch / 2 {
         (left, right)
     } else {
         (' ', ' ')
     };
-    vec![
-        Span::styled(l.to_string(), base),
-        Span::styled(text, piece_style),
-        Span::styled(r.to_string(), base),
-    ]
+    let mut spans = vec![Span::styled(l.to_string(), base)];
+    spans.extend(middle);
+    spans.push(Span::styled(r.to_string(), base));
+    spans
 }
