@@ -30,12 +30,8 @@ pub fn help_lines(replay: bool) -> Vec<(String, String)> {
     if !replay {
         v.push(("q r b n".into(), "promotion piece, when asked".into()));
     }
-    v.push(("mouse".into(), MOUSE_HELP.into()));
     v
 }
-
-/// The mouse in one help line (the README has the table).
-pub const MOUSE_HELP: &str = "click a piece, then its target; wheel: history, circuit";
 
 /// One help line per binding of `map`; Ctrl-C is listed with quitting, and a run of
 /// cursor keys shares one line.

@@ -60,9 +60,7 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        let mut lines = popup::map_lines(map);
-        lines.push(("mouse".into(), popup::MOUSE_HELP.into()));
-        let pages = popup::help_box(f, area, &app.paint, lines, app.help_page);
+        let pages = popup::help_box(f, area, &app.paint, popup::map_lines(map), app.help_page);
         app.help_pages.set(pages);
     }
 }
