@@ -81,7 +81,10 @@ fn the_help_turns_pages_where_it_does_not_fit() {
     assert!(a.help_shown());
     let second = screen(&a, 60, 20);
     assert!(second.contains("Keys 2/2 (any key closes)"), "{second}");
-    assert!(second.contains("quit (asks first during a game)"), "{second}");
+    assert!(
+        second.contains("quit (asks first during a game)"),
+        "{second}"
+    );
     press(&mut a, KeyCode::Char('x'));
     assert!(!a.help_shown());
     // One page where it fits: the first key closes it.
