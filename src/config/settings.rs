@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(from_flags.backend, BackendKind::Sparse);
         assert!(!from_flags.ascii);
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
-        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0xaa, 0xaa));
+        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
         assert_eq!(from_flags.dense_limit_log2, 12);
         assert!(from_flags.mouse);
     }
