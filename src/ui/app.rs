@@ -14,7 +14,7 @@ use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
-use crate::record::{Recorder, SavedGame};
+use crate::record::{RecordError, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent};
 use std::cell::Cell;
 use std::time::Duration;
@@ -243,7 +243,7 @@ impl App {
             help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
-            paint,
+            paint: paint.with_ascii(ascii),
             ascii,
             recorder: Recorder::off(),
             replay: None,
@@ -1159,15 +1159,23 @@ impl App {
     }
 }
 
-/// Writes the autosave; on failure, `said` with the failure added (never fatal).
+/// Writes the autosave; on failure, `said` with the failure added (never fatal). The
+/// reason comes before the file's path, so a narrow message area cuts the path, not the
+/// reason.
 pub(super) fn autosave_message(
     recorder: &Recorder,
     saved: &SavedGame,
     said: &Message,
 ) -> Option<Message> {
-    recorder.autosave(saved).err().map(|e| Message {
-        text: format!("{} (autosave failed: {e})", said.text),
-        tone: Tone::Error,
+    recorder.autosave(saved).err().map(|e| {
+        let why = match e {
+            RecordError::Io { path, source } => format!("{source}: {}", path.display()),
+            e => e.to_string(),
+        };
+        Message {
+            text: format!("{}. Autosave failed: {why}", said.text),
+            tone: Tone::Error,
+        }
     })
 }
 

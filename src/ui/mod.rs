@@ -16,6 +16,7 @@ pub mod squares;
 pub mod status;
 pub mod steps;
 pub mod terminal;
+pub mod text;
 pub mod theme;
 pub mod variant;
 pub mod variant_panes;
@@ -31,7 +32,8 @@ use ratatui::Frame;
 /// Draws the whole screen for `app`.
 pub fn draw(f: &mut Frame, app: &App) {
     let area = f.area();
-    let Some(p) = layout::panes(area, app.drawer(), 1) else {
+    let message = status::message_lines(app, area.width);
+    let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
     };
@@ -51,7 +53,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
-    status::render(f, p.status, p.message, app);
+    status::render(f, p.status, p.message, app, message);
     if app.game_over_shown() {
         popup::game_over(f, area, app);
     }
