@@ -309,6 +309,10 @@ fn the_lab_at_80x23_and_too_small_below() {
     insta::assert_snapshot!("skat_nine_card_80x23", screen(&l, 80, 23));
     let s = screen(&l, 79, 23);
     assert!(s.contains("too small: need 80x23"), "{s}");
+    insta::assert_snapshot!("skat_too_small_60x20", screen(&l, 60, 20));
+    let mut help = lab(0);
+    keys(&mut help, "?");
+    insta::assert_snapshot!("skat_help_80x23", screen(&help, 80, 23));
     let s = screen(&l, 80, 22);
     assert!(s.contains("too small: need 80x23"), "{s}");
 }
