@@ -176,14 +176,18 @@ fn tab_moves_the_focus_and_arrows_then_scroll() {
     assert_eq!(l.scroll(Pane::Circuit), 0);
 }
 
-#[test]
-fn presets_switch_by_number_and_by_p() {
-    let fast = AnalyzeOptions {
+/// The index encoding on the dense backend: analyses five-each quickly.
+fn fast() -> AnalyzeOptions {
+    AnalyzeOptions {
         backend: BackendKind::Dense,
         encoding: EncodingKind::Index,
         ..AnalyzeOptions::default()
-    };
-    let mut l = lab_with(0, Tier::None, fast);
+    }
+}
+
+#[test]
+fn presets_switch_by_number_and_by_p() {
+    let mut l = lab_with(0, Tier::None, fast());
     assert_eq!(l.entries().len(), 3);
     keys(&mut l, "3");
     assert_eq!(l.current(), 2);
@@ -339,13 +343,7 @@ fn cards_are_whole(screen: &str) -> Result<(), String> {
 
 #[test]
 fn five_each_rows_at_80_columns_never_cut_a_card() {
-    // The index encoding on the dense backend analyses five-each quickly.
-    let options = AnalyzeOptions {
-        backend: BackendKind::Dense,
-        encoding: EncodingKind::Index,
-        ..AnalyzeOptions::default()
-    };
-    let mut l = lab_with(1, Tier::None, options);
+    let mut l = lab_with(1, Tier::None, fast());
     for (w, h) in [(80, 24), (80, 23), (120, 40)] {
         let s = screen(&l, w, h);
         cards_are_whole(&s).unwrap_or_else(|e| panic!("{w}x{h}: {e}\n{s}"));

@@ -6,7 +6,7 @@
 use super::lab::{EndgameState, Pane, Shown, SkatLab, ToyState};
 use super::{card_label, inner_height, keep_in_view, pane_block};
 use crate::skat::cards::Card;
-use crate::ui::text::{flow, words};
+use crate::ui::text::{clip, flow, words};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -173,20 +173,8 @@ fn distribution_row(
         }
     }
     let mut lines = flow(words, indent, width);
-    if !selected && lines.len() > 1 {
-        lines.truncate(1);
-        let line = &mut lines[0];
-        if line.width() + 2 > width {
-            line.spans.pop();
-        }
-        while line
-            .spans
-            .last()
-            .is_some_and(|sp| sp.content.trim().is_empty())
-        {
-            line.spans.pop();
-        }
-        line.spans.push(Span::styled(" …", text));
+    if !selected {
+        lines = clip(lines, 1, width, text);
     }
     if selected {
         for l in &mut lines {
