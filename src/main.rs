@@ -82,6 +82,10 @@ struct DisplayArgs {
     /// Largest sparse state, in branches (default: config.toml, else 4194304).
     #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
     sparse_limit: Option<usize>,
+    /// Leave the mouse to the terminal (its text selection), no clicks in the game
+    /// (default: config.toml, else the mouse is captured).
+    #[arg(long)]
+    no_mouse: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -225,6 +229,10 @@ fn run_tui(
     players: Players,
     variant: RuleSet,
 ) -> ExitCode {
+    // A plain new game first offers an unfinished autosave; a game asked for by
+    // position, seed or rule system starts as asked.
+    let offer_resume =
+        open == Open::New && fen.is_none() && seed.is_none() && variant == RuleSet::Quantum;
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
         (_, true) => Some(Pieces::Unicode),
@@ -239,6 +247,7 @@ fn run_tui(
         color: display.color,
         dense_limit_log2: display.dense_limit,
         sparse_limit: display.sparse_limit,
+        mouse: display.no_mouse.then_some(false),
     };
     let mut opts: PlayOptions = match qchess::config::play_options(flags) {
         Ok(opts) => opts,
@@ -247,6 +256,7 @@ fn run_tui(
             return ExitCode::from(2);
         }
     };
+    opts.offer_resume = offer_resume;
     opts.open = open;
     opts.variant = variant;
     opts.players = players;

@@ -465,6 +465,14 @@ impl Game {
         self.halfmove
     }
 
+    /// Watches `flag` (or nothing): once it is set, the move being played stops at its
+    /// next gate or measurement with [`crate::quantum::QuantumError::Cancelled`]. A move
+    /// stopped inside the end-of-game measurement leaves the game part-way, so cancel
+    /// only moves played on a copy (as the terminal game does).
+    pub fn set_cancel(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.sim.set_cancel(flag);
+    }
+
     /// The options the game was made with.
     pub fn options(&self) -> GameOptions {
         self.opts

@@ -108,6 +108,8 @@ pub struct Config {
     /// Sparse backend size limit, in branches.
     #[serde(deserialize_with = "sparse_limit")]
     pub sparse_limit: usize,
+    /// Capture the mouse in the game (off: the terminal's own text selection works).
+    pub mouse: bool,
 }
 
 /// The theme used when none is chosen.
@@ -123,6 +125,7 @@ impl Default for Config {
             autosave: true,
             dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
             sparse_limit: DEFAULT_SPARSE_LIMIT,
+            mouse: true,
         }
     }
 }
@@ -209,7 +212,11 @@ impl Config {
              # Largest state the sparse backend may build, in branches ({MIN_SPARSE_LIMIT} to\n\
              # {MAX_SPARSE_LIMIT}; each takes about 100 bytes, twice that while a move is\n\
              # played). It bounds each factor; all factors together may take twice that.\n\
-             sparse_limit = {sparse}\n",
+             sparse_limit = {sparse}\n\
+             \n\
+             # Mouse in the game: clicks pick pieces and targets, the wheel scrolls. false\n\
+             # leaves the mouse to the terminal, so its text selection works without Shift.\n\
+             mouse = {mouse}\n",
             backend = d.backend,
             theme = d.theme,
             pieces = d.pieces,
@@ -217,6 +224,7 @@ impl Config {
             autosave = d.autosave,
             limit = d.dense_limit_log2,
             sparse = d.sparse_limit,
+            mouse = d.mouse,
         )
     }
 
@@ -260,14 +268,14 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 7, "{table:?}");
+        assert_eq!(table.len(), 8, "{table:?}");
     }
 
     #[test]
     fn every_key_is_read() {
         let c = parse(
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
-             autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\n",
+             autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n",
         )
         .unwrap();
         assert_eq!(
@@ -280,6 +288,7 @@ mod tests {
                 autosave: false,
                 dense_limit_log2: 20,
                 sparse_limit: 1000,
+                mouse: false,
             }
         );
     }
@@ -334,6 +343,7 @@ mod tests {
                 "expected a whole number from 1 to",
             ),
             ("theme = 3\n", 1, "theme", "expected a string"),
+            ("mouse = \"no\"\n", 1, "mouse", "expected a boolean"),
             ("[ui]\ntheme = \"dark\"\n", 1, "ui", "unknown key"),
         ];
         for (text, line, key, needle) in cases {

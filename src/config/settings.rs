@@ -29,6 +29,8 @@ pub struct PlayFlags {
     pub dense_limit_log2: Option<u32>,
     /// `--sparse-limit`.
     pub sparse_limit: Option<usize>,
+    /// `--no-mouse` (`Some(false)`).
+    pub mouse: Option<bool>,
 }
 
 impl Config {
@@ -42,6 +44,7 @@ impl Config {
             autosave: self.autosave,
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
             sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
+            mouse: flags.mouse.unwrap_or(self.mouse),
         }
     }
 }
@@ -82,6 +85,7 @@ impl Settings {
             autosave: c.autosave,
             dense_limit_log2: c.dense_limit_log2,
             sparse_limit: c.sparse_limit,
+            mouse: c.mouse,
             ..PlayOptions::default()
         })
     }
@@ -107,6 +111,7 @@ mod tests {
             autosave: false,
             dense_limit_log2: 20,
             sparse_limit: 5000,
+            mouse: false,
         }
     }
 
@@ -168,6 +173,16 @@ mod tests {
         );
         check(
             PlayFlags {
+                mouse: Some(true),
+                ..none.clone()
+            },
+            Config {
+                mouse: true,
+                ..file.clone()
+            },
+        );
+        check(
+            PlayFlags {
                 dense_limit_log2: Some(30),
                 ..none.clone()
             },
@@ -214,6 +229,7 @@ mod tests {
         assert_eq!(defaults.color, ColorChoice::Auto);
         assert_eq!(defaults.theme, Theme::default());
         assert!(defaults.autosave);
+        assert!(defaults.mouse);
         assert_eq!(
             defaults.dense_limit_log2,
             crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
@@ -230,6 +246,7 @@ mod tests {
             Catalogue::built_in().theme("dark").unwrap()
         );
         assert!(!from_file.autosave);
+        assert!(!from_file.mouse);
         assert_eq!(from_file.dense_limit_log2, 20);
         assert_eq!(from_file.sparse_limit, 5000);
 
@@ -242,6 +259,7 @@ mod tests {
             color: Some(ColorChoice::Fixed(Tier::None)),
             dense_limit_log2: Some(12),
             sparse_limit: Some(99),
+            mouse: Some(true),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
@@ -249,9 +267,10 @@ mod tests {
         assert_eq!(from_flags.backend, BackendKind::Sparse);
         assert!(!from_flags.ascii);
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
-        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0xaa, 0xaa));
+        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
         assert_eq!(from_flags.dense_limit_log2, 12);
         assert_eq!(from_flags.sparse_limit, 99);
+        assert!(from_flags.mouse);
     }
 
     #[test]

@@ -111,6 +111,9 @@ pub enum QuantumError {
     /// Unknown backend name.
     #[error("unknown backend \"{0}\" (choose sparse or dense)")]
     UnknownBackend(String),
+    /// The work was cancelled through the simulator's cancel flag.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// How a measurement's outcome is chosen.
