@@ -26,6 +26,7 @@ use super::{
     FactorSize, Gate, Measurement, QuantumError, Qubit, Signature, MAX_QUBITS,
 };
 use crate::quantum::signature::Accumulator;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
@@ -140,6 +141,25 @@ pub struct Factored<B: Register> {
     opts: BackendOptions,
 }
 
+/// The factors a gate acts in.
+enum Involved {
+    /// None: every qubit it reads is classical.
+    None,
+    /// One factor.
+    One(usize),
+    /// Several factors (repeated, unsorted).
+    Several(Vec<usize>),
+}
+
+/// The qubits a condition reads, without allocating.
+fn each_qubit(c: &Control) -> impl Iterator<Item = Qubit> + '_ {
+    let (one, many): (Option<Qubit>, &[Qubit]) = match c {
+        Control::Bit(q, _) => (Some(*q), &[]),
+        Control::Clear(qs) | Control::Blocked(qs) => (None, qs),
+    };
+    one.into_iter().chain(many.iter().copied())
+}
+
 /// A predicate resolved against the classical bits and grouped by factor.
 struct Grouped {
     /// The conditions read by each factor (by index), each local to it.
@@ -158,11 +178,6 @@ impl<B: Register> Factored<B> {
             owner: [CLASSICAL; MAX_QUBITS],
             opts,
         }
-    }
-
-    /// Number of factors.
-    pub fn factor_count(&self) -> usize {
-        self.factors.len()
     }
 
     fn is_classical(&self, q: Qubit) -> bool {
@@ -194,8 +209,15 @@ impl<B: Register> Factored<B> {
     }
 
     /// The conditions with the classical qubits read off: `None` when one fails; the
-    /// rest mention only qubits in factors.
-    fn resolve(&self, controls: &[Control]) -> Option<Vec<Control>> {
+    /// rest mention only qubits in factors (the conditions as given when they already
+    /// do).
+    fn resolve<'a>(&self, controls: &'a [Control]) -> Option<Cow<'a, [Control]>> {
+        let reads_classical = controls
+            .iter()
+            .any(|c| each_qubit(c).any(|q| self.is_classical(q)));
+        if !reads_classical {
+            return Some(Cow::Borrowed(controls));
+        }
         let mut out = Vec::with_capacity(controls.len());
         for c in controls {
             match c {
@@ -238,7 +260,33 @@ impl<B: Register> Factored<B> {
                 }
             }
         }
-        Some(out)
+        Some(Cow::Owned(out))
+    }
+
+    /// The factors a gate on `targets` with (resolved) `controls` acts in: the first
+    /// qubit in a factor (which decides the cuts a classical target joins), and the
+    /// factor when there is one, or all of them (unsorted, repeated) when there are more.
+    fn involved(&self, targets: &[Qubit], controls: &[Control]) -> (Option<Qubit>, Involved) {
+        let mut anchor = None;
+        let mut found = Involved::None;
+        let qubits = targets
+            .iter()
+            .copied()
+            .chain(controls.iter().flat_map(each_qubit));
+        for q in qubits.filter(|&q| !self.is_classical(q)) {
+            anchor.get_or_insert(q);
+            let o = self.owner[q as usize] as usize;
+            found = match found {
+                Involved::None => Involved::One(o),
+                Involved::One(f) if f == o => Involved::One(f),
+                Involved::One(f) => Involved::Several(vec![f, o]),
+                Involved::Several(mut v) => {
+                    v.push(o);
+                    Involved::Several(v)
+                }
+            };
+        }
+        (anchor, found)
     }
 
     /// A gate on classical targets without quantum controls that only permutes or
@@ -613,22 +661,12 @@ impl<B: Register> Backend for Factored<B> {
         if controls.is_empty() && all_classical && self.classical_gate(gate, targets) {
             return Ok(());
         }
-        let quantum: Vec<Qubit> = targets
-            .iter()
-            .copied()
-            .chain(controls.iter().flat_map(|c| c.qubits()))
-            .filter(|&q| !self.is_classical(q))
-            .collect();
-        let involved: Vec<usize> = quantum
-            .iter()
-            .map(|&q| self.owner[q as usize] as usize)
-            .collect();
-        let f = if involved.is_empty() {
-            self.new_factor()
-        } else {
-            self.merge(&involved, true)?
+        let (anchor, involved) = self.involved(targets, &controls);
+        let f = match involved {
+            Involved::None => self.new_factor(),
+            Involved::One(f) => f,
+            Involved::Several(v) => self.merge(&v, true)?,
         };
-        let anchor = quantum.first().copied();
         for &t in targets {
             if self.is_classical(t) {
                 self.join(f, t, anchor)?;
@@ -917,7 +955,7 @@ mod tests {
         // X on |+> changes nothing, but the control makes one factor of three.
         both(Gate::X, &[1], &[Control::Bit(0, true)]);
         both(Gate::X, &[2], &[Control::Bit(0, true)]);
-        assert_eq!(f.factor_count(), 1);
+        assert_eq!(f.factors.len(), 1);
         let m = f
             .measure(&[Control::Bit(2, true)], Choice::Forced(true))
             .unwrap();
@@ -927,7 +965,7 @@ mod tests {
         assert!((m.p1 - 0.5).abs() < 1e-12);
         f.compact();
         // Qubit 2 is constant and leaves; the rest splits along the merge.
-        assert_eq!(f.factor_count(), 2);
+        assert_eq!(f.factors.len(), 2);
         assert_eq!(f.live_qubits(), 2);
         same_as_single(&f, single.as_ref());
         // An entangled pair does not split.
@@ -939,7 +977,7 @@ mod tests {
         g.measure(&[Control::Bit(2, true)], Choice::Forced(false))
             .unwrap();
         g.compact();
-        assert_eq!(g.factor_count(), 1);
+        assert_eq!(g.factors.len(), 1);
         assert_eq!(g.branch_count(), 2);
     }
 
@@ -982,7 +1020,7 @@ mod tests {
         }
         f.apply(Gate::X, &[11], &[Control::Bit(10, true)]).unwrap();
         f.apply(Gate::X, &[12], &[Control::Bit(11, true)]).unwrap();
-        assert_eq!(f.factor_count(), 2);
+        assert_eq!(f.factors.len(), 2);
         let err = f.apply(Gate::H, &[20], &[]).unwrap_err();
         assert_eq!(
             err,
@@ -1025,13 +1063,13 @@ mod tests {
             Factored::<DenseBackend>::new(Bits::from_qubits([3]), BackendOptions::default());
         f.apply(Gate::ISwap, &[3, 4], &[]).unwrap();
         f.apply(Gate::Z, &[4], &[]).unwrap();
-        assert_eq!(f.factor_count(), 0);
+        assert_eq!(f.factors.len(), 0);
         assert_eq!(
             f.branches(),
             vec![(Bits::from_qubits([4]), Complex64::new(0.0, -1.0))]
         );
         // A control on a classical qubit that fails: nothing happens, nothing merges.
         f.apply(Gate::H, &[7], &[Control::Bit(3, true)]).unwrap();
-        assert_eq!(f.factor_count(), 0);
+        assert_eq!(f.factors.len(), 0);
     }
 }

@@ -232,7 +232,7 @@ pub fn new_state(kind: BackendKind, initial: Bits, opts: BackendOptions) -> Box<
 }
 
 /// The size of one factor of a state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FactorSize {
     /// Qubits in the factor (not constant).
     pub qubits: usize,
@@ -335,7 +335,8 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// representation does not distinguish them).
     fn compact(&mut self);
 
-    /// Number of qubits the state is held over (dense: live qubits; sparse: all).
+    /// Number of qubits the state is held over (dense: live qubits; sparse: all; factored:
+    /// the qubits in its factors).
     fn live_qubits(&self) -> usize;
 
     /// A boxed copy.

@@ -63,15 +63,13 @@ impl SparseBackend {
         }
     }
 
-    /// The size limit, in branches.
-    pub fn limit(&self) -> usize {
-        self.limit
-    }
-
     /// Refuses a mixing gate that would take the state past the limit, and reserves
     /// room for the branches it adds. `side0` holds the acting branches whose first
     /// target is 0, `side1` counts the others; the gate adds one branch for each acting
-    /// branch whose partner is missing (at most).
+    /// branch whose partner is missing (at most). Counting those takes a lookup per
+    /// branch, so it is done only when the quick bound (every acting branch adds one)
+    /// passes the limit or the room the map has; returns the room to reserve for the
+    /// added branches.
     fn make_room(
         &mut self,
         side0: &[(Bits, Complex64)],
@@ -79,6 +77,11 @@ impl SparseBackend {
         flip: &Bits,
     ) -> Result<usize, QuantumError> {
         let len = self.map.len();
+        let bound = side0.len() + side1;
+        let free = self.map.capacity() - len;
+        if len.saturating_add(bound) <= self.limit && bound <= free {
+            return Ok(0);
+        }
         let missing0 = side0
             .iter()
             .filter(|(k, _)| !self.map.contains_key(&k.xor(flip)))
