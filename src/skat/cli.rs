@@ -152,7 +152,7 @@ fn load(source: &Source) -> Result<(String, Endgame), Failure> {
     let (label, text) = match (&source.file, &source.preset) {
         (Some(path), _) => {
             let label = path.display().to_string();
-            let text = std::fs::read_to_string(path)
+            let text = crate::files::read_text(path)
                 .map_err(|e| Failure::user(format!("{label}: cannot read: {e}")))?;
             (label, text)
         }
