@@ -435,11 +435,17 @@ pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
 
 /// Writes `contents` to `path` so that the file is either the old one or the new one,
 /// never a mix: a temporary file beside it is written, flushed to disk and renamed over.
+/// Missing parent folders are made.
 pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(d) = dir {
+    if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(d)?;
     }
+    replace_atomic(path, contents)
+}
+
+/// [`write_atomic`] into a folder that must exist already.
+pub fn replace_atomic(path: &Path, contents: &str) -> io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;

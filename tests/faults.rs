@@ -254,3 +254,41 @@ fn a_config_dir_that_is_a_file_says_so() {
         );
     }
 }
+
+#[test]
+fn qasm_output_never_destroys_the_game_or_a_foreign_file() {
+    let dir = temp_dir("qasm-out");
+    let game = dir.join("g.toml");
+    record::save(&game, &saved_after(&["b1^a3c3", "e7e5"])).unwrap();
+    let before = fs::read_to_string(&game).unwrap();
+    // The saved game itself, also by another name for the same file.
+    let other_name = dir.join(".").join("g.toml");
+    for out in [game.to_str().unwrap(), other_name.to_str().unwrap()] {
+        for force in [false, true] {
+            let mut args = vec!["export", game.to_str().unwrap(), "--qasm", out];
+            if force {
+                args.push("--force");
+            }
+            let o = qchess(&args, &dir);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(stderr(&o).contains("is the saved game being exported"), "{}", stderr(&o));
+            assert_eq!(fs::read_to_string(&game).unwrap(), before);
+        }
+    }
+    // A file that is not an earlier export: refused by export and analyze, unless --force.
+    let notes = dir.join("notes.txt");
+    fs::write(&notes, "precious").unwrap();
+    let n = notes.to_str().unwrap();
+    let o = qchess(&["export", game.to_str().unwrap(), "--qasm", n], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not an OpenQASM file written by qchess"), "{}", stderr(&o));
+    let o = qchess(&["analyze", "--moves", "e2e4", "--qasm", n], &dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "precious");
+    let o = qchess(&["export", game.to_str().unwrap(), "--qasm", n, "--force"], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(fs::read_to_string(&notes).unwrap().starts_with("OPENQASM 3.0;"));
+    // Now it is an export: replaced without --force.
+    let o = qchess(&["analyze", "--moves", "e2e4", "--qasm", n], &dir);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

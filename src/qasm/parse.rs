@@ -1,5 +1,6 @@
 //! A reader for the subset of OpenQASM 3 the exporter writes: `qubit`/`bit` registers,
-//! gate definitions without parameters, calls with `ctrl @`/`negctrl @`, `measure` and
+//! gate definitions without parameters, calls with `ctrl @`/`negctrl @` (also with a
+//! count, `ctrl(3) @`), `measure` and
 //! `if (bit == true|false) { ... }`. Defined gates are expanded down to simulator gates.
 
 use super::gates::builtin;
@@ -441,17 +442,31 @@ impl Parser {
         Ok(())
     }
 
-    /// `[ctrl @ | negctrl @]* name[(angles)] operands;`.
+    /// `[ctrl[(n)] @ | negctrl[(n)] @]* name[(angles)] operands;`.
     fn call(&mut self) -> Result<Call, QasmError> {
         let line = self.line();
         let mut mods = Vec::new();
         let mut name = self.ident()?;
         while name == "ctrl" || name == "negctrl" {
-            if self.peek() == Some(&Tok::Sym("(")) {
-                return Err(syntax(line, "write ctrl(n) @ as n single modifiers"));
+            let n = if self.eat("(") {
+                let n = self.index()?;
+                self.expect(")")?;
+                n
+            } else {
+                1
+            };
+            // No gate has more operands than the simulator has qubits.
+            if n == 0 || mods.len() + n > crate::quantum::MAX_QUBITS {
+                return Err(syntax(
+                    line,
+                    format!(
+                        "{name}({n}): a gate has 1 to {} controls",
+                        crate::quantum::MAX_QUBITS
+                    ),
+                ));
             }
             self.expect("@")?;
-            mods.push(name == "ctrl");
+            mods.extend(std::iter::repeat_n(name == "ctrl", n));
             name = self.ident()?;
         }
         let mut params = Vec::new();
