@@ -196,7 +196,8 @@ pub fn analyze_watched(
     // stages, every distribution counted as favourable.
     let over = |e: &Estimate, l: &Limits| e.bytes > l.bytes || e.seconds > l.seconds as f64;
     if let Some(limits) = opts.limits {
-        let estimate = plan.estimate(0, n * cards_n, false);
+        // Without the preparation (and the solver) the time is a lower bound.
+        let estimate = plan.estimate(0, n * cards_n, true);
         if estimate.bytes > limits.bytes {
             return Err(refuse(estimate, limits));
         }

@@ -100,7 +100,7 @@ pub const SOLVER_POSITIONS_PER_SECOND: f64 = 5.0e6;
 /// Nanoseconds of one gate on one branch of the sparse state, measuring P_fav.
 pub const SPARSE_MEASURE_NS: f64 = 12.0;
 /// Nanoseconds of one gate on one branch of the sparse state, in quantum counting.
-pub const SPARSE_COUNT_NS: f64 = 9.0;
+pub const SPARSE_COUNT_NS: f64 = 14.0;
 /// Nanoseconds of one gate on one amplitude of the dense state.
 pub const DENSE_NS: f64 = 3.0;
 /// Bytes of one branch of the sparse state, its scratch copy included.
