@@ -78,7 +78,12 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
 /// a file that is not an earlier export is replaced only with `force`
 /// ([`crate::qasm::write`]).
 pub fn write_qasm(game: &Game, path: &std::path::Path, force: bool) -> Result<(), AnalyzeError> {
-    Ok(crate::qasm::write(path, &crate::qasm::export(game), None, force)?)
+    Ok(crate::qasm::write(
+        path,
+        &crate::qasm::export(game),
+        None,
+        force,
+    )?)
 }
 
 fn squares_of(set: u64) -> Vec<String> {

@@ -119,7 +119,10 @@ mod tests {
     #[test]
     fn refuses_directories_large_files_and_bad_text() {
         let d = scratch("bad");
-        assert!(read_text(&d).unwrap_err().to_string().contains("a directory"));
+        assert!(read_text(&d)
+            .unwrap_err()
+            .to_string()
+            .contains("a directory"));
         let big = d.join("big");
         let f = File::create(&big).unwrap();
         f.set_len(MAX_BYTES + 1).unwrap();

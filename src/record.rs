@@ -366,7 +366,11 @@ impl Recorder {
             None
         };
         Ok(Recorder {
-            date: if date.is_empty() { self.date.clone() } else { date.into() },
+            date: if date.is_empty() {
+                self.date.clone()
+            } else {
+                date.into()
+            },
             autosave_to: self.autosave.then_some(file),
             lock,
             ..self.clone()

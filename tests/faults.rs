@@ -58,7 +58,10 @@ fn games_started_in_the_same_second_get_their_own_autosave() {
     let dir = temp_dir("unique");
     let a = Recorder::new(Some(dir.clone()), true, Players::default(), 1_795_261_845);
     let b = Recorder::new(Some(dir.clone()), true, Players::default(), 1_795_261_845);
-    let (pa, pb) = (a.autosave_to.clone().unwrap(), b.autosave_to.clone().unwrap());
+    let (pa, pb) = (
+        a.autosave_to.clone().unwrap(),
+        b.autosave_to.clone().unwrap(),
+    );
     assert_ne!(pa, pb);
     a.autosave(&saved_after(&["e2e4"])).unwrap();
     b.autosave(&saved_after(&["d2d4"])).unwrap();
@@ -82,8 +85,15 @@ fn a_running_game_holds_its_autosave_and_resume_refuses_it() {
         .resuming(file.clone(), "2026-11-21T00:00:00Z")
         .expect_err("the file is in use");
     assert!(matches!(e, RecordError::InUse(_)), "{e}");
-    assert!(e.to_string().contains("in use by another running qchess"), "{e}");
-    assert!(e.to_string().contains(&format!("process {}", std::process::id())), "{e}");
+    assert!(
+        e.to_string().contains("in use by another running qchess"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains(&format!("process {}", std::process::id())),
+        "{e}"
+    );
     // ... and a search for a game to resume passes over it, saying why.
     let search = record::newest_resumable(&dir);
     assert!(search.found.is_none());
@@ -120,10 +130,23 @@ fn resume_passes_over_unreadable_and_finished_autosaves() {
     assert_eq!(search.found.as_ref().unwrap().0, older);
     let names: Vec<String> = search.skipped.iter().map(|s| s.to_string()).collect();
     assert_eq!(names.len(), 3, "{names:?}");
-    assert!(names[0].starts_with("game-4.toml (unreadable: not a qchess saved game"), "{names:?}");
-    assert!(names[1].starts_with("game-3.toml (finished: white_wins)"), "{names:?}");
-    assert!(names[2].starts_with("game-2.toml (unreadable: saved game format 2"), "{names:?}");
-    assert!(search.skipped_line().contains("game-4.toml"), "{}", search.skipped_line());
+    assert!(
+        names[0].starts_with("game-4.toml (unreadable: not a qchess saved game"),
+        "{names:?}"
+    );
+    assert!(
+        names[1].starts_with("game-3.toml (finished: white_wins)"),
+        "{names:?}"
+    );
+    assert!(
+        names[2].starts_with("game-2.toml (unreadable: saved game format 2"),
+        "{names:?}"
+    );
+    assert!(
+        search.skipped_line().contains("game-4.toml"),
+        "{}",
+        search.skipped_line()
+    );
     // With nothing left, resume names what it passed over.
     fs::remove_file(&older).unwrap();
     let out = qchess(&["resume"], &dir);
@@ -150,7 +173,10 @@ fn hand_written_games_need_only_format_and_moves() {
     assert!(!e.contains("line 1"), "{e}");
     fs::write(&p, "format = 1\nmoves = []\n[players]\nwhite = \"Ann\"\n").unwrap();
     let saved = record::load(&p).unwrap();
-    assert_eq!((saved.players.white.as_str(), saved.players.black.as_str()), ("Ann", "Black"));
+    assert_eq!(
+        (saved.players.white.as_str(), saved.players.black.as_str()),
+        ("Ann", "Black")
+    );
     // A field of the wrong type is named with its line.
     fs::write(&p, "format = 1\nmoves = 5\n").unwrap();
     let e = record::load(&p).unwrap_err().to_string();
@@ -226,7 +252,11 @@ fn devices_and_fifos_are_refused_without_reading() {
     }
     let out = qchess(&["play", "--seed", "1"], &dir);
     assert!(stderr(&out).contains("config.toml"), "{}", stderr(&out));
-    assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a regular file"),
+        "{}",
+        stderr(&out)
+    );
     fs::remove_file(config.join("config.toml")).unwrap();
     // A theme that is not a regular file is not offered (and so never opened).
     let out = qchess(&["themes"], &dir);
@@ -239,7 +269,11 @@ fn a_config_dir_that_is_a_file_says_so() {
     let dir = temp_dir("confdir");
     let file = dir.join("conf");
     fs::write(&file, "").unwrap();
-    for args in [vec!["config", "path"], vec!["themes"], vec!["play", "--seed", "1"]] {
+    for args in [
+        vec!["config", "path"],
+        vec!["themes"],
+        vec!["play", "--seed", "1"],
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
             .args(&args)
             .env("QCHESS_CONFIG_DIR", &file)
@@ -271,7 +305,11 @@ fn qasm_output_never_destroys_the_game_or_a_foreign_file() {
             }
             let o = qchess(&args, &dir);
             assert_eq!(o.status.code(), Some(2), "{args:?}");
-            assert!(stderr(&o).contains("is the saved game being exported"), "{}", stderr(&o));
+            assert!(
+                stderr(&o).contains("is the saved game being exported"),
+                "{}",
+                stderr(&o)
+            );
             assert_eq!(fs::read_to_string(&game).unwrap(), before);
         }
     }
@@ -281,13 +319,22 @@ fn qasm_output_never_destroys_the_game_or_a_foreign_file() {
     let n = notes.to_str().unwrap();
     let o = qchess(&["export", game.to_str().unwrap(), "--qasm", n], &dir);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("not an OpenQASM file written by qchess"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not an OpenQASM file written by qchess"),
+        "{}",
+        stderr(&o)
+    );
     let o = qchess(&["analyze", "--moves", "e2e4", "--qasm", n], &dir);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(fs::read_to_string(&notes).unwrap(), "precious");
-    let o = qchess(&["export", game.to_str().unwrap(), "--qasm", n, "--force"], &dir);
+    let o = qchess(
+        &["export", game.to_str().unwrap(), "--qasm", n, "--force"],
+        &dir,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(fs::read_to_string(&notes).unwrap().starts_with("OPENQASM 3.0;"));
+    assert!(fs::read_to_string(&notes)
+        .unwrap()
+        .starts_with("OPENQASM 3.0;"));
     // Now it is an export: replaced without --force.
     let o = qchess(&["analyze", "--moves", "e2e4", "--qasm", n], &dir);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

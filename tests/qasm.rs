@@ -397,7 +397,11 @@ fn modifiers(line: &str) -> Vec<(bool, usize)> {
             None => (1, after),
         };
         out.push((word, n));
-        rest = after.trim_start().strip_prefix('@').expect("@").trim_start();
+        rest = after
+            .trim_start()
+            .strip_prefix('@')
+            .expect("@")
+            .trim_start();
     }
 }
 
@@ -426,7 +430,11 @@ fn a_queen_split_slide_has_no_stacked_modifiers() {
             assert!(ctrl <= 1 && neg <= 1, "stacked modifiers: {line}");
             most = most.max(mods.iter().map(|m| m.1).sum::<usize>());
         }
-        assert!(most >= 2, "the slide is controlled by several squares:\n{}", out.text);
+        assert!(
+            most >= 2,
+            "the slide is controlled by several squares:\n{}",
+            out.text
+        );
         let p = read(&out.text);
         let sim = qasm::simulate(&p, kind, &[], 0).unwrap();
         assert_probabilities(&g, &sim.probabilities, "queen split-slide");
@@ -457,6 +465,9 @@ fn counted_modifiers_read_as_single_ones() {
         "ctrl(3) @ x q[0], q[1];",
         "negctrl(2 @ x q[0], q[1], q[2];",
     ] {
-        assert!(qasm::parse(&format!("qubit[5] q;\n{bad}\n")).is_err(), "{bad}");
+        assert!(
+            qasm::parse(&format!("qubit[5] q;\n{bad}\n")).is_err(),
+            "{bad}"
+        );
     }
 }

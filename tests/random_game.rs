@@ -115,8 +115,16 @@ fn a_thousand_random_moves_keep_the_norm_and_the_backends_equal() {
                 break;
             };
             let text = m.to_string();
-            let a = sparse.play(&text).unwrap_or_else(|e| panic!("{text}: {e}")).played.clone();
-            let b = dense.play(&text).unwrap_or_else(|e| panic!("{text}: {e}")).played.clone();
+            let a = sparse
+                .play(&text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"))
+                .played
+                .clone();
+            let b = dense
+                .play(&text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"))
+                .played
+                .clone();
             assert_eq!(a, b, "move {played}: the same outcome");
             played += 1;
             for g in [&sparse, &dense] {

@@ -188,7 +188,11 @@ fn castling_refused_with_reasons() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("white rook on h1"), "{e}");
-    let mut g = game("4k2r/8/8/8/8/8/8/4K2R b K - 0 1", BackendKind::Sparse, false);
+    let mut g = game(
+        "4k2r/8/8/8/8/8/8/4K2R b K - 0 1",
+        BackendKind::Sparse,
+        false,
+    );
     play_all(&mut g, "h8xh1");
     assert!(error(&mut g, "e1g1").contains("may no longer castle king side"));
     let mut g = game(

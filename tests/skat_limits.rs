@@ -61,12 +61,19 @@ fn big_endgames_are_refused_at_once_with_an_estimate() {
         );
         // Refused before the work, not after it (the test profile is slower than
         // release; the release build refuses these in about a second at most).
-        assert!(started.elapsed().as_secs() < 30, "{each}: {:?}", started.elapsed());
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{each}: {:?}",
+            started.elapsed()
+        );
     }
     let e = analyze(&wide_open(8), &AnalyzeOptions::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("too much work: about") && e.contains("--no-limit"), "{e}");
+    assert!(
+        e.contains("too much work: about") && e.contains("--no-limit"),
+        "{e}"
+    );
     assert!(!e.contains('\n'));
 }
 
@@ -141,8 +148,12 @@ fn progress_is_reported_stage_by_stage() {
     for s in [Stage::Solving, Stage::Measuring, Stage::Counting] {
         assert!(stages.contains(&s), "{stages:?}");
     }
-    assert!(seen.windows(2).all(|w| w[1].fraction >= w[0].fraction - 1e-12));
-    assert!(seen.iter().all(|p| (0.0..=1.0).contains(&p.fraction) && p.done <= p.total));
+    assert!(seen
+        .windows(2)
+        .all(|w| w[1].fraction >= w[0].fraction - 1e-12));
+    assert!(seen
+        .iter()
+        .all(|p| (0.0..=1.0).contains(&p.fraction) && p.done <= p.total));
     let solving = seen.iter().find(|p| p.stage == Stage::Solving).unwrap();
     assert_eq!(solving.total, a.deals.len() as u64);
 }
@@ -176,7 +187,12 @@ fn the_command_line_refuses_in_one_line_and_has_no_limit() {
         "C9", "S9", "H9", "D9", "C10", "S10", "H10", "D10", "CJ", "SJ", "HJ", "DJ", "CQ", "SQ",
         "HQ", "DQ",
     ];
-    let list = |v: &[&str]| v.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ");
+    let list = |v: &[&str]| {
+        v.iter()
+            .map(|c| format!("\"{c}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     std::fs::write(
         &file,
         format!(
@@ -195,7 +211,14 @@ fn the_command_line_refuses_in_one_line_and_has_no_limit() {
     assert!(err.contains("too much work"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(["skat", "analyze", "--preset", "nine-card", "--no-limit", "--json"])
+        .args([
+            "skat",
+            "analyze",
+            "--preset",
+            "nine-card",
+            "--no-limit",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

@@ -80,7 +80,11 @@ pub fn check(p: &Position) -> Result<(), FenError> {
     if let Some(ep) = p.en_passant {
         // The side that just moved is the other one; its pawn went two steps past `ep`.
         let mover = p.to_move.opposite();
-        let (rank, step) = if mover == Color::White { (2, 1) } else { (5, -1) };
+        let (rank, step) = if mover == Color::White {
+            (2, 1)
+        } else {
+            (5, -1)
+        };
         let pawn = Square::at(ep.file(), ep.rank() + step);
         let origin = Square::at(ep.file(), ep.rank() - step);
         let possible = ep.rank() == rank
@@ -319,7 +323,10 @@ mod tests {
         assert!(e("p6k/8/8/8/8/8/8/7K w - - 0 1").contains("black pawn on a8"));
         assert!(e("P6k/8/8/8/8/8/8/7K w - - 0 1").contains("white pawn on a8"));
         let castle = e("4k3/8/8/8/8/8/8/R3K3 w K - 0 1");
-        assert!(castle.contains("'K'") && castle.contains("rook on h1"), "{castle}");
+        assert!(
+            castle.contains("'K'") && castle.contains("rook on h1"),
+            "{castle}"
+        );
         assert!(e("4k3/8/8/8/8/8/8/R2K3R w Q - 0 1").contains("white king on e1"));
         assert!(e("r3k2r/8/8/8/8/8/8/4K3 w kQ - 0 1").contains("'Q'"));
         assert!(e("r2k3r/8/8/8/8/8/8/4K3 w q - 0 1").contains("'q'"));

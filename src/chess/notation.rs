@@ -264,8 +264,18 @@ mod tests {
     #[test]
     fn multi_byte_characters_are_refused_not_a_panic() {
         for bad in [
-            "a♗^b5", "b1^aé3", "é♗^b5", "b1^a3é", "a3é^b5", "♗♗♗♗", "e2é4", "e2xé4", "e7e8é",
-            "Ké2e4", "b1^♗♗", "a3c3^♗",
+            "a♗^b5",
+            "b1^aé3",
+            "é♗^b5",
+            "b1^a3é",
+            "a3é^b5",
+            "♗♗♗♗",
+            "e2é4",
+            "e2xé4",
+            "e7e8é",
+            "Ké2e4",
+            "b1^♗♗",
+            "a3c3^♗",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

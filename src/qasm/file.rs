@@ -102,7 +102,8 @@ mod tests {
     use std::fs;
 
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("qchess-qasm-file-{}-{name}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("qchess-qasm-file-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
@@ -123,13 +124,20 @@ mod tests {
         let notes = d.join("notes.txt");
         fs::write(&notes, "precious").unwrap();
         let e = write(&notes, EXPORT, Some(&game), false).unwrap_err();
-        assert!(e.to_string().contains("not an OpenQASM file written by qchess"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("not an OpenQASM file written by qchess"),
+            "{e}"
+        );
         assert_eq!(fs::read_to_string(&notes).unwrap(), "precious");
         write(&notes, EXPORT, Some(&game), true).unwrap();
         assert_eq!(fs::read_to_string(&notes).unwrap(), EXPORT);
         // An earlier export is replaced; a new file is written.
         write(&notes, &format!("{EXPORT}x q[0];\n"), Some(&game), false).unwrap();
         write(&d.join("new.qasm"), EXPORT, None, false).unwrap();
-        assert_eq!(fs::read_to_string(&game).unwrap(), "format = 1\nmoves = []\n");
+        assert_eq!(
+            fs::read_to_string(&game).unwrap(),
+            "format = 1\nmoves = []\n"
+        );
     }
 }

@@ -189,16 +189,20 @@ pub struct Skipped {
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self
-            .path
-            .file_name()
-            .map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         match &self.reason {
             SkipReason::Unreadable(e) => {
                 // The error names the file itself; say it once.
                 let why = e.to_string();
                 let prefix = format!("{}: ", self.path.display());
-                write!(f, "{name} (unreadable: {})", why.strip_prefix(&prefix).unwrap_or(&why))
+                write!(
+                    f,
+                    "{name} (unreadable: {})",
+                    why.strip_prefix(&prefix).unwrap_or(&why)
+                )
             }
             SkipReason::InUse(e) => match e.pid {
                 Some(p) => write!(f, "{name} (in use by qchess process {p})"),

@@ -191,7 +191,8 @@ pub fn analyze_watched(
         prep_gates: 0,
         table_bytes: TABLE_ENTRY_BYTES << table_bits,
     };
-    let refuse = |estimate: Estimate, limits: Limits| AnalysisError::TooMuchWork { estimate, limits };
+    let refuse =
+        |estimate: Estimate, limits: Limits| AnalysisError::TooMuchWork { estimate, limits };
     // Before anything runs: the memory, then (with the preparation's size) the quantum
     // stages, every distribution counted as favourable.
     let over = |e: &Estimate, l: &Limits| e.bytes > l.bytes || e.seconds > l.seconds as f64;
@@ -212,11 +213,7 @@ pub fn analyze_watched(
         }
     }
     let mut meter = Meter::new(watch, estimate);
-    meter.weigh(
-        1.0,
-        plan.measure_seconds(n * cards_n),
-        plan.count_seconds(),
-    );
+    meter.weigh(1.0, plan.measure_seconds(n * cards_n), plan.count_seconds());
 
     // Classical part: the double-dummy value of every distribution for every lead.
     let defenders: Vec<bool> = (0..eg.seats.len()).map(|s| eg.is_defender(s)).collect();

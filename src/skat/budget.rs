@@ -352,7 +352,11 @@ impl<'a> Meter<'a> {
             return;
         };
         let t = Instant::now();
-        if !now && self.last.is_some_and(|l| t.duration_since(l) < REPORT_EVERY) {
+        if !now
+            && self
+                .last
+                .is_some_and(|l| t.duration_since(l) < REPORT_EVERY)
+        {
             return;
         }
         self.last = Some(t);

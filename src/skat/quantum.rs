@@ -58,7 +58,11 @@ impl OpTally {
 
 impl fmt::Display for OpTally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.counts.iter().map(|(n, k)| format!("{k} {n}")).collect();
+        let parts: Vec<String> = self
+            .counts
+            .iter()
+            .map(|(n, k)| format!("{k} {n}"))
+            .collect();
         f.write_str(&parts.join(", "))
     }
 }

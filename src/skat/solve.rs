@@ -246,7 +246,12 @@ impl Solver {
     /// [`Solver::value_after_lead`] that gives up when the [`Stop`] set with
     /// [`Solver::set_stop`] says so: `None` then, and the table keeps only what was
     /// found before.
-    pub fn try_value_after_lead(&mut self, hands: &[u32], leader: usize, card: Card) -> Option<u32> {
+    pub fn try_value_after_lead(
+        &mut self,
+        hands: &[u32],
+        leader: usize,
+        card: Card,
+    ) -> Option<u32> {
         self.stopped = false;
         let v = self.value_after_lead(hands, leader, card);
         (!self.stopped).then_some(v)
@@ -398,7 +403,7 @@ impl Solver {
 
     fn search(&mut self, p: &mut Pos, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.stopped || (self.nodes % CHECK_EVERY == 0 && self.should_stop()) {
+        if self.stopped || (self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop()) {
             self.stopped = true;
             return 0;
         }

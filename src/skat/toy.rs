@@ -277,8 +277,15 @@ pub fn run_toy(backend: BackendKind) -> Result<ToyReport, QuantumError> {
         })
         .collect();
     let mut tally = OpTally::default();
-    let p_win_a = measure_favourable(&mut sim, &owners, FLAG, &favourable, &mut tally, &mut |_| true)?
-        .expect("a tick that never stops");
+    let p_win_a = measure_favourable(
+        &mut sim,
+        &owners,
+        FLAG,
+        &favourable,
+        &mut tally,
+        &mut |_| true,
+    )?
+    .expect("a tick that never stops");
     let measure_ops = tally.to_string();
 
     let mut circuit: Vec<CircuitStage> = phases
