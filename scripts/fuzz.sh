@@ -46,9 +46,11 @@ log=$(mktemp)
 trap 'rm -f "$log" "$log.rc"' EXIT
 # The exit status of the fuzzer itself, not of tee.
 {
+    code=0
     nice -n 10 cargo fuzz run -s none -O "$target" "corpus/$target" "seeds/$target" -- \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-    echo $? >"$log.rc"
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ||
+        code=$?
+    echo "$code" >"$log.rc"
 } 2>&1 | tee "$log"
 status=$(cat "$log.rc")
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)

@@ -338,6 +338,9 @@ fn reader_errors_name_the_line() {
             "compared",
         ),
         ("qubit[1] q;\nx q[0]", 2, "expected ';'"),
+        // Found by the fuzzer: register sizes that overflowed the count.
+        ("bit[65666666666666666666] q;", 1, "too large"),
+        ("qubit[1048576] q;\nqubit[1] r;", 2, "too large"),
     ];
     for (text, line, words) in cases {
         match qasm::parse(text) {

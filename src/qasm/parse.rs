@@ -80,6 +80,11 @@ const SYMBOLS: [&str; 15] = [
     "==", ";", ",", "[", "]", "(", ")", "{", "}", "@", "=", "+", "-", "*", "/",
 ];
 
+/// Most qubits (and, apart, most bits) a program may declare. Far more than the
+/// simulator runs ([`crate::quantum::MAX_QUBITS`], checked when it runs), but a bound,
+/// so that sizes never overflow.
+const MAX_DECLARED: usize = 1 << 20;
+
 fn syntax(line: usize, message: impl Into<String>) -> QasmError {
     QasmError::Syntax {
         line,
@@ -375,13 +380,22 @@ impl Parser {
         } else {
             (&mut self.cregs, &mut self.program.bits)
         };
+        let total = count
+            .checked_add(size)
+            .filter(|&t| t <= MAX_DECLARED)
+            .ok_or_else(|| {
+                syntax(
+                    line,
+                    format!("register \"{name}\" is too large: at most {MAX_DECLARED} qubits or bits in all"),
+                )
+            })?;
         if regs.insert(name.clone(), (*count, size)).is_some() {
             return Err(syntax(
                 line,
                 format!("register \"{name}\" is declared twice"),
             ));
         }
-        *count += size;
+        *count = total;
         Ok(())
     }
 
