@@ -130,6 +130,9 @@ enum Command {
         /// Also write the game's circuit as OpenQASM 3 to this file.
         #[arg(long, value_name = "OUT")]
         qasm: Option<std::path::PathBuf>,
+        /// Let --qasm replace a file that is not an earlier qchess export.
+        #[arg(long, requires = "qasm")]
+        force: bool,
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
@@ -137,9 +140,13 @@ enum Command {
     Export {
         /// The saved game (TOML).
         file: PathBuf,
-        /// Where to write the OpenQASM 3 program (`-` for standard output).
+        /// Where to write the OpenQASM 3 program (`-` for standard output). Never the
+        /// saved game itself; a file that is not an earlier qchess export only with --force.
         #[arg(long, value_name = "OUT")]
         qasm: PathBuf,
+        /// Replace OUT even when it is not an earlier qchess export.
+        #[arg(long)]
+        force: bool,
     },
     /// The configuration file: where it is, or write one with the defaults.
     #[command(subcommand)]
@@ -256,7 +263,7 @@ fn run_tui(
 }
 
 /// `qchess export`: replays a saved game and writes its circuit.
-fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
+fn export(file: &std::path::Path, out: &std::path::Path, force: bool) -> ExitCode {
     let game = qchess::record::load(file).and_then(|saved| match saved.rules(file)? {
         RuleSet::Quantum => {
             saved.replay_quantum(file, None, qchess::quantum::DEFAULT_DENSE_LIMIT_LOG2)
@@ -277,7 +284,7 @@ fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
     if out == std::path::Path::new("-") {
         return write_stdout(&qchess::qasm::export(&game));
     }
-    match analyze::write_qasm(&game, out) {
+    match qchess::qasm::write(out, &qchess::qasm::export(&game), Some(file), force) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("qchess: {e}");
@@ -317,6 +324,7 @@ fn main() -> ExitCode {
             bell,
             entanglement,
             qasm,
+            force,
         }) => {
             if variant != RuleSet::Quantum {
                 let quantum_only = [
@@ -348,7 +356,7 @@ fn main() -> ExitCode {
                 entanglement,
             };
             let written = analyze::run(&req).and_then(|game| match &qasm {
-                Some(path) => analyze::write_qasm(&game, path).map(|()| game),
+                Some(path) => analyze::write_qasm(&game, path, force).map(|()| game),
                 None => Ok(game),
             });
             match written {
@@ -367,7 +375,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
-        Some(Command::Export { file, qasm }) => export(&file, &qasm),
+        Some(Command::Export { file, qasm, force }) => export(&file, &qasm, force),
         Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
             Ok(text) => write_stdout(&text),
             Err(e) => {
