@@ -44,14 +44,9 @@ pub enum AnalyzeError {
     /// Bad FEN.
     #[error("{0}")]
     Fen(#[from] crate::chess::fen::FenError),
-    /// The OpenQASM file could not be written.
-    #[error("cannot write the circuit to {path}: {source}")]
-    Write {
-        /// The file asked for.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The OpenQASM file could not be written, or was refused.
+    #[error(transparent)]
+    Write(#[from] crate::qasm::WriteError),
     /// A move that can't be played.
     #[error("move {index} \"{text}\": {error}")]
     Move {
@@ -88,12 +83,16 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
     Ok(game)
 }
 
-/// Writes the game's circuit as OpenQASM 3 (see [`crate::qasm::export`]) to `path`.
-pub fn write_qasm(game: &Game, path: &std::path::Path) -> Result<(), AnalyzeError> {
-    std::fs::write(path, crate::qasm::export(game)).map_err(|source| AnalyzeError::Write {
-        path: path.display().to_string(),
-        source,
-    })
+/// Writes the game's circuit as OpenQASM 3 (see [`crate::qasm::export`]) to `path`;
+/// a file that is not an earlier export is replaced only with `force`
+/// ([`crate::qasm::write`]).
+pub fn write_qasm(game: &Game, path: &std::path::Path, force: bool) -> Result<(), AnalyzeError> {
+    Ok(crate::qasm::write(
+        path,
+        &crate::qasm::export(game),
+        None,
+        force,
+    )?)
 }
 
 fn squares_of(set: u64) -> Vec<String> {

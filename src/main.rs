@@ -139,6 +139,9 @@ enum Command {
         /// Largest sparse state, in branches (default 4194304).
         #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
         sparse_limit: Option<usize>,
+        /// Let --qasm replace a file that is not an earlier qchess export.
+        #[arg(long, requires = "qasm")]
+        force: bool,
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
@@ -146,9 +149,13 @@ enum Command {
     Export {
         /// The saved game (TOML).
         file: PathBuf,
-        /// Where to write the OpenQASM 3 program (`-` for standard output).
+        /// Where to write the OpenQASM 3 program (`-` for standard output). Never the
+        /// saved game itself; a file that is not an earlier qchess export only with --force.
         #[arg(long, value_name = "OUT")]
         qasm: PathBuf,
+        /// Replace OUT even when it is not an earlier qchess export.
+        #[arg(long)]
+        force: bool,
     },
     /// The configuration file: where it is, or write one with the defaults.
     #[command(subcommand)]
@@ -273,7 +280,7 @@ fn run_tui(
 }
 
 /// `qchess export`: replays a saved game and writes its circuit.
-fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
+fn export(file: &std::path::Path, out: &std::path::Path, force: bool) -> ExitCode {
     let game = qchess::record::load(file).and_then(|saved| match saved.rules(file)? {
         RuleSet::Quantum => saved.replay_quantum(
             file,
@@ -297,7 +304,7 @@ fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
     if out == std::path::Path::new("-") {
         return write_stdout(&qchess::qasm::export(&game));
     }
-    match analyze::write_qasm(&game, out) {
+    match qchess::qasm::write(out, &qchess::qasm::export(&game), Some(file), force) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("qchess: {e}");
@@ -339,6 +346,7 @@ fn main() -> ExitCode {
             qasm,
             dense_limit,
             sparse_limit,
+            force,
         }) => {
             if variant != RuleSet::Quantum {
                 let quantum_only = [
@@ -372,7 +380,7 @@ fn main() -> ExitCode {
                 sparse_limit,
             };
             let written = analyze::run(&req).and_then(|game| match &qasm {
-                Some(path) => analyze::write_qasm(&game, path).map(|()| game),
+                Some(path) => analyze::write_qasm(&game, path, force).map(|()| game),
                 None => Ok(game),
             });
             match written {
@@ -391,7 +399,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
-        Some(Command::Export { file, qasm }) => export(&file, &qasm),
+        Some(Command::Export { file, qasm, force }) => export(&file, &qasm, force),
         Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
             Ok(text) => write_stdout(&text),
             Err(e) => {

@@ -168,7 +168,7 @@ impl Config {
     /// The configuration in the file at `path`, with its text; the defaults and an empty
     /// text when there is no such file.
     pub fn load(path: &Path) -> Result<(Config, String), ConfigError> {
-        match std::fs::read_to_string(path) {
+        match crate::files::read_text(path) {
             Ok(text) => Ok((Config::parse(path, &text)?, text)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Ok((Config::default(), String::new()))

@@ -441,7 +441,7 @@ mod tests {
         let saved = SavedGame::of_game(&game, &rec.players, &rec.date);
         rec.autosave(&saved).unwrap();
         let bye = farewell(&rec, 3, true).unwrap_or_default();
-        assert!(bye.contains("game-19700101-000000.toml"), "{bye}");
+        assert!(bye.contains("autosave/game-19700101-000000-"), "{bye}");
         assert!(bye.contains("qchess resume"), "{bye}");
         assert!(!farewell(&rec, 3, false)
             .unwrap_or_default()

@@ -182,19 +182,25 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         opts.players.clone(),
         crate::record::now_secs(),
     );
+    // Newer autosaves `qchess resume` passed over, and why.
+    let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
         Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
-            let Some(path) = dir.and_then(crate::record::latest_autosave) else {
-                let where_ = dir.map_or(String::new(), |d| {
+            let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
+            skipped = search.skipped_line();
+            let Some(found) = search.found else {
+                let mut where_ = dir.map_or(String::new(), |d| {
                     format!(" in {}", crate::record::autosave_dir(d).display())
                 });
+                if !skipped.is_empty() {
+                    where_ += &format!(" (passed over: {skipped})");
+                }
                 return Err(PlayError::NoAutosave(where_));
             };
-            let saved = crate::record::load(&path)?;
-            Some((path, saved))
+            Some(found)
         }
     };
     let replay = matches!(opts.open, Open::Replay(_));
@@ -206,7 +212,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 ..recorder
             };
             match opts.open {
-                Open::Resume => r.resuming(path.clone(), &saved.date),
+                Open::Resume => r.resuming(path.clone(), &saved.date)?,
                 Open::Replay(_) => Recorder {
                     date: saved.date.clone(),
                     ..r
@@ -248,7 +254,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 if replay {
                     app.into_replay(game)
                 } else {
-                    let said = opened(verb, path, game.ply(), game.to_move());
+                    let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
                     app.announce(said)
                 }
             }
@@ -276,7 +282,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 app.into_replay()
             } else {
                 let g = app.game();
-                let said = opened(verb, path, g.history().len(), g.to_move());
+                let said = opened(verb, path, g.history().len(), g.to_move(), &skipped);
                 app.announce(said)
             }
         }
@@ -284,13 +290,18 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
     Ok(Opened::Variant(Box::new(app)))
 }
 
-/// The message after opening a saved game: which file, at which ply.
-fn opened(verb: &str, path: &Path, ply: usize, to_move: Color) -> String {
-    format!(
+/// The message after opening a saved game: which file, at which ply, and the newer
+/// autosaves passed over (for `resume`).
+fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) -> String {
+    let mut said = format!(
         "{verb} {} at ply {ply}: {} to move",
         path.display(),
         to_move.name()
-    )
+    );
+    if !skipped.is_empty() {
+        said += &format!("; passed over newer {skipped}");
+    }
+    said
 }
 
 /// Something the terminal loop can show and drive: the quantum game, a variant, the
