@@ -3,6 +3,7 @@ pub mod analyze;
 pub mod chess;
 pub mod config;
 pub mod engine;
+pub mod files;
 pub mod format;
 pub mod qasm;
 pub mod quantum;

@@ -215,3 +215,22 @@ fn snapshots_after_a_split() {
     press(&mut open, KeyCode::Char('i'));
     insta::assert_snapshot!("inspector_open_80x24", screen(&open, 80, 24));
 }
+
+#[test]
+fn merge_advice_only_for_the_same_piece_on_both_squares() {
+    // The split knight on a3 and c3: same type and colour, the merge reading shows.
+    let app = inspecting_split(Tier::None);
+    assert!(screen(&app, 120, 40).contains("merge:"));
+    // The knight on a3 and a pawn, an empty square, a black knight: no merge advice.
+    for second in ["b2", "a5", "b8"] {
+        let mut app = app_with(&["b1^a3c3"], Tier::None);
+        goto(&mut app, "a3");
+        press(&mut app, KeyCode::Char('i'));
+        goto(&mut app, second);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.inspector().and_then(|i| i.second()), Some(sq(second)));
+        let shown = screen(&app, 120, 40);
+        assert!(shown.contains("opposite share"), "{second}: {shown}");
+        assert!(!shown.contains("merge:"), "{second}: {shown}");
+    }
+}

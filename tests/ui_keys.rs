@@ -2,14 +2,19 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square, Status};
-use qchess::ui::app::{Mode, Tone};
+use qchess::ui::app::{Mode, Purpose, Tone};
 use qchess::ui::color::{Paint, Tier};
+use qchess::ui::prompts::Question;
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
 
 fn app_from(fen: Option<&str>) -> App {
+    app_seeded(fen, 7)
+}
+
+fn app_seeded(fen: Option<&str>, seed: u64) -> App {
     let opts = GameOptions {
-        seed: 7,
+        seed,
         ..GameOptions::default()
     };
     let game = match fen {
@@ -109,11 +114,12 @@ fn split_then_merge_by_keys() {
 }
 
 #[test]
-fn excluded_move_with_forced_outcome_is_told_in_words() {
-    let mut app = app_from(None);
+fn excluded_move_is_told_in_words() {
+    // Seed 2 draws outcome 0 for the measurement of c3.
+    let mut app = app_seeded(None, 2);
     typed(&mut app, "b1^a3c3");
     typed(&mut app, "g8f6");
-    typed(&mut app, "c2c3.m0");
+    typed(&mut app, "c2c3");
     assert_eq!(last_played(&app), "c2wc3.m0");
     let msg = app.message();
     assert_eq!(msg.tone, Tone::Info);
@@ -185,6 +191,13 @@ fn illegal_input_is_explained_in_the_message_line() {
     assert_eq!(app.message().tone, Tone::Error);
     assert_eq!(app.message().text, "b1b4: the knight on b1 cannot reach b4");
     assert_eq!(app.game().ply(), 0);
+    // The refused target keeps the knight selected: another target plays.
+    assert!(
+        matches!(app.mode(), Mode::Source { from, .. } if from.to_string() == "b1"),
+        "{:?}",
+        app.mode()
+    );
+    press(&mut app, KeyCode::Esc);
 
     goto(&mut app, "e7");
     press(&mut app, KeyCode::Enter);
@@ -199,15 +212,23 @@ fn illegal_input_is_explained_in_the_message_line() {
 
     goto(&mut app, "e2");
     keys(&mut app, "s");
-    assert_eq!(app.message().text, "pawns cannot split or merge");
+    assert_eq!(
+        app.message().text,
+        "pawns cannot split or merge; pick another piece to split"
+    );
+    press(&mut app, KeyCode::Esc);
 
     keys(&mut app, "x");
     assert!(app.message().text.contains("does nothing"));
 
-    // A typed move with an error keeps the line open so it can be fixed.
+    // A typed move with an error closes the line, keeping the message; the next `:`
+    // starts clean, and Up brings the refused text back to fix it.
     typed(&mut app, "e2e5");
     assert_eq!(app.message().text, "e2e5: the pawn on e2 cannot reach e5");
-    assert!(matches!(app.mode(), Mode::Prompt { .. }));
+    assert!(matches!(app.mode(), Mode::Idle));
+    keys(&mut app, ":");
+    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text().is_empty()));
+    press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Backspace);
     keys(&mut app, "4");
     press(&mut app, KeyCode::Enter);
@@ -220,8 +241,130 @@ fn illegal_input_is_explained_in_the_message_line() {
         "{}",
         app.message().text
     );
-    press(&mut app, KeyCode::Esc);
     assert!(matches!(app.mode(), Mode::Idle));
+}
+
+#[test]
+fn typed_outcomes_are_refused_in_a_game() {
+    let mut app = app_from(None);
+    typed(&mut app, "b1^a3c3");
+    typed(&mut app, "d7d5");
+    typed(&mut app, "c3xd5.m1");
+    assert_eq!(app.game().ply(), 2, "nothing was played");
+    assert_eq!(app.message().tone, Tone::Error);
+    assert_eq!(
+        app.message().text,
+        "c3xd5.m1: outcomes are drawn at random; type it without .m1"
+    );
+    assert!(matches!(app.mode(), Mode::Idle));
+    typed(&mut app, "c3xd5");
+    assert!(last_played(&app).starts_with("c3xd5.m"));
+}
+
+#[test]
+fn analysis_games_keep_forcing_outcomes() {
+    let opts = GameOptions {
+        seed: 7,
+        free_turns: true,
+        ..GameOptions::default()
+    };
+    let mut app = App::new(
+        Game::standard(opts),
+        Paint::new(Theme::default(), Tier::None),
+        false,
+    );
+    typed(&mut app, "b1^a3c3");
+    typed(&mut app, "c2c3.m0");
+    assert_eq!(last_played(&app), "c2wc3.m0");
+}
+
+#[test]
+fn q_typed_on_the_move_line_is_text() {
+    let mut app = app_from(None);
+    typed(&mut app, "e2e4");
+    keys(&mut app, ":q");
+    assert!(!app.should_quit());
+    assert!(app.question().is_none());
+    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "q"));
+}
+
+#[test]
+fn line_editing_keys_on_the_move_line() {
+    let mut app = app_from(None);
+    keys(&mut app, ":x2e5");
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Delete);
+    keys(&mut app, "4");
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    app.handle_key(ctrl('a'));
+    press(&mut app, KeyCode::Delete);
+    keys(&mut app, "e");
+    assert!(
+        matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "e2e4" && line.cursor() == 1)
+    );
+    app.handle_key(ctrl('e'));
+    keys(&mut app, "5");
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(last_played(&app), "e2e4");
+    keys(&mut app, ":g8 f6");
+    app.handle_key(ctrl('w'));
+    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "g8 "));
+    app.handle_key(ctrl('u'));
+    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text().is_empty()));
+    keys(&mut app, "g8f6");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(last_played(&app), "g8f6");
+}
+
+#[test]
+fn q_asks_during_a_game_and_a_second_q_leaves() {
+    let mut app = app_from(None);
+    // No move yet: nothing to lose, q leaves at once.
+    keys(&mut app, "q");
+    assert!(app.should_quit());
+
+    let mut app = app_from(None);
+    typed(&mut app, "e2e4");
+    keys(&mut app, "q");
+    assert!(!app.should_quit());
+    assert_eq!(app.question(), Some(&Question::Quit));
+    assert!(
+        app.message().text.starts_with("Quit?"),
+        "{}",
+        app.message().text
+    );
+    // Keys that do not answer leave the question up; n stays.
+    keys(&mut app, "x");
+    assert_eq!(app.question(), Some(&Question::Quit));
+    keys(&mut app, "n");
+    assert!(app.question().is_none());
+    assert!(!app.should_quit());
+    keys(&mut app, "qy");
+    assert!(app.should_quit());
+
+    let mut app = app_from(None);
+    typed(&mut app, "e2e4");
+    keys(&mut app, "qq");
+    assert!(app.should_quit());
+
+    // Ctrl-C leaves at once.
+    let mut app = app_from(None);
+    typed(&mut app, "e2e4");
+    app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(app.should_quit());
+
+    // w in the question opens the save line.
+    let mut app = app_from(None);
+    typed(&mut app, "e2e4");
+    keys(&mut app, "qw");
+    assert!(matches!(
+        app.mode(),
+        Mode::Prompt {
+            purpose: Purpose::SavePath,
+            ..
+        }
+    ));
 }
 
 #[test]

@@ -120,6 +120,10 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     assert_eq!(texts(&a), vec!["b1~c3"]);
     insta::assert_snapshot!("harmonics_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("harmonics_120x40", screen(&a, 120, 40));
+    insta::assert_snapshot!("harmonics_80x23", screen(&a, 80, 23));
+    insta::assert_snapshot!("harmonics_60x20", screen(&a, 60, 20));
+    key(&mut a, KeyCode::Tab);
+    insta::assert_snapshot!("harmonics_trace_60x20", screen(&a, 60, 20));
 }
 
 #[test]
@@ -268,4 +272,25 @@ fn analyze_variants() {
         out.contains("worlds") && out.contains("locks N on f3"),
         "{out}"
     );
+}
+
+#[test]
+fn typed_outcomes_are_refused_in_a_variant_game() {
+    let mut a = app(RuleSet::Harmonics, None);
+    play(&mut a, "b1~c3");
+    play(&mut a, "d7d5");
+    play(&mut a, "e2e3");
+    play(&mut a, "d5d4");
+    // An outcome typed with the move (as saved games record them) is refused.
+    play(&mut a, "c3d5.d5=N");
+    assert_eq!(texts(&a).len(), 4, "{}", a.message().text);
+    assert_eq!(
+        a.message().text,
+        "c3d5.d5=N: outcomes are drawn at random; type it without .d5=N"
+    );
+    assert!(matches!(a.mode(), VariantMode::Idle));
+    // A refused move closes the line too; Up brings it back.
+    key(&mut a, KeyCode::Char(':'));
+    key(&mut a, KeyCode::Up);
+    assert!(matches!(a.mode(), VariantMode::Prompt { line, .. } if line.text() == "c3d5.d5=N"));
 }

@@ -126,13 +126,13 @@ mod tests {
         assert_eq!(swatch(&t, Tier::None), "");
         let true_color = swatch(&t, Tier::TrueColor);
         assert!(
-            true_color.starts_with("\x1b[48;2;215;175;135m  "),
+            true_color.starts_with("\x1b[48;2;175;135;95m  "),
             "{true_color:?}"
         );
         assert!(true_color.ends_with("\x1b[0m"), "{true_color:?}");
         assert_eq!(true_color.matches("  ").count(), 16);
         let indexed = swatch(&t, Tier::Ansi256);
-        assert!(indexed.starts_with("\x1b[48;5;180m"), "{indexed:?}");
+        assert!(indexed.starts_with("\x1b[48;5;137m"), "{indexed:?}");
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub struct PlayFlags {
     pub color: Option<ColorChoice>,
     /// `--dense-limit`.
     pub dense_limit_log2: Option<u32>,
+    /// `--sparse-limit`.
+    pub sparse_limit: Option<usize>,
+    /// `--no-mouse` (`Some(false)`).
+    pub mouse: Option<bool>,
 }
 
 impl Config {
@@ -39,6 +43,8 @@ impl Config {
             color: flags.color.unwrap_or(self.color),
             autosave: self.autosave,
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
+            sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
+            mouse: flags.mouse.unwrap_or(self.mouse),
         }
     }
 }
@@ -78,6 +84,8 @@ impl Settings {
             theme: self.themes.theme(&c.theme)?,
             autosave: c.autosave,
             dense_limit_log2: c.dense_limit_log2,
+            sparse_limit: c.sparse_limit,
+            mouse: c.mouse,
             ..PlayOptions::default()
         })
     }
@@ -102,6 +110,8 @@ mod tests {
             color: ColorChoice::Fixed(Tier::Ansi16),
             autosave: false,
             dense_limit_log2: 20,
+            sparse_limit: 5000,
+            mouse: false,
         }
     }
 
@@ -163,11 +173,31 @@ mod tests {
         );
         check(
             PlayFlags {
+                mouse: Some(true),
+                ..none.clone()
+            },
+            Config {
+                mouse: true,
+                ..file.clone()
+            },
+        );
+        check(
+            PlayFlags {
                 dense_limit_log2: Some(30),
                 ..none.clone()
             },
             Config {
                 dense_limit_log2: 30,
+                ..file.clone()
+            },
+        );
+        check(
+            PlayFlags {
+                sparse_limit: Some(77),
+                ..none.clone()
+            },
+            Config {
+                sparse_limit: 77,
                 ..file.clone()
             },
         );
@@ -199,10 +229,12 @@ mod tests {
         assert_eq!(defaults.color, ColorChoice::Auto);
         assert_eq!(defaults.theme, Theme::default());
         assert!(defaults.autosave);
+        assert!(defaults.mouse);
         assert_eq!(
             defaults.dense_limit_log2,
             crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
         );
+        assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
 
         let s = settings(file_config());
         let from_file = s.play_options(PlayFlags::default()).unwrap();
@@ -214,7 +246,9 @@ mod tests {
             Catalogue::built_in().theme("dark").unwrap()
         );
         assert!(!from_file.autosave);
+        assert!(!from_file.mouse);
         assert_eq!(from_file.dense_limit_log2, 20);
+        assert_eq!(from_file.sparse_limit, 5000);
 
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
@@ -224,6 +258,8 @@ mod tests {
             pieces: Some(Pieces::Unicode),
             color: Some(ColorChoice::Fixed(Tier::None)),
             dense_limit_log2: Some(12),
+            sparse_limit: Some(99),
+            mouse: Some(true),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
@@ -231,8 +267,10 @@ mod tests {
         assert_eq!(from_flags.backend, BackendKind::Sparse);
         assert!(!from_flags.ascii);
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
-        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0xaa, 0xaa));
+        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
         assert_eq!(from_flags.dense_limit_log2, 12);
+        assert_eq!(from_flags.sparse_limit, 99);
+        assert!(from_flags.mouse);
     }
 
     #[test]

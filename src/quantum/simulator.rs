@@ -1,13 +1,16 @@
 //! A backend with a seeded random source, ancilla allocation and a recorded trace.
 
 use super::{
-    new_backend, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement,
-    Op, QuantumError, Qubit, MAX_QUBITS,
+    new_state, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement, Op,
+    QuantumError, Qubit, MAX_QUBITS,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// The simulator a game holds: a backend plus everything around it.
+/// The simulator a game holds: a state (factored unless `opts.factored` is off, see
+/// [`super::Factored`]) plus everything around it.
 #[derive(Clone, Debug)]
 pub struct Simulator {
     backend: Box<dyn Backend>,
@@ -15,6 +18,8 @@ pub struct Simulator {
     trace: Vec<Op>,
     reserved: usize,
     ancillas: Bits,
+    /// Set from another thread to stop the work at the next gate or measurement.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Simulator {
@@ -29,11 +34,25 @@ impl Simulator {
         opts: BackendOptions,
     ) -> Simulator {
         Simulator {
-            backend: new_backend(kind, initial, opts),
+            backend: new_state(kind, initial, opts),
             rng: ChaCha8Rng::seed_from_u64(seed),
             trace: Vec::new(),
             reserved,
             ancillas: Bits::ZERO,
+            cancel: None,
+        }
+    }
+
+    /// Watches `flag` (or nothing): once it is set, every further gate and measurement
+    /// fails with [`QuantumError::Cancelled`] before it starts. Clones share the flag.
+    pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
+    }
+
+    fn check_cancel(&self) -> Result<(), QuantumError> {
+        match &self.cancel {
+            Some(f) if f.load(Ordering::Relaxed) => Err(QuantumError::Cancelled),
+            _ => Ok(()),
         }
     }
 
@@ -54,6 +73,7 @@ impl Simulator {
         targets: &[Qubit],
         controls: &[Control],
     ) -> Result<(), QuantumError> {
+        self.check_cancel()?;
         self.backend.apply(gate, targets, controls)?;
         self.trace.push(Op::Gate {
             gate,
@@ -72,6 +92,7 @@ impl Simulator {
         predicate: &[Control],
         forced: Option<bool>,
     ) -> Result<Measurement, QuantumError> {
+        self.check_cancel()?;
         let draw = self.rng.gen::<f64>();
         let choice = match forced {
             Some(o) => Choice::Forced(o),
@@ -132,5 +153,35 @@ impl Simulator {
     /// The operations recorded since the last call, leaving the trace empty.
     pub fn take_trace(&mut self) -> Vec<Op> {
         std::mem::take(&mut self.trace)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantum::Gate;
+
+    #[test]
+    fn a_set_cancel_flag_stops_gates_and_measurements() {
+        for kind in [BackendKind::Sparse, BackendKind::Dense] {
+            let mut sim = Simulator::new(kind, Bits::ZERO, 2, 1, BackendOptions::default());
+            let flag = Arc::new(AtomicBool::new(false));
+            sim.set_cancel(Some(Arc::clone(&flag)));
+            sim.apply(Gate::X, &[0], &[]).unwrap();
+            let copy = sim.clone();
+            flag.store(true, Ordering::Relaxed);
+            let e = sim.apply(Gate::X, &[1], &[]).unwrap_err();
+            assert!(matches!(e, QuantumError::Cancelled), "{e}");
+            let e = sim.measure(&[Control::Bit(0, true)], None).unwrap_err();
+            assert!(matches!(e, QuantumError::Cancelled), "{e}");
+            // Nothing happened to the state, and clones share the flag.
+            assert_eq!(sim.backend().probability(1), 0.0);
+            assert_eq!(sim.backend().probability(0), 1.0);
+            let mut copy = copy;
+            assert!(copy.apply(Gate::X, &[1], &[]).is_err());
+            sim.set_cancel(None);
+            sim.apply(Gate::X, &[1], &[]).unwrap();
+            assert_eq!(sim.backend().probability(1), 1.0);
+        }
     }
 }

@@ -6,14 +6,22 @@ use super::circuit::CircuitView;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
+use super::layout::Drawer;
+use super::line_edit::LineEdit;
+use super::mouse::{self, Act, Hits, Pointer, Shown};
+pub use super::prompts::Purpose;
+use super::prompts::{self, Asking, Question};
 use super::steps;
 use super::view::{self, Pick, View};
+use super::work::{Exec, Polled, Work};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
 use crate::record::{Recorder, SavedGame};
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
+use std::cell::{Cell, RefCell};
+use std::time::Duration;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,35 +74,19 @@ pub enum Mode {
         /// The last-rank square.
         to: Square,
     },
+    /// `s` or `m` was pressed where no split or merge could start: the next pick is
+    /// the piece to start from.
+    Arm {
+        /// A merge (else a split).
+        merge: bool,
+    },
     /// Typing into the message line: a move, a file name or a ply number.
     Prompt {
-        /// The text so far.
-        text: String,
+        /// The text so far, with its cursor.
+        line: LineEdit,
         /// What the text is for.
         purpose: Purpose,
     },
-}
-
-/// What a line typed at the bottom is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// A move in notation.
-    Move,
-    /// The file to save the game to.
-    SavePath,
-    /// The ply to show in replay.
-    GotoPly,
-}
-
-impl Purpose {
-    /// The label before the typed text.
-    pub fn label(self) -> &'static str {
-        match self {
-            Purpose::Move => ": ",
-            Purpose::SavePath => "save to: ",
-            Purpose::GotoPly => "go to ply: ",
-        }
-    }
 }
 
 /// Stepping through a finished or saved game: the whole game, and the ply shown.
@@ -116,7 +108,7 @@ impl Mode {
             | Mode::Promotion { from, .. } => vec![*from],
             Mode::MergeSecond { from1, .. } => vec![*from1],
             Mode::MergeTarget { from1, from2, .. } => vec![*from1, *from2],
-            Mode::Idle | Mode::Prompt { .. } => Vec::new(),
+            Mode::Idle | Mode::Arm { .. } | Mode::Prompt { .. } => Vec::new(),
         }
     }
 
@@ -162,8 +154,19 @@ pub struct Message {
     pub tone: Tone,
 }
 
+/// A move being carried out on a worker thread: its result is a copy of the game with
+/// the move played and the panes' view of it, or why it was refused.
+#[derive(Debug)]
+pub(super) struct Pending {
+    work: Work<Result<(Game, View), MoveError>>,
+    /// The move as the player gave it.
+    input: String,
+    /// Typed on the `:` line (which stays open when the move is refused).
+    typed: bool,
+}
+
 /// The whole state of the terminal game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct App {
     pub(super) game: Game,
     pub(super) view: View,
@@ -177,6 +180,9 @@ pub struct App {
     pub(super) circuit_scroll: (u16, u16),
     pub(super) circuit_view: CircuitView,
     pub(super) help: bool,
+    /// The help page shown, and how many pages the last drawing needed.
+    help_page: usize,
+    help_pages: Cell<usize>,
     pub(super) game_over_popup: bool,
     pub(super) quit: bool,
     pub(super) paint: Paint,
@@ -187,6 +193,20 @@ pub struct App {
     pub(super) replay: Option<Replay>,
     /// The inspector, while it is open.
     pub(super) inspector: Option<Inspector>,
+    /// The yes/no question shown, if any.
+    pub(super) question: Option<Question>,
+    /// The last move typed on the `:` line (Up brings it back).
+    last_typed: String,
+    /// Where the board and panes were last drawn, for the mouse.
+    pub(super) hits: RefCell<Hits>,
+    /// The mouse pointer (where a drag started).
+    pointer: Pointer,
+    /// The pane below the board in the compact arrangement.
+    pub(super) drawer: Drawer,
+    /// Where moves are carried out.
+    exec: Exec,
+    /// The move being carried out on a worker thread.
+    pending: Option<Pending>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -215,21 +235,26 @@ impl App {
             circuit_scroll: (0, 0),
             circuit_view: CircuitView::Auto,
             help: false,
+            help_page: 0,
+            help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
-            paint,
+            paint: paint.with_ascii(ascii),
             ascii,
             recorder: Recorder::off(),
             replay: None,
             inspector: None,
+            question: None,
+            last_typed: String::new(),
+            hits: RefCell::default(),
+            pointer: Pointer::default(),
+            drawer: Drawer::default(),
+            exec: Exec::Inline,
+            pending: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
-            let reason = app.game.end_reason().map_or("", |r| r.describe());
-            app.say(
-                Tone::Info,
-                format!("game over: {}: {reason}", app.game.status().describe()),
-            );
+            app.say(Tone::Info, app.game_over_words());
         } else if app.game.to_move() != crate::chess::Color::White {
             app.say(Tone::Plain, WELCOME.replacen("white", "black", 1));
         }
@@ -239,7 +264,42 @@ impl App {
     /// Saves the game with `recorder`: autosave after every change, and `w` to save.
     pub fn with_recorder(mut self, recorder: Recorder) -> App {
         self.recorder = recorder;
+        if self.game.status() != Status::Ongoing {
+            // The result is told in the players' names.
+            self.say(Tone::Info, self.game_over_words());
+        }
         self
+    }
+
+    /// "game over: Ann wins: a king was captured with certainty".
+    fn game_over_words(&self) -> String {
+        let reason = self.game.end_reason().map_or("", |r| r.describe());
+        format!("game over: {}: {reason}", self.result_words())
+    }
+
+    /// The result in the players' names (`Ann wins`, `draw`).
+    pub fn result_words(&self) -> String {
+        prompts::result_words(self.game.status(), &self.recorder.players)
+    }
+
+    /// Where the board and the panes were last drawn (what the mouse hits).
+    pub fn hits(&self) -> Hits {
+        self.hits.borrow().clone()
+    }
+
+    /// The yes/no question shown, if any.
+    pub fn question(&self) -> Option<&Question> {
+        self.question.as_ref()
+    }
+
+    /// What to print on the restored terminal after leaving: where the game is saved and
+    /// how to play on (nothing for a replay or a game without moves).
+    pub fn farewell(&self) -> Option<String> {
+        if self.replay.is_some() {
+            return None;
+        }
+        let ongoing = self.game.status() == Status::Ongoing;
+        prompts::farewell(&self.recorder, self.game.history().len(), ongoing)
     }
 
     /// Starts with `text` on the message line (unless the game is already over).
@@ -298,9 +358,24 @@ impl App {
         self.quit
     }
 
+    /// The pane shown below the board on small screens.
+    pub fn drawer(&self) -> Drawer {
+        self.drawer
+    }
+
     /// True while the help is shown.
     pub fn help_shown(&self) -> bool {
         self.help
+    }
+
+    /// The help page shown (the help turns its pages on small screens).
+    pub fn help_page(&self) -> usize {
+        self.help_page
+    }
+
+    /// Records how many pages the help needed when last drawn.
+    pub fn set_help_pages(&self, pages: usize) {
+        self.help_pages.set(pages);
     }
 
     /// True while the game-over popup is shown.
@@ -323,6 +398,9 @@ impl App {
         if self.help {
             return InputMode::Help;
         }
+        if self.question.is_some() {
+            return InputMode::Question;
+        }
         match self.mode {
             Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
@@ -331,8 +409,166 @@ impl App {
         }
     }
 
+    /// Carries out moves on worker threads (`Background`, as the terminal does) or on
+    /// the calling thread (`Inline`, the default: the move is done when the key returns).
+    pub fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+    }
+
+    /// The move being carried out, once it has taken long enough to show: what it is and
+    /// how long it has run.
+    pub fn busy(&self) -> Option<(&str, Duration)> {
+        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
+        Some((p.work.what(), p.work.elapsed()))
+    }
+
+    /// Whether a move is being carried out (shown or not yet).
+    pub fn working(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Takes in a move that finished on its worker thread. True when the screen should
+    /// be drawn again: the move finished, or the busy line's time moved on.
+    pub fn tick(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        let result = match p.work.poll() {
+            Polled::Running => return p.work.shown(),
+            Polled::Done(r) => r
+                .map(|(game, view)| {
+                    self.game = game;
+                    view
+                })
+                .map_err(|e| e.to_string()),
+            Polled::Failed(why) => Err(format!(
+                "the move failed inside qchess ({why}); the game is unchanged"
+            )),
+        };
+        if let Some(p) = self.pending.take() {
+            self.finish_move(&p.input, p.typed, result);
+        }
+        true
+    }
+
+    /// Waits for the move being carried out and takes it in.
+    pub fn finish_work(&mut self) {
+        while self.pending.is_some() {
+            if !self.tick() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+
+    /// Keys while a move is being carried out: Esc cancels it, `q` and Ctrl-C quit at
+    /// once; the rest wait for the move (and do nothing).
+    fn busy_key(&mut self, key: KeyEvent) {
+        match input::press(key) {
+            input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
+            input::Press::Key(KeyCode::Esc) => {
+                if let Some(p) = self.pending.take() {
+                    if !p.typed {
+                        self.mode = Mode::Idle;
+                    }
+                    self.say(
+                        Tone::Plain,
+                        format!("cancelled {}: the game is unchanged", p.input),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles one terminal event; a resize needs nothing here (the next draw fits the
+    /// new size).
+    pub fn handle_event(&mut self, event: Event) {
+        if self.pending.is_some() {
+            if let Event::Key(k) = event {
+                self.busy_key(k);
+            }
+            return;
+        }
+        match event {
+            Event::Key(k) => self.handle_key(k),
+            Event::Mouse(m) => self.handle_mouse(m),
+            Event::Paste(text) => {
+                if let Mode::Prompt { line, .. } = &mut self.mode {
+                    line.paste(&text);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles one mouse event, hit-tested against the screen as last drawn: a click on
+    /// a square acts as moving the cursor there and pressing Enter (a drag from a piece
+    /// to a target too), the wheel scrolls the history and the circuit, a click in the
+    /// history picks a move, the right button cancels as Esc does.
+    pub fn handle_mouse(&mut self, ev: MouseEvent) {
+        let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
+            return;
+        };
+        let shown = Shown {
+            help: self.help,
+            game_over: self.game_over_popup,
+            question: self.question.is_some(),
+            replay: self.replay.is_some(),
+            targets: !self.mode.targets().is_empty(),
+        };
+        match self.pointer.act(g, shown) {
+            Some(Act::Action(a)) => self.update(a),
+            Some(Act::Square(sq)) => self.click_square(sq),
+            Some(Act::Move(i)) => self.click_move(i),
+            None => {}
+        }
+    }
+
+    /// A click on `sq`: the cursor goes there and the square is picked as Enter would
+    /// (in replay, with the inspector closed, only the cursor moves). With nothing
+    /// selected, a square that cannot start a move only gets the cursor, and the reason
+    /// is told as a hint.
+    fn click_square(&mut self, sq: Square) {
+        match self.mode {
+            Mode::Promotion { .. } => {
+                return self.say(
+                    Tone::Error,
+                    "choose the new piece: q queen, r rook, b bishop, n knight (Esc cancels)",
+                )
+            }
+            // A click on the board leaves the typed line.
+            Mode::Prompt { .. } => self.mode = Mode::Idle,
+            _ => {}
+        }
+        self.cursor = sq;
+        self.view.focus(&self.game, sq);
+        if self.replay.is_some() && self.inspector.is_none() {
+            return;
+        }
+        if self.mode == Mode::Idle && self.inspector.is_none() {
+            if let Some(why) = self.source_error(sq) {
+                return self.say(Tone::Plain, why);
+            }
+        }
+        self.update(Action::Select);
+    }
+
+    /// A click on move `i` in the history: its circuit is shown (in replay, the game
+    /// after it).
+    fn click_move(&mut self, i: usize) {
+        if let Some(r) = &self.replay {
+            let by = (i + 1) as i64 - r.ply as i64;
+            return self.step_ply(by);
+        }
+        self.selected_move = steps::repick(i, 0, self.game.history().len());
+        self.circuit_scroll = (0, 0);
+    }
+
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        if self.pending.is_some() {
+            return self.busy_key(key);
+        }
         match input::translate(self.input_mode(), key) {
             Some(a) => self.update(a),
             None => self.unmapped(key),
@@ -362,12 +598,22 @@ impl App {
 
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
-        if self.help {
-            self.help = false;
-            if action == Action::Quit {
-                self.quit = true;
-            }
+        if action == Action::Interrupt {
+            self.quit = true;
             return;
+        }
+        if self.help {
+            // Any key turns the page; after the last page it closes the help.
+            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+                self.help_page += 1;
+                return;
+            }
+            self.help = false;
+            self.help_page = 0;
+            return;
+        }
+        if let Some(q) = self.question.take() {
+            return self.answer(q, action);
         }
         if self.inspector.is_some() && self.inspecting(action) {
             return;
@@ -394,7 +640,7 @@ impl App {
             Action::Cancel => self.cancel(),
             Action::Prompt => {
                 self.mode = Mode::Prompt {
-                    text: String::new(),
+                    line: LineEdit::empty(),
                     purpose: Purpose::Move,
                 };
                 self.say(
@@ -402,19 +648,13 @@ impl App {
                     "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
                 );
             }
-            Action::Save => {
-                self.mode = Mode::Prompt {
-                    text: self.recorder.default_save_path().display().to_string(),
-                    purpose: Purpose::SavePath,
-                };
-                self.say(Tone::Plain, "Enter saves to this file, Esc cancels");
-            }
+            Action::Save => self.ask_save_path(),
             Action::PlyStep(d) => self.step_ply(d),
             Action::PlyFirst => self.step_ply(i64::MIN / 2),
             Action::PlyLast => self.step_ply(i64::MAX / 2),
             Action::GotoPly => {
                 self.mode = Mode::Prompt {
-                    text: String::new(),
+                    line: LineEdit::empty(),
                     purpose: Purpose::GotoPly,
                 };
                 self.say(
@@ -429,8 +669,20 @@ impl App {
             ),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
+            Action::NextPane => {
+                self.drawer = self.drawer.next();
+                self.say(
+                    Tone::Plain,
+                    format!(
+                        "small screens show the {} below the board",
+                        self.drawer.name("circuit")
+                    ),
+                );
+            }
             Action::Help => self.help = true,
-            Action::Quit => self.quit = true,
+            Action::Quit => self.ask_quit(),
+            Action::Interrupt => self.quit = true,
+            Action::Yes | Action::No => {}
             Action::NewGame => self.new_game(),
             Action::HistoryPrev => self.pick_move(-1),
             Action::HistoryNext => self.pick_move(1),
@@ -446,14 +698,18 @@ impl App {
             Action::CircuitUp => self.scroll_circuit(0, -3),
             Action::CircuitDown => self.scroll_circuit(0, 3),
             Action::Promote(k) => self.promote(k),
-            Action::Char(c) => {
-                if let Mode::Prompt { text, .. } = &mut self.mode {
-                    text.push(c);
+            Action::Edit(e) => {
+                if let Mode::Prompt { line, .. } = &mut self.mode {
+                    line.edit(e);
                 }
             }
-            Action::Backspace => {
-                if let Mode::Prompt { text, .. } = &mut self.mode {
-                    text.pop();
+            Action::Recall => {
+                if let Mode::Prompt {
+                    line,
+                    purpose: Purpose::Move,
+                } = &mut self.mode
+                {
+                    *line = LineEdit::with_text(self.last_typed.clone());
                 }
             }
             Action::Submit => self.submit(),
@@ -544,20 +800,8 @@ impl App {
     /// Writes the autosave; a failure is added to the message line, never fatal.
     fn autosave(&mut self) {
         let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
-        if let Some(m) = autosave_message(&self.recorder, &saved, &self.message) {
+        if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.message = m;
-        }
-    }
-
-    fn save_to(&mut self, path: &str) {
-        let saved = SavedGame::of_game(
-            self.history_game(),
-            &self.recorder.players,
-            &self.recorder.date,
-        );
-        self.message = save_message(path, &saved);
-        if self.message.tone == Tone::Info {
-            self.mode = Mode::Idle;
         }
     }
 
@@ -676,6 +920,8 @@ impl App {
         let sq = self.cursor;
         match self.mode.clone() {
             Mode::Idle | Mode::Prompt { .. } | Mode::Promotion { .. } => self.pick_source(sq),
+            Mode::Arm { merge: false } => self.start_split(),
+            Mode::Arm { merge: true } => self.start_merge(),
             Mode::Source { from, targets } => {
                 let own = self.game.state().piece(sq).map(|p| p.color)
                     == self.game.state().piece(from).map(|p| p.color);
@@ -792,50 +1038,77 @@ impl App {
         }
     }
 
+    /// `s`: splits the selected piece (or the one under the cursor); when that piece
+    /// cannot split, says why and waits for the piece to split to be picked.
     fn start_split(&mut self) {
         let from = self.first_source();
-        if let Some(e) = self.source_error(from) {
-            return self.say(Tone::Error, e);
+        match self.sources_of(from, Pick::SplitFirst(from)) {
+            Ok(targets) => {
+                let name = self.piece_name(from);
+                self.mode = Mode::SplitFirst { from, targets };
+                self.say(
+                    Tone::Plain,
+                    format!("split the {name} on {from}: pick the first target"),
+                );
+            }
+            Err(why) => self.arm(false, why),
         }
-        if self.game.state().piece(from).map(|p| p.kind) == Some(Kind::Pawn) {
-            return self.say(Tone::Error, MoveError::PawnSplit.to_string());
-        }
-        let targets = view::legal_squares(&self.game, Pick::SplitFirst(from));
-        let name = self.piece_name(from);
-        if targets.is_empty() {
-            return self.say(
-                Tone::Error,
-                format!("the {name} on {from} cannot split: it needs two reachable squares that are empty or hold a {name} of its side in superposition"),
-            );
-        }
-        self.mode = Mode::SplitFirst { from, targets };
-        self.say(
-            Tone::Plain,
-            format!("split the {name} on {from}: pick the first target"),
-        );
     }
 
+    /// `m`: merges from the selected piece (or the one under the cursor); when that
+    /// piece cannot merge, says why and waits for the first source to be picked.
     fn start_merge(&mut self) {
         let from1 = self.first_source();
-        if let Some(e) = self.source_error(from1) {
-            return self.say(Tone::Error, e);
+        match self.sources_of(from1, Pick::MergeSecond(from1)) {
+            Ok(targets) => {
+                let name = self.piece_name(from1);
+                self.mode = Mode::MergeSecond { from1, targets };
+                self.say(
+                    Tone::Plain,
+                    format!("merge the {name} on {from1} with ...: pick the second source"),
+                );
+            }
+            Err(why) => self.arm(true, why),
         }
-        if self.game.state().piece(from1).map(|p| p.kind) == Some(Kind::Pawn) {
-            return self.say(Tone::Error, MoveError::PawnSplit.to_string());
+    }
+
+    /// The squares the next pick of a split (or merge) from `from` may be, or why it
+    /// cannot start there.
+    fn sources_of(&self, from: Square, pick: Pick) -> Result<Vec<Square>, String> {
+        if let Some(e) = self.source_error(from) {
+            return Err(e);
         }
-        let targets = view::legal_squares(&self.game, Pick::MergeSecond(from1));
-        let name = self.piece_name(from1);
-        if targets.is_empty() {
-            return self.say(
-                Tone::Error,
-                format!("the {name} on {from1} has nothing to merge with: it needs another {name} of its side that can reach a common empty square"),
+        if self.game.state().piece(from).map(|p| p.kind) == Some(Kind::Pawn) {
+            return Err(MoveError::PawnSplit.to_string());
+        }
+        let targets = view::legal_squares(&self.game, pick);
+        let name = self.piece_name(from);
+        match (targets.is_empty(), pick) {
+            (false, _) => Ok(targets),
+            (true, Pick::MergeSecond(_)) => Err(format!("the {name} on {from} has nothing to merge with: it needs another {name} of its side that can reach a common empty square")),
+            (true, _) => Err(format!("the {name} on {from} cannot split: it needs two reachable squares that are empty or hold a {name} of its side in superposition")),
+        }
+    }
+
+    /// Waits for the piece a split (or merge) starts from. When the last square held no
+    /// piece of the side to move, that is just a hint; when its piece could not split
+    /// (or merge), the reason is told.
+    fn arm(&mut self, merge: bool, why: String) {
+        let none_there = self.source_error(self.first_source()).is_some();
+        self.mode = Mode::Arm { merge };
+        let (what, then) = if merge {
+            ("merge", "a second source and the target")
+        } else {
+            ("split", "two targets")
+        };
+        if none_there {
+            self.say(
+                Tone::Plain,
+                format!("{what}: pick the piece, then {then} (Esc cancels)"),
             );
+        } else {
+            self.say(Tone::Error, format!("{why}; pick another piece to {what}"));
         }
-        self.mode = Mode::MergeSecond { from1, targets };
-        self.say(
-            Tone::Plain,
-            format!("merge the {name} on {from1} with ...: pick the second source"),
-        );
     }
 
     fn promote(&mut self, k: Kind) {
@@ -847,67 +1120,110 @@ impl App {
         }
     }
 
-    /// Plays a move picked on the board.
+    /// Plays a move picked on the board. A refused move keeps the selection (a refused
+    /// promotion goes back to no selection).
     fn play_text(&mut self, text: MoveText) {
         let input = text.to_string();
-        if self.play(&input, &text).is_err() {
-            self.mode = Mode::Idle;
-        }
+        self.play(&input, &text, false);
     }
 
     fn submit(&mut self) {
-        let Mode::Prompt { text, purpose } = &self.mode else {
+        let Mode::Prompt { line, purpose } = &self.mode else {
             return;
         };
-        let input = text.trim().to_string();
+        let input = line.text().trim().to_string();
         match purpose {
             Purpose::SavePath if input.is_empty() => {
                 return self.say(Tone::Error, "type a file name to save to (Esc cancels)")
             }
-            Purpose::SavePath => return self.save_to(&input),
+            Purpose::SavePath => return self.save_typed_path(&input),
             Purpose::GotoPly => return self.goto_ply(&input),
             Purpose::Move => {}
         }
+        // The line closes whatever happens; the message says what did, and Up on the
+        // next line brings the text back.
+        self.mode = Mode::Idle;
         if input.is_empty() {
-            self.mode = Mode::Idle;
             return self.say(Tone::Plain, "no move typed");
         }
+        self.last_typed = input.clone();
         match notation::parse(&input) {
-            Ok(t) => {
-                // On error the line stays open with the text, so it can be fixed.
-                let _ = self.play(&input, &t);
-            }
+            Ok(t) => match t.outcome {
+                Some(o) if !self.game.options().free_turns => self.say(
+                    Tone::Error,
+                    refused_outcome(&input, &format!(".m{}", u8::from(o))),
+                ),
+                _ => self.play(&input, &t, true),
+            },
             Err(e) => self.say(Tone::Error, e.to_string()),
         }
     }
 
-    /// Plays a move; tells the player what happened or why it was refused.
-    fn play(&mut self, input: &str, text: &MoveText) -> Result<(), ()> {
-        match self.game.play_text(input, text) {
-            Ok(m) => {
-                let said = describe(m);
-                self.after_change();
+    /// Plays a move (`typed` on the `:` line, else picked on the board), here or on a
+    /// worker thread (see [`App::set_exec`]); [`App::finish_move`] tells the player.
+    fn play(&mut self, input: &str, text: &MoveText, typed: bool) {
+        match self.exec {
+            Exec::Inline => {
+                let result = carry_out(&mut self.game, input, text, self.cursor);
+                self.finish_move(input, typed, result.map_err(|e| e.to_string()));
+            }
+            Exec::Background => {
+                // The worker plays on a copy: the screen keeps drawing this game, and a
+                // cancelled move leaves it as it was.
+                let mut game = self.game.clone();
+                let (owned, text, cursor) = (input.to_string(), *text, self.cursor);
+                let work = Work::start(format!("playing {input}"), move |cancel| {
+                    game.set_cancel(Some(cancel));
+                    let r = carry_out(&mut game, &owned, &text, cursor);
+                    game.set_cancel(None);
+                    r.map(|view| (game, view))
+                });
+                self.pending = Some(Pending {
+                    work,
+                    input: input.to_string(),
+                    typed,
+                });
+            }
+        }
+    }
+
+    /// Tells the player what a played move did (the game holds it, `view` shows it) or
+    /// why it was refused.
+    fn finish_move(&mut self, input: &str, typed: bool, result: Result<View, String>) {
+        match result {
+            Ok(view) => {
+                let said = self.game.history().last().map(describe).unwrap_or_default();
+                self.after_change_with(view);
                 let said = match self.game.status() {
                     Status::Ongoing => said,
-                    s => format!("{said}. Game over: {}", s.describe()),
+                    _ => format!("{said}. Game over: {}", self.result_words()),
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
-                Ok(())
             }
             Err(e) => {
                 self.say(Tone::Error, format!("{input}: {e}"));
-                Err(())
+                // A refused target keeps the selected piece; a refused promotion ends
+                // the question. (A typed move's line is closed already.)
+                if !typed && matches!(self.mode, Mode::Promotion { .. }) {
+                    self.mode = Mode::Idle;
+                }
             }
         }
     }
 
     /// Refreshes everything derived from the game after it changed.
     fn after_change(&mut self) {
+        let view = View::of(&self.game, self.cursor);
+        self.after_change_with(view);
+    }
+
+    /// As [`App::after_change`], with the view already computed.
+    fn after_change_with(&mut self, view: View) {
         self.mode = Mode::Idle;
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
-        self.view = View::of(&self.game, self.cursor);
+        self.view = view;
         self.game_over_popup = self.game.status() != Status::Ongoing;
         if let Some(ins) = &mut self.inspector {
             ins.refresh(&self.game);
@@ -973,31 +1289,56 @@ impl App {
     }
 }
 
-/// Writes the autosave; on failure, `said` with the failure added (never fatal).
-pub(super) fn autosave_message(
-    recorder: &Recorder,
-    saved: &SavedGame,
-    said: &Message,
-) -> Option<Message> {
-    recorder.autosave(saved).err().map(|e| Message {
-        text: format!("{} (autosave failed: {e})", said.text),
-        tone: Tone::Error,
-    })
+impl Asking for App {
+    fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+    fn record(&self) -> SavedGame {
+        SavedGame::of_game(
+            self.history_game(),
+            &self.recorder.players,
+            &self.recorder.date,
+        )
+    }
+    fn playing(&self) -> bool {
+        self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && !self.game.history().is_empty()
+    }
+    fn question_mut(&mut self) -> &mut Option<Question> {
+        &mut self.question
+    }
+    fn set_message(&mut self, m: Message) {
+        self.message = m;
+    }
+    fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
+        self.mode = Mode::Prompt { line, purpose };
+    }
+    fn close_line(&mut self) {
+        if let Mode::Prompt { .. } = self.mode {
+            self.mode = Mode::Idle;
+        }
+    }
+    fn leave(&mut self) {
+        self.quit = true;
+    }
 }
 
-/// Saves to the typed `path` and says how it went (Info when saved).
-pub(super) fn save_message(path: &str, saved: &SavedGame) -> Message {
-    let path = std::path::Path::new(path);
-    match crate::record::save(path, saved) {
-        Ok(()) => Message {
-            text: format!("saved to {}", path.display()),
-            tone: Tone::Info,
-        },
-        Err(e) => Message {
-            text: e.to_string(),
-            tone: Tone::Error,
-        },
-    }
+/// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
+pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
+    format!("{input}: outcomes are drawn at random; type it without {suffix}")
+}
+
+/// Plays a move on `game` and computes the panes' view of the result (both can take
+/// long on a big state).
+fn carry_out(
+    game: &mut Game,
+    input: &str,
+    text: &MoveText,
+    cursor: Square,
+) -> Result<View, MoveError> {
+    game.play_text(input, text)?;
+    Ok(View::of(game, cursor))
 }
 
 /// What a played move did, in words.

@@ -3,6 +3,7 @@
 //! superposition are drawn in the quantum colour, with their probability ([`crate::ui::squares`] draws it).
 
 use super::app::App;
+use super::mouse::BoardSpot;
 use super::squares::{self, BoardModel, Shown};
 use crate::chess::{Color, Kind, Piece, Shape, Square};
 use ratatui::layout::Rect;
@@ -41,8 +42,8 @@ fn last_move_squares(app: &App) -> Vec<Square> {
     }
 }
 
-/// Draws the board pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) {
+/// Draws the board pane; says where the squares went, for the mouse.
+pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSpot {
     let title = if app.flipped {
         " Board (flipped) "
     } else {
@@ -80,5 +81,5 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) {
         ascii: app.ascii,
         heat,
     };
-    squares::render(f, area, &app.paint, &model, cell);
+    squares::render(f, area, &app.paint, &model, cell)
 }

@@ -3,11 +3,12 @@
 //! measurements with their outcomes; or, when the drawing does not fit, as a list.
 
 use super::app::App;
+use super::layout::hint_fits;
 use crate::chess::Square;
 use crate::quantum::{Control, Gate, Op, Qubit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 /// How the circuit pane shows a circuit.
@@ -343,11 +344,13 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
         Some(i) => format!(" Circuit: ply {} {} ", i + 1, history[i].played),
         None => " Circuit ".into(),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    let block = paint
+        .block()
         .title(Span::styled(title, paint.title()))
-        .title_bottom(Span::styled(" c view  < > PgUp PgDn scroll ", paint.dim()));
+        .title_bottom(Span::styled(
+            hint_fits(" c view  < > PgUp PgDn scroll ", area.width),
+            paint.dim(),
+        ));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let Some(i) = shown else {

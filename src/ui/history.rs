@@ -2,26 +2,30 @@
 //! outcome in words; the shown move is highlighted and kept in view.
 
 use super::app::App;
+use super::layout::hint_fits;
+use super::mouse::HistorySpot;
 use crate::chess::Color;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-/// Draws the history pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App) {
+/// Draws the history pane; says which move each row shows, for the mouse.
+pub fn render(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
     let paint = &app.paint;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    let block = paint
+        .block()
         .title(Span::styled(" History ", paint.title()))
         .title_bottom(Span::styled(
-            if app.replay().is_some() {
-                " ← → step, g go to ply "
-            } else {
-                " [ ] pick a move "
-            },
+            hint_fits(
+                if app.replay().is_some() {
+                    " ← → step, g go to ply "
+                } else {
+                    " [ ] pick a move "
+                },
+                area.width,
+            ),
             paint.dim(),
         ));
     let inner = block.inner(area);
@@ -37,6 +41,8 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     // Full-move number of the first ply, and whether black made it.
     let first_black = start.to_move == Color::Black;
     let mut lines: Vec<Line> = Vec::new();
+    // The move of each line.
+    let mut owners: Vec<Option<usize>> = Vec::new();
     let mut shown_line = 0;
     let width = inner.width as usize;
     for (i, m) in game.history().iter().enumerate() {
@@ -60,6 +66,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
                 ]));
             }
         }
+        owners.resize(lines.len(), Some(i));
     }
     if lines.is_empty() {
         lines.push(Line::styled("no moves yet", paint.dim()));
@@ -72,6 +79,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     }
     let offset = end.saturating_sub(h);
     f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
+    HistorySpot {
+        area: inner,
+        rows: owners.into_iter().skip(offset).take(h).collect(),
+    }
 }
 
 /// Splits `s` at spaces into lines of at most `width` characters (longer words are cut).

@@ -1,6 +1,7 @@
 //! The key map: which key does what, in each input mode. The help screen is generated
 //! from [`KEYMAP`], so the two cannot disagree.
 
+use super::line_edit::Edit;
 use crate::chess::Kind;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -25,8 +26,14 @@ pub enum Action {
     Flip,
     /// Show or hide the help.
     Help,
-    /// Leave the game.
+    /// Leave the game (asks first while a game is going on).
     Quit,
+    /// Ctrl-C: leave at once, from anywhere.
+    Interrupt,
+    /// Yes to the question shown.
+    Yes,
+    /// No to the question shown.
+    No,
     /// Start a new game (once this one is over).
     NewGame,
     /// Select the previous move in the history (its circuit is shown).
@@ -47,10 +54,10 @@ pub enum Action {
     Inspect,
     /// Promote to this piece.
     Promote(Kind),
-    /// A character typed into the move line.
-    Char(char),
-    /// Delete the last character of the move line.
-    Backspace,
+    /// An editing key in the typed line.
+    Edit(Edit),
+    /// Bring back the last move typed (Up on the move line).
+    Recall,
     /// Use what was typed into the line (a move, a file name, a ply).
     Submit,
     /// Save the game to a file (asks for the path).
@@ -67,6 +74,8 @@ pub enum Action {
     PlayFromHere,
     /// Variants: switch the selected piece between ordinary and quantum moves.
     QuantumMove,
+    /// Small screens: show the next pane below the board.
+    NextPane,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -84,6 +93,8 @@ pub enum InputMode {
     Replay,
     /// Playing another rule system: the variant key map applies.
     Variant,
+    /// A yes/no question is shown (quit? create the folder?).
+    Question,
 }
 
 /// One entry of a key map (the game's, or another screen's with its own actions).
@@ -222,6 +233,13 @@ const SAVE: Binding = Binding {
     help: "save the game to a file",
 };
 
+const NEXT_PANE: Binding = Binding {
+    keys: &[KeyCode::Tab],
+    label: "Tab",
+    action: Action::NextPane,
+    help: "small screens: the next pane below the board",
+};
+
 const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
@@ -233,7 +251,7 @@ const QUIT: Binding = Binding {
     keys: &[KeyCode::Char('q')],
     label: "q",
     action: Action::Quit,
-    help: "quit",
+    help: "quit (asks first during a game)",
 };
 
 /// The board-mode key map, in the order the help lists it.
@@ -273,6 +291,7 @@ pub const KEYMAP: &[Binding] = &[
     CIRCUIT_VIEW,
     CIRCUIT_X,
     CIRCUIT_Y,
+    NEXT_PANE,
     INSPECT,
     NEW_GAME,
     SAVE,
@@ -315,6 +334,7 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
         action: Action::CircuitUp,
         help: "scroll the trace up / down",
     },
+    NEXT_PANE,
     NEW_GAME,
     SAVE,
     HELP,
@@ -382,6 +402,7 @@ pub const REPLAY_KEYMAP: &[Binding] = &[
     CIRCUIT_VIEW,
     CIRCUIT_X,
     CIRCUIT_Y,
+    NEXT_PANE,
     SAVE,
     CANCEL,
     HELP,
@@ -404,20 +425,25 @@ fn map_action(map: &[Binding], code: KeyCode) -> Option<Action> {
 }
 
 /// The action for a key in a mode; `None` for keys that mean nothing there (and for key
-/// releases). Ctrl-C quits everywhere.
+/// releases). Ctrl-C leaves from everywhere.
 pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
     match press(key) {
+        Press::Interrupt => return Some(Action::Interrupt),
+        // The typed line has its own Ctrl keys.
+        _ if mode == InputMode::Prompt && key.kind != KeyEventKind::Release => {
+            return line_key(key)
+        }
         Press::Ignored => return None,
-        Press::Interrupt => return Some(Action::Quit),
         Press::Key(_) => {}
     }
     match mode {
         InputMode::Help => Some(Action::Help),
-        InputMode::Prompt => match key.code {
-            KeyCode::Esc => Some(Action::Cancel),
-            KeyCode::Enter => Some(Action::Submit),
-            KeyCode::Backspace => Some(Action::Backspace),
-            KeyCode::Char(c) => Some(Action::Char(c)),
+        InputMode::Prompt => None,
+        InputMode::Question => match key.code {
+            KeyCode::Char('y' | 'Y') => Some(Action::Yes),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Action::No),
+            KeyCode::Char('q') => Some(Action::Quit),
+            KeyCode::Char('w') => Some(Action::Save),
             _ => None,
         },
         InputMode::Promotion => match key.code {
@@ -433,6 +459,44 @@ pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
         InputMode::Board => map_action(KEYMAP, key.code),
         InputMode::Replay => map_action(REPLAY_KEYMAP, key.code),
         InputMode::Variant => map_action(VARIANT_KEYMAP, key.code),
+    }
+}
+
+/// The keys of a typed line: Enter, Esc, the arrows, Home/End, Backspace/Delete and the
+/// readline Ctrl keys (A E B F H D U W).
+fn line_key(key: KeyEvent) -> Option<Action> {
+    let edit = |e| Some(Action::Edit(e));
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return match key.code {
+            KeyCode::Char('a') => edit(Edit::Home),
+            KeyCode::Char('e') => edit(Edit::End),
+            KeyCode::Char('b') => edit(Edit::Left),
+            KeyCode::Char('f') => edit(Edit::Right),
+            KeyCode::Char('h') => edit(Edit::Backspace),
+            KeyCode::Char('d') => edit(Edit::Delete),
+            KeyCode::Char('u') => edit(Edit::ClearToStart),
+            KeyCode::Char('w') | KeyCode::Backspace => edit(Edit::DeleteWord),
+            _ => None,
+        };
+    }
+    if key.modifiers.contains(KeyModifiers::ALT) {
+        return match key.code {
+            KeyCode::Backspace => edit(Edit::DeleteWord),
+            _ => None,
+        };
+    }
+    match key.code {
+        KeyCode::Esc => Some(Action::Cancel),
+        KeyCode::Enter => Some(Action::Submit),
+        KeyCode::Backspace => edit(Edit::Backspace),
+        KeyCode::Delete => edit(Edit::Delete),
+        KeyCode::Left => edit(Edit::Left),
+        KeyCode::Right => edit(Edit::Right),
+        KeyCode::Home => edit(Edit::Home),
+        KeyCode::End => edit(Edit::End),
+        KeyCode::Up => Some(Action::Recall),
+        KeyCode::Char(c) => edit(Edit::Insert(c)),
+        _ => None,
     }
 }
 
@@ -471,8 +535,24 @@ mod tests {
         let p = InputMode::Prompt;
         assert_eq!(
             translate(p, key(KeyCode::Char('q'))),
-            Some(Action::Char('q'))
+            Some(Action::Edit(Edit::Insert('q')))
         );
+        let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+        assert_eq!(translate(p, ctrl('a')), Some(Action::Edit(Edit::Home)));
+        assert_eq!(translate(p, ctrl('e')), Some(Action::Edit(Edit::End)));
+        assert_eq!(
+            translate(p, ctrl('u')),
+            Some(Action::Edit(Edit::ClearToStart))
+        );
+        assert_eq!(
+            translate(p, ctrl('w')),
+            Some(Action::Edit(Edit::DeleteWord))
+        );
+        assert_eq!(
+            translate(p, key(KeyCode::Left)),
+            Some(Action::Edit(Edit::Left))
+        );
+        assert_eq!(translate(b, ctrl('a')), None);
         let q = InputMode::Promotion;
         assert_eq!(
             translate(q, key(KeyCode::Char('q'))),
@@ -480,7 +560,13 @@ mod tests {
         );
         assert_eq!(translate(q, key(KeyCode::Char('k'))), None);
         let c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(translate(p, c), Some(Action::Quit));
+        assert_eq!(translate(p, c), Some(Action::Interrupt));
+        assert_eq!(translate(b, c), Some(Action::Interrupt));
+        let y = InputMode::Question;
+        assert_eq!(translate(y, key(KeyCode::Char('y'))), Some(Action::Yes));
+        assert_eq!(translate(y, key(KeyCode::Esc)), Some(Action::No));
+        assert_eq!(translate(y, key(KeyCode::Char('q'))), Some(Action::Quit));
+        assert_eq!(translate(y, key(KeyCode::Enter)), None);
     }
 
     #[test]

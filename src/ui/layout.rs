@@ -1,9 +1,14 @@
-//! Where the panes go: a compact arrangement from 80x24, a roomier one from 120x38.
+//! Where the panes go: the full arrangement from 80x23 (an 80x24 terminal less a tmux
+//! status line), roomier from 120x38, and a compact one down to 60x20 that shows the
+//! board, the history beside it and one more pane below it, picked with Tab.
 
 use ratatui::layout::Rect;
 
-/// The smallest terminal the game draws in.
-pub const MIN_SIZE: (u16, u16) = (80, 24);
+/// The smallest terminal for the full arrangement (every pane at once).
+pub const MIN_SIZE: (u16, u16) = (80, 23);
+
+/// The smallest terminal the game draws in at all (the compact arrangement).
+pub const COMPACT_SIZE: (u16, u16) = (60, 20);
 
 /// The size from which the board uses large squares.
 pub const LARGE_SIZE: (u16, u16) = (120, 38);
@@ -13,7 +18,36 @@ pub const CELL_COMPACT: (u16, u16) = (5, 1);
 /// See [`CELL_COMPACT`].
 pub const CELL_LARGE: (u16, u16) = (7, 3);
 
-/// The rectangles of the panes.
+/// The pane the compact arrangement shows below the board; Tab picks the next one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Drawer {
+    /// The probabilities of the cursor square.
+    #[default]
+    Probabilities,
+    /// The circuit (or a variant's trace) of the shown move.
+    Circuit,
+}
+
+impl Drawer {
+    /// The other pane.
+    pub fn next(self) -> Drawer {
+        match self {
+            Drawer::Probabilities => Drawer::Circuit,
+            Drawer::Circuit => Drawer::Probabilities,
+        }
+    }
+
+    /// The pane's name, with `circuit` for the circuit's place (a variant's trace).
+    pub fn name(self, circuit: &'static str) -> &'static str {
+        match self {
+            Drawer::Probabilities => "probabilities",
+            Drawer::Circuit => circuit,
+        }
+    }
+}
+
+/// The rectangles of the panes. A pane the arrangement leaves out has an empty
+/// rectangle (see [`Panes::shown`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Panes {
     /// The board.
@@ -26,15 +60,47 @@ pub struct Panes {
     pub circuit: Rect,
     /// One line: side to move, ply, counters.
     pub status: Rect,
-    /// One line: messages and the move prompt.
+    /// One or two lines: messages and the move prompt.
     pub message: Rect,
     /// Board square size.
     pub cell: (u16, u16),
+    /// The compact arrangement's place below the board (one pane at a time); `None` in
+    /// the full arrangement.
+    pub drawer: Option<Rect>,
 }
 
-/// The panes for a terminal of `area`, or `None` when it is below [`MIN_SIZE`].
-pub fn panes(area: Rect) -> Option<Panes> {
-    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+impl Panes {
+    /// Whether a pane has room on the screen (the compact arrangement leaves some out).
+    pub fn shown(r: Rect) -> bool {
+        !r.is_empty()
+    }
+
+    /// Where the inspector goes: the probabilities and history panes, or the drawer.
+    pub fn inspector(&self) -> Rect {
+        self.drawer.unwrap_or(self.probs.union(self.history))
+    }
+}
+
+/// `hint` when it fits on the border of a pane `width` cells wide (with a corner each
+/// side), else nothing: a cut hint reads as a bug.
+pub fn hint_fits(hint: &str, width: u16) -> &str {
+    if hint.chars().count() + 2 <= width as usize {
+        hint
+    } else {
+        ""
+    }
+}
+
+/// Whether `area` is below the smallest size `min`.
+pub fn too_small(area: Rect, min: (u16, u16)) -> bool {
+    area.width < min.0 || area.height < min.1
+}
+
+/// The panes for a terminal of `area` with a message area of `message_rows` lines (1 or
+/// 2), showing `drawer` below the board in the compact arrangement; `None` below
+/// [`COMPACT_SIZE`].
+pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
+    if too_small(area, COMPACT_SIZE) {
         return None;
     }
     let large = area.width >= LARGE_SIZE.0 && area.height >= LARGE_SIZE.1;
@@ -43,43 +109,46 @@ pub fn panes(area: Rect) -> Option<Panes> {
     let board_w = 8 * cell.0 + 4;
     let board_h = 8 * cell.1 + 3;
     let (x, y) = (area.x, area.y);
-    let body_h = area.height - 2;
+    let message_rows = message_rows.clamp(1, 2);
+    let body_h = area.height - 1 - message_rows;
     let status = Rect::new(x, y + body_h, area.width, 1);
-    let message = Rect::new(x, y + body_h + 1, area.width, 1);
+    let message = Rect::new(x, y + body_h + 1, area.width, message_rows);
     let board = Rect::new(x, y, board_w, board_h);
     let right_w = area.width - board_w;
-    if large {
+    let mut p = Panes {
+        board,
+        probs: Rect::default(),
+        history: Rect::default(),
+        circuit: Rect::default(),
+        status,
+        message,
+        cell,
+        drawer: None,
+    };
+    if too_small(area, MIN_SIZE) || body_h < board_h + 6 {
+        // Compact: the history beside the board, one more pane below it.
+        p.history = Rect::new(x + board_w, y, right_w, board_h);
+        let below = Rect::new(x, y + board_h, area.width, body_h - board_h);
+        match drawer {
+            Drawer::Probabilities => p.probs = below,
+            Drawer::Circuit => p.circuit = below,
+        }
+        p.drawer = Some(below);
+    } else if large {
         // Board top left, probabilities and history to its right, circuit across the
         // bottom.
         let probs_h = (board_h / 2).max(13);
-        let probs = Rect::new(x + board_w, y, right_w, probs_h);
-        let history = Rect::new(x + board_w, y + probs_h, right_w, board_h - probs_h);
-        let circuit = Rect::new(x, y + board_h, area.width, body_h - board_h);
-        Some(Panes {
-            board,
-            probs,
-            history,
-            circuit,
-            status,
-            message,
-            cell,
-        })
+        p.probs = Rect::new(x + board_w, y, right_w, probs_h);
+        p.history = Rect::new(x + board_w, y + probs_h, right_w, board_h - probs_h);
+        p.circuit = Rect::new(x, y + board_h, area.width, body_h - board_h);
     } else {
         // Board over circuit on the left; probabilities over history on the right.
         let probs_h = body_h / 2;
-        let probs = Rect::new(x + board_w, y, right_w, probs_h);
-        let history = Rect::new(x + board_w, y + probs_h, right_w, body_h - probs_h);
-        let circuit = Rect::new(x, y + board_h, board_w, body_h - board_h);
-        Some(Panes {
-            board,
-            probs,
-            history,
-            circuit,
-            status,
-            message,
-            cell,
-        })
+        p.probs = Rect::new(x + board_w, y, right_w, probs_h);
+        p.history = Rect::new(x + board_w, y + probs_h, right_w, body_h - probs_h);
+        p.circuit = Rect::new(x, y + board_h, board_w, body_h - board_h);
     }
+    Some(p)
 }
 
 #[cfg(test)]
@@ -90,9 +159,28 @@ mod tests {
         r.x >= a.x && r.y >= a.y && r.right() <= a.right() && r.bottom() <= a.bottom()
     }
 
+    fn check(p: &Panes, a: Rect, what: &str) {
+        let all = [p.board, p.probs, p.history, p.circuit, p.status, p.message];
+        let shown: Vec<Rect> = all.into_iter().filter(|r| Panes::shown(*r)).collect();
+        for (i, r) in shown.iter().enumerate() {
+            assert!(inside(*r, a), "{what}: pane {i} {r:?} outside");
+            for s in &shown[i + 1..] {
+                assert!(
+                    r.intersection(*s).area() == 0,
+                    "{what}: {r:?} overlaps {s:?}"
+                );
+            }
+        }
+        // Panes with a border need two rows and columns besides their content.
+        for r in [p.board, p.history] {
+            assert!(r.height >= 4 && r.width >= 14, "{what}: {r:?} too small");
+        }
+    }
+
     #[test]
     fn panes_fit_and_do_not_overlap() {
         for (w, h) in [
+            (80, 23),
             (80, 24),
             (100, 30),
             (120, 38),
@@ -100,21 +188,46 @@ mod tests {
             (200, 60),
             (80, 60),
         ] {
-            let a = Rect::new(0, 0, w, h);
-            let p = panes(a).expect("big enough");
-            let all = [p.board, p.probs, p.history, p.circuit, p.status, p.message];
-            for (i, r) in all.iter().enumerate() {
-                assert!(inside(*r, a), "{w}x{h}: pane {i} {r:?} outside");
-                assert!(r.height > 0 && r.width > 0, "{w}x{h}: pane {i} empty");
-                for s in &all[i + 1..] {
-                    assert!(
-                        r.intersection(*s).area() == 0,
-                        "{w}x{h}: {r:?} overlaps {s:?}"
-                    );
+            for rows in [1, 2] {
+                let a = Rect::new(0, 0, w, h);
+                let p = panes(a, Drawer::Probabilities, rows).expect("big enough");
+                check(&p, a, &format!("{w}x{h}, {rows} message rows"));
+                let full = [p.probs, p.history, p.circuit];
+                if rows == 1 {
+                    assert!(p.drawer.is_none(), "{w}x{h}: full arrangement");
+                    assert!(full.iter().all(|r| Panes::shown(*r)), "{w}x{h}");
                 }
+                assert_eq!(p.message.height, rows);
             }
         }
-        assert!(panes(Rect::new(0, 0, 79, 24)).is_none());
-        assert!(panes(Rect::new(0, 0, 80, 23)).is_none());
+    }
+
+    #[test]
+    fn compact_from_60x20_with_one_pane_below_the_board() {
+        for (w, h) in [(60, 20), (79, 24), (70, 22), (100, 20), (80, 22)] {
+            let a = Rect::new(0, 0, w, h);
+            for drawer in [Drawer::Probabilities, Drawer::Circuit] {
+                let p = panes(a, drawer, 2).expect("compact");
+                check(&p, a, &format!("{w}x{h}"));
+                let below = p.drawer.expect("compact arrangement");
+                assert!(below.height >= 4, "{w}x{h}: {below:?}");
+                let (shown, hidden) = match drawer {
+                    Drawer::Probabilities => (p.probs, p.circuit),
+                    Drawer::Circuit => (p.circuit, p.probs),
+                };
+                assert_eq!(shown, below);
+                assert!(!Panes::shown(hidden));
+                assert_eq!(p.cell, CELL_COMPACT);
+            }
+        }
+        assert!(panes(Rect::new(0, 0, 59, 24), Drawer::Probabilities, 1).is_none());
+        assert!(panes(Rect::new(0, 0, 80, 19), Drawer::Probabilities, 1).is_none());
+        assert_eq!(Drawer::Probabilities.next().next(), Drawer::Probabilities);
+    }
+
+    #[test]
+    fn hints_fit_or_go() {
+        assert_eq!(hint_fits(" [ ] pick ", 12), " [ ] pick ");
+        assert_eq!(hint_fits(" [ ] pick ", 11), "");
     }
 }

@@ -3,12 +3,13 @@
 
 use super::app::App;
 use super::color::Paint;
+use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
-use super::layout::MIN_SIZE;
+use super::prompts::Asked;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 /// A rectangle of `w` x `h` centred in `area` (shrunk to fit).
@@ -32,82 +33,152 @@ pub fn help_lines(replay: bool) -> Vec<(String, String)> {
     v
 }
 
-/// One help line per binding of `map`; Ctrl-C is listed with quitting.
+/// One help line per binding of `map`; Ctrl-C is listed with quitting, and a run of
+/// cursor keys shares one line.
 pub fn map_lines(map: &[Binding]) -> Vec<(String, String)> {
-    map.iter()
-        .map(|b| match b.action {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut cursor_run = false;
+    for b in map {
+        let line = match b.action {
             Action::Quit => (
                 format!("{} Ctrl-C", b.label),
-                format!("{} (Ctrl-C from anywhere)", b.help),
+                format!("{}; Ctrl-C leaves at once", b.help),
             ),
             _ => (b.label.to_string(), b.help.to_string()),
-        })
-        .collect()
+        };
+        let cursor = matches!(b.action, Action::Cursor(..));
+        match out.last_mut() {
+            Some((keys, help)) if cursor && cursor_run => {
+                keys.push(' ');
+                keys.push_str(b.label);
+                help.push_str(", ");
+                help.push_str(b.help.trim_start_matches("cursor "));
+            }
+            _ => out.push(line),
+        }
+        cursor_run = cursor;
+    }
+    out
 }
 
 /// Draws the help over the whole screen.
 pub fn help(f: &mut Frame, area: Rect, app: &App) {
-    help_box(f, area, &app.paint, help_lines(app.replay().is_some()));
+    let pages = help_box(
+        f,
+        area,
+        &app.paint,
+        help_lines(app.replay().is_some()),
+        app.help_page(),
+    );
+    app.set_help_pages(pages);
 }
 
-/// Draws a help box listing `entries` (keys, what they do) and how to read the board.
-pub fn help_box(f: &mut Frame, area: Rect, paint: &Paint, entries: Vec<(String, String)>) {
+/// How to read the board, after the keys.
+const LEGEND: [&str; 2] = [
+    "Board: a number is the chance (%) the piece is there; none means certain",
+    "[ ] cursor  < > selected  ( ) legal target",
+];
+
+/// Draws page `page` of a help box listing `entries` (keys, what they do) and how to read
+/// the board, wrapped to the screen; returns how many pages the screen needs (a page
+/// turns with any key, the last one closes).
+pub fn help_box(
+    f: &mut Frame,
+    area: Rect,
+    paint: &Paint,
+    entries: Vec<(String, String)>,
+    page: usize,
+) -> usize {
+    let w = area.width.min(78);
     let key_w = entries
         .iter()
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0);
-    let mut lines: Vec<Line> = entries
+    // Inside the borders: a space, the keys, two spaces, the words.
+    let text_w = (w as usize).saturating_sub(key_w + 5).max(8);
+    let text = paint.fg(paint.theme.text);
+    // Each entry (and the legend) as a block of lines that a page never splits.
+    let mut blocks: Vec<Vec<Line>> = entries
         .into_iter()
         .map(|(k, h)| {
-            Line::from(vec![
-                Span::styled(format!(" {k:<key_w$}  "), paint.title()),
-                Span::styled(h, paint.fg(paint.theme.text)),
-            ])
+            wrap(&h, text_w)
+                .into_iter()
+                .enumerate()
+                .map(|(i, part)| {
+                    let keys = if i == 0 { k.as_str() } else { "" };
+                    Line::from(vec![
+                        Span::styled(format!(" {keys:<key_w$}  "), paint.title()),
+                        Span::styled(part, text),
+                    ])
+                })
+                .collect()
         })
         .collect();
-    if lines.len() as u16 + 4 <= area.height {
-        lines.push(Line::styled(
-            " Board: a number is the chance (%) the piece is there; none means certain",
-            paint.dim(),
-        ));
-        lines.push(Line::styled(
-            " [ ] cursor  < > selected  ( ) legal target",
-            paint.dim(),
-        ));
-    } else {
-        // Short terminals: the board legend in one line.
-        lines.push(Line::styled(
-            " Board: n% chance the piece is there  [ ] cursor  < > selected  ( ) target",
-            paint.dim(),
-        ));
+    blocks.push(
+        LEGEND
+            .iter()
+            .flat_map(|l| wrap(l, w as usize - 3))
+            .map(|l| Line::styled(format!(" {l}"), paint.dim()))
+            .collect(),
+    );
+    let rows = (area.height.saturating_sub(2) as usize).max(1);
+    let mut pages: Vec<Vec<Line>> = vec![Vec::new()];
+    for b in blocks {
+        let last = pages.last_mut().expect("one page at least");
+        if !last.is_empty() && last.len() + b.len() > rows {
+            pages.push(b);
+        } else {
+            last.extend(b);
+        }
     }
-    let h = lines.len() as u16 + 2;
-    let r = centered(area, 78, h);
+    let n = pages.len();
+    let page = page.min(n - 1);
+    let title = if n == 1 {
+        " Keys (any key closes) ".to_string()
+    } else if page + 1 < n {
+        format!(" Keys {}/{n} (any key: more) ", page + 1)
+    } else {
+        format!(" Keys {}/{n} (any key closes) ", page + 1)
+    };
+    let lines = pages.swap_remove(page);
+    let r = centered(area, w, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
+            paint
+                .block()
                 .border_style(paint.fg(paint.theme.title))
-                .title(Span::styled(" Keys (any key closes) ", paint.title())),
+                .title(Span::styled(title, paint.title())),
         ),
         r,
     );
+    n
+}
+
+/// Writes on the top border of the compact arrangement's pane below the board which
+/// pane Tab shows next (`next`).
+pub fn drawer_hint(f: &mut Frame, drawer: Rect, paint: &Paint, next: &str) {
+    let text = format!(" Tab: {next} ");
+    let w = text.chars().count() as u16;
+    if drawer.width < w + 20 {
+        return;
+    }
+    let r = Rect::new(drawer.right() - w - 1, drawer.y, w, 1);
+    f.render_widget(Paragraph::new(Span::styled(text, paint.dim())), r);
 }
 
 /// Draws the game-over popup.
 pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
-    let g = &app.game;
-    let reason = g.end_reason().map_or("", |r| r.describe());
-    game_over_box(f, area, &app.paint, g.status().describe(), reason);
+    let reason = app.game.end_reason().map_or("", |r| r.describe());
+    game_over_box(f, area, &app.paint, &app.result_words(), reason);
 }
 
-/// Draws a game-over box with the result and the reason.
+/// Draws a game-over box with the result (in the players' names) and the reason.
 pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, reason: &str) {
     let lines = vec![
         Line::styled(
-            result.to_uppercase(),
+            result.to_string(),
             paint.title().add_modifier(Modifier::BOLD),
         ),
         Line::styled(reason.to_string(), paint.fg(paint.theme.text)),
@@ -124,8 +195,8 @@ pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, rea
             .wrap(Wrap { trim: true })
             .centered()
             .block(
-                Block::default()
-                    .borders(Borders::ALL)
+                paint
+                    .block()
                     .border_style(paint.fg(paint.theme.title))
                     .title(Span::styled(" Game over ", paint.title())),
             ),
@@ -133,13 +204,41 @@ pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, rea
     );
 }
 
-/// Draws the "terminal too small" screen.
-pub fn too_small(f: &mut Frame, area: Rect) {
+/// Draws the "terminal too small" note: the size needed (`min`), the size there is, and
+/// that only quitting works meanwhile.
+pub fn too_small(f: &mut Frame, area: Rect, min: (u16, u16)) {
     let text = format!(
-        "terminal too small: need {}x{}, have {}x{}",
-        MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+        "terminal too small: need {}x{}, have {}x{}. Enlarge it to go on (keys wait; q quits)",
+        min.0, min.1, area.width, area.height
     );
     let y = area.height / 2;
     let r = Rect::new(area.x, area.y + y, area.width, area.height - y);
     f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).centered(), r);
+}
+
+/// Draws a yes/no question: its words (wrapped; a long path takes several lines), then
+/// the answering keys.
+pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
+    let w = 64.min(area.width.saturating_sub(4)).max(20);
+    let inner_w = w.saturating_sub(4) as usize;
+    let mut lines: Vec<Line> = asked
+        .lines
+        .iter()
+        .flat_map(|l| super::history::wrap(l, inner_w))
+        .map(|l| Line::styled(l, paint.fg(paint.theme.text)))
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(asked.keys, paint.title()));
+    let r = centered(area, w, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(
+            paint
+                .block()
+                .padding(ratatui::widgets::Padding::horizontal(1))
+                .border_style(paint.fg(paint.theme.title))
+                .title(Span::styled(asked.title, paint.title())),
+        ),
+        r,
+    );
 }

@@ -3,13 +3,14 @@
 
 use super::color::Paint;
 use super::inspector;
+use super::mouse::BoardSpot;
 use crate::chess::{Color, Square};
 use crate::format::percent;
 use crate::quantum::CERTAIN_EPS;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// A piece as the board shows it.
@@ -56,12 +57,16 @@ enum Mark {
     Plain,
 }
 
-/// Draws the board pane with squares of `cell` (width, height) characters.
-pub fn render(f: &mut Frame, area: Rect, paint: &Paint, m: &BoardModel, cell: (u16, u16)) {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
-        .title(Span::styled(m.title, paint.title()));
+/// Draws the board pane with squares of `cell` (width, height) characters; says where
+/// the squares went, for the mouse.
+pub fn render(
+    f: &mut Frame,
+    area: Rect,
+    paint: &Paint,
+    m: &BoardModel,
+    cell: (u16, u16),
+) -> BoardSpot {
+    let block = paint.block().title(Span::styled(m.title, paint.title()));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let (cw, ch) = cell;
@@ -105,6 +110,13 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, m: &BoardModel, cell: (u
     }
     lines.push(Line::from(files));
     f.render_widget(Paragraph::new(lines), inner);
+    BoardSpot {
+        // Each row starts with the two cells of its rank label.
+        origin: (inner.x + 2, inner.y),
+        cell,
+        flipped: m.flipped,
+        clip: inner,
+    }
 }
 
 /// One text row (`sub`) of one square.
@@ -174,29 +186,36 @@ fn cell_spans(
         None if mark == Mark::Target => '·',
         None => ' ',
     };
+    // Percentages in whichever piece colour stands out more on this square: at least
+    // 4.5:1 where the pieces are pure white and black (the built-in themes).
+    let digits = base.patch(paint.fg(theme.ink_on(bg)));
     let inner_w = cw as usize - 2;
-    let text = if ch == 1 {
-        // Compact: glyph then the percentage (none when certain).
+    let middle: Vec<Span<'static>> = if ch == 1 {
+        // Compact: glyph then the percentage; none when certain, so a number marks a
+        // piece in superposition whatever the colours.
         let pct = match piece {
             Some(_) if !certain => percent(p),
             _ => String::new(),
         };
-        format!("{centre}{pct:<w$}", w = inner_w - 1)
+        vec![
+            Span::styled(centre.to_string(), piece_style),
+            Span::styled(format!("{pct:<w$}", w = inner_w - 1), digits),
+        ]
     } else if sub == ch / 2 {
-        format!("{centre:^inner_w$}")
+        vec![Span::styled(format!("{centre:^inner_w$}"), piece_style)]
     } else if sub == ch / 2 + 1 && piece.is_some() {
-        format!("{:^inner_w$}", format!("{}%", percent(p)))
+        let pct = format!("{}%", percent(p));
+        vec![Span::styled(format!("{pct:^inner_w$}"), digits)]
     } else {
-        " ".repeat(inner_w)
+        vec![Span::styled(" ".repeat(inner_w), base)]
     };
     let (l, r) = if sub == ch / 2 {
         (left, right)
     } else {
         (' ', ' ')
     };
-    vec![
-        Span::styled(l.to_string(), base),
-        Span::styled(text, piece_style),
-        Span::styled(r.to_string(), base),
-    ]
+    let mut spans = vec![Span::styled(l.to_string(), base)];
+    spans.extend(middle);
+    spans.push(Span::styled(r.to_string(), base));
+    spans
 }

@@ -1,10 +1,13 @@
-//! The terminal side: setup and restore (on quit, error, panic, SIGTERM and SIGHUP) and
-//! the event loop, which sleeps in the kernel until a key, a resize or a signal comes.
+//! The terminal side: setup and restore (on quit, error, panic, Ctrl-Z and the signals
+//! SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGTSTP) and the event loop, which sleeps in the
+//! kernel until a key, a mouse event, a paste, a resize or a signal comes.
 
 use super::app::App;
 use super::color::{ColorChoice, Paint};
+use super::input::Press;
 use super::theme::Theme;
 use super::variant::VariantApp;
+use super::work::Exec;
 use crate::chess::fen::{FenError, START_FEN};
 use crate::chess::Color;
 use crate::chess::{Game, GameOptions};
@@ -12,16 +15,19 @@ use crate::quantum::BackendKind;
 use crate::record::{Players, RecordError, Recorder};
 use crate::variants::{RuleSet, VariantError};
 use crossterm::cursor::Show;
-use crossterm::event::{self, Event, KeyEvent, KeyEventKind};
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, Event, KeyCode,
+    KeyEventKind, KeyModifiers,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
 };
 use ratatui::backend::CrosstermBackend;
 use ratatui::{Frame, Terminal};
-use std::io::{self, stdout, Stdout};
+use std::io::{self, stdout, IsTerminal, Stdout};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,8 +58,17 @@ pub struct PlayOptions {
     pub players: Players,
     /// Dense backend size limit, log2 of the number of amplitudes.
     pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    pub sparse_limit: usize,
     /// The rule system of a new game.
     pub variant: RuleSet,
+    /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
+    /// then needs Shift in most terminals).
+    pub mouse: bool,
+    /// For a new game: first offer to resume the newest autosave when it holds an
+    /// unfinished game (plain `qchess`; off by default, so programs and tests get the
+    /// game they asked for).
+    pub offer_resume: bool,
 }
 
 impl Default for PlayOptions {
@@ -70,7 +85,10 @@ impl Default for PlayOptions {
             autosave: false,
             players: Players::default(),
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             variant: RuleSet::Quantum,
+            mouse: true,
+            offer_resume: false,
         }
     }
 }
@@ -107,6 +125,24 @@ pub enum PlayError {
     /// `qchess resume` found nothing to resume.
     #[error("no autosaved game to resume{0}")]
     NoAutosave(String),
+    /// Standard input or output is not a terminal.
+    #[error("{0}")]
+    NoTerminal(#[from] NoTerminal),
+}
+
+/// Standard input or output is not a terminal (`ssh host qchess` without `-t`, input
+/// from a file or `/dev/null`, output into a pipe).
+#[derive(Debug, thiserror::Error)]
+#[error("the game needs a terminal on standard input and output (with ssh, use ssh -t); `qchess analyze` plays moves without one")]
+pub struct NoTerminal;
+
+/// Fails with [`NoTerminal`] unless both standard input and standard output are terminals.
+pub fn require_terminal() -> Result<(), NoTerminal> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(NoTerminal)
+    }
 }
 
 /// How the game ended.
@@ -114,12 +150,12 @@ pub enum PlayError {
 pub enum Ended {
     /// The player quit.
     Quit,
-    /// A signal (SIGTERM or SIGHUP) with this number stopped it.
+    /// A signal (SIGTERM, SIGHUP, SIGINT or SIGQUIT) with this number stopped it.
     Signal(i32),
 }
 
-/// How often the loop wakes up without input to look for SIGTERM/SIGHUP: the only
-/// wake-ups while idle (crossterm's poll sleeps in the kernel until then).
+/// How often the loop wakes up without input to look for signals: the only wake-ups
+/// while idle (crossterm's poll sleeps in the kernel until then).
 const SIGNAL_CHECK: Duration = Duration::from_millis(500);
 
 /// What a set of options opens: a Quantum Chess game or one under another rule system.
@@ -146,19 +182,25 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         opts.players.clone(),
         crate::record::now_secs(),
     );
+    // Newer autosaves `qchess resume` passed over, and why.
+    let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
         Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
-            let Some(path) = dir.and_then(crate::record::latest_autosave) else {
-                let where_ = dir.map_or(String::new(), |d| {
+            let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
+            skipped = search.skipped_line();
+            let Some(found) = search.found else {
+                let mut where_ = dir.map_or(String::new(), |d| {
                     format!(" in {}", crate::record::autosave_dir(d).display())
                 });
+                if !skipped.is_empty() {
+                    where_ += &format!(" (passed over: {skipped})");
+                }
                 return Err(PlayError::NoAutosave(where_));
             };
-            let saved = crate::record::load(&path)?;
-            Some((path, saved))
+            Some(found)
         }
     };
     let replay = matches!(opts.open, Open::Replay(_));
@@ -170,7 +212,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 ..recorder
             };
             match opts.open {
-                Open::Resume => r.resuming(path.clone(), &saved.date),
+                Open::Resume => r.resuming(path.clone(), &saved.date)?,
                 Open::Replay(_) => Recorder {
                     date: saved.date.clone(),
                     ..r
@@ -193,6 +235,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
             backend: opts.backend,
             seed,
             dense_limit_log2: opts.dense_limit_log2,
+            sparse_limit: opts.sparse_limit,
             ..GameOptions::default()
         };
         let app = match &file {
@@ -201,12 +244,17 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 App::new(game, paint, opts.ascii).with_recorder(recorder)
             }
             Some((path, saved)) => {
-                let game = saved.replay_quantum(path, Some(opts.backend), opts.dense_limit_log2)?;
+                let game = saved.replay_quantum(
+                    path,
+                    Some(opts.backend),
+                    opts.dense_limit_log2,
+                    opts.sparse_limit,
+                )?;
                 let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
                 if replay {
                     app.into_replay(game)
                 } else {
-                    let said = opened(verb, path, game.ply(), game.to_move());
+                    let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
                     app.announce(said)
                 }
             }
@@ -234,7 +282,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 app.into_replay()
             } else {
                 let g = app.game();
-                let said = opened(verb, path, g.history().len(), g.to_move());
+                let said = opened(verb, path, g.history().len(), g.to_move(), &skipped);
                 app.announce(said)
             }
         }
@@ -242,13 +290,18 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
     Ok(Opened::Variant(Box::new(app)))
 }
 
-/// The message after opening a saved game: which file, at which ply.
-fn opened(verb: &str, path: &Path, ply: usize, to_move: Color) -> String {
-    format!(
+/// The message after opening a saved game: which file, at which ply, and the newer
+/// autosaves passed over (for `resume`).
+fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) -> String {
+    let mut said = format!(
         "{verb} {} at ply {ply}: {} to move",
         path.display(),
         to_move.name()
-    )
+    );
+    if !skipped.is_empty() {
+        said += &format!("; passed over newer {skipped}");
+    }
+    said
 }
 
 /// Something the terminal loop can show and drive: the quantum game, a variant, the
@@ -256,65 +309,163 @@ fn opened(verb: &str, path: &Path, ply: usize, to_move: Color) -> String {
 pub trait Screen {
     /// Draws the whole screen.
     fn draw(&self, f: &mut Frame);
-    /// Reacts to one key press.
-    fn handle_key(&mut self, key: KeyEvent);
+    /// Reacts to one terminal event: a key press, a mouse event, a paste or a resize.
+    fn handle_event(&mut self, event: Event);
     /// Whether the player asked to leave.
     fn should_quit(&self) -> bool;
+    /// Runs long work (moves, analyses) here or on worker threads; the terminal loop
+    /// asks for worker threads.
+    fn set_exec(&mut self, exec: Exec);
+    /// Takes in background work that finished. True when the screen should be drawn
+    /// again (the work finished, or its busy line's time moved on).
+    fn tick(&mut self) -> bool;
+    /// Whether background work is running (the loop then looks for its end often).
+    fn working(&self) -> bool;
+    /// The smallest terminal the screen draws in; below it a note says so and only
+    /// quitting works.
+    fn min_size(&self) -> (u16, u16) {
+        super::layout::COMPACT_SIZE
+    }
 }
 
 impl Screen for App {
     fn draw(&self, f: &mut Frame) {
         super::draw(f, self)
     }
-    fn handle_key(&mut self, key: KeyEvent) {
-        App::handle_key(self, key)
+    fn handle_event(&mut self, event: Event) {
+        App::handle_event(self, event)
     }
     fn should_quit(&self) -> bool {
         App::should_quit(self)
     }
+    fn set_exec(&mut self, exec: Exec) {
+        App::set_exec(self, exec)
+    }
+    fn tick(&mut self) -> bool {
+        App::tick(self)
+    }
+    fn working(&self) -> bool {
+        App::working(self)
+    }
 }
 
-impl Screen for super::variant::VariantApp {
+impl Screen for VariantApp {
     fn draw(&self, f: &mut Frame) {
         super::variant_panes::draw(f, self)
     }
-    fn handle_key(&mut self, key: KeyEvent) {
-        super::variant::VariantApp::handle_key(self, key)
+    fn handle_event(&mut self, event: Event) {
+        VariantApp::handle_event(self, event)
     }
     fn should_quit(&self) -> bool {
-        super::variant::VariantApp::should_quit(self)
+        VariantApp::should_quit(self)
     }
+    fn set_exec(&mut self, exec: Exec) {
+        VariantApp::set_exec(self, exec)
+    }
+    fn tick(&mut self) -> bool {
+        VariantApp::tick(self)
+    }
+    fn working(&self) -> bool {
+        VariantApp::working(self)
+    }
+}
+
+/// How the terminal is set up for a screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TerminalOptions {
+    /// Capture the mouse (SGR reports of clicks, drags and the wheel).
+    pub mouse: bool,
 }
 
 /// Runs the game in the terminal until the player quits or a signal stops it. The
-/// terminal is given back in its normal state on every way out.
+/// terminal is given back in its normal state on every way out; after a quit, where the
+/// game is saved is printed on it.
 pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
-    Ok(match open(&opts)? {
-        Opened::Quantum(mut app) => run_screen(app.as_mut())?,
-        Opened::Variant(mut app) => run_screen(app.as_mut())?,
-    })
+    // What is wrong with the game asked for is said first, then that a terminal is missing.
+    let opened = open(&opts)?;
+    require_terminal()?;
+    let term = TerminalOptions { mouse: opts.mouse };
+    let offer = match (&opts.open, &opts.data_dir) {
+        (Open::New, Some(dir)) if opts.offer_resume && opts.autosave => {
+            super::start::resumable(dir)
+        }
+        _ => None,
+    };
+    let mut session = super::start::Session::new(opened, offer, opts);
+    let ended = run_screen(&mut session, term)?;
+    if ended == Ended::Quit {
+        if let Some(bye) = session.farewell() {
+            println!("{bye}");
+        }
+    }
+    Ok(ended)
 }
 
-/// Runs any [`Screen`] in the terminal until it quits or SIGTERM/SIGHUP stops it. The
-/// terminal is given back in its normal state on every way out, panics included.
-pub fn run_screen(screen: &mut impl Screen) -> io::Result<Ended> {
-    let signal = Arc::new(AtomicUsize::new(0));
-    let sigs = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
-    for sig in sigs {
-        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)?;
+/// The signals that end the game (the terminal is restored first).
+#[cfg(unix)]
+const ENDING: [i32; 4] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGQUIT,
+];
+/// See the Unix version.
+#[cfg(not(unix))]
+const ENDING: [i32; 2] = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT];
+
+/// What the signal handlers have seen, for the event loop to act on.
+struct Signals {
+    /// The number of an ending signal, 0 while none came.
+    ending: Arc<AtomicUsize>,
+    /// SIGTSTP came (`kill -TSTP`): suspend as Ctrl-Z does.
+    suspend: Arc<AtomicBool>,
+}
+
+impl Signals {
+    fn register() -> io::Result<Signals> {
+        let ending = Arc::new(AtomicUsize::new(0));
+        for sig in ENDING {
+            signal_hook::flag::register_usize(sig, Arc::clone(&ending), sig as usize)?;
+        }
+        let suspend = Arc::new(AtomicBool::new(false));
+        #[cfg(unix)]
+        signal_hook::flag::register(signal_hook::consts::SIGTSTP, Arc::clone(&suspend))?;
+        watch_signals(&ENDING)?;
+        Ok(Signals { ending, suspend })
     }
-    watch_signals(&sigs)?;
+
+    fn ended(&self) -> Option<i32> {
+        match self.ending.load(Ordering::Relaxed) {
+            0 => None,
+            sig => Some(sig as i32),
+        }
+    }
+
+    fn take_suspend(&self) -> bool {
+        self.suspend.swap(false, Ordering::Relaxed)
+    }
+}
+
+/// Runs any [`Screen`] in the terminal until it quits or a signal (SIGTERM, SIGHUP,
+/// SIGINT, SIGQUIT) stops it. Ctrl-Z (and SIGTSTP) suspends it with the terminal
+/// restored; `fg` brings it back redrawn. The terminal is given back in its normal
+/// state on every way out, panics included.
+pub fn run_screen(screen: &mut impl Screen, opts: TerminalOptions) -> io::Result<Ended> {
+    let signals = Signals::register()?;
     install_panic_hook();
-    let mut terminal = setup()?;
-    let result = event_loop(&mut terminal, screen, &signal);
+    let mut terminal = setup(opts)?;
+    let result = event_loop(&mut terminal, screen, &signals, opts);
     restore();
     result
 }
 
+/// How often the loop looks for the end of background work (and redraws its time).
+const WORK_CHECK: Duration = Duration::from_millis(25);
+
 /// How long the event loop gets to notice a signal before the watchdog ends the process.
 const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 
-/// Ends the process shortly after SIGTERM or SIGHUP even when the event loop cannot see
+/// Ends the process shortly after an ending signal even when the event loop cannot see
 /// the flag: after a dropped connection (SIGHUP) the terminal reads return end-of-file
 /// and crossterm keeps reading without returning. The game is autosaved after every
 /// move, so nothing is lost; the terminal is restored as far as it still exists.
@@ -332,54 +483,214 @@ fn watch_signals(sigs: &[i32]) -> io::Result<()> {
     Ok(())
 }
 
-fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+/// Mouse reports of button presses, releases and drags (not of every motion) in the SGR
+/// encoding.
+struct CaptureMouse;
+
+impl crossterm::Command for CaptureMouse {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        // 1000: press and release (the wheel too); 1002: motion while a button is held;
+        // 1006: SGR coordinates (any terminal size).
+        f.write_str("\x1b[?1000h\x1b[?1002h\x1b[?1006h")
+    }
+
+    #[cfg(windows)]
+    fn execute_winapi(&self) -> io::Result<()> {
+        crossterm::event::EnableMouseCapture.execute_winapi()
+    }
+
+    #[cfg(windows)]
+    fn is_ansi_code_supported(&self) -> bool {
+        false
+    }
+}
+
+/// Raw mode, the alternate screen, bracketed paste and (when asked) mouse capture.
+fn enter(opts: TerminalOptions) -> io::Result<()> {
     enable_raw_mode()?;
-    let t = execute!(stdout(), EnterAlternateScreen)
-        .and_then(|_| Terminal::new(CrosstermBackend::new(stdout())));
+    execute!(stdout(), EnterAlternateScreen, EnableBracketedPaste)?;
+    if opts.mouse {
+        execute!(stdout(), CaptureMouse)?;
+    }
+    Ok(())
+}
+
+fn setup(opts: TerminalOptions) -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+    let t = enter(opts).and_then(|_| Terminal::new(CrosstermBackend::new(stdout())));
     if t.is_err() {
         restore();
     }
     t
 }
 
-/// Puts the terminal back: raw mode off, main screen, cursor shown. Safe to call more
-/// than once.
+/// Puts the terminal back: raw mode off, no mouse capture or bracketed paste, main
+/// screen, cursor shown. Safe to call more than once.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(stdout(), LeaveAlternateScreen, Show);
+    let _ = execute!(
+        stdout(),
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    );
+}
+
+/// Ctrl-Z: gives the terminal back, stops the process as the shell expects, and on `fg`
+/// takes the terminal again and redraws everything.
+#[cfg(unix)]
+fn suspend(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    opts: TerminalOptions,
+) -> io::Result<()> {
+    restore();
+    // SIGTSTP has a handler (it sets the flag), so stop with SIGSTOP, whose default
+    // action cannot be changed; the shell sees the job stopped and `fg` continues it.
+    signal_hook::low_level::raise(signal_hook::consts::SIGSTOP)?;
+    enter(opts)?;
+    terminal.clear()
+}
+
+/// Without job control there is nothing to suspend to.
+#[cfg(not(unix))]
+fn suspend(
+    _terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    _opts: TerminalOptions,
+) -> io::Result<()> {
+    Ok(())
 }
 
 /// Restores the terminal before the default panic message is printed.
 fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A worker's panic is caught and shown on the screen, which goes on.
+        if std::thread::current().name() == Some(super::work::WORKER_THREAD) {
+            return;
+        }
         restore();
         previous(info);
     }));
 }
 
+/// What the loop does with one terminal event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Hand it to the screen.
+    Screen,
+    /// Ctrl-Z: suspend.
+    Suspend,
+    /// Leave at once (`q` or Ctrl-C while the terminal is too small).
+    Quit,
+    /// Nothing (a key release; any other key while the terminal is too small).
+    Ignore,
+}
+
+/// Where one terminal event goes. While the terminal is `too_small` for the screen, only
+/// `q` and Ctrl-C (quit) and Ctrl-Z act, and resizes still reach the screen.
+pub fn route(event: &Event, too_small: bool) -> Route {
+    match event {
+        Event::Key(k) if k.kind == KeyEventKind::Release => Route::Ignore,
+        Event::Key(k)
+            if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) =>
+        {
+            Route::Suspend
+        }
+        Event::FocusGained | Event::FocusLost => Route::Ignore,
+        Event::Resize(..) => Route::Screen,
+        Event::Key(k) if too_small => match super::input::press(*k) {
+            Press::Interrupt | Press::Key(KeyCode::Char('q')) => Route::Quit,
+            _ => Route::Ignore,
+        },
+        _ if too_small => Route::Ignore,
+        _ => Route::Screen,
+    }
+}
+
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     screen: &mut impl Screen,
-    signal: &AtomicUsize,
+    signals: &Signals,
+    opts: TerminalOptions,
 ) -> io::Result<Ended> {
+    screen.set_exec(Exec::Background);
     terminal.draw(|f| screen.draw(f))?;
     loop {
-        let sig = signal.load(Ordering::Relaxed);
-        if sig != 0 {
-            return Ok(Ended::Signal(sig as i32));
+        // A signal ends the game even mid-move: the autosave already holds the last
+        // completed move, and the move in progress is dropped.
+        if let Some(sig) = signals.ended() {
+            return Ok(Ended::Signal(sig));
         }
-        if !event::poll(SIGNAL_CHECK)? {
-            continue;
+        let mut stop = signals.take_suspend();
+        let mut redraw = false;
+        let wait = if screen.working() {
+            WORK_CHECK
+        } else {
+            SIGNAL_CHECK
+        };
+        if !stop && event::poll(wait)? {
+            let ev = event::read()?;
+            let size = terminal.size()?;
+            let (w, h) = screen.min_size();
+            match route(&ev, size.width < w || size.height < h) {
+                Route::Screen => {
+                    screen.handle_event(ev);
+                    redraw = true;
+                }
+                Route::Suspend => stop = true,
+                Route::Quit => return Ok(Ended::Quit),
+                Route::Ignore => {}
+            }
         }
-        match event::read()? {
-            Event::Key(k) if k.kind != KeyEventKind::Release => screen.handle_key(k),
-            Event::Resize(..) => {}
-            _ => continue,
+        if stop {
+            suspend(terminal, opts)?;
+            redraw = true;
         }
+        redraw |= screen.tick();
         if screen.should_quit() {
             return Ok(Ended::Quit);
         }
-        terminal.draw(|f| screen.draw(f))?;
+        if redraw {
+            terminal.draw(|f| screen.draw(f))?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+
+    #[test]
+    fn events_are_routed() {
+        let key = |code, m| Event::Key(KeyEvent::new(code, m));
+        let ctrl_z = key(KeyCode::Char('z'), KeyModifiers::CONTROL);
+        let ctrl_c = key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        let q = key(KeyCode::Char('q'), KeyModifiers::NONE);
+        let z = key(KeyCode::Char('z'), KeyModifiers::NONE);
+        let mut release = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+        release.kind = KeyEventKind::Release;
+        let click = Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 3,
+            row: 4,
+            modifiers: KeyModifiers::NONE,
+        });
+        let paste = Event::Paste("e2e4".into());
+        let resize = Event::Resize(80, 24);
+        for small in [false, true] {
+            assert_eq!(route(&ctrl_z, small), Route::Suspend);
+            assert_eq!(route(&Event::Key(release), small), Route::Ignore);
+            assert_eq!(route(&resize, small), Route::Screen);
+        }
+        for ev in [&z, &q, &ctrl_c, &click, &paste] {
+            assert_eq!(route(ev, false), Route::Screen, "{ev:?}");
+        }
+        // Too small: nothing acts on the game; q and Ctrl-C leave.
+        assert_eq!(route(&q, true), Route::Quit);
+        assert_eq!(route(&ctrl_c, true), Route::Quit);
+        for ev in [&z, &click, &paste, &key(KeyCode::Enter, KeyModifiers::NONE)] {
+            assert_eq!(route(ev, true), Route::Ignore, "{ev:?}");
+        }
     }
 }

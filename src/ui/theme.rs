@@ -42,6 +42,27 @@ impl fmt::Display for Rgb {
     }
 }
 
+impl Rgb {
+    /// The WCAG 2 relative luminance: 0 for black, 1 for white.
+    pub fn luminance(self) -> f64 {
+        let lin = |c: u8| {
+            let c = c as f64 / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(self.0) + 0.7152 * lin(self.1) + 0.0722 * lin(self.2)
+    }
+
+    /// The WCAG 2 contrast ratio with `other`, from 1 (none) to 21 (black on white).
+    pub fn contrast(self, other: Rgb) -> f64 {
+        let (a, b) = (self.luminance(), other.luminance());
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+}
+
 /// Every colour the panes use. The default ("classic") is chosen so that it still reads
 /// well when mapped to 256 or 16 colours. A theme file sets these fields by name; the
 /// ones it leaves out keep the default's colour.
@@ -87,12 +108,12 @@ impl Default for Theme {
         // Values sit on (or next to) the xterm 256-colour cube, so the common SSH case
         // (TERM=xterm-256color, no COLORTERM) looks the same as truecolor.
         Theme {
-            light_square: Rgb(215, 175, 135),
+            light_square: Rgb(175, 135, 95),
             dark_square: Rgb(135, 95, 95),
             white_piece: Rgb(255, 255, 255),
             black_piece: Rgb(0, 0, 0),
-            white_quantum: Rgb(135, 255, 255),
-            black_quantum: Rgb(95, 0, 175),
+            white_quantum: Rgb(215, 255, 255),
+            black_quantum: Rgb(0, 0, 95),
             cursor: Rgb(95, 175, 255),
             selected: Rgb(95, 215, 95),
             target: Rgb(255, 215, 95),
@@ -108,6 +129,17 @@ impl Default for Theme {
 }
 
 impl Theme {
+    /// The colour for text drawn on `bg` that must stand out whatever the square (a
+    /// piece's percentage): the white or the black piece colour, whichever contrasts
+    /// more. With pure white and black that is at least 4.58:1 on any background.
+    pub fn ink_on(&self, bg: Rgb) -> Rgb {
+        if self.white_piece.contrast(bg) >= self.black_piece.contrast(bg) {
+            self.white_piece
+        } else {
+            self.black_piece
+        }
+    }
+
     /// Every colour with its key in theme files, in the order of the fields.
     pub fn entries(&self) -> [(&'static str, Rgb); 16] {
         [
@@ -141,6 +173,93 @@ mod tests {
         assert_eq!(Rgb(215, 175, 135).to_string(), "#d7af87");
         for bad in ["d7af87", "#d7af8", "#d7af877", "#d7ag87", "", "#"] {
             assert!(bad.parse::<Rgb>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn wcag_contrast() {
+        let (w, b) = (Rgb(255, 255, 255), Rgb(0, 0, 0));
+        assert!((w.contrast(b) - 21.0).abs() < 1e-9);
+        assert!((b.contrast(w) - 21.0).abs() < 1e-9);
+        assert_eq!(w.contrast(w), 1.0);
+        // The classic light square of old: white pieces had 2.0:1 on it.
+        assert!((w.contrast(Rgb(215, 175, 135)) - 2.02).abs() < 0.01);
+    }
+
+    /// The themes as the files say, and as the 256-colour palette shows them.
+    fn built_in_variants() -> Vec<(String, Theme)> {
+        let mut v = Vec::new();
+        for (name, text) in crate::config::themes::BUILT_IN {
+            let t: Theme = toml::from_str(text).unwrap();
+            let mapped: String = t
+                .entries()
+                .iter()
+                .map(|(key, rgb)| {
+                    let shown = ansi256_rgb(crate::ui::color::to_ansi256(*rgb));
+                    format!("{key} = \"{shown}\"\n")
+                })
+                .collect();
+            v.push((
+                format!("{name} in 256 colours"),
+                toml::from_str(&mapped).unwrap(),
+            ));
+            v.push((name.to_string(), t));
+        }
+        v
+    }
+
+    /// The RGB value of an entry of the xterm 256-colour palette (cube or grey ramp).
+    fn ansi256_rgb(i: u8) -> Rgb {
+        const CUBE: [u8; 6] = [0, 95, 135, 175, 215, 255];
+        match i {
+            16..=231 => {
+                let i = i - 16;
+                Rgb(
+                    CUBE[(i / 36) as usize],
+                    CUBE[(i / 6 % 6) as usize],
+                    CUBE[(i % 6) as usize],
+                )
+            }
+            232..=255 => {
+                let g = 8 + 10 * (i - 232);
+                Rgb(g, g, g)
+            }
+            _ => panic!("the mapping gives cube and grey entries only, not {i}"),
+        }
+    }
+
+    #[test]
+    fn pieces_and_percentages_stand_out_in_every_built_in_theme() {
+        for (name, t) in built_in_variants() {
+            for (sq, bg) in [
+                ("light_square", t.light_square),
+                ("dark_square", t.dark_square),
+            ] {
+                for (piece, fg) in [
+                    ("white_piece", t.white_piece),
+                    ("black_piece", t.black_piece),
+                    ("white_quantum", t.white_quantum),
+                    ("black_quantum", t.black_quantum),
+                ] {
+                    let c = fg.contrast(bg);
+                    assert!(c >= 3.0, "{name}: {piece} on {sq} is {c:.2}:1, under 3:1");
+                }
+            }
+            // Percentages are drawn in `ink_on` the square's colour, marks included.
+            for (sq, bg) in [
+                ("light_square", t.light_square),
+                ("dark_square", t.dark_square),
+                ("cursor", t.cursor),
+                ("selected", t.selected),
+                ("target", t.target),
+                ("last_move", t.last_move),
+            ] {
+                let c = t.ink_on(bg).contrast(bg);
+                assert!(
+                    c >= 4.5,
+                    "{name}: percentages on {sq} are {c:.2}:1, under 4.5:1"
+                );
+            }
         }
     }
 

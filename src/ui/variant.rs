@@ -2,14 +2,21 @@
 //! as Quantum Chess, driven only through [`VariantGame`]. No terminal in here: tests
 //! drive it with key events and draw it on a test backend.
 
-use super::app::{autosave_message, save_message, Message, Purpose, Tone};
+use super::app::{refused_outcome, Message, Tone};
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
+use super::layout::Drawer;
+use super::line_edit::LineEdit;
+use super::mouse::{self, Act, Hits, Pointer, Shown};
+use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
+use super::work::{Exec, Polled, Work};
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
+use std::cell::{Cell, RefCell};
+use std::time::Duration;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,8 +39,8 @@ pub enum VariantMode {
     },
     /// Typing into the message line.
     Prompt {
-        /// The text so far.
-        text: String,
+        /// The text so far, with its cursor.
+        line: LineEdit,
         /// What it is for.
         purpose: Purpose,
     },
@@ -45,6 +52,14 @@ pub struct VariantReplay {
     pub full: Box<dyn VariantGame>,
     /// How many plies are shown.
     pub ply: usize,
+}
+
+/// A move being played on a worker thread: the game with the move played, or why the
+/// variant refused it.
+struct Pending {
+    work: Work<Result<Box<dyn VariantGame>, String>>,
+    /// The move.
+    input: String,
 }
 
 /// The whole state of a variant game on screen.
@@ -62,12 +77,29 @@ pub struct VariantApp {
     pub(super) selected_ply: Option<usize>,
     pub(super) trace_scroll: u16,
     pub(super) help: bool,
+    /// The help page shown, and how many pages the last drawing needed.
+    pub(super) help_page: usize,
+    pub(super) help_pages: Cell<usize>,
     pub(super) game_over_popup: bool,
     quit: bool,
     pub(super) paint: Paint,
     pub(super) ascii: bool,
     recorder: Recorder,
     pub(super) replay: Option<VariantReplay>,
+    /// The yes/no question shown, if any.
+    pub(super) question: Option<Question>,
+    /// The last move typed on the `:` line (Up brings it back).
+    last_typed: String,
+    /// Where the board and panes were last drawn, for the mouse.
+    pub(super) hits: RefCell<Hits>,
+    /// The mouse pointer (where a drag started).
+    pointer: Pointer,
+    /// The pane below the board in the compact arrangement.
+    pub(super) drawer: Drawer,
+    /// Where moves are played.
+    exec: Exec,
+    /// The move being played on a worker thread.
+    pending: Option<Pending>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -104,12 +136,21 @@ impl VariantApp {
             selected_ply: None,
             trace_scroll: 0,
             help: false,
+            help_page: 0,
+            help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
-            paint,
+            paint: paint.with_ascii(ascii),
             ascii,
             recorder: Recorder::off(),
             replay: None,
+            question: None,
+            last_typed: String::new(),
+            hits: RefCell::default(),
+            pointer: Pointer::default(),
+            drawer: Drawer::default(),
+            exec: Exec::Inline,
+            pending: None,
         };
         app.welcome();
         app
@@ -127,7 +168,37 @@ impl VariantApp {
     /// Saves with `recorder` (autosave after every change, `w` to save).
     pub fn with_recorder(mut self, recorder: Recorder) -> VariantApp {
         self.recorder = recorder;
+        self.welcome();
         self
+    }
+
+    /// The result in the players' names (`Ann wins`, `draw`).
+    pub fn result_words(&self) -> String {
+        prompts::result_words(self.game.status(), &self.recorder.players)
+    }
+
+    /// Where the game is saved.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// Where the board and the panes were last drawn (what the mouse hits).
+    pub fn hits(&self) -> Hits {
+        self.hits.borrow().clone()
+    }
+
+    /// The yes/no question shown, if any.
+    pub fn question(&self) -> Option<&Question> {
+        self.question.as_ref()
+    }
+
+    /// What to print on the restored terminal after leaving (see [`prompts::farewell`]).
+    pub fn farewell(&self) -> Option<String> {
+        if self.replay.is_some() {
+            return None;
+        }
+        let ongoing = self.game.status() == Status::Ongoing;
+        prompts::farewell(&self.recorder, self.game.history().len(), ongoing)
     }
 
     /// Steps through the game played so far, from its start.
@@ -154,7 +225,7 @@ impl VariantApp {
         let text = if over {
             format!(
                 "game over: {}: {}",
-                self.game.status().describe(),
+                self.result_words(),
                 self.game.end_reason().unwrap_or_default()
             )
         } else {
@@ -218,6 +289,9 @@ impl VariantApp {
         if self.help {
             return InputMode::Help;
         }
+        if self.question.is_some() {
+            return InputMode::Question;
+        }
         match self.mode {
             VariantMode::Prompt { .. } => InputMode::Prompt,
             _ if self.replay.is_some() => InputMode::Replay,
@@ -225,8 +299,159 @@ impl VariantApp {
         }
     }
 
+    /// Plays moves on worker threads (`Background`) or here (`Inline`, the default), as
+    /// [`super::App::set_exec`].
+    pub fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+    }
+
+    /// The move being played, once it has taken long enough to show: what and how long.
+    pub fn busy(&self) -> Option<(&str, Duration)> {
+        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
+        Some((p.work.what(), p.work.elapsed()))
+    }
+
+    /// Whether a move is being played (shown or not yet).
+    pub fn working(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Takes in a move that finished on its worker thread; true when the screen should
+    /// be drawn again.
+    pub fn tick(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        let result = match p.work.poll() {
+            Polled::Running => return p.work.shown(),
+            Polled::Done(r) => r.map(|game| self.game = game),
+            Polled::Failed(why) => Err(format!(
+                "the move failed inside qchess ({why}); the game is unchanged"
+            )),
+        };
+        if let Some(p) = self.pending.take() {
+            self.finish_move(&p.input, result);
+        }
+        true
+    }
+
+    /// Waits for the move being played and takes it in.
+    pub fn finish_work(&mut self) {
+        while self.pending.is_some() {
+            if !self.tick() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+
+    /// Keys while a move is being played: Esc cancels it (the worker's result is thrown
+    /// away), `q` and Ctrl-C quit at once; the rest do nothing.
+    fn busy_key(&mut self, key: KeyEvent) {
+        match input::press(key) {
+            input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
+            input::Press::Key(KeyCode::Esc) => {
+                if let Some(p) = self.pending.take() {
+                    if !matches!(self.mode, VariantMode::Prompt { .. }) {
+                        self.mode = VariantMode::Idle;
+                    }
+                    self.say(
+                        Tone::Plain,
+                        format!("cancelled {}: the game is unchanged", p.input),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles one terminal event, as [`super::App::handle_event`] does.
+    pub fn handle_event(&mut self, event: Event) {
+        if self.pending.is_some() {
+            if let Event::Key(k) = event {
+                self.busy_key(k);
+            }
+            return;
+        }
+        match event {
+            Event::Key(k) => self.handle_key(k),
+            Event::Mouse(m) => self.handle_mouse(m),
+            Event::Paste(text) => {
+                if let VariantMode::Prompt { line, .. } = &mut self.mode {
+                    line.paste(&text);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles one mouse event as [`super::App::handle_mouse`] does; the wheel over the
+    /// trace pane scrolls it.
+    pub fn handle_mouse(&mut self, ev: MouseEvent) {
+        let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
+            return;
+        };
+        let shown = Shown {
+            help: self.help,
+            game_over: self.game_over_popup && self.game.status() != Status::Ongoing,
+            question: self.question.is_some(),
+            replay: self.replay.is_some(),
+            targets: !self.targets().is_empty(),
+        };
+        match self.pointer.act(g, shown) {
+            // The trace pane does not scroll sideways.
+            Some(Act::Action(Action::CircuitLeft | Action::CircuitRight)) | None => {}
+            Some(Act::Action(a)) => self.update(a),
+            Some(Act::Square(sq)) => self.click_square(sq),
+            Some(Act::Move(i)) => self.click_move(i),
+        }
+    }
+
+    /// A click on `sq`: the cursor goes there and the square is picked as Enter would
+    /// (in replay only the cursor moves); with nothing selected, a square without a
+    /// piece of the side to move only gets the cursor.
+    fn click_square(&mut self, sq: Square) {
+        match self.mode {
+            VariantMode::Choice { .. } => {
+                return self.say(
+                    Tone::Error,
+                    "pick the promotion by its letter (Esc cancels)",
+                )
+            }
+            VariantMode::Prompt { .. } => self.mode = VariantMode::Idle,
+            _ => {}
+        }
+        self.cursor = sq;
+        if self.replay.is_some() {
+            return;
+        }
+        if self.mode == VariantMode::Idle && !self.piece_of_mover(sq) {
+            return self.say(
+                Tone::Plain,
+                format!(
+                    "{sq} holds no piece of the side to move ({})",
+                    self.game.to_move().name()
+                ),
+            );
+        }
+        self.update(Action::Select);
+    }
+
+    /// A click on ply `i` in the history: what it did is shown (in replay, the game
+    /// after it).
+    fn click_move(&mut self, i: usize) {
+        if let Some(r) = &self.replay {
+            let by = (i + 1) as i64 - r.ply as i64;
+            return self.step_ply(by);
+        }
+        self.selected_ply = steps::repick(i, 0, self.game.history().len());
+        self.trace_scroll = 0;
+    }
+
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        if self.pending.is_some() {
+            return self.busy_key(key);
+        }
         if let (VariantMode::Choice { moves }, KeyCode::Char(c)) = (&self.mode, key.code) {
             let pick = moves
                 .iter()
@@ -259,10 +484,22 @@ impl VariantApp {
 
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
-        if self.help {
-            self.help = false;
-            self.quit = action == Action::Quit;
+        if action == Action::Interrupt {
+            self.quit = true;
             return;
+        }
+        if self.help {
+            // Any key turns the page; after the last page it closes the help.
+            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+                self.help_page += 1;
+                return;
+            }
+            self.help = false;
+            self.help_page = 0;
+            return;
+        }
+        if let Some(q) = self.question.take() {
+            return self.answer(q, action);
         }
         match action {
             Action::Cursor(dx, dy) => {
@@ -281,27 +518,38 @@ impl VariantApp {
                     self.game_over_popup = false;
                 }
             }
-            Action::Prompt => self.prompt(Purpose::Move, String::new()),
-            Action::Save => {
-                let path = self.recorder.default_save_path().display().to_string();
-                self.prompt(Purpose::SavePath, path);
-            }
-            Action::GotoPly => self.prompt(Purpose::GotoPly, String::new()),
-            Action::Char(c) => {
-                if let VariantMode::Prompt { text, .. } = &mut self.mode {
-                    text.push(c);
+            Action::Prompt => self.prompt(Purpose::Move, LineEdit::empty()),
+            Action::Save => self.ask_save_path(),
+            Action::GotoPly => self.prompt(Purpose::GotoPly, LineEdit::empty()),
+            Action::Edit(e) => {
+                if let VariantMode::Prompt { line, .. } = &mut self.mode {
+                    line.edit(e);
                 }
             }
-            Action::Backspace => {
-                if let VariantMode::Prompt { text, .. } = &mut self.mode {
-                    text.pop();
+            Action::Recall => {
+                if let VariantMode::Prompt {
+                    line,
+                    purpose: Purpose::Move,
+                } = &mut self.mode
+                {
+                    *line = LineEdit::with_text(self.last_typed.clone());
                 }
             }
             Action::Submit => self.submit(),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
+            Action::NextPane => {
+                self.drawer = self.drawer.next();
+                let name = self.drawer.name("trace");
+                self.say(
+                    Tone::Plain,
+                    format!("small screens show the {name} below the board"),
+                );
+            }
             Action::Help => self.help = true,
-            Action::Quit => self.quit = true,
+            Action::Quit => self.ask_quit(),
+            Action::Interrupt => self.quit = true,
+            Action::Yes | Action::No => {}
             Action::NewGame => self.new_game(),
             Action::HistoryPrev => self.pick_ply(-1),
             Action::HistoryNext => self.pick_ply(1),
@@ -329,16 +577,16 @@ impl VariantApp {
         }
     }
 
-    fn prompt(&mut self, purpose: Purpose, text: String) {
+    fn prompt(&mut self, purpose: Purpose, line: LineEdit) {
         let hint = match purpose {
             Purpose::Move if self.game.rules() == RuleSet::Harmonics => {
                 "type a move: e2e4, e7e8q, b1~d4 (quantum); Enter plays, Esc cancels"
             }
             Purpose::Move => "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q",
-            Purpose::SavePath => "Enter saves to this file, Esc cancels",
+            Purpose::SavePath => prompts::SAVE_HINT,
             Purpose::GotoPly => "type a ply number, Enter shows it, Esc cancels",
         };
-        self.mode = VariantMode::Prompt { text, purpose };
+        self.mode = VariantMode::Prompt { line, purpose };
         self.say(Tone::Plain, hint);
     }
 
@@ -470,20 +718,28 @@ impl VariantApp {
     }
 
     fn submit(&mut self) {
-        let VariantMode::Prompt { text, purpose } = &self.mode else {
+        let VariantMode::Prompt { line, purpose } = &self.mode else {
             return;
         };
-        let (input, purpose) = (text.trim().to_string(), *purpose);
+        let (input, purpose) = (line.text().trim().to_string(), *purpose);
         match purpose {
+            // The move line closes whatever happens; Up brings the text back.
             Purpose::Move if input.is_empty() => {
                 self.mode = VariantMode::Idle;
                 self.say(Tone::Plain, "no move typed");
             }
-            Purpose::Move => self.play(&input),
+            Purpose::Move => {
+                self.mode = VariantMode::Idle;
+                self.last_typed = input.clone();
+                match forced_suffix(self.game.rules(), &input) {
+                    Some(suffix) => self.say(Tone::Error, refused_outcome(&input, &suffix)),
+                    None => self.play(&input),
+                }
+            }
             Purpose::SavePath if input.is_empty() => {
                 self.say(Tone::Error, "type a file name to save to (Esc cancels)")
             }
-            Purpose::SavePath => self.save_to(&input),
+            Purpose::SavePath => self.save_typed_path(&input),
             Purpose::GotoPly => match input.parse::<usize>() {
                 Ok(p) => {
                     let cur = self.replay.as_ref().map_or(0, |r| r.ply) as i64;
@@ -505,20 +761,44 @@ impl VariantApp {
                 "this is a replay: p plays on from the shown ply",
             );
         }
-        match self.game.play(text) {
-            Ok(rec) => {
-                let said = describe(rec);
+        match self.exec {
+            Exec::Inline => {
+                let result = self.game.play(text).map(|_| ()).map_err(|e| e.to_string());
+                self.finish_move(text, result);
+            }
+            Exec::Background => {
+                // On a copy: the screen keeps drawing this game meanwhile.
+                let mut game = self.game.clone_box();
+                let owned = text.to_string();
+                let work = Work::start(format!("playing {text}"), move |_| {
+                    game.play(&owned).map_err(|e| e.to_string())?;
+                    Ok(game)
+                });
+                self.pending = Some(Pending {
+                    work,
+                    input: text.to_string(),
+                });
+            }
+        }
+    }
+
+    /// Tells the player what the played move did (the game holds it) or why it was
+    /// refused.
+    fn finish_move(&mut self, text: &str, result: Result<(), String>) {
+        match result {
+            Ok(()) => {
+                let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change();
                 let said = match self.game.status() {
                     Status::Ongoing => said,
-                    s => format!("{said}. Game over: {}", s.describe()),
+                    _ => format!("{said}. Game over: {}", self.result_words()),
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
             }
             Err(e) => {
-                // A typed move stays on the line so it can be fixed.
-                if !matches!(self.mode, VariantMode::Prompt { .. }) {
+                // A refused target keeps the selected piece; a promotion choice ends.
+                if let VariantMode::Choice { .. } = self.mode {
                     self.mode = VariantMode::Idle;
                 }
                 self.say(Tone::Error, format!("{text}: {e}"));
@@ -633,7 +913,18 @@ impl VariantApp {
         self.autosave();
     }
 
-    fn saved(&self) -> SavedGame {
+    fn autosave(&mut self) {
+        if let Some(m) = prompts::autosave_message(&self.recorder, &self.record(), &self.message) {
+            self.message = m;
+        }
+    }
+}
+
+impl Asking for VariantApp {
+    fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+    fn record(&self) -> SavedGame {
         SavedGame::of_variant(
             self.history_game(),
             self.start_fen.clone(),
@@ -642,18 +933,39 @@ impl VariantApp {
             &self.recorder.date,
         )
     }
-
-    fn autosave(&mut self) {
-        if let Some(m) = autosave_message(&self.recorder, &self.saved(), &self.message) {
-            self.message = m;
-        }
+    fn playing(&self) -> bool {
+        self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && !self.game.history().is_empty()
     }
-
-    fn save_to(&mut self, path: &str) {
-        self.message = save_message(path, &self.saved());
-        if self.message.tone == Tone::Info {
+    fn question_mut(&mut self) -> &mut Option<Question> {
+        &mut self.question
+    }
+    fn set_message(&mut self, m: Message) {
+        self.message = m;
+    }
+    fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
+        self.mode = VariantMode::Prompt { line, purpose };
+    }
+    fn close_line(&mut self) {
+        if let VariantMode::Prompt { .. } = self.mode {
             self.mode = VariantMode::Idle;
         }
+    }
+    fn leave(&mut self) {
+        self.quit = true;
+    }
+}
+
+/// The outcome suffix a typed move forces (harmonics' `.c3=N`), if any.
+fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
+    match rules {
+        RuleSet::Harmonics => crate::variants::harmonics::notation::parse(typed)
+            .ok()
+            .filter(|i| !i.forced.is_empty())
+            .map(|i| i.forced.iter().map(ToString::to_string).collect()),
+        // Haft and Quantum Chess moves typed here carry no outcome a player could force.
+        RuleSet::Haft | RuleSet::Quantum => None,
     }
 }
 

@@ -2,37 +2,58 @@
 //! by weight, or worlds and possible types), the history with its remarks, and the trace
 //! of what the shown move did; plus the status and message lines.
 
-use super::app::Tone;
 use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
-use super::layout;
+use super::layout::{self, Panes};
+use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
+use super::status;
 use super::variant::{move_squares, VariantApp, VariantMode};
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 /// Draws the whole screen for a variant game.
 pub fn draw(f: &mut Frame, app: &VariantApp) {
     let area = f.area();
-    let Some(p) = layout::panes(area) else {
-        popup::too_small(f, area);
+    let message = message_lines(app, area.width);
+    // Where things are drawn, for the mouse: nothing while the terminal is too small.
+    let Some(p) = layout::panes(area, app.drawer, message.len() as u16) else {
+        app.hits.replace(Hits::default());
+        popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
     };
-    board(f, p.board, app, p.cell);
-    details(f, p.probs, app);
-    history(f, p.history, app);
-    trace(f, p.circuit, app);
-    status(f, p.status, p.message, app);
+    let board = board(f, p.board, app, p.cell);
+    if Panes::shown(p.probs) {
+        details(f, p.probs, app);
+    }
+    let history = history(f, p.history, app);
+    let circuit = Panes::shown(p.circuit).then(|| {
+        trace(f, p.circuit, app);
+        p.circuit
+    });
+    app.hits.replace(Hits {
+        board: Some(board),
+        history: Some(history),
+        circuit,
+    });
+    if let Some(d) = p.drawer {
+        popup::drawer_hint(f, d, &app.paint, app.drawer.next().name("trace"));
+    }
+    status_line(f, p.status, app);
+    f.render_widget(Paragraph::new(message), p.message);
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
         let reason = g.end_reason().unwrap_or_default();
-        popup::game_over_box(f, area, &app.paint, g.status().describe(), &reason);
+        popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason);
+    }
+    if let Some(q) = app.question() {
+        popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
     if app.help {
         let map = if app.replay.is_some() {
@@ -40,20 +61,20 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        popup::help_box(f, area, &app.paint, popup::map_lines(map));
+        let pages = popup::help_box(f, area, &app.paint, popup::map_lines(map), app.help_page);
+        app.help_pages.set(pages);
     }
 }
 
 fn pane<'a>(app: &VariantApp, title: String, bottom: &'a str) -> Block<'a> {
     let paint = &app.paint;
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    paint
+        .block()
         .title(Span::styled(title, paint.title()))
         .title_bottom(Span::styled(bottom, paint.dim()))
 }
 
-fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) {
+fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> BoardSpot {
     let g = app.game();
     let mut pieces = [None; 64];
     for (sq, c) in g.cells() {
@@ -98,7 +119,7 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) {
         ascii: app.ascii,
         heat: None,
     };
-    squares::render(f, area, &app.paint, &model, cell);
+    squares::render(f, area, &app.paint, &model, cell)
 }
 
 /// Lines that fit `width`, wrapped at spaces.
@@ -127,13 +148,17 @@ fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
+fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
     let bottom = if app.replay.is_some() {
         " ← → step, g go to ply "
     } else {
         " [ ] pick a move "
     };
-    let block = pane(app, " History ".into(), bottom);
+    let block = pane(
+        app,
+        " History ".into(),
+        layout::hint_fits(bottom, area.width),
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let paint = &app.paint;
@@ -145,6 +170,8 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
         .first()
         .is_some_and(|r| r.color == Color::Black);
     let mut lines: Vec<Line> = Vec::new();
+    // The move of each line.
+    let mut owners: Vec<Option<usize>> = Vec::new();
     let mut shown_line = 0;
     for (i, r) in app.history_game().history().iter().enumerate() {
         let ply = i + first_black as usize;
@@ -170,12 +197,21 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) {
                 ]));
             }
         }
+        owners.resize(lines.len(), Some(i));
     }
     if lines.is_empty() {
         lines.push(Line::styled("no moves yet", paint.dim()));
     }
     let offset = (shown_line + 1).saturating_sub(inner.height as usize);
     f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
+    HistorySpot {
+        area: inner,
+        rows: owners
+            .into_iter()
+            .skip(offset)
+            .take(inner.height as usize)
+            .collect(),
+    }
 }
 
 fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
@@ -187,7 +223,11 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
         Some((i, r)) => format!(" Trace: ply {} {} ", i + 1, r.text),
         None => " Trace ".into(),
     };
-    let block = pane(app, title, " PgUp PgDn scroll ");
+    let block = pane(
+        app,
+        title,
+        layout::hint_fits(" PgUp PgDn scroll ", area.width),
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let lines: Vec<String> = match shown {
@@ -199,51 +239,23 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
     f.render_widget(Paragraph::new(lines).scroll((app.trace_scroll, 0)), inner);
 }
 
-fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
-    let paint = &app.paint;
-    let theme = &paint.theme;
+/// The message area's lines at `width` (see [`status::message_area`]).
+fn message_lines(app: &VariantApp, width: u16) -> Vec<Line<'static>> {
+    let prompt = match app.mode() {
+        VariantMode::Prompt { line, purpose } => Some((*purpose, line)),
+        _ => None,
+    };
+    status::message_area(&app.paint, &app.message, prompt, app.busy(), width)
+}
+
+fn status_line(f: &mut Frame, area: Rect, app: &VariantApp) {
     let g = app.game();
-    let text = paint.fg(theme.text);
-    let dim = paint.dim();
-    let sep = Span::styled(" │ ", dim);
-    let mut spans = Vec::new();
-    if let Some(r) = &app.replay {
-        spans.push(Span::styled(
-            format!("replay {}/{}", r.ply, r.full.history().len()),
-            paint.title(),
-        ));
-        spans.push(sep.clone());
-    }
-    let who = match g.status() {
-        Status::Ongoing => format!("{} to move", g.to_move().name()),
-        s => format!("game over: {}", s.describe()),
-    };
-    spans.extend([
-        Span::styled(who, text.add_modifier(Modifier::BOLD)),
-        sep.clone(),
-        Span::styled(format!("ply {}", g.history().len()), text),
-        sep.clone(),
-        Span::styled(g.rules().name(), text),
-        sep,
-        Span::styled("? help  q quit", dim),
-    ]);
-    f.render_widget(Paragraph::new(Line::from(spans)), status);
-    let tone = match app.message.tone {
-        Tone::Plain => dim,
-        Tone::Info => paint.fg(theme.info),
-        Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
-    };
-    let line = match app.mode() {
-        VariantMode::Prompt {
-            text: typed,
-            purpose,
-        } => Line::from(vec![
-            Span::styled(purpose.label(), paint.title()),
-            Span::styled(typed.clone(), text),
-            Span::styled("_", text.add_modifier(Modifier::SLOW_BLINK)),
-            Span::styled(format!("   {}", app.message.text), tone),
-        ]),
-        _ => Line::styled(app.message.text.clone(), tone),
-    };
-    f.render_widget(Paragraph::new(line), message);
+    let facts = vec![
+        format!("ply {}", g.history().len()),
+        g.rules().name().to_string(),
+    ];
+    let replay = app.replay.as_ref().map(|r| (r.ply, r.full.history().len()));
+    let who = status::who(g.status(), g.to_move(), &app.result_words());
+    let line = status::game_status(&app.paint, replay, who, facts, area.width);
+    f.render_widget(Paragraph::new(line), area);
 }

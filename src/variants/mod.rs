@@ -88,7 +88,8 @@ pub struct PlyRecord {
 pub struct VariantError(pub String);
 
 /// A game under one of the other rule systems. Everything a pane shows comes from here.
-pub trait VariantGame {
+/// `Send`, so that the terminal can play a move on a worker thread.
+pub trait VariantGame: Send {
     /// Which rule system this is.
     fn rules(&self) -> RuleSet;
     /// The board as shown: each occupied square with its piece and probability.

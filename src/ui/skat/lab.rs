@@ -11,9 +11,11 @@ use crate::skat::view::{line_solver, SkatView, TricksPane};
 use crate::ui::app::{Message, Tone};
 use crate::ui::color::Paint;
 use crate::ui::terminal::Screen;
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::ui::work::{Exec, Polled, Work};
+use crossterm::event::{Event, KeyCode, KeyEvent};
 use ratatui::Frame;
 use std::cell::Cell;
+use std::time::Duration;
 
 /// Something the lab can show.
 #[derive(Clone, Debug)]
@@ -115,6 +117,14 @@ pub enum Shown {
     Toy(ToyState),
 }
 
+/// An entry being analysed on a worker thread.
+#[derive(Debug)]
+struct Pending {
+    work: Work<Result<Shown, AnalysisError>>,
+    /// Which entry.
+    index: usize,
+}
+
 /// The Skat lab screen.
 #[derive(Debug)]
 pub struct SkatLab {
@@ -134,6 +144,10 @@ pub struct SkatLab {
     help: bool,
     quit: bool,
     message: Message,
+    /// Where analyses run.
+    exec: Exec,
+    /// The entry being analysed on a worker thread.
+    pending: Option<Pending>,
 }
 
 fn load(entry: &Entry, options: &AnalyzeOptions) -> Result<Shown, AnalysisError> {
@@ -174,17 +188,45 @@ impl SkatLab {
         paint: Paint,
         ascii: bool,
     ) -> Result<SkatLab, super::LabError> {
-        let start = start.min(entries.len().saturating_sub(1));
-        let mut shown: Vec<Option<Shown>> = entries.iter().map(|_| None).collect();
-        if let Some(e) = entries.get(start) {
-            let s = load(e, &options).map_err(|source| super::LabError::Analysis {
+        let mut lab = SkatLab::empty(entries, start, options, paint, ascii);
+        if let Some(e) = lab.entries.get(lab.current) {
+            let s = load(e, &lab.options).map_err(|source| super::LabError::Analysis {
                 name: e.name().to_string(),
                 source,
             })?;
-            shown[start] = Some(s);
+            lab.shown[lab.current] = Some(s);
         }
-        let mut lab = SkatLab {
-            paint,
+        lab.describe();
+        Ok(lab)
+    }
+
+    /// A lab over `entries` that analyses `start` (and every other entry when first
+    /// shown) on a worker thread, drawing meanwhile: what the terminal runs.
+    pub fn in_background(
+        entries: Vec<Entry>,
+        start: usize,
+        options: AnalyzeOptions,
+        paint: Paint,
+        ascii: bool,
+    ) -> SkatLab {
+        let mut lab = SkatLab::empty(entries, start, options, paint, ascii);
+        lab.exec = Exec::Background;
+        lab.show(lab.current);
+        lab
+    }
+
+    /// The lab with nothing analysed yet, set to show `start`.
+    fn empty(
+        entries: Vec<Entry>,
+        start: usize,
+        options: AnalyzeOptions,
+        paint: Paint,
+        ascii: bool,
+    ) -> SkatLab {
+        let start = start.min(entries.len().saturating_sub(1));
+        let shown: Vec<Option<Shown>> = entries.iter().map(|_| None).collect();
+        SkatLab {
+            paint: paint.with_ascii(ascii),
             ascii,
             options,
             entries,
@@ -199,9 +241,40 @@ impl SkatLab {
                 text: String::new(),
                 tone: Tone::Plain,
             },
-        };
-        lab.describe();
-        Ok(lab)
+            exec: Exec::Inline,
+            pending: None,
+        }
+    }
+
+    /// The analysis running on a worker thread, once it has taken long enough to show:
+    /// what and how long.
+    pub fn busy(&self) -> Option<(&str, Duration)> {
+        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
+        Some((p.work.what(), p.work.elapsed()))
+    }
+
+    /// Waits for the analysis running on a worker thread and takes it in.
+    pub fn finish_work(&mut self) {
+        while self.pending.is_some() {
+            if !Screen::tick(self) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+
+    /// Takes in an analysis that finished on its worker thread: shows the entry, or
+    /// says why it could not be analysed.
+    fn take_in(&mut self, index: usize, result: Result<Shown, String>) {
+        let name = self.entries[index].name().to_string();
+        match result {
+            Ok(s) => {
+                self.shown[index] = Some(s);
+                self.current = index;
+                self.scroll = [0; 4];
+                self.describe();
+            }
+            Err(e) => self.say(Tone::Error, format!("{name}: {e}")),
+        }
     }
 
     /// The entries, in key order.
@@ -254,8 +327,21 @@ impl SkatLab {
         self.quit
     }
 
-    /// Reacts to one key press.
+    /// Reacts to one key press. While an analysis runs, Esc stops waiting for it and `q`
+    /// and Ctrl-C quit at once; other keys wait.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        if let Some(p) = &self.pending {
+            match translate(key) {
+                Some(Action::Quit) => self.quit = true,
+                Some(Action::Cancel) => {
+                    let name = self.entries[p.index].name().to_string();
+                    self.pending = None;
+                    self.say(Tone::Plain, format!("stopped analysing {name}"));
+                }
+                _ => {}
+            }
+            return;
+        }
         match translate(key) {
             Some(a) => self.update(a),
             None if self.help => self.help = false,
@@ -345,19 +431,24 @@ impl SkatLab {
         if i >= self.entries.len() {
             return;
         }
-        if self.shown[i].is_none() {
-            match load(&self.entries[i], &self.options) {
-                Ok(s) => self.shown[i] = Some(s),
-                Err(e) => {
-                    let name = self.entries[i].name().to_string();
-                    self.say(Tone::Error, format!("{name}: {e}"));
-                    return;
-                }
+        if self.shown[i].is_some() {
+            self.current = i;
+            self.scroll = [0; 4];
+            return self.describe();
+        }
+        let entry = self.entries[i].clone();
+        match self.exec {
+            Exec::Inline => {
+                let result = load(&entry, &self.options).map_err(|e| e.to_string());
+                self.take_in(i, result);
+            }
+            Exec::Background => {
+                let options = self.options;
+                let what = format!("analysing {}", entry.name());
+                let work = Work::start(what, move |_| load(&entry, &options));
+                self.pending = Some(Pending { work, index: i });
             }
         }
-        self.current = i;
-        self.scroll = [0; 4];
-        self.describe();
     }
 
     fn move_card(&mut self, by: i32) {
@@ -412,8 +503,34 @@ impl Screen for SkatLab {
     fn draw(&self, f: &mut Frame) {
         super::draw(f, self)
     }
-    fn handle_key(&mut self, key: KeyEvent) {
-        SkatLab::handle_key(self, key)
+    fn handle_event(&mut self, event: Event) {
+        // The lab has no mouse actions and no text to paste into.
+        if let Event::Key(k) = event {
+            SkatLab::handle_key(self, k)
+        }
+    }
+    fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+    }
+    fn tick(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        let result = match p.work.poll() {
+            Polled::Running => return p.work.shown(),
+            Polled::Done(r) => r.map_err(|e| e.to_string()),
+            Polled::Failed(why) => Err(format!("the analysis failed inside qchess ({why})")),
+        };
+        if let Some(p) = self.pending.take() {
+            self.take_in(p.index, result);
+        }
+        true
+    }
+    fn working(&self) -> bool {
+        self.pending.is_some()
+    }
+    fn min_size(&self) -> (u16, u16) {
+        crate::ui::layout::MIN_SIZE
     }
     fn should_quit(&self) -> bool {
         SkatLab::should_quit(self)

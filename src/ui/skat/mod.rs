@@ -14,15 +14,15 @@ pub mod tricks;
 pub use lab::{builtin_entries, Entry, Pane, SkatLab};
 
 use super::color::{ColorChoice, Paint};
-use super::layout;
+use super::layout::{self, Drawer};
 use super::popup;
-use super::terminal::{run_screen, Ended};
+use super::terminal::{require_terminal, run_screen, Ended, NoTerminal, TerminalOptions};
 use super::theme::Theme;
 use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
 use crate::skat::cards::{Card, Suit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 /// How `qchess skat` was asked to start the lab.
@@ -54,22 +54,30 @@ pub enum LabError {
     /// The terminal failed.
     #[error("terminal: {0}")]
     Io(#[from] std::io::Error),
+    /// Standard input or output is not a terminal.
+    #[error("{0}")]
+    NoTerminal(#[from] NoTerminal),
 }
 
 /// Opens the lab in the terminal until the player quits or a signal stops it.
 pub fn run(opts: LabOptions) -> Result<Ended, LabError> {
+    require_terminal()?;
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
     let paint = Paint::new(Theme::default(), tier);
-    let mut lab = SkatLab::new(opts.entries, opts.start, opts.analyze, paint, opts.ascii)?;
-    Ok(run_screen(&mut lab)?)
+    // The first endgame is analysed while the lab is already on screen.
+    let mut lab = SkatLab::in_background(opts.entries, opts.start, opts.analyze, paint, opts.ascii);
+    // The lab has no mouse actions: leave the mouse to the terminal (text selection).
+    Ok(run_screen(&mut lab, TerminalOptions { mouse: false })?)
 }
 
 /// Draws the whole lab screen.
 pub fn draw(f: &mut Frame, lab: &SkatLab) {
     let area = f.area();
-    let Some(p) = layout::panes(area) else {
-        popup::too_small(f, area);
-        return;
+    // The lab has no compact arrangement: its panes need the full one.
+    let message = status::message_lines(lab, area.width);
+    let p = match layout::panes(area, Drawer::default(), message.len() as u16) {
+        Some(p) if p.drawer.is_none() => p,
+        _ => return popup::too_small(f, area, layout::MIN_SIZE),
     };
     // The board's place, the largest, holds the probabilities and the distributions;
     // the table takes the probabilities' place.
@@ -77,7 +85,7 @@ pub fn draw(f: &mut Frame, lab: &SkatLab) {
     table::render(f, p.probs, lab);
     tricks::render(f, p.history, lab);
     circuit::render(f, p.circuit, lab);
-    status::render(f, p.status, p.message, lab);
+    status::render(f, p.status, p.message, lab, message);
     if lab.help_shown() {
         help::render(f, area, lab);
     }
@@ -117,55 +125,10 @@ pub fn pane_block<'a>(lab: &SkatLab, pane: Pane, title: String) -> Block<'a> {
     } else {
         paint.fg(paint.theme.border)
     };
-    Block::default()
-        .borders(Borders::ALL)
+    paint
+        .block()
         .border_style(border)
         .title(Span::styled(format!(" {title} "), paint.title()))
-}
-
-/// Lays styled words out in lines of at most `width` cells, one space between words;
-/// continuation lines start with `indent` spaces. A word wider than a line is cut.
-pub fn flow(words: Vec<Span<'static>>, indent: usize, width: usize) -> Vec<Line<'static>> {
-    let width = width.max(indent + 8);
-    let mut lines = Vec::new();
-    let mut cur: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    // Whether the current line has no word yet.
-    let mut fresh = true;
-    for w in words {
-        let ww = w.width();
-        if !fresh && used + 1 + ww > width {
-            lines.push(Line::from(std::mem::take(&mut cur)));
-            cur.push(Span::raw(" ".repeat(indent)));
-            used = indent;
-            fresh = true;
-        }
-        if !fresh {
-            cur.push(Span::raw(" "));
-            used += 1;
-        }
-        if used + ww > width {
-            let cut: String = w.content.chars().take(width - used).collect();
-            cur.push(Span::styled(cut, w.style));
-            used = width;
-        } else {
-            used += ww;
-            cur.push(w);
-        }
-        fresh = false;
-    }
-    if !cur.is_empty() {
-        lines.push(Line::from(cur));
-    }
-    lines
-}
-
-/// The words of `text` (split at spaces), each with `style`.
-pub fn words(text: &str, style: ratatui::style::Style) -> Vec<Span<'static>> {
-    text.split(' ')
-        .filter(|w| !w.is_empty())
-        .map(|w| Span::styled(w.to_string(), style))
-        .collect()
 }
 
 /// The first line to show so that line `keep` is visible in `height` lines, starting
@@ -200,22 +163,6 @@ pub fn inner_height(area: Rect) -> usize {
 mod tests {
     use super::*;
     use crate::skat::cards::Rank;
-
-    fn text(lines: &[Line]) -> Vec<String> {
-        lines.iter().map(|l| l.to_string()).collect()
-    }
-
-    #[test]
-    fn flow_wraps_with_a_hanging_indent() {
-        let s = ratatui::style::Style::default();
-        let l = flow(words("QFT† inverse QFT on q7..q12: 24 gates", s), 2, 16);
-        assert_eq!(
-            text(&l),
-            ["QFT† inverse QFT", "  on q7..q12: 24", "  gates"]
-        );
-        let l = flow(words("abcdefghijklmnopqrstuvwxyz", s), 2, 10);
-        assert_eq!(text(&l), ["abcdefghij"]);
-    }
 
     #[test]
     fn cards_with_symbols_or_letters() {

@@ -1,0 +1,221 @@
+//! Long work (a move on a big state, a Skat analysis) on a worker thread, so that the
+//! screen keeps drawing, reading keys and following resizes while it runs; and the busy
+//! line that shows it.
+
+use std::any::Any;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Work shorter than this shows no busy mark (so quick moves do not flicker).
+pub const BUSY_AFTER: Duration = Duration::from_millis(150);
+
+/// The name of worker threads (the panic hook leaves the terminal alone for them: a
+/// panic there becomes a message on the screen).
+pub const WORKER_THREAD: &str = "qchess-work";
+
+/// A flag the work looks at to stop early; set by [`Work::cancel`] and on drop.
+pub type CancelFlag = Arc<AtomicBool>;
+
+/// Where a screen runs its long work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Exec {
+    /// On the calling thread, to the end: for tests and programs that drive a screen
+    /// directly and look at the result right after a key.
+    #[default]
+    Inline,
+    /// On a worker thread; the terminal loop collects the result ([`Work::poll`]).
+    Background,
+}
+
+/// What a look at running work found.
+#[derive(Debug)]
+pub enum Polled<T> {
+    /// Still running.
+    Running,
+    /// Finished with this result.
+    Done(T),
+    /// The work panicked (a bug): what it said.
+    Failed(String),
+}
+
+/// Work running on a worker thread.
+pub struct Work<T> {
+    rx: Receiver<Result<T, String>>,
+    cancel: CancelFlag,
+    started: Instant,
+    what: String,
+}
+
+impl<T> fmt::Debug for Work<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Work")
+            .field("what", &self.what)
+            .field("elapsed", &self.started.elapsed())
+            .finish()
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_text(payload: Box<dyn Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into())
+}
+
+impl<T: Send + 'static> Work<T> {
+    /// Starts `job` on a worker thread; `what` names it on the busy line. The job gets
+    /// the cancel flag to pass on to whatever can stop early.
+    pub fn start(
+        what: impl Into<String>,
+        job: impl FnOnce(CancelFlag) -> T + Send + 'static,
+    ) -> Self {
+        let (tx, rx) = mpsc::channel();
+        let cancel = CancelFlag::default();
+        let flag = Arc::clone(&cancel);
+        let spawned = std::thread::Builder::new()
+            .name(WORKER_THREAD.into())
+            .spawn(move || {
+                let r = catch_unwind(AssertUnwindSafe(|| job(flag))).map_err(panic_text);
+                // The screen may have gone (quit, cancelled): nobody to tell.
+                let _ = tx.send(r);
+            });
+        let what = what.into();
+        if let Err(e) = spawned {
+            // The closure (and the sender) are gone: poll reports the failure.
+            let (tx, failed) = mpsc::channel();
+            let _ = tx.send(Err(format!("cannot start a worker thread: {e}")));
+            return Work {
+                rx: failed,
+                cancel,
+                started: Instant::now(),
+                what,
+            };
+        }
+        Work {
+            rx,
+            cancel,
+            started: Instant::now(),
+            what,
+        }
+    }
+}
+
+impl<T> Work<T> {
+    /// Whether the work has finished, and how.
+    pub fn poll(&self) -> Polled<T> {
+        match self.rx.try_recv() {
+            Ok(Ok(v)) => Polled::Done(v),
+            Ok(Err(e)) => Polled::Failed(e),
+            Err(TryRecvError::Empty) => Polled::Running,
+            Err(TryRecvError::Disconnected) => {
+                Polled::Failed("the worker stopped without a result".into())
+            }
+        }
+    }
+
+    /// Waits for the end of the work (tests, and screens run inline).
+    pub fn wait(self) -> Polled<T> {
+        match self.rx.recv() {
+            Ok(Ok(v)) => Polled::Done(v),
+            Ok(Err(e)) => Polled::Failed(e),
+            Err(_) => Polled::Failed("the worker stopped without a result".into()),
+        }
+    }
+
+    /// What the work is, for the busy line.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+
+    /// How long it has run.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Whether it has run long enough to show the busy mark.
+    pub fn shown(&self) -> bool {
+        self.elapsed() >= BUSY_AFTER
+    }
+}
+
+impl<T> Drop for Work<T> {
+    /// Dropping the work (cancelled, or the screen quit) asks it to stop; whatever it
+    /// still finishes is thrown away.
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The busy line: a spinner, what runs, for how long, and the keys that act now.
+pub fn busy_line(what: &str, elapsed: Duration, ascii: bool) -> String {
+    const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    const SPIN_ASCII: [char; 4] = ['|', '/', '-', '\\'];
+    let tick = (elapsed.as_millis() / 100) as usize;
+    let spin = if ascii {
+        SPIN_ASCII[tick % SPIN_ASCII.len()]
+    } else {
+        SPIN[tick % SPIN.len()]
+    };
+    format!(
+        "{spin} {what}: {:.1} s (Esc cancels, q quits)",
+        elapsed.as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait_done<T>(w: &Work<T>) -> Polled<T> {
+        let start = Instant::now();
+        loop {
+            match w.poll() {
+                Polled::Running if start.elapsed() < Duration::from_secs(10) => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                p => return p,
+            }
+        }
+    }
+
+    #[test]
+    fn work_runs_on_another_thread_and_can_be_cancelled() {
+        let w = Work::start("sum", |_| (1..=10).sum::<u32>());
+        assert!(matches!(wait_done(&w), Polled::Done(55)));
+
+        // The job sees the cancel flag flip; the screen never waits for it.
+        let (tx, rx) = mpsc::channel();
+        let w = Work::start("spin", move |flag: CancelFlag| {
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let _ = tx.send("stopped");
+        });
+        assert!(matches!(w.poll(), Polled::Running));
+        drop(w);
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok("stopped"));
+    }
+
+    #[test]
+    fn a_panic_in_the_work_is_a_failure() {
+        let w = Work::<()>::start("boom", |_| panic!("boom"));
+        match wait_done(&w) {
+            Polled::Failed(m) => assert_eq!(m, "boom"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn busy_line_shows_time_and_keys() {
+        let l = busy_line("playing b1^a3c3", Duration::from_millis(2049), true);
+        assert_eq!(l, "| playing b1^a3c3: 2.0 s (Esc cancels, q quits)");
+        let l = busy_line("x", Duration::from_millis(100), false);
+        assert!(l.starts_with('⠙'), "{l}");
+    }
+}

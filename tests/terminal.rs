@@ -1,0 +1,284 @@
+//! The game in a real (pseudo) terminal: it refuses to start without one, restores the
+//! terminal on SIGINT, SIGQUIT and SIGTERM, suspends on Ctrl-Z and comes back on SIGCONT,
+//! and captures the mouse unless told not to.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qchess-term-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn qchess(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+    c.env("QCHESS_CONFIG_DIR", dir)
+        .env("QCHESS_DATA_DIR", dir.join("data"))
+        .env("TERM", "xterm-256color");
+    c
+}
+
+#[test]
+fn without_a_terminal_one_line_points_to_analyze() {
+    let dir = scratch("notty");
+    for args in [
+        &[][..],
+        &["play"],
+        &["play", "--variant", "haft"],
+        &["skat", "tui"],
+    ] {
+        let out = qchess(&dir)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("qchess runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("terminal"), "{args:?}: {err}");
+        if args.first() != Some(&"skat") {
+            assert!(err.contains("qchess analyze"), "{args:?}: {err}");
+        }
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+mod pty {
+    use super::*;
+    use std::fs::File;
+    use std::io::{Read, Write};
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    /// qchess running on the slave side of a pseudo terminal of 80x24.
+    struct Pty {
+        master: File,
+        child: std::process::Child,
+        seen: Arc<Mutex<Vec<u8>>>,
+        /// Set once the reader has seen the slave side closed: all output is in `seen`.
+        drained: Arc<AtomicBool>,
+        dir: PathBuf,
+    }
+
+    impl Pty {
+        fn spawn(name: &str, args: &[&str]) -> Pty {
+            Pty::with_config(name, args, "")
+        }
+
+        /// As [`Pty::spawn`], with `config` as config.toml.
+        fn with_config(name: &str, args: &[&str], config: &str) -> Pty {
+            let dir = scratch(name);
+            std::fs::write(dir.join("config.toml"), config).unwrap();
+            let (mut m, mut s) = (0, 0);
+            let size = libc::winsize {
+                ws_row: 24,
+                ws_col: 80,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            };
+            // SAFETY: openpty writes two new descriptors into `m` and `s`.
+            let rc = unsafe {
+                libc::openpty(
+                    &mut m,
+                    &mut s,
+                    std::ptr::null_mut(),
+                    std::ptr::null(),
+                    &size,
+                )
+            };
+            assert_eq!(rc, 0, "openpty");
+            // SAFETY: both descriptors were just opened and are owned here alone.
+            let (master, slave) = unsafe { (File::from_raw_fd(m), OwnedFd::from_raw_fd(s)) };
+            let child = qchess(&dir)
+                .args(args)
+                .stdin(slave.try_clone().unwrap())
+                .stdout(slave.try_clone().unwrap())
+                .stderr(slave)
+                .spawn()
+                .expect("qchess runs");
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let mut reader = master.try_clone().unwrap();
+            let sink = Arc::clone(&seen);
+            let drained = Arc::new(AtomicBool::new(false));
+            let done = Arc::clone(&drained);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                // Ends with an error (EIO) once the child has closed the slave side.
+                while let Ok(n) = reader.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    sink.lock().unwrap().extend_from_slice(&buf[..n]);
+                }
+                done.store(true, Ordering::SeqCst);
+            });
+            Pty {
+                master,
+                child,
+                seen,
+                drained,
+                dir,
+            }
+        }
+
+        fn output(&self) -> Vec<u8> {
+            self.seen.lock().unwrap().clone()
+        }
+
+        /// Waits until the output holds `needle` `times` times.
+        fn wait_for(&self, needle: &str, times: usize) {
+            let start = Instant::now();
+            loop {
+                if count(&self.output(), needle) >= times {
+                    return;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(20),
+                    "no {needle:?} x{times} in {:?}",
+                    String::from_utf8_lossy(&self.output())
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+
+        fn signal(&self, sig: i32) {
+            // SAFETY: kill only sends a signal to our own child.
+            assert_eq!(unsafe { libc::kill(self.child.id() as i32, sig) }, 0);
+        }
+
+        /// Waits for the child to exit and for the reader to have read all it wrote.
+        fn exit_code(&mut self) -> Option<i32> {
+            let start = Instant::now();
+            loop {
+                if let Some(s) = self.child.try_wait().unwrap() {
+                    while !self.drained.load(Ordering::SeqCst) {
+                        assert!(
+                            start.elapsed() < Duration::from_secs(20),
+                            "output not drained"
+                        );
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    return s.code();
+                }
+                assert!(start.elapsed() < Duration::from_secs(20), "still running");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+
+        /// Whether the terminal is back in its ordinary (cooked, echoing) mode.
+        fn cooked(&self) -> bool {
+            // SAFETY: termios is plain data; tcgetattr on the master reads the pair's
+            // settings.
+            let mut t: libc::termios = unsafe { std::mem::zeroed() };
+            assert_eq!(
+                unsafe { libc::tcgetattr(self.master.as_raw_fd(), &mut t) },
+                0
+            );
+            t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
+        }
+    }
+
+    impl Drop for Pty {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn count(hay: &[u8], needle: &str) -> usize {
+        let n = needle.as_bytes();
+        hay.windows(n.len()).filter(|w| *w == n).count()
+    }
+
+    /// The position of the last `needle` in `hay`.
+    fn last(hay: &[u8], needle: &str) -> Option<usize> {
+        let n = needle.as_bytes();
+        hay.windows(n.len()).rposition(|w| w == n)
+    }
+
+    const ALT_ON: &str = "\x1b[?1049h";
+    const ALT_OFF: &str = "\x1b[?1049l";
+    const MOUSE_ON: &str = "\x1b[?1000h";
+    const MOUSE_OFF: &str = "\x1b[?1000l";
+    const SHOW_CURSOR: &str = "\x1b[?25h";
+
+    #[test]
+    fn signals_from_outside_restore_the_terminal() {
+        for (sig, name) in [
+            (libc::SIGINT, "int"),
+            (libc::SIGQUIT, "quit"),
+            (libc::SIGTERM, "term"),
+            (libc::SIGHUP, "hup"),
+        ] {
+            let mut p = Pty::spawn(name, &["play", "--seed", "1"]);
+            p.wait_for("Board", 1);
+            assert!(!p.cooked(), "{name}: raw mode while playing");
+            p.signal(sig);
+            assert_eq!(p.exit_code(), Some(128 + sig), "{name}");
+            let out = p.output();
+            let left = last(&out, ALT_OFF).expect("left the alternate screen");
+            assert!(left > last(&out, ALT_ON).unwrap(), "{name}");
+            assert!(last(&out, SHOW_CURSOR).is_some_and(|i| i > left), "{name}");
+            assert!(last(&out, MOUSE_OFF).is_some(), "{name}: mouse released");
+            assert!(p.cooked(), "{name}: raw mode left on");
+        }
+    }
+
+    #[test]
+    fn ctrl_z_suspends_and_fg_redraws() {
+        let mut p = Pty::spawn("tstp", &["play", "--seed", "1"]);
+        p.wait_for("Board", 1);
+        p.master.write_all(b"\x1a").unwrap();
+        // Stopped, with the terminal given back first.
+        let pid = p.child.id() as i32;
+        let mut status = 0;
+        let start = Instant::now();
+        // SAFETY: waitpid on our own child; WUNTRACED reports the stop.
+        while unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED | libc::WNOHANG) } == 0 {
+            assert!(start.elapsed() < Duration::from_secs(20), "never stopped");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(libc::WIFSTOPPED(status), "stopped, status {status:#x}");
+        p.wait_for(ALT_OFF, 1);
+        assert!(p.cooked(), "the shell gets a cooked terminal");
+        // fg: the game takes the terminal again and draws the whole screen.
+        p.signal(libc::SIGCONT);
+        p.wait_for(ALT_ON, 2);
+        p.wait_for("Board", 2);
+        assert!(!p.cooked());
+        p.master.write_all(b"q").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+        assert!(p.cooked());
+    }
+
+    #[test]
+    fn mouse_capture_is_on_unless_turned_off() {
+        let mut p = Pty::spawn("mouse", &["play", "--seed", "1"]);
+        p.wait_for("Board", 1);
+        assert_eq!(count(&p.output(), MOUSE_ON), 1);
+        assert_eq!(count(&p.output(), "\x1b[?1006h"), 1, "SGR reports");
+        // No report of every motion (only presses, releases and drags).
+        assert_eq!(count(&p.output(), "\x1b[?1003h"), 0);
+        p.master.write_all(b"q").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+
+        let mut p = Pty::spawn("nomouse", &["play", "--seed", "1", "--no-mouse"]);
+        p.wait_for("Board", 1);
+        assert_eq!(count(&p.output(), MOUSE_ON), 0);
+        p.master.write_all(b"q").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+
+        let mut p = Pty::with_config("mouseconf", &["play", "--seed", "1"], "mouse = false\n");
+        p.wait_for("Board", 1);
+        assert_eq!(count(&p.output(), MOUSE_ON), 0);
+        p.master.write_all(b"q").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+    }
+}
