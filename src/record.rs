@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -286,6 +287,18 @@ impl SavedGame {
         backend: Option<BackendKind>,
         dense_limit_log2: u32,
     ) -> Result<Game, RecordError> {
+        self.replay_quantum_watched(path, backend, dense_limit_log2, None)
+    }
+
+    /// [`SavedGame::replay_quantum`], stopped at the next gate once `cancel` is set (the
+    /// error then names the ply it stopped in); the game keeps watching the flag.
+    pub fn replay_quantum_watched(
+        &self,
+        path: &Path,
+        backend: Option<BackendKind>,
+        dense_limit_log2: u32,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Game, RecordError> {
         let opts = GameOptions {
             backend: backend.unwrap_or(self.backend_kind(path)?),
             seed: self.seed,
@@ -298,6 +311,7 @@ impl SavedGame {
             key: "start",
             message: e.to_string(),
         })?;
+        game.set_cancel(cancel);
         for (i, text) in self.moves.iter().enumerate() {
             if let Err(e) = game.play(text) {
                 return Err(RecordError::Move {

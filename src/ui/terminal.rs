@@ -7,7 +7,7 @@ use super::color::{ColorChoice, Paint};
 use super::input::Press;
 use super::theme::Theme;
 use super::variant::VariantApp;
-use super::work::Exec;
+use super::work::{CancelFlag, Exec};
 use crate::chess::fen::{FenError, START_FEN};
 use crate::chess::Color;
 use crate::chess::{Game, GameOptions};
@@ -166,6 +166,12 @@ pub enum Opened {
 /// Opens what `opts` ask for: a new game, a saved one to play on, the newest autosave, or
 /// a saved game to step through. Errors name the file and what is wrong.
 pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
+    open_watched(opts, None)
+}
+
+/// [`open`], with the replay of a saved game stopped once `cancel` is set (an error that
+/// names the ply); the game opened watches no flag.
+pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Opened, PlayError> {
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -240,7 +246,13 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 App::new(game, paint, opts.ascii).with_recorder(recorder)
             }
             Some((path, saved)) => {
-                let game = saved.replay_quantum(path, Some(opts.backend), opts.dense_limit_log2)?;
+                let mut game = saved.replay_quantum_watched(
+                    path,
+                    Some(opts.backend),
+                    opts.dense_limit_log2,
+                    cancel,
+                )?;
+                game.set_cancel(None);
                 let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
                 if replay {
                     app.into_replay(game)
@@ -262,7 +274,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         None => app,
         Some((path, saved)) => {
             let app = app
-                .with_moves(&saved.moves)
+                .with_moves(&saved.moves, cancel)
                 .map_err(|(ply, reason)| RecordError::Move {
                     path: path.clone(),
                     ply,
