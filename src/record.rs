@@ -20,8 +20,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 mod autosave;
 pub use autosave::{
-    autosave_dir, autosave_path, autosaves_newest_first, latest_autosave, newest_resumable,
-    AutosaveLock, InUse, LockError, ResumeSearch, SkipReason, Skipped,
+    autosave_dir, autosave_path, autosaves_newest_first, clear_stale_locks, latest_autosave,
+    newest_resumable, remove_held_lock_files, AutosaveLock, InUse, LockError, ResumeSearch,
+    SkipReason, Skipped,
 };
 
 /// The format version this build writes and reads.

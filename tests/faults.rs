@@ -116,6 +116,42 @@ fn a_running_game_holds_its_autosave_and_resume_refuses_it() {
     assert_eq!(record::newest_resumable(&dir).found.unwrap().0, file);
 }
 
+/// The names in the autosave folder of `dir`, sorted.
+fn autosave_folder(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(record::autosave_dir(dir))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn stale_lock_files_are_cleared_and_held_ones_removed_on_a_hard_exit() {
+    let dir = temp_dir("stale");
+    let good = saved_after(&["e2e4"]).to_toml();
+    autosave(&dir, "game-1.toml", &good, 100);
+    // A killed game's lock file (not locked by anyone), one of a game that never saved,
+    // and one a running game holds.
+    let folder = record::autosave_dir(&dir);
+    fs::write(folder.join(".game-1.toml.lock"), "999999").unwrap();
+    fs::write(folder.join(".game-0.toml.lock"), "999998").unwrap();
+    let held = AutosaveLock::acquire(&folder.join("game-2.toml")).unwrap();
+    let search = record::newest_resumable(&dir);
+    assert_eq!(search.found.unwrap().0, folder.join("game-1.toml"));
+    assert_eq!(
+        autosave_folder(&dir),
+        [".game-2.toml.lock", "game-1.toml"],
+        "the stale lock files are gone, the held one stays"
+    );
+    // On a way out that drops nothing (the signal watchdog's exit), the lock files of
+    // the locks this process holds are removed.
+    record::remove_held_lock_files();
+    assert_eq!(autosave_folder(&dir), ["game-1.toml"]);
+    drop(held);
+    assert_eq!(record::clear_stale_locks(&dir), 0);
+}
+
 #[test]
 fn resume_passes_over_unreadable_and_finished_autosaves() {
     let dir = temp_dir("fallback");

@@ -471,7 +471,8 @@ const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 /// Ends the process shortly after an ending signal even when the event loop cannot see
 /// the flag: after a dropped connection (SIGHUP) the terminal reads return end-of-file
 /// and crossterm keeps reading without returning. The game is autosaved after every
-/// move, so nothing is lost; the terminal is restored as far as it still exists.
+/// move, so nothing is lost; the terminal is restored as far as it still exists, and the
+/// autosave's lock file is removed (nothing is dropped on this way out).
 fn watch_signals(sigs: &[i32]) -> io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new(sigs)?;
     std::thread::Builder::new()
@@ -479,7 +480,17 @@ fn watch_signals(sigs: &[i32]) -> io::Result<()> {
         .spawn(move || {
             if let Some(sig) = signals.forever().next() {
                 std::thread::sleep(SIGNAL_GRACE);
-                restore();
+                crate::record::remove_held_lock_files();
+                // Restoring writes to the terminal, which blocks while its output is
+                // stuck (nobody reads it): the process ends all the same.
+                let (done, restored) = std::sync::mpsc::channel();
+                let _ = std::thread::Builder::new()
+                    .name("restore".into())
+                    .spawn(move || {
+                        restore();
+                        let _ = done.send(());
+                    });
+                let _ = restored.recv_timeout(SIGNAL_GRACE);
                 std::process::exit(128 + sig);
             }
         })?;

@@ -606,8 +606,8 @@ impl Screen for SkatLab {
 pub fn refusal(name: &str, e: &AnalysisError) -> String {
     match e {
         AnalysisError::TooMuchWork { estimate, limits } => format!(
-            "{name} is not analysed: it would take {estimate} (the limits are {} and {}); \
-             `qchess skat --no-limit` runs it anyway",
+            "{name}: too much work, {estimate} (limits {} and {}); \
+             `qchess skat --no-limit` runs it",
             duration_words(limits.seconds as f64),
             bytes_words(limits.bytes)
         ),
