@@ -326,6 +326,49 @@ fn a_config_dir_that_is_a_file_says_so() {
 }
 
 #[test]
+fn a_data_dir_that_is_a_file_stops_a_game_that_would_not_be_saved() {
+    let dir = temp_dir("datadir");
+    let file = dir.join("data");
+    fs::write(&file, "").unwrap();
+    let game = dir.join("g.toml");
+    record::save(&game, &saved_after(&["e2e4"])).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
+            .args(args)
+            .env("QCHESS_CONFIG_DIR", dir.join("config"))
+            .env("QCHESS_DATA_DIR", &file)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (out.status.code(), stderr(&out))
+    };
+    // Autosave on (the default), or resume: refused in one line, before the terminal.
+    for args in [vec!["play", "--seed", "1"], vec!["resume"], vec![]] {
+        let (code, err) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("QCHESS_DATA_DIR=") && err.contains("is a file, not a directory"),
+            "{args:?}: {err}"
+        );
+        let how = if args == ["resume"] {
+            "resume looks for autosaves there"
+        } else {
+            "--no-autosave"
+        };
+        assert!(err.contains(how), "{args:?}: {err}");
+    }
+    // Without autosave, and for a replay, the data directory is not needed: the game
+    // goes as far as asking for a terminal.
+    let g = game.to_str().unwrap();
+    for args in [vec!["play", "--no-autosave"], vec!["replay", g]] {
+        let (code, err) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("needs a terminal"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn qasm_output_never_destroys_the_game_or_a_foreign_file() {
     let dir = temp_dir("qasm-out");
     let game = dir.join("g.toml");
