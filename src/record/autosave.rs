@@ -243,12 +243,30 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
+impl Skipped {
+    /// The file's name and why in a word or two: `game-….toml (unreadable)`, `(in use)`,
+    /// `(finished)`.
+    pub fn brief(&self) -> String {
+        let why = match self.reason {
+            SkipReason::Unreadable(_) => "unreadable",
+            SkipReason::InUse(_) => "in use",
+            SkipReason::Finished(_) => "finished",
+        };
+        format!("{} ({why})", file_name(&self.path))
+    }
+}
+
+/// The last part of `path`, or all of it.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self.path.file_name().map_or_else(
-            || self.path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let name = file_name(&self.path);
         match &self.reason {
             SkipReason::Unreadable(e) => {
                 // The error names the file itself; say it once.
@@ -288,6 +306,16 @@ impl ResumeSearch {
             parts.push(format!("{} more", self.skipped.len() - 3));
         }
         parts.join(", ")
+    }
+
+    /// The skipped files for a message line at 80 columns: the newest in brief, and how
+    /// many more (`game-….toml (unreadable) and 2 more`); empty when none was.
+    pub fn skipped_brief(&self) -> String {
+        match self.skipped.split_first() {
+            None => String::new(),
+            Some((first, [])) => first.brief(),
+            Some((first, rest)) => format!("{} and {} more", first.brief(), rest.len()),
+        }
     }
 }
 

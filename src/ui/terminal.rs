@@ -185,7 +185,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
         opts.players.clone(),
         crate::record::now_secs(),
     );
-    // Newer autosaves `qchess resume` passed over, and why.
+    // Newer autosaves `qchess resume` passed over (in brief, for the message line).
     let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
@@ -193,13 +193,13 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
             let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
-            skipped = search.skipped_line();
+            skipped = search.skipped_brief();
             let Some(found) = search.found else {
                 let mut where_ = dir.map_or(String::new(), |d| {
                     format!(" in {}", crate::record::autosave_dir(d).display())
                 });
-                if !skipped.is_empty() {
-                    where_ += &format!(" (passed over: {skipped})");
+                if !search.skipped.is_empty() {
+                    where_ += &format!(" (passed over: {})", search.skipped_line());
                 }
                 return Err(PlayError::NoAutosave(where_));
             };
@@ -293,14 +293,15 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
     Ok(Opened::Variant(Box::new(app)))
 }
 
-/// The message after opening a saved game: which file, at which ply, and the newer
-/// autosaves passed over (for `resume`).
+/// The message after opening a saved game: which file (an autosave by its name alone:
+/// the folder is the autosave folder), at which ply, and the newer autosaves passed over
+/// (for `resume`), what matters first so that it reads at 80 columns.
 fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) -> String {
-    let mut said = format!(
-        "{verb} {} at ply {ply}: {} to move",
-        path.display(),
-        to_move.name()
-    );
+    let shown = match (verb, path.file_name()) {
+        ("resumed", Some(name)) => name.to_string_lossy().into_owned(),
+        _ => path.display().to_string(),
+    };
+    let mut said = format!("{verb} {shown} at ply {ply}: {} to move", to_move.name());
     if !skipped.is_empty() {
         said += &format!("; passed over newer {skipped}");
     }
