@@ -281,14 +281,15 @@ impl SavedGame {
     }
 
     /// Replays a Quantum Chess record with its outcomes forced. `backend` overrides the
-    /// file's choice; `dense_limit_log2` is the dense backend's size limit.
+    /// file's choice; `dense_limit_log2` and `sparse_limit` are the backends' size limits.
     pub fn replay_quantum(
         &self,
         path: &Path,
         backend: Option<BackendKind>,
         dense_limit_log2: u32,
+        sparse_limit: usize,
     ) -> Result<Game, RecordError> {
-        self.replay_quantum_watched(path, backend, dense_limit_log2, None)
+        self.replay_quantum_watched(path, backend, dense_limit_log2, sparse_limit, None)
     }
 
     /// [`SavedGame::replay_quantum`], stopped at the next gate once `cancel` is set (the
@@ -298,6 +299,7 @@ impl SavedGame {
         path: &Path,
         backend: Option<BackendKind>,
         dense_limit_log2: u32,
+        sparse_limit: usize,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<Game, RecordError> {
         let opts = GameOptions {
@@ -305,6 +307,8 @@ impl SavedGame {
             seed: self.seed,
             free_turns: self.free_turns,
             dense_limit_log2,
+            sparse_limit,
+            factored: true,
         };
         let fen = self.start.as_deref().unwrap_or(START_FEN);
         let mut game = Game::from_fen(fen, opts).map_err(|e| RecordError::Field {

@@ -201,7 +201,9 @@ fn hand_written_games_need_only_format_and_moves() {
     assert_eq!(saved.variant, "quantum");
     assert_eq!(saved.players, Players::default());
     assert!(!saved.finished());
-    let g = saved.replay_quantum(&p, None, 26).unwrap();
+    let g = saved
+        .replay_quantum(&p, None, 26, qchess::quantum::DEFAULT_SPARSE_LIMIT)
+        .unwrap();
     assert_eq!(g.ply(), 2);
     fs::write(&p, "format = 1\n[players]\nwhite = \"Ann\"\n").unwrap();
     let e = record::load(&p).unwrap_err().to_string();

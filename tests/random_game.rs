@@ -53,7 +53,12 @@ fn random_games_agree_on_both_backends() {
             );
             assert_eq!(sparse.fen(), dense.fen());
             assert_eq!(sparse.status(), dense.status());
-            let norm: f64 = sparse.distribution().iter().map(|(_, p)| p).sum();
+            let norm: f64 = sparse
+                .distribution(usize::MAX)
+                .entries
+                .iter()
+                .map(|(_, p)| p)
+                .sum();
             assert!(
                 (norm - 1.0).abs() < 1e-9,
                 "seed {seed} ply {ply}: norm {norm}"
@@ -72,13 +77,20 @@ fn random_games_agree_on_both_backends() {
         )
         .unwrap_or_else(|(i, e)| panic!("replay failed at {i}: {e}"));
         assert_eq!(again.fen(), sparse.fen());
-        assert_eq!(again.distribution().len(), sparse.distribution().len());
+        assert_eq!(
+            again.distribution(usize::MAX).entries.len(),
+            sparse.distribution(usize::MAX).entries.len()
+        );
     }
 }
 
 /// The norm of a game's state: the probabilities of its distribution, summed.
 fn norm(g: &Game) -> f64 {
-    g.distribution().iter().map(|(_, p)| p).sum()
+    g.distribution(usize::MAX)
+        .entries
+        .iter()
+        .map(|(_, p)| p)
+        .sum()
 }
 
 /// A game is left for a new one once this many squares are in superposition, so that
@@ -136,7 +148,10 @@ fn a_thousand_random_moves_keep_the_norm_and_the_backends_equal() {
                 let (pa, pb) = (sparse.probability(s), dense.probability(s));
                 assert!((pa - pb).abs() < 1e-9, "move {played} {s}: {pa} vs {pb}");
             }
-            let (da, db) = (sparse.distribution(), dense.distribution());
+            let (da, db) = (
+                sparse.distribution(usize::MAX).entries,
+                dense.distribution(usize::MAX).entries,
+            );
             assert_eq!(da.len(), db.len(), "move {played}");
             for ((sa, pa), (sb, pb)) in da.iter().zip(&db) {
                 assert_eq!(sa, sb, "move {played}");

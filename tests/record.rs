@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, DEFAULT_SPARSE_LIMIT};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::theme::Theme;
@@ -70,7 +70,7 @@ fn save_load_round_trips_on_both_backends() {
             assert_eq!(back, saved);
             for load_on in [BackendKind::Sparse, BackendKind::Dense] {
                 let loaded = back
-                    .replay_quantum(path, Some(load_on), 26)
+                    .replay_quantum(path, Some(load_on), 26, DEFAULT_SPARSE_LIMIT)
                     .expect("replays");
                 assert_same_state(&game, &loaded);
                 // The random draws stay in step: the loaded game goes on like the original.
@@ -125,7 +125,12 @@ fn file_round_trip_and_the_documented_fields() {
     }
     let loaded = record::load(&path).unwrap();
     assert_eq!(loaded.players, players);
-    assert_same_state(&game, &loaded.replay_quantum(&path, None, 26).unwrap());
+    assert_same_state(
+        &game,
+        &loaded
+            .replay_quantum(&path, None, 26, DEFAULT_SPARSE_LIMIT)
+            .unwrap(),
+    );
 }
 
 fn load_error(text: &str) -> RecordError {
@@ -137,7 +142,7 @@ fn load_error(text: &str) -> RecordError {
         Ok(s) => s,
     };
     saved
-        .replay_quantum(&path, None, 26)
+        .replay_quantum(&path, None, 26, DEFAULT_SPARSE_LIMIT)
         .expect_err("this file must not load")
 }
 

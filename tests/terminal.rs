@@ -53,6 +53,7 @@ mod pty {
     use std::fs::File;
     use std::io::{Read, Write};
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, Mutex};
 
     /// qchess running on the slave side of a pseudo terminal of 80x24.
@@ -60,9 +61,11 @@ mod pty {
         master: File,
         child: std::process::Child,
         seen: Arc<Mutex<Vec<u8>>>,
+        /// Set once the reader has seen the slave side closed: all output is in `seen`.
+        drained: Arc<AtomicBool>,
         dir: PathBuf,
         /// Tells the reader to stop (and close its side) after its next read.
-        hang: Arc<std::sync::atomic::AtomicBool>,
+        hang: Arc<AtomicBool>,
         reader: Option<std::thread::JoinHandle<()>>,
     }
 
@@ -105,22 +108,26 @@ mod pty {
             let seen = Arc::new(Mutex::new(Vec::new()));
             let mut reader = master.try_clone().unwrap();
             let sink = Arc::clone(&seen);
-            let hang = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let drained = Arc::new(AtomicBool::new(false));
+            let done = Arc::clone(&drained);
+            let hang = Arc::new(AtomicBool::new(false));
             let stop = Arc::clone(&hang);
             let reader = std::thread::spawn(move || {
                 let mut buf = [0u8; 4096];
                 // Ends with an error (EIO) once the child has closed the slave side.
                 while let Ok(n) = reader.read(&mut buf) {
-                    if n == 0 || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if n == 0 || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     sink.lock().unwrap().extend_from_slice(&buf[..n]);
                 }
+                done.store(true, Ordering::SeqCst);
             });
             Pty {
                 master,
                 child,
                 seen,
+                drained,
                 dir,
                 hang,
                 reader: Some(reader),
@@ -130,7 +137,7 @@ mod pty {
         /// Stops reading what the game writes: once the terminal's buffers are full,
         /// its writes block.
         fn stop_reading(&mut self) {
-            self.hang.store(true, std::sync::atomic::Ordering::Relaxed);
+            self.hang.store(true, Ordering::Relaxed);
             // A key makes the game draw, which wakes the reader to see the flag.
             self.master.write_all(b"j").unwrap();
             if let Some(r) = self.reader.take() {
@@ -189,10 +196,18 @@ mod pty {
             assert_eq!(unsafe { libc::kill(self.child.id() as i32, sig) }, 0);
         }
 
+        /// Waits for the child to exit and for the reader to have read all it wrote.
         fn exit_code(&mut self) -> Option<i32> {
             let start = Instant::now();
             loop {
                 if let Some(s) = self.child.try_wait().unwrap() {
+                    while !self.drained.load(Ordering::SeqCst) {
+                        assert!(
+                            start.elapsed() < Duration::from_secs(20),
+                            "output not drained"
+                        );
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
                     return s.code();
                 }
                 assert!(start.elapsed() < Duration::from_secs(20), "still running");

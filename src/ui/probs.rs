@@ -53,7 +53,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::from(vec![
         Span::styled("branches ", dim),
         Span::styled(view.branches.to_string(), text),
-        Span::styled(format!("  occupancies {}", view.dist.len()), dim),
+        Span::styled(format!("  occupancies {}", view.occupancies), dim),
     ]));
     if view.superposed == 0 {
         lines.push(Line::styled("the board is classical", dim));

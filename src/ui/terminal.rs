@@ -58,6 +58,8 @@ pub struct PlayOptions {
     pub players: Players,
     /// Dense backend size limit, log2 of the number of amplitudes.
     pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    pub sparse_limit: usize,
     /// The rule system of a new game.
     pub variant: RuleSet,
     /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
@@ -83,6 +85,7 @@ impl Default for PlayOptions {
             autosave: false,
             players: Players::default(),
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             variant: RuleSet::Quantum,
             mouse: true,
             offer_resume: false,
@@ -238,6 +241,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
             backend: opts.backend,
             seed,
             dense_limit_log2: opts.dense_limit_log2,
+            sparse_limit: opts.sparse_limit,
             ..GameOptions::default()
         };
         let app = match &file {
@@ -250,6 +254,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
                     path,
                     Some(opts.backend),
                     opts.dense_limit_log2,
+                    opts.sparse_limit,
                     cancel,
                 )?;
                 game.set_cancel(None);
