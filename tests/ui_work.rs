@@ -250,7 +250,7 @@ fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
         false,
     );
     let start = std::time::Instant::now();
-    while !lab.analysing().is_some_and(|a| a.progress.is_some()) {
+    while lab.analysing().is_none_or(|a| a.progress.is_none()) {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(60),
             "no progress"
