@@ -882,6 +882,9 @@ impl App {
                 Tone::Error,
                 "the inspector is open: Esc leaves it, then make your move",
             ),
+            // A cut inspector scrolls; one shown whole leaves the keys to the circuit.
+            Action::CircuitUp => return ins.scroll_by(-3),
+            Action::CircuitDown => return ins.scroll_by(3),
             _ => return false,
         }
         true
