@@ -17,14 +17,26 @@ use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Twelve splits of different pieces on a board without pawns: 2^12 entangled branches
-/// on the sparse backend.
+/// The tests here run one at a time: a test's worker must still be running when its
+/// next key comes, which sibling tests on the same cores could delay past a move's
+/// few milliseconds.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Holds [`ONE_AT_A_TIME`] for a test (a failed test's poison does not stop the others).
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Twelve splits of different pieces on a board without pawns: 2^12 branches on the
+/// sparse backend, in one register (factored, the queen's slide would take microseconds
+/// and finish before the test's next key; in one register it takes milliseconds).
 fn big_game() -> Game {
     let opts = GameOptions {
         free_turns: true,
         seed: 1,
+        factored: false,
         ..GameOptions::default()
     };
     let mut g = Game::from_fen("rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w - - 0 1", opts).unwrap();
@@ -70,6 +82,7 @@ const BIG_MOVE: &str = "d1d4";
 
 #[test]
 fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
     let before = probabilities(app.game());
@@ -109,6 +122,7 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
 
 #[test]
 fn a_refused_move_on_the_worker_is_said_as_inline() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
     type_move(&mut app, "d1d8");
@@ -121,6 +135,7 @@ fn a_refused_move_on_the_worker_is_said_as_inline() {
 
 #[test]
 fn the_busy_line_shows_after_150_ms_with_the_time() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
     type_move(&mut app, BIG_MOVE);
@@ -144,6 +159,7 @@ fn the_busy_line_shows_after_150_ms_with_the_time() {
 
 #[test]
 fn q_and_ctrl_c_quit_at_once_while_busy() {
+    let _one = one_at_a_time();
     for k in [
         key(KeyCode::Char('q')),
         KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
@@ -158,6 +174,7 @@ fn q_and_ctrl_c_quit_at_once_while_busy() {
 
 #[test]
 fn a_cancelled_move_leaves_the_game_as_it_was() {
+    let _one = one_at_a_time();
     let mut g = big_game();
     let before = probabilities(&g);
     let flag = Arc::new(AtomicBool::new(true));
@@ -179,6 +196,7 @@ fn a_cancelled_move_leaves_the_game_as_it_was() {
 
 #[test]
 fn variant_moves_run_off_the_screen_thread() {
+    let _one = one_at_a_time();
     let game = new_game(RuleSet::Harmonics, None, 7).unwrap();
     let mut app = VariantApp::new(game, None, 7, paint(), false);
     app.set_exec(Exec::Background);
@@ -208,6 +226,7 @@ fn variant_moves_run_off_the_screen_thread() {
 
 #[test]
 fn the_skat_lab_analyses_on_a_worker() {
+    let _one = one_at_a_time();
     let options = AnalyzeOptions::default();
     let mut lab = SkatLab::in_background(builtin_entries(), 0, options, paint(), false);
     assert!(Screen::working(&lab));
@@ -241,6 +260,7 @@ fn the_skat_lab_analyses_on_a_worker() {
 
 #[test]
 fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
+    let _one = one_at_a_time();
     // five-each: seconds of solving, reported as it goes.
     let mut lab = SkatLab::in_background(
         builtin_entries(),
@@ -296,6 +316,7 @@ fn big_game_played() -> Game {
 
 #[test]
 fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game_played(), paint(), false);
     app.set_exec(Exec::Background);
     let before = probabilities(app.game());
@@ -325,6 +346,7 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
 
 #[test]
 fn replay_steps_and_jumps_run_off_the_screen_thread() {
+    let _one = one_at_a_time();
     let full = big_game_played();
     let mut app = App::new(full.clone(), paint(), false).into_replay(full.clone());
     assert_eq!(app.replay().map(|r| r.ply), Some(0));
@@ -352,6 +374,7 @@ fn replay_steps_and_jumps_run_off_the_screen_thread() {
 
 #[test]
 fn a_cancelled_replay_or_take_back_stops_and_changes_nothing() {
+    let _one = one_at_a_time();
     let mut g = big_game_played();
     let before = probabilities(&g);
     g.set_cancel(Some(Arc::new(AtomicBool::new(true))));
@@ -396,6 +419,7 @@ fn harmonics_at_the_bound() -> qchess::variants::harmonics::HarmonicsGame {
 
 #[test]
 fn variant_moves_and_take_backs_stop_when_cancelled() {
+    let _one = one_at_a_time();
     use qchess::variants::VariantGame;
     let mut g = harmonics_at_the_bound();
     let flag = Arc::new(AtomicBool::new(true));
@@ -419,6 +443,7 @@ fn variant_moves_and_take_backs_stop_when_cancelled() {
 
 #[test]
 fn variant_take_backs_and_replay_steps_run_off_the_screen_thread() {
+    let _one = one_at_a_time();
     use qchess::variants::VariantGame;
     let g = harmonics_at_the_bound();
     let mut app = VariantApp::new(g.clone_box(), None, 1, paint(), false);
