@@ -7,6 +7,7 @@ use qchess::config::{Pieces, PlayFlags};
 use qchess::quantum::BackendKind;
 use qchess::record::Players;
 use qchess::ui::color::ColorChoice;
+use qchess::ui::opponent::Strength;
 use qchess::ui::terminal::{Ended, Open};
 use qchess::ui::PlayOptions;
 use qchess::variants::RuleSet;
@@ -49,8 +50,59 @@ struct PlayArgs {
     /// Black's name, kept in saved games.
     #[arg(long, value_name = "NAME", default_value = "Black")]
     black: String,
+    /// The computer plays black, white or both (a game to watch: p pauses). Its name in
+    /// saved games ("qchess level 3") hands it its side again on resume. In harmonics
+    /// and haft the computer plays greedily (one ply, whatever the level).
+    #[arg(long, value_name = "SIDE", value_parser = parse_side, conflicts_with = "load")]
+    engine: Option<EngineSides>,
+    /// The computer's level, 1 (weakest) to 5 (strongest), also the level of hints
+    /// (H) (default: config.toml, else 3).
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    level: Option<u8>,
+    /// The computer thinks this many milliseconds per move instead of playing a level.
+    #[arg(long, value_name = "MS", requires = "engine", conflicts_with = "level",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
     #[command(flatten)]
     display: DisplayArgs,
+}
+
+/// The sides `--engine` gives the computer: (white, black).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct EngineSides(bool, bool);
+
+fn parse_side(s: &str) -> Result<EngineSides, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "white" => Ok(EngineSides(true, false)),
+        "black" => Ok(EngineSides(false, true)),
+        "both" => Ok(EngineSides(true, true)),
+        _ => Err(format!("\"{s}\" is not a side: expected black, white or both")),
+    }
+}
+
+/// The computer's part in a new game: its sides and how it plays them.
+#[derive(Clone, Copy, Debug)]
+struct EngineChoice {
+    sides: EngineSides,
+    movetime: Option<u64>,
+}
+
+impl EngineChoice {
+    /// The players' names with the computer's sides named after its strength (the
+    /// game reads who the computer plays from the names).
+    fn name_sides(self, players: &mut Players, level: u8, variant: RuleSet) {
+        let strength = match (variant, self.movetime) {
+            (RuleSet::Quantum, Some(ms)) => Strength::Movetime(ms),
+            (RuleSet::Quantum, None) => Strength::Level(level),
+            _ => Strength::Greedy,
+        };
+        if self.sides.0 {
+            players.white = strength.name();
+        }
+        if self.sides.1 {
+            players.black = strength.name();
+        }
+    }
 }
 
 /// How the game is shown, simulated and saved.
@@ -90,7 +142,7 @@ struct DisplayArgs {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play a hot-seat game in the terminal (the default).
+    /// Play in the terminal (the default): hot-seat, or against the computer (--engine).
     Play(PlayArgs),
     /// Play on from the most recent autosave.
     Resume(DisplayArgs),
@@ -236,29 +288,49 @@ fn play(args: PlayArgs) -> ExitCode {
         white: args.white,
         black: args.black,
     };
-    run_tui(
-        args.display,
-        open,
-        args.fen,
-        args.seed,
+    let engine = args.engine.map(|sides| EngineChoice {
+        sides,
+        movetime: args.movetime,
+    });
+    let game = NewGame {
+        fen: args.fen,
+        seed: args.seed,
         players,
-        args.variant,
-    )
+        variant: args.variant,
+        engine,
+        level: args.level,
+    };
+    run_tui(args.display, open, game)
 }
 
-/// Runs the terminal game: flags over config.toml over defaults.
-fn run_tui(
-    display: DisplayArgs,
-    open: Open,
+/// What `qchess play` asks of a new game (nothing for resume and replay).
+#[derive(Debug, Default)]
+struct NewGame {
     fen: Option<String>,
     seed: Option<u64>,
     players: Players,
     variant: RuleSet,
-) -> ExitCode {
+    engine: Option<EngineChoice>,
+    level: Option<u8>,
+}
+
+/// Runs the terminal game: flags over config.toml over defaults.
+fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> ExitCode {
+    let NewGame {
+        fen,
+        seed,
+        mut players,
+        variant,
+        engine,
+        level,
+    } = game;
     // A plain new game first offers an unfinished autosave; a game asked for by
-    // position, seed or rule system starts as asked.
-    let offer_resume =
-        open == Open::New && fen.is_none() && seed.is_none() && variant == RuleSet::Quantum;
+    // position, seed, rule system or computer opponent starts as asked.
+    let offer_resume = open == Open::New
+        && fen.is_none()
+        && seed.is_none()
+        && variant == RuleSet::Quantum
+        && engine.is_none();
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
         (_, true) => Some(Pieces::Unicode),
@@ -274,6 +346,7 @@ fn run_tui(
         dense_limit_log2: display.dense_limit,
         sparse_limit: display.sparse_limit,
         mouse: display.no_mouse.then_some(false),
+        engine_level: level,
     };
     let mut opts: PlayOptions = match qchess::config::play_options(flags) {
         Ok(opts) => opts,
@@ -284,6 +357,9 @@ fn run_tui(
     };
     opts.offer_resume = offer_resume;
     opts.variant = variant;
+    if let Some(e) = engine {
+        e.name_sides(&mut players, opts.engine_level, variant);
+    }
     opts.players = players;
     opts.autosave &= !display.no_autosave;
     // Autosave and resume need the data directory: a game that would silently not be
@@ -352,22 +428,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Play(args)) => play(args),
-        Some(Command::Resume(display)) => run_tui(
-            display,
-            Open::Resume,
-            None,
-            None,
-            Players::default(),
-            RuleSet::Quantum,
-        ),
-        Some(Command::Replay { file, display }) => run_tui(
-            display,
-            Open::Replay(file),
-            None,
-            None,
-            Players::default(),
-            RuleSet::Quantum,
-        ),
+        Some(Command::Resume(display)) => run_tui(display, Open::Resume, NewGame::default()),
+        Some(Command::Replay { file, display }) => {
+            run_tui(display, Open::Replay(file), NewGame::default())
+        }
         Some(Command::Analyze {
             fen,
             moves,

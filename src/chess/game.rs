@@ -474,6 +474,8 @@ impl Game {
             fullmove: self.fullmove,
             count_at_reset: self.count_at_reset,
             seen: self.seen.clone(),
+            // A search's copy answers to its own stop flag, not to the screen's.
+            cancel: None,
         }
     }
 

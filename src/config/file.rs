@@ -110,6 +110,9 @@ pub struct Config {
     pub sparse_limit: usize,
     /// Capture the mouse in the game (off: the terminal's own text selection works).
     pub mouse: bool,
+    /// The computer's level (1..5) in `play --engine` and for hints.
+    #[serde(deserialize_with = "engine_level")]
+    pub engine_level: u8,
 }
 
 /// The theme used when none is chosen.
@@ -126,6 +129,7 @@ impl Default for Config {
             dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
             sparse_limit: DEFAULT_SPARSE_LIMIT,
             mouse: true,
+            engine_level: crate::engine::level::DEFAULT_LEVEL,
         }
     }
 }
@@ -155,6 +159,15 @@ fn sparse_limit<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
         toml::Value::Integer(n) => check_sparse_limit(n).map_err(D::Error::custom),
         other => Err(D::Error::custom(format!(
             "expected a whole number from {MIN_SPARSE_LIMIT} to {MAX_SPARSE_LIMIT}, found {other}"
+        ))),
+    }
+}
+
+fn engine_level<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    match toml::Value::deserialize(d)? {
+        toml::Value::Integer(n) => crate::engine::level::check(n).map_err(D::Error::custom),
+        other => Err(D::Error::custom(format!(
+            "expected a level from 1 (weakest) to 5 (strongest), found {other}"
         ))),
     }
 }
@@ -216,7 +229,11 @@ impl Config {
              \n\
              # Mouse in the game: clicks pick pieces and targets, the wheel scrolls. false\n\
              # leaves the mouse to the terminal, so its text selection works without Shift.\n\
-             mouse = {mouse}\n",
+             mouse = {mouse}\n\
+             \n\
+             # The computer's level, 1 (weakest) to 5 (strongest), in `qchess play --engine`\n\
+             # and for hints (H).\n\
+             engine_level = {level}\n",
             backend = d.backend,
             theme = d.theme,
             pieces = d.pieces,
@@ -225,6 +242,7 @@ impl Config {
             limit = d.dense_limit_log2,
             sparse = d.sparse_limit,
             mouse = d.mouse,
+            level = d.engine_level,
         )
     }
 
@@ -268,14 +286,15 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 8, "{table:?}");
+        assert_eq!(table.len(), 9, "{table:?}");
     }
 
     #[test]
     fn every_key_is_read() {
         let c = parse(
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
-             autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n",
+             autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n\
+             engine_level = 5\n",
         )
         .unwrap();
         assert_eq!(
@@ -289,6 +308,7 @@ mod tests {
                 dense_limit_log2: 20,
                 sparse_limit: 1000,
                 mouse: false,
+                engine_level: 5,
             }
         );
     }
@@ -344,6 +364,12 @@ mod tests {
             ),
             ("theme = 3\n", 1, "theme", "expected a string"),
             ("mouse = \"no\"\n", 1, "mouse", "expected a boolean"),
+            (
+                "engine_level = 9\n",
+                1,
+                "engine_level",
+                "level 9 does not exist: levels go from 1 (weakest) to 5 (strongest)",
+            ),
             ("[ui]\ntheme = \"dark\"\n", 1, "ui", "unknown key"),
         ];
         for (text, line, key, needle) in cases {

@@ -31,6 +31,8 @@ pub struct PlayFlags {
     pub sparse_limit: Option<usize>,
     /// `--no-mouse` (`Some(false)`).
     pub mouse: Option<bool>,
+    /// `--level`.
+    pub engine_level: Option<u8>,
 }
 
 impl Config {
@@ -45,6 +47,7 @@ impl Config {
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
             sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
             mouse: flags.mouse.unwrap_or(self.mouse),
+            engine_level: flags.engine_level.unwrap_or(self.engine_level),
         }
     }
 }
@@ -86,6 +89,7 @@ impl Settings {
             dense_limit_log2: c.dense_limit_log2,
             sparse_limit: c.sparse_limit,
             mouse: c.mouse,
+            engine_level: c.engine_level,
             ..PlayOptions::default()
         })
     }
@@ -112,6 +116,7 @@ mod tests {
             dense_limit_log2: 20,
             sparse_limit: 5000,
             mouse: false,
+            engine_level: 2,
         }
     }
 
@@ -168,6 +173,16 @@ mod tests {
             },
             Config {
                 color: ColorChoice::Auto,
+                ..file.clone()
+            },
+        );
+        check(
+            PlayFlags {
+                engine_level: Some(4),
+                ..none.clone()
+            },
+            Config {
+                engine_level: 4,
                 ..file.clone()
             },
         );

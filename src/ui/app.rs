@@ -9,6 +9,7 @@ use super::inspector::Inspector;
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
+use super::opponent::{self, Answer, Computer, Purpose as Thought};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
@@ -205,6 +206,11 @@ pub struct App {
     exec: Exec,
     /// The work being carried out on a worker thread.
     pending: Option<Pending>,
+    /// The computer: the sides it plays, its search, its last score.
+    pub(super) computer: Computer,
+    /// The engine's hint for the side to move: the move, its squares (marked on the
+    /// board until the next move or Esc).
+    pub(super) hint: Option<(String, Vec<Square>)>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -249,6 +255,8 @@ impl App {
             drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
+            computer: Computer::default(),
+            hint: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -267,6 +275,44 @@ impl App {
             self.say(Tone::Info, self.game_over_words());
         }
         self
+    }
+
+    /// Lets `computer` play its sides (and give hints); it starts thinking at once when
+    /// it is to move.
+    pub fn with_computer(mut self, computer: Computer) -> App {
+        self.computer = computer;
+        self.computer_turn();
+        self
+    }
+
+    /// The computer: the sides it plays, whether it thinks, its last score.
+    pub fn computer(&self) -> &Computer {
+        &self.computer
+    }
+
+    /// The hint shown (the move and its squares), if any.
+    pub fn hint(&self) -> Option<&(String, Vec<Square>)> {
+        self.hint.as_ref()
+    }
+
+    /// Esc while the computer thinks: its search answers at once with the best move so
+    /// far.
+    pub fn hurry(&mut self) {
+        if self.computer.thinking() == Some(Thought::Move) {
+            self.computer.hurry();
+            self.say(Tone::Plain, "moving now with the best move found so far");
+        }
+    }
+
+    /// The line under the message while the computer thinks (or a watched game is
+    /// paused).
+    pub fn thinking_line(&self) -> Option<String> {
+        self.computer.thinking_line(self.ascii).or_else(|| {
+            self.computer
+                .paused_line()
+                .filter(|_| self.replay.is_none())
+                .map(String::from)
+        })
     }
 
     /// "game over: Ann wins: a king was captured with certainty".
@@ -422,14 +468,33 @@ impl App {
         Some((p.work.what(), p.work.elapsed()))
     }
 
-    /// Whether work is being carried out (shown or not yet).
+    /// Whether work is being carried out (shown or not yet), or the computer thinks
+    /// (or waits to move in a watched game).
     pub fn working(&self) -> bool {
-        self.pending.is_some()
+        self.pending.is_some() || self.computer.busy()
     }
 
-    /// Takes in work that finished on its worker thread. True when the screen should be
-    /// drawn again: the work finished, or the busy line's time moved on.
+    /// Takes in work that finished on its worker thread, and the computer's progress and
+    /// answer. True when the screen should be drawn again: the work finished, or the
+    /// busy line's time moved on, or the computer thinks.
     pub fn tick(&mut self) -> bool {
+        let worked = self.tick_work();
+        if self.pending.is_some() {
+            return worked;
+        }
+        let mut changed = false;
+        if let Some(a) = self.computer.poll(&mut changed) {
+            self.take_answer(a);
+        }
+        if self.computer.thinking().is_none() && self.computer.busy() && self.computer.ready() {
+            self.computer_turn();
+            changed = true;
+        }
+        worked || changed || self.computer.thinking().is_some()
+    }
+
+    /// Takes in the work on a worker thread (see [`App::tick`]).
+    fn tick_work(&mut self) -> bool {
         let Some(p) = &self.pending else {
             return false;
         };
@@ -446,11 +511,77 @@ impl App {
         true
     }
 
-    /// Waits for the work being carried out and takes it in.
+    /// Waits for the work being carried out and takes it in, and for the computer's
+    /// search (not for a watched game's next move, which waits for its pause).
     pub fn finish_work(&mut self) {
-        while self.pending.is_some() {
-            if !self.tick() {
-                std::thread::sleep(Duration::from_millis(2));
+        while self.pending.is_some() || self.computer.thinking().is_some() {
+            self.tick();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Whether the computer plays the side to move in the game being played.
+    fn computer_to_move(&self) -> bool {
+        self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && self.computer.plays(self.game.to_move())
+    }
+
+    /// Starts the computer's search when it is to move (in a watched game once the
+    /// pause after the last move is over).
+    fn computer_turn(&mut self) {
+        let searching = self.computer.thinking() == Some(Thought::Move);
+        if !self.computer_to_move() || self.pending.is_some() || searching {
+            return;
+        }
+        if !self.computer.ready() {
+            return;
+        }
+        let side = self.game.to_move();
+        let thinking = self.computer.player(Thought::Move, side).think(&self.game);
+        self.computer
+            .start(Thought::Move, side, self.game.ply(), thinking);
+    }
+
+    /// `H`: the engine's best move for the side to move, searched off the screen's
+    /// thread.
+    fn ask_hint(&mut self) {
+        if self.game.status() != Status::Ongoing {
+            return self.say(Tone::Error, "the game is over: there is no move to hint");
+        }
+        if self.computer_to_move() {
+            return self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
+        }
+        let side = self.game.to_move();
+        let thinking = self.computer.player(Thought::Hint, side).think(&self.game);
+        self.computer
+            .start(Thought::Hint, side, self.game.ply(), thinking);
+        self.say(Tone::Plain, format!("looking for a move for {}...", side.name()));
+    }
+
+    /// Takes in the computer's answer: plays its move, or shows the hint. An answer for
+    /// another ply than the game's (a take-back came first) is dropped.
+    fn take_answer(&mut self, a: Answer) {
+        if a.ply != self.game.ply() || self.replay.is_some() || a.side != self.game.to_move() {
+            return;
+        }
+        let side = a.side.name();
+        let choice = match a.choice {
+            Ok(c) => c,
+            Err(e) => return self.say(Tone::Error, format!("{side}: {e}")),
+        };
+        match a.purpose {
+            Thought::Move => match notation::parse(&choice.mv) {
+                Ok(text) => self.play(&choice.mv, &text, false),
+                Err(e) => self.say(Tone::Error, format!("the computer's move {}: {e}", choice.mv)),
+            },
+            Thought::Hint => {
+                let squares = notation::parse(&choice.mv)
+                    .map(|t| super::board::shape_squares(t.shape))
+                    .unwrap_or_default();
+                let said = opponent::hint_words(a.side, &choice.mv, self.computer.score());
+                self.say(Tone::Info, said);
+                self.hint = Some((choice.mv, squares));
             }
         }
     }
@@ -655,10 +786,21 @@ impl App {
                     "this is a replay: p plays on from the shown ply, i inspects",
                 )
             }
+            Action::Hint | Action::Pause if self.replay.is_some() => self.say(
+                Tone::Error,
+                "this is a replay: p plays on from the shown ply, then H gives hints",
+            ),
             Action::Cursor(dx, dy) => self.move_cursor(dx, dy),
+            Action::Select | Action::Split | Action::Merge
+                if self.computer_to_move() && self.mode == Mode::Idle =>
+            {
+                self.say(Tone::Error, opponent::wait_words(self.game.to_move()))
+            }
             Action::Select => self.select(),
             Action::Split => self.start_split(),
             Action::Merge => self.start_merge(),
+            Action::Hint => self.ask_hint(),
+            Action::Pause => self.pause(),
             Action::Cancel => self.cancel(),
             Action::Prompt => {
                 self.mode = Mode::Prompt {
@@ -821,6 +963,7 @@ impl App {
         };
         self.say(Tone::Info, said);
         self.autosave();
+        self.computer_turn();
     }
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
@@ -902,6 +1045,16 @@ impl App {
         if self.mode != Mode::Idle {
             self.mode = Mode::Idle;
             self.say(Tone::Plain, "cancelled");
+        } else if self.hint.take().is_some() {
+            self.say(Tone::Plain, "hint hidden");
+        } else if let Some(purpose) = self.computer.thinking() {
+            match purpose {
+                Thought::Move => self.hurry(),
+                Thought::Hint => {
+                    self.computer.forget();
+                    self.say(Tone::Plain, "hint stopped");
+                }
+            }
         } else if self.game_over_popup {
             self.game_over_popup = false;
             self.say(
@@ -1172,6 +1325,10 @@ impl App {
         // The line closes whatever happens; the message says what did, and Up on the
         // next line brings the text back.
         self.mode = Mode::Idle;
+        if self.computer_to_move() {
+            self.last_typed = input;
+            return self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
+        }
         if input.is_empty() {
             return self.say(Tone::Plain, "no move typed");
         }
@@ -1233,12 +1390,17 @@ impl App {
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
+                if self.computer.sides().both() {
+                    self.computer.delay_next();
+                }
+                self.computer_turn();
             }
             Job::Undo { taken } => {
                 self.after_change_with(view);
                 let to_move = self.game.to_move().name();
                 self.say(Tone::Info, format!("took back {taken}; {to_move} to move"));
                 self.autosave();
+                self.computer_turn();
             }
             Job::Ply { ply } => self.took_in_ply(ply, view),
         }
@@ -1252,7 +1414,11 @@ impl App {
 
     /// As [`App::after_change`], with the view already computed.
     fn after_change_with(&mut self, view: View) {
-        self.mode = Mode::Idle;
+        // A line being typed stays open: the computer's move may come meanwhile.
+        if !matches!(self.mode, Mode::Prompt { .. }) {
+            self.mode = Mode::Idle;
+        }
+        self.hint = None;
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
         self.view = view;
@@ -1262,21 +1428,45 @@ impl App {
         }
     }
 
-    /// Takes back the last move: the others are replayed with their recorded outcomes,
-    /// here or on a worker thread.
+    /// Takes back the last move (against the computer the last full move, see
+    /// [`opponent::Sides::take_back`]): the others are replayed with their recorded
+    /// outcomes, here or on a worker thread.
     fn undo(&mut self) {
-        let history = self.game.history();
-        let Some((last, kept)) = history.split_last() else {
-            return self.say(Tone::Error, "there is no move to take back");
+        let movers: Vec<_> = self.game.history().iter().map(|m| m.color).collect();
+        let n = match self.computer.sides().take_back(&movers) {
+            Ok(n) => n,
+            Err(why) => return self.say(Tone::Error, why),
         };
+        if self.computer.sides().both() {
+            self.computer.set_paused(true);
+        }
+        // A search for the position being taken back is stopped.
+        self.computer.forget();
+        let history = self.game.history();
+        let (kept, gone) = history.split_at(history.len() - n);
         let moves: Vec<String> = kept.iter().map(|m| m.played.clone()).collect();
         let (start, opts, cursor) = (self.game.start().clone(), self.game.options(), self.cursor);
-        let taken = last.played.clone();
+        let taken = gone
+            .iter()
+            .map(|m| m.played.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
         self.run_job(Job::Undo { taken }, move |cancel| {
             let game = replayed(start, opts, &moves, cancel)?;
             let view = View::of(&game, cursor);
             Ok((game, view))
         });
+    }
+
+    /// `p`: pauses a game the computer plays against itself, or lets it go on.
+    fn pause(&mut self) {
+        match self.computer.toggle_pause() {
+            Ok(said) => {
+                self.say(Tone::Info, said);
+                self.computer_turn();
+            }
+            Err(why) => self.say(Tone::Error, why),
+        }
     }
 
     fn new_game(&mut self) {
@@ -1293,9 +1483,11 @@ impl App {
         let start: Position = self.game.start().clone();
         self.game = Game::from_position(start, opts);
         self.recorder.restart(crate::record::now_secs());
+        self.computer.forget();
         self.after_change();
         self.say(Tone::Info, "new game");
         self.autosave();
+        self.computer_turn();
     }
 
     fn pick_move(&mut self, step: i64) {

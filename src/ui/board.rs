@@ -30,16 +30,21 @@ pub fn glyph(p: Piece, ascii: bool) -> char {
     }
 }
 
-/// The squares of the last move (sources and targets).
-fn last_move_squares(app: &App) -> Vec<Square> {
-    let Some(m) = app.game.history().last() else {
-        return Vec::new();
-    };
-    match m.class.text.shape {
+/// The squares of a move of `shape` (sources and targets).
+pub fn shape_squares(shape: Shape) -> Vec<Square> {
+    match shape {
         Shape::Standard { from, to } => vec![from, to],
         Shape::Split { from, to1, to2 } => vec![from, to1, to2],
         Shape::Merge { from1, from2, to } => vec![from1, from2, to],
     }
+}
+
+/// The squares of the last move (sources and targets).
+fn last_move_squares(app: &App) -> Vec<Square> {
+    app.game
+        .history()
+        .last()
+        .map_or_else(Vec::new, |m| shape_squares(m.class.text.shape))
 }
 
 /// Draws the board pane; says where the squares went, for the mouse.
@@ -77,6 +82,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSp
         selected: &selected,
         targets: app.mode.targets(),
         last: &last_move_squares(app),
+        hint: app.hint.as_ref().map_or(&[], |(_, squares)| squares.as_slice()),
         flipped: app.flipped,
         ascii: app.ascii,
         heat,

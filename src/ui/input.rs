@@ -76,6 +76,10 @@ pub enum Action {
     QuantumMove,
     /// Small screens: show the next pane below the board.
     NextPane,
+    /// Ask the engine for the best move of the side to move.
+    Hint,
+    /// The computer plays both sides: stop the game, or let it go on.
+    Pause,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -240,6 +244,20 @@ const NEXT_PANE: Binding = Binding {
     help: "small screens: the next pane below the board",
 };
 
+const HINT: Binding = Binding {
+    keys: &[KeyCode::Char('H')],
+    label: "H",
+    action: Action::Hint,
+    help: "hint: the engine's move for the side to move",
+};
+
+const PAUSE: Binding = Binding {
+    keys: &[KeyCode::Char('p')],
+    label: "p",
+    action: Action::Pause,
+    help: "computer vs computer: pause / go on",
+};
+
 const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
@@ -293,6 +311,8 @@ pub const KEYMAP: &[Binding] = &[
     CIRCUIT_Y,
     NEXT_PANE,
     INSPECT,
+    HINT,
+    PAUSE,
     NEW_GAME,
     SAVE,
     HELP,
@@ -335,6 +355,8 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
         help: "scroll the trace up / down",
     },
     NEXT_PANE,
+    HINT,
+    PAUSE,
     NEW_GAME,
     SAVE,
     HELP,

@@ -11,6 +11,7 @@ pub mod inspector;
 pub mod layout;
 pub mod line_edit;
 pub mod mouse;
+pub mod opponent;
 pub mod popup;
 pub mod probs;
 pub mod prompts;

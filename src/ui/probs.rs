@@ -55,6 +55,12 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
         Span::styled(view.branches.to_string(), text),
         Span::styled(format!("  occupancies {}", view.occupancies), dim),
     ]));
+    if let Some(score) = app.computer.score() {
+        lines.push(Line::from(vec![
+            Span::styled("engine ", dim),
+            Span::styled(super::opponent::score_words(score), text),
+        ]));
+    }
     if view.superposed == 0 {
         lines.push(Line::styled("the board is classical", dim));
     } else {

@@ -39,6 +39,8 @@ pub struct BoardModel<'a> {
     pub targets: &'a [Square],
     /// Squares of the last move.
     pub last: &'a [Square],
+    /// Squares of the engine's hint.
+    pub hint: &'a [Square],
     /// Black at the bottom.
     pub flipped: bool,
     /// Plain ASCII only.
@@ -53,6 +55,7 @@ enum Mark {
     Cursor,
     Selected,
     Target,
+    Hint,
     LastMove,
     Plain,
 }
@@ -89,6 +92,8 @@ pub fn render(
                     Mark::Selected
                 } else if m.targets.contains(&sq) {
                     Mark::Target
+                } else if m.hint.contains(&sq) {
+                    Mark::Hint
                 } else if m.last.contains(&sq) {
                     Mark::LastMove
                 } else {
@@ -133,7 +138,7 @@ fn cell_spans(
     let bg = match mark {
         Mark::Cursor => theme.cursor,
         Mark::Selected => theme.selected,
-        Mark::Target => theme.target,
+        Mark::Target | Mark::Hint => theme.target,
         Mark::LastMove => theme.last_move,
         Mark::Plain if light => theme.light_square,
         Mark::Plain => theme.dark_square,
@@ -152,6 +157,7 @@ fn cell_spans(
         Mark::Cursor => ('[', ']'),
         Mark::Selected => ('<', '>'),
         Mark::Target => ('(', ')'),
+        Mark::Hint => ('*', '*'),
         _ => match level {
             Some(l) => {
                 let c = inspector::shade(l, m.ascii);

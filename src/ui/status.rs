@@ -24,12 +24,14 @@ pub const MESSAGE_ROWS: usize = 2;
 /// The message area's lines at `width`: the busy line while a long move runs, else the
 /// typed line (`prompt`: what it is for and the text) followed by the message, or the
 /// message alone; flowed at spaces into at most [`MESSAGE_ROWS`] lines, cut after a word
-/// with "…" beyond that (messages put what matters first).
+/// with "…" beyond that (messages put what matters first). A `below` line (the
+/// computer thinking) takes the last row, cut the same way.
 pub fn message_area(
     paint: &Paint,
     message: &Message,
     prompt: Option<(Purpose, &LineEdit)>,
     busy: Option<(&str, Duration)>,
+    below: Option<String>,
     width: u16,
 ) -> Vec<Line<'static>> {
     if let Some((what, elapsed)) = busy {
@@ -59,9 +61,13 @@ pub fn message_area(
             flow(words(&message.text, style), 0, width)
         }
     };
-    let mut lines = clip(lines, MESSAGE_ROWS, width, text);
+    let rows = MESSAGE_ROWS - usize::from(below.is_some());
+    let mut lines = clip(lines, rows, width, text);
     if lines.is_empty() {
         lines.push(Line::default());
+    }
+    if let Some(b) = below {
+        lines.extend(clip(flow(words(&b, paint.title()), 0, width), 1, width, text));
     }
     lines
 }
@@ -72,7 +78,8 @@ pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         Mode::Prompt { line, purpose } => Some((*purpose, line)),
         _ => None,
     };
-    message_area(&app.paint, &app.message, prompt, app.busy(), width)
+    let below = app.thinking_line();
+    message_area(&app.paint, &app.message, prompt, app.busy(), below, width)
 }
 
 /// The status line of a game at `width`: the replay position (`shown` of `plies`), who is

@@ -5,6 +5,7 @@
 use super::app::App;
 use super::color::{ColorChoice, Paint};
 use super::input::Press;
+use super::opponent::{Computer, Sides};
 use super::theme::Theme;
 use super::variant::VariantApp;
 use super::work::{CancelFlag, Exec};
@@ -69,6 +70,8 @@ pub struct PlayOptions {
     /// unfinished game (plain `qchess`; off by default, so programs and tests get the
     /// game they asked for).
     pub offer_resume: bool,
+    /// The level hints search at (and the computer's, where `--engine` gives none).
+    pub engine_level: u8,
 }
 
 impl Default for PlayOptions {
@@ -89,6 +92,7 @@ impl Default for PlayOptions {
             variant: RuleSet::Quantum,
             mouse: true,
             offer_resume: false,
+            engine_level: crate::engine::level::DEFAULT_LEVEL,
         }
     }
 }
@@ -227,6 +231,10 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
             }
         }
     };
+    // Who the computer plays comes from the players' names: `--engine` named its side,
+    // and a saved game keeps the names, so a resumed game hands that side back to it.
+    let computer = Computer::new(Sides::of_players(&recorder.players), seed)
+        .with_hint_level(opts.engine_level);
     let verb = if opts.open == Open::Resume {
         "resumed"
     } else {
@@ -267,7 +275,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
                 }
             }
         };
-        return Ok(Opened::Quantum(Box::new(app)));
+        return Ok(Opened::Quantum(Box::new(app.with_computer(computer))));
     }
     let (fen, seed) = match &file {
         Some((_, saved)) => (saved.start.clone(), saved.seed),
@@ -295,7 +303,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
             }
         }
     };
-    Ok(Opened::Variant(Box::new(app)))
+    Ok(Opened::Variant(Box::new(app.with_computer(computer))))
 }
 
 /// The message after opening a saved game: which file (an autosave by its name alone:

@@ -8,10 +8,13 @@ use super::input::{self, Action, InputMode};
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
+use super::opponent::{self, Answer, Computer, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
 use super::work::{CancelFlag, Exec, Job, Polled, Work};
 use crate::chess::{Square, Status};
+use crate::engine::variant::greedy_variant;
+use crate::engine::Thinking;
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
@@ -100,6 +103,11 @@ pub struct VariantApp {
     exec: Exec,
     /// The work being carried out on a worker thread.
     pending: Option<Pending>,
+    /// The computer (the variants' greedy player): its sides, its search, its score.
+    pub(super) computer: Computer,
+    /// The hint for the side to move: the move and its squares (marked until the next
+    /// move or Esc).
+    pub(super) hint: Option<(String, Vec<Square>)>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -151,6 +159,8 @@ impl VariantApp {
             drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
+            computer: Computer::default(),
+            hint: None,
         };
         app.welcome();
         app
@@ -170,6 +180,109 @@ impl VariantApp {
         self.game.set_cancel(None);
         self.welcome();
         Ok(self)
+    }
+
+    /// Lets `computer` play its sides greedily (and give hints); it starts at once when
+    /// it is to move.
+    pub fn with_computer(mut self, computer: Computer) -> VariantApp {
+        self.computer = computer;
+        self.computer_turn();
+        self
+    }
+
+    /// The computer: its sides, whether it thinks, its last score.
+    pub fn computer(&self) -> &Computer {
+        &self.computer
+    }
+
+    /// The hint shown (the move and its squares), if any.
+    pub fn hint(&self) -> Option<&(String, Vec<Square>)> {
+        self.hint.as_ref()
+    }
+
+    /// The line under the message while the computer thinks (or a watched game is
+    /// paused).
+    pub fn thinking_line(&self) -> Option<String> {
+        self.computer.thinking_line(self.ascii).or_else(|| {
+            self.computer
+                .paused_line()
+                .filter(|_| self.replay.is_none())
+                .map(String::from)
+        })
+    }
+
+    /// Whether the computer plays the side to move in the game being played.
+    fn computer_to_move(&self) -> bool {
+        self.replay.is_none()
+            && self.game.status() == Status::Ongoing
+            && self.computer.plays(self.game.to_move())
+    }
+
+    /// Starts a greedy search for `purpose` on a copy of the game, on its own thread.
+    fn think(&mut self, purpose: Thought) {
+        let side = self.game.to_move();
+        let ply = self.game.history().len();
+        let copy = self.game.clone_box();
+        let seed = self.seed ^ ply as u64;
+        let thinking = Thinking::spawn(move |_, _| greedy_variant(copy.as_ref(), seed));
+        self.computer.start(purpose, side, ply, thinking);
+    }
+
+    /// Starts the computer's search when it is to move (in a watched game once the
+    /// pause after the last move is over).
+    fn computer_turn(&mut self) {
+        let searching = self.computer.thinking() == Some(Thought::Move);
+        if self.computer_to_move() && self.pending.is_none() && !searching && self.computer.ready() {
+            self.think(Thought::Move);
+        }
+    }
+
+    /// `H`: the greedy player's move for the side to move.
+    fn ask_hint(&mut self) {
+        if self.game.status() != Status::Ongoing {
+            return self.say(Tone::Error, "the game is over: there is no move to hint");
+        }
+        if self.computer_to_move() {
+            return self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
+        }
+        self.think(Thought::Hint);
+        let side = self.game.to_move().name();
+        self.say(Tone::Plain, format!("looking for a move for {side}..."));
+    }
+
+    /// Takes in the computer's answer (a stale one is dropped): plays its move, or
+    /// shows the hint.
+    fn take_answer(&mut self, a: Answer) {
+        let ply = self.game.history().len();
+        if a.ply != ply || self.replay.is_some() || a.side != self.game.to_move() {
+            return;
+        }
+        let choice = match a.choice {
+            Ok(c) => c,
+            Err(e) => return self.say(Tone::Error, format!("{}: {e}", a.side.name())),
+        };
+        match a.purpose {
+            Thought::Move => self.play(&choice.mv),
+            Thought::Hint => {
+                let squares = move_squares(&choice.mv)
+                    .map(|(a, b, _)| vec![a, b])
+                    .unwrap_or_default();
+                let said = opponent::hint_words(a.side, &choice.mv, self.computer.score());
+                self.say(Tone::Info, said);
+                self.hint = Some((choice.mv, squares));
+            }
+        }
+    }
+
+    /// `p`: pauses a watched game, or lets it go on.
+    fn pause(&mut self) {
+        match self.computer.toggle_pause() {
+            Ok(said) => {
+                self.say(Tone::Info, said);
+                self.computer_turn();
+            }
+            Err(why) => self.say(Tone::Error, why),
+        }
     }
 
     /// Saves with `recorder` (autosave after every change, `w` to save).
@@ -320,14 +433,31 @@ impl VariantApp {
         Some((p.work.what(), p.work.elapsed()))
     }
 
-    /// Whether work is being carried out (shown or not yet).
+    /// Whether work is being carried out (shown or not yet), or the computer thinks.
     pub fn working(&self) -> bool {
-        self.pending.is_some()
+        self.pending.is_some() || self.computer.busy()
     }
 
-    /// Takes in work that finished on its worker thread; true when the screen should be
-    /// drawn again.
+    /// Takes in work that finished on its worker thread and the computer's answer;
+    /// true when the screen should be drawn again.
     pub fn tick(&mut self) -> bool {
+        let worked = self.tick_work();
+        if self.pending.is_some() {
+            return worked;
+        }
+        let mut changed = false;
+        if let Some(a) = self.computer.poll(&mut changed) {
+            self.take_answer(a);
+        }
+        if self.computer.thinking().is_none() && self.computer.busy() && self.computer.ready() {
+            self.computer_turn();
+            changed = true;
+        }
+        worked || changed || self.computer.thinking().is_some()
+    }
+
+    /// Takes in the work on a worker thread (see [`VariantApp::tick`]).
+    fn tick_work(&mut self) -> bool {
         let Some(p) = &self.pending else {
             return false;
         };
@@ -344,12 +474,12 @@ impl VariantApp {
         true
     }
 
-    /// Waits for the work being carried out and takes it in.
+    /// Waits for the work being carried out and the computer's search, and takes
+    /// them in.
     pub fn finish_work(&mut self) {
-        while self.pending.is_some() {
-            if !self.tick() {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        while self.pending.is_some() || self.computer.thinking().is_some() {
+            self.tick();
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 
@@ -551,12 +681,28 @@ impl VariantApp {
                     self.cursor = s;
                 }
             }
+            Action::Select | Action::QuantumMove
+                if self.computer_to_move() && self.mode == VariantMode::Idle =>
+            {
+                self.say(Tone::Error, opponent::wait_words(self.game.to_move()))
+            }
             Action::Select => self.select(false),
             Action::QuantumMove => self.select(true),
+            Action::Hint | Action::Pause if self.replay.is_some() => self.say(
+                Tone::Error,
+                "this is a replay: p plays on from the shown ply, then H gives hints",
+            ),
+            Action::Hint => self.ask_hint(),
+            Action::Pause => self.pause(),
             Action::Cancel => {
                 if self.mode != VariantMode::Idle {
                     self.mode = VariantMode::Idle;
                     self.say(Tone::Plain, "cancelled");
+                } else if self.hint.take().is_some() {
+                    self.say(Tone::Plain, "hint hidden");
+                } else if self.computer.thinking() == Some(Thought::Hint) {
+                    self.computer.forget();
+                    self.say(Tone::Plain, "hint stopped");
                 } else {
                     self.game_over_popup = false;
                 }
@@ -771,6 +917,11 @@ impl VariantApp {
                 self.mode = VariantMode::Idle;
                 self.say(Tone::Plain, "no move typed");
             }
+            Purpose::Move if self.computer_to_move() => {
+                self.mode = VariantMode::Idle;
+                self.last_typed = input;
+                self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
+            }
             Purpose::Move => {
                 self.mode = VariantMode::Idle;
                 self.last_typed = input.clone();
@@ -839,35 +990,57 @@ impl VariantApp {
                 };
                 self.say(Tone::Info, said);
                 self.autosave();
+                if self.computer.sides().both() {
+                    self.computer.delay_next();
+                }
+                self.computer_turn();
             }
             Job::Undo { taken } => {
                 self.after_change();
                 let to_move = self.game.to_move().name();
                 self.say(Tone::Info, format!("took back {taken}; {to_move} to move"));
                 self.autosave();
+                self.computer_turn();
             }
             Job::Ply { ply } => self.took_in_ply(ply),
         }
     }
 
     fn after_change(&mut self) {
-        self.mode = VariantMode::Idle;
+        // A line being typed stays open: the computer's move may come meanwhile.
+        if !matches!(self.mode, VariantMode::Prompt { .. }) {
+            self.mode = VariantMode::Idle;
+        }
+        self.hint = None;
         self.selected_ply = None;
         self.trace_scroll = 0;
         self.game_over_popup = self.game.status() != Status::Ongoing;
     }
 
-    /// Takes back the last move, here or on a worker thread (harmonics replays the
-    /// others).
+    /// Takes back the last move (against the computer the last full move, see
+    /// [`opponent::Sides::take_back`]), here or on a worker thread (harmonics replays
+    /// the others).
     fn undo(&mut self) {
         if self.replay.is_some() {
             return;
         }
-        let Some(taken) = self.game.history().last().map(|r| r.text.clone()) else {
-            return self.say(Tone::Error, "there is no move to take back");
+        let history = self.game.history();
+        let movers: Vec<_> = history.iter().map(|r| r.color).collect();
+        let n = match self.computer.sides().take_back(&movers) {
+            Ok(n) => n,
+            Err(why) => return self.say(Tone::Error, why),
         };
-        self.run_job(Job::Undo { taken }, self.game.clone_box(), |g| {
-            g.undo().map_err(|e| e.to_string())
+        let taken = history[history.len() - n..]
+            .iter()
+            .map(|r| r.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if self.computer.sides().both() {
+            self.computer.set_paused(true);
+        }
+        self.computer.forget();
+        self.run_job(Job::Undo { taken }, self.game.clone_box(), move |g| {
+            (0..n).try_for_each(|_| g.undo().map_err(|e| e.to_string()))
         });
     }
 
@@ -880,9 +1053,11 @@ impl VariantApp {
         }
         self.game = self.start.clone_box();
         self.recorder.restart(crate::record::now_secs());
+        self.computer.forget();
         self.after_change();
         self.say(Tone::Info, "new game");
         self.autosave();
+        self.computer_turn();
     }
 
     fn pick_ply(&mut self, step: i64) {
@@ -961,6 +1136,7 @@ impl VariantApp {
             ),
         );
         self.autosave();
+        self.computer_turn();
     }
 
     fn autosave(&mut self) {

@@ -115,6 +115,7 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> Board
         selected: &selected,
         targets: &targets,
         last: &last,
+        hint: app.hint().map_or(&[], |(_, squares)| squares.as_slice()),
         flipped: app.flipped,
         ascii: app.ascii,
         heat: None,
@@ -245,7 +246,14 @@ fn message_lines(app: &VariantApp, width: u16) -> Vec<Line<'static>> {
         VariantMode::Prompt { line, purpose } => Some((*purpose, line)),
         _ => None,
     };
-    status::message_area(&app.paint, &app.message, prompt, app.busy(), width)
+    status::message_area(
+        &app.paint,
+        &app.message,
+        prompt,
+        app.busy(),
+        app.thinking_line(),
+        width,
+    )
 }
 
 fn status_line(f: &mut Frame, area: Rect, app: &VariantApp) {

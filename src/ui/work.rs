@@ -215,17 +215,25 @@ impl<T> Drop for Work<T> {
 /// The keys that act while work runs, as the busy line of a game says them.
 pub const BUSY_KEYS: &str = "Esc cancels, q quits";
 
-/// The busy line: a spinner, what runs, for how long, and the `keys` that act now.
-pub fn busy_line(what: &str, elapsed: Duration, keys: &str, ascii: bool) -> String {
+/// The spinner's frame after `elapsed` (a new one every 100 ms).
+pub fn spinner(elapsed: Duration, ascii: bool) -> char {
     const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     const SPIN_ASCII: [char; 4] = ['|', '/', '-', '\\'];
     let tick = (elapsed.as_millis() / 100) as usize;
-    let spin = if ascii {
+    if ascii {
         SPIN_ASCII[tick % SPIN_ASCII.len()]
     } else {
         SPIN[tick % SPIN.len()]
-    };
-    format!("{spin} {what}: {:.1} s ({keys})", elapsed.as_secs_f64())
+    }
+}
+
+/// The busy line: a spinner, what runs, for how long, and the `keys` that act now.
+pub fn busy_line(what: &str, elapsed: Duration, keys: &str, ascii: bool) -> String {
+    format!(
+        "{} {what}: {:.1} s ({keys})",
+        spinner(elapsed, ascii),
+        elapsed.as_secs_f64()
+    )
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ pub fn message_lines(lab: &SkatLab, width: u16) -> Vec<Line<'static>> {
             }
             lines
         }
-        None => message_area(&lab.paint, lab.message(), None, None, width),
+        None => message_area(&lab.paint, lab.message(), None, None, None, width),
     }
 }
 

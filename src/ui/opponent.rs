@@ -1,0 +1,485 @@
+//! The computer in the terminal game: which sides it plays and how strongly, its search
+//! running on its own thread while the screen keeps drawing (the thinking line), the
+//! hint, and the engine's last score for the probabilities pane.
+//!
+//! Who plays is kept in the saved game's `[players]` entry: a side named
+//! `qchess level N`, `qchess N ms` or `qchess greedy` is played by the computer, so a
+//! resumed or loaded game hands that side back to it (a person who names themselves
+//! so gets the computer in their place; `--white`/`--black` choose other names).
+
+use crate::chess::Color;
+use crate::engine::level::{self, DEFAULT_LEVEL};
+use crate::engine::player::{Engine, Greedy};
+use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
+use crate::record::Players;
+use super::work::spinner;
+use std::time::{Duration, Instant};
+
+/// How strongly the computer plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// The engine at a level 1..5.
+    Level(u8),
+    /// The engine thinking this many milliseconds per move.
+    Movetime(u64),
+    /// One ply of lookahead (the variants' computer, whatever level was asked).
+    Greedy,
+}
+
+impl Strength {
+    /// The name saved games keep for the side: "qchess level 3", "qchess 500 ms",
+    /// "qchess greedy".
+    pub fn name(self) -> String {
+        match self {
+            Strength::Level(l) => level::name(l),
+            Strength::Movetime(ms) => format!("qchess {ms} ms"),
+            Strength::Greedy => "qchess greedy".into(),
+        }
+    }
+
+    /// The strength a player's name stands for, if it is one of the computer's names.
+    pub fn from_name(name: &str) -> Option<Strength> {
+        let rest = name.trim().strip_prefix("qchess ")?;
+        if rest == "greedy" {
+            return Some(Strength::Greedy);
+        }
+        if let Some(n) = rest.strip_prefix("level ") {
+            return n
+                .parse::<i64>()
+                .ok()
+                .and_then(|n| level::check(n).ok())
+                .map(Strength::Level);
+        }
+        let ms = rest.strip_suffix(" ms")?.parse::<u64>().ok()?;
+        (ms > 0).then_some(Strength::Movetime(ms))
+    }
+
+    /// A player of this strength choosing among equal moves by `seed`.
+    pub fn player(self, seed: u64) -> Box<dyn Player> {
+        match self {
+            Strength::Level(l) => Box::new(Engine::at_level(l, seed)),
+            Strength::Movetime(ms) => Box::new(Engine::timed(Duration::from_millis(ms), seed)),
+            Strength::Greedy => Box::new(Greedy::new(seed)),
+        }
+    }
+}
+
+/// Which sides the computer plays, at what strength.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sides {
+    /// White's computer, if the computer plays white.
+    pub white: Option<Strength>,
+    /// Black's computer, if the computer plays black.
+    pub black: Option<Strength>,
+}
+
+impl Sides {
+    /// The sides the players' names give to the computer.
+    pub fn of_players(players: &Players) -> Sides {
+        Sides {
+            white: Strength::from_name(&players.white),
+            black: Strength::from_name(&players.black),
+        }
+    }
+
+    /// The computer playing `side`, if any.
+    pub fn of(self, side: Color) -> Option<Strength> {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// Whether the computer plays both sides (a game to watch).
+    pub fn both(self) -> bool {
+        self.white.is_some() && self.black.is_some()
+    }
+
+    /// Whether the computer plays a side at all.
+    pub fn any(self) -> bool {
+        self.white.is_some() || self.black.is_some()
+    }
+
+    /// How many plies `u` takes back from a game whose moves were played by `movers`
+    /// (in order): the last move; against the computer, back to before the player's
+    /// last move (the computer's reply with it), so that it is the player's turn again;
+    /// in a watched game one move.
+    pub fn take_back(self, movers: &[Color]) -> Result<usize, &'static str> {
+        if movers.is_empty() {
+            return Err("there is no move to take back");
+        }
+        let player = match (self.white, self.black) {
+            (None, Some(_)) => Color::White,
+            (Some(_), None) => Color::Black,
+            _ => return Ok(1),
+        };
+        match movers.iter().rposition(|c| *c == player) {
+            Some(i) => Ok(movers.len() - i),
+            None => Err("none of the moves is yours to take back"),
+        }
+    }
+}
+
+/// What a player trying to move on the computer's turn is told.
+pub fn wait_words(side: Color) -> String {
+    format!(
+        "{} is the computer's: wait for its move (Esc makes it move now, u takes back)",
+        side.name()
+    )
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The computer's own move.
+    Move,
+    /// A hint for the player to move.
+    Hint,
+}
+
+/// A search under way.
+struct Thought {
+    thinking: Thinking,
+    purpose: Purpose,
+    /// The side it searches for and the ply it started at (a take-back or a new game
+    /// since makes its answer stale).
+    side: Color,
+    ply: usize,
+    started: Instant,
+    /// The last finished iteration.
+    info: Option<Info>,
+}
+
+/// A finished search.
+#[derive(Debug)]
+pub struct Answer {
+    /// What it was for.
+    pub purpose: Purpose,
+    /// The side it searched for.
+    pub side: Color,
+    /// The ply it started at.
+    pub ply: usize,
+    /// The move, or why there is none.
+    pub choice: Result<Choice, PlayerError>,
+}
+
+/// The engine's last score: centipawns for `side`, the side to move at `ply`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    /// Centipawns for `side`.
+    pub centipawns: f64,
+    /// The side it is for (the side that was to move).
+    pub side: Color,
+    /// The depth of the search.
+    pub depth: u32,
+    /// From a hint, else from the computer's own search.
+    pub purpose: Purpose,
+}
+
+/// The pause between the computer's moves when it plays both sides, so a person can
+/// follow the game.
+pub const WATCH_DELAY: Duration = Duration::from_millis(800);
+
+/// The computer's side of a game: the sides it plays, its search, the hint, the score.
+pub struct Computer {
+    sides: Sides,
+    /// Seed of its choices among equal moves (the game's seed).
+    seed: u64,
+    /// The level a hint searches at when the computer plays no side.
+    hint_level: u8,
+    /// `both`: the player stopped the game to look at it.
+    paused: bool,
+    thought: Option<Thought>,
+    /// `both`: the next move starts no sooner than this.
+    next_at: Option<Instant>,
+    score: Option<Score>,
+}
+
+impl std::fmt::Debug for Computer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Computer")
+            .field("sides", &self.sides)
+            .field("paused", &self.paused)
+            .field("thinking", &self.thought.as_ref().map(|t| t.purpose))
+            .finish()
+    }
+}
+
+impl Default for Computer {
+    fn default() -> Self {
+        Computer::new(Sides::default(), 0)
+    }
+}
+
+impl Computer {
+    /// The computer playing `sides`, choosing among equal moves by `seed`.
+    pub fn new(sides: Sides, seed: u64) -> Computer {
+        Computer {
+            sides,
+            seed,
+            hint_level: DEFAULT_LEVEL,
+            paused: false,
+            thought: None,
+            next_at: None,
+            score: None,
+        }
+    }
+
+    /// Hints (when the computer plays no side) search at `level`.
+    pub fn with_hint_level(mut self, level: u8) -> Computer {
+        self.hint_level = level;
+        self
+    }
+
+    /// The sides it plays.
+    pub fn sides(&self) -> Sides {
+        self.sides
+    }
+
+    /// Whether it plays `side`.
+    pub fn plays(&self, side: Color) -> bool {
+        self.sides.of(side).is_some()
+    }
+
+    /// The player for `purpose` on `side`'s turn: its own strength, or for a hint the
+    /// other side's computer, else the hint level.
+    pub fn player(&self, purpose: Purpose, side: Color) -> Box<dyn Player> {
+        let strength = match purpose {
+            Purpose::Move => self.sides.of(side),
+            Purpose::Hint => self.sides.of(side).or(self.sides.of(side.opposite())),
+        };
+        strength
+            .unwrap_or(Strength::Level(self.hint_level))
+            .player(self.seed)
+    }
+
+    /// Whether a search runs.
+    pub fn thinking(&self) -> Option<Purpose> {
+        self.thought.as_ref().map(|t| t.purpose)
+    }
+
+    /// Whether anything is under way: a search, or the pause before a watched move.
+    pub fn busy(&self) -> bool {
+        self.thought.is_some() || (self.next_at.is_some() && !self.paused)
+    }
+
+    /// Starts `thinking` for `purpose`, for `side` at `ply` (a search already running
+    /// is dropped, which stops it).
+    pub fn start(&mut self, purpose: Purpose, side: Color, ply: usize, thinking: Thinking) {
+        self.next_at = None;
+        self.thought = Some(Thought {
+            thinking,
+            purpose,
+            side,
+            ply,
+            started: Instant::now(),
+            info: None,
+        });
+    }
+
+    /// Stops and forgets the search (a take-back, a new game), and any pending start.
+    pub fn forget(&mut self) {
+        self.thought = None;
+        self.next_at = None;
+    }
+
+    /// Asks the search to answer now with the best move so far.
+    pub fn hurry(&self) {
+        if let Some(t) = &self.thought {
+            t.thinking.stop();
+        }
+    }
+
+    /// `both`: the next move waits for [`WATCH_DELAY`] first.
+    pub fn delay_next(&mut self) {
+        self.next_at = Some(Instant::now() + WATCH_DELAY);
+    }
+
+    /// Whether a delayed move may start now (no delay pending, or it is over).
+    pub fn ready(&self) -> bool {
+        !self.paused && self.next_at.is_none_or(|t| Instant::now() >= t)
+    }
+
+    /// Whether the game is paused (`both`).
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// `p`: pauses a game the computer plays against itself, or lets it go on; what to
+    /// tell the player (an error when the computer does not play both sides).
+    pub fn toggle_pause(&mut self) -> Result<&'static str, &'static str> {
+        if !self.sides.both() {
+            return Err("p pauses a game the computer plays against itself (play --engine both)");
+        }
+        self.set_paused(!self.paused);
+        Ok(if self.paused {
+            "paused: p goes on"
+        } else {
+            "going on"
+        })
+    }
+
+    /// Pauses or resumes; pausing stops a search for a move (it starts again on
+    /// resuming).
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+        if paused && self.thinking() == Some(Purpose::Move) {
+            self.thought = None;
+        }
+    }
+
+    /// Takes in the search's progress; the answer once it came. `changed` is set when
+    /// something new is to be drawn.
+    pub fn poll(&mut self, changed: &mut bool) -> Option<Answer> {
+        let t = self.thought.as_mut()?;
+        while let Some(ev) = t.thinking.poll() {
+            *changed = true;
+            match ev {
+                Event::Info(i) => t.info = Some(i),
+                Event::Done(choice) => {
+                    let t = self.thought.take()?;
+                    if let Ok(Choice { info: Some(i), .. }) = &choice {
+                        self.score = Some(Score {
+                            centipawns: i.score,
+                            side: t.side,
+                            depth: i.depth,
+                            purpose: t.purpose,
+                        });
+                    }
+                    return Some(Answer {
+                        purpose: t.purpose,
+                        side: t.side,
+                        ply: t.ply,
+                        choice,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Waits for the search's answer (tests, and screens run inline).
+    pub fn wait(&mut self) -> Option<Answer> {
+        loop {
+            let mut changed = false;
+            if let Some(a) = self.poll(&mut changed) {
+                return Some(a);
+            }
+            self.thought.as_ref()?;
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The engine's last score (from a hint or the computer's own search).
+    pub fn score(&self) -> Option<&Score> {
+        self.score.as_ref()
+    }
+
+    /// The thinking line: a spinner, who thinks for what, for how long, and what the
+    /// search knows so far (depth, nodes, best line); `keys` that act meanwhile.
+    pub fn thinking_line(&self, ascii: bool) -> Option<String> {
+        let t = self.thought.as_ref()?;
+        let elapsed = t.started.elapsed();
+        let who = match t.purpose {
+            Purpose::Move => format!("{} thinks", t.side.name()),
+            Purpose::Hint => format!("hint for {}", t.side.name()),
+        };
+        let what = match &t.info {
+            Some(i) => format!(
+                "depth {}, {} nodes, best {}",
+                i.depth,
+                i.nodes,
+                i.pv.iter().take(4).cloned().collect::<Vec<_>>().join(" ")
+            ),
+            None => "searching".into(),
+        };
+        let keys = match t.purpose {
+            Purpose::Move => "Esc moves now",
+            Purpose::Hint => "Esc stops",
+        };
+        Some(format!(
+            "{} {who} {:.1} s ({keys}): {what}",
+            spinner(elapsed, ascii),
+            elapsed.as_secs_f64()
+        ))
+    }
+
+    /// The line shown while a watched game is paused.
+    pub fn paused_line(&self) -> Option<&'static str> {
+        (self.paused && self.sides.both()).then_some("paused: p goes on, u takes back a move")
+    }
+}
+
+/// The score as the probabilities pane shows it: "+35 cp for white (hint, depth 3)",
+/// "-20 cp for black (black's search, depth 3)".
+pub fn score_words(s: &Score) -> String {
+    let from = match s.purpose {
+        Purpose::Hint => "hint".to_string(),
+        Purpose::Move => format!("{}'s search", s.side.name()),
+    };
+    format!(
+        "{:+} cp for {} ({from}, depth {})",
+        s.centipawns.round() as i64,
+        s.side.name(),
+        s.depth
+    )
+}
+
+/// The hint on the message line: "hint for white: e2e4, +35 cp (depth 3); Esc hides it".
+pub fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
+    let score = score
+        .filter(|s| s.purpose == Purpose::Hint)
+        .map(|s| {
+            format!(
+                ", {:+} cp (depth {})",
+                s.centipawns.round() as i64,
+                s.depth
+            )
+        })
+        .unwrap_or_default();
+    format!("hint for {}: {mv}{score}; Esc hides it", side.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for s in [
+            Strength::Level(1),
+            Strength::Level(5),
+            Strength::Movetime(250),
+            Strength::Greedy,
+        ] {
+            assert_eq!(Strength::from_name(&s.name()), Some(s));
+        }
+        for other in ["White", "qchess", "qchess level 9", "qchess 0 ms", "qchess x ms"] {
+            assert_eq!(Strength::from_name(other), None, "{other}");
+        }
+        let (w, b) = (Color::White, Color::Black);
+        let one = Sides {
+            black: Some(Strength::Level(1)),
+            ..Sides::default()
+        };
+        // The player (white) moved last: their move and nothing else; the computer
+        // replied: both.
+        assert_eq!(one.take_back(&[w, b, w]), Ok(1));
+        assert_eq!(one.take_back(&[w, b, w, b]), Ok(2));
+        assert!(one.take_back(&[]).is_err());
+        let computer_white = Sides {
+            white: Some(Strength::Level(1)),
+            ..Sides::default()
+        };
+        assert!(computer_white.take_back(&[w]).is_err());
+        assert_eq!(computer_white.take_back(&[w, b, w]), Ok(2));
+        assert_eq!(Sides::default().take_back(&[w, b]), Ok(1));
+        let p = Players {
+            white: "Ann".into(),
+            black: "qchess level 2".into(),
+        };
+        let s = Sides::of_players(&p);
+        assert_eq!(s.of(Color::Black), Some(Strength::Level(2)));
+        assert!(s.any() && !s.both());
+    }
+}

@@ -1,0 +1,351 @@
+//! The computer in the terminal game: it replies off the screen's thread with the
+//! thinking line drawn meanwhile, `u` takes back a full move, `p` pauses a watched game,
+//! `H` shows and marks a hint, the players entry of a saved game names it and a resumed
+//! game hands it its side again. Low levels keep the searches short.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use qchess::chess::{Color, Game, GameOptions};
+use qchess::record::{self, Players};
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::opponent::{Computer, Purpose, Sides, Strength};
+use qchess::ui::terminal::{open, Open, Opened, PlayOptions};
+use qchess::ui::theme::Theme;
+use qchess::ui::variant::VariantApp;
+use qchess::ui::{draw, App};
+use qchess::variants::{new_game, RuleSet};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn paint() -> Paint {
+    Paint::new(Theme::default(), Tier::None)
+}
+
+fn game() -> Game {
+    Game::standard(GameOptions {
+        seed: 3,
+        ..GameOptions::default()
+    })
+}
+
+/// A game against the computer playing black at level 1.
+fn against_black() -> App {
+    let sides = Sides {
+        black: Some(Strength::Level(1)),
+        ..Sides::default()
+    };
+    App::new(game(), paint(), false).with_computer(Computer::new(sides, 1))
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn type_move(app: &mut App, m: &str) {
+    key(app, KeyCode::Char(':'));
+    for c in m.chars() {
+        key(app, KeyCode::Char(c));
+    }
+    key(app, KeyCode::Enter);
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| draw(f, app)).expect("draw");
+    t.backend().to_string()
+}
+
+/// The screen with what depends on the clock (the spinner, the seconds) masked.
+fn steady(screen: &str) -> String {
+    let mut out = String::new();
+    for line in screen.lines() {
+        let Some(at) = line.find(" thinks ") else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        // `"⠋ black thinks 0.0 s (` -> `"* black thinks #.# s (`.
+        let head: String = line[..at]
+            .chars()
+            .map(|c| if "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏|/-\\".contains(c) { '*' } else { c })
+            .collect();
+        let rest = &line[at + " thinks ".len()..];
+        let secs_end = rest.find(" s (").expect("seconds on the thinking line");
+        out.push_str(&format!("{head} thinks #.#{}\n", &rest[secs_end..]));
+    }
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("qchess-engine-ui-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+#[test]
+fn the_computer_replies_and_its_move_is_news() {
+    let mut a = against_black();
+    assert_eq!(a.computer().thinking(), None, "white (the player) moves first");
+    type_move(&mut a, "e2e4");
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    a.finish_work();
+    let h = a.game().history();
+    assert_eq!(h.len(), 2);
+    assert_eq!(h[1].color, Color::Black);
+    assert!(
+        a.message().text.starts_with("black played"),
+        "{}",
+        a.message().text
+    );
+    assert_eq!(a.computer().thinking(), None, "white to move: nothing to think");
+    // Its score shows in the probabilities pane, said to come from its search.
+    let s = screen(&a, 120, 40);
+    assert!(s.contains("cp for black (black's search, depth 1)"), "{s}");
+}
+
+#[test]
+fn the_thinking_line_is_drawn_while_it_searches() {
+    let mut a = against_black();
+    type_move(&mut a, "e2e4");
+    // Nothing takes the answer in before a tick: the search is still on screen.
+    let s = screen(&a, 80, 24);
+    assert!(s.contains("black thinks"), "{s}");
+    assert!(s.contains("(Esc moves now)"), "{s}");
+    a.finish_work();
+    let s = screen(&a, 80, 24);
+    assert!(!s.contains("thinks"), "{s}");
+}
+
+#[test]
+fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() {
+    // A search with all the time in the world: it is still running at every key (the
+    // keys take in a finished search first), until Esc makes it move.
+    let sides = Sides {
+        black: Some(Strength::Movetime(600_000)),
+        ..Sides::default()
+    };
+    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    type_move(&mut a, "e2e4");
+    // A move typed on the computer's turn is refused, and nothing is played.
+    type_move(&mut a, "e7e5");
+    assert!(
+        a.message().text.contains("black is the computer's"),
+        "{}",
+        a.message().text
+    );
+    key(&mut a, KeyCode::Enter);
+    assert!(a.message().text.contains("computer's"), "{}", a.message().text);
+    // A line opened while it thinks stays open when its move comes.
+    key(&mut a, KeyCode::Char(':'));
+    key(&mut a, KeyCode::Char('d'));
+    assert_eq!(a.game().history().len(), 1);
+    a.hurry();
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 2, "the computer's move was played");
+    assert!(
+        matches!(a.mode(), qchess::ui::app::Mode::Prompt { line, .. } if line.text() == "d"),
+        "{:?}",
+        a.mode()
+    );
+    for c in "2d4".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.game().history()[2].played, "d2d4");
+}
+
+#[test]
+fn u_takes_back_a_full_move_against_the_computer() {
+    let mut a = against_black();
+    type_move(&mut a, "e2e4");
+    a.finish_work();
+    type_move(&mut a, "d2d4");
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 4);
+    key(&mut a, KeyCode::Char('u'));
+    a.finish_work();
+    let played: Vec<_> = a.game().history().iter().map(|m| m.played.clone()).collect();
+    assert_eq!(played.len(), 2, "{played:?}");
+    assert_eq!(a.game().to_move(), Color::White);
+    assert!(a.message().text.starts_with("took back d2d4 "), "{}", a.message().text);
+    // While it thinks, u takes back the player's move and the search is dropped.
+    type_move(&mut a, "g1f3");
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    key(&mut a, KeyCode::Char('u'));
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 2);
+    assert_eq!(a.computer().thinking(), None);
+    assert_eq!(a.game().to_move(), Color::White);
+}
+
+#[test]
+fn esc_makes_a_long_search_move_now() {
+    let sides = Sides {
+        black: Some(Strength::Movetime(600_000)),
+        ..Sides::default()
+    };
+    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    type_move(&mut a, "e2e4");
+    key(&mut a, KeyCode::Esc);
+    assert!(a.message().text.contains("moving now"), "{}", a.message().text);
+    let start = Instant::now();
+    a.finish_work();
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert_eq!(a.game().history().len(), 2);
+}
+
+#[test]
+fn both_sides_play_with_a_pause_key() {
+    let sides = Sides {
+        white: Some(Strength::Level(1)),
+        black: Some(Strength::Level(1)),
+    };
+    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move), "white starts");
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 1);
+    // The next move waits a moment (so a person can follow); p pauses meanwhile.
+    key(&mut a, KeyCode::Char('p'));
+    assert!(a.computer().paused());
+    assert!(screen(&a, 80, 24).contains("paused: p goes on"));
+    std::thread::sleep(Duration::from_millis(1000));
+    a.tick();
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 1, "nothing moves while paused");
+    assert!(!a.working());
+    key(&mut a, KeyCode::Char('p'));
+    assert!(!a.computer().paused());
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 2, "black's move came after the pause");
+    // u takes back one move and pauses.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while a.computer().thinking().is_none() && Instant::now() < deadline {
+        a.tick();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    key(&mut a, KeyCode::Char('u'));
+    a.finish_work();
+    assert!(a.computer().paused());
+    let n = a.game().history().len();
+    assert!(n == 1 || n == 2, "one move taken back from 2 or 3: {n}");
+}
+
+#[test]
+fn a_hint_is_shown_marked_and_scored() {
+    let mut a = App::new(game(), paint(), false)
+        .with_computer(Computer::default().with_hint_level(1));
+    key(&mut a, KeyCode::Char('H'));
+    assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
+    a.finish_work();
+    let (mv, squares) = a.hint().cloned().expect("a hint");
+    assert_eq!(squares.len(), 2, "{mv}");
+    assert!(
+        a.message().text.starts_with(&format!("hint for white: {mv}, ")),
+        "{}",
+        a.message().text
+    );
+    assert_eq!(a.game().history().len(), 0, "a hint plays nothing");
+    let s = screen(&a, 80, 24);
+    // Both squares are marked (`*x*`), the one under the cursor as the cursor.
+    let marks = s.matches('*').count();
+    assert!(marks == 4 || (marks == 2 && squares.contains(&a.cursor())), "{s}");
+    let wide = screen(&a, 120, 40);
+    assert!(wide.contains("(hint, depth 1)"), "{wide}");
+    key(&mut a, KeyCode::Esc);
+    assert!(a.hint().is_none());
+    assert_eq!(screen(&a, 80, 24).matches('*').count(), 0);
+    // Playing the hinted move clears the mark too.
+    key(&mut a, KeyCode::Char('H'));
+    a.finish_work();
+    let (mv, _) = a.hint().cloned().expect("a hint");
+    type_move(&mut a, &mv);
+    assert!(a.hint().is_none());
+    assert_eq!(a.game().history()[0].played, mv);
+}
+
+#[test]
+fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
+    let dir = temp_dir("resume");
+    let opts = PlayOptions {
+        seed: Some(3),
+        data_dir: Some(dir.clone()),
+        autosave: true,
+        players: Players {
+            white: "Ann".into(),
+            black: Strength::Level(1).name(),
+        },
+        ..PlayOptions::default()
+    };
+    let Ok(Opened::Quantum(mut a)) = open(&opts) else {
+        panic!("a quantum game opens")
+    };
+    assert_eq!(a.computer().sides().black, Some(Strength::Level(1)));
+    type_move(&mut a, "e2e4");
+    a.finish_work();
+    type_move(&mut a, "d2d4");
+    // Quit while it thinks: the autosave holds the last completed move.
+    let file = a.recorder().autosave_to.clone().expect("autosave");
+    drop(a);
+    let saved = record::load(&file).expect("saved");
+    assert_eq!(saved.moves.len(), 3);
+    assert_eq!(saved.players.black, "qchess level 1");
+    assert_eq!(saved.players.white, "Ann");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("black = \"qchess level 1\""), "{text}");
+    // Resumed, black is the computer's again and it thinks at once.
+    let resume = PlayOptions {
+        open: Open::Resume,
+        ..opts
+    };
+    let Ok(Opened::Quantum(mut a)) = open(&resume) else {
+        panic!("the game resumes")
+    };
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 4);
+    assert_eq!(record::load(&file).unwrap().moves.len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_variants_computer_plays_greedily() {
+    let game = new_game(RuleSet::Harmonics, None, 7).expect("starts");
+    let sides = Sides {
+        black: Some(Strength::Greedy),
+        ..Sides::default()
+    };
+    let mut a = VariantApp::new(game, None, 7, paint(), false).with_computer(Computer::new(sides, 1));
+    a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
+    for c in "e2e4".chars() {
+        a.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+    a.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 2);
+    assert_eq!(a.game().history()[1].color, Color::Black);
+    // u takes back both moves; H hints a move for white.
+    a.handle_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::NONE));
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 0);
+    a.handle_key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE));
+    a.finish_work();
+    assert!(a.hint().is_some());
+    assert!(a.message().text.starts_with("hint for white: "), "{}", a.message().text);
+}
+
+#[test]
+fn snapshots_thinking_and_hint() {
+    let mut a = against_black();
+    type_move(&mut a, "e2e4");
+    insta::assert_snapshot!("engine_thinking_80x24", steady(&screen(&a, 80, 24)));
+    insta::assert_snapshot!("engine_thinking_120x40", steady(&screen(&a, 120, 40)));
+    insta::assert_snapshot!("engine_thinking_60x20", steady(&screen(&a, 60, 20)));
+    a.finish_work();
+    key(&mut a, KeyCode::Char('H'));
+    a.finish_work();
+    insta::assert_snapshot!("engine_hint_80x24", screen(&a, 80, 24));
+    insta::assert_snapshot!("engine_hint_120x40", screen(&a, 120, 40));
+}
