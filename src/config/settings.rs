@@ -264,6 +264,7 @@ mod tests {
         assert!(!from_file.mouse);
         assert_eq!(from_file.dense_limit_log2, 20);
         assert_eq!(from_file.sparse_limit, 5000);
+        assert_eq!(from_file.engine_level, 2);
 
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
@@ -275,6 +276,7 @@ mod tests {
             dense_limit_log2: Some(12),
             sparse_limit: Some(99),
             mouse: Some(true),
+            engine_level: Some(1),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
@@ -286,6 +288,7 @@ mod tests {
         assert_eq!(from_flags.dense_limit_log2, 12);
         assert_eq!(from_flags.sparse_limit, 99);
         assert!(from_flags.mouse);
+        assert_eq!(from_flags.engine_level, 1);
     }
 
     #[test]

@@ -23,21 +23,48 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-/// The help lines: one per entry of the key map in use (the replay one in replay).
-pub fn help_lines(replay: bool) -> Vec<(String, String)> {
+/// The help lines: one per entry of the key map in use (the replay one in replay); the
+/// pause key only while the computer plays both sides (`watching`), where it acts.
+pub fn help_lines(replay: bool, watching: bool) -> Vec<(String, String)> {
     let map = if replay { REPLAY_KEYMAP } else { KEYMAP };
-    let mut v = map_lines(map);
+    let mut v = map_lines(&shown_bindings(map, watching));
     if !replay {
         v.push(("q r b n".into(), "promotion piece, when asked".into()));
     }
     v
 }
 
+/// The bindings of `map` the help lists: the pause key only when `watching`.
+pub fn shown_bindings(map: &[Binding], watching: bool) -> Vec<Binding> {
+    map.iter()
+        .filter(|b| watching || b.action != Action::Pause)
+        .copied()
+        .collect()
+}
+
+/// The group of bindings that share a help line when they follow each other.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Run {
+    Cursor,
+    Scroll,
+    Alone,
+}
+
+fn run_of(action: Action) -> Run {
+    match action {
+        Action::Cursor(..) => Run::Cursor,
+        Action::CircuitLeft | Action::CircuitUp => Run::Scroll,
+        _ => Run::Alone,
+    }
+}
+
 /// One help line per binding of `map`; Ctrl-C is listed with quitting, and a run of
-/// cursor keys shares one line.
+/// cursor keys (or of scroll keys) shares one line, its words said once ("cursor left,
+/// down", "scroll the circuit left / right, up / down").
 pub fn map_lines(map: &[Binding]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut cursor_run = false;
+    let mut run = Run::Alone;
+    let mut first_help = "";
     for b in map {
         let line = match b.action {
             Action::Quit => (
@@ -46,19 +73,34 @@ pub fn map_lines(map: &[Binding]) -> Vec<(String, String)> {
             ),
             _ => (b.label.to_string(), b.help.to_string()),
         };
-        let cursor = matches!(b.action, Action::Cursor(..));
+        let this = run_of(b.action);
         match out.last_mut() {
-            Some((keys, help)) if cursor && cursor_run => {
+            Some((keys, help)) if this != Run::Alone && this == run => {
                 keys.push(' ');
                 keys.push_str(b.label);
                 help.push_str(", ");
-                help.push_str(b.help.trim_start_matches("cursor "));
+                help.push_str(after_common_words(first_help, b.help));
             }
-            _ => out.push(line),
+            _ => {
+                first_help = b.help;
+                out.push(line)
+            }
         }
-        cursor_run = cursor;
+        run = this;
     }
     out
+}
+
+/// `text` without the words it starts with in common with `first`.
+fn after_common_words<'a>(first: &str, text: &'a str) -> &'a str {
+    let mut cut = 0;
+    for (a, b) in first.split_inclusive(' ').zip(text.split_inclusive(' ')) {
+        if a != b || !a.ends_with(' ') {
+            break;
+        }
+        cut += a.len();
+    }
+    &text[cut..]
 }
 
 /// Draws the help over the whole screen.
@@ -67,7 +109,7 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
         f,
         area,
         &app.paint,
-        help_lines(app.replay().is_some()),
+        help_lines(app.replay().is_some(), app.computer().sides().both()),
         app.help_page(),
     );
     app.set_help_pages(pages);
@@ -76,7 +118,7 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
 /// How to read the board, after the keys.
 const LEGEND: [&str; 2] = [
     "Board: a number is the chance (%) the piece is there; none means certain",
-    "[ ] cursor  < > selected  ( ) legal target",
+    "[ ] cursor  < > selected  ( ) legal target  * * hint",
 ];
 
 /// Draws page `page` of a help box listing `entries` (keys, what they do) and how to read

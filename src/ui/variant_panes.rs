@@ -61,7 +61,9 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        let pages = popup::help_box(f, area, &app.paint, popup::map_lines(map), app.help_page);
+        let shown = popup::shown_bindings(map, app.computer().sides().both());
+        let lines = popup::map_lines(&shown);
+        let pages = popup::help_box(f, area, &app.paint, lines, app.help_page);
         app.help_pages.set(pages);
     }
 }
