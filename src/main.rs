@@ -76,7 +76,9 @@ fn parse_side(s: &str) -> Result<EngineSides, String> {
         "white" => Ok(EngineSides(true, false)),
         "black" => Ok(EngineSides(false, true)),
         "both" => Ok(EngineSides(true, true)),
-        _ => Err(format!("\"{s}\" is not a side: expected black, white or both")),
+        _ => Err(format!(
+            "\"{s}\" is not a side: expected black, white or both"
+        )),
     }
 }
 

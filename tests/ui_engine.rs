@@ -68,7 +68,13 @@ fn steady(screen: &str) -> String {
         // `"⠋ black thinks 0.0 s (` -> `"* black thinks #.# s (`.
         let head: String = line[..at]
             .chars()
-            .map(|c| if "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏|/-\\".contains(c) { '*' } else { c })
+            .map(|c| {
+                if "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏|/-\\".contains(c) {
+                    '*'
+                } else {
+                    c
+                }
+            })
             .collect();
         let rest = &line[at + " thinks ".len()..];
         let secs_end = rest.find(" s (").expect("seconds on the thinking line");
@@ -87,7 +93,11 @@ fn temp_dir(name: &str) -> PathBuf {
 #[test]
 fn the_computer_replies_and_its_move_is_news() {
     let mut a = against_black();
-    assert_eq!(a.computer().thinking(), None, "white (the player) moves first");
+    assert_eq!(
+        a.computer().thinking(),
+        None,
+        "white (the player) moves first"
+    );
     type_move(&mut a, "e2e4");
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
     a.finish_work();
@@ -99,7 +109,11 @@ fn the_computer_replies_and_its_move_is_news() {
         "{}",
         a.message().text
     );
-    assert_eq!(a.computer().thinking(), None, "white to move: nothing to think");
+    assert_eq!(
+        a.computer().thinking(),
+        None,
+        "white to move: nothing to think"
+    );
     // Its score shows in the probabilities pane, said to come from its search.
     let s = screen(&a, 120, 40);
     assert!(s.contains("cp for black (black's search, depth 1)"), "{s}");
@@ -136,14 +150,22 @@ fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() 
         a.message().text
     );
     key(&mut a, KeyCode::Enter);
-    assert!(a.message().text.contains("computer's"), "{}", a.message().text);
+    assert!(
+        a.message().text.contains("computer's"),
+        "{}",
+        a.message().text
+    );
     // A line opened while it thinks stays open when its move comes.
     key(&mut a, KeyCode::Char(':'));
     key(&mut a, KeyCode::Char('d'));
     assert_eq!(a.game().history().len(), 1);
     a.hurry();
     a.finish_work();
-    assert_eq!(a.game().history().len(), 2, "the computer's move was played");
+    assert_eq!(
+        a.game().history().len(),
+        2,
+        "the computer's move was played"
+    );
     assert!(
         matches!(a.mode(), qchess::ui::app::Mode::Prompt { line, .. } if line.text() == "d"),
         "{:?}",
@@ -166,10 +188,19 @@ fn u_takes_back_a_full_move_against_the_computer() {
     assert_eq!(a.game().history().len(), 4);
     key(&mut a, KeyCode::Char('u'));
     a.finish_work();
-    let played: Vec<_> = a.game().history().iter().map(|m| m.played.clone()).collect();
+    let played: Vec<_> = a
+        .game()
+        .history()
+        .iter()
+        .map(|m| m.played.clone())
+        .collect();
     assert_eq!(played.len(), 2, "{played:?}");
     assert_eq!(a.game().to_move(), Color::White);
-    assert!(a.message().text.starts_with("took back d2d4 "), "{}", a.message().text);
+    assert!(
+        a.message().text.starts_with("took back d2d4 "),
+        "{}",
+        a.message().text
+    );
     // While it thinks, u takes back the player's move and the search is dropped.
     type_move(&mut a, "g1f3");
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
@@ -189,7 +220,11 @@ fn esc_makes_a_long_search_move_now() {
     let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
     type_move(&mut a, "e2e4");
     key(&mut a, KeyCode::Esc);
-    assert!(a.message().text.contains("moving now"), "{}", a.message().text);
+    assert!(
+        a.message().text.contains("moving now"),
+        "{}",
+        a.message().text
+    );
     let start = Instant::now();
     a.finish_work();
     assert!(start.elapsed() < Duration::from_secs(60));
@@ -218,7 +253,11 @@ fn both_sides_play_with_a_pause_key() {
     key(&mut a, KeyCode::Char('p'));
     assert!(!a.computer().paused());
     a.finish_work();
-    assert_eq!(a.game().history().len(), 2, "black's move came after the pause");
+    assert_eq!(
+        a.game().history().len(),
+        2,
+        "black's move came after the pause"
+    );
     // u takes back one move and pauses.
     let deadline = Instant::now() + Duration::from_secs(5);
     while a.computer().thinking().is_none() && Instant::now() < deadline {
@@ -234,15 +273,17 @@ fn both_sides_play_with_a_pause_key() {
 
 #[test]
 fn a_hint_is_shown_marked_and_scored() {
-    let mut a = App::new(game(), paint(), false)
-        .with_computer(Computer::default().with_hint_level(1));
+    let mut a =
+        App::new(game(), paint(), false).with_computer(Computer::default().with_hint_level(1));
     key(&mut a, KeyCode::Char('H'));
     assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
     a.finish_work();
     let (mv, squares) = a.hint().cloned().expect("a hint");
     assert_eq!(squares.len(), 2, "{mv}");
     assert!(
-        a.message().text.starts_with(&format!("hint for white: {mv}, ")),
+        a.message()
+            .text
+            .starts_with(&format!("hint for white: {mv}, ")),
         "{}",
         a.message().text
     );
@@ -250,7 +291,10 @@ fn a_hint_is_shown_marked_and_scored() {
     let s = screen(&a, 80, 24);
     // Both squares are marked (`*x*`), the one under the cursor as the cursor.
     let marks = s.matches('*').count();
-    assert!(marks == 4 || (marks == 2 && squares.contains(&a.cursor())), "{s}");
+    assert!(
+        marks == 4 || (marks == 2 && squares.contains(&a.cursor())),
+        "{s}"
+    );
     let wide = screen(&a, 120, 40);
     assert!(wide.contains("(hint, depth 1)"), "{wide}");
     key(&mut a, KeyCode::Esc);
@@ -316,7 +360,8 @@ fn the_variants_computer_plays_greedily() {
         black: Some(Strength::Greedy),
         ..Sides::default()
     };
-    let mut a = VariantApp::new(game, None, 7, paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a =
+        VariantApp::new(game, None, 7, paint(), false).with_computer(Computer::new(sides, 1));
     a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
     for c in "e2e4".chars() {
         a.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -333,7 +378,11 @@ fn the_variants_computer_plays_greedily() {
     a.handle_key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE));
     a.finish_work();
     assert!(a.hint().is_some());
-    assert!(a.message().text.starts_with("hint for white: "), "{}", a.message().text);
+    assert!(
+        a.message().text.starts_with("hint for white: "),
+        "{}",
+        a.message().text
+    );
 }
 
 #[test]

@@ -556,7 +556,10 @@ impl App {
         let thinking = self.computer.player(Thought::Hint, side).think(&self.game);
         self.computer
             .start(Thought::Hint, side, self.game.ply(), thinking);
-        self.say(Tone::Plain, format!("looking for a move for {}...", side.name()));
+        self.say(
+            Tone::Plain,
+            format!("looking for a move for {}...", side.name()),
+        );
     }
 
     /// Takes in the computer's answer: plays its move, or shows the hint. An answer for
@@ -573,7 +576,10 @@ impl App {
         match a.purpose {
             Thought::Move => match notation::parse(&choice.mv) {
                 Ok(text) => self.play(&choice.mv, &text, false),
-                Err(e) => self.say(Tone::Error, format!("the computer's move {}: {e}", choice.mv)),
+                Err(e) => self.say(
+                    Tone::Error,
+                    format!("the computer's move {}: {e}", choice.mv),
+                ),
             },
             Thought::Hint => {
                 let squares = notation::parse(&choice.mv)

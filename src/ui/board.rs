@@ -82,7 +82,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSp
         selected: &selected,
         targets: app.mode.targets(),
         last: &last_move_squares(app),
-        hint: app.hint.as_ref().map_or(&[], |(_, squares)| squares.as_slice()),
+        hint: app
+            .hint
+            .as_ref()
+            .map_or(&[], |(_, squares)| squares.as_slice()),
         flipped: app.flipped,
         ascii: app.ascii,
         heat,

@@ -7,12 +7,12 @@
 //! resumed or loaded game hands that side back to it (a person who names themselves
 //! so gets the computer in their place; `--white`/`--black` choose other names).
 
+use super::work::spinner;
 use crate::chess::Color;
 use crate::engine::level::{self, DEFAULT_LEVEL};
 use crate::engine::player::{Engine, Greedy};
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
 use crate::record::Players;
-use super::work::spinner;
 use std::time::{Duration, Instant};
 
 /// How strongly the computer plays a side.
@@ -277,10 +277,12 @@ impl Computer {
         });
     }
 
-    /// Stops and forgets the search (a take-back, a new game), and any pending start.
+    /// Stops and forgets the search (a take-back, a new game, a hint stopped), any
+    /// pending start, and the last score (of a position no longer shown).
     pub fn forget(&mut self) {
         self.thought = None;
         self.next_at = None;
+        self.score = None;
     }
 
     /// Asks the search to answer now with the best move so far.
@@ -312,11 +314,7 @@ impl Computer {
             return Err("p pauses a game the computer plays against itself (play --engine both)");
         }
         self.set_paused(!self.paused);
-        Ok(if self.paused {
-            "paused: p goes on"
-        } else {
-            "going on"
-        })
+        Ok(if self.paused { "paused" } else { "going on" })
     }
 
     /// Pauses or resumes; pausing stops a search for a move (it starts again on
@@ -429,13 +427,7 @@ pub fn score_words(s: &Score) -> String {
 pub fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
     let score = score
         .filter(|s| s.purpose == Purpose::Hint)
-        .map(|s| {
-            format!(
-                ", {:+} cp (depth {})",
-                s.centipawns.round() as i64,
-                s.depth
-            )
-        })
+        .map(|s| format!(", {:+} cp (depth {})", s.centipawns.round() as i64, s.depth))
         .unwrap_or_default();
     format!("hint for {}: {mv}{score}; Esc hides it", side.name())
 }
@@ -454,7 +446,13 @@ mod tests {
         ] {
             assert_eq!(Strength::from_name(&s.name()), Some(s));
         }
-        for other in ["White", "qchess", "qchess level 9", "qchess 0 ms", "qchess x ms"] {
+        for other in [
+            "White",
+            "qchess",
+            "qchess level 9",
+            "qchess 0 ms",
+            "qchess x ms",
+        ] {
             assert_eq!(Strength::from_name(other), None, "{other}");
         }
         let (w, b) = (Color::White, Color::Black);

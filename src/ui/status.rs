@@ -67,7 +67,12 @@ pub fn message_area(
         lines.push(Line::default());
     }
     if let Some(b) = below {
-        lines.extend(clip(flow(words(&b, paint.title()), 0, width), 1, width, text));
+        lines.extend(clip(
+            flow(words(&b, paint.title()), 0, width),
+            1,
+            width,
+            text,
+        ));
     }
     lines
 }

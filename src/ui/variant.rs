@@ -232,7 +232,8 @@ impl VariantApp {
     /// pause after the last move is over).
     fn computer_turn(&mut self) {
         let searching = self.computer.thinking() == Some(Thought::Move);
-        if self.computer_to_move() && self.pending.is_none() && !searching && self.computer.ready() {
+        if self.computer_to_move() && self.pending.is_none() && !searching && self.computer.ready()
+        {
             self.think(Thought::Move);
         }
     }
