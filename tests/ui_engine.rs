@@ -278,7 +278,7 @@ fn a_hint_is_shown_marked_and_scored() {
     key(&mut a, KeyCode::Char('H'));
     assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
     a.finish_work();
-    let (mv, squares) = a.hint().cloned().expect("a hint");
+    let (mv, squares) = a.computer().hint().cloned().expect("a hint");
     assert_eq!(squares.len(), 2, "{mv}");
     assert!(
         a.message()
@@ -298,14 +298,14 @@ fn a_hint_is_shown_marked_and_scored() {
     let wide = screen(&a, 120, 40);
     assert!(wide.contains("(hint, depth 1)"), "{wide}");
     key(&mut a, KeyCode::Esc);
-    assert!(a.hint().is_none());
+    assert!(a.computer().hint().is_none());
     assert_eq!(screen(&a, 80, 24).matches('*').count(), 0);
     // Playing the hinted move clears the mark too.
     key(&mut a, KeyCode::Char('H'));
     a.finish_work();
-    let (mv, _) = a.hint().cloned().expect("a hint");
+    let (mv, _) = a.computer().hint().cloned().expect("a hint");
     type_move(&mut a, &mv);
-    assert!(a.hint().is_none());
+    assert!(a.computer().hint().is_none());
     assert_eq!(a.game().history()[0].played, mv);
 }
 
@@ -377,7 +377,7 @@ fn the_variants_computer_plays_greedily() {
     assert_eq!(a.game().history().len(), 0);
     a.handle_key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE));
     a.finish_work();
-    assert!(a.hint().is_some());
+    assert!(a.computer().hint().is_some());
     assert!(
         a.message().text.starts_with("hint for white: "),
         "{}",

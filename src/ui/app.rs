@@ -9,7 +9,7 @@ use super::inspector::Inspector;
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
-use super::opponent::{self, Answer, Computer, Purpose as Thought};
+use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
@@ -208,9 +208,6 @@ pub struct App {
     pending: Option<Pending>,
     /// The computer: the sides it plays, its search, its last score.
     pub(super) computer: Computer,
-    /// The engine's hint for the side to move: the move, its squares (marked on the
-    /// board until the next move or Esc).
-    pub(super) hint: Option<(String, Vec<Square>)>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -256,7 +253,6 @@ impl App {
             exec: Exec::Inline,
             pending: None,
             computer: Computer::default(),
-            hint: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -290,11 +286,6 @@ impl App {
         &self.computer
     }
 
-    /// The hint shown (the move and its squares), if any.
-    pub fn hint(&self) -> Option<&(String, Vec<Square>)> {
-        self.hint.as_ref()
-    }
-
     /// Esc while the computer thinks: its search answers at once with the best move so
     /// far.
     pub fn hurry(&mut self) {
@@ -307,12 +298,7 @@ impl App {
     /// The line under the message while the computer thinks (or a watched game is
     /// paused).
     pub fn thinking_line(&self) -> Option<String> {
-        self.computer.thinking_line(self.ascii).or_else(|| {
-            self.computer
-                .paused_line()
-                .filter(|_| self.replay.is_none())
-                .map(String::from)
-        })
+        self.computer.line(self.ascii, self.replay.is_some())
     }
 
     /// "game over: Ann wins: a king was captured with certainty".
@@ -482,15 +468,7 @@ impl App {
         if self.pending.is_some() {
             return worked;
         }
-        let mut changed = false;
-        if let Some(a) = self.computer.poll(&mut changed) {
-            self.take_answer(a);
-        }
-        if self.computer.thinking().is_none() && self.computer.busy() && self.computer.ready() {
-            self.computer_turn();
-            changed = true;
-        }
-        worked || changed || self.computer.thinking().is_some()
+        opponent::tick(self) || worked
     }
 
     /// Takes in the work on a worker thread (see [`App::tick`]).
@@ -527,22 +505,6 @@ impl App {
             && self.computer.plays(self.game.to_move())
     }
 
-    /// Starts the computer's search when it is to move (in a watched game once the
-    /// pause after the last move is over).
-    fn computer_turn(&mut self) {
-        let searching = self.computer.thinking() == Some(Thought::Move);
-        if !self.computer_to_move() || self.pending.is_some() || searching {
-            return;
-        }
-        if !self.computer.ready() {
-            return;
-        }
-        let side = self.game.to_move();
-        let thinking = self.computer.player(Thought::Move, side).think(&self.game);
-        self.computer
-            .start(Thought::Move, side, self.game.ply(), thinking);
-    }
-
     /// `H`: the engine's best move for the side to move, searched off the screen's
     /// thread.
     fn ask_hint(&mut self) {
@@ -560,36 +522,6 @@ impl App {
             Tone::Plain,
             format!("looking for a move for {}...", side.name()),
         );
-    }
-
-    /// Takes in the computer's answer: plays its move, or shows the hint. An answer for
-    /// another ply than the game's (a take-back came first) is dropped.
-    fn take_answer(&mut self, a: Answer) {
-        if a.ply != self.game.ply() || self.replay.is_some() || a.side != self.game.to_move() {
-            return;
-        }
-        let side = a.side.name();
-        let choice = match a.choice {
-            Ok(c) => c,
-            Err(e) => return self.say(Tone::Error, format!("{side}: {e}")),
-        };
-        match a.purpose {
-            Thought::Move => match notation::parse(&choice.mv) {
-                Ok(text) => self.play(&choice.mv, &text, false),
-                Err(e) => self.say(
-                    Tone::Error,
-                    format!("the computer's move {}: {e}", choice.mv),
-                ),
-            },
-            Thought::Hint => {
-                let squares = notation::parse(&choice.mv)
-                    .map(|t| super::board::shape_squares(t.shape))
-                    .unwrap_or_default();
-                let said = opponent::hint_words(a.side, &choice.mv, self.computer.score());
-                self.say(Tone::Info, said);
-                self.hint = Some((choice.mv, squares));
-            }
-        }
     }
 
     /// Runs `job`'s work `f` here or on a worker thread (see [`App::set_exec`]); `f`
@@ -1051,7 +983,7 @@ impl App {
         if self.mode != Mode::Idle {
             self.mode = Mode::Idle;
             self.say(Tone::Plain, "cancelled");
-        } else if self.hint.take().is_some() {
+        } else if self.computer.hide_hint() {
             self.say(Tone::Plain, "hint hidden");
         } else if let Some(purpose) = self.computer.thinking() {
             match purpose {
@@ -1424,7 +1356,7 @@ impl App {
         if !matches!(self.mode, Mode::Prompt { .. }) {
             self.mode = Mode::Idle;
         }
-        self.hint = None;
+        self.computer.hide_hint();
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
         self.view = view;
@@ -1462,17 +1394,6 @@ impl App {
             let view = View::of(&game, cursor);
             Ok((game, view))
         });
-    }
-
-    /// `p`: pauses a game the computer plays against itself, or lets it go on.
-    fn pause(&mut self) {
-        match self.computer.toggle_pause() {
-            Ok(said) => {
-                self.say(Tone::Info, said);
-                self.computer_turn();
-            }
-            Err(why) => self.say(Tone::Error, why),
-        }
     }
 
     fn new_game(&mut self) {
@@ -1515,6 +1436,61 @@ impl App {
             (x as i32 + dx).clamp(0, w as i32) as u16,
             (y as i32 + dy).clamp(0, h as i32) as u16,
         );
+    }
+}
+
+impl Plays for App {
+    fn computer_mut(&mut self) -> &mut Computer {
+        &mut self.computer
+    }
+
+    fn tell(&mut self, tone: Tone, text: &str) {
+        self.say(tone, text);
+    }
+
+    /// Takes in the computer's answer: plays its move, or shows the hint. An answer for
+    /// another ply than the game's (a take-back came first) is dropped.
+    fn take_answer(&mut self, a: Answer) {
+        if a.ply != self.game.ply() || self.replay.is_some() || a.side != self.game.to_move() {
+            return;
+        }
+        let side = a.side.name();
+        let choice = match a.choice {
+            Ok(c) => c,
+            Err(e) => return self.say(Tone::Error, format!("{side}: {e}")),
+        };
+        match a.purpose {
+            Thought::Move => match notation::parse(&choice.mv) {
+                Ok(text) => self.play(&choice.mv, &text, false),
+                Err(e) => self.say(
+                    Tone::Error,
+                    format!("the computer's move {}: {e}", choice.mv),
+                ),
+            },
+            Thought::Hint => {
+                let squares = notation::parse(&choice.mv)
+                    .map(|t| super::board::shape_squares(t.shape))
+                    .unwrap_or_default();
+                let said = self.computer.show_hint(a.side, choice.mv, squares);
+                self.say(Tone::Info, said);
+            }
+        }
+    }
+
+    /// Starts the computer's search when it is to move (in a watched game once the
+    /// pause after the last move is over).
+    fn computer_turn(&mut self) {
+        let searching = self.computer.thinking() == Some(Thought::Move);
+        if !self.computer_to_move() || self.pending.is_some() || searching {
+            return;
+        }
+        if !self.computer.ready() {
+            return;
+        }
+        let side = self.game.to_move();
+        let thinking = self.computer.player(Thought::Move, side).think(&self.game);
+        self.computer
+            .start(Thought::Move, side, self.game.ply(), thinking);
     }
 }
 

@@ -83,8 +83,8 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSp
         targets: app.mode.targets(),
         last: &last_move_squares(app),
         hint: app
-            .hint
-            .as_ref()
+            .computer
+            .hint()
             .map_or(&[], |(_, squares)| squares.as_slice()),
         flipped: app.flipped,
         ascii: app.ascii,

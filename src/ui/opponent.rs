@@ -7,8 +7,9 @@
 //! resumed or loaded game hands that side back to it (a person who names themselves
 //! so gets the computer in their place; `--white`/`--black` choose other names).
 
+use super::app::Tone;
 use super::work::spinner;
-use crate::chess::Color;
+use crate::chess::{Color, Square};
 use crate::engine::level::{self, DEFAULT_LEVEL};
 use crate::engine::player::{Engine, Greedy};
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
@@ -193,6 +194,8 @@ pub struct Computer {
     /// `both`: the next move starts no sooner than this.
     next_at: Option<Instant>,
     score: Option<Score>,
+    /// The hint shown: the move and its squares (marked until the next move or Esc).
+    hint: Option<(String, Vec<Square>)>,
 }
 
 impl std::fmt::Debug for Computer {
@@ -222,6 +225,7 @@ impl Computer {
             thought: None,
             next_at: None,
             score: None,
+            hint: None,
         }
     }
 
@@ -368,6 +372,23 @@ impl Computer {
         }
     }
 
+    /// The hint shown: the move and its squares.
+    pub fn hint(&self) -> Option<&(String, Vec<Square>)> {
+        self.hint.as_ref()
+    }
+
+    /// Shows `mv` (on `squares`) as the hint; what the message line says.
+    pub fn show_hint(&mut self, side: Color, mv: String, squares: Vec<Square>) -> String {
+        let said = hint_words(side, &mv, self.score());
+        self.hint = Some((mv, squares));
+        said
+    }
+
+    /// Hides the hint; whether one was shown.
+    pub fn hide_hint(&mut self) -> bool {
+        self.hint.take().is_some()
+    }
+
     /// The engine's last score (from a hint or the computer's own search).
     pub fn score(&self) -> Option<&Score> {
         self.score.as_ref()
@@ -402,10 +423,53 @@ impl Computer {
         ))
     }
 
-    /// The line shown while a watched game is paused.
-    pub fn paused_line(&self) -> Option<&'static str> {
-        (self.paused && self.sides.both()).then_some("paused: p goes on, u takes back a move")
+    /// The line under a game's message: the thinking line, or while a watched game is
+    /// paused, how to go on (not in a `replay`).
+    pub fn line(&self, ascii: bool, replay: bool) -> Option<String> {
+        self.thinking_line(ascii).or_else(|| {
+            (self.paused && self.sides.both() && !replay)
+                .then(|| "paused: p goes on, u takes back a move".to_string())
+        })
     }
+}
+
+/// A game screen the computer plays on (the Quantum Chess app, the variants' app).
+pub(super) trait Plays {
+    /// Its computer.
+    fn computer_mut(&mut self) -> &mut Computer;
+    /// Takes in the computer's answer: its move, or a hint.
+    fn take_answer(&mut self, a: Answer);
+    /// Starts the computer's search when it is to move.
+    fn computer_turn(&mut self);
+    /// Puts `text` on the message line.
+    fn tell(&mut self, tone: Tone, text: &str);
+
+    /// `p`: pauses a game the computer plays against itself, or lets it go on.
+    fn pause(&mut self) {
+        match self.computer_mut().toggle_pause() {
+            Ok(said) => {
+                self.tell(Tone::Info, said);
+                self.computer_turn();
+            }
+            Err(why) => self.tell(Tone::Error, why),
+        }
+    }
+}
+
+/// The computer's part of a screen's tick: takes in its answer, starts a watched game's
+/// next move once the pause is over. True when the screen should be drawn again (news,
+/// or a search whose thinking line's time moves on).
+pub(super) fn tick(screen: &mut impl Plays) -> bool {
+    let mut changed = false;
+    if let Some(a) = screen.computer_mut().poll(&mut changed) {
+        screen.take_answer(a);
+    }
+    let c = screen.computer_mut();
+    if c.thinking().is_none() && c.busy() && c.ready() {
+        screen.computer_turn();
+        changed = true;
+    }
+    changed || screen.computer_mut().thinking().is_some()
 }
 
 /// The score as the probabilities pane shows it: "+35 cp for white (hint, depth 3)",
@@ -424,7 +488,7 @@ pub fn score_words(s: &Score) -> String {
 }
 
 /// The hint on the message line: "hint for white: e2e4, +35 cp (depth 3); Esc hides it".
-pub fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
+fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
     let score = score
         .filter(|s| s.purpose == Purpose::Hint)
         .map(|s| format!(", {:+} cp (depth {})", s.centipawns.round() as i64, s.depth))

@@ -8,7 +8,7 @@ use super::input::{self, Action, InputMode};
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
-use super::opponent::{self, Answer, Computer, Purpose as Thought};
+use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
 use super::work::{CancelFlag, Exec, Job, Polled, Work};
@@ -105,9 +105,6 @@ pub struct VariantApp {
     pending: Option<Pending>,
     /// The computer (the variants' greedy player): its sides, its search, its score.
     pub(super) computer: Computer,
-    /// The hint for the side to move: the move and its squares (marked until the next
-    /// move or Esc).
-    pub(super) hint: Option<(String, Vec<Square>)>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -160,7 +157,6 @@ impl VariantApp {
             exec: Exec::Inline,
             pending: None,
             computer: Computer::default(),
-            hint: None,
         };
         app.welcome();
         app
@@ -195,20 +191,10 @@ impl VariantApp {
         &self.computer
     }
 
-    /// The hint shown (the move and its squares), if any.
-    pub fn hint(&self) -> Option<&(String, Vec<Square>)> {
-        self.hint.as_ref()
-    }
-
     /// The line under the message while the computer thinks (or a watched game is
     /// paused).
     pub fn thinking_line(&self) -> Option<String> {
-        self.computer.thinking_line(self.ascii).or_else(|| {
-            self.computer
-                .paused_line()
-                .filter(|_| self.replay.is_none())
-                .map(String::from)
-        })
+        self.computer.line(self.ascii, self.replay.is_some())
     }
 
     /// Whether the computer plays the side to move in the game being played.
@@ -228,16 +214,6 @@ impl VariantApp {
         self.computer.start(purpose, side, ply, thinking);
     }
 
-    /// Starts the computer's search when it is to move (in a watched game once the
-    /// pause after the last move is over).
-    fn computer_turn(&mut self) {
-        let searching = self.computer.thinking() == Some(Thought::Move);
-        if self.computer_to_move() && self.pending.is_none() && !searching && self.computer.ready()
-        {
-            self.think(Thought::Move);
-        }
-    }
-
     /// `H`: the greedy player's move for the side to move.
     fn ask_hint(&mut self) {
         if self.game.status() != Status::Ongoing {
@@ -249,41 +225,6 @@ impl VariantApp {
         self.think(Thought::Hint);
         let side = self.game.to_move().name();
         self.say(Tone::Plain, format!("looking for a move for {side}..."));
-    }
-
-    /// Takes in the computer's answer (a stale one is dropped): plays its move, or
-    /// shows the hint.
-    fn take_answer(&mut self, a: Answer) {
-        let ply = self.game.history().len();
-        if a.ply != ply || self.replay.is_some() || a.side != self.game.to_move() {
-            return;
-        }
-        let choice = match a.choice {
-            Ok(c) => c,
-            Err(e) => return self.say(Tone::Error, format!("{}: {e}", a.side.name())),
-        };
-        match a.purpose {
-            Thought::Move => self.play(&choice.mv),
-            Thought::Hint => {
-                let squares = move_squares(&choice.mv)
-                    .map(|(a, b, _)| vec![a, b])
-                    .unwrap_or_default();
-                let said = opponent::hint_words(a.side, &choice.mv, self.computer.score());
-                self.say(Tone::Info, said);
-                self.hint = Some((choice.mv, squares));
-            }
-        }
-    }
-
-    /// `p`: pauses a watched game, or lets it go on.
-    fn pause(&mut self) {
-        match self.computer.toggle_pause() {
-            Ok(said) => {
-                self.say(Tone::Info, said);
-                self.computer_turn();
-            }
-            Err(why) => self.say(Tone::Error, why),
-        }
     }
 
     /// Saves with `recorder` (autosave after every change, `w` to save).
@@ -446,15 +387,7 @@ impl VariantApp {
         if self.pending.is_some() {
             return worked;
         }
-        let mut changed = false;
-        if let Some(a) = self.computer.poll(&mut changed) {
-            self.take_answer(a);
-        }
-        if self.computer.thinking().is_none() && self.computer.busy() && self.computer.ready() {
-            self.computer_turn();
-            changed = true;
-        }
-        worked || changed || self.computer.thinking().is_some()
+        opponent::tick(self) || worked
     }
 
     /// Takes in the work on a worker thread (see [`VariantApp::tick`]).
@@ -699,7 +632,7 @@ impl VariantApp {
                 if self.mode != VariantMode::Idle {
                     self.mode = VariantMode::Idle;
                     self.say(Tone::Plain, "cancelled");
-                } else if self.hint.take().is_some() {
+                } else if self.computer.hide_hint() {
                     self.say(Tone::Plain, "hint hidden");
                 } else if self.computer.thinking() == Some(Thought::Hint) {
                     self.computer.forget();
@@ -1012,7 +945,7 @@ impl VariantApp {
         if !matches!(self.mode, VariantMode::Prompt { .. }) {
             self.mode = VariantMode::Idle;
         }
-        self.hint = None;
+        self.computer.hide_hint();
         self.selected_ply = None;
         self.trace_scroll = 0;
         self.game_over_popup = self.game.status() != Status::Ongoing;
@@ -1143,6 +1076,49 @@ impl VariantApp {
     fn autosave(&mut self) {
         if let Some(m) = prompts::autosave_message(&self.recorder, &self.record(), &self.message) {
             self.message = m;
+        }
+    }
+}
+
+impl Plays for VariantApp {
+    fn computer_mut(&mut self) -> &mut Computer {
+        &mut self.computer
+    }
+
+    fn tell(&mut self, tone: Tone, text: &str) {
+        self.say(tone, text);
+    }
+
+    /// Takes in the computer's answer (a stale one is dropped): plays its move, or
+    /// shows the hint.
+    fn take_answer(&mut self, a: Answer) {
+        let ply = self.game.history().len();
+        if a.ply != ply || self.replay.is_some() || a.side != self.game.to_move() {
+            return;
+        }
+        let choice = match a.choice {
+            Ok(c) => c,
+            Err(e) => return self.say(Tone::Error, format!("{}: {e}", a.side.name())),
+        };
+        match a.purpose {
+            Thought::Move => self.play(&choice.mv),
+            Thought::Hint => {
+                let squares = move_squares(&choice.mv)
+                    .map(|(a, b, _)| vec![a, b])
+                    .unwrap_or_default();
+                let said = self.computer.show_hint(a.side, choice.mv, squares);
+                self.say(Tone::Info, said);
+            }
+        }
+    }
+
+    /// Starts the computer's search when it is to move (in a watched game once the
+    /// pause after the last move is over).
+    fn computer_turn(&mut self) {
+        let searching = self.computer.thinking() == Some(Thought::Move);
+        if self.computer_to_move() && self.pending.is_none() && !searching && self.computer.ready()
+        {
+            self.think(Thought::Move);
         }
     }
 }

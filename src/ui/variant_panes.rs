@@ -117,7 +117,10 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> Board
         selected: &selected,
         targets: &targets,
         last: &last,
-        hint: app.hint().map_or(&[], |(_, squares)| squares.as_slice()),
+        hint: app
+            .computer()
+            .hint()
+            .map_or(&[], |(_, squares)| squares.as_slice()),
         flipped: app.flipped,
         ascii: app.ascii,
         heat: None,
