@@ -398,3 +398,33 @@ fn snapshots_thinking_and_hint() {
     insta::assert_snapshot!("engine_hint_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("engine_hint_120x40", screen(&a, 120, 40));
 }
+
+/// Runs `qchess play` with `args` (refused before any terminal is needed).
+fn play_refused(args: &[&str]) -> (i32, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .arg("play")
+        .args(args)
+        .env("QCHESS_DATA_DIR", temp_dir("cli"))
+        .output()
+        .expect("qchess runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn engine_flags_are_checked() {
+    let (code, err) = play_refused(&["--engine", "sideways"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected black, white or both"), "{err}");
+    let (code, err) = play_refused(&["--movetime", "100"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--engine"), "{err}");
+    let (code, err) = play_refused(&["--engine", "black", "--level", "7"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("level 7 does not exist"), "{err}");
+    let (code, err) = play_refused(&["--engine", "black", "--load", "x.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+}

@@ -501,6 +501,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_thinking_line_follows_the_search_and_the_answer_keeps_its_score() {
+        use std::sync::atomic::Ordering;
+        let mut c = Computer::new(Sides::default(), 0);
+        let info = Info {
+            depth: 2,
+            score: -35.4,
+            nodes: 1234,
+            time: Duration::from_millis(5),
+            pv: vec!["e7e5".into(), "g1f3".into()],
+        };
+        let sent = info.clone();
+        // A search that reports one iteration, then waits to be stopped.
+        let thinking = Thinking::spawn(move |stop, progress| {
+            progress(&sent);
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Ok(Choice {
+                mv: "e7e5".into(),
+                info: Some(sent),
+            })
+        });
+        c.start(Purpose::Move, Color::Black, 1, thinking);
+        let line = c.thinking_line(true).unwrap();
+        assert!(
+            line.contains("black thinks") && line.ends_with("searching"),
+            "{line}"
+        );
+        let start = Instant::now();
+        let mut changed = false;
+        while !c.thinking_line(true).unwrap().contains("depth") {
+            assert!(c.poll(&mut changed).is_none(), "no answer before the stop");
+            assert!(start.elapsed() < Duration::from_secs(30));
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let line = c.thinking_line(true).unwrap();
+        assert!(
+            line.ends_with("depth 2, 1234 nodes, best e7e5 g1f3"),
+            "{line}"
+        );
+        c.hurry();
+        let a = c.wait().expect("an answer");
+        assert_eq!((a.purpose, a.side, a.ply), (Purpose::Move, Color::Black, 1));
+        assert_eq!(a.choice.unwrap().mv, "e7e5");
+        assert_eq!(c.thinking_line(true), None);
+        let s = c.score().expect("its score");
+        assert_eq!(score_words(s), "-35 cp for black (black's search, depth 2)");
+        c.forget();
+        assert!(c.score().is_none());
+    }
+
+    #[test]
     fn names_round_trip() {
         for s in [
             Strength::Level(1),
