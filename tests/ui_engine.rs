@@ -383,6 +383,13 @@ fn the_variants_computer_plays_greedily() {
         "{}",
         a.message().text
     );
+    // Its score in the probabilities pane.
+    let mut t = Terminal::new(TestBackend::new(120, 40)).expect("test terminal");
+    t.draw(|f| qchess::ui::variant_panes::draw(f, &a))
+        .expect("draw");
+    let s = t.backend().to_string();
+    assert!(s.contains("engine "), "{s}");
+    assert!(s.contains("(hint, depth 1)"), "{s}");
 }
 
 #[test]

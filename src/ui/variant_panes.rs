@@ -147,7 +147,11 @@ fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     let text = app.paint.fg(app.paint.theme.text);
-    let lines: Vec<Line> = wrapped(&app.game().details(app.cursor()), inner.width as usize)
+    let mut details = app.game().details(app.cursor());
+    if let Some(score) = app.computer().score() {
+        details.push(format!("engine {}", super::opponent::score_words(score)));
+    }
+    let lines: Vec<Line> = wrapped(&details, inner.width as usize)
         .into_iter()
         .map(|l| Line::styled(l, text))
         .collect();
