@@ -12,15 +12,17 @@ use super::mouse::{self, Act, Hits, Pointer, Shown};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
+use super::table::{self, Place};
 use super::view::{self, Pick, View};
-use super::work::{Exec, Polled, Work};
+use super::work::{CancelFlag, Exec, Polled, Work};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
-use crate::record::{Recorder, SavedGame};
+use crate::record::{Players, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -158,7 +160,7 @@ pub struct Message {
 /// the move played and the panes' view of it, or why it was refused.
 #[derive(Debug)]
 pub(super) struct Pending {
-    work: Work<Result<(Game, View), MoveError>>,
+    work: Work<Result<(Game, View), String>>,
     /// The move as the player gave it.
     input: String,
     /// Typed on the `:` line (which stays open when the move is refused).
@@ -207,6 +209,8 @@ pub struct App {
     exec: Exec,
     /// The move being carried out on a worker thread.
     pending: Option<Pending>,
+    /// The table whose game this is, when the game is shared (a server room).
+    place: Option<Place<Game>>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -251,6 +255,7 @@ impl App {
             drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
+            place: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -269,6 +274,41 @@ impl App {
             self.say(Tone::Info, self.game_over_words());
         }
         self
+    }
+
+    /// Shows a game shared at `place`: moves go to its table, and take-backs, new games
+    /// and saving to a file are refused (see [`super::table`]).
+    pub fn at_table(mut self, place: Place<Game>) -> App {
+        self.place = Some(place);
+        self
+    }
+
+    /// The table this game is shared at, if any.
+    pub fn place(&self) -> Option<&Place<Game>> {
+        self.place.as_ref()
+    }
+
+    /// Takes in the shared game after a move made at another screen of the table: the
+    /// panes show it and the message line tells the move. The game shown already is
+    /// left as it is.
+    pub fn sync(&mut self, game: Game) {
+        let last = |g: &Game| g.history().last().map(|m| m.played.clone());
+        if game.ply() == self.game.ply() && last(&game) == last(&self.game) {
+            return;
+        }
+        self.game = game;
+        self.after_change();
+        self.tell_last_move();
+    }
+
+    /// Names the players (shown in results and at a table).
+    pub fn set_players(&mut self, players: Players) {
+        self.recorder.players = players;
+    }
+
+    /// Puts `text` on the message line as news.
+    pub fn tell(&mut self, text: impl Into<String>) {
+        self.say(Tone::Info, text);
     }
 
     /// "game over: Ann wins: a king was captured with certainty".
@@ -435,12 +475,10 @@ impl App {
         };
         let result = match p.work.poll() {
             Polled::Running => return p.work.shown(),
-            Polled::Done(r) => r
-                .map(|(game, view)| {
-                    self.game = game;
-                    view
-                })
-                .map_err(|e| e.to_string()),
+            Polled::Done(r) => r.map(|(game, view)| {
+                self.game = game;
+                view
+            }),
             Polled::Failed(why) => Err(format!(
                 "the move failed inside qchess ({why}); the game is unchanged"
             )),
@@ -648,6 +686,7 @@ impl App {
                     "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
                 );
             }
+            Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),
             Action::PlyStep(d) => self.step_ply(d),
             Action::PlyFirst => self.step_ply(i64::MIN / 2),
@@ -884,7 +923,14 @@ impl App {
 
     /// Why `sq` can't be the source of a move, in the rules' words.
     fn source_error(&self, sq: Square) -> Option<String> {
-        self.game.check_source(sq).err().map(|e| e.to_string())
+        self.seat_error()
+            .or_else(|| self.game.check_source(sq).err().map(|e| e.to_string()))
+    }
+
+    /// Why this screen may not move now: at a table, only the seat to move may.
+    fn seat_error(&self) -> Option<String> {
+        let place = self.place.as_ref()?;
+        place.refusal(self.game.to_move(), &self.recorder.players)
     }
 
     fn piece_name(&self, sq: Square) -> String {
@@ -1162,6 +1208,35 @@ impl App {
     /// Plays a move (`typed` on the `:` line, else picked on the board), here or on a
     /// worker thread (see [`App::set_exec`]); [`App::finish_move`] tells the player.
     fn play(&mut self, input: &str, text: &MoveText, typed: bool) {
+        if let Some(why) = self.seat_error() {
+            self.mode = Mode::Idle;
+            return self.say(Tone::Error, why);
+        }
+        if let Some(place) = &self.place {
+            let (table, side, ply) = (Arc::clone(&place.table), self.game.to_move(), self.game.ply());
+            let (owned, cursor) = (input.to_string(), self.cursor);
+            let job = move |cancel: CancelFlag| {
+                let game = table.play(side, ply, &owned, cancel)?;
+                let view = View::of(&game, cursor);
+                Ok((game, view))
+            };
+            return match self.exec {
+                Exec::Inline => {
+                    let result = job(CancelFlag::default()).map(|(game, view)| {
+                        self.game = game;
+                        view
+                    });
+                    self.finish_move(input, typed, result);
+                }
+                Exec::Background => {
+                    self.pending = Some(Pending {
+                        work: Work::start(format!("playing {input}"), job),
+                        input: input.to_string(),
+                        typed,
+                    })
+                }
+            };
+        }
         match self.exec {
             Exec::Inline => {
                 let result = carry_out(&mut self.game, input, text, self.cursor);
@@ -1176,7 +1251,7 @@ impl App {
                     game.set_cancel(Some(cancel));
                     let r = carry_out(&mut game, &owned, &text, cursor);
                     game.set_cancel(None);
-                    r.map(|view| (game, view))
+                    r.map(|view| (game, view)).map_err(|e| e.to_string())
                 });
                 self.pending = Some(Pending {
                     work,
@@ -1192,13 +1267,8 @@ impl App {
     fn finish_move(&mut self, input: &str, typed: bool, result: Result<View, String>) {
         match result {
             Ok(view) => {
-                let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change_with(view);
-                let said = match self.game.status() {
-                    Status::Ongoing => said,
-                    _ => format!("{said}. Game over: {}", self.result_words()),
-                };
-                self.say(Tone::Info, said);
+                self.tell_last_move();
                 self.autosave();
             }
             Err(e) => {
@@ -1210,6 +1280,16 @@ impl App {
                 }
             }
         }
+    }
+
+    /// Tells what the last move did, and the result when it ended the game.
+    fn tell_last_move(&mut self) {
+        let said = self.game.history().last().map(describe).unwrap_or_default();
+        let said = match self.game.status() {
+            Status::Ongoing => said,
+            _ => format!("{said}. Game over: {}", self.result_words()),
+        };
+        self.say(Tone::Info, said);
     }
 
     /// Refreshes everything derived from the game after it changed.
@@ -1231,6 +1311,9 @@ impl App {
     }
 
     fn undo(&mut self) {
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_UNDO);
+        }
         match self.game.undo() {
             Some(m) => {
                 self.after_change();
@@ -1249,6 +1332,9 @@ impl App {
     }
 
     fn new_game(&mut self) {
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_NEW_GAME);
+        }
         if self.game.status() == Status::Ongoing {
             return self.say(
                 Tone::Error,
@@ -1301,7 +1387,9 @@ impl Asking for App {
         )
     }
     fn playing(&self) -> bool {
-        self.replay.is_none()
+        // At a table, leaving loses nothing: the table keeps the game and the seat.
+        self.place.is_none()
+            && self.replay.is_none()
             && self.game.status() == Status::Ongoing
             && !self.game.history().is_empty()
     }

@@ -19,6 +19,7 @@ pub mod squares;
 pub mod start;
 pub mod status;
 pub mod steps;
+pub mod table;
 pub mod terminal;
 pub mod theme;
 pub mod variant;

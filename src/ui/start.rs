@@ -165,18 +165,9 @@ impl Session {
 
 impl Screen for Session {
     fn draw(&self, f: &mut Frame) {
-        let paint = match &self.game {
-            Opened::Quantum(app) => {
-                super::draw(f, app);
-                &app.paint
-            }
-            Opened::Variant(app) => {
-                super::variant_panes::draw(f, app);
-                &app.paint
-            }
-        };
+        self.game.draw(f);
         if let Some(offer) = &self.offer {
-            popup::question_box(f, f.area(), paint, &offer.asked());
+            popup::question_box(f, f.area(), self.game.paint(), &offer.asked());
         }
     }
 
@@ -184,39 +175,23 @@ impl Screen for Session {
         if self.offer.is_some() {
             return self.choose(&event);
         }
-        match &mut self.game {
-            Opened::Quantum(app) => app.handle_event(event),
-            Opened::Variant(app) => app.handle_event(event),
-        }
+        self.game.handle_event(event)
     }
 
     fn should_quit(&self) -> bool {
-        self.quit
-            || match &self.game {
-                Opened::Quantum(app) => app.should_quit(),
-                Opened::Variant(app) => app.should_quit(),
-            }
+        self.quit || self.game.should_quit()
     }
 
     fn set_exec(&mut self, exec: Exec) {
         self.exec = exec;
-        match &mut self.game {
-            Opened::Quantum(app) => app.set_exec(exec),
-            Opened::Variant(app) => app.set_exec(exec),
-        }
+        self.game.set_exec(exec)
     }
 
     fn tick(&mut self) -> bool {
-        match &mut self.game {
-            Opened::Quantum(app) => app.tick(),
-            Opened::Variant(app) => app.tick(),
-        }
+        self.game.tick()
     }
 
     fn working(&self) -> bool {
-        match &self.game {
-            Opened::Quantum(app) => app.working(),
-            Opened::Variant(app) => app.working(),
-        }
+        self.game.working()
     }
 }

@@ -10,12 +10,14 @@ use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
-use super::work::{Exec, Polled, Work};
+use super::table::{self, Place};
+use super::work::{CancelFlag, Exec, Polled, Work};
 use crate::chess::{Square, Status};
-use crate::record::{Recorder, SavedGame};
+use crate::record::{Players, Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -100,6 +102,8 @@ pub struct VariantApp {
     exec: Exec,
     /// The move being played on a worker thread.
     pending: Option<Pending>,
+    /// The table whose game this is, when the game is shared (a server room).
+    place: Option<Place<Box<dyn VariantGame>>>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -151,6 +155,7 @@ impl VariantApp {
             drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
+            place: None,
         };
         app.welcome();
         app
@@ -170,6 +175,46 @@ impl VariantApp {
         self.recorder = recorder;
         self.welcome();
         self
+    }
+
+    /// Shows a game shared at `place`, as [`super::App::at_table`].
+    pub fn at_table(mut self, place: Place<Box<dyn VariantGame>>) -> VariantApp {
+        self.place = Some(place);
+        self
+    }
+
+    /// The table this game is shared at, if any.
+    pub fn place(&self) -> Option<&Place<Box<dyn VariantGame>>> {
+        self.place.as_ref()
+    }
+
+    /// Takes in the shared game after a move made at another screen, as
+    /// [`super::App::sync`].
+    pub fn sync(&mut self, game: Box<dyn VariantGame>) {
+        let last = |g: &dyn VariantGame| g.history().last().map(|r| r.text.clone());
+        let (now, new) = (self.game.history().len(), game.history().len());
+        if now == new && last(game.as_ref()) == last(self.game.as_ref()) {
+            return;
+        }
+        self.game = game;
+        self.after_change();
+        self.tell_last_move();
+    }
+
+    /// Names the players (shown in results and at a table).
+    pub fn set_players(&mut self, players: Players) {
+        self.recorder.players = players;
+    }
+
+    /// Puts `text` on the message line as news.
+    pub fn tell(&mut self, text: impl Into<String>) {
+        self.say(Tone::Info, text);
+    }
+
+    /// Why this screen may not move now: at a table, only the seat to move may.
+    fn seat_error(&self) -> Option<String> {
+        let place = self.place.as_ref()?;
+        place.refusal(self.game.to_move(), &self.recorder.players)
     }
 
     /// The result in the players' names (`Ann wins`, `draw`).
@@ -424,6 +469,9 @@ impl VariantApp {
         if self.replay.is_some() {
             return;
         }
+        if let Some(why) = self.seat_error() {
+            return self.say(Tone::Plain, why);
+        }
         if self.mode == VariantMode::Idle && !self.piece_of_mover(sq) {
             return self.say(
                 Tone::Plain,
@@ -519,6 +567,7 @@ impl VariantApp {
                 }
             }
             Action::Prompt => self.prompt(Purpose::Move, LineEdit::empty()),
+            Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),
             Action::GotoPly => self.prompt(Purpose::GotoPly, LineEdit::empty()),
             Action::Edit(e) => {
@@ -600,6 +649,9 @@ impl VariantApp {
     }
 
     fn select(&mut self, quantum: bool) {
+        if let Some(why) = self.seat_error() {
+            return self.say(Tone::Error, why);
+        }
         if quantum && self.game.rules() != RuleSet::Harmonics {
             return self.say(
                 Tone::Error,
@@ -761,6 +813,27 @@ impl VariantApp {
                 "this is a replay: p plays on from the shown ply",
             );
         }
+        if let Some(why) = self.seat_error() {
+            self.mode = VariantMode::Idle;
+            return self.say(Tone::Error, why);
+        }
+        if let Some(place) = &self.place {
+            let (table, side) = (Arc::clone(&place.table), self.game.to_move());
+            let (ply, owned) = (self.game.history().len(), text.to_string());
+            let job = move |cancel: CancelFlag| table.play(side, ply, &owned, cancel);
+            return match self.exec {
+                Exec::Inline => {
+                    let result = job(CancelFlag::default()).map(|game| self.game = game);
+                    self.finish_move(text, result);
+                }
+                Exec::Background => {
+                    self.pending = Some(Pending {
+                        work: Work::start(format!("playing {text}"), job),
+                        input: text.to_string(),
+                    })
+                }
+            };
+        }
         match self.exec {
             Exec::Inline => {
                 let result = self.game.play(text).map(|_| ()).map_err(|e| e.to_string());
@@ -787,13 +860,8 @@ impl VariantApp {
     fn finish_move(&mut self, text: &str, result: Result<(), String>) {
         match result {
             Ok(()) => {
-                let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change();
-                let said = match self.game.status() {
-                    Status::Ongoing => said,
-                    _ => format!("{said}. Game over: {}", self.result_words()),
-                };
-                self.say(Tone::Info, said);
+                self.tell_last_move();
                 self.autosave();
             }
             Err(e) => {
@@ -806,6 +874,16 @@ impl VariantApp {
         }
     }
 
+    /// Tells what the last ply did, and the result when it ended the game.
+    fn tell_last_move(&mut self) {
+        let said = self.game.history().last().map(describe).unwrap_or_default();
+        let said = match self.game.status() {
+            Status::Ongoing => said,
+            _ => format!("{said}. Game over: {}", self.result_words()),
+        };
+        self.say(Tone::Info, said);
+    }
+
     fn after_change(&mut self) {
         self.mode = VariantMode::Idle;
         self.selected_ply = None;
@@ -816,6 +894,9 @@ impl VariantApp {
     fn undo(&mut self) {
         if self.replay.is_some() {
             return;
+        }
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_UNDO);
         }
         let last = self.game.history().last().map(|r| r.text.clone());
         match (last, self.game.undo()) {
@@ -832,6 +913,9 @@ impl VariantApp {
     }
 
     fn new_game(&mut self) {
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_NEW_GAME);
+        }
         if self.game.status() == Status::Ongoing {
             return self.say(
                 Tone::Error,
@@ -934,7 +1018,9 @@ impl Asking for VariantApp {
         )
     }
     fn playing(&self) -> bool {
-        self.replay.is_none()
+        // At a table, leaving loses nothing: the table keeps the game and the seat.
+        self.place.is_none()
+            && self.replay.is_none()
             && self.game.status() == Status::Ongoing
             && !self.game.history().is_empty()
     }
@@ -958,7 +1044,7 @@ impl Asking for VariantApp {
 }
 
 /// The outcome suffix a typed move forces (harmonics' `.c3=N`), if any.
-fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
+pub fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
     match rules {
         RuleSet::Harmonics => crate::variants::harmonics::notation::parse(typed)
             .ok()
