@@ -187,7 +187,8 @@ mod tests {
         let (tx, mut rx) = tokio::sync::mpsc::channel(1);
         let (_in_tx, in_rx) = std::sync::mpsc::sync_channel(4);
         let mut c = Remote::new(tx, (20, 3), in_rx, Duration::from_secs(60)).unwrap();
-        let text = |t: &'static str| move |f: &mut Frame| f.render_widget(Paragraph::new(t), f.area());
+        let text =
+            |t: &'static str| move |f: &mut Frame| f.render_widget(Paragraph::new(t), f.area());
         c.draw(&mut text("one")).unwrap();
         // The queue is full: this frame is dropped, and drawing did not block.
         c.draw(&mut text("two")).unwrap();
@@ -202,7 +203,10 @@ mod tests {
             panic!("the third frame");
         };
         let third = String::from_utf8_lossy(&third);
-        assert!(third.contains("\x1b[J") || third.contains("\x1b[2J"), "{third:?}");
+        assert!(
+            third.contains("\x1b[J") || third.contains("\x1b[2J"),
+            "{third:?}"
+        );
         assert!(third.contains("two"), "{third:?}");
     }
 
@@ -212,10 +216,16 @@ mod tests {
         let (in_tx, in_rx) = std::sync::mpsc::sync_channel(4);
         let mut c = Remote::new(tx, (80, 24), in_rx, Duration::from_millis(200)).unwrap();
         in_tx.send(Incoming::Event(Event::Resize(100, 30))).unwrap();
-        assert!(matches!(c.wait(Duration::from_secs(1)).unwrap(), Woke::Event(_)));
+        assert!(matches!(
+            c.wait(Duration::from_secs(1)).unwrap(),
+            Woke::Event(_)
+        ));
         assert_eq!(c.size().unwrap(), Size::new(100, 30));
         in_tx.send(Incoming::Wake).unwrap();
-        assert!(matches!(c.wait(Duration::from_secs(1)).unwrap(), Woke::Nothing));
+        assert!(matches!(
+            c.wait(Duration::from_secs(1)).unwrap(),
+            Woke::Nothing
+        ));
         // No input for the idle time: the session ends and says why.
         let mut ended = false;
         for _ in 0..20 {

@@ -183,7 +183,12 @@ impl Hub {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         let board = Board::new(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
-        let room = Arc::new(Room::new(name, board, self.rooms_dir.as_deref(), &self.limits));
+        let room = Arc::new(Room::new(
+            name,
+            board,
+            self.rooms_dir.as_deref(),
+            &self.limits,
+        ));
         rooms.insert(name.to_string(), Arc::clone(&room));
         Ok(room)
     }
@@ -238,7 +243,9 @@ mod tests {
             ..Limits::default()
         };
         let hub = Hub::new(limits, None, Vec::new(), 0);
-        let a = hub.create("a", RuleSet::Quantum, BackendKind::Dense).unwrap();
+        let a = hub
+            .create("a", RuleSet::Quantum, BackendKind::Dense)
+            .unwrap();
         assert!(matches!(
             hub.create("a", RuleSet::Haft, BackendKind::Sparse),
             Err(HubError::Exists(_))

@@ -220,7 +220,11 @@ impl Lobby {
             .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
             .take(16)
             .collect();
-        let base = if base.is_empty() { "room".to_string() } else { base };
+        let base = if base.is_empty() {
+            "room".to_string()
+        } else {
+            base
+        };
         (1..)
             .map(|i| {
                 if i == 1 {
@@ -308,7 +312,10 @@ impl Lobby {
             Tone::Info => paint.fg(paint.theme.info),
             Tone::Error => paint.fg(paint.theme.error).add_modifier(Modifier::BOLD),
         };
-        f.render_widget(Paragraph::new(Line::styled(self.message.text.clone(), style)), message);
+        f.render_widget(
+            Paragraph::new(Line::styled(self.message.text.clone(), style)),
+            message,
+        );
         if let Some(form) = &self.form {
             draw_form(f, area, paint, form);
         }
@@ -329,8 +336,10 @@ impl Lobby {
             return;
         }
         let text = paint.fg(paint.theme.text);
-        let header = Row::new(["room", "variant", "white", "black", "watching", "plies", "state"])
-            .style(paint.title());
+        let header = Row::new([
+            "room", "variant", "white", "black", "watching", "plies", "state",
+        ])
+        .style(paint.title());
         let rows: Vec<Row> = self
             .rooms
             .iter()
@@ -359,7 +368,9 @@ impl Lobby {
         let table = Table::new(rows, widths)
             .header(header)
             .block(block)
-            .row_highlight_style(paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor))
+            .row_highlight_style(
+                paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
+            )
             .highlight_symbol("> ");
         let mut state = TableState::default().with_selected(Some(self.selected));
         f.render_stateful_widget(table, area, &mut state);
@@ -396,21 +407,17 @@ fn state_words(s: &Summary) -> String {
     }
 }
 
-/// The title bar of a room: its name, who plays, who watches, and the session's seat.
-pub fn room_bar(name: &str, roster: &Roster, you: Option<Color>) -> String {
-    let seat = |side: &str, s: Option<&(String, bool)>| match s {
-        None => format!("{side} free"),
-        Some((n, true)) => format!("{n} ({side})"),
-        Some((n, false)) => format!("{n} ({side}, away)"),
-    };
-    let you = match you {
-        Some(c) => format!("you play {}", c.name()),
-        None => "you watch".into(),
+/// The title bar of a room: who plays (white first), who watches, the room's name.
+pub fn room_bar(name: &str, roster: &Roster) -> String {
+    let seat = |s: Option<&(String, bool)>| match s {
+        None => "(free)".to_string(),
+        Some((n, true)) => n.clone(),
+        Some((n, false)) => format!("{n} (away)"),
     };
     format!(
-        " {name}: {} vs {} · {} watching · {you} ",
-        seat("white", roster.white.as_ref()),
-        seat("black", roster.black.as_ref()),
+        " {} v {} · {} watching · room {name} ",
+        seat(roster.white.as_ref()),
+        seat(roster.black.as_ref()),
         roster.watching
     )
 }
@@ -426,16 +433,27 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
     f.render_widget(block, r);
     let text = paint.fg(paint.theme.text);
     let label = |i: usize, s: &'static str| {
-        let st = if form.field == i { paint.title() } else { paint.dim() };
+        let st = if form.field == i {
+            paint.title()
+        } else {
+            paint.dim()
+        };
         Span::styled(s, st)
     };
     let choice = |i: usize, s: String| {
-        let st = if form.field == i { text.add_modifier(Modifier::REVERSED) } else { text };
+        let st = if form.field == i {
+            text.add_modifier(Modifier::REVERSED)
+        } else {
+            text
+        };
         Span::styled(format!("‹ {s} ›"), st)
     };
     let mut name = vec![label(0, "name     ")];
     if form.field == 0 {
-        name.extend(form.name.spans(usize::from(inner.width.saturating_sub(10)), text));
+        name.extend(
+            form.name
+                .spans(usize::from(inner.width.saturating_sub(10)), text),
+        );
     } else {
         name.push(Span::styled(form.name.text().to_string(), text));
     }
@@ -447,7 +465,10 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
     };
     let lines = vec![
         Line::from(name),
-        Line::from(vec![label(1, "variant  "), choice(1, rules.name().to_string())]),
+        Line::from(vec![
+            label(1, "variant  "),
+            choice(1, rules.name().to_string()),
+        ]),
         Line::from(vec![label(2, "backend  "), backend]),
         Line::raw(""),
         Line::styled("Enter opens   Tab next field   Esc cancels", paint.dim()),
@@ -529,12 +550,12 @@ mod tests {
             watching: 2,
         };
         assert_eq!(
-            room_bar("r1", &roster, Some(Color::Black)),
-            " r1: ann (white) vs bo (black, away) · 2 watching · you play black "
+            room_bar("r1", &roster),
+            " ann v bo (away) · 2 watching · room r1 "
         );
         assert_eq!(
-            room_bar("r1", &Roster::default(), None),
-            " r1: white free vs black free · 0 watching · you watch "
+            room_bar("r1", &Roster::default()),
+            " (free) v (free) · 0 watching · room r1 "
         );
     }
 }

@@ -101,7 +101,18 @@ pub struct Server {
     created_key: bool,
     restore_problems: Vec<String>,
     hub: Arc<Hub>,
-    stop: watch::Sender<bool>,
+    stop: watch::Sender<Stage>,
+}
+
+/// How far the server is in stopping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    /// Serving.
+    Running,
+    /// No new connections; the sessions are saying goodbye.
+    Closing,
+    /// Every connection is cut.
+    Cut,
 }
 
 impl Server {
@@ -114,12 +125,13 @@ impl Server {
             Some(path) => Access::Keys(keys::authorized(path)?),
             None => Access::Public,
         };
-        let listener = TcpListener::bind(opts.listen)
-            .await
-            .map_err(|source| ServeError::Listen {
-                addr: opts.listen,
-                source,
-            })?;
+        let listener =
+            TcpListener::bind(opts.listen)
+                .await
+                .map_err(|source| ServeError::Listen {
+                    addr: opts.listen,
+                    source,
+                })?;
         let addr = listener.local_addr().map_err(|source| ServeError::Listen {
             addr: opts.listen,
             source,
@@ -136,7 +148,9 @@ impl Server {
             Access::Keys(_) => &[MethodKind::PublicKey],
         };
         let config = Arc::new(Config {
-            server_id: SshId::Standard(format!("SSH-2.0-qchess_{}", env!("CARGO_PKG_VERSION")).into()),
+            server_id: SshId::Standard(
+                format!("SSH-2.0-qchess_{}", env!("CARGO_PKG_VERSION")).into(),
+            ),
             methods: MethodSet::from(methods),
             auth_rejection_time: Duration::from_millis(500),
             auth_rejection_time_initial: Some(Duration::ZERO),
@@ -147,7 +161,7 @@ impl Server {
             nodelay: true,
             ..Config::default()
         });
-        let (stop, stopped) = watch::channel(false);
+        let (stop, stopped) = watch::channel(Stage::Running);
         tokio::spawn(accept(
             listener,
             config,
@@ -183,7 +197,7 @@ impl Server {
     /// Stops: no new connections, every session told `why` and closed, every room
     /// saved. Returns within about a second.
     pub async fn shutdown(self, why: &str) {
-        let _ = self.stop.send(true);
+        let _ = self.stop.send(Stage::Closing);
         self.hub.close_sessions(why);
         self.hub.save_all();
         // The sessions write their goodbyes; the connections are then cut.
@@ -192,6 +206,7 @@ impl Server {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
+        let _ = self.stop.send(Stage::Cut);
     }
 }
 
@@ -201,7 +216,7 @@ async fn accept(
     config: Arc<Config>,
     hub: Arc<Hub>,
     access: Arc<Access>,
-    mut stopped: watch::Receiver<bool>,
+    mut stopped: watch::Receiver<Stage>,
 ) {
     let conns = Arc::new(Counter::default());
     let port = listener.local_addr().map_or(0, |a| a.port());
@@ -244,9 +259,12 @@ async fn connection(
     config: Arc<Config>,
     conn: Conn,
     signed_in: Arc<AtomicBool>,
-    mut stopped: watch::Receiver<bool>,
+    mut stopped: watch::Receiver<Stage>,
 ) {
-    let started = tokio::time::timeout(SIGN_IN_TIME, russh::server::run_stream(config, socket, conn));
+    let started = tokio::time::timeout(
+        SIGN_IN_TIME,
+        russh::server::run_stream(config, socket, conn),
+    );
     let Ok(Ok(session)) = started.await else {
         return;
     };
@@ -255,18 +273,24 @@ async fn connection(
     let sign_in = tokio::time::sleep(SIGN_IN_TIME);
     tokio::pin!(sign_in);
     let mut waiting = true;
-    loop {
+    let why = loop {
         tokio::select! {
             _ = &mut session => return,
-            _ = stopped.changed() => return cut(&handle, "the server is stopping").await,
+            cut = stopped.wait_for(|s| *s == Stage::Cut) => {
+                if cut.is_ok() {
+                    break "the server is stopping";
+                }
+                return;
+            }
             _ = &mut sign_in, if waiting => {
                 if !signed_in.load(Ordering::Relaxed) {
-                    return cut(&handle, "not signed in in time").await;
+                    break "not signed in in time";
                 }
                 waiting = false;
             }
         }
-    }
+    };
+    cut(&handle, why).await;
 }
 
 async fn cut(handle: &Handle, why: &str) {
@@ -289,11 +313,7 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
     let rooms_dir = opts.rooms_dir.clone();
     runtime.block_on(async move {
         let server = Server::start(opts).await?;
-        let made = if server.created_key {
-            "created "
-        } else {
-            ""
-        };
+        let made = if server.created_key { "created " } else { "" };
         println!("qchess serve: listening on {}", server.addr());
         println!(
             "host key {}: {made}{}",

@@ -35,7 +35,10 @@ pub struct BadRoomName;
 pub fn room(text: &str) -> Result<String, BadRoomName> {
     let name = text.trim();
     let ok_char = |c: char| c.is_ascii_alphanumeric() || "-_".contains(c);
-    let starts_well = name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+    let starts_well = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric());
     if starts_well && name.len() <= MAX_ROOM && name.chars().all(ok_char) {
         Ok(name.to_string())
     } else {
@@ -71,7 +74,16 @@ mod tests {
     fn room_names() {
         assert_eq!(room(" room1 ").as_deref(), Ok("room1"));
         assert_eq!(room("Ab-c_d9").as_deref(), Ok("Ab-c_d9"));
-        for bad in ["", "ls /", "../etc", "a.b", "-x", "a;b", "é", &"r".repeat(25)] {
+        for bad in [
+            "",
+            "ls /",
+            "../etc",
+            "a.b",
+            "-x",
+            "a;b",
+            "é",
+            &"r".repeat(25),
+        ] {
             assert_eq!(room(bad), Err(BadRoomName), "{bad:?}");
         }
     }

@@ -161,7 +161,11 @@ impl Board {
     }
 
     /// The game from its record, its outcomes replayed as recorded.
-    pub fn from_record(saved: &SavedGame, path: &Path, limits: &Limits) -> Result<Board, RecordError> {
+    pub fn from_record(
+        saved: &SavedGame,
+        path: &Path,
+        limits: &Limits,
+    ) -> Result<Board, RecordError> {
         let rules = saved.rules(path)?;
         if rules == RuleSet::Quantum {
             let game = saved.replay_quantum(path, None, limits.dense_limit_log2)?;
@@ -172,8 +176,8 @@ impl Board {
             key: "start",
             message: e.to_string(),
         };
-        let mut game = crate::variants::new_game(rules, saved.start.as_deref(), saved.seed)
-            .map_err(field)?;
+        let mut game =
+            crate::variants::new_game(rules, saved.start.as_deref(), saved.seed).map_err(field)?;
         for (i, text) in saved.moves.iter().enumerate() {
             game.play(text).map_err(|e| RecordError::Move {
                 path: path.to_path_buf(),
@@ -542,7 +546,10 @@ impl Room {
             if st.board.status() != Status::Ongoing {
                 return Err("the game is over".into());
             }
-            if st.board.to_move() != side || st.board.ply() != ply || st.moving {
+            if st.moving {
+                return Err("a move is being carried out: wait for it".into());
+            }
+            if st.board.to_move() != side || st.board.ply() != ply {
                 return Err("the game moved on meanwhile: look again".into());
             }
             if st.board.forces_outcome(text) {
@@ -553,7 +560,7 @@ impl Room {
             st.moving = true;
             st.board.clone()
         };
-        let _moving = Moving(self);
+        let mut moving = Moving(self, true);
         board.play(text, cancel)?;
         let branches = board.branches();
         if branches > self.max_branches {
@@ -567,6 +574,9 @@ impl Room {
             st.board = board.clone();
             st.game_version += 1;
             st.version += 1;
+            // The next move may come as soon as anyone sees this one.
+            st.moving = false;
+            moving.1 = false;
             wake_all(&st);
         }
         self.save();
@@ -592,7 +602,11 @@ impl Room {
         let written = record::write_atomic(path, &game.to_toml())
             .and_then(|()| record::write_atomic(&seats_path(path), &seats));
         if let Err(e) = written {
-            eprintln!("qchess serve: room {}: cannot save {}: {e}", self.name, path.display());
+            eprintln!(
+                "qchess serve: room {}: cannot save {}: {e}",
+                self.name,
+                path.display()
+            );
         }
     }
 
@@ -611,9 +625,11 @@ impl Room {
         let kept = match path.parent() {
             Some(dir) if started => {
                 let stamp = date.replace(['-', ':'], "").replace('T', "-");
-                let to = dir
-                    .join("finished")
-                    .join(format!("{}-{}.toml", self.name, stamp.trim_end_matches('Z')));
+                let to = dir.join("finished").join(format!(
+                    "{}-{}.toml",
+                    self.name,
+                    stamp.trim_end_matches('Z')
+                ));
                 std::fs::create_dir_all(dir.join("finished"))
                     .and_then(|()| std::fs::rename(path, &to))
             }
@@ -621,19 +637,26 @@ impl Room {
         };
         if let Err(e) = kept {
             if e.kind() != std::io::ErrorKind::NotFound {
-                eprintln!("qchess serve: room {}: cannot put {} away: {e}", self.name, path.display());
+                eprintln!(
+                    "qchess serve: room {}: cannot put {} away: {e}",
+                    self.name,
+                    path.display()
+                );
             }
         }
     }
 }
 
 /// Clears the room's "a move is being carried out" mark however the move ends (a
-/// refusal, a cancel, a panic in the worker).
-struct Moving<'a>(&'a Room);
+/// refusal, a cancel, a panic in the worker), unless the move's success cleared it
+/// already (the second field then is false).
+struct Moving<'a>(&'a Room, bool);
 
 impl Drop for Moving<'_> {
     fn drop(&mut self) {
-        self.0.lock().moving = false;
+        if self.1 {
+            self.0.lock().moving = false;
+        }
     }
 }
 
@@ -658,7 +681,11 @@ fn players(st: &State) -> Players {
 }
 
 fn roster(st: &State) -> Roster {
-    let seat = |h: &SeatHolder| h.person.as_ref().map(|p| (p.name.clone(), h.session.is_some()));
+    let seat = |h: &SeatHolder| {
+        h.person
+            .as_ref()
+            .map(|p| (p.name.clone(), h.session.is_some()))
+    };
     Roster {
         white: seat(&st.seats[0]),
         black: seat(&st.seats[1]),
@@ -684,7 +711,13 @@ pub struct Sitting {
 }
 
 impl Table<Game> for Sitting {
-    fn play(&self, side: Color, ply: usize, text: &str, cancel: CancelFlag) -> Result<Game, String> {
+    fn play(
+        &self,
+        side: Color,
+        ply: usize,
+        text: &str,
+        cancel: CancelFlag,
+    ) -> Result<Game, String> {
         match self.room.play(self.session, side, ply, text, cancel)? {
             Board::Quantum(g) => Ok(g),
             Board::Variant { .. } => Err("this room plays another variant".into()),
@@ -722,9 +755,12 @@ mod tests {
     fn counter() -> (Wake, Arc<AtomicUsize>) {
         let n = Arc::new(AtomicUsize::new(0));
         let m = Arc::clone(&n);
-        (Arc::new(move || {
-            m.fetch_add(1, Ordering::Relaxed);
-        }), n)
+        (
+            Arc::new(move || {
+                m.fetch_add(1, Ordering::Relaxed);
+            }),
+            n,
+        )
     }
 
     fn room() -> Room {
@@ -737,17 +773,32 @@ mod tests {
     fn first_two_names_play_the_rest_watch_and_seats_are_kept() {
         let r = room();
         let (w, _) = counter();
-        assert_eq!(r.join(1, person("ann"), Want::Any, w.clone()), Ok(Seat::Plays(Color::White)));
-        assert_eq!(r.join(2, person("bo"), Want::Any, w.clone()), Ok(Seat::Plays(Color::Black)));
-        assert_eq!(r.join(3, person("cy"), Want::Any, w.clone()), Ok(Seat::Watches));
+        assert_eq!(
+            r.join(1, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::White))
+        );
+        assert_eq!(
+            r.join(2, person("bo"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::Black))
+        );
+        assert_eq!(
+            r.join(3, person("cy"), Want::Any, w.clone()),
+            Ok(Seat::Watches)
+        );
         assert_eq!(
             r.join(4, person("cy"), Want::Side(Color::White), w.clone()),
-            Err(JoinError::Taken { side: "white", by: "ann".into() })
+            Err(JoinError::Taken {
+                side: "white",
+                by: "ann".into()
+            })
         );
         // Ann drops and comes back: her seat.
         r.leave(1);
         assert_eq!(r.summary().roster.white, Some(("ann".into(), false)));
-        assert_eq!(r.join(5, person("ann"), Want::Any, w.clone()), Ok(Seat::Plays(Color::White)));
+        assert_eq!(
+            r.join(5, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::White))
+        );
         assert_eq!(r.summary().roster.white, Some(("ann".into(), true)));
         assert_eq!(
             r.join(6, person("ann"), Want::Side(Color::Black), w),
@@ -761,7 +812,10 @@ mod tests {
             name: "ann".into(),
             key: Some("SHA256:a".into()),
         };
-        assert!(keyed.same(&Person { name: "other".into(), key: Some("SHA256:a".into()) }));
+        assert!(keyed.same(&Person {
+            name: "other".into(),
+            key: Some("SHA256:a".into())
+        }));
         assert!(!keyed.same(&person("ann")));
         assert!(person("ann").same(&person("ann")));
     }
@@ -774,10 +828,22 @@ mod tests {
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
         r.join(3, person("cy"), Want::Watch, w).unwrap();
         let go = CancelFlag::default;
-        assert!(r.play(2, Color::Black, 0, "e7e5", go()).is_err(), "not black's turn");
-        assert!(r.play(3, Color::White, 0, "e2e4", go()).is_err(), "a watcher");
-        assert!(r.play(1, Color::White, 1, "e2e4", go()).is_err(), "stale ply");
-        assert!(r.play(1, Color::White, 0, "b1^a3c3.m1", go()).is_err(), "a forced outcome");
+        assert!(
+            r.play(2, Color::Black, 0, "e7e5", go()).is_err(),
+            "not black's turn"
+        );
+        assert!(
+            r.play(3, Color::White, 0, "e2e4", go()).is_err(),
+            "a watcher"
+        );
+        assert!(
+            r.play(1, Color::White, 1, "e2e4", go()).is_err(),
+            "stale ply"
+        );
+        assert!(
+            r.play(1, Color::White, 0, "b1^a3c3.m1", go()).is_err(),
+            "a forced outcome"
+        );
         let before = woken.load(Ordering::Relaxed);
         let board = r.play(1, Color::White, 0, "e2e4", go()).unwrap();
         assert_eq!(board.ply(), 1);
@@ -807,8 +873,10 @@ mod tests {
         };
         r.join(1, keyed.clone(), Want::Any, w.clone()).unwrap();
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
-        r.play(1, Color::White, 0, "b1^a3c3", CancelFlag::default()).unwrap();
-        r.play(2, Color::Black, 1, "e7e5", CancelFlag::default()).unwrap();
+        r.play(1, Color::White, 0, "b1^a3c3", CancelFlag::default())
+            .unwrap();
+        r.play(2, Color::Black, 1, "e7e5", CancelFlag::default())
+            .unwrap();
         let back = Room::restore(&dir.join("r1.toml"), &limits).unwrap();
         assert_eq!(back.name(), "r1");
         let s = back.summary();
@@ -819,7 +887,10 @@ mod tests {
             Ok(Seat::Watches),
             "ann's seat wants her key"
         );
-        assert_eq!(back.join(6, keyed, Want::Any, w), Ok(Seat::Plays(Color::White)));
+        assert_eq!(
+            back.join(6, keyed, Want::Any, w),
+            Ok(Seat::Plays(Color::White))
+        );
         back.leave(5);
         back.leave(6);
         assert!(!back.closable(), "an unfinished game is kept");

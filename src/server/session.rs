@@ -7,12 +7,15 @@ use super::console::{Out, Remote};
 use super::hub::Hub;
 use super::limits::Ticket;
 use super::lobby::{self, Intent, Lobby};
-use super::room::{Board, Person, Room, Roster, SessionId, Sitting, Want, Wake};
+use super::room::{Board, Person, Room, Roster, SessionId, Sitting, Wake, Want};
 use crate::chess::Color;
 use crate::ui::app::{App, Tone};
 use crate::ui::color::{detect, Paint, Tier};
+use crate::ui::input::Action;
 use crate::ui::table::{Place, Seat};
-use crate::ui::terminal::{drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions};
+use crate::ui::terminal::{
+    drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions,
+};
 use crate::ui::variant::VariantApp;
 use crate::ui::work::Exec;
 use crossterm::event::Event;
@@ -128,7 +131,6 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
 /// A room seen by one session: the game on screen, seated at the room's table.
 struct RoomView {
     room: Arc<Room>,
-    seat: Seat,
     game: Opened,
     /// The room's versions last taken in.
     seen: (u64, u64),
@@ -242,14 +244,25 @@ impl SessionScreen {
             }
         };
         game.set_exec(self.exec);
-        let said = welcome(room.name(), seat, &snap.players);
+        let said = welcome(room.name(), seat, &snap.roster);
+        // Black sees the board from its side.
+        let flip = seat == Seat::Plays(Color::Black);
         match &mut game {
-            Opened::Quantum(app) => app.tell(said),
-            Opened::Variant(app) => app.tell(said),
+            Opened::Quantum(app) => {
+                if flip {
+                    app.update(Action::Flip);
+                }
+                app.tell(said)
+            }
+            Opened::Variant(app) => {
+                if flip {
+                    app.update(Action::Flip);
+                }
+                app.tell(said)
+            }
         }
         self.at = At::Room(Box::new(RoomView {
             room,
-            seat,
             game,
             seen: snap.seen,
             roster: snap.roster,
@@ -265,7 +278,10 @@ impl SessionScreen {
             let mut lobby = Lobby::new(&self.me.name, self.hub.summaries());
             lobby.say(
                 Tone::Plain,
-                format!("you left {}: a seat you hold there stays yours", room.name()),
+                format!(
+                    "you left {}: a seat you hold there stays yours",
+                    room.name()
+                ),
             );
             self.at = At::Lobby(lobby);
         }
@@ -293,7 +309,11 @@ impl SessionScreen {
             }
             Intent::Letters => {
                 self.letters = !self.letters;
-                let what = if self.letters { "letters" } else { "chess glyphs" };
+                let what = if self.letters {
+                    "letters"
+                } else {
+                    "chess glyphs"
+                };
                 self.lobby_says(Tone::Info, format!("pieces are drawn as {what}"));
             }
         }
@@ -301,15 +321,28 @@ impl SessionScreen {
 }
 
 /// What a session is told on entering a room.
-fn welcome(room: &str, seat: Seat, players: &crate::record::Players) -> String {
+fn welcome(room: &str, seat: Seat, roster: &Roster) -> String {
+    let name = |s: &Option<(String, bool)>| {
+        s.as_ref()
+            .map_or_else(|| "a free seat".to_string(), |(n, _)| n.clone())
+    };
     match seat {
-        Seat::Plays(Color::White) => {
-            format!("{room}: you play white against {}; q leaves (your seat is kept)", players.black)
+        Seat::Plays(side) => {
+            let other = match side {
+                Color::White => &roster.black,
+                Color::Black => &roster.white,
+            };
+            format!(
+                "{room}: you play {} against {}; q leaves, your seat stays yours",
+                side.name(),
+                name(other)
+            )
         }
-        Seat::Plays(Color::Black) => {
-            format!("{room}: you play black against {}; q leaves (your seat is kept)", players.white)
-        }
-        Seat::Watches => format!("{room}: you watch {} and {}; q leaves", players.white, players.black),
+        Seat::Watches => format!(
+            "{room}: you watch {} and {}; q leaves",
+            name(&roster.white),
+            name(&roster.black)
+        ),
     }
 }
 
@@ -364,11 +397,7 @@ impl Screen for SessionScreen {
             }
             At::Room(v) => {
                 v.game.draw(f);
-                let you = match v.seat {
-                    Seat::Plays(c) => Some(c),
-                    Seat::Watches => None,
-                };
-                let bar = lobby::room_bar(v.room.name(), &v.roster, you);
+                let bar = lobby::room_bar(v.room.name(), &v.roster);
                 overlay_top_border(f, &bar, v.game.paint().title());
             }
         }
@@ -471,7 +500,10 @@ mod tests {
         for c in text.chars() {
             s.handle_event(key(c));
         }
-        s.handle_event(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+        s.handle_event(Event::Key(KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
     }
 
     fn screen_text(s: &SessionScreen) -> String {
@@ -495,7 +527,11 @@ mod tests {
     #[test]
     fn two_players_and_a_watcher_share_one_game() {
         let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
-        let (mut ann, mut bo, mut cy) = (session(&hub, "ann"), session(&hub, "bo"), session(&hub, "cy"));
+        let (mut ann, mut bo, mut cy) = (
+            session(&hub, "ann"),
+            session(&hub, "bo"),
+            session(&hub, "cy"),
+        );
         for s in [&mut ann, &mut bo, &mut cy] {
             s.open("r1");
             assert_eq!(s.room(), Some("r1"));
@@ -508,15 +544,19 @@ mod tests {
         typed(&mut ann, ":e2e4");
         for s in [&mut bo, &mut cy] {
             assert!(s.tick());
-            assert!(screen_text(s).contains("white played e2e4"), "{}", screen_text(s));
+            assert!(
+                screen_text(s).contains("white played e2e4"),
+                "{}",
+                screen_text(s)
+            );
         }
         let bar = screen_text(&cy);
-        assert!(bar.contains("r1: ann (white) vs bo (black)"), "{bar}");
+        assert!(bar.contains("ann v bo · 1 watching"), "{bar}");
         // Ann leaves: her seat is kept, and she gets it back.
         ann.handle_event(key('q'));
         assert_eq!(ann.room(), None);
         cy.tick();
-        assert!(screen_text(&cy).contains("ann (white, away)"));
+        assert!(screen_text(&cy).contains("ann (away) v bo"));
         ann.open("r1");
         let text = screen_text(&ann);
         assert!(text.contains("you play white"), "{text}");

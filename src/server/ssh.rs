@@ -37,9 +37,7 @@ const INCOMING_QUEUE: usize = 1024;
 
 /// The line for a session without a pty.
 pub fn no_pty_line(port: u16) -> String {
-    format!(
-        "qchess serve needs a terminal: connect with ssh -t -p {port} NAME@HOST [ROOM]\r\n"
-    )
+    format!("qchess serve needs a terminal: connect with ssh -t -p {port} NAME@HOST [ROOM]\r\n")
 }
 
 /// The line for a command that is not a room name.
@@ -132,7 +130,12 @@ impl Conn {
     }
 
     /// Starts the session on `channel` (shell or `ROOM`), or refuses it with a line.
-    fn start(&mut self, channel: ChannelId, start: Start, session: &mut Session) -> Result<(), russh::Error> {
+    fn start(
+        &mut self,
+        channel: ChannelId,
+        start: Start,
+        session: &mut Session,
+    ) -> Result<(), russh::Error> {
         if !self.waiting(channel) {
             return session.channel_failure(channel);
         }
@@ -152,7 +155,9 @@ impl Conn {
                 return refuse(session, channel, &line);
             }
             Err(Full::Address(n)) => {
-                let line = format!("qchess serve: {n} sessions from your address already: close one first\r\n");
+                let line = format!(
+                    "qchess serve: {n} sessions from your address already: close one first\r\n"
+                );
                 return refuse(session, channel, &line);
             }
         };
@@ -173,7 +178,11 @@ impl Conn {
             tx: tx.clone(),
         };
         if session::spawn(setup, rx, out_tx).is_err() {
-            return refuse(session, channel, "qchess serve: cannot start a session now\r\n");
+            return refuse(
+                session,
+                channel,
+                "qchess serve: cannot start a session now\r\n",
+            );
         }
         let limits = &self.hub.limits;
         chan.link = Some(Link {
@@ -329,7 +338,11 @@ impl Handler for Conn {
         session.channel_success(channel)
     }
 
-    async fn shell_request(&mut self, channel: ChannelId, session: &mut Session) -> Result<(), Self::Error> {
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
         self.start(channel, Start::Lobby, session)
     }
 
@@ -342,6 +355,10 @@ impl Handler for Conn {
         if !self.waiting(channel) {
             return session.channel_failure(channel);
         }
+        // Without a pty the game cannot run, whatever the command: say how to get one.
+        if self.chan.as_ref().is_some_and(|c| c.pty.is_none()) {
+            return refuse(session, channel, &no_pty_line(self.port));
+        }
         let room = std::str::from_utf8(data).ok().map(names::room);
         match room {
             Some(Ok(name)) => self.start(channel, Start::Room(name), session),
@@ -349,7 +366,12 @@ impl Handler for Conn {
         }
     }
 
-    async fn data(&mut self, channel: ChannelId, data: &[u8], _session: &mut Session) -> Result<(), Self::Error> {
+    async fn data(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
         let Some(chan) = self.chan.as_mut().filter(|c| c.id == channel) else {
             return Ok(());
         };
@@ -394,12 +416,20 @@ impl Handler for Conn {
         Ok(())
     }
 
-    async fn channel_eof(&mut self, _channel: ChannelId, _session: &mut Session) -> Result<(), Self::Error> {
+    async fn channel_eof(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
         self.hang_up();
         Ok(())
     }
 
-    async fn channel_close(&mut self, _channel: ChannelId, _session: &mut Session) -> Result<(), Self::Error> {
+    async fn channel_close(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
         self.hang_up();
         Ok(())
     }
@@ -435,7 +465,11 @@ impl Handler for Conn {
         session.channel_failure(channel)
     }
 
-    async fn agent_request(&mut self, _channel: ChannelId, _session: &mut Session) -> Result<bool, Self::Error> {
+    async fn agent_request(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
         Ok(false)
     }
 

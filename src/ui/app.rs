@@ -1213,7 +1213,11 @@ impl App {
             return self.say(Tone::Error, why);
         }
         if let Some(place) = &self.place {
-            let (table, side, ply) = (Arc::clone(&place.table), self.game.to_move(), self.game.ply());
+            let (table, side, ply) = (
+                Arc::clone(&place.table),
+                self.game.to_move(),
+                self.game.ply(),
+            );
             let (owned, cursor) = (input.to_string(), self.cursor);
             let job = move |cancel: CancelFlag| {
                 let game = table.play(side, ply, &owned, cancel)?;
