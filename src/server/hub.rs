@@ -12,7 +12,7 @@ use crate::variants::RuleSet;
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -47,6 +47,8 @@ pub struct Hub {
     sessions: Arc<Counter>,
     live: Mutex<HashMap<SessionId, SyncSender<Incoming>>>,
     next_id: AtomicU64,
+    /// The server is stopping: rooms stay as they are, to come back on the next start.
+    stopping: AtomicBool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -75,6 +77,7 @@ impl Hub {
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
+            stopping: AtomicBool::new(false),
         }
     }
 
@@ -196,6 +199,9 @@ impl Hub {
     /// After a session left `room`: a room with nobody in it and nothing to keep
     /// (no move yet, or the game over) is closed and its files put away.
     pub fn left(&self, room: &Arc<Room>) {
+        if self.stopping.load(Ordering::Relaxed) {
+            return;
+        }
         let mut rooms = lock(&self.rooms);
         let ours = rooms.get(room.name()).is_some_and(|r| Arc::ptr_eq(r, room));
         if ours && room.closable() {
@@ -213,8 +219,10 @@ impl Hub {
         }
     }
 
-    /// Tells every session to end, with `why` printed on its terminal.
+    /// Tells every session to end, with `why` printed on its terminal; the rooms they
+    /// leave stay, for the next start.
     pub fn close_sessions(&self, why: &str) {
+        self.stopping.store(true, Ordering::Relaxed);
         for tx in lock(&self.live).values() {
             let _ = tx.try_send(Incoming::Close(why.to_string()));
         }

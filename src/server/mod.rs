@@ -195,17 +195,23 @@ impl Server {
     }
 
     /// Stops: no new connections, every session told `why` and closed, every room
-    /// saved. Returns within about a second.
+    /// saved (rooms are saved after every move already; this writes only what changed
+    /// since). Returns within about a second.
     pub async fn shutdown(self, why: &str) {
         let _ = self.stop.send(Stage::Closing);
+        let had_sessions = self.hub.sessions_open() > 0;
         self.hub.close_sessions(why);
-        self.hub.save_all();
+        let hub = Arc::clone(&self.hub);
+        let saved = tokio::task::spawn_blocking(move || hub.save_all());
         // The sessions write their goodbyes; the connections are then cut.
         let deadline = tokio::time::Instant::now() + Duration::from_millis(800);
         while self.hub.sessions_open() > 0 && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        if had_sessions {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let _ = saved.await;
         let _ = self.stop.send(Stage::Cut);
     }
 }

@@ -337,8 +337,9 @@ pub struct Room {
     /// Where it is saved (`None`: not saved, as in tests).
     file: Option<PathBuf>,
     state: Mutex<State>,
-    /// Taken while a save is written, so that saves land in order.
-    saving: Mutex<()>,
+    /// Taken while a save is written, so that saves land in order; holds what was
+    /// last written (the game's and the seats' text), so that nothing is written twice.
+    saving: Mutex<(String, String)>,
     max_branches: usize,
 }
 
@@ -365,7 +366,7 @@ impl Room {
                 game_version: 1,
                 version: 1,
             }),
-            saving: Mutex::new(()),
+            saving: Mutex::new(Default::default()),
             max_branches: limits.max_branches,
         }
     }
@@ -583,13 +584,13 @@ impl Room {
         Ok(board)
     }
 
-    /// Writes the game and the seats to the room's files (saves land in order; a
-    /// failure is printed and the room goes on).
+    /// Writes the game and the seats to the room's files, unless they hold that
+    /// already (saves land in order; a failure is printed and the room goes on).
     pub fn save(&self) {
         let Some(path) = &self.file else {
             return;
         };
-        let _order = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
         let (game, seats) = {
             let st = self.lock();
             let seats = SeatsFile {
@@ -598,15 +599,19 @@ impl Room {
             };
             (st.board.record(&players(&st), &st.date), seats)
         };
-        let seats = toml::to_string(&seats).unwrap_or_default();
-        let written = record::write_atomic(path, &game.to_toml())
-            .and_then(|()| record::write_atomic(&seats_path(path), &seats));
-        if let Err(e) = written {
-            eprintln!(
+        let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
+        if *written == now {
+            return;
+        }
+        let result = record::write_atomic(path, &now.0)
+            .and_then(|()| record::write_atomic(&seats_path(path), &now.1));
+        match result {
+            Ok(()) => *written = now,
+            Err(e) => eprintln!(
                 "qchess serve: room {}: cannot save {}: {e}",
                 self.name,
                 path.display()
-            );
+            ),
         }
     }
 
@@ -616,7 +621,7 @@ impl Room {
         let Some(path) = &self.file else {
             return;
         };
-        let _order = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
+        let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
         let (started, date) = {
             let st = self.lock();
             (st.board.ply() > 0, st.date.clone())
