@@ -59,7 +59,7 @@ struct SeatHolder {
 /// The game of a room.
 pub enum Board {
     /// Quantum Chess.
-    Quantum(Game),
+    Quantum(Box<Game>),
     /// Harmonics or haft, with the start and seed its record needs.
     Variant {
         /// The game.
@@ -94,12 +94,12 @@ impl Board {
         limits: &Limits,
     ) -> Result<Board, String> {
         match rules {
-            RuleSet::Quantum => Ok(Board::Quantum(Game::standard(GameOptions {
+            RuleSet::Quantum => Ok(Board::Quantum(Box::new(Game::standard(GameOptions {
                 backend,
                 seed,
                 free_turns: false,
                 dense_limit_log2: limits.dense_limit_log2,
-            }))),
+            })))),
             _ => crate::variants::new_game(rules, None, seed)
                 .map(|game| Board::Variant {
                     game,
@@ -169,7 +169,7 @@ impl Board {
         let rules = saved.rules(path)?;
         if rules == RuleSet::Quantum {
             let game = saved.replay_quantum(path, None, limits.dense_limit_log2)?;
-            return Ok(Board::Quantum(game));
+            return Ok(Board::Quantum(Box::new(game)));
         }
         let field = |e: crate::variants::VariantError| RecordError::Field {
             path: path.to_path_buf(),
@@ -724,7 +724,7 @@ impl Table<Game> for Sitting {
         cancel: CancelFlag,
     ) -> Result<Game, String> {
         match self.room.play(self.session, side, ply, text, cancel)? {
-            Board::Quantum(g) => Ok(g),
+            Board::Quantum(g) => Ok(*g),
             Board::Variant { .. } => Err("this room plays another variant".into()),
         }
     }

@@ -229,7 +229,7 @@ impl SessionScreen {
                     table: sitting,
                     seat,
                 };
-                let mut app = App::new(g, paint, letters).at_table(place);
+                let mut app = App::new(*g, paint, letters).at_table(place);
                 app.set_players(snap.players.clone());
                 Opened::Quantum(Box::new(app))
             }
@@ -456,7 +456,7 @@ impl Screen for SessionScreen {
             return true;
         }
         match (&mut v.game, snap.board) {
-            (Opened::Quantum(app), Some(Board::Quantum(g))) => app.sync(g),
+            (Opened::Quantum(app), Some(Board::Quantum(g))) => app.sync(*g),
             (Opened::Variant(app), Some(Board::Variant { game, .. })) => app.sync(game),
             _ => {}
         }
