@@ -9,9 +9,10 @@ use super::limits::Ticket;
 use super::lobby::{self, Intent, Lobby};
 use super::room::{Board, Person, Room, Roster, SessionId, Sitting, Wake, Want};
 use crate::chess::Color;
-use crate::ui::app::{App, Tone};
+use crate::ui::app::{App, Message, Tone};
 use crate::ui::color::{detect, Paint, Tier};
 use crate::ui::input::Action;
+use crate::ui::prompts::Asking;
 use crate::ui::table::{Place, Seat};
 use crate::ui::terminal::{
     drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions,
@@ -244,7 +245,10 @@ impl SessionScreen {
             }
         };
         game.set_exec(self.exec);
-        let said = welcome(room.name(), seat, &snap.roster);
+        let said = Message {
+            text: welcome(room.name(), seat, &snap.roster),
+            tone: Tone::Info,
+        };
         // Black sees the board from its side.
         let flip = seat == Seat::Plays(Color::Black);
         match &mut game {
@@ -252,13 +256,13 @@ impl SessionScreen {
                 if flip {
                     app.update(Action::Flip);
                 }
-                app.tell(said)
+                app.set_message(said)
             }
             Opened::Variant(app) => {
                 if flip {
                     app.update(Action::Flip);
                 }
-                app.tell(said)
+                app.set_message(said)
             }
         }
         self.at = At::Room(Box::new(RoomView {

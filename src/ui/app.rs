@@ -306,11 +306,6 @@ impl App {
         self.recorder.players = players;
     }
 
-    /// Puts `text` on the message line as news.
-    pub fn tell(&mut self, text: impl Into<String>) {
-        self.say(Tone::Info, text);
-    }
-
     /// "game over: Ann wins: a king was captured with certainty".
     fn game_over_words(&self) -> String {
         let reason = self.game.end_reason().map_or("", |r| r.describe());

@@ -206,11 +206,6 @@ impl VariantApp {
         self.recorder.players = players;
     }
 
-    /// Puts `text` on the message line as news.
-    pub fn tell(&mut self, text: impl Into<String>) {
-        self.say(Tone::Info, text);
-    }
-
     /// Why this screen may not move now: at a table, only the seat to move may.
     fn seat_error(&self) -> Option<String> {
         let place = self.place.as_ref()?;
