@@ -107,6 +107,7 @@ fn start_server(dir: &std::path::Path) -> (Child, SocketAddr) {
         ])
         .arg(dir)
         .stdout(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", qchess.display()));
     let out = child.stdout.take().expect("its output");
@@ -141,17 +142,23 @@ async fn main() {
     let mut pairs = Vec::new();
     for r in 0..rooms {
         let room = format!("load{r}");
-        let w = Term::open(addr, &format!("w{r}"), Ask::Room(&room), (80, 24)).await;
-        let b = Term::open(addr, &format!("b{r}"), Ask::Room(&room), (80, 24)).await;
-        let (mut w, mut b) = (w.expect("white connects"), b.expect("black connects"));
+        // White first: the first name in a room takes white.
+        let mut w = Term::open(addr, &format!("w{r}"), Ask::Room(&room), (80, 24))
+            .await
+            .expect("white connects");
         w.wait_for("you play white", Duration::from_secs(20))
             .await
             .expect("white seated");
+        let mut b = Term::open(addr, &format!("b{r}"), Ask::Room(&room), (80, 24))
+            .await
+            .expect("black connects");
         b.wait_for("you play black", Duration::from_secs(20))
             .await
             .expect("black seated");
         pairs.push((w, b));
+        eprint!("\rseated {} of {rooms} rooms", r + 1);
     }
+    eprintln!();
     let rss_loaded = rss_kib(pid);
     let cpu0 = cpu_seconds(pid);
     let t0 = Instant::now() + Duration::from_millis(500);
