@@ -77,14 +77,19 @@ fn sparse_gates(c: &mut Criterion) {
 
 /// A capture-like move on 2^12 branches: the queen on d1 (3) captures on d4 (27), which
 /// holds a piece in superposition. Measure "d1 occupied and d2, d3 clear" (forced to 1),
-/// allocate an ancilla, ISWAP(d4, ancilla), ISWAP(d1, d4) with the path control.
+/// allocate an ancilla, ISWAP(d4, ancilla), ISWAP(d1, d4) with the path control. One
+/// register, so that the move does work on all 2^12 branches (factored, the ancillas
+/// would be factors of their own).
 fn whole_move(c: &mut Criterion) {
     let mut sim = Simulator::new(
         BackendKind::Sparse,
         Bits::from_qubits((0..64).filter(|&q| START >> q & 1 == 1 && q != 11)),
         64,
         7,
-        BackendOptions::default(),
+        BackendOptions {
+            factored: false,
+            ..BackendOptions::default()
+        },
     );
     // The d2 pawn (11) was split d3 (19) / d4 (27) and the b1 knight (1) split with
     // c3 (18); ten ancillas in |+> make 2^12 branches.

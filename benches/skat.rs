@@ -14,6 +14,7 @@ fn opts(backend: BackendKind, counting_qubits: usize, encoding: EncodingKind) ->
         backend,
         counting_qubits,
         encoding,
+        ..AnalyzeOptions::default()
     }
 }
 

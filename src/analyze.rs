@@ -3,7 +3,7 @@
 
 use crate::chess::{fen::START_FEN, Game, GameOptions, MoveError, Square};
 use crate::quantum::bell::{bell, log_negativity};
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, FactorSize};
 use crate::variants::{RuleSet, VariantGame};
 use serde_json::{json, Map, Value};
 
@@ -32,6 +32,10 @@ pub struct Request {
     pub bell: Option<(Square, Square)>,
     /// Report the entanglement of this square with every other square.
     pub entanglement: Option<Square>,
+    /// Dense size limit, log2 of amplitudes (default: the built-in one).
+    pub dense_limit_log2: Option<u32>,
+    /// Sparse size limit, in branches (default: the built-in one).
+    pub sparse_limit: Option<usize>,
 }
 
 /// Why `analyze` failed (exit 2).
@@ -40,14 +44,9 @@ pub enum AnalyzeError {
     /// Bad FEN.
     #[error("{0}")]
     Fen(#[from] crate::chess::fen::FenError),
-    /// The OpenQASM file could not be written.
-    #[error("cannot write the circuit to {path}: {source}")]
-    Write {
-        /// The file asked for.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The OpenQASM file could not be written, or was refused.
+    #[error(transparent)]
+    Write(#[from] crate::qasm::WriteError),
     /// A move that can't be played.
     #[error("move {index} \"{text}\": {error}")]
     Move {
@@ -68,6 +67,11 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
         free_turns: req.free_turns,
         ..GameOptions::default()
     };
+    let opts = GameOptions {
+        dense_limit_log2: req.dense_limit_log2.unwrap_or(opts.dense_limit_log2),
+        sparse_limit: req.sparse_limit.unwrap_or(opts.sparse_limit),
+        ..opts
+    };
     let mut game = Game::from_fen(req.fen.as_deref().unwrap_or(START_FEN), opts)?;
     for (i, m) in req.moves.split_whitespace().enumerate() {
         game.play(m).map_err(|error| AnalyzeError::Move {
@@ -79,12 +83,16 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
     Ok(game)
 }
 
-/// Writes the game's circuit as OpenQASM 3 (see [`crate::qasm::export`]) to `path`.
-pub fn write_qasm(game: &Game, path: &std::path::Path) -> Result<(), AnalyzeError> {
-    std::fs::write(path, crate::qasm::export(game)).map_err(|source| AnalyzeError::Write {
-        path: path.display().to_string(),
-        source,
-    })
+/// Writes the game's circuit as OpenQASM 3 (see [`crate::qasm::export`]) to `path`;
+/// a file that is not an earlier export is replaced only with `force`
+/// ([`crate::qasm::write`]).
+pub fn write_qasm(game: &Game, path: &std::path::Path, force: bool) -> Result<(), AnalyzeError> {
+    Ok(crate::qasm::write(
+        path,
+        &crate::qasm::export(game),
+        None,
+        force,
+    )?)
 }
 
 fn squares_of(set: u64) -> Vec<String> {
@@ -104,8 +112,21 @@ pub fn entanglement_map(game: &Game, sq: Square) -> Vec<(Square, f64)> {
         .collect()
 }
 
-/// The JSON object of notation.md, with `bell` and `entanglement` when asked.
+/// The factors of the game's quantum state, largest first, and the largest (a classical
+/// state has none: then 0 qubits and 1 branch).
+fn factors(game: &Game) -> (Vec<FactorSize>, FactorSize) {
+    let factors = game.simulator().backend().factor_sizes();
+    let largest = factors.first().copied().unwrap_or(FactorSize {
+        qubits: 0,
+        branches: 1,
+    });
+    (factors, largest)
+}
+
+/// The JSON object of notation.md, with `bell` and `entanglement` when asked, and
+/// `factors` and `largest_factor` (this engine's addition).
 pub fn to_json(game: &Game, req: &Request) -> Value {
+    let (factors, largest) = factors(game);
     let moves: Vec<Value> = game
         .history()
         .iter()
@@ -120,9 +141,10 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
             );
         }
     }
-    let dist = game.distribution();
-    let truncated = dist.len() > MAX_DISTRIBUTION;
+    let dist = game.distribution(MAX_DISTRIBUTION + 1);
+    let truncated = dist.entries.len() > MAX_DISTRIBUTION;
     let distribution: Vec<Value> = dist
+        .entries
         .iter()
         .take(MAX_DISTRIBUTION)
         .map(|(set, p)| json!({"occupied": squares_of(*set), "p": p}))
@@ -136,6 +158,8 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
         "squares": squares,
         "distribution": distribution,
         "branches": game.branch_count(),
+        "factors": factors.len(),
+        "largest_factor": {"qubits": largest.qubits, "branches": largest.branches},
         "backend": game.options().backend.name(),
     });
     if truncated {
@@ -164,6 +188,7 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
 /// The result as text for people: the board with probabilities, the moves, the status,
 /// and the Bell and entanglement reports when asked.
 pub fn to_text(game: &Game, req: &Request) -> String {
+    let (factors, largest) = factors(game);
     let mut s = String::new();
     for rank in (0..8).rev() {
         s.push_str(&format!("{} ", rank + 1));
@@ -192,7 +217,7 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         s.push('\n');
     }
     s.push_str(&format!(
-        "\nstatus: {}{}; {} to move; ply {}; 50-move counter {}; {} branches ({} backend)\n",
+        "\nstatus: {}{}; {} to move; ply {}; 50-move counter {}; {} branches in {} factors, the largest {} qubits / {} branches ({} backend)\n",
         game.status().describe(),
         game.end_reason()
             .map(|r| format!(" ({})", r.describe()))
@@ -201,6 +226,9 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         game.ply(),
         game.fifty_counter(),
         game.branch_count(),
+        factors.len(),
+        largest.qubits,
+        largest.branches,
         game.options().backend.name()
     ));
     if let Some((x, y)) = req.bell {

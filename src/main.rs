@@ -79,6 +79,9 @@ struct DisplayArgs {
     /// else 26).
     #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
     dense_limit: Option<u32>,
+    /// Largest sparse state, in branches (default: config.toml, else 4194304).
+    #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
+    sparse_limit: Option<usize>,
     /// Leave the mouse to the terminal (its text selection), no clicks in the game
     /// (default: config.toml, else the mouse is captured).
     #[arg(long)]
@@ -130,6 +133,15 @@ enum Command {
         /// Also write the game's circuit as OpenQASM 3 to this file.
         #[arg(long, value_name = "OUT")]
         qasm: Option<std::path::PathBuf>,
+        /// Largest dense state, as log2 of the number of amplitudes (default 26).
+        #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
+        dense_limit: Option<u32>,
+        /// Largest sparse state, in branches (default 4194304).
+        #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
+        sparse_limit: Option<usize>,
+        /// Let --qasm replace a file that is not an earlier qchess export.
+        #[arg(long, requires = "qasm")]
+        force: bool,
     },
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
@@ -137,9 +149,13 @@ enum Command {
     Export {
         /// The saved game (TOML).
         file: PathBuf,
-        /// Where to write the OpenQASM 3 program (`-` for standard output).
+        /// Where to write the OpenQASM 3 program (`-` for standard output). Never the
+        /// saved game itself; a file that is not an earlier qchess export only with --force.
         #[arg(long, value_name = "OUT")]
         qasm: PathBuf,
+        /// Replace OUT even when it is not an earlier qchess export.
+        #[arg(long)]
+        force: bool,
     },
     /// The configuration file: where it is, or write one with the defaults.
     #[command(subcommand)]
@@ -271,6 +287,13 @@ fn parse_dense_limit(s: &str) -> Result<u32, String> {
     qchess::config::file::check_dense_limit(n).map_err(|e| e.to_string())
 }
 
+fn parse_sparse_limit(s: &str) -> Result<usize, String> {
+    let n: i64 = s
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a whole number"))?;
+    qchess::config::file::check_sparse_limit(n).map_err(|e| e.to_string())
+}
+
 fn play(args: PlayArgs) -> ExitCode {
     let open = args.load.map_or(Open::New, Open::Load);
     let players = Players {
@@ -313,6 +336,7 @@ fn run_tui(
         pieces,
         color: display.color,
         dense_limit_log2: display.dense_limit,
+        sparse_limit: display.sparse_limit,
         mouse: display.no_mouse.then_some(false),
     };
     let mut opts: PlayOptions = match qchess::config::play_options(flags) {
@@ -339,11 +363,14 @@ fn run_tui(
 }
 
 /// `qchess export`: replays a saved game and writes its circuit.
-fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
+fn export(file: &std::path::Path, out: &std::path::Path, force: bool) -> ExitCode {
     let game = qchess::record::load(file).and_then(|saved| match saved.rules(file)? {
-        RuleSet::Quantum => {
-            saved.replay_quantum(file, None, qchess::quantum::DEFAULT_DENSE_LIMIT_LOG2)
-        }
+        RuleSet::Quantum => saved.replay_quantum(
+            file,
+            None,
+            qchess::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            qchess::quantum::DEFAULT_SPARSE_LIMIT,
+        ),
         other => Err(qchess::record::RecordError::Field {
             path: file.to_path_buf(),
             key: "variant",
@@ -360,7 +387,7 @@ fn export(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
     if out == std::path::Path::new("-") {
         return write_stdout(&qchess::qasm::export(&game));
     }
-    match analyze::write_qasm(&game, out) {
+    match qchess::qasm::write(out, &qchess::qasm::export(&game), Some(file), force) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("qchess: {e}");
@@ -400,6 +427,9 @@ fn main() -> ExitCode {
             bell,
             entanglement,
             qasm,
+            dense_limit,
+            sparse_limit,
+            force,
         }) => {
             if variant != RuleSet::Quantum {
                 let quantum_only = [
@@ -429,9 +459,11 @@ fn main() -> ExitCode {
                 free_turns,
                 bell: bell.map(|v| (v[0], v[1])),
                 entanglement,
+                dense_limit_log2: dense_limit,
+                sparse_limit,
             };
             let written = analyze::run(&req).and_then(|game| match &qasm {
-                Some(path) => analyze::write_qasm(&game, path).map(|()| game),
+                Some(path) => analyze::write_qasm(&game, path, force).map(|()| game),
                 None => Ok(game),
             });
             match written {
@@ -450,7 +482,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
-        Some(Command::Export { file, qasm }) => export(&file, &qasm),
+        Some(Command::Export { file, qasm, force }) => export(&file, &qasm, force),
         Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
             Ok(text) => write_stdout(&text),
             Err(e) => {

@@ -6,21 +6,29 @@
 //! forced, so the loaded state is the saved one on either backend.
 
 use crate::chess::fen::START_FEN;
-use crate::chess::{Game, GameOptions};
+use crate::chess::{Game, GameOptions, Status};
+use crate::config::FileError;
 use crate::quantum::BackendKind;
 use crate::variants::{RuleSet, VariantGame};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+mod autosave;
+pub use autosave::{
+    autosave_dir, autosave_path, autosaves_newest_first, latest_autosave, newest_resumable,
+    AutosaveLock, InUse, LockError, ResumeSearch, SkipReason, Skipped,
+};
 
 /// The format version this build writes and reads.
 pub const FORMAT: u32 = 1;
 
-/// The two players' names.
+/// The two players' names; a name left out of a file is "White" or "Black".
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct Players {
     /// Who plays white.
     pub white: String,
@@ -37,13 +45,17 @@ impl Default for Players {
     }
 }
 
-/// One saved game, as it is written to and read from a file.
+/// One saved game, as it is written to and read from a file. Only `format` and `moves`
+/// are required in a file (for hand-written games); the other fields have defaults: the
+/// quantum variant, the standard start, the sparse backend, seed 0, no date, ongoing,
+/// players "White" and "Black".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SavedGame {
     /// Format version ([`FORMAT`]).
     pub format: u32,
     /// Rule system: "quantum", "harmonics" or "haft".
+    #[serde(default = "quantum")]
     pub variant: String,
     /// Start position as FEN; absent means the variant's standard start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,19 +65,31 @@ pub struct SavedGame {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<String>,
     /// Seed of the random outcomes.
+    #[serde(default)]
     pub seed: u64,
     /// Any side may move (analysis games).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub free_turns: bool,
-    /// When the game was started, UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
+    /// When the game was started, UTC, as `YYYY-MM-DDTHH:MM:SSZ`; empty when unknown.
+    #[serde(default)]
     pub date: String,
-    /// "ongoing", "white_wins", "black_wins" or "draw".
-    pub result: String,
+    /// `ongoing`, `white_wins`, `black_wins` or `draw` in the file; any other word is
+    /// refused.
+    #[serde(default = "ongoing")]
+    pub result: Status,
     /// The moves in canonical notation, with their recorded outcomes.
     pub moves: Vec<String>,
     /// The players' names.
     #[serde(default)]
     pub players: Players,
+}
+
+fn quantum() -> String {
+    RuleSet::Quantum.name().into()
+}
+
+fn ongoing() -> Status {
+    Status::Ongoing
 }
 
 /// Why a saved game could not be read or written. Every message names the file.
@@ -92,6 +116,16 @@ pub enum RecordError {
     NoFormat {
         /// The file.
         path: PathBuf,
+    },
+    /// A required field is missing.
+    #[error("{path}: field `{key}` is missing ({hint})")]
+    Missing {
+        /// The file.
+        path: PathBuf,
+        /// The field.
+        key: &'static str,
+        /// What to write.
+        hint: &'static str,
     },
     /// The file was written by a newer (or unknown) version.
     #[error("{path}: saved game format {found} is not supported: this qchess reads format {FORMAT} (a newer version wrote it?)")]
@@ -123,6 +157,9 @@ pub enum RecordError {
         /// Why it failed.
         reason: String,
     },
+    /// The autosave file is being written by another running game.
+    #[error("{0}; quit that game first, or resume another")]
+    InUse(InUse),
     /// Refused to replace a file that is not a qchess saved game.
     #[error("{path} exists and is not a qchess saved game: not overwriting it ({why})")]
     WouldClobber {
@@ -145,7 +182,7 @@ impl SavedGame {
             seed: opts.seed,
             free_turns: opts.free_turns,
             date: date.into(),
-            result: game.status().name().into(),
+            result: game.status(),
             moves: game.history().iter().map(|m| m.played.clone()).collect(),
             players: players.clone(),
         }
@@ -168,7 +205,7 @@ impl SavedGame {
             seed,
             free_turns: false,
             date: date.into(),
-            result: game.status().name().into(),
+            result: game.status(),
             moves: game.history().iter().map(|m| m.text.clone()).collect(),
             players: players.clone(),
         }
@@ -182,11 +219,11 @@ impl SavedGame {
 
     /// Reads a saved game from its text; `path` is only used in messages.
     pub fn parse(text: &str, path: &Path) -> Result<SavedGame, RecordError> {
-        let path = path.to_path_buf();
         let syntax = |e: toml::de::Error| RecordError::Syntax {
-            path: path.clone(),
-            message: one_line(&e.to_string()),
+            path: path.to_path_buf(),
+            message: FileError::from_toml(path, text, &e).place_and_message(),
         };
+        let path = path.to_path_buf();
         // The version first, so that a newer file is named as such rather than as broken.
         let table: toml::Table = toml::from_str(text).map_err(syntax)?;
         match table.get("format") {
@@ -201,10 +238,23 @@ impl SavedGame {
                 })
             }
         }
+        // The parser would place a missing field at line 1, column 1; name it instead.
+        if !table.contains_key("moves") {
+            return Err(RecordError::Missing {
+                path,
+                key: "moves",
+                hint: "the moves in notation, e.g. moves = [\"e2e4\", \"e7e5\"], or moves = []",
+            });
+        }
         let saved: SavedGame = toml::from_str(text).map_err(syntax)?;
         saved.rules(&path)?;
         saved.backend_kind(&path)?;
         Ok(saved)
+    }
+
+    /// Whether the recorded game is over (its `result` is not `ongoing`).
+    pub fn finished(&self) -> bool {
+        self.result != Status::Ongoing
     }
 
     /// The rule system named in the file.
@@ -229,18 +279,21 @@ impl SavedGame {
     }
 
     /// Replays a Quantum Chess record with its outcomes forced. `backend` overrides the
-    /// file's choice; `dense_limit_log2` is the dense backend's size limit.
+    /// file's choice; `dense_limit_log2` and `sparse_limit` are the backends' size limits.
     pub fn replay_quantum(
         &self,
         path: &Path,
         backend: Option<BackendKind>,
         dense_limit_log2: u32,
+        sparse_limit: usize,
     ) -> Result<Game, RecordError> {
         let opts = GameOptions {
             backend: backend.unwrap_or(self.backend_kind(path)?),
             seed: self.seed,
             free_turns: self.free_turns,
             dense_limit_log2,
+            sparse_limit,
+            factored: true,
         };
         let fen = self.start.as_deref().unwrap_or(START_FEN);
         let mut game = Game::from_fen(fen, opts).map_err(|e| RecordError::Field {
@@ -263,7 +316,9 @@ impl SavedGame {
 }
 
 /// Where a game in progress is saved: its autosave file and the folder offered for saves.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// While autosave is on, the recorder holds the lock on its autosave file (clones share
+/// it; the last one dropped gives it back).
+#[derive(Clone, Debug)]
 pub struct Recorder {
     /// The players' names.
     pub players: Players,
@@ -275,6 +330,9 @@ pub struct Recorder {
     pub data_dir: Option<PathBuf>,
     /// Whether autosave is on.
     pub autosave: bool,
+    /// The lock on `autosave_to`; `None` when the lock file could not be made (the
+    /// autosave itself then reports why it fails).
+    pub(crate) lock: Option<Arc<AutosaveLock>>,
 }
 
 impl Recorder {
@@ -286,6 +344,7 @@ impl Recorder {
             autosave_to: None,
             data_dir,
             autosave,
+            lock: None,
         };
         r.restart(now);
         r
@@ -296,22 +355,55 @@ impl Recorder {
         Recorder::new(None, false, Players::default(), 0)
     }
 
-    /// A recorder that goes on writing an existing autosave file (for `qchess resume`).
-    pub fn resuming(&self, file: PathBuf, date: &str) -> Recorder {
-        Recorder {
-            date: date.into(),
+    /// A recorder that goes on writing an existing autosave file (for `qchess resume`),
+    /// holding its lock; refused when another running game holds it. A file without a
+    /// date keeps this recorder's.
+    pub fn resuming(&self, file: PathBuf, date: &str) -> Result<Recorder, RecordError> {
+        let lock = if self.autosave {
+            match AutosaveLock::acquire(&file) {
+                Ok(l) => Some(Arc::new(l)),
+                Err(LockError::InUse(e)) => return Err(RecordError::InUse(e)),
+                Err(LockError::Io(source)) => return Err(RecordError::Io { path: file, source }),
+            }
+        } else {
+            None
+        };
+        Ok(Recorder {
+            date: if date.is_empty() {
+                self.date.clone()
+            } else {
+                date.into()
+            },
             autosave_to: self.autosave.then_some(file),
+            lock,
             ..self.clone()
-        }
+        })
     }
 
-    /// Starts a new game at `now`: a new date and a new autosave file.
+    /// Starts a new game at `now`: a new date and a new autosave file of its own
+    /// (locked at once).
     pub fn restart(&mut self, now: u64) {
         self.date = iso_date(now);
-        self.autosave_to = match (&self.data_dir, self.autosave) {
-            (Some(d), true) => Some(autosave_path(d, &file_stamp(now))),
-            _ => None,
+        self.lock = None;
+        self.autosave_to = None;
+        let (Some(dir), true) = (&self.data_dir, self.autosave) else {
+            return;
         };
+        let stamp = file_stamp(now);
+        for _ in 0..16 {
+            let suffix = format!("{:06x}", rand::random::<u32>() & 0xff_ffff);
+            let path = autosave_path(dir, &stamp, &suffix);
+            if path.exists() {
+                continue;
+            }
+            match AutosaveLock::acquire(&path) {
+                Ok(lock) => self.lock = Some(Arc::new(lock)),
+                Err(LockError::InUse(_)) => continue,
+                Err(LockError::Io(_)) => {}
+            }
+            self.autosave_to = Some(path);
+            return;
+        }
     }
 
     /// Writes the autosave, when there is one; `Ok(false)` when autosave is off.
@@ -338,23 +430,10 @@ impl Recorder {
     }
 }
 
-/// A multi-line parser message on one line: the position and the complaint, without
-/// the quoted source and its markers.
-fn one_line(s: &str) -> String {
-    let quoted = |l: &str| {
-        let head = l.split('|').next().unwrap_or("").trim();
-        l.contains('|') && head.chars().all(|c| c.is_ascii_digit())
-    };
-    s.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !quoted(l))
-        .collect::<Vec<_>>()
-        .join(": ")
-}
-
-/// Reads and checks a saved game file.
+/// Reads and checks a saved game file (a regular file of at most
+/// [`crate::files::MAX_BYTES`]).
 pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
-    let text = fs::read_to_string(path).map_err(|source| RecordError::Io {
+    let text = crate::files::read_text(path).map_err(|source| RecordError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -363,11 +442,17 @@ pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
 
 /// Writes `contents` to `path` so that the file is either the old one or the new one,
 /// never a mix: a temporary file beside it is written, flushed to disk and renamed over.
+/// Missing parent folders are made.
 pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(d) = dir {
+    if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(d)?;
     }
+    replace_atomic(path, contents)
+}
+
+/// [`write_atomic`] into a folder that must exist already.
+pub fn replace_atomic(path: &Path, contents: &str) -> io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
@@ -402,36 +487,9 @@ pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {
     })
 }
 
-/// The folder autosaves go to, inside the data directory.
-pub fn autosave_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("autosave")
-}
-
 /// The folder saved games are offered in, inside the data directory.
 pub fn saves_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("saves")
-}
-
-/// The autosave file for a game started at `stamp` ([`file_stamp`]).
-pub fn autosave_path(data_dir: &Path, stamp: &str) -> PathBuf {
-    autosave_dir(data_dir).join(format!("game-{stamp}.toml"))
-}
-
-/// The most recently written autosave, if any.
-pub fn latest_autosave(data_dir: &Path) -> Option<PathBuf> {
-    let entries = fs::read_dir(autosave_dir(data_dir)).ok()?;
-    entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "toml")
-                && !p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .filter_map(|p| Some((fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .max()
-        .map(|(_, p)| p)
 }
 
 /// Seconds since the Unix epoch, now.

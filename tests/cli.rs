@@ -169,3 +169,51 @@ fn bell_and_entanglement_reports() {
     assert_eq!(code, 2);
     assert!(err.contains("not a square"), "{err}");
 }
+
+#[test]
+fn factors_in_json_and_size_limits_refused_in_one_line() {
+    for backend in ["sparse", "dense"] {
+        // Two independent splits: two factors of two branches, four in all.
+        let (code, out, err) =
+            analyze(&["--moves", "g1^f3h3 b8^a6c6", "--json", "--backend", backend]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+        assert_eq!(v["branches"], 4);
+        assert_eq!(v["factors"], 2);
+        assert_eq!(
+            v["largest_factor"],
+            serde_json::json!({"qubits": 2, "branches": 2})
+        );
+        // A classical board has no factor.
+        let (_, out, _) = analyze(&["--moves", "e2e4", "--json", "--backend", backend]);
+        let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+        assert_eq!(v["factors"], 0);
+        assert_eq!(
+            v["largest_factor"],
+            serde_json::json!({"qubits": 0, "branches": 1})
+        );
+    }
+    let (_, out, _) = analyze(&["--moves", "g1^f3h3 b8^a6c6"]);
+    assert!(
+        out.contains("4 branches in 2 factors, the largest 2 qubits / 2 branches"),
+        "{out}"
+    );
+    assert_one_line_error(
+        &["--sparse-limit", "1", "--moves", "e2e4 g8^f6h6"],
+        "move 2 \"g8^f6h6\": the quantum state would need 2 branches, over the limit of 1; raise the limit (--sparse-limit",
+    );
+    assert_one_line_error(
+        &[
+            "--backend",
+            "dense",
+            "--dense-limit",
+            "1",
+            "--moves",
+            "g1^f3h3",
+        ],
+        "move 1 \"g1^f3h3\": the quantum state would need 2^2 amplitudes, over the limit of 2^1",
+    );
+    let (code, _, err) = analyze(&["--sparse-limit", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sparse limit 0 is out of range"), "{err}");
+}

@@ -301,7 +301,8 @@ fn king_probability_zero_wins() {
 
 #[test]
 fn no_move_in_any_harmonic_is_a_draw() {
-    let g = game("PP5k/PP6/PP6/PP6/PP6/PP6/PP6/KP6 w - - 0 1");
+    // Every white piece is walled in by its own (see the listing's unit test).
+    let g = game("KBBBBBBB/PPPPPPPP/8/8/8/8/8/7k w - - 0 1");
     assert_eq!(g.status(), Status::Draw);
     assert_eq!(
         g.end_reason().as_deref(),

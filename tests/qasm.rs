@@ -199,7 +199,7 @@ fn random_games_round_trip_on_both_backends() {
                 assert!(sim.probabilities[f] < 1e-12, "seed {seed}: flag q[{f}]");
             }
         }
-        controlled += out.text.matches("negctrl @").count();
+        controlled += out.text.matches("negctrl").count();
         flags += out.text.matches("(the path is blocked)").count();
         ancillas += out.text.matches("a new ancilla").count();
     }
@@ -338,6 +338,9 @@ fn reader_errors_name_the_line() {
             "compared",
         ),
         ("qubit[1] q;\nx q[0]", 2, "expected ';'"),
+        // Found by the fuzzer: register sizes that overflowed the count.
+        ("bit[65666666666666666666] q;", 1, "too large"),
+        ("qubit[1048576] q;\nqubit[1] r;", 2, "too large"),
     ];
     for (text, line, words) in cases {
         match qasm::parse(text) {
@@ -375,4 +378,99 @@ fn angles_are_read_as_expressions() {
             Gate::Phase(0.25)
         ]
     );
+}
+
+/// The modifiers in front of the gate of one line: (`ctrl`?, count) per modifier.
+fn modifiers(line: &str) -> Vec<(bool, usize)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim_start();
+    loop {
+        let (word, after) = if let Some(a) = rest.strip_prefix("negctrl") {
+            (false, a)
+        } else if let Some(a) = rest.strip_prefix("ctrl") {
+            (true, a)
+        } else {
+            return out;
+        };
+        let (n, after) = match after.strip_prefix('(') {
+            Some(a) => {
+                let (num, a) = a.split_once(')').expect("closed count");
+                (num.parse().expect("a count"), a)
+            }
+            None => (1, after),
+        };
+        out.push((word, n));
+        rest = after
+            .trim_start()
+            .strip_prefix('@')
+            .expect("@")
+            .trim_start();
+    }
+}
+
+#[test]
+fn a_queen_split_slide_has_no_stacked_modifiers() {
+    // The knight's split puts a piece in superposition on d2, on the queen's path to d5;
+    // the queen's split to d5 and h5 then depends on the path: several controls.
+    for kind in KINDS {
+        let mut g = Game::from_fen(
+            "4k3/8/8/8/8/8/2P1P3/1N1QK3 w - - 0 1",
+            GameOptions {
+                free_turns: true,
+                ..opts(kind, 0)
+            },
+        )
+        .unwrap();
+        for m in ["b1^d2a3", "c2c3", "d1^d5a4"] {
+            g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        let out = qasm::program(&g);
+        let mut most = 0;
+        for line in out.text.lines() {
+            let mods = modifiers(line);
+            let ctrl = mods.iter().filter(|m| m.0).count();
+            let neg = mods.iter().filter(|m| !m.0).count();
+            assert!(ctrl <= 1 && neg <= 1, "stacked modifiers: {line}");
+            most = most.max(mods.iter().map(|m| m.1).sum::<usize>());
+        }
+        assert!(
+            most >= 2,
+            "the slide is controlled by several squares:\n{}",
+            out.text
+        );
+        let p = read(&out.text);
+        let sim = qasm::simulate(&p, kind, &[], 0).unwrap();
+        assert_probabilities(&g, &sim.probabilities, "queen split-slide");
+    }
+}
+
+#[test]
+fn counted_modifiers_read_as_single_ones() {
+    let prog = |line: &str| read(&format!("qubit[5] q;\n{line}\n"));
+    let a = prog("ctrl(2) @ negctrl(2) @ x q[0], q[1], q[2], q[3], q[4];");
+    let b = prog("ctrl @ ctrl @ negctrl @ negctrl @ x q[0], q[1], q[2], q[3], q[4];");
+    assert_eq!(a, b);
+    match &a.body[..] {
+        [Stmt::Gate { controls, .. }] => assert_eq!(
+            controls,
+            &vec![
+                Control::Bit(0, true),
+                Control::Bit(1, true),
+                Control::Bit(2, false),
+                Control::Bit(3, false)
+            ]
+        ),
+        other => panic!("{other:?}"),
+    }
+    for bad in [
+        "ctrl(0) @ x q[0], q[1];",
+        "ctrl(9999999999) @ x q[0], q[1];",
+        "ctrl(3) @ x q[0], q[1];",
+        "negctrl(2 @ x q[0], q[1], q[2];",
+    ] {
+        assert!(
+            qasm::parse(&format!("qubit[5] q;\n{bad}\n")).is_err(),
+            "{bad}"
+        );
+    }
 }

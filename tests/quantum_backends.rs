@@ -363,6 +363,7 @@ fn dense_size_limit_is_refused() {
         Bits::ZERO,
         BackendOptions {
             dense_limit_log2: 10,
+            ..BackendOptions::default()
         },
     );
     let mut refused = None;
@@ -389,12 +390,109 @@ fn dense_size_limit_is_refused() {
         MAX_DENSE_LIMIT_LOG2
     );
     assert_eq!(BackendOptions::default().dense_limit_log2, 26);
-    // The sparse backend has no such limit: 2^12 branches over 12 ancilla-range qubits.
+}
+
+#[test]
+fn sparse_size_limit_is_refused_before_the_branches_exist() {
+    // 2^12 branches over 12 ancilla-range qubits fit the default limit.
     let mut s = SparseBackend::new(Bits::ZERO);
     for q in 100..112 {
         s.apply(Gate::H, &[q], &[]).unwrap();
     }
     assert_eq!(s.branch_count(), 1 << 12);
+    assert_eq!(BackendOptions::default().sparse_limit, 1 << 22);
+    // A limit of 1000: the tenth H would make 1024 branches.
+    let mut b = new_backend(
+        BackendKind::Sparse,
+        Bits::ZERO,
+        BackendOptions {
+            sparse_limit: 1000,
+            ..BackendOptions::default()
+        },
+    );
+    for q in 0..9 {
+        b.apply(Gate::H, &[q], &[]).unwrap();
+    }
+    let before = b.branches();
+    let err = b.apply(Gate::H, &[9], &[]).unwrap_err();
+    assert_eq!(
+        err,
+        QuantumError::TooManyBranches {
+            needed: 1024,
+            limit: 1000
+        }
+    );
+    assert_eq!(b.branches(), before, "the refused gate changed nothing");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("1024 branches") && msg.contains("--sparse-limit"),
+        "{msg}"
+    );
+    // A controlled gate adds only the branches it acts on; permutations add none.
+    b.apply(Gate::H, &[9], &[Control::Bit(0, true)]).unwrap();
+    assert_eq!(b.branch_count(), 768);
+    b.apply(Gate::ISwap, &[3, 20], &[]).unwrap();
+    assert_eq!(b.branch_count(), 768);
+    assert_eq!(
+        b.apply(Gate::H, &[10], &[Control::Bit(1, true)]),
+        Err(QuantumError::TooManyBranches {
+            needed: 1152,
+            limit: 1000
+        })
+    );
+}
+
+/// Set in the child process of the test below, which runs under a memory cap.
+const OOM_CHILD: &str = "QCHESS_TEST_OOM_CHILD";
+
+#[test]
+fn allocation_failure_below_the_limit_says_out_of_memory() {
+    if std::env::var_os(OOM_CHILD).is_some() {
+        // A GHZ state over ever more qubits: the dense vector doubles with each, far
+        // below its limit of 2^40, until the memory cap stops it.
+        let mut sim = Simulator::new(
+            BackendKind::Dense,
+            Bits::ZERO,
+            0,
+            1,
+            BackendOptions {
+                dense_limit_log2: 40,
+                ..BackendOptions::default()
+            },
+        );
+        sim.apply(Gate::H, &[0], &[]).unwrap();
+        for q in 1..40 {
+            if let Err(e) = sim.apply(Gate::X, &[q], &[Control::Bit(q - 1, true)]) {
+                assert!(matches!(e, QuantumError::OutOfMemory { .. }), "{e:?}");
+                // The state is still there and whole.
+                assert!((sim.backend().probability(0) - 0.5).abs() < 1e-12);
+                println!("refused at qubit {q}: {e}");
+                return;
+            }
+        }
+        panic!("40 qubits fit under the memory cap");
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(
+            "ulimit -v 700000 && exec \"$0\" --exact \
+             allocation_failure_below_the_limit_says_out_of_memory --nocapture --test-threads 1",
+        )
+        .arg(exe)
+        .env(OOM_CHILD, "1")
+        .output()
+        .expect("the child runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("out of memory") && stdout.contains("size limit was not reached"),
+        "{stdout}"
+    );
 }
 
 #[test]

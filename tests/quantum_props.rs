@@ -3,83 +3,25 @@
 
 use proptest::prelude::*;
 use qchess::quantum::{
-    Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Gate, Op, QuantumError, Qubit,
+    Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Op, QuantumError, Qubit,
     Simulator,
 };
+
+#[path = "common/circuits.rs"]
+mod circuits;
+
+use circuits::{any_gate, gate_step, initial, measure_step, qubit, Step};
 
 /// The qubits circuits use: both sides of the 64-bit word boundaries.
 const QUBITS: [Qubit; 8] = [0, 1, 2, 3, 63, 64, 65, 130];
 
-#[derive(Clone, Debug)]
-enum Step {
-    Gate(Gate, Vec<Qubit>, Vec<Control>),
-    Measure(Vec<Control>, Option<bool>),
-    Compact,
-    Release,
-}
-
-fn qubit() -> impl Strategy<Value = Qubit> {
-    prop::sample::select(&QUBITS[..])
-}
-
-fn gate() -> impl Strategy<Value = Gate> {
-    prop_oneof![
-        Just(Gate::ISwap),
-        Just(Gate::ISwapInv),
-        Just(Gate::SqrtISwap),
-        Just(Gate::SqrtISwapInv),
-        Just(Gate::Swap),
-        Just(Gate::X),
-        Just(Gate::H),
-        Just(Gate::Z),
-        (-4.0f64..4.0).prop_map(Gate::Phase),
-        (-4.0f64..4.0).prop_map(Gate::Ry),
-    ]
-}
-
-fn control() -> impl Strategy<Value = Control> {
-    prop_oneof![
-        (qubit(), any::<bool>()).prop_map(|(q, v)| Control::Bit(q, v)),
-        prop::collection::vec(qubit(), 1..3).prop_map(Control::Clear),
-        prop::collection::vec(qubit(), 1..3).prop_map(Control::Blocked),
-    ]
-}
-
 fn step() -> impl Strategy<Value = Step> {
-    let gate_step = (
-        gate(),
-        qubit(),
-        qubit(),
-        prop::collection::vec(control(), 0..3),
-    )
-        .prop_map(|(g, a, b, controls)| {
-            let targets = if g.arity() == 2 { vec![a, b] } else { vec![a] };
-            // Controls must not read the targets.
-            let controls = controls
-                .into_iter()
-                .filter(|c| c.qubits().iter().all(|q| !targets.contains(q)))
-                .collect();
-            Step::Gate(g, targets, controls)
-        });
     prop_oneof![
-        6 => gate_step,
-        2 => (prop::collection::vec(control(), 1..3), prop::option::of(any::<bool>()))
-            .prop_map(|(p, f)| Step::Measure(p, f)),
+        6 => gate_step(any_gate(), &QUBITS),
+        2 => measure_step(&QUBITS),
         1 => Just(Step::Compact),
         1 => Just(Step::Release),
     ]
-}
-
-fn initial() -> impl Strategy<Value = Bits> {
-    prop::collection::vec(any::<bool>(), QUBITS.len()).prop_map(|v| {
-        Bits::from_qubits(
-            QUBITS
-                .iter()
-                .zip(v)
-                .filter(|(_, on)| *on)
-                .map(|(&q, _)| q as usize),
-        )
-    })
 }
 
 fn norm(b: &dyn Backend) -> f64 {
@@ -119,7 +61,7 @@ proptest! {
 
     #[test]
     fn backends_agree_on_random_circuits(
-        init in initial(),
+        init in initial(&QUBITS),
         seed in any::<u64>(),
         steps in prop::collection::vec(step(), 1..40),
     ) {
@@ -197,12 +139,12 @@ proptest! {
 
     #[test]
     fn gate_then_inverse_is_identity(
-        init in initial(),
+        init in initial(&QUBITS),
         prep in prop::collection::vec(step(), 0..12),
-        g in gate(),
-        a in qubit(),
-        b in qubit(),
-        controls in prop::collection::vec(control(), 0..3),
+        g in any_gate(),
+        a in qubit(&QUBITS),
+        b in qubit(&QUBITS),
+        controls in prop::collection::vec(circuits::control(&QUBITS), 0..3),
     ) {
         prop_assume!(g.arity() == 1 || a != b);
         let targets = if g.arity() == 2 { vec![a, b] } else { vec![a] };

@@ -33,7 +33,8 @@ fn sq(s: &str) -> Square {
 
 /// The distribution as (sorted square names, p).
 fn dist(g: &Game) -> Vec<(Vec<String>, f64)> {
-    g.distribution()
+    g.distribution(usize::MAX)
+        .entries
         .into_iter()
         .map(|(set, p)| {
             let v = (0..64u8)
@@ -182,8 +183,19 @@ fn castling_refused_with_reasons() {
         false,
     );
     assert!(error(&mut g, "e1g1").contains("f1"));
-    let mut g = game("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", BackendKind::Sparse, false);
-    assert!(error(&mut g, "e1g1").contains("no white rook on h1"));
+    // A right without its rook is refused with the position; a captured rook takes the
+    // right with it.
+    let e = Game::from_fen("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", GameOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("white rook on h1"), "{e}");
+    let mut g = game(
+        "4k2r/8/8/8/8/8/8/4K2R b K - 0 1",
+        BackendKind::Sparse,
+        false,
+    );
+    play_all(&mut g, "h8xh1");
+    assert!(error(&mut g, "e1g1").contains("may no longer castle king side"));
     let mut g = game(
         "4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1",
         BackendKind::Sparse,
@@ -305,6 +317,27 @@ fn threefold_repetition_ends_a_classical_game() {
 }
 
 #[test]
+fn threefold_repetition_compares_the_quantum_state() {
+    for b in BACKENDS {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut g = game(start, b, false);
+        // Two knights in superposition (two factors), then rooks to and fro: after the
+        // first return (castling rights lost) the positions repeat every four plies, so
+        // the one after ply 4 occurs for the third time at ply 12.
+        let cycle = "h1g1 a8b8 g1h1 b8a8";
+        play_all(&mut g, "g1^f3h3 b8^a6c6");
+        play_all(&mut g, cycle);
+        play_all(&mut g, "h1g1 a8b8 g1h1 b8a8 h1g1");
+        assert_eq!(g.status(), Status::Ongoing, "{b}");
+        assert_eq!(g.branch_count(), 4);
+        play_all(&mut g, "a8b8");
+        assert_eq!(g.ply(), 12);
+        assert_eq!(g.end_reason(), Some(EndReason::Repetition), "{b}");
+        assert_eq!(g.branch_count(), 1, "{b}: the board was measured");
+    }
+}
+
+#[test]
 fn king_capture_ends_the_game() {
     for b in BACKENDS {
         let mut g = game("4k3/8/8/8/8/8/8/4RK2 w - - 0 1", b, false);
@@ -345,11 +378,11 @@ fn undo_replays_recorded_outcomes() {
         false,
     );
     play_all(&mut g, "g4^e3h2 e2e3 e8d8");
-    let before = g.distribution();
+    let before = g.distribution(usize::MAX);
     play_all(&mut g, "e1d1");
     g.undo().expect("a move to undo");
     assert_eq!(g.ply(), 3);
-    assert_eq!(g.distribution(), before);
+    assert_eq!(g.distribution(usize::MAX), before);
 }
 
 #[test]

@@ -27,6 +27,7 @@ fn nine_card_qualities_are_6_11_9_on_both_backends_and_encodings() {
                     backend,
                     counting_qubits: 0,
                     encoding,
+                    ..AnalyzeOptions::default()
                 },
             )
             .unwrap();

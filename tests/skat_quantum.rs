@@ -68,6 +68,7 @@ fn nine_card_estimates_within_bound() {
                     backend,
                     counting_qubits: t,
                     encoding: EncodingKind::Owners,
+                    ..AnalyzeOptions::default()
                 },
             );
         }
@@ -82,6 +83,7 @@ fn larger_endgame_estimates_within_bound() {
             backend: BackendKind::Dense,
             counting_qubits: 6,
             encoding: EncodingKind::Index,
+            ..AnalyzeOptions::default()
         },
     );
 }

@@ -176,14 +176,18 @@ fn tab_moves_the_focus_and_arrows_then_scroll() {
     assert_eq!(l.scroll(Pane::Circuit), 0);
 }
 
-#[test]
-fn presets_switch_by_number_and_by_p() {
-    let fast = AnalyzeOptions {
+/// The index encoding on the dense backend: analyses five-each quickly.
+fn fast() -> AnalyzeOptions {
+    AnalyzeOptions {
         backend: BackendKind::Dense,
         encoding: EncodingKind::Index,
         ..AnalyzeOptions::default()
-    };
-    let mut l = lab_with(0, Tier::None, fast);
+    }
+}
+
+#[test]
+fn presets_switch_by_number_and_by_p() {
+    let mut l = lab_with(0, Tier::None, fast());
     assert_eq!(l.entries().len(), 3);
     keys(&mut l, "3");
     assert_eq!(l.current(), 2);
@@ -309,6 +313,46 @@ fn the_lab_at_80x23_and_too_small_below() {
     insta::assert_snapshot!("skat_nine_card_80x23", screen(&l, 80, 23));
     let s = screen(&l, 79, 23);
     assert!(s.contains("too small: need 80x23"), "{s}");
+    insta::assert_snapshot!("skat_too_small_60x20", screen(&l, 60, 20));
+    let mut help = lab(0);
+    keys(&mut help, "?");
+    insta::assert_snapshot!("skat_help_80x23", screen(&help, 80, 23));
     let s = screen(&l, 80, 22);
     assert!(s.contains("too small: need 80x23"), "{s}");
+}
+
+/// Every card named in the screen's text is whole: a suit symbol followed by a rank.
+fn cards_are_whole(screen: &str) -> Result<(), String> {
+    for line in screen.lines() {
+        let chars: Vec<char> = line.chars().collect();
+        for (i, c) in chars.iter().enumerate() {
+            if !"♣♠♥♦".contains(*c) {
+                continue;
+            }
+            let rank: String = chars[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if !["7", "8", "9", "10", "J", "Q", "K", "A"].contains(&rank.as_str()) {
+                return Err(format!("cut card {c}{rank} in {line}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn five_each_rows_at_80_columns_never_cut_a_card() {
+    let mut l = lab_with(1, Tier::None, fast());
+    for (w, h) in [(80, 24), (80, 23), (120, 40)] {
+        let s = screen(&l, w, h);
+        cards_are_whole(&s).unwrap_or_else(|e| panic!("{w}x{h}: {e}\n{s}"));
+    }
+    insta::assert_snapshot!("skat_five_each_80x24", screen(&l, 80, 24));
+    // Another distribution selected, further down the list.
+    keys(&mut l, "jjjj");
+    let s = screen(&l, 80, 24);
+    cards_are_whole(&s).unwrap_or_else(|e| panic!("{e}\n{s}"));
+    assert!(s.contains("▶   5"), "{s}");
+    assert!(cards_are_whole("P ♣J ♠1").is_err());
 }

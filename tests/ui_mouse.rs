@@ -131,26 +131,75 @@ fn hit_boxes_match_the_drawn_squares() {
                 s.click(name); // the cursor goes there
                 assert_eq!(s.app.cursor(), sq);
                 s.event(MouseEventKind::Down(MouseButton::Right), (0, 0));
-                let board = s.app.hits().board.expect("board");
-                let (cx, cy) = board.cell_of(sq);
-                let (x0, y0) = (cx - board.cell.0 / 2, cy - board.cell.1 / 2);
-                let mid = y0 + board.cell.1 / 2;
-                let at = |x: u16| s.buffer()[(x, mid)].symbol().to_string();
-                let last = x0 + board.cell.0 - 1;
-                assert_eq!(
-                    (at(x0), at(last)),
-                    ("[".into(), "]".into()),
-                    "{name} {w}x{h} flipped {flipped}"
-                );
-                for dy in 0..board.cell.1 {
-                    for x in [x0, last] {
-                        assert_eq!(board.square_at(x, y0 + dy), Some(sq));
-                    }
-                }
-                assert_ne!(board.square_at(x0 - 1, mid), Some(sq));
-                assert_ne!(board.square_at(last + 1, mid), Some(sq));
+                edges_match(&s, sq, &format!("{name} {w}x{h} flipped {flipped}"));
             }
         }
+    }
+}
+
+/// With the cursor on `sq`, the first and last cells of its hit box hold the cursor's
+/// brackets, and the cells beside the box belong to other squares.
+fn edges_match(s: &Screen, sq: Square, at: &str) {
+    assert_eq!(s.app.cursor(), sq, "{at}");
+    let board = s.app.hits().board.expect("board");
+    let (cx, cy) = board.cell_of(sq);
+    let (x0, y0) = (cx - board.cell.0 / 2, cy - board.cell.1 / 2);
+    let mid = y0 + board.cell.1 / 2;
+    let shown = |x: u16| s.buffer()[(x, mid)].symbol().to_string();
+    let last = x0 + board.cell.0 - 1;
+    assert_eq!((shown(x0), shown(last)), ("[".into(), "]".into()), "{at}");
+    for dy in 0..board.cell.1 {
+        for x in [x0, last] {
+            assert_eq!(board.square_at(x, y0 + dy), Some(sq), "{at}");
+        }
+    }
+    assert_ne!(board.square_at(x0 - 1, mid), Some(sq), "{at}");
+    assert_ne!(board.square_at(last + 1, mid), Some(sq), "{at}");
+}
+
+/// A message of two rows takes a row from the panes: the hit boxes follow the board
+/// as drawn then, and a click lands on the square under it.
+#[test]
+fn hit_boxes_follow_a_two_row_message() {
+    for (w, h) in ALL_SIZES {
+        let mut s = Screen::new(w, h);
+        let rows = |s: &Screen| qchess::ui::status::message_lines(&s.app, w).len();
+        let before = s.app.hits();
+        // The rook on a1 cannot split at the start: the reason takes two rows.
+        for c in "hhhhjs".chars() {
+            s.key(c);
+        }
+        assert_eq!(*s.app.mode(), Mode::Arm { merge: false });
+        assert_eq!(rows(&s), 2, "{w}x{h}: {}", s.app.message().text);
+        if rows(&Screen::new(w, h)) == 1 {
+            assert_ne!(
+                s.app.hits(),
+                before,
+                "{w}x{h}: a pane gave a row to the message"
+            );
+        }
+        // The cursor keys leave the message as it is.
+        for name in ["a1", "h1", "a8", "h8", "d4", "e5", "b7"] {
+            let sq = Square::parse(name).expect("square");
+            while s.app.cursor() != sq {
+                let c = s.app.cursor();
+                let key = match (sq.file() - c.file(), sq.rank() - c.rank()) {
+                    (df, _) if df > 0 => 'l',
+                    (df, _) if df < 0 => 'h',
+                    (_, dr) if dr > 0 => 'k',
+                    _ => 'j',
+                };
+                s.key(key);
+            }
+            assert_eq!(rows(&s), 2, "{w}x{h}");
+            edges_match(&s, sq, &format!("{name} {w}x{h}, two message rows"));
+        }
+        // A click picks the knight to split, then its two targets.
+        s.click("b1");
+        assert!(matches!(s.app.mode(), Mode::SplitFirst { .. }), "{w}x{h}");
+        s.click("a3");
+        s.click("c3");
+        assert_eq!(s.last_played(), "b1^a3c3", "{w}x{h}");
     }
 }
 

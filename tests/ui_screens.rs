@@ -153,3 +153,159 @@ fn percentages_are_drawn_to_stand_out_and_mark_superposition() {
     assert_eq!(buf[(x, y)].fg, rgb(theme.ink_on(theme.dark_square)));
     assert_eq!(buf[(x, y)].bg, rgb(theme.dark_square));
 }
+
+/// The screen's last `rows` lines, joined with spaces between words.
+fn bottom_words(screen: &str, rows: usize) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    lines[lines.len() - rows..]
+        .iter()
+        .map(|l| l.trim_matches('"'))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `text`, word for word, is what the message area shows at `w`x`h`.
+fn message_shows_all(a: &App, w: u16, h: u16, text: &str) {
+    let s = screen(a, w, h);
+    let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        bottom_words(&s, 2).contains(&want),
+        "{w}x{h}: {text:?} not whole in\n{s}"
+    );
+}
+
+#[test]
+fn long_messages_wrap_at_80_columns() {
+    // The measurement message.
+    let mut a = app(&["b1^a3c3", "d7d5"]);
+    for c in ":c3xd5".chars() {
+        press(&mut a, KeyCode::Char(c));
+    }
+    press(&mut a, KeyCode::Enter);
+    let said = a.message().text.clone();
+    assert!(said.len() > 80, "{said}");
+    assert!(said.contains("chance to go on"), "{said}");
+    for (w, h) in [(80, 24), (80, 23)] {
+        message_shows_all(&a, w, h, &said);
+    }
+    // A refusal: the rook on a1 cannot split at the start.
+    let mut a = app(&[]);
+    for c in "hhhhjs".chars() {
+        press(&mut a, KeyCode::Char(c));
+    }
+    let refusal = a.message().text.clone();
+    assert!(refusal.len() > 80, "{refusal}");
+    message_shows_all(&a, 80, 24, &refusal);
+    // The `:` hint, after the typed text.
+    press(&mut a, KeyCode::Char(':'));
+    let s = screen(&a, 80, 24);
+    let hint = a.message().text.clone();
+    assert!(hint.ends_with("Esc cancels"), "{hint}");
+    assert!(bottom_words(&s, 2).starts_with(": type a move"), "{s}");
+    message_shows_all(&a, 80, 24, &hint);
+    for c in "e2e".chars() {
+        press(&mut a, KeyCode::Char(c));
+    }
+    let s = screen(&a, 80, 24);
+    assert!(bottom_words(&s, 2).starts_with(": e2e type a move"), "{s}");
+    message_shows_all(&a, 80, 24, &hint);
+    // Short messages keep one line: the panes keep their room.
+    let a = app(&[]);
+    let s = screen(&a, 80, 24);
+    assert!(s.lines().nth(21).unwrap().contains("└"), "{s}");
+}
+
+#[test]
+fn the_game_over_status_line_fits_80_columns() {
+    let mut game = Game::from_fen("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", GameOptions::default())
+        .expect("valid FEN");
+    game.play("e7e8").unwrap();
+    let a = App::new(game, Paint::new(Theme::default(), Tier::None), false);
+    for (w, h) in [(80, 24), (60, 20)] {
+        let s = screen(&a, w, h);
+        let status = s.lines().rev().find(|l| l.contains("game over")).unwrap();
+        assert!(status.contains("game over: White wins"), "{s}");
+        // Parts are left out whole, never cut.
+        for part in status.trim_matches('"').split(" │ ") {
+            let part = part.trim();
+            assert!(
+                part.starts_with("game over")
+                    || part.starts_with("ply ")
+                    || part.starts_with("50-move ")
+                    || part.starts_with("branches ")
+                    || part == "sparse"
+                    || part == "? help  q quit",
+                "{w}x{h}: cut part {part:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_inspector_says_no_square_is_entangled_in_full() {
+    let mut a = app(&[]);
+    press(&mut a, KeyCode::Char('i'));
+    for (w, h) in [(80, 24), (80, 23)] {
+        let s = screen(&a, w, h);
+        // The inspector's column, right of the board pane (44 cells) and its border.
+        let pane: Vec<String> = s
+            .lines()
+            .map(|l| l.trim_matches('"').chars().skip(45).take(34).collect())
+            .collect();
+        let words = pane
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            words.contains("none: no square is entangled with it"),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn a_failed_autosave_keeps_its_reason() {
+    // The data "directory" is a file: the autosave cannot be written.
+    let file = std::env::temp_dir().join(format!("qchess-screens-{}", std::process::id()));
+    std::fs::write(&file, "not a directory").unwrap();
+    let recorder = qchess::record::Recorder::new(
+        Some(file.clone()),
+        true,
+        qchess::record::Players::default(),
+        0,
+    );
+    let mut a = app(&[]).with_recorder(recorder);
+    for c in ":e2e4".chars() {
+        press(&mut a, KeyCode::Char(c));
+    }
+    press(&mut a, KeyCode::Enter);
+    let said = a.message().text.clone();
+    assert!(said.contains("Autosave failed: "), "{said}");
+    let reason = said
+        .split("Autosave failed: ")
+        .nth(1)
+        .and_then(|r| r.split(": ").next())
+        .unwrap()
+        .to_string();
+    assert!(!reason.is_empty() && !reason.starts_with('/'), "{said}");
+    let s = screen(&a, 80, 24);
+    let shown = bottom_words(&s, 2);
+    assert!(shown.contains(&format!("Autosave failed: {reason}")), "{s}");
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn ascii_draws_ascii_borders() {
+    let mut game = Game::standard(GameOptions::default());
+    game.play("b1^a3c3").unwrap();
+    let a = App::new(game, Paint::new(Theme::default(), Tier::None), true);
+    for (w, h) in [(80, 24), (60, 20), (120, 40)] {
+        let s = screen(&a, w, h);
+        assert!(s.is_ascii(), "{w}x{h}: not ASCII\n{s}");
+        assert!(s.starts_with("\"+ Board -"), "{s}");
+    }
+}

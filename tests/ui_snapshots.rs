@@ -1,4 +1,5 @@
-//! Snapshot tests of whole screens (text only) at 80x24 and 120x40, plus checks that
+//! Snapshot tests of whole screens (text only) at 80x24, 80x23 (an 80x24 terminal less
+//! tmux's status line), 60x20 (the compact arrangement) and 120x40, plus checks that
 //! colour reaches the cells.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -25,7 +26,12 @@ fn app_from(fen: Option<&str>, moves: &[&str]) -> App {
 }
 
 fn press(app: &mut App, c: char) {
-    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let code = if c == '\t' {
+        KeyCode::Tab
+    } else {
+        KeyCode::Char(c)
+    };
+    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
 }
 
 fn screen(app: &App, w: u16, h: u16) -> String {
@@ -39,9 +45,16 @@ fn both(name: &str, app: &App) {
     insta::assert_snapshot!(format!("{name}_120x40"), screen(app, 120, 40));
 }
 
+/// Snapshots at every size the game supports in full or compact.
+fn all_sizes(name: &str, app: &App) {
+    both(name, app);
+    insta::assert_snapshot!(format!("{name}_80x23"), screen(app, 80, 23));
+    insta::assert_snapshot!(format!("{name}_60x20"), screen(app, 60, 20));
+}
+
 #[test]
 fn start_position() {
-    both("start", &app_from(None, &[]));
+    all_sizes("start", &app_from(None, &[]));
 }
 
 #[test]
@@ -51,7 +64,7 @@ fn after_a_split() {
     for c in "hhk".chars() {
         press(&mut app, c);
     }
-    both("split", &app);
+    all_sizes("split", &app);
 }
 
 #[test]
@@ -64,7 +77,10 @@ fn circuit_after_a_capture() {
 fn help_screen() {
     let mut app = app_from(None, &[]);
     press(&mut app, '?');
-    both("help", &app);
+    all_sizes("help", &app);
+    // The second page of the help at 60x20.
+    press(&mut app, 'x');
+    insta::assert_snapshot!("help_page2_60x20", screen(&app, 60, 20));
 }
 
 #[test]
@@ -77,7 +93,48 @@ fn too_small() {
 #[test]
 fn game_over() {
     let app = app_from(Some("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8"]);
-    both("game_over", &app);
+    all_sizes("game_over", &app);
+}
+
+#[test]
+fn compact_arrangement_with_the_circuit_below() {
+    let mut app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
+    press(&mut app, '\t');
+    insta::assert_snapshot!("compact_circuit_60x20", screen(&app, 60, 20));
+    insta::assert_snapshot!("compact_circuit_79x24", screen(&app, 79, 24));
+}
+
+/// The busy line's spinner and time, which change from run to run, as `#` and `#.#`.
+fn steady(screen: &str) -> String {
+    let lines: Vec<String> = screen
+        .lines()
+        .map(
+            |l| match (l.find(" s (Esc cancels"), l.char_indices().nth(2)) {
+                (Some(end), Some((after_spinner, _))) => {
+                    let time = l[..end].rfind(' ').map_or(end, |i| i + 1);
+                    format!("\"#{}#.#{}", &l[after_spinner..time], &l[end..])
+                }
+                _ => l.to_string(),
+            },
+        )
+        .collect();
+    lines.join("\n")
+}
+
+#[test]
+fn busy_mark() {
+    let mut app = app_from(None, &["b1^a3c3"]);
+    app.set_exec(qchess::ui::work::Exec::Background);
+    for c in ":d7d5".chars() {
+        press(&mut app, c);
+    }
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    // The move counts as running until the screen takes it in.
+    std::thread::sleep(qchess::ui::work::BUSY_AFTER);
+    for (w, h) in [(80, 24), (80, 23), (60, 20), (120, 40)] {
+        insta::assert_snapshot!(format!("busy_{w}x{h}"), steady(&screen(&app, w, h)));
+    }
+    app.finish_work();
 }
 
 #[test]

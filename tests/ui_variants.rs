@@ -120,6 +120,10 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     assert_eq!(texts(&a), vec!["b1~c3"]);
     insta::assert_snapshot!("harmonics_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("harmonics_120x40", screen(&a, 120, 40));
+    insta::assert_snapshot!("harmonics_80x23", screen(&a, 80, 23));
+    insta::assert_snapshot!("harmonics_60x20", screen(&a, 60, 20));
+    key(&mut a, KeyCode::Tab);
+    insta::assert_snapshot!("harmonics_trace_60x20", screen(&a, 60, 20));
 }
 
 #[test]

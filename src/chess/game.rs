@@ -3,11 +3,13 @@
 use super::board::{Color, Kind, Position, Register, Square};
 use super::circuits;
 use super::classify::{check_source, classify, Classified, MoveError, MoveType, State, Variant};
+use super::distribution::{self, Distribution};
 use super::fen::{self, FenError, START_FEN};
 use super::notation::{self, MoveText, Shape};
-use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
+use crate::quantum::{
+    BackendKind, BackendOptions, Bits, Control, Op, Signature, Simulator, CERTAIN_EPS,
+};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// Number of square qubits; ancillas come after them.
@@ -24,6 +26,11 @@ pub struct GameOptions {
     pub free_turns: bool,
     /// Dense backend size limit, log2 of amplitudes.
     pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    pub sparse_limit: usize,
+    /// Keep the quantum state as independent factors (off only to compare with a single
+    /// register).
+    pub factored: bool,
 }
 
 impl Default for GameOptions {
@@ -33,6 +40,8 @@ impl Default for GameOptions {
             seed: 0,
             free_turns: false,
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
+            factored: true,
         }
     }
 }
@@ -123,6 +132,21 @@ pub struct PlayedMove {
     pub summary: Option<String>,
 }
 
+/// One occurrence of a position, for the repetition rule: a hash of the classical
+/// register, side to move and rights, and the quantum state's signature (which is the
+/// same however the state is factored, and blind to a global phase).
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    classical: u64,
+    quantum: Signature,
+}
+
+impl Seen {
+    fn same(&self, o: &Seen) -> bool {
+        self.classical == o.classical && self.quantum.matches(&o.quantum)
+    }
+}
+
 /// A game: clone it to branch off, replay it from its moves.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -136,7 +160,7 @@ pub struct Game {
     halfmove: u32,
     fullmove: u32,
     count_at_reset: f64,
-    seen: HashMap<u64, u32>,
+    seen: Vec<Seen>,
 }
 
 impl Game {
@@ -160,6 +184,8 @@ impl Game {
             opts.seed,
             BackendOptions {
                 dense_limit_log2: opts.dense_limit_log2,
+                sparse_limit: opts.sparse_limit,
+                factored: opts.factored,
             },
         );
         let mut probs = [0.0; 64];
@@ -184,10 +210,10 @@ impl Game {
             history: Vec::new(),
             status: Status::Ongoing,
             end: None,
-            seen: HashMap::new(),
+            seen: Vec::new(),
         };
         let f = g.fingerprint();
-        g.seen.insert(f, 1);
+        g.seen.push(f);
         g.check_kings();
         g
     }
@@ -305,9 +331,9 @@ impl Game {
             return self.measure_board(EndReason::FiftyMoves);
         }
         let f = self.fingerprint();
-        let n = self.seen.entry(f).or_insert(0);
-        *n += 1;
-        if *n >= 3 {
+        let n = 1 + self.seen.iter().filter(|s| s.same(&f)).count();
+        self.seen.push(f);
+        if n >= 3 {
             return self.measure_board(EndReason::Repetition);
         }
         Ok(())
@@ -359,25 +385,18 @@ impl Game {
         true
     }
 
-    /// A hash of the classical register, side to move, rights and the quantum state up
-    /// to a global phase.
-    fn fingerprint(&self) -> u64 {
+    /// The classical register, side to move and rights (hashed), and the quantum state
+    /// up to a global phase (its signature, factor by factor).
+    fn fingerprint(&self) -> Seen {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.state.register.hash(&mut h);
         self.state.to_move.hash(&mut h);
         self.state.castling.hash(&mut h);
         self.state.en_passant.hash(&mut h);
-        let branches = self.sim.backend().branches();
-        if let Some(&(_, a0)) = branches.first() {
-            let phase = a0.conj() / a0.norm();
-            for (b, a) in &branches {
-                let a = a * phase;
-                b.hash(&mut h);
-                ((a.re * 1e9).round() as i64).hash(&mut h);
-                ((a.im * 1e9).round() as i64).hash(&mut h);
-            }
+        Seen {
+            classical: h.finish(),
+            quantum: self.sim.backend().signature(),
         }
-        h.finish()
     }
 
     /// An error once the game is over.
@@ -474,7 +493,8 @@ impl Game {
         &self.state.register
     }
 
-    /// Live basis states in the simulator.
+    /// Live basis states in the simulator: the product of its factors' branch counts,
+    /// saturating at `usize::MAX`.
     pub fn branch_count(&self) -> usize {
         self.sim.backend().branch_count()
     }
@@ -492,19 +512,45 @@ impl Game {
     }
 
     /// The probability of each set of occupied squares (as a bitboard, a1 = bit 0),
-    /// summed over ancillas, largest first (ties by the set).
-    pub fn distribution(&self) -> Vec<(u64, f64)> {
-        let mut acc: HashMap<u64, f64> = HashMap::new();
-        for (b, a) in self.sim.backend().branches() {
-            *acc.entry(b.low_word()).or_default() += a.norm_sqr();
+    /// summed over ancillas, largest first (to 1e-12; ties by the set), sets under 1e-12
+    /// left out: the first `limit` of them, computed factor by factor (the full list
+    /// can have as many entries as the state has branches).
+    pub fn distribution(&self, limit: usize) -> Distribution {
+        distribution::top(&self.sim.backend().low_word_parts(), limit)
+    }
+
+    /// For every square y, the probability that `x` and y are both occupied (computed
+    /// within the factor holding `x`; squares in other factors are independent of it).
+    pub fn joint_occupancy(&self, x: Square) -> [f64; 64] {
+        let parts = self.sim.backend().low_word_parts();
+        let bit = 1u64 << x.0;
+        let mut marginal = [0.0f64; 64];
+        let mut shared = 0u64;
+        let mut joint = [0.0f64; 64];
+        for part in &parts {
+            let holds_x = part.iter().any(|(set, _)| set & bit != 0);
+            for &(set, p) in part {
+                let mut rest = set;
+                while rest != 0 {
+                    let y = rest.trailing_zeros() as usize;
+                    marginal[y] += p;
+                    if holds_x && set & bit != 0 {
+                        joint[y] += p;
+                    }
+                    rest &= rest - 1;
+                }
+                if holds_x {
+                    shared |= set;
+                }
+            }
         }
-        acc.values_mut().for_each(|p| *p = p.min(1.0));
-        let mut v: Vec<(u64, f64)> = acc.into_iter().filter(|(_, p)| *p >= 1e-12).collect();
-        v.sort_by(|x, y| {
-            let (px, py) = ((x.1 * 1e12).round(), (y.1 * 1e12).round());
-            py.total_cmp(&px).then_with(|| set_order(x.0, y.0))
-        });
-        v
+        let px = marginal[x.index()];
+        for y in 0..64 {
+            if shared >> y & 1 == 0 {
+                joint[y] = px * marginal[y];
+            }
+        }
+        joint.map(|p| p.clamp(0.0, 1.0))
     }
 }
 

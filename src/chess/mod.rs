@@ -4,6 +4,7 @@
 pub mod board;
 pub mod circuits;
 pub mod classify;
+pub mod distribution;
 pub mod fen;
 pub mod game;
 pub mod movegen;

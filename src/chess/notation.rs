@@ -93,7 +93,8 @@ pub struct NotationError {
 const EXPECTED: &str =
     "write squares like e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q (promotion)";
 
-/// Parses a move in Quantum Chess algebraic notation.
+/// Parses a move in Quantum Chess algebraic notation. Any text is accepted as input: the
+/// move is read character by character (never by byte offsets), so no text can panic.
 pub fn parse(text: &str) -> Result<MoveText, NotationError> {
     let fail = |why: &str| NotationError {
         text: text.to_string(),
@@ -106,19 +107,20 @@ pub fn parse(text: &str) -> Result<MoveText, NotationError> {
         Some(_) => return Err(fail("a measurement outcome is written .m0 or .m1")),
         None => (t, None),
     };
-    let mut s = body;
+    let mut s: Vec<char> = body.chars().collect();
     let mut piece = None;
-    if let Some(c) = s.chars().next() {
+    if let Some(&c) = s.first() {
         if c.is_ascii_uppercase() {
             piece = Some(Kind::from_letter(c).ok_or_else(|| fail("unknown piece letter"))?);
-            s = &s[1..];
+            s.remove(0);
         }
     }
-    let sq = |x: &str| Square::parse(x).ok_or_else(|| fail(EXPECTED));
+    let sq = |x: &[char]| square(x).ok_or_else(|| fail(EXPECTED));
     let shape;
     let mut marker = None;
     let mut promotion = None;
-    if let Some((left, right)) = s.split_once('^') {
+    if let Some(caret) = s.iter().position(|&c| c == '^') {
+        let (left, right) = (&s[..caret], &s[caret + 1..]);
         match (left.len(), right.len()) {
             (2, 4) => {
                 shape = Shape::Split {
@@ -137,17 +139,17 @@ pub fn parse(text: &str) -> Result<MoveText, NotationError> {
             _ => return Err(fail(EXPECTED)),
         }
     } else {
-        if !s.is_ascii() || s.len() < 4 {
+        if s.len() < 4 {
             return Err(fail(EXPECTED));
         }
         let from = sq(&s[..2])?;
         let mut rest = &s[2..];
-        match rest.as_bytes()[0] {
-            b'x' => {
+        match rest[0] {
+            'x' => {
                 marker = Some(Marker::Capture);
                 rest = &rest[1..];
             }
-            b'w' => {
+            'w' => {
                 marker = Some(Marker::Excluded);
                 rest = &rest[1..];
             }
@@ -157,13 +159,10 @@ pub fn parse(text: &str) -> Result<MoveText, NotationError> {
             return Err(fail(EXPECTED));
         }
         let to = sq(&rest[..2])?;
-        match &rest[2..] {
-            "" => {}
-            p if p.len() == 1 => {
-                let k = p
-                    .chars()
-                    .next()
-                    .and_then(Kind::from_letter)
+        match rest[2..] {
+            [] => {}
+            [p] => {
+                let k = Kind::from_letter(p)
                     .filter(|k| matches!(k, Kind::Queen | Kind::Rook | Kind::Bishop | Kind::Knight))
                     .ok_or_else(|| fail("a pawn promotes to q, r, b or n"))?;
                 promotion = Some(k);
@@ -179,6 +178,14 @@ pub fn parse(text: &str) -> Result<MoveText, NotationError> {
         promotion,
         outcome,
     })
+}
+
+/// A square written as two characters (file letter, rank digit).
+fn square(cs: &[char]) -> Option<Square> {
+    match cs {
+        [f, r] if f.is_ascii() && r.is_ascii() => Square::parse(&format!("{f}{r}")),
+        _ => None,
+    }
 }
 
 impl MoveText {
@@ -249,6 +256,26 @@ mod tests {
         for bad in [
             "", "e2", "e2e9", "z1a1", "e2e4.m2", "e7e8k", "b1^a3", "a3c3^b", "Xe2e4", "e2e4qq",
             "é2e4",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn multi_byte_characters_are_refused_not_a_panic() {
+        for bad in [
+            "a♗^b5",
+            "b1^aé3",
+            "é♗^b5",
+            "b1^a3é",
+            "a3é^b5",
+            "♗♗♗♗",
+            "e2é4",
+            "e2xé4",
+            "e7e8é",
+            "Ké2e4",
+            "b1^♗♗",
+            "a3c3^♗",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

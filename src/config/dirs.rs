@@ -47,11 +47,23 @@ fn pick(
     name: &'static str,
     platform: fn(&ProjectDirs) -> &Path,
 ) -> Result<PathBuf, ConfigError> {
-    match var(name) {
-        Some(dir) if !dir.is_empty() => Ok(PathBuf::from(dir)),
-        _ => ProjectDirs::from("", "", "qchess")
-            .map(|p| platform(&p).to_path_buf())
-            .ok_or(ConfigError::NoHome(name)),
+    let (dir, from_var) = match var(name) {
+        Some(dir) if !dir.is_empty() => (PathBuf::from(dir), true),
+        _ => (
+            ProjectDirs::from("", "", "qchess")
+                .map(|p| platform(&p).to_path_buf())
+                .ok_or(ConfigError::NoHome(name))?,
+            false,
+        ),
+    };
+    // A missing directory is made when something is written; anything else in its place
+    // would fail later with a puzzling "not a directory" on a file inside it.
+    match std::fs::metadata(&dir) {
+        Ok(m) if !m.is_dir() => Err(ConfigError::NotADirectory {
+            path: dir,
+            var: from_var.then_some(name),
+        }),
+        _ => Ok(dir),
     }
 }
 
@@ -68,6 +80,17 @@ mod tests {
         };
         assert_eq!(config_dir_in(var).unwrap(), PathBuf::from("/tmp/qc-conf"));
         assert_eq!(data_dir_in(var).unwrap(), PathBuf::from("/tmp/qc-data"));
+    }
+
+    #[test]
+    fn a_variable_naming_a_file_says_so() {
+        let file = std::env::temp_dir().join(format!("qchess-dirs-{}", std::process::id()));
+        std::fs::write(&file, "").unwrap();
+        let var = |k: &str| (k == CONFIG_DIR_VAR).then(|| file.clone().into_os_string());
+        let e = config_dir_in(var).unwrap_err().to_string();
+        let _ = std::fs::remove_file(&file);
+        assert!(e.contains("QCHESS_CONFIG_DIR"), "{e}");
+        assert!(e.contains("is a file, not a directory"), "{e}");
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 use super::located::FileError;
 use super::ConfigError;
-use crate::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, MAX_DENSE_LIMIT_LOG2};
+use crate::quantum::{
+    BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT, MAX_DENSE_LIMIT_LOG2,
+};
 use crate::ui::color::ColorChoice;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -62,6 +64,27 @@ pub fn check_dense_limit(n: i64) -> Result<u32, BadDenseLimit> {
         .ok_or(BadDenseLimit(n))
 }
 
+/// The smallest sparse size limit accepted, in branches.
+pub const MIN_SPARSE_LIMIT: usize = 1;
+
+/// The largest sparse size limit accepted, in branches (2^40: far beyond any memory).
+pub const MAX_SPARSE_LIMIT: usize = 1 << 40;
+
+/// A sparse size limit outside [`MIN_SPARSE_LIMIT`]..=[`MAX_SPARSE_LIMIT`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "sparse limit {0} is out of range: choose {MIN_SPARSE_LIMIT} to {MAX_SPARSE_LIMIT} (branches)"
+)]
+pub struct BadSparseLimit(pub i64);
+
+/// `n` when it is an acceptable sparse size limit.
+pub fn check_sparse_limit(n: i64) -> Result<usize, BadSparseLimit> {
+    usize::try_from(n)
+        .ok()
+        .filter(|v| (MIN_SPARSE_LIMIT..=MAX_SPARSE_LIMIT).contains(v))
+        .ok_or(BadSparseLimit(n))
+}
+
 /// The settings of `config.toml`. A missing file or key means the default.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -82,6 +105,9 @@ pub struct Config {
     /// Dense backend size limit, log2 of the number of amplitudes.
     #[serde(deserialize_with = "dense_limit")]
     pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    #[serde(deserialize_with = "sparse_limit")]
+    pub sparse_limit: usize,
     /// Capture the mouse in the game (off: the terminal's own text selection works).
     pub mouse: bool,
 }
@@ -98,6 +124,7 @@ impl Default for Config {
             color: ColorChoice::default(),
             autosave: true,
             dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: DEFAULT_SPARSE_LIMIT,
             mouse: true,
         }
     }
@@ -123,6 +150,15 @@ fn dense_limit<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     }
 }
 
+fn sparse_limit<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    match toml::Value::deserialize(d)? {
+        toml::Value::Integer(n) => check_sparse_limit(n).map_err(D::Error::custom),
+        other => Err(D::Error::custom(format!(
+            "expected a whole number from {MIN_SPARSE_LIMIT} to {MAX_SPARSE_LIMIT}, found {other}"
+        ))),
+    }
+}
+
 impl Config {
     /// The configuration written in `text`, the contents of `path` (named in errors).
     pub fn parse(path: &Path, text: &str) -> Result<Config, FileError> {
@@ -132,7 +168,7 @@ impl Config {
     /// The configuration in the file at `path`, with its text; the defaults and an empty
     /// text when there is no such file.
     pub fn load(path: &Path) -> Result<(Config, String), ConfigError> {
-        match std::fs::read_to_string(path) {
+        match crate::files::read_text(path) {
             Ok(text) => Ok((Config::parse(path, &text)?, text)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Ok((Config::default(), String::new()))
@@ -169,8 +205,14 @@ impl Config {
              autosave = {autosave}\n\
              \n\
              # Largest state the dense backend may build, as log2 of the number of\n\
-             # amplitudes ({MIN_DENSE_LIMIT_LOG2} to {MAX_DENSE_LIMIT_LOG2}; each amplitude takes 16 bytes).\n\
+             # amplitudes ({MIN_DENSE_LIMIT_LOG2} to {MAX_DENSE_LIMIT_LOG2}; each amplitude takes 16 bytes). It\n\
+             # bounds each factor of the state; all factors together may take twice that.\n\
              dense_limit_log2 = {limit}\n\
+             \n\
+             # Largest state the sparse backend may build, in branches ({MIN_SPARSE_LIMIT} to\n\
+             # {MAX_SPARSE_LIMIT}; each takes about 100 bytes, twice that while a move is\n\
+             # played). It bounds each factor; all factors together may take twice that.\n\
+             sparse_limit = {sparse}\n\
              \n\
              # Mouse in the game: clicks pick pieces and targets, the wheel scrolls. false\n\
              # leaves the mouse to the terminal, so its text selection works without Shift.\n\
@@ -181,6 +223,7 @@ impl Config {
             color = d.color,
             autosave = d.autosave,
             limit = d.dense_limit_log2,
+            sparse = d.sparse_limit,
             mouse = d.mouse,
         )
     }
@@ -225,14 +268,14 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 7, "{table:?}");
+        assert_eq!(table.len(), 8, "{table:?}");
     }
 
     #[test]
     fn every_key_is_read() {
         let c = parse(
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
-             autosave = false\ndense_limit_log2 = 20\nmouse = false\n",
+             autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n",
         )
         .unwrap();
         assert_eq!(
@@ -244,6 +287,7 @@ mod tests {
                 color: ColorChoice::Fixed(Tier::Ansi16),
                 autosave: false,
                 dense_limit_log2: 20,
+                sparse_limit: 1000,
                 mouse: false,
             }
         );
@@ -291,6 +335,13 @@ mod tests {
                 "dense_limit_log2",
                 "expected a whole number from 1 to",
             ),
+            ("sparse_limit = 0\n", 1, "sparse_limit", "out of range"),
+            (
+                "sparse_limit = \"lots\"\n",
+                1,
+                "sparse_limit",
+                "expected a whole number from 1 to",
+            ),
             ("theme = 3\n", 1, "theme", "expected a string"),
             ("mouse = \"no\"\n", 1, "mouse", "expected a boolean"),
             ("[ui]\ntheme = \"dark\"\n", 1, "ui", "unknown key"),
@@ -315,6 +366,18 @@ mod tests {
         assert!(check_dense_limit(0).is_err());
         assert!(check_dense_limit(MAX_DENSE_LIMIT_LOG2 as i64 + 1).is_err());
         assert!(check_dense_limit(1 << 40).is_err());
+    }
+
+    #[test]
+    fn sparse_limit_range() {
+        assert_eq!(check_sparse_limit(1), Ok(1));
+        assert_eq!(
+            check_sparse_limit(MAX_SPARSE_LIMIT as i64),
+            Ok(MAX_SPARSE_LIMIT)
+        );
+        assert!(check_sparse_limit(0).is_err());
+        assert!(check_sparse_limit(-5).is_err());
+        assert!(check_sparse_limit(MAX_SPARSE_LIMIT as i64 + 1).is_err());
     }
 
     #[test]

@@ -20,13 +20,30 @@ pub struct FileError {
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.path.display())?;
+        if self.line.is_some() || self.key.is_some() {
+            write!(f, ", ")?;
+        } else {
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.place_and_message())
+    }
+}
+
+impl FileError {
+    /// The error without the file: `line 3, key `colour`: unknown key ...`.
+    pub fn place_and_message(&self) -> String {
+        let mut place = Vec::new();
         if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
+            place.push(format!("line {line}"));
         }
         if let Some(key) = &self.key {
-            write!(f, ", key `{key}`")?;
+            place.push(format!("key `{key}`"));
         }
-        write!(f, ": {}", self.message)
+        if place.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", place.join(", "), self.message)
+        }
     }
 }
 
@@ -72,7 +89,10 @@ impl FileError {
 
 /// The 1-based number and the text of the line holding byte `offset`.
 fn line_at(text: &str, offset: usize) -> (usize, &str) {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     (text[..start].matches('\n').count() + 1, &text[start..end])

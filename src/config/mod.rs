@@ -24,6 +24,14 @@ pub enum ConfigError {
     /// Neither the environment variable nor a home directory says where to look.
     #[error("cannot find your home directory; set {0} to the directory to use")]
     NoHome(&'static str),
+    /// The configuration or data directory names something that is not a directory.
+    #[error("{}{} is a file, not a directory: {}", var.map_or(String::new(), |v| format!("{v}=")), path.display(), var.map_or("move it away".to_string(), |v| format!("point {v} at a directory (it is made when needed)")))]
+    NotADirectory {
+        /// The path.
+        path: PathBuf,
+        /// The environment variable that gave it, if one did.
+        var: Option<&'static str>,
+    },
     /// A file or folder could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Read {

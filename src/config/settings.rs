@@ -27,6 +27,8 @@ pub struct PlayFlags {
     pub color: Option<ColorChoice>,
     /// `--dense-limit`.
     pub dense_limit_log2: Option<u32>,
+    /// `--sparse-limit`.
+    pub sparse_limit: Option<usize>,
     /// `--no-mouse` (`Some(false)`).
     pub mouse: Option<bool>,
 }
@@ -41,6 +43,7 @@ impl Config {
             color: flags.color.unwrap_or(self.color),
             autosave: self.autosave,
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
+            sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
             mouse: flags.mouse.unwrap_or(self.mouse),
         }
     }
@@ -81,6 +84,7 @@ impl Settings {
             theme: self.themes.theme(&c.theme)?,
             autosave: c.autosave,
             dense_limit_log2: c.dense_limit_log2,
+            sparse_limit: c.sparse_limit,
             mouse: c.mouse,
             ..PlayOptions::default()
         })
@@ -106,6 +110,7 @@ mod tests {
             color: ColorChoice::Fixed(Tier::Ansi16),
             autosave: false,
             dense_limit_log2: 20,
+            sparse_limit: 5000,
             mouse: false,
         }
     }
@@ -186,6 +191,16 @@ mod tests {
                 ..file.clone()
             },
         );
+        check(
+            PlayFlags {
+                sparse_limit: Some(77),
+                ..none.clone()
+            },
+            Config {
+                sparse_limit: 77,
+                ..file.clone()
+            },
+        );
         // Start position and seed come only from the command line.
         check(
             PlayFlags {
@@ -219,6 +234,7 @@ mod tests {
             defaults.dense_limit_log2,
             crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
         );
+        assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
 
         let s = settings(file_config());
         let from_file = s.play_options(PlayFlags::default()).unwrap();
@@ -232,6 +248,7 @@ mod tests {
         assert!(!from_file.autosave);
         assert!(!from_file.mouse);
         assert_eq!(from_file.dense_limit_log2, 20);
+        assert_eq!(from_file.sparse_limit, 5000);
 
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
@@ -241,6 +258,7 @@ mod tests {
             pieces: Some(Pieces::Unicode),
             color: Some(ColorChoice::Fixed(Tier::None)),
             dense_limit_log2: Some(12),
+            sparse_limit: Some(99),
             mouse: Some(true),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
@@ -251,6 +269,7 @@ mod tests {
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
         assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
         assert_eq!(from_flags.dense_limit_log2, 12);
+        assert_eq!(from_flags.sparse_limit, 99);
         assert!(from_flags.mouse);
     }
 

@@ -50,7 +50,7 @@ impl ThemeEntry {
                 Ok(parse_theme(&path, text)?)
             }
             Source::File(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+                let text = crate::files::read_text(path).map_err(|e| ConfigError::Read {
                     path: path.clone(),
                     source: e,
                 })?;

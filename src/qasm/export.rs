@@ -48,7 +48,8 @@ pub fn program(game: &Game) -> Exported {
     }
     let moves: Vec<&str> = game.history().iter().map(|m| m.played.as_str()).collect();
     let mut text = String::from("OPENQASM 3.0;\ninclude \"stdgates.inc\";\n\n");
-    text.push_str("// A Quantum Chess game, exported by qchess.\n");
+    text.push_str(super::file::SIGNATURE);
+    text.push('\n');
     text.push_str(&format!("// Start: {}\n", fen::format(game.start())));
     text.push_str(&format!("// Moves: {}\n", moves.join(" ")));
     text.push_str("// One qubit per square, 1 = occupied:\n");
@@ -137,11 +138,27 @@ impl Writer {
         self.next - 1
     }
 
-    /// One gate call: `mods name operands; // squares`.
+    /// One gate call: `mods name operands; // squares`. `mods[i]` says whether control
+    /// `qubits[i]` must be 1 (`ctrl`) or 0 (`negctrl`); the targets follow the controls.
+    /// The controls are written as at most two modifiers, the 1-controls first:
+    /// `ctrl(3) @ negctrl(2) @ iswap ...` (controls commute, so the order is free; one
+    /// modifier per control would make qiskit's importer slow down about eightfold per
+    /// modifier).
     fn call(&mut self, mods: &[bool], name: &str, qubits: &[usize]) {
-        let m: String = mods
+        let (controls, targets) = qubits.split_at(mods.len());
+        let ones: Vec<usize> = (0..mods.len()).filter(|&i| mods[i]).collect();
+        let zeros: Vec<usize> = (0..mods.len()).filter(|&i| !mods[i]).collect();
+        let modifier = |word: &str, n: usize| match n {
+            0 => String::new(),
+            1 => format!("{word} @ "),
+            n => format!("{word}({n}) @ "),
+        };
+        let m = modifier("ctrl", ones.len()) + &modifier("negctrl", zeros.len());
+        let qubits: Vec<usize> = ones
             .iter()
-            .map(|&c| if c { "ctrl @ " } else { "negctrl @ " })
+            .chain(&zeros)
+            .map(|&i| controls[i])
+            .chain(targets.iter().copied())
             .collect();
         let ops: Vec<String> = qubits.iter().map(|q| format!("q[{q}]")).collect();
         let names: Vec<String> = qubits.iter().map(|&q| label(q)).collect();

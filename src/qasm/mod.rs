@@ -3,10 +3,12 @@
 //! tools).
 
 pub mod export;
+pub mod file;
 pub mod gates;
 pub mod parse;
 pub mod run;
 
 pub use export::{export, program, Exported};
+pub use file::{write, WriteError};
 pub use parse::{parse, Program, QasmError, Stmt};
 pub use run::{simulate, Simulation};

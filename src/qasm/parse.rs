@@ -1,5 +1,6 @@
 //! A reader for the subset of OpenQASM 3 the exporter writes: `qubit`/`bit` registers,
-//! gate definitions without parameters, calls with `ctrl @`/`negctrl @`, `measure` and
+//! gate definitions without parameters, calls with `ctrl @`/`negctrl @` (also with a
+//! count, `ctrl(3) @`), `measure` and
 //! `if (bit == true|false) { ... }`. Defined gates are expanded down to simulator gates.
 
 use super::gates::builtin;
@@ -78,6 +79,11 @@ enum Tok {
 const SYMBOLS: [&str; 15] = [
     "==", ";", ",", "[", "]", "(", ")", "{", "}", "@", "=", "+", "-", "*", "/",
 ];
+
+/// Most qubits (and, apart, most bits) a program may declare. Far more than the
+/// simulator runs ([`crate::quantum::MAX_QUBITS`], checked when it runs), but a bound,
+/// so that sizes never overflow.
+const MAX_DECLARED: usize = 1 << 20;
 
 fn syntax(line: usize, message: impl Into<String>) -> QasmError {
     QasmError::Syntax {
@@ -374,13 +380,22 @@ impl Parser {
         } else {
             (&mut self.cregs, &mut self.program.bits)
         };
+        let total = count
+            .checked_add(size)
+            .filter(|&t| t <= MAX_DECLARED)
+            .ok_or_else(|| {
+                syntax(
+                    line,
+                    format!("register \"{name}\" is too large: at most {MAX_DECLARED} qubits or bits in all"),
+                )
+            })?;
         if regs.insert(name.clone(), (*count, size)).is_some() {
             return Err(syntax(
                 line,
                 format!("register \"{name}\" is declared twice"),
             ));
         }
-        *count += size;
+        *count = total;
         Ok(())
     }
 
@@ -441,17 +456,31 @@ impl Parser {
         Ok(())
     }
 
-    /// `[ctrl @ | negctrl @]* name[(angles)] operands;`.
+    /// `[ctrl[(n)] @ | negctrl[(n)] @]* name[(angles)] operands;`.
     fn call(&mut self) -> Result<Call, QasmError> {
         let line = self.line();
         let mut mods = Vec::new();
         let mut name = self.ident()?;
         while name == "ctrl" || name == "negctrl" {
-            if self.peek() == Some(&Tok::Sym("(")) {
-                return Err(syntax(line, "write ctrl(n) @ as n single modifiers"));
+            let n = if self.eat("(") {
+                let n = self.index()?;
+                self.expect(")")?;
+                n
+            } else {
+                1
+            };
+            // No gate has more operands than the simulator has qubits.
+            if n == 0 || mods.len() + n > crate::quantum::MAX_QUBITS {
+                return Err(syntax(
+                    line,
+                    format!(
+                        "{name}({n}): a gate has 1 to {} controls",
+                        crate::quantum::MAX_QUBITS
+                    ),
+                ));
             }
             self.expect("@")?;
-            mods.push(name == "ctrl");
+            mods.extend(std::iter::repeat_n(name == "ctrl", n));
             name = self.ident()?;
         }
         let mut params = Vec::new();

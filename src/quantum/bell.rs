@@ -11,19 +11,57 @@ use std::f64::consts::FRAC_1_SQRT_2;
 /// A 4x4 density matrix over |x y> in the order 00, 01, 10, 11 (x is the high bit).
 pub type Rho = [[Complex64; 4]; 4];
 
-/// The reduced density matrix of qubits `x` and `y`.
+/// The reduced density matrix of qubits `x` and `y`: from the one part of the state
+/// that holds both, or as the product of the two one-qubit states where independent
+/// parts hold them (then nothing larger than those parts is looked at).
 pub fn reduced(backend: &dyn Backend, x: Qubit, y: Qubit) -> Rho {
-    let (xi, yi) = (x as usize, y as usize);
-    let mut groups: HashMap<Bits, [Complex64; 4]> = HashMap::new();
-    for (b, a) in backend.branches() {
-        let idx = (b.get(xi) as usize) << 1 | b.get(yi) as usize;
-        let rest = b.with(xi, false).with(yi, false);
-        groups.entry(rest).or_default()[idx] += a;
+    let parts = backend.parts_holding(&[x, y]);
+    let holding = |q: Qubit| {
+        parts
+            .iter()
+            .find(|(qs, _)| qs.get(q as usize))
+            .unwrap_or(&parts[0])
+    };
+    let (px, py) = (holding(x), holding(y));
+    if std::ptr::eq(px, py) {
+        return pair(&px.1, x, y);
     }
+    let (rx, ry) = (single(&px.1, x), single(&py.1, y));
     let mut rho = [[Complex64::new(0.0, 0.0); 4]; 4];
+    for i in 0..4 {
+        for j in 0..4 {
+            rho[i][j] = rx[i >> 1][j >> 1] * ry[i & 1][j & 1];
+        }
+    }
+    rho
+}
+
+/// The reduced density matrix of `x` and `y` from branches that hold both.
+fn pair(branches: &[(Bits, Complex64)], x: Qubit, y: Qubit) -> Rho {
+    reduced_of(branches, &[x, y])
+}
+
+/// The one-qubit reduced density matrix of `x` from branches that hold it.
+fn single(branches: &[(Bits, Complex64)], x: Qubit) -> [[Complex64; 2]; 2] {
+    reduced_of(branches, &[x])
+}
+
+/// The reduced density matrix of the `qs` (the first the highest bit of the index; `N`
+/// is 2^`qs.len()`): the branches grouped by their other bits, each group's amplitudes
+/// summed as an outer product.
+fn reduced_of<const N: usize>(branches: &[(Bits, Complex64)], qs: &[Qubit]) -> [[Complex64; N]; N] {
+    let mut groups: HashMap<Bits, [Complex64; N]> = HashMap::new();
+    for (b, a) in branches {
+        let idx = qs
+            .iter()
+            .fold(0usize, |i, &q| i << 1 | b.get(q as usize) as usize);
+        let rest = qs.iter().fold(*b, |r, &q| r.with(q as usize, false));
+        groups.entry(rest).or_insert([Complex64::new(0.0, 0.0); N])[idx] += a;
+    }
+    let mut rho = [[Complex64::new(0.0, 0.0); N]; N];
     for v in groups.values() {
-        for i in 0..4 {
-            for j in 0..4 {
+        for i in 0..N {
+            for j in 0..N {
                 rho[i][j] += v[i] * v[j].conj();
             }
         }
@@ -189,14 +227,19 @@ mod tests {
     use super::*;
     use crate::quantum::{BackendKind, BackendOptions, Gate};
 
+    /// Both backends, as single registers and factored.
     fn both(initial: &[usize], gates: &[(Gate, [Qubit; 2])]) -> Vec<Box<dyn Backend>> {
         [BackendKind::Sparse, BackendKind::Dense]
             .iter()
-            .map(|&k| {
-                let mut b = crate::quantum::new_backend(
+            .flat_map(|&k| [(k, false), (k, true)])
+            .map(|(k, factored)| {
+                let mut b = crate::quantum::new_state(
                     k,
                     Bits::from_qubits(initial.iter().copied()),
-                    BackendOptions::default(),
+                    BackendOptions {
+                        factored,
+                        ..BackendOptions::default()
+                    },
                 );
                 for (g, t) in gates {
                     b.apply(*g, t, &[]).unwrap();

@@ -1,9 +1,10 @@
 //! The dense backend: a complex state vector over the live (non-constant) qubits only,
 //! with the constant qubits kept aside as classical bits.
 
+use super::factored::{Register, SPLIT_TOLERANCE};
 use super::{
-    check_targets, Backend, BackendKind, Bits, Complex64, Control, Gate, QuantumError, Qubit,
-    MAX_QUBITS, PRUNE_NORM,
+    check_targets, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Gate,
+    QuantumError, Qubit, MAX_QUBITS, PRUNE_NORM,
 };
 
 /// Amplitude count above which gate kernels split the work over threads.
@@ -88,14 +89,14 @@ impl DenseBackend {
             d.pos[q] = j as u8;
             d.live.push(q as Qubit);
         }
-        d.amps = vec![Complex64::new(0.0, 0.0); 1 << needed];
+        let len = 1usize << needed;
+        d.amps = Vec::new();
+        d.amps
+            .try_reserve_exact(len)
+            .map_err(|_| out_of_memory(len))?;
+        d.amps.resize(len, Complex64::new(0.0, 0.0));
         for (b, a) in branches {
-            let idx = d
-                .live
-                .iter()
-                .enumerate()
-                .filter(|(_, &q)| b.get(q as usize))
-                .fold(0usize, |idx, (j, _)| idx | 1 << j);
+            let idx = d.index_of(b);
             d.amps[idx] += a;
         }
         for a in &mut d.amps {
@@ -104,6 +105,15 @@ impl DenseBackend {
             }
         }
         Ok(d)
+    }
+
+    /// The vector index of the live qubits set in `b`.
+    fn index_of(&self, b: &Bits) -> usize {
+        self.live
+            .iter()
+            .enumerate()
+            .filter(|(_, &q)| b.get(q as usize))
+            .fold(0usize, |idx, (j, _)| idx | 1 << j)
     }
 
     /// The size limit, as log2 of the number of amplitudes.
@@ -163,11 +173,8 @@ impl DenseBackend {
         }
         let len = self.amps.len();
         if self.amps.try_reserve_exact(len).is_err() {
-            let needed = self.live.len() as u32 + 1;
-            return Err(QuantumError::StateTooLarge {
-                needed,
-                limit: needed - 1,
-            });
+            // Below the limit, but the memory is not there: say so.
+            return Err(out_of_memory(len));
         }
         let zero = Complex64::new(0.0, 0.0);
         self.amps.resize(2 * len, zero);
@@ -186,10 +193,13 @@ impl DenseBackend {
         let low = (1usize << j) - 1;
         let half = self.amps.len() / 2;
         let v = (value as usize) << j;
-        let amps: Vec<Complex64> = (0..half)
-            .map(|k| self.amps[((k & !low) << 1) | v | (k & low)])
-            .collect();
-        self.amps = amps;
+        // In place: the source index of k is never below k, so no source is overwritten
+        // before it is read.
+        for k in 0..half {
+            self.amps[k] = self.amps[((k & !low) << 1) | v | (k & low)];
+        }
+        self.amps.truncate(half);
+        self.amps.shrink_to_fit();
         let q = self.live.remove(j);
         self.pos[q as usize] = NOT_LIVE;
         self.classical.set(q as usize, value);
@@ -224,6 +234,13 @@ impl DenseBackend {
             }
         }
         b
+    }
+}
+
+/// The error for a failed allocation of `n` amplitudes.
+fn out_of_memory(n: usize) -> QuantumError {
+    QuantumError::OutOfMemory {
+        bytes: n.saturating_mul(std::mem::size_of::<Complex64>()),
     }
 }
 
@@ -390,7 +407,12 @@ impl Backend for DenseBackend {
             .sum()
     }
 
-    fn project(&mut self, predicate: &[Control], outcome: bool, p: f64) {
+    fn project(
+        &mut self,
+        predicate: &[Control],
+        outcome: bool,
+        p: f64,
+    ) -> Result<(), QuantumError> {
         let scale = 1.0 / p.sqrt();
         let resolved = self.resolve(predicate);
         for (i, a) in self.amps.iter_mut().enumerate() {
@@ -404,6 +426,7 @@ impl Backend for DenseBackend {
                 *a = Complex64::new(0.0, 0.0);
             }
         }
+        Ok(())
     }
 
     fn probability(&self, q: Qubit) -> f64 {
@@ -490,5 +513,160 @@ impl Backend for DenseBackend {
 
     fn clone_box(&self) -> Box<dyn Backend> {
         Box::new(self.clone())
+    }
+}
+
+impl Register for DenseBackend {
+    const KIND: BackendKind = BackendKind::Dense;
+
+    fn unit(opts: &BackendOptions) -> Self {
+        DenseBackend::new(Bits::ZERO, opts.dense_limit_log2)
+    }
+
+    fn limit_units(opts: &BackendOptions) -> usize {
+        1usize << opts.dense_limit_log2.min(MAX_DENSE_LIMIT_LOG2)
+    }
+
+    fn too_large(units: usize, opts: &BackendOptions) -> QuantumError {
+        QuantumError::StateTooLarge {
+            needed: units
+                .checked_next_power_of_two()
+                .map_or(usize::BITS, |p| p.trailing_zeros()),
+            limit: opts.dense_limit_log2.min(MAX_DENSE_LIMIT_LOG2),
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.amps.len()
+    }
+
+    fn product_size(&self, other: &Self) -> usize {
+        1usize
+            .checked_shl((self.live.len() + other.live.len()) as u32)
+            .unwrap_or(usize::MAX)
+    }
+
+    fn set_budget(&mut self, units: usize) {
+        self.limit_log2 = units.checked_ilog2().unwrap_or(0).min(MAX_DENSE_LIMIT_LOG2);
+    }
+
+    fn tensor(&self, other: &Self) -> Result<Self, QuantumError> {
+        let n1 = self.live.len();
+        let n = self.product_size(other);
+        let mut amps = Vec::new();
+        amps.try_reserve_exact(n).map_err(|_| out_of_memory(n))?;
+        for b in &other.amps {
+            for a in &self.amps {
+                let v = a * b;
+                amps.push(if v.norm_sqr() < PRUNE_NORM {
+                    Complex64::new(0.0, 0.0)
+                } else {
+                    v
+                });
+            }
+        }
+        let mut d = DenseBackend {
+            live: self.live.clone(),
+            pos: self.pos.clone(),
+            classical: self.classical.or(&other.classical),
+            amps,
+            limit_log2: self.limit_log2,
+        };
+        for (j, &q) in other.live.iter().enumerate() {
+            d.pos[q as usize] = (n1 + j) as u8;
+            d.live.push(q);
+        }
+        Ok(d)
+    }
+
+    fn raise(&mut self, q: Qubit) -> Result<(), QuantumError> {
+        self.classical.set(q as usize, true);
+        Ok(())
+    }
+
+    fn constants(&self, within: &Bits) -> (Bits, Bits) {
+        let (mut all, mut any) = (usize::MAX, 0usize);
+        for (idx, a) in self.amps.iter().enumerate() {
+            if a.re != 0.0 || a.im != 0.0 {
+                all &= idx;
+                any |= idx;
+            }
+        }
+        let mut mask = Bits::ZERO;
+        let mut values = Bits::ZERO;
+        for q in within.ones() {
+            let v = match self.pos[q] {
+                NOT_LIVE => self.classical.get(q),
+                j if (all ^ any) >> j & 1 == 0 => all >> j & 1 == 1,
+                _ => continue,
+            };
+            mask.set(q, true);
+            values.set(q, v);
+        }
+        (mask, values)
+    }
+
+    fn lower(&mut self, mask: &Bits, values: &Bits) -> Result<(), QuantumError> {
+        let mut js: Vec<(usize, bool)> = mask
+            .ones()
+            .filter(|&q| self.pos[q] != NOT_LIVE)
+            .map(|q| (self.pos[q] as usize, values.get(q)))
+            .collect();
+        js.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+        for (j, v) in js {
+            self.shrink(j, v);
+        }
+        self.classical = self.classical.and(&mask.complement());
+        Ok(())
+    }
+
+    fn split(&self, part: &Bits) -> Option<(Self, Self)> {
+        let pmask = self.index_of(part);
+        let rmask = (self.amps.len() - 1) & !pmask;
+        if pmask == 0 || rmask == 0 {
+            return None;
+        }
+        let (i0, &c) = self
+            .amps
+            .iter()
+            .enumerate()
+            .max_by(|x, y| x.1.norm_sqr().total_cmp(&y.1.norm_sqr()))?;
+        let (h0, r0) = (i0 & pmask, i0 & rmask);
+        for (idx, a) in self.amps.iter().enumerate() {
+            let alpha = self.amps[(idx & pmask) | r0];
+            let beta = self.amps[h0 | (idx & rmask)] / c;
+            if (a - alpha * beta).norm() > SPLIT_TOLERANCE {
+                return None;
+            }
+        }
+        let rest = part.complement();
+        let mut alpha = Vec::new();
+        let mut beta = Vec::new();
+        for (idx, a) in self.amps.iter().enumerate() {
+            if a.re == 0.0 && a.im == 0.0 {
+                continue;
+            }
+            let b = self.full_bits(idx);
+            if idx & rmask == r0 {
+                alpha.push((b.and(part), *a));
+            }
+            if idx & pmask == h0 {
+                beta.push((b.and(&rest), a / c));
+            }
+        }
+        let norm = alpha.iter().map(|(_, a)| a.norm_sqr()).sum::<f64>().sqrt();
+        alpha.iter_mut().for_each(|(_, a)| *a /= norm);
+        beta.iter_mut().for_each(|(_, a)| *a *= norm);
+        let a = DenseBackend::from_branches(&alpha, self.limit_log2).ok()?;
+        let b = DenseBackend::from_branches(&beta, self.limit_log2).ok()?;
+        Some((a, b))
+    }
+
+    fn each_branch(&self, f: &mut dyn FnMut(&Bits, Complex64)) {
+        for (idx, a) in self.amps.iter().enumerate() {
+            if a.re != 0.0 || a.im != 0.0 {
+                f(&self.full_bits(idx), *a);
+            }
+        }
     }
 }

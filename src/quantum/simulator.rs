@@ -1,15 +1,16 @@
 //! A backend with a seeded random source, ancilla allocation and a recorded trace.
 
 use super::{
-    new_backend, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement,
-    Op, QuantumError, Qubit, MAX_QUBITS,
+    new_state, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement, Op,
+    QuantumError, Qubit, MAX_QUBITS,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The simulator a game holds: a backend plus everything around it.
+/// The simulator a game holds: a state (factored unless `opts.factored` is off, see
+/// [`super::Factored`]) plus everything around it.
 #[derive(Clone, Debug)]
 pub struct Simulator {
     backend: Box<dyn Backend>,
@@ -33,7 +34,7 @@ impl Simulator {
         opts: BackendOptions,
     ) -> Simulator {
         Simulator {
-            backend: new_backend(kind, initial, opts),
+            backend: new_state(kind, initial, opts),
             rng: ChaCha8Rng::seed_from_u64(seed),
             trace: Vec::new(),
             reserved,

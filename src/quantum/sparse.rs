@@ -1,34 +1,55 @@
 //! The sparse backend: non-zero branches in a hash map keyed by basis bits.
 
+use super::factored::{Register, SPLIT_TOLERANCE};
 use super::{
-    check_targets, Backend, BackendKind, Bits, Compiled, Complex64, Control, Gate, QuantumError,
-    Qubit, CERTAIN_EPS, PRUNE_NORM,
+    check_targets, Backend, BackendKind, BackendOptions, Bits, Compiled, Complex64, Control, Gate,
+    QuantumError, Qubit, CERTAIN_EPS, DEFAULT_SPARSE_LIMIT, PRUNE_NORM,
 };
 use std::collections::HashMap;
 
 type Map = HashMap<Bits, Complex64, foldhash::fast::RandomState>;
 
+/// Bytes one branch takes in the map's table (key, value and control byte).
+const BRANCH_BYTES: usize = std::mem::size_of::<(Bits, Complex64)>() + 1;
+
 /// Branches in a hash map (key = basis bits, value = amplitude). Only the branches a
 /// gate touches are rehashed; the hash (foldhash) mixes well even when only the high
-/// bits of a board change.
+/// bits of a board change. A gate that would take the state past `limit` branches is
+/// refused before anything is allocated.
 #[derive(Clone, Debug)]
 pub struct SparseBackend {
     map: Map,
     scratch: Vec<(Bits, Complex64)>,
+    limit: usize,
+}
+
+/// The error for a failed allocation of `n` more branches.
+pub(crate) fn out_of_memory(n: usize) -> QuantumError {
+    QuantumError::OutOfMemory {
+        bytes: n.saturating_mul(BRANCH_BYTES),
+    }
 }
 
 impl SparseBackend {
-    /// A state holding the single basis state `initial`.
+    /// A state holding the single basis state `initial`, with the default size limit.
     pub fn new(initial: Bits) -> SparseBackend {
+        SparseBackend::with_limit(initial, DEFAULT_SPARSE_LIMIT)
+    }
+
+    /// A state holding the single basis state `initial`, refusing to grow past `limit`
+    /// branches.
+    pub fn with_limit(initial: Bits, limit: usize) -> SparseBackend {
         let mut map = Map::default();
         map.insert(initial, Complex64::new(1.0, 0.0));
         SparseBackend {
             map,
             scratch: Vec::new(),
+            limit,
         }
     }
 
-    /// A state with the given branches (amplitudes taken as they are).
+    /// A state with the given branches (amplitudes taken as they are), with the default
+    /// size limit.
     pub fn from_branches(branches: &[(Bits, Complex64)]) -> SparseBackend {
         let mut map = Map::default();
         for &(b, a) in branches {
@@ -38,7 +59,46 @@ impl SparseBackend {
         SparseBackend {
             map,
             scratch: Vec::new(),
+            limit: DEFAULT_SPARSE_LIMIT,
         }
+    }
+
+    /// Refuses a mixing gate that would take the state past the limit, and reserves
+    /// room for the branches it adds. `side0` holds the acting branches whose first
+    /// target is 0, `side1` counts the others; the gate adds one branch for each acting
+    /// branch whose partner is missing (at most). Counting those takes a lookup per
+    /// branch, so it is done only when the quick bound (every acting branch adds one)
+    /// passes the limit or the room the map has; returns the room to reserve for the
+    /// added branches.
+    fn make_room(
+        &mut self,
+        side0: &[(Bits, Complex64)],
+        side1: usize,
+        flip: &Bits,
+    ) -> Result<usize, QuantumError> {
+        let len = self.map.len();
+        let bound = side0.len() + side1;
+        let free = self.map.capacity() - len;
+        if len.saturating_add(bound) <= self.limit && bound <= free {
+            return Ok(0);
+        }
+        let missing0 = side0
+            .iter()
+            .filter(|(k, _)| !self.map.contains_key(&k.xor(flip)))
+            .count();
+        let paired = side0.len() - missing0;
+        let added = missing0 + (side1 - paired);
+        let needed = len.saturating_add(added);
+        if needed > self.limit {
+            return Err(QuantumError::TooManyBranches {
+                needed,
+                limit: self.limit,
+            });
+        }
+        self.map
+            .try_reserve(added)
+            .map_err(|_| out_of_memory(added))?;
+        Ok(added)
     }
 }
 
@@ -100,6 +160,10 @@ impl Backend for SparseBackend {
             // A mixing gate: update each pair in place from its side-0 branch; the
             // images of missing partners are inserted afterwards.
             let mut side1 = 0usize;
+            if work.try_reserve(self.map.len()).is_err() {
+                self.scratch = work;
+                return Err(out_of_memory(self.map.len()));
+            }
             for (k, v) in &self.map {
                 if acts(k) {
                     if k.get(a) {
@@ -109,8 +173,13 @@ impl Backend for SparseBackend {
                     }
                 }
             }
-            let zero = Complex64::new(0.0, 0.0);
+            let room = self.make_room(&work, side1, &flip);
             let mut added = Vec::new();
+            if let Err(e) = room.and_then(|n| added.try_reserve(n).map_err(|_| out_of_memory(n))) {
+                self.scratch = work;
+                return Err(e);
+            }
+            let zero = Complex64::new(0.0, 0.0);
             let mut pruned = Vec::new();
             let small = |v: Complex64| v.norm_sqr() < PRUNE_NORM;
             let mut paired = 0usize;
@@ -195,7 +264,12 @@ impl Backend for SparseBackend {
             .sum()
     }
 
-    fn project(&mut self, predicate: &[Control], outcome: bool, p: f64) {
+    fn project(
+        &mut self,
+        predicate: &[Control],
+        outcome: bool,
+        p: f64,
+    ) -> Result<(), QuantumError> {
         let c = Compiled::new(predicate);
         let scale = 1.0 / p.sqrt();
         self.map.retain(|k, a| {
@@ -203,6 +277,7 @@ impl Backend for SparseBackend {
             *a *= scale;
             keep
         });
+        Ok(())
     }
 
     fn probability(&self, q: Qubit) -> f64 {
@@ -266,5 +341,144 @@ impl Backend for SparseBackend {
 
     fn clone_box(&self) -> Box<dyn Backend> {
         Box::new(self.clone())
+    }
+}
+
+impl SparseBackend {
+    /// Flips the bits `flip` in every key, rehashing the map in place.
+    fn rekey(&mut self, flip: &Bits) -> Result<(), QuantumError> {
+        let n = self.map.len();
+        let mut work = std::mem::take(&mut self.scratch);
+        work.clear();
+        if work.try_reserve(n).is_err() {
+            self.scratch = work;
+            return Err(out_of_memory(n));
+        }
+        work.extend(self.map.drain());
+        self.map.extend(work.iter().map(|&(k, a)| (k.xor(flip), a)));
+        work.clear();
+        self.scratch = work;
+        Ok(())
+    }
+}
+
+impl Register for SparseBackend {
+    const KIND: BackendKind = BackendKind::Sparse;
+
+    fn unit(opts: &BackendOptions) -> Self {
+        SparseBackend::with_limit(Bits::ZERO, opts.sparse_limit)
+    }
+
+    fn limit_units(opts: &BackendOptions) -> usize {
+        opts.sparse_limit
+    }
+
+    fn too_large(units: usize, opts: &BackendOptions) -> QuantumError {
+        QuantumError::TooManyBranches {
+            needed: units,
+            limit: opts.sparse_limit,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.map.len()
+    }
+
+    fn product_size(&self, other: &Self) -> usize {
+        self.map.len().saturating_mul(other.map.len())
+    }
+
+    fn set_budget(&mut self, units: usize) {
+        self.limit = units;
+    }
+
+    fn tensor(&self, other: &Self) -> Result<Self, QuantumError> {
+        let n = self.product_size(other);
+        let mut map = Map::default();
+        map.try_reserve(n).map_err(|_| out_of_memory(n))?;
+        for (k1, a1) in &self.map {
+            for (k2, a2) in &other.map {
+                let v = a1 * a2;
+                if v.norm_sqr() >= PRUNE_NORM {
+                    map.insert(k1.or(k2), v);
+                }
+            }
+        }
+        Ok(SparseBackend {
+            map,
+            scratch: Vec::new(),
+            limit: self.limit,
+        })
+    }
+
+    fn raise(&mut self, q: Qubit) -> Result<(), QuantumError> {
+        self.rekey(&Bits::ZERO.with(q as usize, true))
+    }
+
+    fn constants(&self, within: &Bits) -> (Bits, Bits) {
+        let mut all = Bits::ZERO.complement();
+        let mut any = Bits::ZERO;
+        for k in self.map.keys() {
+            all = all.and(k);
+            any = any.or(k);
+        }
+        let mask = within.and(&all.xor(&any).complement());
+        (mask, all.and(&mask))
+    }
+
+    fn lower(&mut self, _mask: &Bits, values: &Bits) -> Result<(), QuantumError> {
+        if values.is_zero() {
+            return Ok(());
+        }
+        self.rekey(values)
+    }
+
+    fn split(&self, part: &Bits) -> Option<(Self, Self)> {
+        let m = self.map.len();
+        let (&k0, &c) = self
+            .map
+            .iter()
+            .max_by(|x, y| x.1.norm_sqr().total_cmp(&y.1.norm_sqr()))?;
+        let rest_mask = part.complement();
+        let (h0, r0) = (k0.and(part), k0.and(&rest_mask));
+        // The support of a product is every combination of the two parts' supports.
+        let n_h = self.map.keys().filter(|k| k.and(&rest_mask) == r0).count();
+        let n_r = self.map.keys().filter(|k| k.and(part) == h0).count();
+        if n_h.checked_mul(n_r) != Some(m) || n_h < 2 || n_r < 2 {
+            return None;
+        }
+        for (k, a) in &self.map {
+            let (h, r) = (k.and(part), k.and(&rest_mask));
+            let alpha = self.map.get(&h.or(&r0))?;
+            let beta = self.map.get(&h0.or(&r))? / c;
+            if (a - alpha * beta).norm() > SPLIT_TOLERANCE {
+                return None;
+            }
+        }
+        let alpha: Vec<(Bits, Complex64)> = self
+            .map
+            .iter()
+            .filter(|(k, _)| k.and(&rest_mask) == r0)
+            .map(|(k, a)| (k.and(part), *a))
+            .collect();
+        let norm = alpha.iter().map(|(_, a)| a.norm_sqr()).sum::<f64>().sqrt();
+        let beta: Vec<(Bits, Complex64)> = self
+            .map
+            .iter()
+            .filter(|(k, _)| k.and(part) == h0)
+            .map(|(k, a)| (k.and(&rest_mask), a / c * norm))
+            .collect();
+        let alpha: Vec<(Bits, Complex64)> = alpha.into_iter().map(|(k, a)| (k, a / norm)).collect();
+        let mut a = SparseBackend::from_branches(&alpha);
+        let mut b = SparseBackend::from_branches(&beta);
+        a.limit = self.limit;
+        b.limit = self.limit;
+        Some((a, b))
+    }
+
+    fn each_branch(&self, f: &mut dyn FnMut(&Bits, Complex64)) {
+        for (k, a) in &self.map {
+            f(k, *a);
+        }
     }
 }

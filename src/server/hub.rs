@@ -186,12 +186,7 @@ impl Hub {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         let board = Board::new(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
-        let room = Arc::new(Room::new(
-            name,
-            board,
-            self.rooms_dir.as_deref(),
-            &self.limits,
-        ));
+        let room = Arc::new(Room::new(name, board, self.rooms_dir.as_deref()));
         rooms.insert(name.to_string(), Arc::clone(&room));
         Ok(room)
     }

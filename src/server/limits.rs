@@ -24,7 +24,7 @@ pub struct Limits {
     /// A room's dense state: log2 of its amplitudes at most.
     pub dense_limit_log2: u32,
     /// A room's sparse state: branches at most.
-    pub max_branches: usize,
+    pub sparse_limit: usize,
 }
 
 impl Default for Limits {
@@ -37,7 +37,7 @@ impl Default for Limits {
             input_burst: 32 * 1024,
             idle: Duration::from_secs(30 * 60),
             dense_limit_log2: 20,
-            max_branches: 1 << 16,
+            sparse_limit: 1 << 16,
         }
     }
 }

@@ -99,6 +99,8 @@ impl Board {
                 seed,
                 free_turns: false,
                 dense_limit_log2: limits.dense_limit_log2,
+                sparse_limit: limits.sparse_limit,
+                factored: true,
             })))),
             _ => crate::variants::new_game(rules, None, seed)
                 .map(|game| Board::Variant {
@@ -168,7 +170,8 @@ impl Board {
     ) -> Result<Board, RecordError> {
         let rules = saved.rules(path)?;
         if rules == RuleSet::Quantum {
-            let game = saved.replay_quantum(path, None, limits.dense_limit_log2)?;
+            let game =
+                saved.replay_quantum(path, None, limits.dense_limit_log2, limits.sparse_limit)?;
             return Ok(Board::Quantum(Box::new(game)));
         }
         let field = |e: crate::variants::VariantError| RecordError::Field {
@@ -215,15 +218,6 @@ impl Board {
                 played
             }
             Board::Variant { game, .. } => game.play(text).map(|_| ()).map_err(|e| e.to_string()),
-        }
-    }
-
-    /// Branches of the quantum state (1 for the variants, whose size their own rules
-    /// bound).
-    fn branches(&self) -> usize {
-        match self {
-            Board::Quantum(g) => g.branch_count(),
-            Board::Variant { .. } => 1,
         }
     }
 }
@@ -340,7 +334,6 @@ pub struct Room {
     /// Taken while a save is written, so that saves land in order; holds what was
     /// last written (the game's and the seats' text), so that nothing is written twice.
     saving: Mutex<(String, String)>,
-    max_branches: usize,
 }
 
 fn index(side: Color) -> usize {
@@ -352,7 +345,7 @@ fn index(side: Color) -> usize {
 
 impl Room {
     /// A new room `name` around `board`, saved into `dir` when given.
-    pub fn new(name: &str, board: Board, dir: Option<&Path>, limits: &Limits) -> Room {
+    pub fn new(name: &str, board: Board, dir: Option<&Path>) -> Room {
         Room {
             name: name.to_string(),
             file: dir.map(|d| d.join(format!("{name}.toml"))),
@@ -367,7 +360,6 @@ impl Room {
                 version: 1,
             }),
             saving: Mutex::new(Default::default()),
-            max_branches: limits.max_branches,
         }
     }
 
@@ -380,7 +372,7 @@ impl Room {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let dir = path.parent();
-        let room = Room::new(&name, board, dir, limits);
+        let room = Room::new(&name, board, dir);
         {
             let mut st = room.lock();
             st.date = saved.date.clone();
@@ -562,14 +554,8 @@ impl Room {
             st.board.clone()
         };
         let mut moving = Moving(self, true);
+        // The room's size limits are the simulator's: a move past them is refused.
         board.play(text, cancel)?;
-        let branches = board.branches();
-        if branches > self.max_branches {
-            return Err(format!(
-                "this move would make {branches} branches, over this server's limit of {}",
-                self.max_branches
-            ));
-        }
         {
             let mut st = self.lock();
             st.board = board.clone();
@@ -771,7 +757,7 @@ mod tests {
     fn room() -> Room {
         let limits = Limits::default();
         let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
-        Room::new("r", board, None, &limits)
+        Room::new("r", board, None)
     }
 
     #[test]
@@ -870,7 +856,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let limits = Limits::default();
         let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
-        let r = Room::new("r1", board, Some(&dir), &limits);
+        let r = Room::new("r1", board, Some(&dir));
         let (w, _) = counter();
         let keyed = Person {
             name: "ann".into(),

@@ -3,15 +3,18 @@
 //! backend, the favourable projector measured per card, and quantum counting simulated
 //! beside the exact count.
 
+use super::budget::{Estimate, Limits, Meter, Plan, Stage, Watch};
 use super::cards::Card;
 use super::deal::{enumerate, Deal};
 use super::encode::{register, EncodingKind, Preparation};
 use super::endgame::{Endgame, EndgameError};
-use super::quantum::{count, measure_favourable, Counting, Marked};
-use super::solve::Solver;
+use super::quantum::{count, measure_favourable, Counting, Marked, OpTally};
+use super::solve::{Solver, Stop, TABLE_ENTRY_BYTES};
 use crate::quantum::{
-    BackendKind, BackendOptions, Bits, Op, QuantumError, Qubit, Simulator, DEFAULT_DENSE_LIMIT_LOG2,
+    BackendKind, BackendOptions, Bits, QuantumError, Qubit, Simulator, DEFAULT_DENSE_LIMIT_LOG2,
 };
+
+pub use super::quantum::summarize_ops;
 
 /// Default number of counting qubits: the estimate for the nine-card endgame is then
 /// within about 0.4 of the count, and the state stays small on the dense backend.
@@ -35,6 +38,17 @@ pub enum AnalysisError {
     /// The measured probability disagrees with the classical tally: a bug.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The analysis would take more time or memory than allowed.
+    #[error("too much work: {estimate} (the limits are {} and {}); add constraints or use fewer cards, --encoding index or fewer --counting-qubits, or --no-limit to run it anyway", super::budget::duration_words(limits.seconds as f64), super::budget::bytes_words(limits.bytes))]
+    TooMuchWork {
+        /// What it would take.
+        estimate: Estimate,
+        /// What was allowed.
+        limits: Limits,
+    },
+    /// The caller set the cancel flag.
+    #[error("the analysis was cancelled")]
+    Cancelled,
 }
 
 /// How to run an analysis.
@@ -46,6 +60,8 @@ pub struct AnalyzeOptions {
     pub counting_qubits: usize,
     /// How the distributions are written into qubits.
     pub encoding: EncodingKind,
+    /// What the analysis may cost; `None` runs anything (`--no-limit`).
+    pub limits: Option<Limits>,
 }
 
 impl Default for AnalyzeOptions {
@@ -54,6 +70,7 @@ impl Default for AnalyzeOptions {
             backend: BackendKind::Sparse,
             counting_qubits: DEFAULT_COUNTING_QUBITS,
             encoding: EncodingKind::Owners,
+            limits: Some(Limits::DEFAULT),
         }
     }
 }
@@ -108,6 +125,8 @@ pub struct Analysis {
     pub recommendation: usize,
     /// The circuits, summarised stage by stage.
     pub circuit: Vec<CircuitStage>,
+    /// What the run was expected to cost (with the solver's real work).
+    pub estimate: Estimate,
 }
 
 impl Analysis {
@@ -117,43 +136,30 @@ impl Analysis {
     }
 }
 
-/// Counts gates in a trace by name and number of controls, e.g. "2 Ry, 3 C²-X".
-pub fn summarize_ops(ops: &[Op]) -> String {
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for op in ops {
-        let name = match op {
-            Op::Gate { gate, controls, .. } => {
-                let base = gate
-                    .name()
-                    .split('(')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
-                match controls.len() {
-                    0 => base,
-                    1 => format!("C-{base}"),
-                    n => format!("C{n}-{base}"),
-                }
-            }
-            Op::Oracle { label } => format!("oracle {label}"),
-            Op::Measure { .. } => "measure".to_string(),
-            Op::Alloc { .. } | Op::Release { .. } => continue,
-        };
-        match counts.iter_mut().find(|c| c.0 == name) {
-            Some(c) => c.1 += 1,
-            None => counts.push((name, 1)),
-        }
-    }
-    counts
-        .iter()
-        .map(|(n, k)| format!("{k} {n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Analyses an endgame: exact card quality per candidate, measured on the chosen
+/// backend, and quantum counting beside it. Refused with
+/// [`AnalysisError::TooMuchWork`] when it would exceed `opts.limits`; see
+/// [`analyze_watched`] to follow its progress or cancel it.
+pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, AnalysisError> {
+    analyze_watched(eg, opts, &Watch::default())
 }
 
-/// Analyses an endgame: exact card quality per candidate, measured on the chosen
-/// backend, and quantum counting beside it.
-pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, AnalysisError> {
+/// Distributions whose solving the projection of the solver's work is made from: the
+/// first 1/32 of them.
+const PROBE_SHARE: usize = 32;
+
+/// [`analyze`], reporting progress to `watch.progress` and stopping with
+/// [`AnalysisError::Cancelled`] soon after `watch.cancel` is set.
+///
+/// The work is estimated before each long stage (see [`super::budget`]): the memory and
+/// the quantum stages before anything runs, the solver's share from the first 1/32 of the
+/// distributions (which stop early once they alone use up their share of the limit).
+/// Whatever is refused is refused within about 1/32 of the time limit.
+pub fn analyze_watched(
+    eg: &Endgame,
+    opts: &AnalyzeOptions,
+    watch: &Watch,
+) -> Result<Analysis, AnalysisError> {
     let t = opts.counting_qubits;
     if t > MAX_COUNTING_QUBITS {
         return Err(EndgameError::TooLarge(format!(
@@ -173,25 +179,104 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
         }
         .into());
     }
+    let cards_n = eg.hand.len();
+    let table_bits = table_bits(n * cards_n);
+    let mut plan = Plan {
+        backend: opts.backend,
+        n,
+        cards: cards_n,
+        unknown: eg.unknown.len(),
+        data,
+        t,
+        prep_gates: 0,
+        table_bytes: TABLE_ENTRY_BYTES << table_bits,
+    };
+    let refuse =
+        |estimate: Estimate, limits: Limits| AnalysisError::TooMuchWork { estimate, limits };
+    // Before anything runs: the memory, then (with the preparation's size) the quantum
+    // stages, every distribution counted as favourable.
+    let over = |e: &Estimate, l: &Limits| e.bytes > l.bytes || e.seconds > l.seconds as f64;
+    if let Some(limits) = opts.limits {
+        // Without the preparation (and the solver) the time is a lower bound.
+        let estimate = plan.estimate(0, n * cards_n, true);
+        if estimate.bytes > limits.bytes {
+            return Err(refuse(estimate, limits));
+        }
+    }
+    let qubits: Vec<Qubit> = (0..data as Qubit).collect();
+    let prep = Preparation::uniform(&qubits, &keys);
+    plan.prep_gates = prep.gates.len();
+    let mut estimate = plan.estimate(0, n * cards_n, false);
+    if let Some(limits) = opts.limits {
+        if over(&estimate, &limits) {
+            return Err(refuse(estimate, limits));
+        }
+    }
+    let mut meter = Meter::new(watch, estimate);
+    meter.weigh(1.0, plan.measure_seconds(n * cards_n), plan.count_seconds());
 
     // Classical part: the double-dummy value of every distribution for every lead.
     let defenders: Vec<bool> = (0..eg.seats.len()).map(|s| eg.is_defender(s)).collect();
-    let mut solver = Solver::new(eg.game, &defenders);
-    let hands: Vec<Vec<u32>> = deals.iter().map(|d| d.hands(eg)).collect();
-    let values: Vec<Vec<u32>> = eg
-        .hand
+    let mut solver = Solver::with_table_bits(eg.game, &defenders, table_bits);
+    let probe = n.div_ceil(PROBE_SHARE);
+    let allowance = opts.limits.map(|l| plan.solver_allowance(&l));
+    solver.set_stop(Stop {
+        node_budget: allowance.map(|a| (a as u128 * probe as u128 / n as u128) as u64),
+        cancel: watch.cancel.clone(),
+    });
+    let mut values = vec![vec![0u32; n]; cards_n];
+    meter.stage(Stage::Solving, n as u64);
+    for (di, deal) in deals.iter().enumerate() {
+        let hands = deal.hands(eg);
+        for (ci, &card) in eg.hand.iter().enumerate() {
+            match solver.try_value_after_lead(&hands, eg.me, card) {
+                Some(v) => values[ci][di] = v,
+                None if meter.cancelled() => return Err(AnalysisError::Cancelled),
+                None => {
+                    // The probe alone used up its share: the whole is over the limit.
+                    let projected = solver.nodes() * n as u64 / (di as u64 + 1);
+                    let limits = opts.limits.unwrap_or_default();
+                    return Err(refuse(plan.estimate(projected, n * cards_n, true), limits));
+                }
+            }
+        }
+        if di + 1 == probe {
+            let projected = solver.nodes() * n as u64 / probe as u64;
+            estimate = plan.estimate(projected, n * cards_n, false);
+            if let Some(limits) = opts.limits {
+                if estimate.seconds > limits.seconds as f64 {
+                    return Err(refuse(estimate, limits));
+                }
+            }
+            solver.set_stop(Stop {
+                node_budget: None,
+                cancel: watch.cancel.clone(),
+            });
+            meter.estimate = estimate;
+            meter.weigh(
+                Plan::solve_seconds(projected),
+                plan.measure_seconds(n * cards_n),
+                plan.count_seconds(),
+            );
+        }
+        if !meter.step(1) {
+            return Err(AnalysisError::Cancelled);
+        }
+    }
+    let favourable: Vec<Vec<bool>> = values
         .iter()
-        .map(|&c| {
-            hands
-                .iter()
-                .map(|h| solver.value_after_lead(h, eg.me, c))
-                .collect()
-        })
+        .map(|v| v.iter().map(|&x| eg.favourable(x)).collect())
         .collect();
+    let marked: usize = favourable.iter().flatten().filter(|&&f| f).count();
+    estimate = plan.estimate(solver.nodes(), marked, false);
+    meter.estimate = estimate;
+    meter.weigh(
+        Plan::solve_seconds(solver.nodes()),
+        plan.measure_seconds(marked),
+        plan.count_seconds(),
+    );
 
     // Quantum part: the distributions in superposition over the owner registers.
-    let qubits: Vec<Qubit> = (0..data as Qubit).collect();
-    let prep = Preparation::uniform(&qubits, &keys);
     let flag = data as Qubit;
     let mut base = Simulator::new(
         opts.backend,
@@ -201,7 +286,8 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
         BackendOptions::default(),
     );
     prep.apply(&mut base, &[])?;
-    let prep_ops = base.take_trace();
+    let mut prep_tally = OpTally::default();
+    prep_tally.drain(&mut base);
     if base.backend().branch_count() != n {
         return Err(AnalysisError::Internal(format!(
             "prepared {} branches for {n} distributions",
@@ -211,27 +297,30 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
     let mut circuit = vec![CircuitStage {
         stage: "A".into(),
         detail: format!(
-            "{n} distributions on {data} {} qubits: {}",
+            "{n} distributions on {data} {} qubits: {prep_tally}",
             if opts.encoding == EncodingKind::Owners {
                 "owner"
             } else {
                 "index"
             },
-            summarize_ops(&prep_ops)
         ),
     }];
 
-    let mut cards = Vec::new();
+    meter.stage(Stage::Measuring, marked as u64);
+    let mut p_wins = Vec::with_capacity(cards_n);
     for (ci, &card) in eg.hand.iter().enumerate() {
-        let favourable: Vec<bool> = values[ci].iter().map(|&v| eg.favourable(v)).collect();
         let fav_keys: Vec<u64> = keys
             .iter()
-            .zip(&favourable)
+            .zip(&favourable[ci])
             .filter(|(_, &f)| f)
             .map(|(&k, _)| k)
             .collect();
         let mut sim = base.clone();
-        let p_win = measure_favourable(&mut sim, &qubits, flag, &fav_keys)?;
+        let mut tally = OpTally::default();
+        let p_win = measure_favourable(&mut sim, &qubits, flag, &fav_keys, &mut tally, &mut |k| {
+            meter.step(k)
+        })?
+        .ok_or(AnalysisError::Cancelled)?;
         let wins = (p_win * n as f64).round() as usize;
         if wins != fav_keys.len() || (p_win * n as f64 - wins as f64).abs() > 1e-6 {
             return Err(AnalysisError::Internal(format!(
@@ -243,11 +332,18 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
             circuit.push(CircuitStage {
                 stage: "P_fav".into(),
                 detail: format!(
-                    "per card: flag q{flag} set on the favourable strings, then measured ({})",
-                    summarize_ops(&sim.take_trace())
+                    "per card: flag q{flag} set on the favourable strings, then measured ({tally})"
                 ),
             });
         }
+        p_wins.push((p_win, wins, fav_keys));
+    }
+
+    meter.stage(Stage::Counting, (cards_n as u64) << t);
+    let mut cards = Vec::new();
+    for (ci, ((&card, (p_win, wins, fav_keys)), favourable)) in
+        eg.hand.iter().zip(p_wins).zip(favourable).enumerate()
+    {
         let quantum = if t == 0 {
             None
         } else {
@@ -265,9 +361,19 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
             } else {
                 (1u64 << data) - 1
             };
-            let c = count(&mut qsim, &prep, data_mask, &counting, &marked, n)?;
+            let mut tally = OpTally::default();
+            let c = count(
+                &mut qsim,
+                &prep,
+                data_mask,
+                &counting,
+                &marked,
+                n,
+                &mut tally,
+                &mut |k| meter.step(k),
+            )?
+            .ok_or(AnalysisError::Cancelled)?;
             if ci == 0 {
-                let ops = qsim.take_trace();
                 circuit.push(CircuitStage {
                     stage: "Grover".into(),
                     detail: format!(
@@ -277,7 +383,7 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
                 });
                 circuit.push(CircuitStage {
                     stage: "QPE".into(),
-                    detail: format!("whole counting circuit per card: {}", summarize_ops(&ops)),
+                    detail: format!("whole counting circuit per card: {tally}"),
                 });
                 let qft = super::quantum::qft_gates(&counting);
                 circuit.push(CircuitStage {
@@ -327,5 +433,13 @@ pub fn analyze(eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Analysis
         cards,
         recommendation,
         circuit,
+        estimate,
     })
+}
+
+/// The solver's table for `solves` double-dummy solves: 2^12 to 2^22 entries (96 KiB to
+/// 96 MiB), about 64 per solve.
+fn table_bits(solves: usize) -> u32 {
+    let want = (solves as u64).saturating_mul(64).max(1);
+    (u64::BITS - want.leading_zeros()).clamp(12, 22)
 }

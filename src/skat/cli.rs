@@ -6,7 +6,10 @@
 //! Errors in what the user gave (a bad file, an impossible endgame, a state too large
 //! for the backend) print one line on stderr and exit with code 2.
 
-use super::analysis::{analyze, Analysis, AnalysisError, AnalyzeOptions, DEFAULT_COUNTING_QUBITS};
+use super::analysis::{
+    analyze_watched, Analysis, AnalysisError, AnalyzeOptions, DEFAULT_COUNTING_QUBITS,
+};
+use super::budget::{Limits, Progress, Watch};
 use super::encode::EncodingKind;
 use super::endgame::{preset, Endgame, Side, PRESETS};
 use super::toy::{run_toy, ToyReport};
@@ -54,6 +57,10 @@ pub struct TuiArgs {
     /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
     #[arg(long, default_value = "auto")]
     pub color: ColorChoice,
+    /// Analyse endgames however long or large they are (default: refuse what would
+    /// take over a minute or 1 GB).
+    #[arg(long)]
+    pub no_limit: bool,
 }
 
 /// Where an endgame comes from: a file or a built-in preset.
@@ -92,6 +99,10 @@ pub enum SkatCommand {
         /// in the paper) or index (a numbered register; much faster when large).
         #[arg(long, default_value = "owners")]
         encoding: EncodingKind,
+        /// Run however long or large the analysis is (default: refuse what would take
+        /// over a minute or 1 GB).
+        #[arg(long)]
+        no_limit: bool,
     },
     /// The paper's four-card example through card-play and trick-taking gates.
     Toy {
@@ -113,6 +124,9 @@ pub enum SkatCommand {
         /// Which distribution the tricks pane plays out (1-based).
         #[arg(long, default_value_t = 1)]
         distribution: usize,
+        /// Run however long or large the analysis is.
+        #[arg(long)]
+        no_limit: bool,
     },
     /// Lists the built-in endgames.
     Presets,
@@ -152,7 +166,7 @@ fn load(source: &Source) -> Result<(String, Endgame), Failure> {
     let (label, text) = match (&source.file, &source.preset) {
         (Some(path), _) => {
             let label = path.display().to_string();
-            let text = std::fs::read_to_string(path)
+            let text = crate::files::read_text(path)
                 .map_err(|e| Failure::user(format!("{label}: cannot read: {e}")))?;
             (label, text)
         }
@@ -375,6 +389,7 @@ fn text_instead(t: TuiArgs) -> SkatCommand {
         },
         backend: t.backend,
         distribution: 1,
+        no_limit: t.no_limit,
     }
 }
 
@@ -414,6 +429,7 @@ fn lab_options(t: TuiArgs) -> Result<LabOptions, Failure> {
         analyze: AnalyzeOptions {
             backend: t.backend,
             encoding: t.encoding,
+            limits: limits(t.no_limit),
             ..AnalyzeOptions::default()
         },
         ascii: t.ascii,
@@ -438,6 +454,48 @@ fn tui(t: TuiArgs) -> Result<u8, Failure> {
     }
 }
 
+/// The limits of `--no-limit` given or not.
+fn limits(no_limit: bool) -> Option<Limits> {
+    (!no_limit).then_some(Limits::DEFAULT)
+}
+
+/// A run shows its progress bar once it has taken this long (or is expected to).
+const BAR_AFTER: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Analyses `eg`, with a progress bar on standard error (when it is a terminal) for a
+/// run that takes longer than half a second; errors name the endgame.
+fn analyze_with_bar(label: &str, eg: &Endgame, opts: &AnalyzeOptions) -> Result<Analysis, Failure> {
+    let bar = indicatif::ProgressBar::hidden();
+    let progress = |p: &Progress| {
+        if bar.is_hidden() {
+            if p.elapsed < BAR_AFTER && p.estimate.seconds < BAR_AFTER.as_secs_f64() {
+                return;
+            }
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            bar.set_length(1000);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:30} {percent:>3}% {elapsed:>4} of ~{prefix}: {msg}",
+            ) {
+                bar.set_style(style);
+            }
+        }
+        bar.set_prefix(super::budget::duration_words(p.estimate.seconds));
+        bar.set_message(format!("{} ({} of {})", p.stage.name(), p.done, p.total));
+        bar.set_position((p.fraction * 1000.0) as u64);
+    };
+    let watch = Watch {
+        progress: Some(&progress),
+        cancel: None,
+    };
+    let result = analyze_watched(eg, opts, &watch);
+    bar.finish_and_clear();
+    result.map_err(|e| {
+        let mut f = Failure::from(e);
+        f.message = format!("{label}: {}", f.message);
+        f
+    })
+}
+
 /// What a command left to do: print text, or exit with a code (the lab ran).
 enum Done {
     Text(String),
@@ -453,21 +511,16 @@ fn execute(command: SkatCommand) -> Result<Done, Failure> {
             json,
             counting_qubits,
             encoding,
+            no_limit,
         } => {
             let (label, eg) = load(&source)?;
-            let a = analyze(
-                &eg,
-                &AnalyzeOptions {
-                    backend,
-                    counting_qubits,
-                    encoding,
-                },
-            )
-            .map_err(|e| {
-                let mut f = Failure::from(e);
-                f.message = format!("{label}: {}", f.message);
-                f
-            })?;
+            let opts = AnalyzeOptions {
+                backend,
+                counting_qubits,
+                encoding,
+                limits: limits(no_limit),
+            };
+            let a = analyze_with_bar(&label, &eg, &opts)?;
             if json {
                 format!("{}\n", analysis_json(&a))
             } else {
@@ -489,20 +542,15 @@ fn execute(command: SkatCommand) -> Result<Done, Failure> {
             source,
             backend,
             distribution,
+            no_limit,
         } => {
             let (label, eg) = load(&source)?;
-            let a = analyze(
-                &eg,
-                &AnalyzeOptions {
-                    backend,
-                    ..AnalyzeOptions::default()
-                },
-            )
-            .map_err(|e| {
-                let mut f = Failure::from(e);
-                f.message = format!("{label}: {}", f.message);
-                f
-            })?;
+            let opts = AnalyzeOptions {
+                backend,
+                limits: limits(no_limit),
+                ..AnalyzeOptions::default()
+            };
+            let a = analyze_with_bar(&label, &eg, &opts)?;
             SkatView::new(&a, distribution.saturating_sub(1)).render_text()
         }
         SkatCommand::Presets => PRESETS

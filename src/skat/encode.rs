@@ -183,14 +183,41 @@ fn cover(entries: &[(u64, f64)], low: u64) -> Vec<(u64, u64, f64)> {
         }
     }
     let mut groups: Vec<(u64, u64, f64)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for &(p, a) in entries {
-        if !groups.iter().any(|g| g.0 == p & keep) {
+        if seen.insert(p & keep) {
             groups.push((p & keep, keep, a));
         }
     }
     groups.retain(|g| g.2.abs() >= ANGLE_EPS);
     groups.sort_by_key(|g| g.0);
     groups
+}
+
+/// The angle that occurs most often (angles closer than [`ANGLE_EPS`] count as one);
+/// of equally common ones, the one met first in `angles`. O(m log m).
+fn most_common(angles: &[f64]) -> f64 {
+    let mut order: Vec<usize> = (0..angles.len()).collect();
+    order.sort_by(|&a, &b| angles[a].total_cmp(&angles[b]).then(a.cmp(&b)));
+    // (count, first position) of the best run so far.
+    let mut best: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && angles[order[j]] - angles[order[i]] < ANGLE_EPS {
+            j += 1;
+        }
+        let first = order[i..j].iter().copied().min().unwrap_or(order[i]);
+        let better = match best {
+            None => true,
+            Some((count, at)) => j - i > count || (j - i == count && first < at),
+        };
+        if better {
+            best = Some((j - i, first));
+        }
+        i = j;
+    }
+    best.map_or(0.0, |(_, at)| angles[at])
 }
 
 impl Preparation {
@@ -226,17 +253,7 @@ impl Preparation {
                 .collect();
             angles.sort_by_key(|e| e.0);
             let direct = cover(&angles, low);
-            let mut base = 0.0;
-            let mut best_count = 0;
-            for &(_, a) in &angles {
-                let k = angles
-                    .iter()
-                    .filter(|e| (e.1 - a).abs() < ANGLE_EPS)
-                    .count();
-                if k > best_count {
-                    (base, best_count) = (a, k);
-                }
-            }
+            let base = most_common(&angles.iter().map(|e| e.1).collect::<Vec<_>>());
             let deltas: Vec<(u64, f64)> = angles.iter().map(|&(p, a)| (p, a - base)).collect();
             let corrections = cover(&deltas, low);
             let chosen = if corrections.len() + 1 < direct.len() {

@@ -231,7 +231,10 @@ pub fn preset(name: &str) -> Option<&'static str> {
 }
 
 fn syntax_error(text: &str, e: &toml::de::Error) -> EndgameError {
-    let start = e.span().map_or(0, |s| s.start).min(text.len());
+    let mut start = e.span().map_or(0, |s| s.start).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
     let before = &text[..start];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;

@@ -4,6 +4,7 @@
 //! favourable projector, and quantum counting is simulated beside the exact count.
 
 pub mod analysis;
+pub mod budget;
 pub mod cards;
 pub mod cli;
 pub mod deal;
@@ -14,6 +15,7 @@ pub mod solve;
 pub mod toy;
 pub mod view;
 
-pub use analysis::{analyze, Analysis, AnalysisError, AnalyzeOptions, CardResult};
+pub use analysis::{analyze, analyze_watched, Analysis, AnalysisError, AnalyzeOptions, CardResult};
+pub use budget::{Estimate, Limits, Progress, Stage, Watch};
 pub use cards::{Card, Game, Rank, Suit};
 pub use endgame::{Endgame, EndgameError};

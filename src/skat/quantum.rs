@@ -2,31 +2,111 @@
 //! state, and quantum counting (phase estimation on the Grover operator) simulated.
 
 use super::encode::Preparation;
-use crate::quantum::{Bits, Control, Gate, QuantumError, Qubit, Simulator};
+use crate::quantum::{Bits, Control, Gate, Op, QuantumError, Qubit, Simulator};
 use std::collections::HashSet;
 use std::f64::consts::PI;
+use std::fmt;
 
 /// Basis strings of the owner registers that are favourable, for fast oracle lookups.
 pub type Marked = HashSet<u64, foldhash::fast::RandomState>;
 
+/// Told how many steps of a long loop were done since the last call; returns `false` to
+/// stop the loop (cancelled).
+pub type Tick<'a> = &'a mut dyn FnMut(u64) -> bool;
+
+/// Gates counted by name and number of controls ("2 Ry, 3 C2-X"), gathered from a
+/// simulator's trace as it is drained, so a long run keeps no trace in memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpTally {
+    counts: Vec<(String, usize)>,
+}
+
+impl OpTally {
+    /// Counts `ops`.
+    pub fn add(&mut self, ops: &[Op]) {
+        for op in ops {
+            let name = match op {
+                Op::Gate { gate, controls, .. } => {
+                    let base = gate
+                        .name()
+                        .split('(')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    match controls.len() {
+                        0 => base,
+                        1 => format!("C-{base}"),
+                        n => format!("C{n}-{base}"),
+                    }
+                }
+                Op::Oracle { label } => format!("oracle {label}"),
+                Op::Measure { .. } => "measure".to_string(),
+                Op::Alloc { .. } | Op::Release { .. } => continue,
+            };
+            match self.counts.iter_mut().find(|c| c.0 == name) {
+                Some(c) => c.1 += 1,
+                None => self.counts.push((name, 1)),
+            }
+        }
+    }
+
+    /// Counts what `sim` recorded and clears its trace.
+    pub fn drain(&mut self, sim: &mut Simulator) {
+        self.add(&sim.take_trace());
+    }
+}
+
+impl fmt::Display for OpTally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .counts
+            .iter()
+            .map(|(n, k)| format!("{k} {n}"))
+            .collect();
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// Counts gates in a trace by name and number of controls, e.g. "2 Ry, 3 C2-X".
+pub fn summarize_ops(ops: &[Op]) -> String {
+    let mut tally = OpTally::default();
+    tally.add(ops);
+    tally.to_string()
+}
+
+/// How many gates run between two looks at the tick (and trace drains).
+const GATES_PER_TICK: usize = 256;
+
 /// Marks a flag qubit on the favourable strings and measures it: the probability of
 /// outcome 1 is <psi|P_fav|psi>. Bit i of a string is qubit `qubits[i]`; the flag is
 /// qubit `flag` (in |0>). One multi-controlled X per favourable string writes the flag.
+/// The gates are counted into `tally`; `tick` hears of every 256 gates and may stop the
+/// loop (then `Ok(None)`).
 pub fn measure_favourable(
     sim: &mut Simulator,
     qubits: &[Qubit],
     flag: Qubit,
     favourable: &[u64],
-) -> Result<f64, QuantumError> {
-    for &s in favourable {
-        let controls: Vec<Control> = qubits
-            .iter()
-            .enumerate()
-            .map(|(i, &q)| Control::Bit(q, s >> i & 1 == 1))
-            .collect();
-        sim.apply(Gate::X, &[flag], &controls)?;
+    tally: &mut OpTally,
+    tick: Tick,
+) -> Result<Option<f64>, QuantumError> {
+    for chunk in favourable.chunks(GATES_PER_TICK) {
+        for &s in chunk {
+            let controls: Vec<Control> = qubits
+                .iter()
+                .enumerate()
+                .map(|(i, &q)| Control::Bit(q, s >> i & 1 == 1))
+                .collect();
+            sim.apply(Gate::X, &[flag], &controls)?;
+        }
+        tally.drain(sim);
+        if !tick(chunk.len() as u64) {
+            return Ok(None);
+        }
     }
-    Ok(sim.measure(&[Control::Bit(flag, true)], None)?.p1)
+    let p = sim.measure(&[Control::Bit(flag, true)], None)?.p1;
+    tally.drain(sim);
+    Ok(Some(p))
 }
 
 /// The outcome of simulated quantum counting.
@@ -96,6 +176,10 @@ pub fn inverse_qft(sim: &mut Simulator, qubits: &[Qubit]) -> Result<(), QuantumE
 /// S0 = 2|0><0| - I, so G rotates by theta with sin^2(theta/2) = M/N. Phase estimation
 /// applies controlled-G^(2^k) with counting qubit k as control, then the inverse QFT.
 /// Only the two reflections need the control: with the control off, A A^-1 = I.
+///
+/// The gates are counted into `tally`; `tick` hears of every application of G and may
+/// stop the run (then `Ok(None)`).
+#[allow(clippy::too_many_arguments)]
 pub fn count(
     sim: &mut Simulator,
     prep: &Preparation,
@@ -103,7 +187,9 @@ pub fn count(
     counting: &[Qubit],
     marked: &Marked,
     total: usize,
-) -> Result<Counting, QuantumError> {
+    tally: &mut OpTally,
+    tick: Tick,
+) -> Result<Option<Counting>, QuantumError> {
     let t = counting.len();
     prep.apply(sim, &[])?;
     // The controlled powers of G commute, so the blocks run from the largest power
@@ -127,9 +213,14 @@ pub fn count(
             };
             sim.oracle("S_0", &s0);
             prep.apply(sim, &[])?;
+            tally.drain(sim);
+            if !tick(1) {
+                return Ok(None);
+            }
         }
     }
     inverse_qft(sim, counting)?;
+    tally.drain(sim);
 
     let mut dist = vec![0.0f64; 1 << t];
     for (b, a) in sim.backend().branches() {
@@ -153,7 +244,7 @@ pub fn count(
         .map(|(y, &p)| (y as u64, p))
         .collect();
     distribution.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    Ok(Counting {
+    Ok(Some(Counting {
         counting_qubits: t,
         oracle_calls: (1u64 << t) - 1,
         outcome: outcome as u64,
@@ -161,7 +252,7 @@ pub fn count(
         estimate,
         error_bound: error_bound(estimate, n, t),
         distribution,
-    })
+    }))
 }
 
 #[cfg(test)]

@@ -3,13 +3,27 @@
 //!
 //! Alpha-beta search over single card plays, with a transposition table of value bounds
 //! at the start of each trick (the position there is fully described by the hands and
-//! the leader, so one table serves every distribution of an analysis).
+//! the leader, so one table serves every distribution of an analysis). The table has a
+//! fixed size chosen when the solver is made ([`Solver::with_table_bits`]): two-entry
+//! buckets that keep the position with more cards left, so memory stays bounded however
+//! long the solver runs. A search can be stopped from outside (a node budget or a
+//! cancel flag); it then returns no value and leaves the table as it was.
 
 use super::cards::{Card, Class, Game};
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Most seats a solver handles.
 pub const MAX_SEATS: usize = 4;
+
+/// Table size of [`Solver::new`]: 2^16 entries (1.5 MiB), plenty for one deal.
+pub const DEFAULT_TABLE_BITS: u32 = 16;
+
+/// Largest table: 2^24 entries (384 MiB).
+pub const MAX_TABLE_BITS: u32 = 24;
+
+/// How often (in searched positions) a running search looks at its budget and flag.
+const CHECK_EVERY: u64 = 1 << 12;
 
 /// One trick as played: who led, the cards in playing order, who took it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +44,117 @@ struct Pos {
     len: usize,
 }
 
-type Table = HashMap<(u128, u8), (i32, i32), foldhash::fast::RandomState>;
+/// Bounds on the value of a position at the start of a trick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    hands: [u32; MAX_SEATS],
+    /// The leader; [`EMPTY`] marks an unused slot.
+    leader: u8,
+    lo: i16,
+    hi: i16,
+}
+
+const EMPTY: u8 = u8::MAX;
+/// Below every value (no lower bound known).
+const NO_LO: i16 = -1;
+/// Above every value (no upper bound known).
+const NO_HI: i16 = 121;
+
+impl Entry {
+    fn cards(&self) -> u32 {
+        self.hands.iter().map(|h| h.count_ones()).sum()
+    }
+}
+
+/// The bytes one table entry takes.
+pub const TABLE_ENTRY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
+
+/// A fixed-size table of two-entry buckets, indexed by a hash of the position.
+#[derive(Clone, Debug)]
+struct Table {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        let bits = bits.clamp(1, MAX_TABLE_BITS);
+        let empty = Entry {
+            hands: [0; MAX_SEATS],
+            leader: EMPTY,
+            lo: NO_LO,
+            hi: NO_HI,
+        };
+        Table {
+            slots: vec![empty; 1 << bits],
+            mask: (1 << bits) - 2,
+        }
+    }
+
+    /// The first slot of the bucket of a position (a fixed hash, so runs repeat).
+    fn bucket(&self, hands: &[u32; MAX_SEATS], leader: u8) -> usize {
+        let a = hands[0] as u64 | (hands[1] as u64) << 32;
+        let b = hands[2] as u64 | (hands[3] as u64) << 32;
+        (mix(a ^ mix(b ^ leader as u64)) as usize) & self.mask
+    }
+
+    fn get(&self, hands: &[u32; MAX_SEATS], leader: u8) -> Option<(i32, i32)> {
+        let i = self.bucket(hands, leader);
+        self.slots[i..i + 2]
+            .iter()
+            .find(|e| e.leader == leader && e.hands == *hands)
+            .map(|e| (e.lo as i32, e.hi as i32))
+    }
+
+    /// Narrows the bounds of a position: the known entry, else a new one in place of the
+    /// bucket's entry with fewer cards left (cheaper to find again).
+    fn narrow(&mut self, hands: &[u32; MAX_SEATS], leader: u8, lo: Option<i32>, hi: Option<i32>) {
+        let i = self.bucket(hands, leader);
+        let pair = &mut self.slots[i..i + 2];
+        let k = match pair
+            .iter()
+            .position(|e| e.leader == leader && e.hands == *hands)
+        {
+            Some(k) => k,
+            None => {
+                let k = usize::from(pair[1].leader == EMPTY || pair[1].cards() < pair[0].cards());
+                let k = if pair[0].leader == EMPTY { 0 } else { k };
+                pair[k] = Entry {
+                    hands: *hands,
+                    leader,
+                    lo: NO_LO,
+                    hi: NO_HI,
+                };
+                k
+            }
+        };
+        let e = &mut pair[k];
+        if let Some(lo) = lo {
+            e.lo = e.lo.max(lo as i16);
+        }
+        if let Some(hi) = hi {
+            e.hi = e.hi.min(hi as i16);
+        }
+    }
+}
+
+/// A 64-bit finaliser (MurmurHash3's): every input bit moves every output bit.
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ h >> 33
+}
+
+/// When a search gives up: after a number of searched positions, or when a flag is set.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    /// Give up once [`Solver::nodes`] passes this.
+    pub node_budget: Option<u64>,
+    /// Give up when this is set (from any thread).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
 
 /// A double-dummy solver for one game type and one split into defenders and declarer.
 #[derive(Clone, Debug)]
@@ -45,6 +169,8 @@ pub struct Solver {
     order: Vec<u8>,
     table: Table,
     nodes: u64,
+    stop: Stop,
+    stopped: bool,
 }
 
 fn class_id(c: Class) -> u8 {
@@ -56,8 +182,14 @@ fn class_id(c: Class) -> u8 {
 
 impl Solver {
     /// A solver for `game`; `defender[s]` tells whether seat `s` defends. Seats play in
-    /// index order, wrapping around.
+    /// index order, wrapping around. Its table has 2^[`DEFAULT_TABLE_BITS`] entries.
     pub fn new(game: Game, defender: &[bool]) -> Solver {
+        Solver::with_table_bits(game, defender, DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver whose table has 2^`bits` entries ([`TABLE_ENTRY_BYTES`] each; `bits`
+    /// is kept within 1 to [`MAX_TABLE_BITS`]).
+    pub fn with_table_bits(game: Game, defender: &[bool], bits: u32) -> Solver {
         assert!((2..=MAX_SEATS).contains(&defender.len()));
         let mut d = [false; MAX_SEATS];
         d[..defender.len()].copy_from_slice(defender);
@@ -86,9 +218,16 @@ impl Solver {
             points,
             class_mask,
             order,
-            table: Table::default(),
+            table: Table::new(bits),
             nodes: 0,
+            stop: Stop::default(),
+            stopped: false,
         }
+    }
+
+    /// Makes later searches give up as `stop` says (see [`Solver::try_value_after_lead`]).
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     /// Positions searched so far (for statistics).
@@ -102,6 +241,30 @@ impl Solver {
     pub fn value_after_lead(&mut self, hands: &[u32], leader: usize, card: Card) -> u32 {
         let mut p = self.start(hands, leader);
         self.play(&mut p, card.index(), -1, 121) as u32
+    }
+
+    /// [`Solver::value_after_lead`] that gives up when the [`Stop`] set with
+    /// [`Solver::set_stop`] says so: `None` then, and the table keeps only what was
+    /// found before.
+    pub fn try_value_after_lead(
+        &mut self,
+        hands: &[u32],
+        leader: usize,
+        card: Card,
+    ) -> Option<u32> {
+        self.stopped = false;
+        let v = self.value_after_lead(hands, leader, card);
+        (!self.stopped).then_some(v)
+    }
+
+    /// Whether the stop condition holds now.
+    fn should_stop(&self) -> bool {
+        self.stop.node_budget.is_some_and(|b| self.nodes > b)
+            || self
+                .stop
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// One perfect line of play after `leader` leads `card`: the tricks in order. At
@@ -240,17 +403,16 @@ impl Solver {
 
     fn search(&mut self, p: &mut Pos, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.stopped || (self.nodes.is_multiple_of(CHECK_EVERY) && self.should_stop()) {
+            self.stopped = true;
+            return 0;
+        }
         let key = if p.len == 0 {
             if p.hands[..self.n].iter().all(|&h| h == 0) {
                 return 0;
             }
-            let packed = p
-                .hands
-                .iter()
-                .enumerate()
-                .fold(0u128, |k, (i, &h)| k | (h as u128) << (32 * i));
-            let key = (packed, p.leader as u8);
-            if let Some(&(lo, hi)) = self.table.get(&key) {
+            let leader = p.leader as u8;
+            if let Some((lo, hi)) = self.table.get(&p.hands, leader) {
                 if lo == hi || lo >= beta {
                     return lo;
                 }
@@ -260,7 +422,7 @@ impl Solver {
                 alpha = alpha.max(lo);
                 beta = beta.min(hi);
             }
-            Some(key)
+            Some(leader)
         } else {
             None
         };
@@ -286,15 +448,16 @@ impl Solver {
                 break;
             }
         }
-        if let Some(key) = key {
-            let e = self.table.entry(key).or_insert((i32::MIN, i32::MAX));
-            if best <= a0 {
-                e.1 = e.1.min(best);
+        // A stopped search's values are made up: keep them out of the table.
+        if let (Some(leader), false) = (key, self.stopped) {
+            let (lo, hi) = if best <= a0 {
+                (None, Some(best))
             } else if best >= b0 {
-                e.0 = e.0.max(best);
+                (Some(best), None)
             } else {
-                *e = (best, best);
-            }
+                (Some(best), Some(best))
+            };
+            self.table.narrow(&p.hands, leader, lo, hi);
         }
         best
     }
@@ -360,6 +523,50 @@ mod tests {
 
     fn mask(cards: &[Card]) -> u32 {
         cards.iter().fold(0, |m, c| m | 1 << c.index())
+    }
+
+    #[test]
+    fn a_tiny_table_gives_the_same_values() {
+        // Sixteen entries for thousands of positions: constant replacement, same answers.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for round in 0..20 {
+            let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+            deck.shuffle(&mut rng);
+            let hands: Vec<u32> = (0..3).map(|s| mask(&deck[s * 4..s * 4 + 4])).collect();
+            let def = [true, true, false];
+            let mut big = Solver::new(Game::Grand, &def);
+            let mut tiny = Solver::with_table_bits(Game::Grand, &def, 4);
+            for &lead in &deck[..4] {
+                let v = big.value_after_lead(&hands, 0, lead);
+                assert_eq!(tiny.value_after_lead(&hands, 0, lead), v, "round {round}");
+            }
+        }
+        assert_eq!(Table::new(4).slots.len(), 16);
+    }
+
+    #[test]
+    fn a_search_stops_at_its_budget_and_keeps_no_made_up_bounds() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+        deck.shuffle(&mut rng);
+        let hands: Vec<u32> = (0..3).map(|s| mask(&deck[s * 7..s * 7 + 7])).collect();
+        let def = [true, false, true];
+        let mut s = Solver::new(Game::Grand, &def);
+        s.set_stop(Stop {
+            node_budget: Some(1000),
+            cancel: None,
+        });
+        assert_eq!(s.try_value_after_lead(&hands, 0, deck[0]), None);
+        s.set_stop(Stop::default());
+        let after = s.try_value_after_lead(&hands, 0, deck[0]);
+        let fresh = Solver::new(Game::Grand, &def).value_after_lead(&hands, 0, deck[0]);
+        assert_eq!(after, Some(fresh));
+        let flag = Arc::new(AtomicBool::new(true));
+        s.set_stop(Stop {
+            node_budget: None,
+            cancel: Some(flag),
+        });
+        assert_eq!(s.try_value_after_lead(&hands, 0, deck[1]), None);
     }
 
     #[test]

@@ -7,10 +7,10 @@
 //! in trick-taking order (strongest first), so of two cards on the table the one with
 //! the lower index takes the trick. Every legal play path counts equally.
 
-use super::analysis::{summarize_ops, CircuitStage};
+use super::analysis::CircuitStage;
 use super::cards::{Card, Game, Rank, Suit};
 use super::encode::Preparation;
-use super::quantum::measure_favourable;
+use super::quantum::{measure_favourable, summarize_ops, OpTally};
 use crate::quantum::{
     BackendKind, BackendOptions, Bits, Control, Gate, QuantumError, Qubit, Simulator,
 };
@@ -276,8 +276,17 @@ pub fn run_toy(backend: BackendKind) -> Result<ToyReport, QuantumError> {
             a >= a_needs
         })
         .collect();
-    let p_win_a = measure_favourable(&mut sim, &owners, FLAG, &favourable)?;
-    let measure_ops = summarize_ops(&sim.take_trace());
+    let mut tally = OpTally::default();
+    let p_win_a = measure_favourable(
+        &mut sim,
+        &owners,
+        FLAG,
+        &favourable,
+        &mut tally,
+        &mut |_| true,
+    )?
+    .expect("a tick that never stops");
+    let measure_ops = tally.to_string();
 
     let mut circuit: Vec<CircuitStage> = phases
         .iter()

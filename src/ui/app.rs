@@ -243,7 +243,7 @@ impl App {
             help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
-            paint,
+            paint: paint.with_ascii(ascii),
             ascii,
             recorder: Recorder::off(),
             replay: None,

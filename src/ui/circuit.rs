@@ -8,7 +8,7 @@ use crate::chess::Square;
 use crate::quantum::{Control, Gate, Op, Qubit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 /// How the circuit pane shows a circuit.
@@ -344,9 +344,8 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
         Some(i) => format!(" Circuit: ply {} {} ", i + 1, history[i].played),
         None => " Circuit ".into(),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    let block = paint
+        .block()
         .title(Span::styled(title, paint.title()))
         .title_bottom(Span::styled(
             hint_fits(" c view  < > PgUp PgDn scroll ", area.width),

@@ -3,6 +3,9 @@
 
 use super::theme::{Rgb, Theme};
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Borders};
 use std::fmt;
 use std::str::FromStr;
 
@@ -103,19 +106,61 @@ pub fn detect(var: impl Fn(&str) -> Option<String>) -> Tier {
     }
 }
 
-/// The theme resolved for one tier: hands out ratatui styles.
+/// Pane borders in plain ASCII, for `--ascii`.
+const ASCII_BORDER: border::Set = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// The theme resolved for one tier: hands out ratatui styles and pane frames.
 #[derive(Clone, Debug)]
 pub struct Paint {
     /// The tier colours are mapped to.
     pub tier: Tier,
     /// The colours before mapping.
     pub theme: Theme,
+    /// Borders and separators in plain ASCII (`--ascii`).
+    pub ascii: bool,
 }
 
 impl Paint {
     /// A paint for `theme` on a terminal of `tier`.
     pub fn new(theme: Theme, tier: Tier) -> Paint {
-        Paint { tier, theme }
+        Paint {
+            tier,
+            theme,
+            ascii: false,
+        }
+    }
+
+    /// This paint with ASCII borders and separators when `ascii`.
+    pub fn with_ascii(self, ascii: bool) -> Paint {
+        Paint { ascii, ..self }
+    }
+
+    /// A pane's frame: all four borders in the border colour, drawn with box-drawing
+    /// characters or, with `ascii`, with `+ - |`.
+    pub fn block(&self) -> Block<'static> {
+        let set = if self.ascii {
+            ASCII_BORDER
+        } else {
+            border::PLAIN
+        };
+        Block::default()
+            .borders(Borders::ALL)
+            .border_set(set)
+            .border_style(self.fg(self.theme.border))
+    }
+
+    /// The separator between the parts of a status line.
+    pub fn sep(&self) -> Span<'static> {
+        Span::styled(if self.ascii { " | " } else { " │ " }, self.dim())
     }
 
     /// The terminal colour for `rgb`, or `None` when colour is off.

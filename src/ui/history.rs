@@ -8,15 +8,14 @@ use crate::chess::Color;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// Draws the history pane; says which move each row shows, for the mouse.
 pub fn render(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
     let paint = &app.paint;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    let block = paint
+        .block()
         .title(Span::styled(" History ", paint.title()))
         .title_bottom(Span::styled(
             hint_fits(

@@ -13,7 +13,7 @@ use crate::quantum::bell::{bell, Bell};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// Log negativities at or below this are drawn as none.
@@ -120,8 +120,8 @@ pub fn heat_color(theme: &Theme, base: Rgb, v: f64) -> Rgb {
 /// Draws the inspector pane (in place of the probability and history panes).
 pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
     let paint = &app.paint;
-    let block = Block::default()
-        .borders(Borders::ALL)
+    let block = paint
+        .block()
         .border_style(paint.fg(paint.theme.title))
         .title(Span::styled(" Inspector (Esc leaves) ", paint.title()));
     let inner = block.inner(area);
@@ -179,7 +179,8 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
     let mut heat = ins.heat.clone();
     heat.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     if heat.is_empty() {
-        lines.push(Line::styled("none: no square is entangled with it", text));
+        let none = "none: no square is entangled with it";
+        lines.extend(wrap(none, width).into_iter().map(|l| Line::styled(l, text)));
     } else {
         let list: Vec<String> = heat.iter().map(|(s, v)| format!("{s} {v:.2}")).collect();
         for l in wrap(&list.join("  "), width) {

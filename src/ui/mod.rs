@@ -21,6 +21,7 @@ pub mod status;
 pub mod steps;
 pub mod table;
 pub mod terminal;
+pub mod text;
 pub mod theme;
 pub mod variant;
 pub mod variant_panes;
@@ -36,9 +37,10 @@ use ratatui::Frame;
 /// Draws the whole screen for `app`.
 pub fn draw(f: &mut Frame, app: &App) {
     let area = f.area();
+    let message = status::message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let mut hits = mouse::Hits::default();
-    let Some(p) = layout::panes(area, app.drawer(), 1) else {
+    let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
         app.hits.replace(hits);
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
@@ -61,7 +63,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
-    status::render(f, p.status, p.message, app);
+    status::render(f, p.status, p.message, app, message);
     if app.game_over_shown() {
         popup::game_over(f, area, app);
     }

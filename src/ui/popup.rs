@@ -9,7 +9,7 @@ use super::prompts::Asked;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 /// A rectangle of `w` x `h` centred in `area` (shrunk to fit).
@@ -146,8 +146,8 @@ pub fn help_box(
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
+            paint
+                .block()
                 .border_style(paint.fg(paint.theme.title))
                 .title(Span::styled(title, paint.title())),
         ),
@@ -195,8 +195,8 @@ pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, rea
             .wrap(Wrap { trim: true })
             .centered()
             .block(
-                Block::default()
-                    .borders(Borders::ALL)
+                paint
+                    .block()
                     .border_style(paint.fg(paint.theme.title))
                     .title(Span::styled(" Game over ", paint.title())),
             ),
@@ -233,8 +233,8 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
+            paint
+                .block()
                 .padding(ratatui::widgets::Padding::horizontal(1))
                 .border_style(paint.fg(paint.theme.title))
                 .title(Span::styled(asked.title, paint.title())),

@@ -6,15 +6,14 @@ use super::view::squares_of;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 /// Draws the probability pane.
 pub fn render(f: &mut Frame, area: Rect, app: &App) {
     let paint = &app.paint;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    let block = paint
+        .block()
         .title(Span::styled(" Probabilities ", paint.title()));
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -54,7 +53,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     lines.push(Line::from(vec![
         Span::styled("branches ", dim),
         Span::styled(view.branches.to_string(), text),
-        Span::styled(format!("  occupancies {}", view.dist.len()), dim),
+        Span::styled(format!("  occupancies {}", view.occupancies), dim),
     ]));
     if view.superposed == 0 {
         lines.push(Line::styled("the board is classical", dim));

@@ -7,7 +7,7 @@ use super::app::{Message, Tone};
 use super::input::Action;
 use super::line_edit::LineEdit;
 use crate::chess::Status;
-use crate::record::{Players, Recorder, SavedGame};
+use crate::record::{Players, RecordError, Recorder, SavedGame};
 use std::path::{Path, PathBuf};
 
 /// What a line typed at the bottom is for.
@@ -303,11 +303,19 @@ pub fn save_to(path: &Path, saved: &SavedGame) -> Message {
     }
 }
 
-/// Writes the autosave; on failure, `said` with the failure added (never fatal).
+/// Writes the autosave; on failure, `said` with the failure added (never fatal). The
+/// reason comes before the file's path, so a narrow message area cuts the path, not the
+/// reason.
 pub fn autosave_message(recorder: &Recorder, saved: &SavedGame, said: &Message) -> Option<Message> {
-    recorder.autosave(saved).err().map(|e| Message {
-        text: format!("{} (autosave failed: {e})", said.text),
-        tone: Tone::Error,
+    recorder.autosave(saved).err().map(|e| {
+        let why = match e {
+            RecordError::Io { path, source } => format!("{source}: {}", path.display()),
+            e => e.to_string(),
+        };
+        Message {
+            text: format!("{}. Autosave failed: {why}", said.text),
+            tone: Tone::Error,
+        }
     })
 }
 
@@ -433,7 +441,7 @@ mod tests {
         let saved = SavedGame::of_game(&game, &rec.players, &rec.date);
         rec.autosave(&saved).unwrap();
         let bye = farewell(&rec, 3, true).unwrap_or_default();
-        assert!(bye.contains("game-19700101-000000.toml"), "{bye}");
+        assert!(bye.contains("autosave/game-19700101-000000-"), "{bye}");
         assert!(bye.contains("qchess resume"), "{bye}");
         assert!(!farewell(&rec, 3, false)
             .unwrap_or_default()

@@ -10,7 +10,7 @@ use crate::quantum::CERTAIN_EPS;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// A piece as the board shows it.
@@ -66,10 +66,7 @@ pub fn render(
     m: &BoardModel,
     cell: (u16, u16),
 ) -> BoardSpot {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
-        .title(Span::styled(m.title, paint.title()));
+    let block = paint.block().title(Span::styled(m.title, paint.title()));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let (cw, ch) = cell;

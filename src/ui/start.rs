@@ -23,12 +23,17 @@ pub struct Offer {
     pub error: Option<String>,
 }
 
-/// The newest autosave in `data_dir`, when it holds an unfinished game with at least one
-/// move (the file `qchess resume` opens).
+/// The autosave `qchess resume` would open (the newest readable one not held by a
+/// running game), when its game is unfinished, holds at least one move, and no newer game
+/// was finished since: a player who finished their last game is not offered an older one.
 pub fn resumable(data_dir: &Path) -> Option<Offer> {
-    let path = record::latest_autosave(data_dir)?;
-    let saved = record::load(&path).ok()?;
-    (saved.result == "ongoing" && !saved.moves.is_empty()).then(|| Offer {
+    let search = record::newest_resumable(data_dir);
+    let finished_since = search
+        .skipped
+        .iter()
+        .any(|s| matches!(s.reason, record::SkipReason::Finished(_)));
+    let (path, saved) = search.found?;
+    (!finished_since && !saved.moves.is_empty()).then(|| Offer {
         summary: summary(&saved),
         path,
         error: None,

@@ -1,85 +1,144 @@
 //! The status line (side to move, ply, 50-move counter, branches, backend) and the
-//! message line (news, rejected input with the reason, or the move being typed).
+//! message area (news, rejected input with the reason, the move being typed, or the
+//! busy line of a long move): one or two lines, so nothing a player needs is cut at
+//! 80 columns.
 
 use super::app::{App, Message, Mode, Tone};
 use super::color::Paint;
 use super::line_edit::LineEdit;
 use super::prompts::Purpose;
+use super::text::{clip, flow, flow_after, status_line, words};
 use super::work::busy_line;
-use crate::chess::Status;
+use crate::chess::{Color, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
-/// Draws the status line into `status` and the message line into `message`.
-pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App) {
-    let paint = &app.paint;
-    let theme = &paint.theme;
-    let g = &app.game;
-    let text = paint.fg(theme.text);
-    let dim = paint.dim();
-    let sep = Span::styled(" │ ", dim);
-    let who = match g.status() {
-        Status::Ongoing => format!("{} to move", g.to_move().name()),
-        _ => format!("game over: {}", app.result_words()),
-    };
-    let mut spans = Vec::new();
-    if let Some(r) = app.replay() {
-        spans.push(Span::styled(
-            format!("replay {}/{}", r.ply, r.full.history().len()),
-            paint.title(),
-        ));
-        spans.push(sep.clone());
-    }
-    spans.extend([
-        Span::styled(who, text.add_modifier(Modifier::BOLD)),
-        sep.clone(),
-        Span::styled(format!("ply {}", g.ply()), text),
-        sep.clone(),
-        Span::styled(format!("50-move {}/100", g.fifty_counter()), text),
-        sep.clone(),
-        Span::styled(format!("branches {}", app.view.branches), text),
-        sep.clone(),
-        Span::styled(g.options().backend.name(), text),
-    ]);
-    // In replay the counter takes the room of the key hint (the message line has the keys).
-    if app.replay().is_none() {
-        spans.extend([sep, Span::styled("? help  q quit", dim)]);
-    }
-    f.render_widget(Paragraph::new(Line::from(spans)), status);
+/// The most lines the message area takes.
+pub const MESSAGE_ROWS: usize = 2;
 
-    let line = match (&app.mode, app.busy()) {
-        (_, Some((what, elapsed))) => {
-            Line::styled(busy_line(what, elapsed, app.ascii), paint.title())
+/// The message area's lines at `width`: the busy line while a long move runs, else the
+/// typed line (`prompt`: what it is for and the text) followed by the message, or the
+/// message alone; flowed at spaces into at most [`MESSAGE_ROWS`] lines, cut after a word
+/// with "…" beyond that (messages put what matters first).
+pub fn message_area(
+    paint: &Paint,
+    message: &Message,
+    prompt: Option<(Purpose, &LineEdit)>,
+    busy: Option<(&str, Duration)>,
+    width: u16,
+) -> Vec<Line<'static>> {
+    if let Some((what, elapsed)) = busy {
+        return vec![Line::styled(
+            busy_line(what, elapsed, paint.ascii),
+            paint.title(),
+        )];
+    }
+    let theme = &paint.theme;
+    let text = paint.fg(theme.text);
+    let width = width as usize;
+    let lines = match prompt {
+        Some((purpose, line)) => {
+            let style = match message.tone {
+                Tone::Error => paint.fg(theme.error),
+                Tone::Plain | Tone::Info => paint.dim(),
+            };
+            let lead = prompt_lead(paint, purpose, line, message, width);
+            flow_after(lead, words(&message.text, style), 0, width)
         }
-        (Mode::Prompt { line, purpose }, None) => {
-            prompt_line(paint, *purpose, line, &app.message, message.width as usize)
-        }
-        (_, None) => {
-            let style = match app.message.tone {
-                Tone::Plain => dim,
+        None => {
+            let style = match message.tone {
+                Tone::Plain => paint.dim(),
                 Tone::Info => paint.fg(theme.info),
                 Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
             };
-            Line::styled(app.message.text.clone(), style)
+            flow(words(&message.text, style), 0, width)
         }
     };
-    f.render_widget(Paragraph::new(line), message);
+    let mut lines = clip(lines, MESSAGE_ROWS, width, text);
+    if lines.is_empty() {
+        lines.push(Line::default());
+    }
+    lines
 }
 
-/// The message line while a line is typed: the label, the text scrolled around its
-/// cursor, then the message (a hint, or why the text was refused). The text gets the
-/// room it needs; a refusal keeps at least half the line.
-pub fn prompt_line(
+/// The game's message area at `width` (see [`message_area`]).
+pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    let prompt = match &app.mode {
+        Mode::Prompt { line, purpose } => Some((*purpose, line)),
+        _ => None,
+    };
+    message_area(&app.paint, &app.message, prompt, app.busy(), width)
+}
+
+/// The status line of a game at `width`: the replay position (`shown` of `plies`), who is
+/// to move (or the result), the `facts`, and the key hint. When short, the hint goes
+/// first, then the facts from the last; who is to move always stays.
+pub fn game_status(
+    paint: &Paint,
+    replay: Option<(usize, usize)>,
+    who: String,
+    facts: Vec<String>,
+    width: u16,
+) -> Line<'static> {
+    let text = paint.fg(paint.theme.text);
+    let mut parts: Vec<Vec<Span<'static>>> = Vec::new();
+    if let Some((shown, plies)) = replay {
+        parts.push(vec![Span::styled(
+            format!("replay {shown}/{plies}"),
+            paint.title(),
+        )]);
+    }
+    parts.push(vec![Span::styled(who, text.add_modifier(Modifier::BOLD))]);
+    let mut droppable: Vec<usize> = (0..parts.len() - 1).collect();
+    for fact in facts {
+        droppable.push(parts.len());
+        parts.push(vec![Span::styled(fact, text)]);
+    }
+    droppable.push(parts.len());
+    parts.push(vec![Span::styled("? help  q quit", paint.dim())]);
+    status_line(parts, &droppable, paint.sep(), width as usize)
+}
+
+/// Who is to move, or how the game ended (`result`: in the players' names).
+pub fn who(status: Status, to_move: Color, result: &str) -> String {
+    match status {
+        Status::Ongoing => format!("{} to move", to_move.name()),
+        _ => format!("game over: {result}"),
+    }
+}
+
+/// Draws the status line into `status` and the message area's `lines` into `message`.
+pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App, lines: Vec<Line>) {
+    let g = &app.game;
+    let facts = vec![
+        format!("ply {}", g.ply()),
+        format!("50-move {}/100", g.fifty_counter()),
+        format!("branches {}", app.view.branches),
+        g.options().backend.name().to_string(),
+    ];
+    let replay = app.replay().map(|r| (r.ply, r.full.history().len()));
+    let who = who(g.status(), g.to_move(), &app.result_words());
+    let line = game_status(&app.paint, replay, who, facts, status.width);
+    f.render_widget(Paragraph::new(line), status);
+    f.render_widget(Paragraph::new(lines), message);
+}
+
+/// The start of the message area while a line is typed: the label, then the text
+/// scrolled around its cursor, then room before the message (a hint, or why the text
+/// was refused), which flows on after it. The text gets the room it needs on the first
+/// line; a refusal keeps at least half of that line.
+fn prompt_lead(
     paint: &Paint,
     purpose: Purpose,
     line: &LineEdit,
     said: &Message,
     width: usize,
-) -> Line<'static> {
+) -> Vec<Span<'static>> {
     let label = purpose.label();
     let room = width.saturating_sub(label.width());
     let need = line.text().width() + 1;
@@ -88,12 +147,8 @@ pub fn prompt_line(
         Tone::Error => need.min(room.saturating_sub(said_w).max(room / 2)),
         Tone::Plain | Tone::Info => need.min(room),
     };
-    let style = match said.tone {
-        Tone::Error => paint.fg(paint.theme.error),
-        Tone::Plain | Tone::Info => paint.dim(),
-    };
     let mut spans = vec![Span::styled(label, paint.title())];
     spans.extend(line.spans(window, paint.fg(paint.theme.text)));
-    spans.push(Span::styled(format!("   {}", said.text), style));
-    Line::from(spans)
+    spans.push(Span::raw("  "));
+    spans
 }

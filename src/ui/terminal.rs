@@ -59,6 +59,8 @@ pub struct PlayOptions {
     pub players: Players,
     /// Dense backend size limit, log2 of the number of amplitudes.
     pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    pub sparse_limit: usize,
     /// The rule system of a new game.
     pub variant: RuleSet,
     /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
@@ -84,6 +86,7 @@ impl Default for PlayOptions {
             autosave: false,
             players: Players::default(),
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             variant: RuleSet::Quantum,
             mouse: true,
             offer_resume: false,
@@ -180,19 +183,25 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         opts.players.clone(),
         crate::record::now_secs(),
     );
+    // Newer autosaves `qchess resume` passed over, and why.
+    let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
         Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
-            let Some(path) = dir.and_then(crate::record::latest_autosave) else {
-                let where_ = dir.map_or(String::new(), |d| {
+            let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
+            skipped = search.skipped_line();
+            let Some(found) = search.found else {
+                let mut where_ = dir.map_or(String::new(), |d| {
                     format!(" in {}", crate::record::autosave_dir(d).display())
                 });
+                if !skipped.is_empty() {
+                    where_ += &format!(" (passed over: {skipped})");
+                }
                 return Err(PlayError::NoAutosave(where_));
             };
-            let saved = crate::record::load(&path)?;
-            Some((path, saved))
+            Some(found)
         }
     };
     let replay = matches!(opts.open, Open::Replay(_));
@@ -204,7 +213,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 ..recorder
             };
             match opts.open {
-                Open::Resume => r.resuming(path.clone(), &saved.date),
+                Open::Resume => r.resuming(path.clone(), &saved.date)?,
                 Open::Replay(_) => Recorder {
                     date: saved.date.clone(),
                     ..r
@@ -227,6 +236,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
             backend: opts.backend,
             seed,
             dense_limit_log2: opts.dense_limit_log2,
+            sparse_limit: opts.sparse_limit,
             ..GameOptions::default()
         };
         let app = match &file {
@@ -235,12 +245,17 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 App::new(game, paint, opts.ascii).with_recorder(recorder)
             }
             Some((path, saved)) => {
-                let game = saved.replay_quantum(path, Some(opts.backend), opts.dense_limit_log2)?;
+                let game = saved.replay_quantum(
+                    path,
+                    Some(opts.backend),
+                    opts.dense_limit_log2,
+                    opts.sparse_limit,
+                )?;
                 let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
                 if replay {
                     app.into_replay(game)
                 } else {
-                    let said = opened(verb, path, game.ply(), game.to_move());
+                    let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
                     app.announce(said)
                 }
             }
@@ -268,7 +283,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 app.into_replay()
             } else {
                 let g = app.game();
-                let said = opened(verb, path, g.history().len(), g.to_move());
+                let said = opened(verb, path, g.history().len(), g.to_move(), &skipped);
                 app.announce(said)
             }
         }
@@ -276,13 +291,18 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
     Ok(Opened::Variant(Box::new(app)))
 }
 
-/// The message after opening a saved game: which file, at which ply.
-fn opened(verb: &str, path: &Path, ply: usize, to_move: Color) -> String {
-    format!(
+/// The message after opening a saved game: which file, at which ply, and the newer
+/// autosaves passed over (for `resume`).
+fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) -> String {
+    let mut said = format!(
         "{verb} {} at ply {ply}: {} to move",
         path.display(),
         to_move.name()
-    )
+    );
+    if !skipped.is_empty() {
+        said += &format!("; passed over newer {skipped}");
+    }
+    said
 }
 
 /// Something the terminal loop can show and drive: the quantum game, a variant, the

@@ -144,7 +144,7 @@ impl VariantApp {
             help_pages: Cell::new(1),
             game_over_popup: false,
             quit: false,
-            paint,
+            paint: paint.with_ascii(ascii),
             ascii,
             recorder: Recorder::off(),
             replay: None,

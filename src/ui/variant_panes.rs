@@ -2,7 +2,6 @@
 //! by weight, or worlds and possible types), the history with its remarks, and the trace
 //! of what the shown move did; plus the status and message lines.
 
-use super::app::Tone;
 use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
@@ -10,20 +9,21 @@ use super::layout::{self, Panes};
 use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
+use super::status;
 use super::variant::{move_squares, VariantApp, VariantMode};
-use super::work::busy_line;
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 /// Draws the whole screen for a variant game.
 pub fn draw(f: &mut Frame, app: &VariantApp) {
     let area = f.area();
+    let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
-    let Some(p) = layout::panes(area, app.drawer, 1) else {
+    let Some(p) = layout::panes(area, app.drawer, message.len() as u16) else {
         app.hits.replace(Hits::default());
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
@@ -45,7 +45,8 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
     if let Some(d) = p.drawer {
         popup::drawer_hint(f, d, &app.paint, app.drawer.next().name("trace"));
     }
-    status(f, p.status, p.message, app);
+    status_line(f, p.status, app);
+    f.render_widget(Paragraph::new(message), p.message);
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
         let reason = g.end_reason().unwrap_or_default();
@@ -67,9 +68,8 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
 
 fn pane<'a>(app: &VariantApp, title: String, bottom: &'a str) -> Block<'a> {
     let paint = &app.paint;
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(paint.fg(paint.theme.border))
+    paint
+        .block()
         .title(Span::styled(title, paint.title()))
         .title_bottom(Span::styled(bottom, paint.dim()))
 }
@@ -239,48 +239,23 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
     f.render_widget(Paragraph::new(lines).scroll((app.trace_scroll, 0)), inner);
 }
 
-fn status(f: &mut Frame, status: Rect, message: Rect, app: &VariantApp) {
-    let paint = &app.paint;
-    let theme = &paint.theme;
+/// The message area's lines at `width` (see [`status::message_area`]).
+fn message_lines(app: &VariantApp, width: u16) -> Vec<Line<'static>> {
+    let prompt = match app.mode() {
+        VariantMode::Prompt { line, purpose } => Some((*purpose, line)),
+        _ => None,
+    };
+    status::message_area(&app.paint, &app.message, prompt, app.busy(), width)
+}
+
+fn status_line(f: &mut Frame, area: Rect, app: &VariantApp) {
     let g = app.game();
-    let text = paint.fg(theme.text);
-    let dim = paint.dim();
-    let sep = Span::styled(" │ ", dim);
-    let mut spans = Vec::new();
-    if let Some(r) = &app.replay {
-        spans.push(Span::styled(
-            format!("replay {}/{}", r.ply, r.full.history().len()),
-            paint.title(),
-        ));
-        spans.push(sep.clone());
-    }
-    let who = match g.status() {
-        Status::Ongoing => format!("{} to move", g.to_move().name()),
-        _ => format!("game over: {}", app.result_words()),
-    };
-    spans.extend([
-        Span::styled(who, text.add_modifier(Modifier::BOLD)),
-        sep.clone(),
-        Span::styled(format!("ply {}", g.history().len()), text),
-        sep.clone(),
-        Span::styled(g.rules().name(), text),
-        sep,
-        Span::styled("? help  q quit", dim),
-    ]);
-    f.render_widget(Paragraph::new(Line::from(spans)), status);
-    let tone = match app.message.tone {
-        Tone::Plain => dim,
-        Tone::Info => paint.fg(theme.info),
-        Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
-    };
-    let line = match (app.mode(), app.busy()) {
-        (_, Some((what, elapsed))) => {
-            Line::styled(busy_line(what, elapsed, app.ascii), paint.title())
-        }
-        (VariantMode::Prompt { line, purpose }, None) => {
-            super::status::prompt_line(paint, *purpose, line, &app.message, message.width as usize)
-        }
-        (_, None) => Line::styled(app.message.text.clone(), tone),
-    };
-    f.render_widget(Paragraph::new(line), message);
+    let facts = vec![
+        format!("ply {}", g.history().len()),
+        g.rules().name().to_string(),
+    ];
+    let replay = app.replay.as_ref().map(|r| (r.ply, r.full.history().len()));
+    let who = status::who(g.status(), g.to_move(), &app.result_words());
+    let line = status::game_status(&app.paint, replay, who, facts, area.width);
+    f.render_widget(Paragraph::new(line), area);
 }

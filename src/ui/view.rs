@@ -6,11 +6,16 @@ use crate::chess::movegen::moves_from;
 use crate::chess::{Color, Game, Shape, Square};
 use crate::quantum::CERTAIN_EPS;
 
+/// Most likely sets of occupied squares the view keeps (more than a pane can show).
+const LISTED: usize = 64;
+
 /// What the panes need that is costly to compute: refreshed after every move.
 #[derive(Clone, Debug, Default)]
 pub struct View {
-    /// The probability of each set of occupied squares, largest first.
+    /// The most likely sets of occupied squares, largest first.
     pub dist: Vec<(u64, f64)>,
+    /// How many sets of occupied squares the state has.
+    pub occupancies: usize,
     /// Squares in superposition (0 < p < 1), as a bitboard.
     pub superposed: u64,
     /// Expected number of white and black pieces.
@@ -36,8 +41,10 @@ impl View {
                 count[(piece.color == Color::Black) as usize] += p;
             }
         }
+        let dist = game.distribution(LISTED);
         let mut v = View {
-            dist: game.distribution(),
+            dist: dist.entries,
+            occupancies: dist.sets,
             superposed,
             count,
             branches: game.branch_count(),
@@ -49,32 +56,18 @@ impl View {
 
     /// Recomputes the correlations for a new cursor square.
     pub fn focus(&mut self, game: &Game, focus: Square) {
-        self.correlations = correlations(&self.dist, self.superposed, game, focus);
+        self.correlations = correlations(self.superposed, game, focus);
     }
 }
 
 /// The Pearson correlation of "x is occupied" with "y is occupied" for every superposed
-/// square y, from the distribution of occupied sets: +1 always together, -1 never
-/// together. Values under 0.005 in size are left out.
-pub fn correlations(
-    dist: &[(u64, f64)],
-    superposed: u64,
-    game: &Game,
-    x: Square,
-) -> Vec<(Square, f64)> {
+/// square y: +1 always together, -1 never together. Values under 0.005 in size are left
+/// out.
+pub fn correlations(superposed: u64, game: &Game, x: Square) -> Vec<(Square, f64)> {
     if superposed >> x.0 & 1 == 0 {
         return Vec::new();
     }
-    let mut joint = [0.0f64; 64];
-    for &(set, p) in dist {
-        if set >> x.0 & 1 == 1 {
-            let mut rest = set & superposed & !(1u64 << x.0);
-            while rest != 0 {
-                joint[rest.trailing_zeros() as usize] += p;
-                rest &= rest - 1;
-            }
-        }
-    }
+    let joint = game.joint_occupancy(x);
     let px = game.probability(x);
     let mut out: Vec<(Square, f64)> = Square::all()
         .filter(|y| *y != x && superposed >> y.0 & 1 == 1)

@@ -5,9 +5,10 @@
 //! trick-taking (TT) gates of each phase (the selected one highlighted), and P_fav.
 
 use super::lab::{EndgameState, Pane, Shown, SkatLab, ToyState};
-use super::{card_label, flow, inner_height, keep_in_view, pane_block, words};
+use super::{card_label, inner_height, keep_in_view, pane_block};
 use crate::skat::analysis::CircuitStage;
 use crate::skat::view::qubit_range;
+use crate::ui::text::{flow, words};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};

@@ -4,7 +4,7 @@ use super::keys::KEYMAP;
 use super::lab::SkatLab;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
 /// Draws the help over `area`.
@@ -38,8 +38,8 @@ pub fn render(f: &mut Frame, area: Rect, lab: &SkatLab) {
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
+            paint
+                .block()
                 .border_style(paint.fg(paint.theme.title))
                 .title(Span::styled(
                     " Skat lab keys (any key closes) ",

@@ -226,7 +226,7 @@ impl SkatLab {
         let start = start.min(entries.len().saturating_sub(1));
         let shown: Vec<Option<Shown>> = entries.iter().map(|_| None).collect();
         SkatLab {
-            paint,
+            paint: paint.with_ascii(ascii),
             ascii,
             options,
             entries,

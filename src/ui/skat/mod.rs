@@ -22,7 +22,7 @@ use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
 use crate::skat::cards::{Card, Suit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 /// How `qchess skat` was asked to start the lab.
@@ -74,7 +74,8 @@ pub fn run(opts: LabOptions) -> Result<Ended, LabError> {
 pub fn draw(f: &mut Frame, lab: &SkatLab) {
     let area = f.area();
     // The lab has no compact arrangement: its panes need the full one.
-    let p = match layout::panes(area, Drawer::default(), 1) {
+    let message = status::message_lines(lab, area.width);
+    let p = match layout::panes(area, Drawer::default(), message.len() as u16) {
         Some(p) if p.drawer.is_none() => p,
         _ => return popup::too_small(f, area, layout::MIN_SIZE),
     };
@@ -84,7 +85,7 @@ pub fn draw(f: &mut Frame, lab: &SkatLab) {
     table::render(f, p.probs, lab);
     tricks::render(f, p.history, lab);
     circuit::render(f, p.circuit, lab);
-    status::render(f, p.status, p.message, lab);
+    status::render(f, p.status, p.message, lab, message);
     if lab.help_shown() {
         help::render(f, area, lab);
     }
@@ -124,55 +125,10 @@ pub fn pane_block<'a>(lab: &SkatLab, pane: Pane, title: String) -> Block<'a> {
     } else {
         paint.fg(paint.theme.border)
     };
-    Block::default()
-        .borders(Borders::ALL)
+    paint
+        .block()
         .border_style(border)
         .title(Span::styled(format!(" {title} "), paint.title()))
-}
-
-/// Lays styled words out in lines of at most `width` cells, one space between words;
-/// continuation lines start with `indent` spaces. A word wider than a line is cut.
-pub fn flow(words: Vec<Span<'static>>, indent: usize, width: usize) -> Vec<Line<'static>> {
-    let width = width.max(indent + 8);
-    let mut lines = Vec::new();
-    let mut cur: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    // Whether the current line has no word yet.
-    let mut fresh = true;
-    for w in words {
-        let ww = w.width();
-        if !fresh && used + 1 + ww > width {
-            lines.push(Line::from(std::mem::take(&mut cur)));
-            cur.push(Span::raw(" ".repeat(indent)));
-            used = indent;
-            fresh = true;
-        }
-        if !fresh {
-            cur.push(Span::raw(" "));
-            used += 1;
-        }
-        if used + ww > width {
-            let cut: String = w.content.chars().take(width - used).collect();
-            cur.push(Span::styled(cut, w.style));
-            used = width;
-        } else {
-            used += ww;
-            cur.push(w);
-        }
-        fresh = false;
-    }
-    if !cur.is_empty() {
-        lines.push(Line::from(cur));
-    }
-    lines
-}
-
-/// The words of `text` (split at spaces), each with `style`.
-pub fn words(text: &str, style: ratatui::style::Style) -> Vec<Span<'static>> {
-    text.split(' ')
-        .filter(|w| !w.is_empty())
-        .map(|w| Span::styled(w.to_string(), style))
-        .collect()
 }
 
 /// The first line to show so that line `keep` is visible in `height` lines, starting
@@ -207,22 +163,6 @@ pub fn inner_height(area: Rect) -> usize {
 mod tests {
     use super::*;
     use crate::skat::cards::Rank;
-
-    fn text(lines: &[Line]) -> Vec<String> {
-        lines.iter().map(|l| l.to_string()).collect()
-    }
-
-    #[test]
-    fn flow_wraps_with_a_hanging_indent() {
-        let s = ratatui::style::Style::default();
-        let l = flow(words("QFT† inverse QFT on q7..q12: 24 gates", s), 2, 16);
-        assert_eq!(
-            text(&l),
-            ["QFT† inverse QFT", "  on q7..q12: 24", "  gates"]
-        );
-        let l = flow(words("abcdefghijklmnopqrstuvwxyz", s), 2, 10);
-        assert_eq!(text(&l), ["abcdefghij"]);
-    }
 
     #[test]
     fn cards_with_symbols_or_letters() {

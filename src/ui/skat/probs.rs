@@ -4,8 +4,9 @@
 //! each. For the toy: the branches after each phase, and the selected phase's branches.
 
 use super::lab::{EndgameState, Pane, Shown, SkatLab, ToyState};
-use super::{card_label, cards_label, flow, inner_height, keep_in_view, pane_block, words};
+use super::{card_label, inner_height, keep_in_view, pane_block};
 use crate::skat::cards::Card;
+use crate::ui::text::{clip, flow, words};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -55,8 +56,6 @@ fn endgame(f: &mut Frame, area: Rect, lab: &SkatLab, s: &EndgameState) {
 
     let text = paint.fg(paint.theme.text);
     let dim = paint.dim();
-    let won = paint.fg(paint.theme.info);
-    let lost = paint.fg(paint.theme.error);
     let total = p.distributions.len();
     let frac_w = 2 * total.to_string().len() + 1;
     let mut lines = vec![Line::styled(
@@ -113,37 +112,78 @@ fn endgame(f: &mut Frame, area: Rect, lab: &SkatLab, s: &EndgameState) {
         ));
     }
     let head = lines.len();
+    let width = inner.width as usize;
+    // Rows never cut a card: the selected distribution wraps onto more lines, the others
+    // end with "…" where their cards do not fit.
+    let row = |i: usize| distribution_row(lab, s, i, num_w, width, i == s.distribution);
+    let selected_h = row(s.distribution).len();
     let list_h = inner_height(area).saturating_sub(head);
-    let offset = keep_in_view(0, s.distribution, list_h);
-    for (i, d) in p.distributions.iter().enumerate().skip(offset).take(list_h) {
-        let (points, fav) = d.results.get(s.card).copied().unwrap_or((0, false));
-        let hands: Vec<String> = d
-            .hands
-            .iter()
-            .map(|(n, c)| format!("{n} {}", cards_label(c, ascii)))
-            .collect();
-        let mark = if i == s.distribution { "▶" } else { " " };
-        let mut spans = vec![
-            Span::styled(mark, paint.title()),
-            Span::styled(format!("{:>w$}  {points:>3} ", i + 1, w = num_w + 1), text),
-            if fav {
-                Span::styled("won ", won)
-            } else {
-                Span::styled("lost", lost)
-            },
-            Span::styled(format!("  {}", hands.join("  ")), text),
-        ];
-        if i == s.distribution {
-            for sp in &mut spans {
-                sp.style = sp.style.add_modifier(Modifier::REVERSED);
-            }
+    let offset = keep_in_view(0, s.distribution, list_h.saturating_sub(selected_h - 1));
+    for i in offset..p.distributions.len() {
+        if lines.len() >= head + list_h {
+            break;
         }
-        lines.push(Line::from(spans));
+        lines.extend(row(i));
     }
     if p.distributions.is_empty() {
         lines.push(Line::styled("no distributions", dim));
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The lines of distribution `i`: its number, my side's points and outcome with the
+/// selected card, and the other hands, `width` cells wide. The `selected` one wraps so
+/// that every card shows; another one ends with "…" after the last card that fits.
+fn distribution_row(
+    lab: &SkatLab,
+    s: &EndgameState,
+    i: usize,
+    num_w: usize,
+    width: usize,
+    selected: bool,
+) -> Vec<Line<'static>> {
+    let paint = &lab.paint;
+    let text = paint.fg(paint.theme.text);
+    let Some(d) = s.view.probabilities.distributions.get(i) else {
+        return Vec::new();
+    };
+    let (points, fav) = d.results.get(s.card).copied().unwrap_or((0, false));
+    let mark = if selected { "▶" } else { " " };
+    let mut words = vec![
+        Span::styled(mark, paint.title()),
+        Span::styled(format!("{:>w$}  {points:>3}", i + 1, w = num_w), text),
+        if fav {
+            Span::styled("won ", paint.fg(paint.theme.info))
+        } else {
+            Span::styled("lost", paint.fg(paint.theme.error))
+        },
+    ];
+    let indent: usize = words.iter().map(|w| w.width()).sum::<usize>() + words.len();
+    // Each hand: the seat with its first card, then one word per card; hands are set
+    // apart by a wider gap.
+    for (seat, cards) in &d.hands {
+        let labels: Vec<String> = cards.iter().map(|&c| card_label(c, lab.ascii)).collect();
+        let mut first = format!(" {seat}");
+        if let Some(l) = labels.first() {
+            first = format!("{first} {l}");
+        }
+        words.push(Span::styled(first, text));
+        for l in labels.iter().skip(1) {
+            words.push(Span::styled(l.clone(), text));
+        }
+    }
+    let mut lines = flow(words, indent, width);
+    if !selected {
+        lines = clip(lines, 1, width, text);
+    }
+    if selected {
+        for l in &mut lines {
+            for sp in &mut l.spans {
+                sp.style = sp.style.add_modifier(Modifier::REVERSED);
+            }
+        }
+    }
+    lines
 }
 
 /// The toy's branches as cells: the probability, then each card's owner and place.

@@ -2,8 +2,7 @@
 //! the message line.
 
 use super::lab::{Shown, SkatLab};
-use crate::ui::app::Tone;
-use crate::ui::work::busy_line;
+use crate::ui::status::message_area;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -13,13 +12,13 @@ use ratatui::Frame;
 /// The width from which the status line starts with the lab's name.
 const ROOMY: u16 = 100;
 
-/// Draws the status line into `status` and the message line into `message`.
-pub fn render(f: &mut Frame, status: Rect, message: Rect, lab: &SkatLab) {
+/// Draws the status line into `status` and the message area's `lines` into `message`.
+pub fn render(f: &mut Frame, status: Rect, message: Rect, lab: &SkatLab, lines: Vec<Line>) {
     let paint = &lab.paint;
     let theme = &paint.theme;
     let text = paint.fg(theme.text);
     let dim = paint.dim();
-    let sep = Span::styled(" │ ", dim);
+    let sep = paint.sep();
     let mut spans = Vec::new();
     if status.width >= ROOMY {
         spans.push(Span::styled("Skat lab", paint.title()));
@@ -57,15 +56,10 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, lab: &SkatLab) {
     spans.push(Span::styled("? help  q quit", dim));
     f.render_widget(Paragraph::new(Line::from(spans)), status);
 
-    let m = lab.message();
-    let style = match m.tone {
-        Tone::Plain => dim,
-        Tone::Info => paint.fg(theme.info),
-        Tone::Error => paint.fg(theme.error).add_modifier(Modifier::BOLD),
-    };
-    let line = match lab.busy() {
-        Some((what, elapsed)) => Line::styled(busy_line(what, elapsed, lab.ascii), paint.title()),
-        None => Line::styled(m.text.clone(), style),
-    };
-    f.render_widget(Paragraph::new(line), message);
+    f.render_widget(Paragraph::new(lines), message);
+}
+
+/// The message area's lines at `width` (see [`crate::ui::status::message_area`]).
+pub fn message_lines(lab: &SkatLab, width: u16) -> Vec<Line<'static>> {
+    message_area(&lab.paint, lab.message(), None, lab.busy(), width)
 }

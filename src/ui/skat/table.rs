@@ -4,7 +4,8 @@
 //! deck and goal.
 
 use super::lab::{EndgameState, Pane, Shown, SkatLab, ToyState};
-use super::{card_label, cards_label, flow, pane_block, show_scrolled, words};
+use super::{card_label, cards_label, pane_block, show_scrolled};
+use crate::ui::text::{flow, words};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};

@@ -95,9 +95,10 @@ mod tests {
 
     #[test]
     fn a_side_without_moves_has_none() {
-        // The white king on a1 is walled in by its own pawns, which block each other
-        // (a pawn on the last rank has nowhere to go) and have nothing to capture.
-        let f = "PP5k/PP6/PP6/PP6/PP6/PP6/PP6/KP6 w - - 0 1";
+        // The white king on a8 is walled in by its own pieces: the pawns on the seventh
+        // rank are blocked by the bishops in front of them and have nothing to capture,
+        // and every bishop's diagonals start on a square of its own pawns.
+        let f = "KBBBBBBB/PPPPPPPP/8/8/8/8/8/7k w - - 0 1";
         assert!(moves(f).is_empty());
         let position = fen::parse(f).unwrap();
         let sp = Superposition::single(Board::from_position(&position));
