@@ -10,7 +10,7 @@ use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::PrivateKey;
 use russh::{ChannelMsg, Pty};
-use ssh_term::{connect, Ask, Term};
+use ssh_term::{connect, connect_from, Ask, Term};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -337,7 +337,8 @@ async fn limits_keys_and_idle_time() {
         let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
         opts.authorized_keys = Some(list);
         opts.limits = Limits {
-            max_sessions: 1,
+            max_sessions: 2,
+            per_address: 1,
             idle: Duration::from_secs(2),
             ..Limits::default()
         };
@@ -352,12 +353,25 @@ async fn limits_keys_and_idle_time() {
         let h = connect(addr, "ann", Some(Arc::clone(&ann_key))).await?;
         let mut ann = Term::on(h, Ask::Room("r1"), (80, 24)).await?;
         ann.wait_for("you play white", T).await?;
-        // One session in all: the next is told the server is full.
+        // One session per address: a second from 127.0.0.1 is refused, one from
+        // 127.0.0.2 comes in; two in all: a third, from 127.0.0.3, finds it full.
+        let refused = |t: &Term, words: &str| {
+            assert_eq!(t.exit, Some(1));
+            assert!(t.stderr.contains(words), "{}", t.stderr);
+            assert_eq!(t.stderr.lines().count(), 1, "{}", t.stderr);
+        };
         let h = connect(addr, "ann", Some(Arc::clone(&ann_key))).await?;
         let mut second = Term::on(h, Ask::Shell, (80, 24)).await?;
         second.wait_closed(T).await?;
-        assert_eq!(second.exit, Some(1));
-        assert!(second.stderr.contains("full"), "{}", second.stderr);
+        refused(&second, "from your address already");
+        let from = |last: u8| std::net::IpAddr::from([127, 0, 0, last]);
+        let h = connect_from(from(2), addr, "ann", Some(Arc::clone(&ann_key))).await?;
+        let mut other = Term::on(h, Ask::Shell, (80, 24)).await?;
+        other.wait_for("you are ann", T).await?;
+        let h = connect_from(from(3), addr, "ann", Some(Arc::clone(&ann_key))).await?;
+        let mut third = Term::on(h, Ask::Shell, (80, 24)).await?;
+        third.wait_closed(T).await?;
+        refused(&third, "is full (2 sessions)");
         // No input for the idle time: closed, the seat kept.
         ann.send(b":e2e4\r").await?;
         ann.wait_for("white played e2e4", T).await?;
@@ -367,6 +381,57 @@ async fn limits_keys_and_idle_time() {
             srv.hub().summaries()[0].roster.white,
             Some(("ann".to_string(), false))
         );
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+/// A lobby session of `user` whose pty says it is a `term`.
+async fn lobby_as(addr: std::net::SocketAddr, user: &str, term: &str) -> Result<Term, String> {
+    let h = connect(addr, user, None).await?;
+    let mut t = Term::on_term(h, Ask::Shell, (100, 30), term).await?;
+    t.wait_for("Quantum Chess over SSH", T).await?;
+    t.drain(Duration::from_millis(100)).await;
+    Ok(t)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_session_has_its_colour_tier_and_theme() {
+    bounded(40, async {
+        let dir = scratch("colours");
+        let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
+        for entry in qchess::config::Catalogue::built_in().entries() {
+            let theme = entry.load().map_err(|e| e.to_string())?;
+            opts.themes.push((entry.name.clone(), theme));
+        }
+        let srv = Server::start(opts).await.map_err(|e| e.to_string())?;
+        let addr = srv.addr();
+        use vt100::Color::{Default, Idx, Rgb};
+        // The tier follows the pty's terminal type, one session at a time.
+        let direct = lobby_as(addr, "ann", "xterm-direct").await?;
+        let mut c256 = lobby_as(addr, "bo", "xterm-256color").await?;
+        let c16 = lobby_as(addr, "cy", "xterm").await?;
+        let none = lobby_as(addr, "di", "dumb").await?;
+        let direct_colours = direct.colours();
+        assert!(direct_colours.iter().any(|c| matches!(c, Rgb(..))));
+        assert!(!direct_colours.iter().any(|c| matches!(c, Idx(_))));
+        let before = c256.colours();
+        assert!(before.iter().any(|c| matches!(c, Idx(16..))), "{before:?}");
+        assert!(!before.iter().any(|c| matches!(c, Rgb(..))));
+        let colours = c16.colours();
+        assert!(colours.iter().all(|c| matches!(c, Default | Idx(0..16))));
+        assert!(colours.iter().any(|c| matches!(c, Idx(_))), "{colours:?}");
+        assert_eq!(none.colours(), vec![Default]);
+        // A theme picked in one session changes its colours only.
+        c256.send(b"t").await?;
+        c256.wait_for("rooms you enter use it", T).await?;
+        c256.drain(Duration::from_millis(100)).await;
+        assert_ne!(c256.colours(), before, "the new theme shows");
+        let mut direct = direct;
+        direct.drain(Duration::from_millis(100)).await;
+        assert_eq!(direct.colours(), direct_colours, "the others keep theirs");
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())

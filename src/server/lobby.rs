@@ -337,7 +337,7 @@ impl Lobby {
         }
         let text = paint.fg(paint.theme.text);
         let header = Row::new([
-            "room", "variant", "white", "black", "watching", "plies", "state",
+            "room", "variant", "white", "black", "watch", "plies", "state",
         ])
         .style(paint.title());
         let rows: Vec<Row> = self
@@ -356,14 +356,16 @@ impl Lobby {
                 .style(text)
             })
             .collect();
+        // The fixed columns fit their longest words ("quantum sparse", "over: white
+        // wins"); the names share what is left, so that 80 columns show every column.
         let widths = [
+            Constraint::Fill(1),
             Constraint::Length(14),
-            Constraint::Length(16),
-            Constraint::Length(14),
-            Constraint::Length(14),
-            Constraint::Length(8),
+            Constraint::Fill(1),
+            Constraint::Fill(1),
             Constraint::Length(5),
-            Constraint::Min(10),
+            Constraint::Length(5),
+            Constraint::Length(16),
         ];
         let table = Table::new(rows, widths)
             .header(header)

@@ -35,14 +35,17 @@ pub struct Person {
 }
 
 impl Person {
-    /// Whether `other` is this person again: the same key; or, for someone who came
-    /// without a key, the same name. (A seat taken with a key is not given to a name
-    /// alone.)
+    /// Whether `other` is this person again: the same name and, for someone who came
+    /// with a key, the same key (a seat taken with a key is not given to the name
+    /// alone). Two names are two players even with one key: one person with one SSH
+    /// key may play both sides from two terminals, as the first two distinct names of
+    /// a room take white and black.
     pub fn same(&self, other: &Person) -> bool {
-        match &self.key {
-            Some(k) => other.key.as_ref() == Some(k),
-            None => self.name == other.name,
-        }
+        self.name == other.name
+            && match &self.key {
+                Some(k) => other.key.as_ref() == Some(k),
+                None => true,
+            }
     }
 }
 
@@ -803,12 +806,27 @@ mod tests {
             name: "ann".into(),
             key: Some("SHA256:a".into()),
         };
-        assert!(keyed.same(&Person {
-            name: "other".into(),
-            key: Some("SHA256:a".into())
-        }));
-        assert!(!keyed.same(&person("ann")));
+        let with_key = |name: &str| Person {
+            name: name.into(),
+            key: Some("SHA256:a".into()),
+        };
+        assert!(keyed.same(&with_key("ann")));
+        assert!(!keyed.same(&person("ann")), "the name alone");
+        assert!(!keyed.same(&with_key("bo")), "another name");
         assert!(person("ann").same(&person("ann")));
+        assert!(person("ann").same(&with_key("ann")));
+        // One key, two names: two players, white and black.
+        let r = room();
+        let (w, _) = counter();
+        assert_eq!(
+            r.join(1, with_key("ann"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::White))
+        );
+        assert_eq!(
+            r.join(2, with_key("bo"), Want::Any, w),
+            Ok(Seat::Plays(Color::Black))
+        );
+        assert!(r.snapshot(1, (0, 0)).unwrap().seated);
     }
 
     #[test]
@@ -848,6 +866,26 @@ mod tests {
         r.join(9, person("ann"), Want::Any, w).unwrap();
         assert!(!r.snapshot(1, (0, 0)).unwrap().seated);
         assert!(r.play(1, Color::White, 2, "d2d4", go()).is_err());
+    }
+
+    #[test]
+    fn a_move_past_the_rooms_size_limit_is_refused() {
+        let limits = Limits {
+            sparse_limit: 1,
+            ..Limits::default()
+        };
+        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let r = Room::new("r", board, None);
+        let (w, _) = counter();
+        r.join(1, person("ann"), Want::Any, w).unwrap();
+        let go = CancelFlag::default;
+        let refused = r.play(1, Color::White, 0, "b1^a3c3", go());
+        assert!(refused.is_err(), "a split needs two branches");
+        assert_eq!(r.summary().ply, 0, "the game is unchanged");
+        assert_eq!(
+            r.play(1, Color::White, 0, "e2e4", go()).map(|b| b.ply()),
+            Ok(1)
+        );
     }
 
     #[test]

@@ -491,7 +491,9 @@ impl Screen for SessionScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quantum::BackendKind;
     use crate::server::limits::Limits;
+    use crate::variants::RuleSet;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
@@ -565,6 +567,35 @@ mod tests {
         let text = screen_text(&ann);
         assert!(text.contains("you play white"), "{text}");
         assert!(text.contains("e2e4"), "the whole game: {text}");
+    }
+
+    fn screen_at(s: &SessionScreen, w: u16, h: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| s.draw(f)).unwrap();
+        t.backend().to_string()
+    }
+
+    fn both(name: &str, s: &SessionScreen) {
+        insta::assert_snapshot!(format!("{name}_80x24"), screen_at(s, 80, 24));
+        insta::assert_snapshot!(format!("{name}_120x40"), screen_at(s, 120, 40));
+    }
+
+    #[test]
+    fn lobby_form_and_room_screens() {
+        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let (mut ann, mut bo) = (session(&hub, "ann"), session(&hub, "bo-the-long-name"));
+        hub.create("haft-game", RuleSet::Haft, BackendKind::Sparse)
+            .unwrap();
+        ann.open("room1");
+        bo.open("room1");
+        typed(&mut ann, ":e2e4");
+        bo.tick();
+        let mut cy = session(&hub, "cy");
+        cy.tick();
+        both("lobby", &cy);
+        cy.handle_event(key('c'));
+        both("lobby_form", &cy);
+        both("room_black", &bo);
     }
 
     #[test]

@@ -909,10 +909,12 @@ impl App {
             self.say(Tone::Plain, "cancelled");
         } else if self.game_over_popup {
             self.game_over_popup = false;
-            self.say(
-                Tone::Plain,
-                "the game is over: n new game, u take back, q quit",
-            );
+            let words = if self.place.is_some() {
+                "the game is over: q leaves the room"
+            } else {
+                "the game is over: n new game, u take back, q quit"
+            };
+            self.say(Tone::Plain, words);
         }
     }
 

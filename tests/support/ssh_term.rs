@@ -31,8 +31,38 @@ pub async fn connect(
     user: &str,
     key: Option<Arc<PrivateKey>>,
 ) -> Result<Handle<Client>, String> {
+    let socket = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    sign_in(socket, user, key).await
+}
+
+/// A connection from the loopback address `from` (127.0.0.2 and so on: another
+/// client address on the same machine), signed in as `user` (with `key` when given).
+pub async fn connect_from(
+    from: std::net::IpAddr,
+    addr: SocketAddr,
+    user: &str,
+    key: Option<Arc<PrivateKey>>,
+) -> Result<Handle<Client>, String> {
+    let socket = tokio::net::TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
+    socket
+        .bind(SocketAddr::new(from, 0))
+        .map_err(|e| format!("bind {from}: {e}"))?;
+    let stream = socket
+        .connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    sign_in(stream, user, key).await
+}
+
+async fn sign_in(
+    socket: tokio::net::TcpStream,
+    user: &str,
+    key: Option<Arc<PrivateKey>>,
+) -> Result<Handle<Client>, String> {
     let config = Arc::new(client::Config::default());
-    let mut handle = client::connect(config, addr, Client)
+    let mut handle = client::connect_stream(config, socket, Client)
         .await
         .map_err(|e| format!("connect: {e}"))?;
     let ok = match key {
@@ -93,11 +123,21 @@ impl Term {
         Term::on(handle, ask, size).await
     }
 
-    /// Opens a session on a signed-in connection.
+    /// Opens a session on a signed-in connection, its pty an `xterm-256color`.
     pub async fn on(
         handle: Handle<Client>,
         ask: Ask<'_>,
         size: (u16, u16),
+    ) -> Result<Term, String> {
+        Term::on_term(handle, ask, size, "xterm-256color").await
+    }
+
+    /// Opens a session on a signed-in connection, its pty of terminal type `term`.
+    pub async fn on_term(
+        handle: Handle<Client>,
+        ask: Ask<'_>,
+        size: (u16, u16),
+        term: &str,
     ) -> Result<Term, String> {
         let chan = handle
             .channel_open_session()
@@ -105,17 +145,9 @@ impl Term {
             .map_err(|e| format!("channel: {e}"))?;
         let e = |e: russh::Error| format!("request: {e}");
         if !matches!(ask, Ask::NoPty) {
-            chan.request_pty(
-                false,
-                "xterm-256color",
-                size.0.into(),
-                size.1.into(),
-                0,
-                0,
-                &[],
-            )
-            .await
-            .map_err(e)?;
+            chan.request_pty(false, term, size.0.into(), size.1.into(), 0, 0, &[])
+                .await
+                .map_err(e)?;
         }
         match ask {
             Ask::Shell | Ask::NoPty => chan.request_shell(false).await.map_err(e)?,
@@ -151,6 +183,23 @@ impl Term {
     /// The screen's text.
     pub fn text(&self) -> String {
         self.screen.screen().contents()
+    }
+
+    /// Every colour on the screen (foreground and background of every cell).
+    pub fn colours(&self) -> Vec<vt100::Color> {
+        let screen = self.screen.screen();
+        let (rows, cols) = screen.size();
+        let mut all = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if let Some(cell) = screen.cell(r, c) {
+                    all.extend([cell.fgcolor(), cell.bgcolor()]);
+                }
+            }
+        }
+        all.sort_by_key(|c| format!("{c:?}"));
+        all.dedup();
+        all
     }
 
     /// Takes one message from the server, waiting at most `wait`; false when none came.
