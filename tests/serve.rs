@@ -136,6 +136,11 @@ async fn the_lobby_creates_lists_and_joins_rooms() {
         bo.wait_for("not available yet", T).await?;
         bo.send(b"b").await?;
         bo.wait_for("you play black against ann", T).await?;
+        // The window shrinks below the game's least size, and grows back.
+        bo.resize(50, 15).await?;
+        bo.wait_for("need 60x20, have 50x15", T).await?;
+        bo.resize(120, 40).await?;
+        bo.wait_for("ann v bo · 0 watching · room game1", T).await?;
         // q leaves the room for the lobby, where the seat shows as away; q again leaves.
         bo.send(b"q").await?;
         bo.wait_for("bo (away)", T).await?;

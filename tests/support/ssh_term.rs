@@ -172,8 +172,12 @@ impl Term {
             .map_err(|e| format!("send: {e}"))
     }
 
-    /// Tells the server the window is now `cols` x `rows`.
+    /// Tells the server the window is now `cols` x `rows` (the screen here follows
+    /// sizes a terminal can have; absurd ones are only sent).
     pub async fn resize(&mut self, cols: u32, rows: u32) -> Result<(), String> {
+        if (1..=320).contains(&cols) && (1..=200).contains(&rows) {
+            self.screen.set_size(rows as u16, cols as u16);
+        }
         self.chan
             .window_change(cols, rows, 0, 0)
             .await
