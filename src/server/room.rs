@@ -818,14 +818,12 @@ mod tests {
         // One key, two names: two players, white and black.
         let r = room();
         let (w, _) = counter();
-        assert_eq!(
-            r.join(1, with_key("ann"), Want::Any, w.clone()),
-            Ok(Seat::Plays(Color::White))
-        );
-        assert_eq!(
-            r.join(2, with_key("bo"), Want::Any, w),
-            Ok(Seat::Plays(Color::Black))
-        );
+        let seats: Vec<_> = [(1, "ann"), (2, "bo")]
+            .into_iter()
+            .map(|(id, name)| r.join(id, with_key(name), Want::Any, w.clone()))
+            .collect();
+        let sides = [Color::White, Color::Black].map(|c| Ok(Seat::Plays(c)));
+        assert_eq!(seats, sides);
         assert!(r.snapshot(1, (0, 0)).unwrap().seated);
     }
 
@@ -837,22 +835,14 @@ mod tests {
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
         r.join(3, person("cy"), Want::Watch, w).unwrap();
         let go = CancelFlag::default;
-        assert!(
-            r.play(2, Color::Black, 0, "e7e5", go()).is_err(),
-            "not black's turn"
-        );
-        assert!(
-            r.play(3, Color::White, 0, "e2e4", go()).is_err(),
-            "a watcher"
-        );
-        assert!(
-            r.play(1, Color::White, 1, "e2e4", go()).is_err(),
-            "stale ply"
-        );
-        assert!(
-            r.play(1, Color::White, 0, "b1^a3c3.m1", go()).is_err(),
-            "a forced outcome"
-        );
+        for (session, side, ply, text, why) in [
+            (2, Color::Black, 0, "e7e5", "not black's turn"),
+            (3, Color::White, 0, "e2e4", "a watcher"),
+            (1, Color::White, 1, "e2e4", "stale ply"),
+            (1, Color::White, 0, "b1^a3c3.m1", "a forced outcome"),
+        ] {
+            assert!(r.play(session, side, ply, text, go()).is_err(), "{why}");
+        }
         let before = woken.load(Ordering::Relaxed);
         let board = r.play(1, Color::White, 0, "e2e4", go()).unwrap();
         assert_eq!(board.ply(), 1);
