@@ -8,6 +8,7 @@ pub mod format;
 pub mod qasm;
 pub mod quantum;
 pub mod record;
+pub mod server;
 pub mod skat;
 pub mod ui;
 pub mod variants;

@@ -228,6 +228,89 @@ enum Command {
     Config(qchess::config::cli::ConfigCommand),
     /// Lists the colour themes: the built-in ones and yours.
     Themes(qchess::config::cli::ThemesArgs),
+    /// Serve games over SSH: a lobby and rooms (ssh -p 2222 -t NAME@HOST [ROOM]).
+    Serve(ServeArgs),
+}
+
+/// Options of `qchess serve`.
+#[derive(Args, Debug, Clone)]
+struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:2222")]
+    listen: std::net::SocketAddr,
+    /// The host key (ed25519, created on first start; default: server/host_ed25519 in
+    /// the data directory).
+    #[arg(long, value_name = "FILE")]
+    host_key: Option<PathBuf>,
+    /// Game sessions at once, in all.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_sessions: u32,
+    /// Game sessions at once from one address.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_per_address: u32,
+    /// Rooms at once.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_rooms: u32,
+    /// Minutes without input before a session is closed (its seat is kept).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_080))]
+    idle_minutes: u64,
+    /// Only the keys in this authorized_keys file may sign in (default: anyone, by any
+    /// name, without a password).
+    #[arg(long, value_name = "FILE")]
+    authorized_keys: Option<PathBuf>,
+    /// Where the host key and the rooms are kept (default: the data directory).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+/// `qchess serve`: the options from the flags, the themes from the configuration.
+fn serve(args: ServeArgs) -> ExitCode {
+    let data_dir = match args.data_dir.map_or_else(qchess::config::data_dir, Ok) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("qchess: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut opts = qchess::server::ServeOptions::in_data_dir(args.listen, &data_dir);
+    if let Some(key) = args.host_key {
+        opts.host_key = key;
+    }
+    opts.authorized_keys = args.authorized_keys;
+    opts.limits.max_sessions = args.max_sessions as usize;
+    opts.limits.per_address = args.max_per_address as usize;
+    opts.limits.max_rooms = args.max_rooms as usize;
+    opts.limits.idle = std::time::Duration::from_secs(args.idle_minutes * 60);
+    // The server's themes: the built-in ones and the user's, starting with config.toml's.
+    let settings = qchess::config::config_dir().and_then(|d| qchess::config::Settings::load(&d));
+    let (catalogue, chosen) = match settings {
+        Ok(s) => (s.themes, s.config.theme),
+        Err(e) => {
+            eprintln!("qchess: {e}; serving the built-in themes");
+            (
+                qchess::config::Catalogue::built_in(),
+                qchess::config::file::DEFAULT_THEME.to_string(),
+            )
+        }
+    };
+    for entry in catalogue.entries() {
+        match entry.load() {
+            Ok(theme) => opts.themes.push((entry.name.clone(), theme)),
+            Err(e) => eprintln!("qchess: {e}"),
+        }
+    }
+    opts.default_theme = opts
+        .themes
+        .iter()
+        .position(|(name, _)| *name == chosen)
+        .unwrap_or(0);
+    match qchess::server::run(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("qchess serve: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Writes the output; a reader that closed the pipe early (`| head`) is not an error.
@@ -543,6 +626,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Serve(args)) => serve(args),
         None => play(cli.play),
     }
 }

@@ -13,15 +13,17 @@ use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
+use super::table::{self, Place};
 use super::view::{self, Pick, View};
 use super::work::{CancelFlag, Exec, Job, Polled, Work};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
-use crate::record::{Recorder, SavedGame};
+use crate::record::{Players, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -208,6 +210,8 @@ pub struct App {
     pending: Option<Pending>,
     /// The computer: the sides it plays, its search, its last score.
     pub(super) computer: Computer,
+    /// The table whose game this is, when the game is shared (a server room).
+    place: Option<Place<Game>>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -253,6 +257,7 @@ impl App {
             exec: Exec::Inline,
             pending: None,
             computer: Computer::default(),
+            place: None,
         };
         if app.game.status() != Status::Ongoing {
             app.game_over_popup = true;
@@ -299,6 +304,36 @@ impl App {
     /// paused).
     pub fn thinking_line(&self) -> Option<String> {
         self.computer.line(self.ascii, self.replay.is_some())
+    }
+
+    /// Shows a game shared at `place`: moves go to its table, and take-backs, new games
+    /// and saving to a file are refused (see [`super::table`]).
+    pub fn at_table(mut self, place: Place<Game>) -> App {
+        self.place = Some(place);
+        self
+    }
+
+    /// The table this game is shared at, if any.
+    pub fn place(&self) -> Option<&Place<Game>> {
+        self.place.as_ref()
+    }
+
+    /// Takes in the shared game after a move made at another screen of the table: the
+    /// panes show it and the message line tells the move. The game shown already is
+    /// left as it is.
+    pub fn sync(&mut self, game: Game) {
+        let last = |g: &Game| g.history().last().map(|m| m.played.clone());
+        if game.ply() == self.game.ply() && last(&game) == last(&self.game) {
+            return;
+        }
+        self.game = game;
+        self.after_change();
+        self.tell_last_move();
+    }
+
+    /// Names the players (shown in results and at a table).
+    pub fn set_players(&mut self, players: Players) {
+        self.recorder.players = players;
     }
 
     /// "game over: Ann wins: a king was captured with certainty".
@@ -750,6 +785,7 @@ impl App {
                     "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
                 );
             }
+            Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),
             Action::PlyStep(d) => self.step_ply(d),
             Action::PlyFirst => self.step_ply(i64::MIN / 2),
@@ -995,16 +1031,25 @@ impl App {
             }
         } else if self.game_over_popup {
             self.game_over_popup = false;
-            self.say(
-                Tone::Plain,
-                "the game is over: n new game, u take back, q quit",
-            );
+            let words = if self.place.is_some() {
+                "the game is over: q leaves the room"
+            } else {
+                "the game is over: n new game, u take back, q quit"
+            };
+            self.say(Tone::Plain, words);
         }
     }
 
     /// Why `sq` can't be the source of a move, in the rules' words.
     fn source_error(&self, sq: Square) -> Option<String> {
-        self.game.check_source(sq).err().map(|e| e.to_string())
+        self.seat_error()
+            .or_else(|| self.game.check_source(sq).err().map(|e| e.to_string()))
+    }
+
+    /// Why this screen may not move now: at a table, only the seat to move may.
+    fn seat_error(&self) -> Option<String> {
+        let place = self.place.as_ref()?;
+        place.refusal(self.game.to_move(), &self.recorder.players)
     }
 
     fn piece_name(&self, sq: Square) -> String {
@@ -1284,16 +1329,34 @@ impl App {
     }
 
     /// Plays a move (`typed` on the `:` line, else picked on the board), here or on a
-    /// worker thread (see [`App::set_exec`]); [`App::finish_move`] tells the player.
+    /// worker thread (see [`App::set_exec`]); [`App::finish`] tells the player.
     fn play(&mut self, input: &str, text: &MoveText, typed: bool) {
+        if let Some(why) = self.seat_error() {
+            self.mode = Mode::Idle;
+            return self.say(Tone::Error, why);
+        }
+        let job = Job::Move {
+            input: input.to_string(),
+            typed,
+        };
+        if let Some(place) = &self.place {
+            // A shared game: the room plays the move and hands back its game.
+            let (table, side, ply) = (
+                Arc::clone(&place.table),
+                self.game.to_move(),
+                self.game.ply(),
+            );
+            let (owned, cursor) = (input.to_string(), self.cursor);
+            return self.run_job(job, move |cancel| {
+                let game = table.play(side, ply, &owned, cancel)?;
+                let view = View::of(&game, cursor);
+                Ok((game, view))
+            });
+        }
         // The move is played on a copy: the screen keeps drawing this game, and a
         // cancelled move leaves it as it was.
         let mut game = self.game.clone();
         let (owned, text, cursor) = (input.to_string(), *text, self.cursor);
-        let job = Job::Move {
-            input: owned.clone(),
-            typed,
-        };
         self.run_job(job, move |cancel| {
             game.set_cancel(Some(cancel));
             let r = carry_out(&mut game, &owned, &text, cursor);
@@ -1320,13 +1383,8 @@ impl App {
         self.game = game;
         match job {
             Job::Move { .. } => {
-                let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change_with(view);
-                let said = match self.game.status() {
-                    Status::Ongoing => said,
-                    _ => format!("{said}. Game over: {}", self.result_words()),
-                };
-                self.say(Tone::Info, said);
+                self.tell_last_move();
                 self.autosave();
                 if self.computer.sides().both() {
                     self.computer.delay_next();
@@ -1342,6 +1400,16 @@ impl App {
             }
             Job::Ply { ply } => self.took_in_ply(ply, view),
         }
+    }
+
+    /// Tells what the last move did, and the result when it ended the game.
+    fn tell_last_move(&mut self) {
+        let said = self.game.history().last().map(describe).unwrap_or_default();
+        let said = match self.game.status() {
+            Status::Ongoing => said,
+            _ => format!("{said}. Game over: {}", self.result_words()),
+        };
+        self.say(Tone::Info, said);
     }
 
     /// Refreshes everything derived from the game after it changed.
@@ -1370,6 +1438,9 @@ impl App {
     /// [`opponent::Sides::take_back`]): the others are replayed with their recorded
     /// outcomes, here or on a worker thread.
     fn undo(&mut self) {
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_UNDO);
+        }
         let movers: Vec<_> = self.game.history().iter().map(|m| m.color).collect();
         let n = match self.computer.sides().take_back(&movers) {
             Ok(n) => n,
@@ -1397,6 +1468,9 @@ impl App {
     }
 
     fn new_game(&mut self) {
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_NEW_GAME);
+        }
         if self.game.status() == Status::Ongoing {
             return self.say(
                 Tone::Error,
@@ -1506,7 +1580,9 @@ impl Asking for App {
         )
     }
     fn playing(&self) -> bool {
-        self.replay.is_none()
+        // At a table, leaving loses nothing: the table keeps the game and the seat.
+        self.place.is_none()
+            && self.replay.is_none()
             && self.game.status() == Status::Ongoing
             && !self.game.history().is_empty()
     }

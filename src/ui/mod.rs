@@ -20,6 +20,7 @@ pub mod squares;
 pub mod start;
 pub mod status;
 pub mod steps;
+pub mod table;
 pub mod terminal;
 pub mod text;
 pub mod theme;

@@ -6,6 +6,7 @@ use super::color::Paint;
 use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::prompts::Asked;
+use super::table;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -13,7 +14,7 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 /// A rectangle of `w` x `h` centred in `area` (shrunk to fit).
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let (w, h) = (w.min(area.width), h.min(area.height));
     Rect::new(
         area.x + (area.width - w) / 2,
@@ -213,11 +214,20 @@ pub fn drawer_hint(f: &mut Frame, drawer: Rect, paint: &Paint, next: &str) {
 /// Draws the game-over popup.
 pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
     let reason = app.game.end_reason().map_or("", |r| r.describe());
-    game_over_box(f, area, &app.paint, &app.result_words(), reason);
+    let keys = table::game_over_keys(app.place().is_some());
+    game_over_box(f, area, &app.paint, &app.result_words(), reason, keys);
 }
 
-/// Draws a game-over box with the result (in the players' names) and the reason.
-pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, reason: &str) {
+/// Draws a game-over box with the result (in the players' names), the reason and the
+/// keys that work now.
+pub fn game_over_box(
+    f: &mut Frame,
+    area: Rect,
+    paint: &Paint,
+    result: &str,
+    reason: &str,
+    keys: &str,
+) {
     let lines = vec![
         Line::styled(
             result.to_string(),
@@ -225,10 +235,7 @@ pub fn game_over_box(f: &mut Frame, area: Rect, paint: &Paint, result: &str, rea
         ),
         Line::styled(reason.to_string(), paint.fg(paint.theme.text)),
         Line::raw(""),
-        Line::styled(
-            "n new game   u take back   Esc look at the board   q quit",
-            paint.dim(),
-        ),
+        Line::styled(keys.to_string(), paint.dim()),
     ];
     let r = centered(area, 60, 8);
     f.render_widget(Clear, r);

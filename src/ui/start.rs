@@ -223,17 +223,9 @@ impl Session {
 
 impl Screen for Session {
     fn draw(&self, f: &mut Frame) {
-        let paint = match &self.game {
-            Opened::Quantum(app) => {
-                super::draw(f, app);
-                &app.paint
-            }
-            Opened::Variant(app) => {
-                super::variant_panes::draw(f, app);
-                &app.paint
-            }
-        };
+        self.game.draw(f);
         if let Some(offer) = &self.offer {
+            let paint = self.game.paint();
             let busy = self.loading.as_ref().map(|l| l.work.elapsed());
             popup::question_box(f, f.area(), paint, &offer.asked(busy, paint.ascii));
         }
@@ -243,26 +235,16 @@ impl Screen for Session {
         if self.offer.is_some() {
             return self.choose(&event);
         }
-        match &mut self.game {
-            Opened::Quantum(app) => app.handle_event(event),
-            Opened::Variant(app) => app.handle_event(event),
-        }
+        self.game.handle_event(event)
     }
 
     fn should_quit(&self) -> bool {
-        self.quit
-            || match &self.game {
-                Opened::Quantum(app) => app.should_quit(),
-                Opened::Variant(app) => app.should_quit(),
-            }
+        self.quit || self.game.should_quit()
     }
 
     fn set_exec(&mut self, exec: Exec) {
         self.exec = exec;
-        match &mut self.game {
-            Opened::Quantum(app) => app.set_exec(exec),
-            Opened::Variant(app) => app.set_exec(exec),
-        }
+        self.game.set_exec(exec)
     }
 
     fn tick(&mut self) -> bool {
@@ -277,19 +259,10 @@ impl Screen for Session {
             self.resumed(result);
             return true;
         }
-        match &mut self.game {
-            Opened::Quantum(app) => app.tick(),
-            Opened::Variant(app) => app.tick(),
-        }
+        self.game.tick()
     }
 
     fn working(&self) -> bool {
-        if self.loading.is_some() {
-            return true;
-        }
-        match &self.game {
-            Opened::Quantum(app) => app.working(),
-            Opened::Variant(app) => app.working(),
-        }
+        self.loading.is_some() || self.game.working()
     }
 }

@@ -25,6 +25,7 @@ use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
 };
 use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Size;
 use ratatui::{Frame, Terminal};
 use std::io::{self, stdout, IsTerminal, Stdout};
 use std::path::{Path, PathBuf};
@@ -387,6 +388,55 @@ impl Screen for VariantApp {
     }
 }
 
+impl Screen for Opened {
+    fn draw(&self, f: &mut Frame) {
+        match self {
+            Opened::Quantum(app) => app.draw(f),
+            Opened::Variant(app) => app.draw(f),
+        }
+    }
+    fn handle_event(&mut self, event: Event) {
+        match self {
+            Opened::Quantum(app) => app.handle_event(event),
+            Opened::Variant(app) => app.handle_event(event),
+        }
+    }
+    fn should_quit(&self) -> bool {
+        match self {
+            Opened::Quantum(app) => app.should_quit(),
+            Opened::Variant(app) => app.should_quit(),
+        }
+    }
+    fn set_exec(&mut self, exec: Exec) {
+        match self {
+            Opened::Quantum(app) => app.set_exec(exec),
+            Opened::Variant(app) => app.set_exec(exec),
+        }
+    }
+    fn tick(&mut self) -> bool {
+        match self {
+            Opened::Quantum(app) => app.tick(),
+            Opened::Variant(app) => app.tick(),
+        }
+    }
+    fn working(&self) -> bool {
+        match self {
+            Opened::Quantum(app) => app.working(),
+            Opened::Variant(app) => app.working(),
+        }
+    }
+}
+
+impl Opened {
+    /// The colours the game is drawn with.
+    pub fn paint(&self) -> &Paint {
+        match self {
+            Opened::Quantum(app) => &app.paint,
+            Opened::Variant(app) => &app.paint,
+        }
+    }
+}
+
 /// How the terminal is set up for a screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TerminalOptions {
@@ -470,10 +520,138 @@ impl Signals {
 pub fn run_screen(screen: &mut impl Screen, opts: TerminalOptions) -> io::Result<Ended> {
     let signals = Signals::register()?;
     install_panic_hook();
-    let mut terminal = setup(opts)?;
-    let result = event_loop(&mut terminal, screen, &signals, opts);
+    let terminal = setup(opts)?;
+    let mut console = Local {
+        terminal,
+        signals,
+        opts,
+    };
+    let result = drive(&mut console, screen);
     restore();
     result
+}
+
+/// What a [`Console`] brought while the loop waited.
+#[derive(Debug)]
+pub enum Woke {
+    /// A terminal event: a key, the mouse, a paste, a resize.
+    Event(Event),
+    /// Nothing from the terminal: time passed, or news for the screen's
+    /// [`Screen::tick`].
+    Nothing,
+    /// Suspend (SIGTSTP).
+    Suspend,
+    /// The run is over (a signal, a closed connection).
+    Stop(Ended),
+}
+
+/// Where a screen runs: the local terminal, or (`qchess serve`) one SSH channel. The
+/// loop ([`drive`]) is the same for both; only the transport differs.
+pub trait Console {
+    /// Waits up to `wait` for an event or news.
+    fn wait(&mut self, wait: Duration) -> io::Result<Woke>;
+    /// The size of the terminal.
+    fn size(&self) -> io::Result<Size>;
+    /// Draws one frame.
+    fn draw(&mut self, render: &mut dyn FnMut(&mut Frame)) -> io::Result<()>;
+    /// Ctrl-Z: gives the terminal back until the process continues (where there is no
+    /// job control, nothing happens).
+    fn suspend(&mut self) -> io::Result<()>;
+}
+
+/// The most events taken in before the screen is drawn again (a paste sent as keys, a
+/// burst of mouse reports): one drawing for all of them, but never a stalled screen.
+const BATCH: usize = 256;
+
+/// Runs `screen` on `console` until the screen quits or the console stops: events go
+/// to the screen (every event already waiting is taken before one drawing), background
+/// work is looked after, and the screen is drawn when something changed.
+pub fn drive(console: &mut impl Console, screen: &mut impl Screen) -> io::Result<Ended> {
+    screen.set_exec(Exec::Background);
+    console.draw(&mut |f| screen.draw(f))?;
+    loop {
+        let wait = if screen.working() {
+            WORK_CHECK
+        } else {
+            SIGNAL_CHECK
+        };
+        let mut woke = console.wait(wait)?;
+        let mut redraw = false;
+        for _ in 0..BATCH {
+            match woke {
+                Woke::Nothing => break,
+                Woke::Stop(ended) => return Ok(ended),
+                Woke::Suspend => {
+                    console.suspend()?;
+                    redraw = true;
+                }
+                Woke::Event(ev) => {
+                    let size = console.size()?;
+                    let (w, h) = screen.min_size();
+                    match route(&ev, size.width < w || size.height < h) {
+                        Route::Screen => {
+                            screen.handle_event(ev);
+                            redraw = true;
+                        }
+                        Route::Suspend => {
+                            console.suspend()?;
+                            redraw = true;
+                        }
+                        Route::Quit => return Ok(Ended::Quit),
+                        Route::Ignore => {}
+                    }
+                    if screen.should_quit() {
+                        return Ok(Ended::Quit);
+                    }
+                }
+            }
+            woke = console.wait(Duration::ZERO)?;
+        }
+        redraw |= screen.tick();
+        if screen.should_quit() {
+            return Ok(Ended::Quit);
+        }
+        if redraw {
+            console.draw(&mut |f| screen.draw(f))?;
+        }
+    }
+}
+
+/// The terminal qchess runs in, with the signals that end or suspend it.
+struct Local {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+    signals: Signals,
+    opts: TerminalOptions,
+}
+
+impl Console for Local {
+    fn wait(&mut self, wait: Duration) -> io::Result<Woke> {
+        // A signal ends the game even mid-move: the autosave already holds the last
+        // completed move, and the move in progress is dropped.
+        if let Some(sig) = self.signals.ended() {
+            return Ok(Woke::Stop(Ended::Signal(sig)));
+        }
+        if self.signals.take_suspend() {
+            return Ok(Woke::Suspend);
+        }
+        Ok(if event::poll(wait)? {
+            Woke::Event(event::read()?)
+        } else {
+            Woke::Nothing
+        })
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        self.terminal.size()
+    }
+
+    fn draw(&mut self, render: &mut dyn FnMut(&mut Frame)) -> io::Result<()> {
+        self.terminal.draw(|f| render(f)).map(|_| ())
+    }
+
+    fn suspend(&mut self) -> io::Result<()> {
+        suspend(&mut self.terminal, self.opts)
+    }
 }
 
 /// How often the loop looks for the end of background work (and redraws its time).
@@ -533,14 +711,32 @@ impl crossterm::Command for CaptureMouse {
     }
 }
 
-/// Raw mode, the alternate screen, bracketed paste and (when asked) mouse capture.
+/// Raw mode, then [`take_terminal`].
 fn enter(opts: TerminalOptions) -> io::Result<()> {
     enable_raw_mode()?;
-    execute!(stdout(), EnterAlternateScreen, EnableBracketedPaste)?;
+    take_terminal(&mut stdout(), opts)
+}
+
+/// Writes what sets a terminal up for a screen: the alternate screen, bracketed paste
+/// and (when asked) mouse capture. Raw mode is the caller's (over SSH, the client's).
+pub fn take_terminal(w: &mut impl io::Write, opts: TerminalOptions) -> io::Result<()> {
+    execute!(w, EnterAlternateScreen, EnableBracketedPaste)?;
     if opts.mouse {
-        execute!(stdout(), CaptureMouse)?;
+        execute!(w, CaptureMouse)?;
     }
     Ok(())
+}
+
+/// Writes what gives a terminal back after [`take_terminal`]: no mouse capture or
+/// bracketed paste, the main screen, the cursor shown.
+pub fn give_back_terminal(w: &mut impl io::Write) -> io::Result<()> {
+    execute!(
+        w,
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    )
 }
 
 fn setup(opts: TerminalOptions) -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
@@ -555,13 +751,7 @@ fn setup(opts: TerminalOptions) -> io::Result<Terminal<CrosstermBackend<Stdout>>
 /// screen, cursor shown. Safe to call more than once.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(
-        stdout(),
-        DisableMouseCapture,
-        DisableBracketedPaste,
-        LeaveAlternateScreen,
-        Show
-    );
+    let _ = give_back_terminal(&mut stdout());
 }
 
 /// Ctrl-Z: gives the terminal back, stops the process as the shell expects, and on `fg`
@@ -632,55 +822,6 @@ pub fn route(event: &Event, too_small: bool) -> Route {
         },
         _ if too_small => Route::Ignore,
         _ => Route::Screen,
-    }
-}
-
-fn event_loop(
-    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
-    screen: &mut impl Screen,
-    signals: &Signals,
-    opts: TerminalOptions,
-) -> io::Result<Ended> {
-    screen.set_exec(Exec::Background);
-    terminal.draw(|f| screen.draw(f))?;
-    loop {
-        // A signal ends the game even mid-move: the autosave already holds the last
-        // completed move, and the move in progress is dropped.
-        if let Some(sig) = signals.ended() {
-            return Ok(Ended::Signal(sig));
-        }
-        let mut stop = signals.take_suspend();
-        let mut redraw = false;
-        let wait = if screen.working() {
-            WORK_CHECK
-        } else {
-            SIGNAL_CHECK
-        };
-        if !stop && event::poll(wait)? {
-            let ev = event::read()?;
-            let size = terminal.size()?;
-            let (w, h) = screen.min_size();
-            match route(&ev, size.width < w || size.height < h) {
-                Route::Screen => {
-                    screen.handle_event(ev);
-                    redraw = true;
-                }
-                Route::Suspend => stop = true,
-                Route::Quit => return Ok(Ended::Quit),
-                Route::Ignore => {}
-            }
-        }
-        if stop {
-            suspend(terminal, opts)?;
-            redraw = true;
-        }
-        redraw |= screen.tick();
-        if screen.should_quit() {
-            return Ok(Ended::Quit);
-        }
-        if redraw {
-            terminal.draw(|f| screen.draw(f))?;
-        }
     }
 }
 

@@ -11,14 +11,16 @@ use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
+use super::table::{self, Place};
 use super::work::{CancelFlag, Exec, Job, Polled, Work};
 use crate::chess::{Square, Status};
 use crate::engine::variant::greedy_variant;
 use crate::engine::Thinking;
-use crate::record::{Recorder, SavedGame};
+use crate::record::{Players, Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the player is in the middle of.
@@ -105,6 +107,8 @@ pub struct VariantApp {
     pending: Option<Pending>,
     /// The computer (the variants' greedy player): its sides, its search, its score.
     pub(super) computer: Computer,
+    /// The table whose game this is, when the game is shared (a server room).
+    place: Option<Place<Box<dyn VariantGame>>>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
@@ -157,6 +161,7 @@ impl VariantApp {
             exec: Exec::Inline,
             pending: None,
             computer: Computer::default(),
+            place: None,
         };
         app.welcome();
         app
@@ -232,6 +237,41 @@ impl VariantApp {
         self.recorder = recorder;
         self.welcome();
         self
+    }
+
+    /// Shows a game shared at `place`, as [`super::App::at_table`].
+    pub fn at_table(mut self, place: Place<Box<dyn VariantGame>>) -> VariantApp {
+        self.place = Some(place);
+        self
+    }
+
+    /// The table this game is shared at, if any.
+    pub fn place(&self) -> Option<&Place<Box<dyn VariantGame>>> {
+        self.place.as_ref()
+    }
+
+    /// Takes in the shared game after a move made at another screen, as
+    /// [`super::App::sync`].
+    pub fn sync(&mut self, game: Box<dyn VariantGame>) {
+        let last = |g: &dyn VariantGame| g.history().last().map(|r| r.text.clone());
+        let (now, new) = (self.game.history().len(), game.history().len());
+        if now == new && last(game.as_ref()) == last(self.game.as_ref()) {
+            return;
+        }
+        self.game = game;
+        self.after_change();
+        self.tell_last_move();
+    }
+
+    /// Names the players (shown in results and at a table).
+    pub fn set_players(&mut self, players: Players) {
+        self.recorder.players = players;
+    }
+
+    /// Why this screen may not move now: at a table, only the seat to move may.
+    fn seat_error(&self) -> Option<String> {
+        let place = self.place.as_ref()?;
+        place.refusal(self.game.to_move(), &self.recorder.players)
     }
 
     /// The result in the players' names (`Ann wins`, `draw`).
@@ -426,12 +466,21 @@ impl VariantApp {
         mut game: Box<dyn VariantGame>,
         f: impl FnOnce(&mut dyn VariantGame) -> Result<(), String> + Send + 'static,
     ) {
-        let work = move |cancel: CancelFlag| {
+        self.run_work(job, move |cancel: CancelFlag| {
             game.set_cancel(Some(cancel));
             let r = f(game.as_mut());
             game.set_cancel(None);
             r.map(|()| game)
-        };
+        });
+    }
+
+    /// Runs `work` (given the flag Esc sets; it gives the game the job leads to) here
+    /// or on a worker thread; [`VariantApp::finish`] takes the result in.
+    fn run_work(
+        &mut self,
+        job: Job,
+        work: impl FnOnce(CancelFlag) -> Result<Box<dyn VariantGame>, String> + Send + 'static,
+    ) {
         match self.exec {
             Exec::Inline => {
                 let result = work(CancelFlag::default());
@@ -523,6 +572,9 @@ impl VariantApp {
         self.cursor = sq;
         if self.replay.is_some() {
             return;
+        }
+        if let Some(why) = self.seat_error() {
+            return self.say(Tone::Plain, why);
         }
         if self.mode == VariantMode::Idle && !self.piece_of_mover(sq) {
             return self.say(
@@ -642,6 +694,7 @@ impl VariantApp {
                 }
             }
             Action::Prompt => self.prompt(Purpose::Move, LineEdit::empty()),
+            Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),
             Action::GotoPly => self.prompt(Purpose::GotoPly, LineEdit::empty()),
             Action::Edit(e) => {
@@ -723,6 +776,9 @@ impl VariantApp {
     }
 
     fn select(&mut self, quantum: bool) {
+        if let Some(why) = self.seat_error() {
+            return self.say(Tone::Error, why);
+        }
         if quantum && self.game.rules() != RuleSet::Harmonics {
             return self.say(
                 Tone::Error,
@@ -889,12 +945,22 @@ impl VariantApp {
                 "this is a replay: p plays on from the shown ply",
             );
         }
-        // On a copy: the screen keeps drawing this game meanwhile.
+        if let Some(why) = self.seat_error() {
+            self.mode = VariantMode::Idle;
+            return self.say(Tone::Error, why);
+        }
         let owned = text.to_string();
         let job = Job::Move {
             input: owned.clone(),
             typed: false,
         };
+        if let Some(place) = &self.place {
+            // A shared game: the room plays the move and hands back its game.
+            let (table, side) = (Arc::clone(&place.table), self.game.to_move());
+            let ply = self.game.history().len();
+            return self.run_work(job, move |cancel| table.play(side, ply, &owned, cancel));
+        }
+        // On a copy: the screen keeps drawing this game meanwhile.
         self.run_job(job, self.game.clone_box(), move |g| {
             g.play(&owned).map(|_| ()).map_err(|e| e.to_string())
         });
@@ -916,13 +982,8 @@ impl VariantApp {
         self.game = game;
         match job {
             Job::Move { .. } => {
-                let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change();
-                let said = match self.game.status() {
-                    Status::Ongoing => said,
-                    _ => format!("{said}. Game over: {}", self.result_words()),
-                };
-                self.say(Tone::Info, said);
+                self.tell_last_move();
                 self.autosave();
                 if self.computer.sides().both() {
                     self.computer.delay_next();
@@ -938,6 +999,16 @@ impl VariantApp {
             }
             Job::Ply { ply } => self.took_in_ply(ply),
         }
+    }
+
+    /// Tells what the last ply did, and the result when it ended the game.
+    fn tell_last_move(&mut self) {
+        let said = self.game.history().last().map(describe).unwrap_or_default();
+        let said = match self.game.status() {
+            Status::Ongoing => said,
+            _ => format!("{said}. Game over: {}", self.result_words()),
+        };
+        self.say(Tone::Info, said);
     }
 
     fn after_change(&mut self) {
@@ -957,6 +1028,9 @@ impl VariantApp {
     fn undo(&mut self) {
         if self.replay.is_some() {
             return;
+        }
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_UNDO);
         }
         let history = self.game.history();
         let movers: Vec<_> = history.iter().map(|r| r.color).collect();
@@ -979,6 +1053,9 @@ impl VariantApp {
     }
 
     fn new_game(&mut self) {
+        if self.place.is_some() {
+            return self.say(Tone::Error, table::NO_NEW_GAME);
+        }
         if self.game.status() == Status::Ongoing {
             return self.say(
                 Tone::Error,
@@ -1137,7 +1214,9 @@ impl Asking for VariantApp {
         )
     }
     fn playing(&self) -> bool {
-        self.replay.is_none()
+        // At a table, leaving loses nothing: the table keeps the game and the seat.
+        self.place.is_none()
+            && self.replay.is_none()
             && self.game.status() == Status::Ongoing
             && !self.game.history().is_empty()
     }
@@ -1161,7 +1240,7 @@ impl Asking for VariantApp {
 }
 
 /// The outcome suffix a typed move forces (harmonics' `.c3=N`), if any.
-fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
+pub fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
     match rules {
         RuleSet::Harmonics => crate::variants::harmonics::notation::parse(typed)
             .ok()

@@ -50,7 +50,8 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
         let reason = g.end_reason().unwrap_or_default();
-        popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason);
+        let keys = super::table::game_over_keys(app.place().is_some());
+        popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
     }
     if let Some(q) = app.question() {
         popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));

@@ -1,0 +1,256 @@
+//! Load benchmark of `qchess serve`, run by hand (bounded: about 40 s):
+//!
+//! ```sh
+//! cargo build --release --bin qchess --example serve_load
+//! target/release/examples/serve_load [ROOMS] [SECONDS]
+//! ```
+//!
+//! Starts `qchess serve` (the release binary beside this example) on a free loopback
+//! port, opens two SSH sessions per room (25 rooms, 50 sessions by default), and has
+//! every session make one move a second for 30 s: white and black take turns, half a
+//! second apart. For every move it times how long until the other player's screen
+//! shows it (from the moment the mover's keys were sent), and it reads the server's
+//! CPU time and resident memory from /proc. Prints p50, p99 and max, CPU and memory per
+//! session.
+
+#[path = "../tests/support/ssh_term.rs"]
+mod ssh_term;
+
+use qchess::chess::{Game, GameOptions, Square, Status};
+use ssh_term::{Ask, Term};
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A line of quiet moves (no capture, no measurement, no repeated position) from the
+/// standard start, `plies` long: every session can play it in any room.
+fn quiet_line(plies: usize) -> Vec<String> {
+    let mut game = Game::standard(GameOptions::default());
+    let mut seen = HashSet::new();
+    seen.insert(game.fen());
+    let mut line = Vec::new();
+    'ply: for _ in 0..plies {
+        let side = game.to_move();
+        for from in 0..64u8 {
+            let Some(piece) = game.state().piece(Square(from)) else {
+                continue;
+            };
+            if piece.color != side {
+                continue;
+            }
+            for to in 0..64u8 {
+                if game.state().piece(Square(to)).is_some() {
+                    continue;
+                }
+                let text = format!("{}{}", Square(from), Square(to));
+                let mut next = game.clone();
+                let quiet = next
+                    .play(&text)
+                    .is_ok_and(|m| m.outcome.is_none() && m.summary.is_none());
+                let fen = next.fen();
+                let key = fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+                if quiet && next.status() == Status::Ongoing && seen.insert(key) {
+                    game = next;
+                    line.push(text);
+                    continue 'ply;
+                }
+            }
+        }
+        break;
+    }
+    line
+}
+
+/// utime + stime of a process, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // Fields 14 and 15 of stat; after the name they are the 12th and 13th.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Resident memory of a process, in KiB.
+fn rss_kib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0)
+}
+
+fn start_server(dir: &std::path::Path) -> (Child, SocketAddr) {
+    let exe = std::env::current_exe().expect("the example's path");
+    let qchess = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .map(|d| d.join("qchess"))
+        .expect("the target folder");
+    let mut child = Command::new(&qchess)
+        .args(["serve", "--listen", "127.0.0.1:0", "--max-sessions", "128"])
+        .args([
+            "--max-per-address",
+            "128",
+            "--max-rooms",
+            "64",
+            "--data-dir",
+        ])
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", qchess.display()));
+    let out = child.stdout.take().expect("its output");
+    let mut lines = BufReader::new(out).lines();
+    let first = lines.next().and_then(Result::ok).unwrap_or_default();
+    let addr = first
+        .rsplit(' ')
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    // Keep reading its output so that it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let rooms: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(25);
+    let seconds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(30);
+    let plies = seconds as usize * 2;
+    let line = quiet_line(plies);
+    assert_eq!(line.len(), plies, "a quiet line of {plies} plies");
+
+    let dir = std::env::temp_dir().join(format!("qchess-serve-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut server, addr) = start_server(&dir);
+    let pid = server.id();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let rss_idle = rss_kib(pid);
+
+    let mut pairs = Vec::new();
+    for r in 0..rooms {
+        let room = format!("load{r}");
+        // White first: the first name in a room takes white.
+        let mut w = Term::open(addr, &format!("w{r}"), Ask::Room(&room), (80, 24))
+            .await
+            .expect("white connects");
+        w.wait_for("you play white", Duration::from_secs(20))
+            .await
+            .expect("white seated");
+        let mut b = Term::open(addr, &format!("b{r}"), Ask::Room(&room), (80, 24))
+            .await
+            .expect("black connects");
+        b.wait_for("you play black", Duration::from_secs(20))
+            .await
+            .expect("black seated");
+        pairs.push((w, b));
+        eprint!("\rseated {} of {rooms} rooms", r + 1);
+    }
+    eprintln!();
+    let rss_loaded = rss_kib(pid);
+    let cpu0 = cpu_seconds(pid);
+    let t0 = Instant::now() + Duration::from_millis(500);
+    let mut tasks = Vec::new();
+    for (i, (w, b)) in pairs.into_iter().enumerate() {
+        let line = line.clone();
+        // Rooms start spread over the first half second.
+        let start = t0 + Duration::from_millis((i as u64 * 500) / rooms as u64);
+        tasks.push(tokio::spawn(async move {
+            let mut terms = [w, b];
+            let mut waits = Vec::new();
+            for (ply, mv) in line.iter().enumerate() {
+                tokio::time::sleep_until((start + Duration::from_millis(500 * ply as u64)).into())
+                    .await;
+                let (mover, other) = (ply % 2, 1 - ply % 2);
+                let side = if mover == 0 { "white" } else { "black" };
+                let sent = Instant::now();
+                terms[mover]
+                    .send(format!(":{mv}\r").as_bytes())
+                    .await
+                    .expect("send");
+                let shown = format!("{side} played {mv}");
+                terms[other]
+                    .wait_for(&shown, Duration::from_secs(10))
+                    .await
+                    .expect("the move shows on the other screen");
+                waits.push(sent.elapsed());
+                // The mover's own screen catches up too (its channel is read).
+                terms[mover].drain(Duration::ZERO).await;
+            }
+            waits
+        }));
+    }
+    let mut waits = Vec::new();
+    for t in tasks {
+        waits.extend(t.await.expect("a room's task"));
+    }
+    let busy = t0.elapsed();
+    let cpu = cpu_seconds(pid) - cpu0;
+    let rss_end = rss_kib(pid);
+
+    waits.sort();
+    let pct = |p: f64| {
+        waits[((waits.len() as f64 * p).ceil() as usize)
+            .saturating_sub(1)
+            .min(waits.len() - 1)]
+    };
+    let sessions = rooms * 2;
+    println!(
+        "sessions {sessions} in {rooms} rooms, {} moves in {:.1} s",
+        waits.len(),
+        busy.as_secs_f64()
+    );
+    println!(
+        "move to the other screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        pct(0.50).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+        waits.last().map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    );
+    println!(
+        "server CPU {:.1} s in {:.1} s = {:.1}% of one core ({:.2}% per session)",
+        cpu,
+        busy.as_secs_f64(),
+        100.0 * cpu / busy.as_secs_f64(),
+        100.0 * cpu / busy.as_secs_f64() / sessions as f64
+    );
+    println!(
+        "server memory: {:.1} MiB idle, {:.1} MiB with the sessions, {:.1} MiB at the end: {:.0} KiB per session",
+        rss_idle / 1024.0,
+        rss_loaded / 1024.0,
+        rss_end / 1024.0,
+        (rss_end - rss_idle) / sessions as f64
+    );
+
+    // SIGTERM: every room saved, every session closed, within 2 s.
+    let stop = Instant::now();
+    let _ = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
+    let _ = server.wait();
+    println!(
+        "SIGTERM to exit: {:.0} ms",
+        stop.elapsed().as_secs_f64() * 1e3
+    );
+    let saved = std::fs::read_dir(dir.join("server/rooms")).map_or(0, |d| {
+        d.filter_map(Result::ok)
+            .filter(|e| {
+                e.file_name().to_string_lossy().ends_with(".toml")
+                    && !e.file_name().to_string_lossy().contains(".seats")
+            })
+            .count()
+    });
+    println!("rooms saved: {saved}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,241 @@
+//! The terminal of one SSH session, as the game loop sees it ([`Console`]): events come
+//! from the connection's parser through a channel, frames go out as bytes to the
+//! connection's writer task. Drawing never waits for the network: when the client
+//! reads too slowly, frames are dropped and the next one is drawn whole.
+
+use super::session::Incoming;
+use crate::ui::terminal::{Console, Ended, Woke};
+use crossterm::event::Event;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::{Rect, Size};
+use ratatui::{Frame, Terminal, TerminalOptions, Viewport};
+use std::io::{self, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::mpsc::Sender;
+
+/// What a session sends to its connection.
+#[derive(Debug)]
+pub enum Out {
+    /// Bytes for the client's terminal.
+    Bytes(Vec<u8>),
+    /// The session is over: send this exit status and close the channel.
+    End(u32),
+}
+
+/// Frames queued for the connection before drawing starts dropping them.
+pub const QUEUE: usize = 32;
+
+/// What the terminal wrote for the frame being drawn; sent whole when it is done.
+#[derive(Clone, Default)]
+struct FrameBytes(Arc<Mutex<Vec<u8>>>);
+
+impl FrameBytes {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Write for FrameBytes {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // A frame leaves in one piece, after the drawing ([`Remote::draw`]).
+        Ok(())
+    }
+}
+
+/// The console of one session.
+pub struct Remote {
+    terminal: Terminal<CrosstermBackend<FrameBytes>>,
+    frame: FrameBytes,
+    tx: Sender<Out>,
+    /// A frame was dropped: the next drawing must be whole.
+    lost: bool,
+    size: Size,
+    rx: Receiver<Incoming>,
+    idle: Duration,
+    last_input: Instant,
+    /// Why the session ended, when the console ended it.
+    why: Option<String>,
+}
+
+impl Remote {
+    /// A console of `size` reading `rx` and writing into `tx`; a session without input
+    /// for `idle` ends.
+    pub fn new(
+        tx: Sender<Out>,
+        size: (u16, u16),
+        rx: Receiver<Incoming>,
+        idle: Duration,
+    ) -> io::Result<Remote> {
+        let frame = FrameBytes::default();
+        let area = Rect::new(0, 0, size.0, size.1);
+        let terminal = Terminal::with_options(
+            CrosstermBackend::new(frame.clone()),
+            TerminalOptions {
+                viewport: Viewport::Fixed(area),
+            },
+        )?;
+        // Whatever setting the terminal up wrote goes before the first frame.
+        Ok(Remote {
+            terminal,
+            frame,
+            tx,
+            lost: false,
+            size: Size::new(size.0, size.1),
+            rx,
+            idle,
+            last_input: Instant::now(),
+            why: None,
+        })
+    }
+
+    /// Sends `bytes` to the client as they are (what goes around the screen), unless
+    /// the connection is gone. Never waits: when the queue is full they are dropped
+    /// and the next frame is drawn whole.
+    pub fn send(&mut self, bytes: Vec<u8>) -> io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match self.tx.try_send(Out::Bytes(bytes)) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => {
+                self.lost = true;
+                Ok(())
+            }
+            Err(TrySendError::Closed(_)) => Err(io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    /// Ends the session: `bytes` last, then the exit status.
+    pub fn end(&mut self, bytes: Vec<u8>, status: u32) {
+        let _ = self.send(bytes);
+        let _ = self.tx.try_send(Out::End(status));
+    }
+
+    /// Why the console ended the session (idle, closed by the server), if it did.
+    pub fn why(&self) -> Option<&str> {
+        self.why.as_deref()
+    }
+}
+
+impl Console for Remote {
+    fn wait(&mut self, wait: Duration) -> io::Result<Woke> {
+        let left = self.idle.saturating_sub(self.last_input.elapsed());
+        if left.is_zero() {
+            let minutes = self.idle.as_secs().div_ceil(60);
+            self.why = Some(format!(
+                "closed after {minutes} minutes without input; your seat is kept"
+            ));
+            return Ok(Woke::Stop(Ended::Quit));
+        }
+        Ok(match self.rx.recv_timeout(wait.min(left)) {
+            Ok(Incoming::Event(ev)) => {
+                self.last_input = Instant::now();
+                if let Event::Resize(w, h) = ev {
+                    self.size = Size::new(w, h);
+                    self.terminal.resize(Rect::new(0, 0, w, h))?;
+                }
+                Woke::Event(ev)
+            }
+            Ok(Incoming::Wake) | Err(RecvTimeoutError::Timeout) => Woke::Nothing,
+            Ok(Incoming::Close(why)) => {
+                self.why = Some(why);
+                Woke::Stop(Ended::Quit)
+            }
+            Ok(Incoming::Hangup) | Err(RecvTimeoutError::Disconnected) => Woke::Stop(Ended::Quit),
+        })
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        Ok(self.size)
+    }
+
+    fn draw(&mut self, render: &mut dyn FnMut(&mut Frame)) -> io::Result<()> {
+        if self.lost && self.tx.capacity() > 0 {
+            // Frames were dropped: the client's screen is unknown, draw all of it.
+            self.lost = false;
+            self.terminal.clear()?;
+        }
+        self.terminal.draw(|f| render(f))?;
+        let bytes = self.frame.take();
+        self.send(bytes)
+    }
+
+    fn suspend(&mut self) -> io::Result<()> {
+        // Ctrl-Z means nothing over SSH: there is no job to stop.
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::widgets::Paragraph;
+
+    #[test]
+    fn frames_are_dropped_not_waited_for_and_the_next_is_whole() {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+        let (_in_tx, in_rx) = std::sync::mpsc::sync_channel(4);
+        let mut c = Remote::new(tx, (20, 3), in_rx, Duration::from_secs(60)).unwrap();
+        let text =
+            |t: &'static str| move |f: &mut Frame| f.render_widget(Paragraph::new(t), f.area());
+        c.draw(&mut text("one")).unwrap();
+        // The queue is full: this frame is dropped, and drawing did not block.
+        c.draw(&mut text("two")).unwrap();
+        let Some(Out::Bytes(first)) = rx.try_recv().ok() else {
+            panic!("the first frame");
+        };
+        assert!(String::from_utf8_lossy(&first).contains("one"));
+        assert!(rx.try_recv().is_err(), "the second frame was dropped");
+        // With room again, the next frame redraws everything (clear, then all text).
+        c.draw(&mut text("two")).unwrap();
+        let Some(Out::Bytes(third)) = rx.try_recv().ok() else {
+            panic!("the third frame");
+        };
+        let third = String::from_utf8_lossy(&third);
+        assert!(
+            third.contains("\x1b[J") || third.contains("\x1b[2J"),
+            "{third:?}"
+        );
+        assert!(third.contains("two"), "{third:?}");
+    }
+
+    #[test]
+    fn resize_idle_and_close() {
+        let (tx, _rx) = tokio::sync::mpsc::channel(8);
+        let (in_tx, in_rx) = std::sync::mpsc::sync_channel(4);
+        let mut c = Remote::new(tx, (80, 24), in_rx, Duration::from_millis(200)).unwrap();
+        in_tx.send(Incoming::Event(Event::Resize(100, 30))).unwrap();
+        assert!(matches!(
+            c.wait(Duration::from_secs(1)).unwrap(),
+            Woke::Event(_)
+        ));
+        assert_eq!(c.size().unwrap(), Size::new(100, 30));
+        in_tx.send(Incoming::Wake).unwrap();
+        assert!(matches!(
+            c.wait(Duration::from_secs(1)).unwrap(),
+            Woke::Nothing
+        ));
+        // No input for the idle time: the session ends and says why.
+        let mut ended = false;
+        for _ in 0..20 {
+            if let Woke::Stop(_) = c.wait(Duration::from_millis(50)).unwrap() {
+                ended = true;
+                break;
+            }
+        }
+        assert!(ended);
+        assert!(c.why().unwrap().contains("without input"));
+        in_tx.send(Incoming::Close("bye".into())).unwrap();
+    }
+}

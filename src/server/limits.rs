@@ -1,0 +1,198 @@
+//! What one client, one address and the whole server may use: sessions, rooms, input
+//! bytes per second, idle time, window sizes and the size of each room's quantum state.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The limits of one server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Game sessions at once, in all.
+    pub max_sessions: usize,
+    /// Game sessions at once from one address.
+    pub per_address: usize,
+    /// Rooms at once.
+    pub max_rooms: usize,
+    /// Input bytes a session may send per second (sustained).
+    pub input_rate: u32,
+    /// Input bytes a session may send at once (a paste).
+    pub input_burst: u32,
+    /// A session with no input for this long is closed (its seat is kept).
+    pub idle: Duration,
+    /// A room's dense state: log2 of its amplitudes at most.
+    pub dense_limit_log2: u32,
+    /// A room's sparse state: branches at most.
+    pub sparse_limit: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_sessions: 64,
+            per_address: 8,
+            max_rooms: 32,
+            input_rate: 8 * 1024,
+            input_burst: 32 * 1024,
+            idle: Duration::from_secs(30 * 60),
+            dense_limit_log2: 20,
+            sparse_limit: 1 << 16,
+        }
+    }
+}
+
+/// The largest terminal a session draws in; bigger windows are drawn in this corner.
+/// (ratatui keeps a frame's cell count within 65,535.)
+pub const MAX_COLS: u16 = 320;
+/// See [`MAX_COLS`].
+pub const MAX_ROWS: u16 = 200;
+
+/// A window size from a client, clamped to what the server draws.
+pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
+    (
+        cols.clamp(1, u32::from(MAX_COLS)) as u16,
+        rows.clamp(1, u32::from(MAX_ROWS)) as u16,
+    )
+}
+
+/// Counts what is open, in all and per address.
+#[derive(Debug, Default)]
+pub struct Counter {
+    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+}
+
+/// One counted thing; dropping it counts it out.
+#[derive(Debug)]
+pub struct Ticket {
+    counter: Arc<Counter>,
+    addr: IpAddr,
+}
+
+/// Why a ticket was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Full {
+    /// The server has `0` open.
+    All(usize),
+    /// This address has `0` open.
+    Address(usize),
+}
+
+impl Counter {
+    /// Counts one more for `addr`, unless that makes more than `all` in all or
+    /// `per_address` for the address.
+    pub fn admit(
+        self: &Arc<Self>,
+        addr: IpAddr,
+        all: usize,
+        per_address: usize,
+    ) -> Result<Ticket, Full> {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if open.0 >= all {
+            return Err(Full::All(open.0));
+        }
+        let here = open.1.get(&addr).copied().unwrap_or(0);
+        if here >= per_address {
+            return Err(Full::Address(here));
+        }
+        open.0 += 1;
+        open.1.insert(addr, here + 1);
+        Ok(Ticket {
+            counter: Arc::clone(self),
+            addr,
+        })
+    }
+
+    /// How many are open.
+    pub fn open(&self) -> usize {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner).0
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut open = self
+            .counter
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        open.0 = open.0.saturating_sub(1);
+        if let Some(n) = open.1.get_mut(&self.addr) {
+            *n -= 1;
+            if *n == 0 {
+                open.1.remove(&self.addr);
+            }
+        }
+    }
+}
+
+/// A token bucket of input bytes: `rate` a second, at most `burst` saved up.
+#[derive(Debug)]
+pub struct Budget {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl Budget {
+    /// A full bucket.
+    pub fn new(rate: u32, burst: u32) -> Budget {
+        Budget {
+            tokens: f64::from(burst),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes up to `n` bytes at `now`; how many may pass.
+    pub fn take(&mut self, n: usize, now: Instant) -> usize {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        let allowed = (n as f64).min(self.tokens.floor()).max(0.0);
+        self.tokens -= allowed;
+        allowed as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_clamped() {
+        assert_eq!(clamp_size(80, 24), (80, 24));
+        assert_eq!(clamp_size(0, 0), (1, 1));
+        assert_eq!(clamp_size(u32::MAX, 1_000_000), (MAX_COLS, MAX_ROWS));
+        assert!(usize::from(MAX_COLS) * usize::from(MAX_ROWS) <= usize::from(u16::MAX));
+    }
+
+    #[test]
+    fn counter_limits_in_all_and_per_address() {
+        let c = Arc::new(Counter::default());
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "127.0.0.2".parse().unwrap();
+        let t1 = c.admit(a, 3, 2).unwrap();
+        let _t2 = c.admit(a, 3, 2).unwrap();
+        assert_eq!(c.admit(a, 3, 2).unwrap_err(), Full::Address(2));
+        let _t3 = c.admit(b, 3, 2).unwrap();
+        assert_eq!(c.admit(b, 3, 2).unwrap_err(), Full::All(3));
+        drop(t1);
+        assert_eq!(c.open(), 2);
+        assert!(c.admit(a, 3, 2).is_ok());
+    }
+
+    #[test]
+    fn budget_refills_at_its_rate() {
+        let t0 = Instant::now();
+        let mut b = Budget::new(100, 1000);
+        assert_eq!(b.take(600, t0), 600);
+        assert_eq!(b.take(600, t0), 400);
+        assert_eq!(b.take(10, t0), 0);
+        assert_eq!(b.take(1000, t0 + Duration::from_secs(2)), 200);
+        // Never more than the burst, however long the wait.
+        assert_eq!(b.take(5000, t0 + Duration::from_secs(3600)), 1000);
+    }
+}

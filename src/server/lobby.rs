@@ -1,0 +1,563 @@
+//! The lobby: the open rooms (variant, players, plies so far), and the keys to join
+//! one as white, black or a watcher, to open a new room (name, variant, backend), to
+//! pick a theme, or to leave. Playing the computer is listed and refused until the
+//! engine comes to the server. No terminal in here: the session draws it and feeds it
+//! events.
+
+use super::room::{Roster, Summary, Want};
+use crate::chess::{Color, Status};
+use crate::quantum::BackendKind;
+use crate::ui::app::{Message, Tone};
+use crate::ui::color::Paint;
+use crate::ui::input::{self, Action, InputMode, Press};
+use crate::ui::line_edit::LineEdit;
+use crate::ui::popup::centered;
+use crate::variants::RuleSet;
+use crossterm::event::{Event, KeyCode, KeyEvent, MouseButton, MouseEventKind};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::Frame;
+use std::cell::Cell as StdCell;
+
+/// What the player asked the lobby for; the session carries it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Enter the room called `0` as `1` asks.
+    Join(String, Want),
+    /// Open a new room and enter it.
+    Create {
+        /// Its name.
+        name: String,
+        /// Its rule system.
+        rules: RuleSet,
+        /// Its simulator backend.
+        backend: BackendKind,
+    },
+    /// Use the next theme.
+    NextTheme,
+    /// Switch between chess glyphs and letters.
+    Letters,
+    /// Leave the server.
+    Quit,
+}
+
+/// The rule systems a new room may play.
+const RULES: [RuleSet; 3] = [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft];
+/// The backends a new Quantum Chess room may use.
+const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
+
+/// The new-room form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Form {
+    name: LineEdit,
+    rules: usize,
+    backend: usize,
+    /// The field with the focus: 0 name, 1 variant, 2 backend.
+    field: usize,
+}
+
+/// What `e` says until the engine comes to the server.
+pub const NO_COMPUTER: &str =
+    "playing the computer is not available yet: the engine has not come to the server";
+
+/// The smallest terminal the lobby draws in.
+pub const MIN_SIZE: (u16, u16) = (40, 10);
+
+/// The lobby of one session.
+pub struct Lobby {
+    me: String,
+    rooms: Vec<Summary>,
+    selected: usize,
+    form: Option<Form>,
+    message: Message,
+    intent: Option<Intent>,
+    /// Where the room list was last drawn, for clicks: its first row on the screen,
+    /// the index of the room shown there, and how many rows are shown.
+    list_at: StdCell<(u16, usize, u16)>,
+}
+
+impl Lobby {
+    /// The lobby of `me`, listing `rooms`.
+    pub fn new(me: &str, rooms: Vec<Summary>) -> Lobby {
+        Lobby {
+            me: me.to_string(),
+            rooms,
+            selected: 0,
+            form: None,
+            message: Message {
+                text: "pick a room with ↑ ↓ and Enter, or c to open a new one".into(),
+                tone: Tone::Plain,
+            },
+            intent: None,
+            list_at: StdCell::new((0, 0, 0)),
+        }
+    }
+
+    /// Shows the rooms as they are now; true when that changed the list.
+    pub fn refresh(&mut self, rooms: Vec<Summary>) -> bool {
+        if rooms == self.rooms {
+            return false;
+        }
+        let keep = self.rooms.get(self.selected).map(|s| s.name.clone());
+        self.rooms = rooms;
+        self.selected = keep
+            .and_then(|n| self.rooms.iter().position(|s| s.name == n))
+            .unwrap_or(self.selected)
+            .min(self.rooms.len().saturating_sub(1));
+        true
+    }
+
+    /// Puts `text` on the message line.
+    pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message = Message {
+            text: text.into(),
+            tone,
+        };
+    }
+
+    /// What the player asked for since the last look.
+    pub fn take_intent(&mut self) -> Option<Intent> {
+        self.intent.take()
+    }
+
+    /// The rooms listed.
+    pub fn rooms(&self) -> &[Summary] {
+        &self.rooms
+    }
+
+    /// Handles one terminal event.
+    pub fn handle_event(&mut self, event: Event) {
+        match event {
+            Event::Key(k) if self.form.is_some() => self.form_key(k),
+            Event::Key(k) => self.key(k),
+            Event::Paste(text) => {
+                if let Some(form) = &mut self.form {
+                    form.name.paste(&text);
+                }
+            }
+            Event::Mouse(m) if self.form.is_none() => match m.kind {
+                MouseEventKind::Down(MouseButton::Left) => {
+                    let (top, first, rows) = self.list_at.get();
+                    if m.row >= top && m.row < top + rows {
+                        let i = first + usize::from(m.row - top);
+                        if i < self.rooms.len() {
+                            if i == self.selected {
+                                self.join(Want::Any);
+                            }
+                            self.selected = i;
+                        }
+                    }
+                }
+                MouseEventKind::ScrollDown => self.step(1),
+                MouseEventKind::ScrollUp => self.step(-1),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    fn step(&mut self, by: i64) {
+        let n = self.rooms.len() as i64;
+        if n > 0 {
+            self.selected = (self.selected as i64 + by).clamp(0, n - 1) as usize;
+        }
+    }
+
+    fn join(&mut self, want: Want) {
+        match self.rooms.get(self.selected) {
+            Some(s) => self.intent = Some(Intent::Join(s.name.clone(), want)),
+            None => self.say(Tone::Error, "there is no room yet: c opens one"),
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) {
+        let code = match input::press(key) {
+            Press::Interrupt => return self.intent = Some(Intent::Quit),
+            Press::Ignored => return,
+            Press::Key(code) => code,
+        };
+        match code {
+            KeyCode::Up | KeyCode::Char('k') => self.step(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.step(1),
+            KeyCode::Home => self.step(i64::MIN / 2),
+            KeyCode::End => self.step(i64::MAX / 2),
+            KeyCode::Enter => self.join(Want::Any),
+            KeyCode::Char('w') => self.join(Want::Side(Color::White)),
+            KeyCode::Char('b') => self.join(Want::Side(Color::Black)),
+            KeyCode::Char('s') => self.join(Want::Watch),
+            KeyCode::Char('c') => {
+                self.form = Some(Form {
+                    name: LineEdit::offered(self.free_name()),
+                    rules: 0,
+                    backend: 0,
+                    field: 0,
+                });
+                self.say(
+                    Tone::Plain,
+                    "new room: type its name; Tab next field, ← → choose, Enter opens, Esc cancels",
+                );
+            }
+            KeyCode::Char('e') => self.say(Tone::Error, NO_COMPUTER),
+            KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
+            KeyCode::Char('a') => self.intent = Some(Intent::Letters),
+            KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
+            KeyCode::Char(c) => self.say(
+                Tone::Error,
+                format!("the key '{c}' does nothing here: the keys are listed below"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// A room name nobody uses yet: the player's name, numbered if need be.
+    fn free_name(&self) -> String {
+        let taken = |n: &str| self.rooms.iter().any(|s| s.name == n);
+        let base: String = self
+            .me
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .take(16)
+            .collect();
+        let base = if base.is_empty() {
+            "room".to_string()
+        } else {
+            base
+        };
+        (1..)
+            .map(|i| {
+                if i == 1 {
+                    base.clone()
+                } else {
+                    format!("{base}{i}")
+                }
+            })
+            .find(|n| !taken(n))
+            .unwrap_or(base)
+    }
+
+    fn form_key(&mut self, key: KeyEvent) {
+        let Some(form) = &mut self.form else {
+            return;
+        };
+        let on_name = form.field == 0;
+        let choose = |n: usize, i: usize, by: i64| (i as i64 + by).rem_euclid(n as i64) as usize;
+        match (key.code, on_name) {
+            (KeyCode::Tab | KeyCode::Down, _) => form.field = (form.field + 1) % 3,
+            (KeyCode::BackTab | KeyCode::Up, _) => form.field = (form.field + 2) % 3,
+            (KeyCode::Left | KeyCode::Right, false) => {
+                let by = if key.code == KeyCode::Left { -1 } else { 1 };
+                if form.field == 1 {
+                    form.rules = choose(RULES.len(), form.rules, by);
+                } else {
+                    form.backend = choose(BACKENDS.len(), form.backend, by);
+                }
+            }
+            _ => match input::translate(InputMode::Prompt, key) {
+                Some(Action::Interrupt) => self.intent = Some(Intent::Quit),
+                Some(Action::Cancel) => {
+                    self.form = None;
+                    self.say(Tone::Plain, "no new room");
+                }
+                Some(Action::Submit) => {
+                    let rules = RULES[form.rules];
+                    let intent = Intent::Create {
+                        name: form.name.text().trim().to_string(),
+                        rules,
+                        backend: BACKENDS[form.backend],
+                    };
+                    self.form = None;
+                    self.intent = Some(intent);
+                }
+                Some(Action::Edit(e)) if on_name => form.name.edit(e),
+                _ => {}
+            },
+        }
+    }
+
+    /// Draws the lobby in `paint`'s colours: `theme` names the theme, `letters` tells
+    /// whether pieces are letters.
+    pub fn draw(&self, f: &mut Frame, paint: &Paint, theme: &str, letters: bool) {
+        let area = f.area();
+        let [head, list, keys, message] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(3),
+            Constraint::Length(3),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        let head_line = Line::from(vec![
+            Span::styled(" qchess ", paint.title()),
+            Span::styled("Quantum Chess over SSH", paint.fg(paint.theme.text)),
+            Span::styled(format!("   you are {}", self.me), paint.dim()),
+        ]);
+        f.render_widget(Paragraph::new(head_line), head);
+        self.draw_rooms(f, list, paint);
+        let pieces = if letters { "glyphs" } else { "letters" };
+        let key_text = vec![
+            Line::styled(
+                "↑ ↓ pick   Enter join (a free seat, else watch)   w white   b black   s watch",
+                paint.fg(paint.theme.text),
+            ),
+            Line::styled(
+                format!("c new room   t theme ({theme})   a {pieces}   q leave"),
+                paint.fg(paint.theme.text),
+            ),
+            Line::styled("e play the computer (not available yet)", paint.dim()),
+        ];
+        f.render_widget(Paragraph::new(key_text).wrap(Wrap { trim: true }), keys);
+        let style = match self.message.tone {
+            Tone::Plain => paint.dim(),
+            Tone::Info => paint.fg(paint.theme.info),
+            Tone::Error => paint.fg(paint.theme.error).add_modifier(Modifier::BOLD),
+        };
+        f.render_widget(
+            Paragraph::new(Line::styled(self.message.text.clone(), style)),
+            message,
+        );
+        if let Some(form) = &self.form {
+            draw_form(f, area, paint, form);
+        }
+    }
+
+    fn draw_rooms(&self, f: &mut Frame, area: Rect, paint: &Paint) {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(paint.fg(paint.theme.border))
+            .title(Span::styled(" Rooms ", paint.title()));
+        let inner = block.inner(area);
+        if self.rooms.is_empty() {
+            self.list_at.set((0, 0, 0));
+            let text = Paragraph::new("No rooms yet: c opens one (or ssh -t ... ROOM).")
+                .style(paint.dim())
+                .block(block);
+            f.render_widget(text, area);
+            return;
+        }
+        let text = paint.fg(paint.theme.text);
+        let header = Row::new([
+            "room", "variant", "white", "black", "watch", "plies", "state",
+        ])
+        .style(paint.title());
+        let rows: Vec<Row> = self
+            .rooms
+            .iter()
+            .map(|s| {
+                Row::new([
+                    Cell::from(s.name.clone()),
+                    Cell::from(variant_words(s)),
+                    Cell::from(seat_words(s.roster.white.as_ref())),
+                    Cell::from(seat_words(s.roster.black.as_ref())),
+                    Cell::from(s.roster.watching.to_string()),
+                    Cell::from(s.ply.to_string()),
+                    Cell::from(state_words(s)),
+                ])
+                .style(text)
+            })
+            .collect();
+        // The fixed columns fit their longest words ("quantum sparse", "over: white
+        // wins"); the names share what is left, so that 80 columns show every column.
+        let widths = [
+            Constraint::Fill(1),
+            Constraint::Length(14),
+            Constraint::Fill(1),
+            Constraint::Fill(1),
+            Constraint::Length(5),
+            Constraint::Length(5),
+            Constraint::Length(16),
+        ];
+        let table = Table::new(rows, widths)
+            .header(header)
+            .block(block)
+            .row_highlight_style(
+                paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
+            )
+            .highlight_symbol("> ");
+        let mut state = TableState::default().with_selected(Some(self.selected));
+        f.render_stateful_widget(table, area, &mut state);
+        // Rows start below the header; the table scrolled so that the pick is shown.
+        let shown = usize::from(inner.height.saturating_sub(1));
+        let first = state.offset();
+        let rows = shown.min(self.rooms.len() - first) as u16;
+        self.list_at.set((inner.y + 1, first, rows));
+    }
+}
+
+/// "quantum sparse", "harmonics".
+fn variant_words(s: &Summary) -> String {
+    match s.backend {
+        Some(b) => format!("{} {}", s.rules.name(), b.name()),
+        None => s.rules.name().to_string(),
+    }
+}
+
+/// A seat in the list: the player, "(away)" while they are not connected, or "free".
+fn seat_words(seat: Option<&(String, bool)>) -> String {
+    match seat {
+        None => "free".into(),
+        Some((name, true)) => name.clone(),
+        Some((name, false)) => format!("{name} (away)"),
+    }
+}
+
+/// "white to move", "over: draw".
+fn state_words(s: &Summary) -> String {
+    match s.status {
+        Status::Ongoing => format!("{} to move", s.to_move.name()),
+        other => format!("over: {}", other.describe()),
+    }
+}
+
+/// The title bar of a room: who plays (white first), who watches, the room's name.
+pub fn room_bar(name: &str, roster: &Roster) -> String {
+    let seat = |s: Option<&(String, bool)>| match s {
+        None => "(free)".to_string(),
+        Some((n, true)) => n.clone(),
+        Some((n, false)) => format!("{n} (away)"),
+    };
+    format!(
+        " {} v {} · {} watching · room {name} ",
+        seat(roster.white.as_ref()),
+        seat(roster.black.as_ref()),
+        roster.watching
+    )
+}
+
+fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
+    let r = centered(area, 52, 8);
+    f.render_widget(Clear, r);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(paint.fg(paint.theme.title))
+        .title(Span::styled(" New room ", paint.title()));
+    let inner = block.inner(r);
+    f.render_widget(block, r);
+    let text = paint.fg(paint.theme.text);
+    let label = |i: usize, s: &'static str| {
+        let st = if form.field == i {
+            paint.title()
+        } else {
+            paint.dim()
+        };
+        Span::styled(s, st)
+    };
+    let choice = |i: usize, s: String| {
+        let st = if form.field == i {
+            text.add_modifier(Modifier::REVERSED)
+        } else {
+            text
+        };
+        Span::styled(format!("‹ {s} ›"), st)
+    };
+    let mut name = vec![label(0, "name     ")];
+    if form.field == 0 {
+        name.extend(
+            form.name
+                .spans(usize::from(inner.width.saturating_sub(10)), text),
+        );
+    } else {
+        name.push(Span::styled(form.name.text().to_string(), text));
+    }
+    let rules = RULES[form.rules];
+    let backend = if rules == RuleSet::Quantum {
+        choice(2, BACKENDS[form.backend].name().to_string())
+    } else {
+        Span::styled("(quantum only)", paint.dim())
+    };
+    let lines = vec![
+        Line::from(name),
+        Line::from(vec![
+            label(1, "variant  "),
+            choice(1, rules.name().to_string()),
+        ]),
+        Line::from(vec![label(2, "backend  "), backend]),
+        Line::raw(""),
+        Line::styled("Enter opens   Tab next field   Esc cancels", paint.dim()),
+    ];
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+
+    fn key(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    fn summary(name: &str) -> Summary {
+        Summary {
+            name: name.into(),
+            rules: RuleSet::Quantum,
+            backend: Some(BackendKind::Sparse),
+            roster: Roster::default(),
+            ply: 0,
+            status: Status::Ongoing,
+            to_move: Color::White,
+        }
+    }
+
+    #[test]
+    fn keys_ask_for_rooms_and_seats() {
+        let mut l = Lobby::new("ann", vec![summary("a"), summary("b")]);
+        l.handle_event(key(KeyCode::Down));
+        l.handle_event(key(KeyCode::Char('b')));
+        assert_eq!(
+            l.take_intent(),
+            Some(Intent::Join("b".into(), Want::Side(Color::Black)))
+        );
+        l.handle_event(key(KeyCode::Char('s')));
+        assert_eq!(l.take_intent(), Some(Intent::Join("b".into(), Want::Watch)));
+        l.handle_event(key(KeyCode::Char('e')));
+        assert_eq!(l.take_intent(), None);
+        assert_eq!(l.message.text, NO_COMPUTER);
+        // The list changes under the pick: the pick stays on its room.
+        assert!(l.refresh(vec![summary("0"), summary("a"), summary("b")]));
+        l.handle_event(key(KeyCode::Enter));
+        assert_eq!(l.take_intent(), Some(Intent::Join("b".into(), Want::Any)));
+        assert!(!l.refresh(l.rooms().to_vec()));
+    }
+
+    #[test]
+    fn the_form_opens_a_room() {
+        let mut l = Lobby::new("ann", vec![summary("ann")]);
+        l.handle_event(key(KeyCode::Char('c')));
+        assert_eq!(l.form.as_ref().map(|f| f.name.text()), Some("ann2"));
+        l.handle_event(Event::Paste("game\n".into()));
+        l.handle_event(key(KeyCode::Tab));
+        l.handle_event(key(KeyCode::Right));
+        l.handle_event(key(KeyCode::Enter));
+        assert_eq!(
+            l.take_intent(),
+            Some(Intent::Create {
+                name: "game".into(),
+                rules: RuleSet::Harmonics,
+                backend: BackendKind::Sparse
+            })
+        );
+        // Esc closes the form without a room.
+        l.handle_event(key(KeyCode::Char('c')));
+        l.handle_event(key(KeyCode::Esc));
+        assert!(l.form.is_none());
+        assert_eq!(l.take_intent(), None);
+    }
+
+    #[test]
+    fn room_bar_words() {
+        let roster = Roster {
+            white: Some(("ann".into(), true)),
+            black: Some(("bo".into(), false)),
+            watching: 2,
+        };
+        assert_eq!(
+            room_bar("r1", &roster),
+            " ann v bo (away) · 2 watching · room r1 "
+        );
+        assert_eq!(
+            room_bar("r1", &Roster::default()),
+            " (free) v (free) · 0 watching · room r1 "
+        );
+    }
+}

@@ -1,0 +1,364 @@
+//! `qchess serve`: Quantum Chess over SSH. Every connection gets a lobby (the open
+//! rooms; create, join as white, black or a watcher) or, with `ssh -t host ROOM`, goes
+//! straight into a room. In a room, each session drives the same game screen as the
+//! local terminal, through its own terminal over the SSH channel ([`console`]); the
+//! room owns the one game, carries out the moves and draws the outcomes ([`room`]).
+//!
+//! Threads: russh and the connections run on a small tokio runtime; every session's
+//! screen runs on its own thread, and every move on a worker thread, so no move and no
+//! slow client ever holds up the runtime, another session or another room.
+
+pub mod console;
+pub mod hub;
+pub mod input;
+pub mod keys;
+pub mod limits;
+pub mod lobby;
+pub mod names;
+pub mod room;
+pub mod session;
+pub mod ssh;
+
+use hub::Hub;
+use keys::KeyError;
+use limits::{Counter, Limits};
+use russh::server::{Config, Handle};
+use russh::{Disconnect, MethodKind, MethodSet, SshId};
+use ssh::{Access, Conn};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+/// How `qchess serve` runs.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// The host key file (created when missing).
+    pub host_key: PathBuf,
+    /// Only these keys may sign in (an `authorized_keys` file); anyone when `None`.
+    pub authorized_keys: Option<PathBuf>,
+    /// Where rooms are saved (`None`: nowhere).
+    pub rooms_dir: Option<PathBuf>,
+    /// What sessions and rooms may use.
+    pub limits: Limits,
+    /// The themes a session may pick, by name.
+    pub themes: Vec<(String, crate::ui::theme::Theme)>,
+    /// Index of the theme sessions start with.
+    pub default_theme: usize,
+}
+
+impl ServeOptions {
+    /// Options for a server listening on `listen` with its files in `data_dir`: the
+    /// host key `server/host_ed25519`, the rooms in `server/rooms`.
+    pub fn in_data_dir(listen: SocketAddr, data_dir: &Path) -> ServeOptions {
+        ServeOptions {
+            listen,
+            host_key: keys::default_host_key(data_dir),
+            authorized_keys: None,
+            rooms_dir: Some(data_dir.join("server").join("rooms")),
+            limits: Limits::default(),
+            themes: Vec::new(),
+            default_theme: 0,
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A key file failed.
+    #[error("{0}")]
+    Key(#[from] KeyError),
+    /// The address could not be listened on.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The async runtime could not start.
+    #[error("cannot start: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// How long a connection may take to sign in.
+const SIGN_IN_TIME: Duration = Duration::from_secs(30);
+
+/// Connections (signed in or not) beyond the session limits that are still let in, so
+/// that a full server can say so; past them, connections are closed at once.
+const SPARE_CONNECTIONS: usize = 8;
+
+/// A server running on the current tokio runtime.
+pub struct Server {
+    addr: SocketAddr,
+    fingerprint: String,
+    created_key: bool,
+    restore_problems: Vec<String>,
+    hub: Arc<Hub>,
+    stop: watch::Sender<Stage>,
+}
+
+/// How far the server is in stopping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    /// Serving.
+    Running,
+    /// No new connections; the sessions are saying goodbye.
+    Closing,
+    /// Every connection is cut.
+    Cut,
+}
+
+impl Server {
+    /// Loads (or creates) the host key, brings back the saved rooms, and starts
+    /// listening.
+    pub async fn start(opts: ServeOptions) -> Result<Server, ServeError> {
+        let (key, created_key) = keys::host_key(&opts.host_key)?;
+        let fingerprint = keys::fingerprint(key.public_key());
+        let access = match &opts.authorized_keys {
+            Some(path) => Access::Keys(keys::authorized(path)?),
+            None => Access::Public,
+        };
+        let listener =
+            TcpListener::bind(opts.listen)
+                .await
+                .map_err(|source| ServeError::Listen {
+                    addr: opts.listen,
+                    source,
+                })?;
+        let addr = listener.local_addr().map_err(|source| ServeError::Listen {
+            addr: opts.listen,
+            source,
+        })?;
+        let hub = Arc::new(Hub::new(
+            opts.limits.clone(),
+            opts.rooms_dir.clone(),
+            opts.themes.clone(),
+            opts.default_theme,
+        ));
+        let restore_problems = hub.restore();
+        let methods: &[MethodKind] = match access {
+            Access::Public => &[MethodKind::PublicKey, MethodKind::KeyboardInteractive],
+            Access::Keys(_) => &[MethodKind::PublicKey],
+        };
+        let config = Arc::new(Config {
+            server_id: SshId::Standard(
+                format!("SSH-2.0-qchess_{}", env!("CARGO_PKG_VERSION")).into(),
+            ),
+            methods: MethodSet::from(methods),
+            auth_rejection_time: Duration::from_millis(500),
+            auth_rejection_time_initial: Some(Duration::ZERO),
+            keys: vec![key],
+            inactivity_timeout: Some(opts.limits.idle + Duration::from_secs(60)),
+            keepalive_interval: Some(Duration::from_secs(30)),
+            keepalive_max: 4,
+            nodelay: true,
+            ..Config::default()
+        });
+        let (stop, stopped) = watch::channel(Stage::Running);
+        tokio::spawn(accept(
+            listener,
+            config,
+            Arc::clone(&hub),
+            Arc::new(access),
+            stopped,
+        ));
+        Ok(Server {
+            addr,
+            fingerprint,
+            created_key,
+            restore_problems,
+            hub,
+            stop,
+        })
+    }
+
+    /// Where it listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The host key's fingerprint.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// The shared state (rooms, sessions).
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    /// Stops: no new connections, every session told `why` and closed, every room
+    /// saved (rooms are saved after every move already; this writes only what changed
+    /// since). Returns within about a second.
+    pub async fn shutdown(self, why: &str) {
+        let _ = self.stop.send(Stage::Closing);
+        let had_sessions = self.hub.sessions_open() > 0;
+        self.hub.close_sessions(why);
+        let hub = Arc::clone(&self.hub);
+        let saved = tokio::task::spawn_blocking(move || hub.save_all());
+        // The sessions write their goodbyes; the connections are then cut.
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(800);
+        while self.hub.sessions_open() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        if had_sessions {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let _ = saved.await;
+        let _ = self.stop.send(Stage::Cut);
+    }
+}
+
+/// Accepts connections until told to stop.
+async fn accept(
+    listener: TcpListener,
+    config: Arc<Config>,
+    hub: Arc<Hub>,
+    access: Arc<Access>,
+    mut stopped: watch::Receiver<Stage>,
+) {
+    let conns = Arc::new(Counter::default());
+    let port = listener.local_addr().map_or(0, |a| a.port());
+    let all = hub.limits.max_sessions + SPARE_CONNECTIONS;
+    let per_address = hub.limits.per_address + SPARE_CONNECTIONS;
+    loop {
+        let (socket, peer) = tokio::select! {
+            _ = stopped.changed() => return,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(_) => {
+                    // Out of file descriptors or the like: breathe, then go on.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(ticket) = conns.admit(peer.ip(), all, per_address) else {
+            continue;
+        };
+        let _ = socket.set_nodelay(true);
+        let signed_in = Arc::new(AtomicBool::new(false));
+        let conn = Conn::new(
+            Arc::clone(&hub),
+            Arc::clone(&access),
+            peer.ip(),
+            port,
+            ticket,
+            Arc::clone(&signed_in),
+        );
+        let config = Arc::clone(&config);
+        let stopped = stopped.clone();
+        tokio::spawn(connection(socket, config, conn, signed_in, stopped));
+    }
+}
+
+/// Runs one connection until it ends, the server stops, or it fails to sign in in time.
+async fn connection(
+    socket: tokio::net::TcpStream,
+    config: Arc<Config>,
+    conn: Conn,
+    signed_in: Arc<AtomicBool>,
+    mut stopped: watch::Receiver<Stage>,
+) {
+    let started = tokio::time::timeout(
+        SIGN_IN_TIME,
+        russh::server::run_stream(config, socket, conn),
+    );
+    let Ok(Ok(session)) = started.await else {
+        return;
+    };
+    let handle = session.handle();
+    tokio::pin!(session);
+    let sign_in = tokio::time::sleep(SIGN_IN_TIME);
+    tokio::pin!(sign_in);
+    let mut waiting = true;
+    let why = loop {
+        tokio::select! {
+            _ = &mut session => return,
+            cut = stopped.wait_for(|s| *s == Stage::Cut) => {
+                if cut.is_ok() {
+                    break "the server is stopping";
+                }
+                return;
+            }
+            _ = &mut sign_in, if waiting => {
+                if !signed_in.load(Ordering::Relaxed) {
+                    break "not signed in in time";
+                }
+                waiting = false;
+            }
+        }
+    };
+    cut(&handle, why).await;
+}
+
+async fn cut(handle: &Handle, why: &str) {
+    let _ = handle
+        .disconnect(Disconnect::ByApplication, why.into(), String::new())
+        .await;
+}
+
+/// Runs `qchess serve` until SIGTERM or SIGINT: prints where it listens and the host
+/// key's fingerprint, then serves; on the signal it saves every room, closes every
+/// session and returns within 2 seconds.
+pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("qchess-serve")
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let key_file = opts.host_key.clone();
+    let rooms_dir = opts.rooms_dir.clone();
+    runtime.block_on(async move {
+        let server = Server::start(opts).await?;
+        let made = if server.created_key { "created " } else { "" };
+        println!("qchess serve: listening on {}", server.addr());
+        println!(
+            "host key {}: {made}{}",
+            server.fingerprint(),
+            key_file.display()
+        );
+        if let Some(dir) = &rooms_dir {
+            let rooms = server.hub().summaries().len();
+            println!("rooms saved in {} ({rooms} brought back)", dir.display());
+        }
+        for p in &server.restore_problems {
+            eprintln!("qchess serve: not brought back: {p}");
+        }
+        println!(
+            "play: ssh -p {} -t NAME@HOST [ROOM]   (Ctrl-C or SIGTERM stops the server)",
+            server.addr().port()
+        );
+        let why = stop_signal().await;
+        println!("qchess serve: {why}: saving the rooms and closing the sessions");
+        let stop = server.shutdown("the server is stopping; your game is saved, your seat kept");
+        let _ = tokio::time::timeout(Duration::from_millis(1500), stop).await;
+        Ok::<(), ServeError>(())
+    })?;
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    Ok(())
+}
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C); says which came.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "SIGINT"
+}

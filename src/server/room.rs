@@ -1,0 +1,918 @@
+//! A room: one game, owned and played by the room, and the sessions in it. The room is
+//! the only place a move is carried out and an outcome drawn: a session hands its move
+//! to [`Room::play`] (through its [`Sitting`], the table of its screen) and every
+//! session in the room takes the game after the move from [`Room::snapshot`]. Seats
+//! stay with their players when a connection drops; the room saves itself after every
+//! move, in the saved-game format of local games.
+
+use super::limits::Limits;
+use crate::chess::{Color, Game, GameOptions, Status};
+use crate::quantum::BackendKind;
+use crate::record::{self, Players, RecordError, SavedGame};
+use crate::ui::table::{Seat, Table};
+use crate::ui::work::CancelFlag;
+use crate::variants::{RuleSet, VariantGame};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// A session's number, unique in one server run.
+pub type SessionId = u64;
+
+/// How a session is told that its room changed (it then asks for a snapshot).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// Someone as the server knows them: the login name and, when they signed in with a
+/// key, its fingerprint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Person {
+    /// The sanitised login name.
+    pub name: String,
+    /// The SHA-256 fingerprint of the key they signed in with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+impl Person {
+    /// Whether `other` is this person again: the same name and, for someone who came
+    /// with a key, the same key (a seat taken with a key is not given to the name
+    /// alone). Two names are two players even with one key: one person with one SSH
+    /// key may play both sides from two terminals, as the first two distinct names of
+    /// a room take white and black.
+    pub fn same(&self, other: &Person) -> bool {
+        self.name == other.name
+            && match &self.key {
+                Some(k) => other.key.as_ref() == Some(k),
+                None => true,
+            }
+    }
+}
+
+/// A seat: the player who holds it and the session they are connected with (none while
+/// they are away). Players are people over SSH today; when the engine comes to the
+/// server it will hold a seat the same way, since every move reaches the room through
+/// [`Room::play`] whoever makes it.
+#[derive(Clone, Debug, Default)]
+struct SeatHolder {
+    person: Option<Person>,
+    session: Option<SessionId>,
+}
+
+/// The game of a room.
+pub enum Board {
+    /// Quantum Chess.
+    Quantum(Box<Game>),
+    /// Harmonics or haft, with the start and seed its record needs.
+    Variant {
+        /// The game.
+        game: Box<dyn VariantGame>,
+        /// The start position (FEN), when not the variant's own.
+        start: Option<String>,
+        /// The seed of its outcomes.
+        seed: u64,
+    },
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        match self {
+            Board::Quantum(g) => Board::Quantum(g.clone()),
+            Board::Variant { game, start, seed } => Board::Variant {
+                game: game.clone_box(),
+                start: start.clone(),
+                seed: *seed,
+            },
+        }
+    }
+}
+
+impl Board {
+    /// A new game under `rules` on `backend` (Quantum Chess only), its outcomes drawn
+    /// from `seed`; the room's limits bound the dense state.
+    pub fn new(
+        rules: RuleSet,
+        backend: BackendKind,
+        seed: u64,
+        limits: &Limits,
+    ) -> Result<Board, String> {
+        match rules {
+            RuleSet::Quantum => Ok(Board::Quantum(Box::new(Game::standard(GameOptions {
+                backend,
+                seed,
+                free_turns: false,
+                dense_limit_log2: limits.dense_limit_log2,
+                sparse_limit: limits.sparse_limit,
+                factored: true,
+            })))),
+            _ => crate::variants::new_game(rules, None, seed)
+                .map(|game| Board::Variant {
+                    game,
+                    start: None,
+                    seed,
+                })
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The rule system.
+    pub fn rules(&self) -> RuleSet {
+        match self {
+            Board::Quantum(_) => RuleSet::Quantum,
+            Board::Variant { game, .. } => game.rules(),
+        }
+    }
+
+    /// The simulator backend ("sparse", "dense"), for Quantum Chess.
+    pub fn backend(&self) -> Option<BackendKind> {
+        match self {
+            Board::Quantum(g) => Some(g.options().backend),
+            Board::Variant { .. } => None,
+        }
+    }
+
+    /// Plies played.
+    pub fn ply(&self) -> usize {
+        match self {
+            Board::Quantum(g) => g.history().len(),
+            Board::Variant { game, .. } => game.history().len(),
+        }
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        match self {
+            Board::Quantum(g) => g.to_move(),
+            Board::Variant { game, .. } => game.to_move(),
+        }
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        match self {
+            Board::Quantum(g) => g.status(),
+            Board::Variant { game, .. } => game.status(),
+        }
+    }
+
+    /// The record of the game, as local games are saved.
+    pub fn record(&self, players: &Players, date: &str) -> SavedGame {
+        match self {
+            Board::Quantum(g) => SavedGame::of_game(g, players, date),
+            Board::Variant { game, start, seed } => {
+                SavedGame::of_variant(game.as_ref(), start.clone(), *seed, players, date)
+            }
+        }
+    }
+
+    /// The game from its record, its outcomes replayed as recorded.
+    pub fn from_record(
+        saved: &SavedGame,
+        path: &Path,
+        limits: &Limits,
+    ) -> Result<Board, RecordError> {
+        let rules = saved.rules(path)?;
+        if rules == RuleSet::Quantum {
+            let game =
+                saved.replay_quantum(path, None, limits.dense_limit_log2, limits.sparse_limit)?;
+            return Ok(Board::Quantum(Box::new(game)));
+        }
+        let field = |e: crate::variants::VariantError| RecordError::Field {
+            path: path.to_path_buf(),
+            key: "start",
+            message: e.to_string(),
+        };
+        let mut game =
+            crate::variants::new_game(rules, saved.start.as_deref(), saved.seed).map_err(field)?;
+        for (i, text) in saved.moves.iter().enumerate() {
+            game.play(text).map_err(|e| RecordError::Move {
+                path: path.to_path_buf(),
+                ply: i + 1,
+                text: text.clone(),
+                reason: e.to_string(),
+            })?;
+        }
+        Ok(Board::Variant {
+            game,
+            start: saved.start.clone(),
+            seed: saved.seed,
+        })
+    }
+
+    /// Whether `text` names an outcome: outcomes are drawn by the room, never chosen.
+    fn forces_outcome(&self, text: &str) -> bool {
+        match self {
+            Board::Quantum(_) => {
+                crate::chess::notation::parse(text).is_ok_and(|t| t.outcome.is_some())
+            }
+            Board::Variant { game, .. } => {
+                crate::ui::variant::forced_suffix(game.rules(), text).is_some()
+            }
+        }
+    }
+
+    /// Plays `text`; a long Quantum Chess move stops when `cancel` is set.
+    fn play(&mut self, text: &str, cancel: CancelFlag) -> Result<(), String> {
+        match self {
+            Board::Quantum(g) => {
+                g.set_cancel(Some(cancel));
+                let played = g.play(text).map(|_| ()).map_err(|e| e.to_string());
+                g.set_cancel(None);
+                played
+            }
+            Board::Variant { game, .. } => game.play(text).map(|_| ()).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// What a session wants when it enters a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Its own seat if it has one, else a free seat (white first), else to watch.
+    Any,
+    /// This side.
+    Side(Color),
+    /// To watch.
+    Watch,
+}
+
+/// Why a session could not enter a room.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JoinError {
+    /// The seat is someone else's.
+    #[error("{side} is taken by {by}")]
+    Taken {
+        /// The side.
+        side: &'static str,
+        /// Its player.
+        by: String,
+    },
+    /// The person already plays the other side here.
+    #[error("you already play {0} in this room")]
+    OtherSide(&'static str),
+}
+
+/// Who is in a room, for the lobby and the room's title bar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Roster {
+    /// White's player and whether they are connected.
+    pub white: Option<(String, bool)>,
+    /// Black's player and whether they are connected.
+    pub black: Option<(String, bool)>,
+    /// Sessions watching.
+    pub watching: usize,
+}
+
+/// A room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The room's name.
+    pub name: String,
+    /// The rule system.
+    pub rules: RuleSet,
+    /// The backend (Quantum Chess).
+    pub backend: Option<BackendKind>,
+    /// Who is in it.
+    pub roster: Roster,
+    /// Plies played.
+    pub ply: usize,
+    /// The side to move, or the result.
+    pub status: Status,
+    /// The side to move.
+    pub to_move: Color,
+}
+
+/// What a session in a room needs to redraw: the game when it changed, who is there,
+/// and whether the session still has the seat it came for.
+pub struct Snapshot {
+    /// The game, when it changed since the session last looked.
+    pub board: Option<Board>,
+    /// The names on the seats (for the panes).
+    pub players: Players,
+    /// Who is there.
+    pub roster: Roster,
+    /// False once another connection of the same player took the session's seat.
+    pub seated: bool,
+    /// The versions seen: (game, everything).
+    pub seen: (u64, u64),
+}
+
+/// One session in the room.
+struct Presence {
+    seat: Seat,
+    wake: Wake,
+}
+
+/// What can change in a room.
+struct State {
+    board: Board,
+    date: String,
+    seats: [SeatHolder; 2],
+    present: BTreeMap<SessionId, Presence>,
+    /// A move is being carried out.
+    moving: bool,
+    /// Bumped by every move.
+    game_version: u64,
+    /// Bumped by every change (moves, arrivals, departures).
+    version: u64,
+}
+
+/// The seats as saved beside the game, so that keys are asked for again after a
+/// restart.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatsFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    white: Option<Person>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    black: Option<Person>,
+}
+
+/// A room of the server.
+pub struct Room {
+    name: String,
+    /// Where it is saved (`None`: not saved, as in tests).
+    file: Option<PathBuf>,
+    state: Mutex<State>,
+    /// Taken while a save is written, so that saves land in order; holds what was
+    /// last written (the game's and the seats' text), so that nothing is written twice.
+    saving: Mutex<(String, String)>,
+}
+
+fn index(side: Color) -> usize {
+    match side {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl Room {
+    /// A new room `name` around `board`, saved into `dir` when given.
+    pub fn new(name: &str, board: Board, dir: Option<&Path>) -> Room {
+        Room {
+            name: name.to_string(),
+            file: dir.map(|d| d.join(format!("{name}.toml"))),
+            state: Mutex::new(State {
+                board,
+                date: record::iso_date(record::now_secs()),
+                seats: Default::default(),
+                present: BTreeMap::new(),
+                moving: false,
+                // A first snapshot, from (0, 0), carries the game.
+                game_version: 1,
+                version: 1,
+            }),
+            saving: Mutex::new(Default::default()),
+        }
+    }
+
+    /// The room saved in `path` (`NAME.toml`, its seats beside it), as it was.
+    pub fn restore(path: &Path, limits: &Limits) -> Result<Room, RecordError> {
+        let saved = record::load(path)?;
+        let board = Board::from_record(&saved, path, limits)?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let dir = path.parent();
+        let room = Room::new(&name, board, dir);
+        {
+            let mut st = room.lock();
+            st.date = saved.date.clone();
+            let seats: SeatsFile = std::fs::read_to_string(seats_path(path))
+                .ok()
+                .and_then(|t| toml::from_str(&t).ok())
+                .unwrap_or_default();
+            st.seats[0].person = seats.white;
+            st.seats[1].person = seats.black;
+        }
+        Ok(room)
+    }
+
+    /// The room's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where the room is saved.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Seats `person` (session `session`) as `want` asks, or says why not; `wake` is
+    /// called whenever the room changes. Taking one's own seat from another connection
+    /// moves the seat to this session.
+    pub fn join(
+        &self,
+        session: SessionId,
+        person: Person,
+        want: Want,
+        wake: Wake,
+    ) -> Result<Seat, JoinError> {
+        let mut st = self.lock();
+        let mine = [Color::White, Color::Black].into_iter().find(|&c| {
+            st.seats[index(c)]
+                .person
+                .as_ref()
+                .is_some_and(|p| p.same(&person))
+        });
+        let free = |st: &State, c: Color| st.seats[index(c)].person.is_none();
+        let seat = match (want, mine) {
+            (Want::Watch, _) => Seat::Watches,
+            (Want::Any, Some(c)) => Seat::Plays(c),
+            (Want::Side(c), Some(m)) if c == m => Seat::Plays(c),
+            (Want::Side(_), Some(m)) => return Err(JoinError::OtherSide(m.name())),
+            (Want::Side(c), None) if free(&st, c) => Seat::Plays(c),
+            (Want::Side(c), None) => {
+                let by = st.seats[index(c)]
+                    .person
+                    .as_ref()
+                    .map_or_else(String::new, |p| p.name.clone());
+                return Err(JoinError::Taken { side: c.name(), by });
+            }
+            (Want::Any, None) if free(&st, Color::White) => Seat::Plays(Color::White),
+            (Want::Any, None) if free(&st, Color::Black) => Seat::Plays(Color::Black),
+            (Want::Any, None) => Seat::Watches,
+        };
+        let took = if let Seat::Plays(c) = seat {
+            let holder = &mut st.seats[index(c)];
+            let new = holder.person.is_none();
+            if new {
+                holder.person = Some(person);
+            }
+            holder.session = Some(session);
+            new
+        } else {
+            false
+        };
+        st.present.insert(session, Presence { seat, wake });
+        st.version += 1;
+        wake_all(&st);
+        drop(st);
+        if took {
+            self.save();
+        }
+        Ok(seat)
+    }
+
+    /// The session leaves (or its connection dropped): its seat stays its player's.
+    pub fn leave(&self, session: SessionId) {
+        let mut st = self.lock();
+        if st.present.remove(&session).is_none() {
+            return;
+        }
+        for holder in &mut st.seats {
+            if holder.session == Some(session) {
+                holder.session = None;
+            }
+        }
+        st.version += 1;
+        wake_all(&st);
+    }
+
+    /// What changed since `seen` (as returned by the last snapshot), for `session`;
+    /// `None` when nothing did.
+    pub fn snapshot(&self, session: SessionId, seen: (u64, u64)) -> Option<Snapshot> {
+        let st = self.lock();
+        if st.version == seen.1 {
+            return None;
+        }
+        let seated = match st.present.get(&session).map(|p| p.seat) {
+            Some(Seat::Plays(c)) => st.seats[index(c)].session == Some(session),
+            Some(Seat::Watches) => true,
+            None => false,
+        };
+        Some(Snapshot {
+            board: (st.game_version != seen.0).then(|| st.board.clone()),
+            players: players(&st),
+            roster: roster(&st),
+            seated,
+            seen: (st.game_version, st.version),
+        })
+    }
+
+    /// The room as the lobby lists it.
+    pub fn summary(&self) -> Summary {
+        let st = self.lock();
+        Summary {
+            name: self.name.clone(),
+            rules: st.board.rules(),
+            backend: st.board.backend(),
+            roster: roster(&st),
+            ply: st.board.ply(),
+            status: st.board.status(),
+            to_move: st.board.to_move(),
+        }
+    }
+
+    /// Whether nobody is in the room.
+    pub fn empty(&self) -> bool {
+        self.lock().present.is_empty()
+    }
+
+    /// Whether the room has nothing left to keep for anyone: nobody in it, and its game
+    /// not started or over.
+    pub fn closable(&self) -> bool {
+        let st = self.lock();
+        st.present.is_empty() && (st.board.ply() == 0 || st.board.status() != Status::Ongoing)
+    }
+
+    /// Carries out `text` for `side` on behalf of `session`, if that session holds the
+    /// seat to move and the game still stands at `ply`. The move runs on the caller's
+    /// thread outside the room's lock (other sessions keep drawing); the room then takes
+    /// the new game, wakes every session in it and saves. The outcome of a measurement is
+    /// drawn here, by the room's game; a move naming its outcome is refused.
+    pub fn play(
+        &self,
+        session: SessionId,
+        side: Color,
+        ply: usize,
+        text: &str,
+        cancel: CancelFlag,
+    ) -> Result<Board, String> {
+        let mut board = {
+            let mut st = self.lock();
+            if st.seats[index(side)].session != Some(session) {
+                return Err(format!("you no longer hold {} in this room", side.name()));
+            }
+            if st.board.status() != Status::Ongoing {
+                return Err("the game is over".into());
+            }
+            if st.moving {
+                return Err("a move is being carried out: wait for it".into());
+            }
+            if st.board.to_move() != side || st.board.ply() != ply {
+                return Err("the game moved on meanwhile: look again".into());
+            }
+            if st.board.forces_outcome(text) {
+                return Err(format!(
+                    "{text}: outcomes are drawn by the room: type the move without one"
+                ));
+            }
+            st.moving = true;
+            st.board.clone()
+        };
+        let mut moving = Moving(self, true);
+        // The room's size limits are the simulator's: a move past them is refused.
+        board.play(text, cancel)?;
+        {
+            let mut st = self.lock();
+            st.board = board.clone();
+            st.game_version += 1;
+            st.version += 1;
+            // The next move may come as soon as anyone sees this one.
+            st.moving = false;
+            moving.1 = false;
+            wake_all(&st);
+        }
+        self.save();
+        Ok(board)
+    }
+
+    /// Writes the game and the seats to the room's files, unless they hold that
+    /// already (saves land in order; a failure is printed and the room goes on).
+    pub fn save(&self) {
+        let Some(path) = &self.file else {
+            return;
+        };
+        let mut written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
+        let (game, seats) = {
+            let st = self.lock();
+            let seats = SeatsFile {
+                white: st.seats[0].person.clone(),
+                black: st.seats[1].person.clone(),
+            };
+            (st.board.record(&players(&st), &st.date), seats)
+        };
+        let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
+        if *written == now {
+            return;
+        }
+        let result = record::write_atomic(path, &now.0)
+            .and_then(|()| record::write_atomic(&seats_path(path), &now.1));
+        match result {
+            Ok(()) => *written = now,
+            Err(e) => eprintln!(
+                "qchess serve: room {}: cannot save {}: {e}",
+                self.name,
+                path.display()
+            ),
+        }
+    }
+
+    /// Puts the room's files away once it closed: a finished game goes to the
+    /// `finished` folder beside the rooms, an unstarted one is deleted.
+    pub fn archive(&self) {
+        let Some(path) = &self.file else {
+            return;
+        };
+        let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
+        let (started, date) = {
+            let st = self.lock();
+            (st.board.ply() > 0, st.date.clone())
+        };
+        let _ = std::fs::remove_file(seats_path(path));
+        let kept = match path.parent() {
+            Some(dir) if started => {
+                let stamp = date.replace(['-', ':'], "").replace('T', "-");
+                let to = dir.join("finished").join(format!(
+                    "{}-{}.toml",
+                    self.name,
+                    stamp.trim_end_matches('Z')
+                ));
+                std::fs::create_dir_all(dir.join("finished"))
+                    .and_then(|()| std::fs::rename(path, &to))
+            }
+            _ => std::fs::remove_file(path),
+        };
+        if let Err(e) = kept {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                eprintln!(
+                    "qchess serve: room {}: cannot put {} away: {e}",
+                    self.name,
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Clears the room's "a move is being carried out" mark however the move ends (a
+/// refusal, a cancel, a panic in the worker), unless the move's success cleared it
+/// already (the second field then is false).
+struct Moving<'a>(&'a Room, bool);
+
+impl Drop for Moving<'_> {
+    fn drop(&mut self) {
+        if self.1 {
+            self.0.lock().moving = false;
+        }
+    }
+}
+
+fn wake_all(st: &State) {
+    for p in st.present.values() {
+        (p.wake)();
+    }
+}
+
+/// The seats' names, for the panes ("White" and "Black" while a seat is free).
+fn players(st: &State) -> Players {
+    let name = |i: usize, free: &str| {
+        st.seats[i]
+            .person
+            .as_ref()
+            .map_or_else(|| free.to_string(), |p| p.name.clone())
+    };
+    Players {
+        white: name(0, "White"),
+        black: name(1, "Black"),
+    }
+}
+
+fn roster(st: &State) -> Roster {
+    let seat = |h: &SeatHolder| {
+        h.person
+            .as_ref()
+            .map(|p| (p.name.clone(), h.session.is_some()))
+    };
+    Roster {
+        white: seat(&st.seats[0]),
+        black: seat(&st.seats[1]),
+        watching: st
+            .present
+            .values()
+            .filter(|p| p.seat == Seat::Watches)
+            .count(),
+    }
+}
+
+/// The seats file beside a room's game file.
+fn seats_path(game: &Path) -> PathBuf {
+    game.with_extension("seats.toml")
+}
+
+/// A session's place at a room: the [`Table`] its screen plays moves at.
+pub struct Sitting {
+    /// The room.
+    pub room: Arc<Room>,
+    /// The session.
+    pub session: SessionId,
+}
+
+impl Table<Game> for Sitting {
+    fn play(
+        &self,
+        side: Color,
+        ply: usize,
+        text: &str,
+        cancel: CancelFlag,
+    ) -> Result<Game, String> {
+        match self.room.play(self.session, side, ply, text, cancel)? {
+            Board::Quantum(g) => Ok(*g),
+            Board::Variant { .. } => Err("this room plays another variant".into()),
+        }
+    }
+}
+
+impl Table<Box<dyn VariantGame>> for Sitting {
+    fn play(
+        &self,
+        side: Color,
+        ply: usize,
+        text: &str,
+        cancel: CancelFlag,
+    ) -> Result<Box<dyn VariantGame>, String> {
+        match self.room.play(self.session, side, ply, text, cancel)? {
+            Board::Variant { game, .. } => Ok(game),
+            Board::Quantum(_) => Err("this room plays Quantum Chess".into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn person(name: &str) -> Person {
+        Person {
+            name: name.into(),
+            key: None,
+        }
+    }
+
+    fn counter() -> (Wake, Arc<AtomicUsize>) {
+        let n = Arc::new(AtomicUsize::new(0));
+        let m = Arc::clone(&n);
+        (
+            Arc::new(move || {
+                m.fetch_add(1, Ordering::Relaxed);
+            }),
+            n,
+        )
+    }
+
+    fn room() -> Room {
+        let limits = Limits::default();
+        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        Room::new("r", board, None)
+    }
+
+    #[test]
+    fn first_two_names_play_the_rest_watch_and_seats_are_kept() {
+        let r = room();
+        let (w, _) = counter();
+        assert_eq!(
+            r.join(1, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::White))
+        );
+        assert_eq!(
+            r.join(2, person("bo"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::Black))
+        );
+        assert_eq!(
+            r.join(3, person("cy"), Want::Any, w.clone()),
+            Ok(Seat::Watches)
+        );
+        assert_eq!(
+            r.join(4, person("cy"), Want::Side(Color::White), w.clone()),
+            Err(JoinError::Taken {
+                side: "white",
+                by: "ann".into()
+            })
+        );
+        // Ann drops and comes back: her seat.
+        r.leave(1);
+        assert_eq!(r.summary().roster.white, Some(("ann".into(), false)));
+        assert_eq!(
+            r.join(5, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::White))
+        );
+        assert_eq!(r.summary().roster.white, Some(("ann".into(), true)));
+        assert_eq!(
+            r.join(6, person("ann"), Want::Side(Color::Black), w),
+            Err(JoinError::OtherSide("white"))
+        );
+    }
+
+    #[test]
+    fn a_key_seat_wants_the_key() {
+        let keyed = Person {
+            name: "ann".into(),
+            key: Some("SHA256:a".into()),
+        };
+        let with_key = |name: &str| Person {
+            name: name.into(),
+            key: Some("SHA256:a".into()),
+        };
+        assert!(keyed.same(&with_key("ann")));
+        assert!(!keyed.same(&person("ann")), "the name alone");
+        assert!(!keyed.same(&with_key("bo")), "another name");
+        assert!(person("ann").same(&person("ann")));
+        assert!(person("ann").same(&with_key("ann")));
+        // One key, two names: two players, white and black.
+        let r = room();
+        let (w, _) = counter();
+        let seats: Vec<_> = [(1, "ann"), (2, "bo")]
+            .into_iter()
+            .map(|(id, name)| r.join(id, with_key(name), Want::Any, w.clone()))
+            .collect();
+        let sides = [Color::White, Color::Black].map(|c| Ok(Seat::Plays(c)));
+        assert_eq!(seats, sides);
+        assert!(r.snapshot(1, (0, 0)).unwrap().seated);
+    }
+
+    #[test]
+    fn only_the_seat_to_move_plays_and_everyone_is_woken() {
+        let r = room();
+        let (w, woken) = counter();
+        r.join(1, person("ann"), Want::Any, w.clone()).unwrap();
+        r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
+        r.join(3, person("cy"), Want::Watch, w).unwrap();
+        let go = CancelFlag::default;
+        for (session, side, ply, text, why) in [
+            (2, Color::Black, 0, "e7e5", "not black's turn"),
+            (3, Color::White, 0, "e2e4", "a watcher"),
+            (1, Color::White, 1, "e2e4", "stale ply"),
+            (1, Color::White, 0, "b1^a3c3.m1", "a forced outcome"),
+        ] {
+            assert!(r.play(session, side, ply, text, go()).is_err(), "{why}");
+        }
+        let before = woken.load(Ordering::Relaxed);
+        let board = r.play(1, Color::White, 0, "e2e4", go()).unwrap();
+        assert_eq!(board.ply(), 1);
+        assert_eq!(woken.load(Ordering::Relaxed), before + 3);
+        // The watcher's snapshot carries the move; a second look finds nothing new.
+        let snap = r.snapshot(3, (0, 0)).unwrap();
+        assert_eq!(snap.board.map(|b| b.ply()), Some(1));
+        assert!(r.snapshot(3, snap.seen).is_none());
+        // A second connection of ann takes her seat from the first.
+        let (w, _) = counter();
+        r.join(9, person("ann"), Want::Any, w).unwrap();
+        assert!(!r.snapshot(1, (0, 0)).unwrap().seated);
+        assert!(r.play(1, Color::White, 2, "d2d4", go()).is_err());
+    }
+
+    #[test]
+    fn a_move_past_the_rooms_size_limit_is_refused() {
+        let limits = Limits {
+            sparse_limit: 1,
+            ..Limits::default()
+        };
+        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let r = Room::new("r", board, None);
+        let (w, _) = counter();
+        r.join(1, person("ann"), Want::Any, w).unwrap();
+        let go = CancelFlag::default;
+        let refused = r.play(1, Color::White, 0, "b1^a3c3", go());
+        assert!(refused.is_err(), "a split needs two branches");
+        assert_eq!(r.summary().ply, 0, "the game is unchanged");
+        assert_eq!(
+            r.play(1, Color::White, 0, "e2e4", go()).map(|b| b.ply()),
+            Ok(1)
+        );
+    }
+
+    #[test]
+    fn saved_rooms_come_back_with_their_seats() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let limits = Limits::default();
+        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
+        let r = Room::new("r1", board, Some(&dir));
+        let (w, _) = counter();
+        let keyed = Person {
+            name: "ann".into(),
+            key: Some("SHA256:k".into()),
+        };
+        r.join(1, keyed.clone(), Want::Any, w.clone()).unwrap();
+        r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
+        r.play(1, Color::White, 0, "b1^a3c3", CancelFlag::default())
+            .unwrap();
+        r.play(2, Color::Black, 1, "e7e5", CancelFlag::default())
+            .unwrap();
+        let back = Room::restore(&dir.join("r1.toml"), &limits).unwrap();
+        assert_eq!(back.name(), "r1");
+        let s = back.summary();
+        assert_eq!(s.ply, 2);
+        assert_eq!(s.roster.white, Some(("ann".into(), false)));
+        assert_eq!(
+            back.join(5, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Watches),
+            "ann's seat wants her key"
+        );
+        assert_eq!(
+            back.join(6, keyed, Want::Any, w),
+            Ok(Seat::Plays(Color::White))
+        );
+        back.leave(5);
+        back.leave(6);
+        assert!(!back.closable(), "an unfinished game is kept");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

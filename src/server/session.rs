@@ -1,0 +1,615 @@
+//! One SSH session: a thread that runs the lobby, or a room's game, through the same
+//! loop as the local terminal ([`drive`]) on a [`Remote`] console. A room's game is the
+//! local game's screen ([`App`] or [`VariantApp`]) seated at the room's table: its
+//! moves go to the room, and the room's moves come back through the screen's `sync`.
+
+use super::console::{Out, Remote};
+use super::hub::Hub;
+use super::limits::Ticket;
+use super::lobby::{self, Intent, Lobby};
+use super::room::{Board, Person, Room, Roster, SessionId, Sitting, Wake, Want};
+use crate::chess::Color;
+use crate::ui::app::{App, Message, Tone};
+use crate::ui::color::{detect, Paint, Tier};
+use crate::ui::input::Action;
+use crate::ui::prompts::Asking;
+use crate::ui::table::{Place, Seat};
+use crate::ui::terminal::{
+    drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions,
+};
+use crate::ui::variant::VariantApp;
+use crate::ui::work::Exec;
+use crossterm::event::Event;
+use ratatui::style::Style;
+use ratatui::Frame;
+use std::io::{self, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::Arc;
+use unicode_width::UnicodeWidthStr;
+
+/// What reaches a session's thread.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A terminal event from the client (keys, mouse, paste, window size).
+    Event(Event),
+    /// The room changed: look at it.
+    Wake,
+    /// End the session, saying why on the client's terminal.
+    Close(String),
+    /// The client is gone.
+    Hangup,
+}
+
+/// Where a session starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// In the lobby.
+    Lobby,
+    /// In the room of this name (`ssh -t host ROOM`), created when new.
+    Room(String),
+}
+
+/// Everything a session thread starts from.
+pub struct Setup {
+    /// The server's shared state.
+    pub hub: Arc<Hub>,
+    /// Who connected.
+    pub person: Person,
+    /// The session's number.
+    pub id: SessionId,
+    /// The terminal type of the pty (picks the colour tier).
+    pub term: String,
+    /// The window size, clamped.
+    pub size: (u16, u16),
+    /// Where it starts.
+    pub start: Start,
+    /// The session's place in the server's count, given back when it ends.
+    pub ticket: Ticket,
+    /// A sender into the session's own input, for the rooms' wake-ups.
+    pub tx: SyncSender<Incoming>,
+}
+
+/// Starts the session's thread: events arrive on `rx`, frames leave on `out`.
+pub fn spawn(
+    setup: Setup,
+    rx: Receiver<Incoming>,
+    out: tokio::sync::mpsc::Sender<Out>,
+) -> io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("qchess-session".into())
+        .spawn(move || run(setup, rx, out))
+}
+
+fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>) {
+    let Setup {
+        hub,
+        person,
+        id,
+        term,
+        size,
+        start,
+        ticket,
+        tx,
+    } = setup;
+    hub.register(id, tx.clone());
+    let mut console = match Remote::new(out, size, rx, hub.limits.idle) {
+        Ok(c) => c,
+        Err(_) => {
+            hub.unregister(id);
+            return;
+        }
+    };
+    let mut start_up = Vec::new();
+    let _ = take_terminal(&mut start_up, TerminalOptions { mouse: true });
+    let _ = console.send(start_up);
+    let tier = detect(|k| (k == "TERM").then(|| term.clone()));
+    let wake: Wake = Arc::new(move || {
+        let _ = tx.try_send(Incoming::Wake);
+    });
+    let mut screen = SessionScreen::new(Arc::clone(&hub), person, id, tier, wake);
+    if let Start::Room(name) = start {
+        screen.open(&name);
+    }
+    let ended = catch_unwind(AssertUnwindSafe(|| drive(&mut console, &mut screen)));
+    // Out of the room whatever happened: the seat stays its player's.
+    screen.leave_room();
+    let why = match ended {
+        Ok(Ok(_)) => console.why().map(str::to_string),
+        Ok(Err(e)) => Some(format!("the session failed: {e}")),
+        Err(_) => Some("the session failed inside qchess; your seat is kept".into()),
+    };
+    let mut bye = Vec::new();
+    let _ = give_back_terminal(&mut bye);
+    if let Some(why) = why {
+        let _ = write!(bye, "qchess: {why}\r\n");
+    }
+    console.end(bye, 0);
+    hub.unregister(id);
+    drop(ticket);
+}
+
+/// A room seen by one session: the game on screen, seated at the room's table.
+struct RoomView {
+    room: Arc<Room>,
+    game: Opened,
+    /// The room's versions last taken in.
+    seen: (u64, u64),
+    roster: Roster,
+}
+
+/// Where a session is.
+enum At {
+    Lobby(Lobby),
+    Room(Box<RoomView>),
+}
+
+/// What a session shows and drives: the lobby or a room.
+pub struct SessionScreen {
+    hub: Arc<Hub>,
+    me: Person,
+    id: SessionId,
+    tier: Tier,
+    theme: usize,
+    letters: bool,
+    wake: Wake,
+    at: At,
+    exec: Exec,
+    quit: bool,
+}
+
+impl SessionScreen {
+    /// The lobby of `me`, on a terminal of colour `tier`; `wake` is how rooms reach the
+    /// session.
+    pub fn new(hub: Arc<Hub>, me: Person, id: SessionId, tier: Tier, wake: Wake) -> SessionScreen {
+        let lobby = Lobby::new(&me.name, hub.summaries());
+        SessionScreen {
+            theme: hub.default_theme,
+            hub,
+            me,
+            id,
+            tier,
+            letters: false,
+            wake,
+            at: At::Lobby(lobby),
+            exec: Exec::default(),
+            quit: false,
+        }
+    }
+
+    fn paint(&self) -> Paint {
+        Paint::new(self.hub.themes[self.theme].1.clone(), self.tier)
+    }
+
+    /// The name of the room the session is in, if any.
+    pub fn room(&self) -> Option<&str> {
+        match &self.at {
+            At::Room(v) => Some(v.room.name()),
+            At::Lobby(_) => None,
+        }
+    }
+
+    /// Enters the room `name` (created when new), in a free seat or as a watcher.
+    pub fn open(&mut self, name: &str) {
+        match self.hub.open(name) {
+            Ok(room) => self.enter(room, Want::Any),
+            Err(e) => self.lobby_says(Tone::Error, e.to_string()),
+        }
+    }
+
+    fn lobby_says(&mut self, tone: Tone, text: String) {
+        if let At::Lobby(l) = &mut self.at {
+            l.say(tone, text);
+        }
+    }
+
+    /// Enters `room` as `want` asks; stays in the lobby, with the reason, when that
+    /// cannot be.
+    fn enter(&mut self, room: Arc<Room>, want: Want) {
+        let seat = match room.join(self.id, self.me.clone(), want, Arc::clone(&self.wake)) {
+            Ok(seat) => seat,
+            Err(e) => {
+                self.hub.left(&room);
+                return self.lobby_says(Tone::Error, e.to_string());
+            }
+        };
+        let Some(snap) = room.snapshot(self.id, (0, 0)) else {
+            return;
+        };
+        let Some(board) = snap.board else {
+            return;
+        };
+        let sitting = Arc::new(Sitting {
+            room: Arc::clone(&room),
+            session: self.id,
+        });
+        let (paint, letters) = (self.paint(), self.letters);
+        let mut game = match board {
+            Board::Quantum(g) => {
+                let place = Place {
+                    table: sitting,
+                    seat,
+                };
+                let mut app = App::new(*g, paint, letters).at_table(place);
+                app.set_players(snap.players.clone());
+                Opened::Quantum(Box::new(app))
+            }
+            Board::Variant { game, start, seed } => {
+                let place = Place {
+                    table: sitting,
+                    seat,
+                };
+                let mut app = VariantApp::new(game, start, seed, paint, letters).at_table(place);
+                app.set_players(snap.players.clone());
+                Opened::Variant(Box::new(app))
+            }
+        };
+        game.set_exec(self.exec);
+        let said = Message {
+            text: welcome(room.name(), seat, &snap.roster),
+            tone: Tone::Info,
+        };
+        // Black sees the board from its side.
+        let flip = seat == Seat::Plays(Color::Black);
+        match &mut game {
+            Opened::Quantum(app) => {
+                if flip {
+                    app.update(Action::Flip);
+                }
+                app.set_message(said)
+            }
+            Opened::Variant(app) => {
+                if flip {
+                    app.update(Action::Flip);
+                }
+                app.set_message(said)
+            }
+        }
+        self.at = At::Room(Box::new(RoomView {
+            room,
+            game,
+            seen: snap.seen,
+            roster: snap.roster,
+        }));
+    }
+
+    /// Leaves the room the session is in (its seat stays), back to the lobby.
+    pub fn leave_room(&mut self) {
+        if let At::Room(v) = &self.at {
+            let room = Arc::clone(&v.room);
+            room.leave(self.id);
+            self.hub.left(&room);
+            let mut lobby = Lobby::new(&self.me.name, self.hub.summaries());
+            lobby.say(
+                Tone::Plain,
+                format!(
+                    "you left {}: a seat you hold there stays yours",
+                    room.name()
+                ),
+            );
+            self.at = At::Lobby(lobby);
+        }
+    }
+
+    fn act(&mut self, intent: Intent) {
+        match intent {
+            Intent::Quit => self.quit = true,
+            Intent::Join(name, want) => match self.hub.room(&name) {
+                Some(room) => self.enter(room, want),
+                None => self.lobby_says(Tone::Error, format!("{name} has closed")),
+            },
+            Intent::Create {
+                name,
+                rules,
+                backend,
+            } => match self.hub.create(&name, rules, backend) {
+                Ok(room) => self.enter(room, Want::Any),
+                Err(e) => self.lobby_says(Tone::Error, e.to_string()),
+            },
+            Intent::NextTheme => {
+                self.theme = (self.theme + 1) % self.hub.themes.len();
+                let name = self.hub.themes[self.theme].0.clone();
+                self.lobby_says(Tone::Info, format!("theme {name}: rooms you enter use it"));
+            }
+            Intent::Letters => {
+                self.letters = !self.letters;
+                let what = if self.letters {
+                    "letters"
+                } else {
+                    "chess glyphs"
+                };
+                self.lobby_says(Tone::Info, format!("pieces are drawn as {what}"));
+            }
+        }
+    }
+}
+
+/// What a session is told on entering a room.
+fn welcome(room: &str, seat: Seat, roster: &Roster) -> String {
+    let name = |s: &Option<(String, bool)>| {
+        s.as_ref()
+            .map_or_else(|| "a free seat".to_string(), |(n, _)| n.clone())
+    };
+    match seat {
+        Seat::Plays(side) => {
+            let other = match side {
+                Color::White => &roster.black,
+                Color::Black => &roster.white,
+            };
+            format!(
+                "{room}: you play {} against {}; q leaves, your seat stays yours",
+                side.name(),
+                name(other)
+            )
+        }
+        Seat::Watches => format!(
+            "{room}: you watch {} and {}; q leaves",
+            name(&roster.white),
+            name(&roster.black)
+        ),
+    }
+}
+
+/// Writes `text` into the longest run of horizontal border on the top row (a pane's
+/// top edge), so that the game's own layout is left as it is.
+fn overlay_top_border(f: &mut Frame, text: &str, style: Style) {
+    let area = f.area();
+    if area.height == 0 {
+        return;
+    }
+    let buf = f.buffer_mut();
+    let (mut best, mut run) = ((0u16, 0u16), None::<u16>);
+    for x in area.x..=area.right() {
+        let border = x < area.right() && buf[(x, area.y)].symbol() == "─";
+        match (border, run) {
+            (true, None) => run = Some(x),
+            (false, Some(start)) => {
+                if x - start > best.1 {
+                    best = (start, x - start);
+                }
+                run = None;
+            }
+            _ => {}
+        }
+    }
+    let (start, len) = best;
+    if len < 8 {
+        return;
+    }
+    let room = usize::from(len - 2);
+    let shown: String = if text.width() <= room {
+        text.to_string()
+    } else {
+        let mut s = String::new();
+        for c in text.chars() {
+            if s.width() + 2 > room {
+                break;
+            }
+            s.push(c);
+        }
+        format!("{s}… ")
+    };
+    buf.set_string(start + 1, area.y, shown, style);
+}
+
+impl Screen for SessionScreen {
+    fn draw(&self, f: &mut Frame) {
+        match &self.at {
+            At::Lobby(l) => {
+                let theme = &self.hub.themes[self.theme].0;
+                l.draw(f, &self.paint(), theme, self.letters);
+            }
+            At::Room(v) => {
+                v.game.draw(f);
+                let bar = lobby::room_bar(v.room.name(), &v.roster);
+                overlay_top_border(f, &bar, v.game.paint().title());
+            }
+        }
+    }
+
+    fn handle_event(&mut self, event: Event) {
+        match &mut self.at {
+            At::Lobby(l) => {
+                l.handle_event(event);
+                if let Some(intent) = l.take_intent() {
+                    self.act(intent);
+                }
+            }
+            At::Room(v) => {
+                v.game.handle_event(event);
+                if v.game.should_quit() {
+                    self.leave_room();
+                }
+            }
+        }
+    }
+
+    fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    fn set_exec(&mut self, exec: Exec) {
+        self.exec = exec;
+        if let At::Room(v) = &mut self.at {
+            v.game.set_exec(exec);
+        }
+    }
+
+    fn tick(&mut self) -> bool {
+        let id = self.id;
+        let v = match &mut self.at {
+            At::Lobby(l) => return l.refresh(self.hub.summaries()),
+            At::Room(v) => v,
+        };
+        let mut changed = v.game.tick();
+        // The player's own move is taken in first; the room's news after it.
+        if v.game.working() {
+            return changed;
+        }
+        let Some(snap) = v.room.snapshot(id, v.seen) else {
+            return changed;
+        };
+        v.seen = snap.seen;
+        if !snap.seated {
+            let name = v.room.name().to_string();
+            self.leave_room();
+            self.lobby_says(
+                Tone::Info,
+                format!("you took your seat in {name} from another connection"),
+            );
+            return true;
+        }
+        match (&mut v.game, snap.board) {
+            (Opened::Quantum(app), Some(Board::Quantum(g))) => app.sync(*g),
+            (Opened::Variant(app), Some(Board::Variant { game, .. })) => app.sync(game),
+            _ => {}
+        }
+        match &mut v.game {
+            Opened::Quantum(app) => app.set_players(snap.players),
+            Opened::Variant(app) => app.set_players(snap.players),
+        }
+        v.roster = snap.roster;
+        changed |= true;
+        changed
+    }
+
+    fn working(&self) -> bool {
+        match &self.at {
+            At::Room(v) => v.game.working(),
+            At::Lobby(_) => false,
+        }
+    }
+
+    fn min_size(&self) -> (u16, u16) {
+        match &self.at {
+            At::Room(v) => v.game.min_size(),
+            At::Lobby(_) => lobby::MIN_SIZE,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantum::BackendKind;
+    use crate::server::limits::Limits;
+    use crate::variants::RuleSet;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    fn key(c: char) -> Event {
+        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    fn typed(s: &mut SessionScreen, text: &str) {
+        for c in text.chars() {
+            s.handle_event(key(c));
+        }
+        s.handle_event(Event::Key(KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
+    }
+
+    fn screen_text(s: &SessionScreen) -> String {
+        let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        t.draw(|f| s.draw(f)).unwrap();
+        let buf = t.backend().buffer();
+        (0..24)
+            .map(|y| (0..80).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    fn session(hub: &Arc<Hub>, name: &str) -> SessionScreen {
+        let me = Person {
+            name: name.into(),
+            key: None,
+        };
+        let id = hub.next_session();
+        SessionScreen::new(Arc::clone(hub), me, id, Tier::None, Arc::new(|| {}))
+    }
+
+    #[test]
+    fn two_players_and_a_watcher_share_one_game() {
+        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let (mut ann, mut bo, mut cy) = (
+            session(&hub, "ann"),
+            session(&hub, "bo"),
+            session(&hub, "cy"),
+        );
+        for s in [&mut ann, &mut bo, &mut cy] {
+            s.open("r1");
+            assert_eq!(s.room(), Some("r1"));
+        }
+        // Black cannot move first; the watcher cannot move at all.
+        typed(&mut bo, ":e7e5");
+        assert!(screen_text(&bo).contains("white to move (ann): you play black"));
+        typed(&mut cy, ":e2e4");
+        assert!(screen_text(&cy).contains("you are watching"));
+        typed(&mut ann, ":e2e4");
+        for s in [&mut bo, &mut cy] {
+            assert!(s.tick());
+            assert!(
+                screen_text(s).contains("white played e2e4"),
+                "{}",
+                screen_text(s)
+            );
+        }
+        let bar = screen_text(&cy);
+        assert!(bar.contains("ann v bo · 1 watching"), "{bar}");
+        // Ann leaves: her seat is kept, and she gets it back.
+        ann.handle_event(key('q'));
+        assert_eq!(ann.room(), None);
+        cy.tick();
+        assert!(screen_text(&cy).contains("ann (away) v bo"));
+        ann.open("r1");
+        let text = screen_text(&ann);
+        assert!(text.contains("you play white"), "{text}");
+        assert!(text.contains("e2e4"), "the whole game: {text}");
+    }
+
+    fn screen_at(s: &SessionScreen, w: u16, h: u16) -> String {
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| s.draw(f)).unwrap();
+        t.backend().to_string()
+    }
+
+    fn both(name: &str, s: &SessionScreen) {
+        insta::assert_snapshot!(format!("{name}_80x24"), screen_at(s, 80, 24));
+        insta::assert_snapshot!(format!("{name}_120x40"), screen_at(s, 120, 40));
+    }
+
+    #[test]
+    fn lobby_form_and_room_screens() {
+        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let (mut ann, mut bo) = (session(&hub, "ann"), session(&hub, "bo-the-long-name"));
+        hub.create("haft-game", RuleSet::Haft, BackendKind::Sparse)
+            .unwrap();
+        ann.open("room1");
+        bo.open("room1");
+        typed(&mut ann, ":e2e4");
+        bo.tick();
+        let mut cy = session(&hub, "cy");
+        cy.tick();
+        both("lobby", &cy);
+        cy.handle_event(key('c'));
+        both("lobby_form", &cy);
+        both("room_black", &bo);
+    }
+
+    #[test]
+    fn overlay_goes_into_the_longest_border() {
+        let mut t = Terminal::new(TestBackend::new(31, 2)).unwrap();
+        t.draw(|f| {
+            let b = f.buffer_mut();
+            b.set_string(0, 0, "┌ A ─────┐┌ B ────────────────┐", Style::default());
+            overlay_top_border(f, "room1 · ann vs bo", Style::default());
+        })
+        .unwrap();
+        let row: String = (0..31)
+            .map(|x| t.backend().buffer()[(x, 0)].symbol().to_string())
+            .collect();
+        assert_eq!(row, "┌ A ─────┐┌ B ─room1 · ann v… ┐");
+    }
+}

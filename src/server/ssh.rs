@@ -1,0 +1,492 @@
+//! One SSH connection (a russh [`Handler`]): who it is, its one session channel, its
+//! pty, and its input. Nothing is ever run: the command of `ssh -t host ROOM` is read
+//! as a room name only; subsystems, forwarding (ports, agent, X11) and environment
+//! variables are refused; a session without a pty gets one line about `ssh -t` and
+//! exit status 1. Input is limited in bytes per second and parsed into the events the
+//! game reads; a session's screen runs on its own thread.
+
+use super::console::{Out, QUEUE};
+use super::hub::Hub;
+use super::input::Parser;
+use super::keys::fingerprint;
+use super::limits::{self, Budget, Full, Ticket};
+use super::names;
+use super::room::Person;
+use super::session::{self, Incoming, Setup, Start};
+use crossterm::event::Event;
+use russh::keys::PublicKey;
+use russh::server::{Auth, Handler, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
+use russh::{Channel, ChannelId, ChannelOpenFailure, ChannelWriteHalf, MethodKind, MethodSet, Pty};
+use std::net::IpAddr;
+use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Who may sign in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone, by any name, without a password (a public game). A key offered is
+    /// accepted and remembered, so that the seat can ask for it again.
+    Public,
+    /// Only the keys with these fingerprints.
+    Keys(Vec<String>),
+}
+
+/// Events waiting for a session's thread before input is dropped.
+const INCOMING_QUEUE: usize = 1024;
+
+/// The line for a session without a pty.
+pub fn no_pty_line(port: u16) -> String {
+    format!("qchess serve needs a terminal: connect with ssh -t -p {port} NAME@HOST [ROOM]\r\n")
+}
+
+/// The line for a command that is not a room name.
+pub fn not_a_room_line(port: u16) -> String {
+    format!(
+        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({})\r\n",
+        names::BadRoomName
+    )
+}
+
+/// A session channel's pty, as requested.
+#[derive(Clone, Debug)]
+struct PtyWanted {
+    term: String,
+    size: (u16, u16),
+}
+
+/// A session that runs: where its input goes.
+struct Link {
+    tx: SyncSender<Incoming>,
+    parser: Parser,
+    budget: Budget,
+}
+
+/// The connection's one session channel.
+struct Chan {
+    id: ChannelId,
+    writer: Option<ChannelWriteHalf<Msg>>,
+    pty: Option<PtyWanted>,
+    link: Option<Link>,
+}
+
+/// One SSH connection.
+pub struct Conn {
+    hub: Arc<Hub>,
+    access: Arc<Access>,
+    peer: IpAddr,
+    port: u16,
+    person: Option<Person>,
+    chan: Option<Chan>,
+    /// The connection's place in the server's count of connections.
+    _ticket: Ticket,
+    /// Set once signed in (connections that never sign in are cut off).
+    signed_in: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Conn {
+    /// A connection from `peer` to the server on `port`.
+    pub fn new(
+        hub: Arc<Hub>,
+        access: Arc<Access>,
+        peer: IpAddr,
+        port: u16,
+        ticket: Ticket,
+        signed_in: Arc<std::sync::atomic::AtomicBool>,
+    ) -> Conn {
+        Conn {
+            hub,
+            access,
+            peer,
+            port,
+            person: None,
+            chan: None,
+            _ticket: ticket,
+            signed_in,
+        }
+    }
+
+    fn sign_in(&mut self, user: &str, key: Option<&PublicKey>) {
+        self.person = Some(Person {
+            name: names::player(user),
+            key: key.map(fingerprint),
+        });
+        self.signed_in
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn key_allowed(&self, key: &PublicKey) -> bool {
+        match &*self.access {
+            Access::Public => true,
+            Access::Keys(list) => list.contains(&fingerprint(key)),
+        }
+    }
+
+    /// Whether `channel` is this connection's session channel, not yet running.
+    fn waiting(&self, channel: ChannelId) -> bool {
+        self.chan
+            .as_ref()
+            .is_some_and(|c| c.id == channel && c.link.is_none())
+    }
+
+    /// Starts the session on `channel` (shell or `ROOM`), or refuses it with a line.
+    fn start(
+        &mut self,
+        channel: ChannelId,
+        start: Start,
+        session: &mut Session,
+    ) -> Result<(), russh::Error> {
+        if !self.waiting(channel) {
+            return session.channel_failure(channel);
+        }
+        let Some(chan) = &mut self.chan else {
+            return session.channel_failure(channel);
+        };
+        let Some(pty) = chan.pty.clone() else {
+            return refuse(session, channel, &no_pty_line(self.port));
+        };
+        let Some(person) = self.person.clone() else {
+            return refuse(session, channel, "qchess serve: not signed in\r\n");
+        };
+        let ticket = match self.hub.admit(self.peer) {
+            Ok(t) => t,
+            Err(Full::All(n)) => {
+                let line = format!("qchess serve is full ({n} sessions): try again later\r\n");
+                return refuse(session, channel, &line);
+            }
+            Err(Full::Address(n)) => {
+                let line = format!(
+                    "qchess serve: {n} sessions from your address already: close one first\r\n"
+                );
+                return refuse(session, channel, &line);
+            }
+        };
+        let Some(writer) = chan.writer.take() else {
+            return session.channel_failure(channel);
+        };
+        let (tx, rx) = std::sync::mpsc::sync_channel(INCOMING_QUEUE);
+        let (out_tx, out_rx) = tokio::sync::mpsc::channel(QUEUE);
+        tokio::spawn(pump(out_rx, writer));
+        let setup = Setup {
+            hub: Arc::clone(&self.hub),
+            person,
+            id: self.hub.next_session(),
+            term: pty.term,
+            size: pty.size,
+            start,
+            ticket,
+            tx: tx.clone(),
+        };
+        if session::spawn(setup, rx, out_tx).is_err() {
+            return refuse(
+                session,
+                channel,
+                "qchess serve: cannot start a session now\r\n",
+            );
+        }
+        let limits = &self.hub.limits;
+        chan.link = Some(Link {
+            tx,
+            parser: Parser::new(),
+            budget: Budget::new(limits.input_rate, limits.input_burst),
+        });
+        session.channel_success(channel)
+    }
+
+    /// Tells a running session that its client is gone.
+    fn hang_up(&mut self) {
+        if let Some(link) = self.chan.as_mut().and_then(|c| c.link.take()) {
+            let _ = link.tx.try_send(Incoming::Hangup);
+        }
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        self.hang_up();
+    }
+}
+
+/// Accepts the request, says `line` on the client's standard error, and ends the
+/// channel with exit status 1.
+fn refuse(session: &mut Session, channel: ChannelId, line: &str) -> Result<(), russh::Error> {
+    session.channel_success(channel)?;
+    session.extended_data(channel, 1, line.as_bytes().to_vec())?;
+    session.exit_status_request(channel, 1)?;
+    session.eof(channel)?;
+    session.close(channel)
+}
+
+/// Writes a session's frames into its channel, as fast as the client's window lets it
+/// (a slow client holds up this task only; the session drops frames meanwhile). Ends
+/// the channel with the session's exit status.
+async fn pump(mut rx: tokio::sync::mpsc::Receiver<Out>, chan: ChannelWriteHalf<Msg>) {
+    while let Some(out) = rx.recv().await {
+        match out {
+            Out::Bytes(bytes) => {
+                if chan.data_bytes(bytes).await.is_err() {
+                    return;
+                }
+            }
+            Out::End(status) => {
+                let _ = chan.exit_status(status).await;
+                let _ = chan.eof().await;
+                let _ = chan.close().await;
+                return;
+            }
+        }
+    }
+}
+
+impl Handler for Conn {
+    type Error = russh::Error;
+
+    async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
+        // No password ever; a public server lets a key or an empty keyboard-interactive
+        // exchange in, so that clients with keys are known by them.
+        let methods: &[MethodKind] = match &*self.access {
+            Access::Public => &[MethodKind::PublicKey, MethodKind::KeyboardInteractive],
+            Access::Keys(_) => &[MethodKind::PublicKey],
+        };
+        Ok(Auth::Reject {
+            proceed_with_methods: Some(MethodSet::from(methods)),
+            partial_success: false,
+        })
+    }
+
+    async fn auth_publickey_offered(
+        &mut self,
+        _user: &str,
+        offer: PublicKeyOffer<'_>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(if self.key_allowed(offer.public_key) {
+            Auth::Accept
+        } else {
+            Auth::reject()
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        if !self.key_allowed(key.public_key) {
+            return Ok(Auth::reject());
+        }
+        self.sign_in(user, Some(key.public_key));
+        Ok(Auth::Accept)
+    }
+
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        user: &str,
+        _submethods: &str,
+        _response: Option<russh::server::Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        if *self.access != Access::Public {
+            return Ok(Auth::reject());
+        }
+        self.sign_in(user, None);
+        Ok(Auth::Accept)
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: russh::server::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if self.chan.is_some() || self.person.is_none() {
+            reply
+                .reject(ChannelOpenFailure::AdministrativelyProhibited)
+                .await;
+            return Ok(());
+        }
+        // Input arrives through `data`; the channel's own reader is not needed.
+        let (_read, write) = channel.split();
+        self.chan = Some(Chan {
+            id: write.id(),
+            writer: Some(write),
+            pty: None,
+            link: None,
+        });
+        reply.accept().await;
+        Ok(())
+    }
+
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        term: &str,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if !self.waiting(channel) {
+            return session.channel_failure(channel);
+        }
+        if let Some(chan) = &mut self.chan {
+            chan.pty = Some(PtyWanted {
+                term: names::term(term),
+                size: limits::clamp_size(col_width, row_height),
+            });
+        }
+        session.channel_success(channel)
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.start(channel, Start::Lobby, session)
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if !self.waiting(channel) {
+            return session.channel_failure(channel);
+        }
+        // Without a pty the game cannot run, whatever the command: say how to get one.
+        if self.chan.as_ref().is_some_and(|c| c.pty.is_none()) {
+            return refuse(session, channel, &no_pty_line(self.port));
+        }
+        let room = std::str::from_utf8(data).ok().map(names::room);
+        match room {
+            Some(Ok(name)) => self.start(channel, Start::Room(name), session),
+            _ => refuse(session, channel, &not_a_room_line(self.port)),
+        }
+    }
+
+    async fn data(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let Some(chan) = self.chan.as_mut().filter(|c| c.id == channel) else {
+            return Ok(());
+        };
+        let Some(link) = &mut chan.link else {
+            return Ok(());
+        };
+        let allowed = link.budget.take(data.len(), Instant::now());
+        let mut events = Vec::new();
+        link.parser.feed(&data[..allowed], &mut events);
+        if allowed < data.len() {
+            // Bytes over the budget are dropped; whatever they cut off starts afresh.
+            link.parser.reset();
+        }
+        for ev in events {
+            if link.tx.try_send(Incoming::Event(ev)).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    async fn window_change_request(
+        &mut self,
+        channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let Some(chan) = self.chan.as_mut().filter(|c| c.id == channel) else {
+            return Ok(());
+        };
+        let (w, h) = limits::clamp_size(col_width, row_height);
+        match (&chan.link, &mut chan.pty) {
+            (Some(link), _) => {
+                let _ = link.tx.try_send(Incoming::Event(Event::Resize(w, h)));
+            }
+            (None, Some(pty)) => pty.size = (w, h),
+            (None, None) => {}
+        }
+        Ok(())
+    }
+
+    async fn channel_eof(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.hang_up();
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.hang_up();
+        Ok(())
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        _value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn agent_request(
+        &mut self,
+        _channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+
+    async fn tcpip_forward(
+        &mut self,
+        _address: &str,
+        _port: &mut u32,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+
+    async fn streamlocal_forward(
+        &mut self,
+        _socket_path: &str,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
+}
