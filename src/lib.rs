@@ -10,4 +10,5 @@ pub mod quantum;
 pub mod record;
 pub mod skat;
 pub mod ui;
+pub mod uqci;
 pub mod variants;
