@@ -480,30 +480,38 @@ fn parse_info(tokens: &[&str]) -> SearchInfo {
 }
 
 fn parse_option(tokens: &[&str]) -> Option<OptionSpec> {
-    let t = tokens.iter().position(|t| *t == "type")?;
-    let name = tokens.get(1..t)?.join(" ");
+    let n = tokens.iter().position(|t| *t == "name")?;
+    let t = tokens.iter().position(|t| *t == "type").filter(|&t| t > n)?;
+    let name = tokens[n + 1..t].join(" ");
     let after = &tokens[t + 1..];
-    let field = |key: &str| {
-        after
-            .iter()
-            .position(|t| *t == key)
-            .and_then(|i| after.get(i + 1))
-            .copied()
-    };
-    let kind = match after.first()? {
-        &"check" => OptionKind::Check(field("default")? == "true"),
-        &"spin" => OptionKind::Spin {
-            default: field("default")?.parse().ok()?,
-            min: field("min")?.parse().ok()?,
-            max: field("max")?.parse().ok()?,
+    // The fields after the type, each a keyword and its word (the last one counts;
+    // every `var` adds a choice).
+    let (mut default, mut min, mut max, mut vars) = (None, None, None, Vec::new());
+    let mut i = 1;
+    while i < after.len() {
+        let word = after.get(i + 1).copied();
+        match (after[i], word) {
+            ("default", Some(w)) => default = Some(w),
+            ("min", Some(w)) => min = Some(w),
+            ("max", Some(w)) => max = Some(w),
+            ("var", Some(w)) => vars.push(w.to_string()),
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let kind = match *after.first()? {
+        "check" => OptionKind::Check(default? == "true"),
+        "spin" => OptionKind::Spin {
+            default: default?.parse().ok()?,
+            min: min?.parse().ok()?,
+            max: max?.parse().ok()?,
         },
-        &"combo" => OptionKind::Combo {
-            default: field("default")?.to_string(),
-            vars: after
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1].to_string())
-                .collect(),
+        "combo" => OptionKind::Combo {
+            default: default?.to_string(),
+            vars,
         },
         _ => return None,
     };
