@@ -24,6 +24,8 @@
 //! * A `searchmoves` move that is not written in the notation is reported and skipped;
 //!   when none of the moves is legal the search tries every move.
 //! * `bestmove 0000` when the side to move has no legal move or the game is over.
+//! * The end of input quits once a running search has answered (an infinite one is
+//!   stopped); `quit` ends at once.
 //! * Scores are centipawns for the side to move; a king captured with certainty within
 //!   the search's reach is `score mate N` (N moves, negative when the side to move loses
 //!   its king).
@@ -121,6 +123,8 @@ pub struct Engine<W: Write> {
     /// The last position set up: how to set it up again.
     position: (Start, Vec<String>),
     running: Option<Running>,
+    /// The input ended: quit once no search runs.
+    eof: bool,
 }
 
 impl<W: Write> Engine<W> {
@@ -137,6 +141,7 @@ impl<W: Write> Engine<W> {
             debug: false,
             position: (Start::StartPos, Vec::new()),
             running: None,
+            eof: false,
         }
     }
 
@@ -187,7 +192,20 @@ impl<W: Write> Engine<W> {
     pub fn handle(&mut self, msg: Msg) -> Flow {
         match msg {
             Msg::Line(line) => self.line(&line),
-            Msg::Eof => Flow::Quit,
+            Msg::Eof => {
+                // The end of input is a `quit` once the search has answered: a running
+                // search finishes (an infinite one is stopped) and prints its bestmove,
+                // so `echo ... go depth 2 | qchess uqci` works.
+                self.eof = true;
+                if self.running.as_ref().is_some_and(|r| r.infinite) && self.stop() == Flow::Quit {
+                    return Flow::Quit;
+                }
+                if self.running.is_some() {
+                    Flow::Continue
+                } else {
+                    Flow::Quit
+                }
+            }
             Msg::Info(info) => {
                 // A stopped search's last reports are dropped: its answer follows.
                 if self.running.as_ref().is_some_and(|r| !r.stopped) {
@@ -202,7 +220,10 @@ impl<W: Write> Engine<W> {
                 }
                 Some(_) => {
                     self.running = None;
-                    self.answer(&report)
+                    match self.answer(&report) {
+                        Flow::Continue if !self.eof => Flow::Continue,
+                        _ => Flow::Quit,
+                    }
                 }
                 None => Flow::Continue,
             },
@@ -384,7 +405,10 @@ impl<W: Write> Engine<W> {
         r.stop.store(true, Ordering::Relaxed);
         if let Some(report) = r.held.take() {
             self.running = None;
-            return self.answer(&report);
+            return match self.answer(&report) {
+                Flow::Continue if !self.eof => Flow::Continue,
+                _ => Flow::Quit,
+            };
         }
         Flow::Continue
     }
@@ -483,7 +507,8 @@ fn read_lines(mut input: impl BufRead, tx: &Sender<Msg>) {
     let _ = tx.send(Msg::Eof);
 }
 
-/// Runs the engine on `input` and `out` until `quit` or the end of input.
+/// Runs the engine on `input` and `out` until `quit`, or the end of input and the
+/// answer of a search still running then.
 pub fn serve(input: impl BufRead + Send + 'static, out: impl Write) {
     let mut engine = Engine::new(out);
     let tx = engine.sender();
@@ -792,6 +817,15 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.contains(&"uciok"), "{text}");
         assert!(lines.contains(&"readyok"), "{text}");
+        // The search started before the end of input answers before the engine ends.
+        let best = lines
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .expect(&text);
+        let mut g = Game::standard(GameOptions::default());
+        g.play("e2e4").unwrap();
+        g.play(best).unwrap();
     }
 
     #[test]

@@ -481,7 +481,10 @@ fn parse_info(tokens: &[&str]) -> SearchInfo {
 
 fn parse_option(tokens: &[&str]) -> Option<OptionSpec> {
     let n = tokens.iter().position(|t| *t == "name")?;
-    let t = tokens.iter().position(|t| *t == "type").filter(|&t| t > n)?;
+    let t = tokens
+        .iter()
+        .position(|t| *t == "type")
+        .filter(|&t| t > n)?;
     let name = tokens[n + 1..t].join(" ");
     let after = &tokens[t + 1..];
     // The fields after the type, each a keyword and its word (the last one counts;
