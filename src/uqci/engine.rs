@@ -262,7 +262,7 @@ impl<W: Write> Engine<W> {
             Command::SetOption { name, value } => {
                 let before = self.options;
                 if let Err(e) = self.options.set(&name, value.as_deref()) {
-                    return self.error(&e);
+                    return self.error(e);
                 }
                 let game_changed = self.options.game_options() != before.game_options()
                     || self.options.forcemeasure != before.forcemeasure;
@@ -275,7 +275,7 @@ impl<W: Write> Engine<W> {
                         self.game = game;
                         Flow::Continue
                     }
-                    Err(e) => self.error(&format!(
+                    Err(e) => self.error(format!(
                         "{e}; the position is kept as it was before setoption {name}"
                     )),
                 }
@@ -302,7 +302,7 @@ impl<W: Write> Engine<W> {
                     }
                     Flow::Continue
                 }
-                Err(e) => self.error(&format!("{e}; the position is kept as it was")),
+                Err(e) => self.error(format!("{e}; the position is kept as it was")),
             },
             Command::Go(go) => self.go(&go),
             Command::Stop => self.stop(),
@@ -355,7 +355,7 @@ impl<W: Write> Engine<W> {
         }
         let (wanted, bad) = budget::parse_moves(&go.searchmoves);
         for w in &bad {
-            if self.error(&format!("searchmoves: \"{w}\" is not a move")) == Flow::Quit {
+            if self.error(format!("searchmoves: \"{w}\" is not a move")) == Flow::Quit {
                 return Flow::Quit;
             }
         }
@@ -424,7 +424,7 @@ impl<W: Write> Engine<W> {
     fn calcbell(&mut self, x: &str, y: &str) -> Flow {
         let square = |s: &str| crate::chess::Square::parse(s);
         let (Some(sx), Some(sy)) = (square(x), square(y)) else {
-            return self.error(&format!(
+            return self.error(format!(
                 "calcbell needs two squares a1..h8, not \"{x}\" \"{y}\""
             ));
         };
