@@ -183,12 +183,7 @@ fn calcbell_matches_analyze_bell() {
         .unwrap();
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let theirs: Vec<f64> = json["bell"]["O"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+    let theirs: Vec<f64> = serde_json::from_value(json["bell"]["O"].clone()).unwrap();
     assert_eq!(ours.len(), 8);
     assert_eq!(ours, theirs);
 }
