@@ -173,7 +173,8 @@ impl<W: Write> Engine<W> {
     }
 
     /// Handles the search's messages until no search runs (for callers that drive the
-    /// engine line by line, as the tests do). An infinite search must be stopped first.
+    /// engine line by line, as the tests do); `Flow::Quit` when nothing came for
+    /// `timeout`. An infinite search must be stopped first.
     pub fn wait_search(&mut self, timeout: Duration) -> Flow {
         while self.running.as_ref().is_some_and(|r| r.held.is_none()) {
             match self.rx.recv_timeout(timeout) {
