@@ -11,4 +11,5 @@ pub mod record;
 pub mod server;
 pub mod skat;
 pub mod ui;
+pub mod uqci;
 pub mod variants;

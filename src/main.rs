@@ -209,6 +209,9 @@ enum Command {
     /// Play games between two players (the engine at a level, random, greedy) and
     /// report the score, the Elo difference and the time per move.
     Match(qchess::engine::cli::MatchArgs),
+    /// Speak UQCI (UCI with Quantum Chess moves) on standard input and output, as an
+    /// engine for other front ends.
+    Uqci,
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
     /// Write a saved Quantum Chess game's circuit as OpenQASM 3.
@@ -592,6 +595,10 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Some(Command::Uqci) => {
+            qchess::uqci::engine::run_stdio();
+            ExitCode::SUCCESS
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
         Some(Command::Match(args)) => match qchess::engine::cli::run(&args) {

@@ -309,6 +309,7 @@ impl SavedGame {
             dense_limit_log2,
             sparse_limit,
             factored: true,
+            no_win: false,
         };
         let fen = self.start.as_deref().unwrap_or(START_FEN);
         let mut game = Game::from_fen(fen, opts).map_err(|e| RecordError::Field {

@@ -33,6 +33,9 @@ pub struct GameOptions {
     /// Keep the quantum state as independent factors (off only to compare with a single
     /// register).
     pub factored: bool,
+    /// No win conditions (UQCI's `forcewin`): a king captured with certainty does not end
+    /// the game. The 50-move rule and repetition still end it, as a draw.
+    pub no_win: bool,
 }
 
 impl Default for GameOptions {
@@ -44,6 +47,7 @@ impl Default for GameOptions {
             dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
             sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             factored: true,
+            no_win: false,
         }
     }
 }
@@ -379,6 +383,9 @@ impl Game {
 
     /// Sets the status when a king is gone; true when the game ended.
     fn check_kings(&mut self) -> bool {
+        if self.opts.no_win {
+            return false;
+        }
         let king_p = |c: Color| -> f64 {
             self.state
                 .register

@@ -18,5 +18,5 @@ pub mod tt;
 pub mod variant;
 
 pub use player::{Choice, Event, Player, PlayerError, Thinking};
-pub use search::{search, Info, Limits, Report};
+pub use search::{search, search_among, Info, Limits, Report};
 pub use spec::PlayerSpec;

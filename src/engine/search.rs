@@ -163,6 +163,18 @@ pub fn search(
     stop: &AtomicBool,
     on_info: &mut dyn FnMut(&Info),
 ) -> Report {
+    search_among(game, limits, stop, on_info, &|_| true)
+}
+
+/// [`search`] over the root moves `keep` accepts only (UQCI's `go searchmoves`); no
+/// move is found when it accepts none.
+pub fn search_among(
+    game: &Game,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+    keep: &dyn Fn(&MoveText) -> bool,
+) -> Report {
     let start = Instant::now();
     let root = game.detached();
     // About two slots per node the search may visit (at 100,000 nodes a second when
@@ -194,6 +206,7 @@ pub fn search(
         return Report { best: None, info };
     }
     let mut moves = candidates(&root);
+    moves.retain(|m| keep(&m.text));
     moves.shuffle(&mut ChaCha8Rng::seed_from_u64(limits.seed));
     let kings = enemy_kings(&root);
     let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &kings)).collect();

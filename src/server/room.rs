@@ -103,7 +103,7 @@ impl Board {
                 free_turns: false,
                 dense_limit_log2: limits.dense_limit_log2,
                 sparse_limit: limits.sparse_limit,
-                factored: true,
+                ..GameOptions::default()
             })))),
             _ => crate::variants::new_game(rules, None, seed)
                 .map(|game| Board::Variant {
