@@ -283,11 +283,27 @@ fn run_tui(
         }
     };
     opts.offer_resume = offer_resume;
-    opts.open = open;
     opts.variant = variant;
     opts.players = players;
-    opts.data_dir = qchess::config::data_dir().ok();
     opts.autosave &= !display.no_autosave;
+    // Autosave and resume need the data directory: a game that would silently not be
+    // saved is refused (exit 2) with the reason; a replay, or a game without autosave,
+    // plays without it (the save line then offers no folder of its own).
+    let needed = (opts.autosave && !matches!(open, Open::Replay(_))) || open == Open::Resume;
+    opts.data_dir = match qchess::config::data_dir() {
+        Ok(dir) => Some(dir),
+        Err(e) if needed => {
+            let why = if open == Open::Resume {
+                "resume looks for autosaves there"
+            } else {
+                "autosave needs it (or play with --no-autosave)"
+            };
+            eprintln!("qchess: {e}; {why}");
+            return ExitCode::from(2);
+        }
+        Err(_) => None,
+    };
+    opts.open = open;
     match qchess::ui::run(opts) {
         Ok(Ended::Quit) => ExitCode::SUCCESS,
         Ok(Ended::Signal(sig)) => ExitCode::from((128 + sig).clamp(0, 255) as u8),

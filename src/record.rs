@@ -14,13 +14,15 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 mod autosave;
 pub use autosave::{
-    autosave_dir, autosave_path, autosaves_newest_first, latest_autosave, newest_resumable,
-    AutosaveLock, InUse, LockError, ResumeSearch, SkipReason, Skipped,
+    autosave_dir, autosave_path, autosaves_newest_first, clear_stale_locks, latest_autosave,
+    newest_resumable, remove_held_lock_files, AutosaveLock, InUse, LockError, ResumeSearch,
+    SkipReason, Skipped,
 };
 
 /// The format version this build writes and reads.
@@ -287,6 +289,19 @@ impl SavedGame {
         dense_limit_log2: u32,
         sparse_limit: usize,
     ) -> Result<Game, RecordError> {
+        self.replay_quantum_watched(path, backend, dense_limit_log2, sparse_limit, None)
+    }
+
+    /// [`SavedGame::replay_quantum`], stopped at the next gate once `cancel` is set (the
+    /// error then names the ply it stopped in); the game keeps watching the flag.
+    pub fn replay_quantum_watched(
+        &self,
+        path: &Path,
+        backend: Option<BackendKind>,
+        dense_limit_log2: u32,
+        sparse_limit: usize,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Game, RecordError> {
         let opts = GameOptions {
             backend: backend.unwrap_or(self.backend_kind(path)?),
             seed: self.seed,
@@ -301,6 +316,7 @@ impl SavedGame {
             key: "start",
             message: e.to_string(),
         })?;
+        game.set_cancel(cancel);
         for (i, text) in self.moves.iter().enumerate() {
             if let Err(e) = game.play(text) {
                 return Err(RecordError::Move {

@@ -116,6 +116,42 @@ fn a_running_game_holds_its_autosave_and_resume_refuses_it() {
     assert_eq!(record::newest_resumable(&dir).found.unwrap().0, file);
 }
 
+/// The names in the autosave folder of `dir`, sorted.
+fn autosave_folder(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(record::autosave_dir(dir))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn stale_lock_files_are_cleared_and_held_ones_removed_on_a_hard_exit() {
+    let dir = temp_dir("stale");
+    let good = saved_after(&["e2e4"]).to_toml();
+    autosave(&dir, "game-1.toml", &good, 100);
+    // A killed game's lock file (not locked by anyone), one of a game that never saved,
+    // and one a running game holds.
+    let folder = record::autosave_dir(&dir);
+    fs::write(folder.join(".game-1.toml.lock"), "999999").unwrap();
+    fs::write(folder.join(".game-0.toml.lock"), "999998").unwrap();
+    let held = AutosaveLock::acquire(&folder.join("game-2.toml")).unwrap();
+    let search = record::newest_resumable(&dir);
+    assert_eq!(search.found.unwrap().0, folder.join("game-1.toml"));
+    assert_eq!(
+        autosave_folder(&dir),
+        [".game-2.toml.lock", "game-1.toml"],
+        "the stale lock files are gone, the held one stays"
+    );
+    // On a way out that drops nothing (the signal watchdog's exit), the lock files of
+    // the locks this process holds are removed.
+    record::remove_held_lock_files();
+    assert_eq!(autosave_folder(&dir), ["game-1.toml"]);
+    drop(held);
+    assert_eq!(record::clear_stale_locks(&dir), 0);
+}
+
 #[test]
 fn resume_passes_over_unreadable_and_finished_autosaves() {
     let dir = temp_dir("fallback");
@@ -288,6 +324,49 @@ fn a_config_dir_that_is_a_file_says_so() {
             err.contains("QCHESS_CONFIG_DIR=") && err.contains("is a file, not a directory"),
             "{args:?}: {err}"
         );
+    }
+}
+
+#[test]
+fn a_data_dir_that_is_a_file_stops_a_game_that_would_not_be_saved() {
+    let dir = temp_dir("datadir");
+    let file = dir.join("data");
+    fs::write(&file, "").unwrap();
+    let game = dir.join("g.toml");
+    record::save(&game, &saved_after(&["e2e4"])).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
+            .args(args)
+            .env("QCHESS_CONFIG_DIR", dir.join("config"))
+            .env("QCHESS_DATA_DIR", &file)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (out.status.code(), stderr(&out))
+    };
+    // Autosave on (the default), or resume: refused in one line, before the terminal.
+    for args in [vec!["play", "--seed", "1"], vec!["resume"], vec![]] {
+        let (code, err) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("QCHESS_DATA_DIR=") && err.contains("is a file, not a directory"),
+            "{args:?}: {err}"
+        );
+        let how = if args == ["resume"] {
+            "resume looks for autosaves there"
+        } else {
+            "--no-autosave"
+        };
+        assert!(err.contains(how), "{args:?}: {err}");
+    }
+    // Without autosave, and for a replay, the data directory is not needed: the game
+    // goes as far as asking for a terminal.
+    let g = game.to_str().unwrap();
+    for args in [vec!["play", "--no-autosave"], vec!["replay", g]] {
+        let (code, err) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("needs a terminal"), "{args:?}: {err}");
     }
 }
 

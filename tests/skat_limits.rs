@@ -223,3 +223,50 @@ fn the_command_line_refuses_in_one_line_and_has_no_limit() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// The lab's message area at 80x24 with `entry` analysed (in the background, as the
+/// terminal runs it): the last two lines of the screen.
+fn lab_refusal(endgame: Endgame) -> (String, String) {
+    use qchess::ui::color::{Paint, Tier};
+    use qchess::ui::skat::{Entry, SkatLab};
+    use qchess::ui::theme::Theme;
+    use qchess::ui::Screen;
+    let entries = vec![Entry::Endgame {
+        name: "wide.toml".into(),
+        endgame,
+    }];
+    let paint = Paint::new(Theme::default(), Tier::None);
+    let mut lab = SkatLab::in_background(entries, 0, AnalyzeOptions::default(), paint, false);
+    lab.finish_work();
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| Screen::draw(&lab, f)).unwrap();
+    let rows: Vec<String> = (0..24)
+        .map(|y| {
+            (0..80)
+                .map(|x| t.backend().buffer()[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect();
+    (lab.message().text.clone(), rows[22..].join("\n"))
+}
+
+#[test]
+fn the_lab_refuses_too_much_work_in_one_readable_message() {
+    let (message, shown) = lab_refusal(wide_open(8));
+    assert!(
+        message.starts_with("wide.toml: too much work, about "),
+        "{message}"
+    );
+    // What it would take, the limits, and how to run it anyway, all on screen (the
+    // command-line hints about counting qubits do not apply to the lab).
+    let flowed = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "too much work, about",
+        "(limits 60 s and 1.0 GiB)",
+        "`qchess skat --no-limit` runs it",
+    ] {
+        assert!(flowed.contains(part), "{part:?} not in\n{shown}");
+    }
+    assert!(!message.contains("--counting-qubits"), "{message}");
+    assert!(!shown.contains('…'), "{shown}");
+}

@@ -64,6 +64,9 @@ mod pty {
         /// Set once the reader has seen the slave side closed: all output is in `seen`.
         drained: Arc<AtomicBool>,
         dir: PathBuf,
+        /// Tells the reader to stop (and close its side) after its next read.
+        hang: Arc<AtomicBool>,
+        reader: Option<std::thread::JoinHandle<()>>,
     }
 
     impl Pty {
@@ -107,11 +110,13 @@ mod pty {
             let sink = Arc::clone(&seen);
             let drained = Arc::new(AtomicBool::new(false));
             let done = Arc::clone(&drained);
-            std::thread::spawn(move || {
+            let hang = Arc::new(AtomicBool::new(false));
+            let stop = Arc::clone(&hang);
+            let reader = std::thread::spawn(move || {
                 let mut buf = [0u8; 4096];
                 // Ends with an error (EIO) once the child has closed the slave side.
                 while let Ok(n) = reader.read(&mut buf) {
-                    if n == 0 {
+                    if n == 0 || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     sink.lock().unwrap().extend_from_slice(&buf[..n]);
@@ -124,7 +129,46 @@ mod pty {
                 seen,
                 drained,
                 dir,
+                hang,
+                reader: Some(reader),
             }
+        }
+
+        /// Stops reading what the game writes: once the terminal's buffers are full,
+        /// its writes block.
+        fn stop_reading(&mut self) {
+            self.hang.store(true, Ordering::Relaxed);
+            // A key makes the game draw, which wakes the reader to see the flag.
+            self.master.write_all(b"j").unwrap();
+            if let Some(r) = self.reader.take() {
+                r.join().unwrap();
+            }
+        }
+
+        /// Sets the terminal's size (the game gets SIGWINCH and draws everything).
+        fn resize(&self, cols: u16, rows: u16) {
+            let size = libc::winsize {
+                ws_row: rows,
+                ws_col: cols,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            };
+            // SAFETY: TIOCSWINSZ reads a winsize from a valid pointer.
+            assert_eq!(
+                unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &size) },
+                0
+            );
+        }
+
+        /// Drops the connection as a closed SSH session does: every descriptor of the
+        /// master side is closed (the game's reads then see end-of-file), then SIGHUP.
+        fn hang_up(&mut self) {
+            self.stop_reading();
+            let null = File::open("/dev/null").unwrap();
+            // SAFETY: dup2 replaces our own master descriptor (closing the pty master)
+            // with /dev/null; both descriptors are valid.
+            assert!(unsafe { libc::dup2(null.as_raw_fd(), self.master.as_raw_fd()) } >= 0);
+            self.signal(libc::SIGHUP);
         }
 
         fn output(&self) -> Vec<u8> {
@@ -229,6 +273,77 @@ mod pty {
             assert!(last(&out, MOUSE_OFF).is_some(), "{name}: mouse released");
             assert!(p.cooked(), "{name}: raw mode left on");
         }
+    }
+
+    /// The names in the autosave folder of a game's data directory, sorted.
+    fn autosave_folder(p: &Pty) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(p.dir.join("data").join("autosave"))
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_dropped_connection_leaves_the_autosave_and_no_lock_file() {
+        let mut p = autosaved_game("hangup");
+        p.hang_up();
+        assert_eq!(p.exit_code(), Some(128 + libc::SIGHUP));
+        let left = autosave_folder(&p);
+        assert_eq!(left.len(), 1, "only the autosave: {left:?}");
+        let saved = std::fs::read_to_string(p.dir.join("data/autosave").join(&left[0])).unwrap();
+        assert!(saved.contains("\"e2e4\""), "{saved}");
+    }
+
+    /// Starts a game with autosave on, plays e2e4 and waits for its autosave (and lock).
+    fn autosaved_game(name: &str) -> Pty {
+        let p = Pty::with_config(name, &["play", "--seed", "1"], "autosave = true\n");
+        p.wait_for("Board", 1);
+        let mut master = p.master.try_clone().unwrap();
+        master.write_all(b":e2e4\r").unwrap();
+        let start = Instant::now();
+        while !autosave_folder(&p).iter().any(|n| n.starts_with("game-")) {
+            assert!(start.elapsed() < Duration::from_secs(20), "no autosave");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let held = autosave_folder(&p);
+        assert!(held.iter().any(|n| n.ends_with(".toml.lock")), "{held:?}");
+        p
+    }
+
+    #[test]
+    fn a_stuck_terminal_ends_on_a_signal_without_its_lock_file() {
+        let mut p = autosaved_game("stuck");
+        // Nobody reads the terminal, and resizes make the game draw everything until
+        // its writes block: the event loop cannot see the signal, the watchdog ends it.
+        p.stop_reading();
+        let mut keys = p.master.try_clone().unwrap();
+        std::thread::spawn(move || {
+            // Ends with an error once the game has gone.
+            while keys.write_all(b"jjjjkkkk").is_ok() {}
+        });
+        for i in 0..300 {
+            p.resize(80 + (i % 2), 24);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let signalled = Instant::now();
+        p.signal(libc::SIGTERM);
+        while autosave_folder(&p).len() > 1 {
+            assert!(
+                signalled.elapsed() < Duration::from_secs(20),
+                "lock file left"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Gone by the watchdog (after its grace), not by the event loop; and the game
+        // ends although its terminal cannot be restored.
+        assert!(signalled.elapsed() >= Duration::from_millis(1000));
+        assert_eq!(p.exit_code(), Some(128 + libc::SIGTERM));
+        let left = autosave_folder(&p);
+        assert_eq!(left.len(), 1, "only the autosave: {left:?}");
     }
 
     #[test]

@@ -253,6 +253,52 @@ fn the_start_offers_an_unfinished_autosave() {
 }
 
 #[test]
+fn resuming_past_broken_autosaves_says_so_in_two_lines_at_80_columns() {
+    let (_, dir) = home("passed-over");
+    let data = dir.join("data");
+    unfinished_autosave(&data);
+    let folder = record::autosave_dir(&data);
+    // Newer ones: unreadable, a newer format, finished.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        folder.join("game-20261124-000000-bbbbbb.toml"),
+        "format = 2\nmoves = []\n",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("game-20261125-000000-cccccc.toml"),
+        "format = 1\nresult = \"draw\"\nmoves = [\"e2e4\"]\n",
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        folder.join("game-20261126-000000-dddddd.toml"),
+        "not toml [",
+    )
+    .unwrap();
+    let opts = PlayOptions {
+        open: qchess::ui::terminal::Open::Resume,
+        ..session_opts(data)
+    };
+    let Opened::Quantum(app) = open(&opts).expect("resumes") else {
+        panic!("a quantum game");
+    };
+    assert_eq!(
+        app.message().text,
+        "resumed game-20261123-164000-a1b2c3.toml at ply 2: white to move; passed over newer \
+         game-20261126-000000-dddddd.toml (unreadable) and 2 more"
+    );
+    let s = screen_of(|f| draw(f, &app), 80, 24);
+    let message: Vec<&str> = s.lines().skip(22).collect();
+    assert!(!s.contains('…'), "{s}");
+    assert!(
+        message[0].contains("resumed game-20261123-164000-a1b2c3.toml at ply 2"),
+        "{s}"
+    );
+    assert!(message[1].contains("(unreadable) and 2 more"), "{s}");
+}
+
+#[test]
 fn the_save_line_offers_a_path_that_typing_replaces() {
     let (home, dir) = home("save");
     let data = dir.join("data");

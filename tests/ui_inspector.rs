@@ -234,3 +234,42 @@ fn merge_advice_only_for_the_same_piece_on_both_squares() {
         assert!(!shown.contains("merge:"), "{second}: {shown}");
     }
 }
+
+#[test]
+fn a_cut_inspector_scrolls_at_60x20() {
+    let mut app = inspecting_split(Tier::None);
+    let first = screen(&app, 60, 20);
+    assert!(first.contains("PgDn: more"), "{first}");
+    assert!(
+        !first.contains("heat"),
+        "the compact pane cannot hold it all: {first}"
+    );
+    insta::assert_snapshot!("inspector_split_60x20", first.clone());
+    // PgDn until the last line shows: every part of the pane is seen on the way.
+    let mut seen = first;
+    for _ in 0..10 {
+        press(&mut app, KeyCode::PageDown);
+        seen += &screen(&app, 60, 20);
+    }
+    let last = screen(&app, 60, 20);
+    assert!(
+        last.contains("PgUp: more") && last.contains("heat"),
+        "{last}"
+    );
+    for part in [
+        "O4 Psi-i",
+        "O8 Phi-i",
+        "opposite share",
+        "merge:",
+        "entanglement with a3",
+    ] {
+        assert!(seen.contains(part), "{part} never shown: {seen}");
+    }
+    // PgUp goes back to the top; at full size nothing is cut and the keys scroll the circuit.
+    for _ in 0..10 {
+        press(&mut app, KeyCode::PageUp);
+    }
+    assert!(screen(&app, 60, 20).contains("PgDn: more"));
+    let full = screen(&app, 120, 40);
+    assert!(!full.contains("more "), "{full}");
+}

@@ -17,14 +17,26 @@ use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Twelve splits of different pieces on a board without pawns: 2^12 entangled branches
-/// on the sparse backend.
+/// The tests here run one at a time: a test's worker must still be running when its
+/// next key comes, which sibling tests on the same cores could delay past a move's
+/// few milliseconds.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Holds [`ONE_AT_A_TIME`] for a test (a failed test's poison does not stop the others).
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Twelve splits of different pieces on a board without pawns: 2^12 branches on the
+/// sparse backend, in one register (factored, the queen's slide would take microseconds
+/// and finish before the test's next key; in one register it takes milliseconds).
 fn big_game() -> Game {
     let opts = GameOptions {
         free_turns: true,
         seed: 1,
+        factored: false,
         ..GameOptions::default()
     };
     let mut g = Game::from_fen("rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w - - 0 1", opts).unwrap();
@@ -70,6 +82,7 @@ const BIG_MOVE: &str = "d1d4";
 
 #[test]
 fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
     let before = probabilities(app.game());
@@ -109,6 +122,7 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
 
 #[test]
 fn a_refused_move_on_the_worker_is_said_as_inline() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
     type_move(&mut app, "d1d8");
@@ -121,6 +135,7 @@ fn a_refused_move_on_the_worker_is_said_as_inline() {
 
 #[test]
 fn the_busy_line_shows_after_150_ms_with_the_time() {
+    let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
     type_move(&mut app, BIG_MOVE);
@@ -144,6 +159,7 @@ fn the_busy_line_shows_after_150_ms_with_the_time() {
 
 #[test]
 fn q_and_ctrl_c_quit_at_once_while_busy() {
+    let _one = one_at_a_time();
     for k in [
         key(KeyCode::Char('q')),
         KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
@@ -158,6 +174,7 @@ fn q_and_ctrl_c_quit_at_once_while_busy() {
 
 #[test]
 fn a_cancelled_move_leaves_the_game_as_it_was() {
+    let _one = one_at_a_time();
     let mut g = big_game();
     let before = probabilities(&g);
     let flag = Arc::new(AtomicBool::new(true));
@@ -179,6 +196,7 @@ fn a_cancelled_move_leaves_the_game_as_it_was() {
 
 #[test]
 fn variant_moves_run_off_the_screen_thread() {
+    let _one = one_at_a_time();
     let game = new_game(RuleSet::Harmonics, None, 7).unwrap();
     let mut app = VariantApp::new(game, None, 7, paint(), false);
     app.set_exec(Exec::Background);
@@ -208,6 +226,7 @@ fn variant_moves_run_off_the_screen_thread() {
 
 #[test]
 fn the_skat_lab_analyses_on_a_worker() {
+    let _one = one_at_a_time();
     let options = AnalyzeOptions::default();
     let mut lab = SkatLab::in_background(builtin_entries(), 0, options, paint(), false);
     assert!(Screen::working(&lab));
@@ -219,15 +238,231 @@ fn the_skat_lab_analyses_on_a_worker() {
     assert!(lab.shown().is_some());
     assert!(lab.message().text.starts_with("nine-card: lead"));
 
-    // Esc stops waiting for an analysis; the lab stays where it was.
+    // Esc asks the toy (milliseconds, nothing to stop inside) to stop: the lab stays
+    // where it was, and keeps the toy for later.
     let mut lab = SkatLab::in_background(builtin_entries(), 0, options, paint(), false);
     lab.finish_work();
     lab.handle_key(key(KeyCode::Char('3')));
     assert!(Screen::working(&lab));
     lab.handle_key(key(KeyCode::Esc));
-    assert!(!Screen::working(&lab));
+    lab.finish_work();
     assert_eq!(lab.current(), 0);
-    assert_eq!(lab.message().text, "stopped analysing toy");
+    assert_eq!(
+        lab.message().text,
+        "toy was done before it could stop: 3 shows it"
+    );
+    lab.handle_key(key(KeyCode::Char('3')));
+    assert!(!Screen::working(&lab), "kept, not analysed again");
+    assert_eq!(lab.current(), 2);
     lab.handle_key(key(KeyCode::Char('q')));
     assert!(lab.should_quit());
+}
+
+#[test]
+fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
+    let _one = one_at_a_time();
+    // five-each: seconds of solving, reported as it goes.
+    let mut lab = SkatLab::in_background(
+        builtin_entries(),
+        1,
+        AnalyzeOptions::default(),
+        paint(),
+        false,
+    );
+    let start = std::time::Instant::now();
+    while lab.analysing().is_none_or(|a| a.progress.is_none()) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no progress"
+        );
+        Screen::tick(&mut lab);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let a = lab.analysing().expect("analysing");
+    assert_eq!(a.name, "five-each");
+    for (w, h) in [(80, 24), (80, 23), (120, 40)] {
+        let s = screen(|f| Screen::draw(&lab, f), w, h);
+        // What runs, its stage, and for how long.
+        let stage = [
+            "solving the distributions",
+            "measuring P_fav",
+            "quantum counting",
+        ]
+        .iter()
+        .any(|st| s.contains(&format!("analysing five-each, {st}: ")));
+        assert!(stage, "{w}x{h}\n{s}");
+        assert!(s.contains(" s (Esc stops, q quits)"), "{w}x{h}\n{s}");
+        // The gauge: the share done and the whole estimate, then the bar.
+        assert!(s.contains("% of about "), "{w}x{h}\n{s}");
+        assert!(s.contains("━"), "{w}x{h}\n{s}");
+    }
+    lab.handle_key(key(KeyCode::Esc));
+    assert!(lab.analysing().is_some_and(|a| a.stopping));
+    let s = screen(|f| Screen::draw(&lab, f), 80, 24);
+    assert!(s.contains("stopping the analysis of five-each"), "{s}");
+    // The analysis itself stops (it would take seconds more): its result is the
+    // cancellation, not a finished analysis.
+    lab.finish_work();
+    assert_eq!(lab.message().text, "stopped analysing five-each");
+    assert!(lab.shown().is_none());
+}
+
+/// The big game with the big move played: 13 plies, the last on 4096 branches.
+fn big_game_played() -> Game {
+    let mut g = big_game();
+    g.play(BIG_MOVE).unwrap();
+    g
+}
+
+#[test]
+fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
+    let _one = one_at_a_time();
+    let mut app = App::new(big_game_played(), paint(), false);
+    app.set_exec(Exec::Background);
+    let before = probabilities(app.game());
+    app.handle_key(key(KeyCode::Char('u')));
+    assert!(app.working(), "the take-back replays on a worker");
+    app.handle_key(key(KeyCode::Esc));
+    assert!(!app.working());
+    assert_eq!(app.game().ply(), 13);
+    assert_eq!(probabilities(app.game()), before);
+    assert_eq!(
+        app.message().text,
+        format!("cancelled taking back {BIG_MOVE}: the game is unchanged")
+    );
+    app.handle_key(key(KeyCode::Char('u')));
+    app.finish_work();
+    assert_eq!(app.game().ply(), 12);
+    assert_eq!(probabilities(app.game()), probabilities(&big_game()));
+    assert_eq!(
+        app.message().text,
+        format!("took back {BIG_MOVE}; white to move")
+    );
+    // The game on screen watches no cancel flag: the next move plays.
+    type_move(&mut app, BIG_MOVE);
+    app.finish_work();
+    assert_eq!(app.game().ply(), 13);
+}
+
+#[test]
+fn replay_steps_and_jumps_run_off_the_screen_thread() {
+    let _one = one_at_a_time();
+    let full = big_game_played();
+    let mut app = App::new(full.clone(), paint(), false).into_replay(full.clone());
+    assert_eq!(app.replay().map(|r| r.ply), Some(0));
+    app.set_exec(Exec::Background);
+    // End: a replay of all 13 plies, on a worker; Esc leaves the shown ply.
+    app.handle_key(key(KeyCode::End));
+    assert!(app.working());
+    app.handle_key(key(KeyCode::Esc));
+    assert_eq!(app.replay().map(|r| r.ply), Some(0));
+    assert_eq!(app.message().text, "cancelled going to ply 13");
+    app.handle_key(key(KeyCode::End));
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(13));
+    assert_eq!(probabilities(app.game()), probabilities(&full));
+    // g 12: a jump back replays from the start, also on a worker.
+    for c in ['g', '1', '2'] {
+        app.handle_key(key(KeyCode::Char(c)));
+    }
+    app.handle_key(key(KeyCode::Enter));
+    assert!(app.working());
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(12));
+    assert_eq!(probabilities(app.game()), probabilities(&big_game()));
+}
+
+#[test]
+fn a_cancelled_replay_or_take_back_stops_and_changes_nothing() {
+    let _one = one_at_a_time();
+    let mut g = big_game_played();
+    let before = probabilities(&g);
+    g.set_cancel(Some(Arc::new(AtomicBool::new(true))));
+    assert!(g.undo().is_none());
+    assert_eq!(g.ply(), 13);
+    assert_eq!(probabilities(&g), before);
+    let moves: Vec<String> = g.history().iter().map(|m| m.played.clone()).collect();
+    let e = Game::replay_watched(
+        g.start().clone(),
+        g.options(),
+        &moves,
+        Some(Arc::new(AtomicBool::new(true))),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e.1,
+            qchess::chess::MoveError::Quantum(QuantumError::Cancelled)
+        ),
+        "{e:?}"
+    );
+}
+
+/// Seven knights a side, each making one quantum move to its own square: 2^14 harmonics
+/// after fourteen plies (as the harmonics benchmark builds them).
+fn harmonics_at_the_bound() -> qchess::variants::harmonics::HarmonicsGame {
+    use qchess::variants::VariantGame;
+    let mut g = qchess::variants::harmonics::HarmonicsGame::from_fen(
+        "nnnnnnnk/8/8/8/R7/8/8/NNNNNNNK w - - 0 1",
+        1,
+    )
+    .unwrap();
+    for m in [
+        "a1~b3", "a8~b6", "b1~d2", "b8~d7", "c1~e2", "c8~e7", "d1~f2", "d8~f7", "e1~g2", "e8~g7",
+        "f1~h2", "f8~h7", "g1~f3", "g8~f6",
+    ] {
+        g.play(m).unwrap();
+    }
+    assert_eq!(g.superposition().len(), 1 << 14);
+    g
+}
+
+#[test]
+fn variant_moves_and_take_backs_stop_when_cancelled() {
+    let _one = one_at_a_time();
+    use qchess::variants::VariantGame;
+    let mut g = harmonics_at_the_bound();
+    let flag = Arc::new(AtomicBool::new(true));
+    g.set_cancel(Some(Arc::clone(&flag)));
+    // A quantum move splitting all 16384 harmonics, and a take-back (a replay of 13
+    // plies): both stop, and the game is as it was.
+    let e = g.play("a4~h5").unwrap_err();
+    assert_eq!(e, qchess::variants::VariantError::cancelled());
+    assert!(g.undo().is_err());
+    assert_eq!(g.history().len(), 14);
+    assert_eq!(g.superposition().len(), 1 << 14);
+    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    g.play("a4~h5").unwrap();
+    assert_eq!(g.history().len(), 15);
+
+    let mut haft = new_game(RuleSet::Haft, None, 1).unwrap();
+    haft.set_cancel(Some(Arc::new(AtomicBool::new(true))));
+    assert!(haft.play("e2e4").is_err());
+    assert!(haft.history().is_empty());
+}
+
+#[test]
+fn variant_take_backs_and_replay_steps_run_off_the_screen_thread() {
+    let _one = one_at_a_time();
+    use qchess::variants::VariantGame;
+    let g = harmonics_at_the_bound();
+    let mut app = VariantApp::new(g.clone_box(), None, 1, paint(), false);
+    app.set_exec(Exec::Background);
+    // The app starts from the game as given (14 plies): take one back.
+    app.handle_key(key(KeyCode::Char('u')));
+    assert!(app.working(), "the take-back replays on a worker");
+    app.handle_key(key(KeyCode::Esc));
+    assert_eq!(app.game().history().len(), 14);
+    assert_eq!(
+        app.message().text,
+        "cancelled taking back g8~f6: the game is unchanged"
+    );
+    app.handle_key(key(KeyCode::Char('u')));
+    app.finish_work();
+    assert_eq!(app.game().history().len(), 13);
+    assert!(
+        app.message().text.starts_with("took back g8~f6"),
+        "{}",
+        app.message().text
+    );
 }

@@ -11,6 +11,8 @@ use crate::quantum::{
 };
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Number of square qubits; ancillas come after them.
 pub const SQUARES: usize = 64;
@@ -161,6 +163,8 @@ pub struct Game {
     fullmove: u32,
     count_at_reset: f64,
     seen: Vec<Seen>,
+    /// The flag that stops a move part-way (see [`Game::set_cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Game {
@@ -211,6 +215,7 @@ impl Game {
             status: Status::Ongoing,
             end: None,
             seen: Vec::new(),
+            cancel: None,
         };
         let f = g.fingerprint();
         g.seen.push(f);
@@ -225,7 +230,19 @@ impl Game {
         opts: GameOptions,
         moves: &[String],
     ) -> Result<Game, (usize, MoveError)> {
+        Game::replay_watched(start, opts, moves, None)
+    }
+
+    /// [`Game::replay`], stopping with [`crate::quantum::QuantumError::Cancelled`] once
+    /// `cancel` is set; the game keeps watching the flag afterwards.
+    pub fn replay_watched(
+        start: Position,
+        opts: GameOptions,
+        moves: &[String],
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Game, (usize, MoveError)> {
         let mut g = Game::from_position(start, opts);
+        g.set_cancel(cancel);
         for (i, m) in moves.iter().enumerate() {
             g.play(m).map_err(|e| (i, e))?;
         }
@@ -413,14 +430,17 @@ impl Game {
         check_source(&self.state, sq, self.opts.free_turns)
     }
 
-    /// Undoes the last move by replaying the others with their recorded outcomes.
+    /// Undoes the last move by replaying the others with their recorded outcomes; `None`
+    /// when there is no move, or when the cancel flag stopped the replay (the game is
+    /// then unchanged).
     pub fn undo(&mut self) -> Option<PlayedMove> {
         let last = self.history.last()?.clone();
         let moves: Vec<String> = self.history[..self.history.len() - 1]
             .iter()
             .map(|m| m.played.clone())
             .collect();
-        let g = Game::replay(self.start.clone(), self.opts, &moves).ok()?;
+        let g = Game::replay_watched(self.start.clone(), self.opts, &moves, self.cancel.clone())
+            .ok()?;
         *self = g;
         Some(last)
     }
@@ -440,13 +460,15 @@ impl Game {
     /// A copy of the current state without the moves that led to it: the history is
     /// empty (so undo, replay and export see no moves), the repetition counts and the
     /// 50-move counter are kept. Cloning it costs the same at any length of game: a
-    /// search branches from it.
+    /// search branches from it. It watches no cancel flag (a search has its own stop).
     pub fn detached(&self) -> Game {
+        let mut sim = self.sim.clone();
+        sim.set_cancel(None);
         Game {
             start: self.start.clone(),
             opts: self.opts,
             state: self.state.clone(),
-            sim: self.sim.clone(),
+            sim,
             history: Vec::new(),
             status: self.status,
             end: self.end,
@@ -454,6 +476,7 @@ impl Game {
             fullmove: self.fullmove,
             count_at_reset: self.count_at_reset,
             seen: self.seen.clone(),
+            cancel: None,
         }
     }
 
@@ -501,8 +524,9 @@ impl Game {
     /// next gate or measurement with [`crate::quantum::QuantumError::Cancelled`]. A move
     /// stopped inside the end-of-game measurement leaves the game part-way, so cancel
     /// only moves played on a copy (as the terminal game does).
-    pub fn set_cancel(&mut self, flag: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
-        self.sim.set_cancel(flag);
+    pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.sim.set_cancel(flag.clone());
+        self.cancel = flag;
     }
 
     /// The options the game was made with.

@@ -10,6 +10,11 @@
 //!   replaced by a rename on every write. The system drops the lock when the process
 //!   ends, however it ends; a lock file left behind by a killed game is not locked and
 //!   does not count.
+//! * The lock file goes when the game ends: dropped with the lock (quit, errors, panics,
+//!   signals the event loop sees), or by [`remove_held_lock_files`] on the way out when
+//!   nothing is dropped (the signal watchdog's exit). One left behind all the same (a
+//!   `kill -9`, a crash of the machine) is not locked; the search for a game to resume
+//!   removes such stale lock files.
 //! * `qchess resume` refuses a locked file: it is passed over with the reason, as are
 //!   unreadable and finished games, and the newest one left is resumed. Opening a copy
 //!   instead would fork the game into two files that both claim to be it.
@@ -19,6 +24,50 @@ use std::fmt;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+/// The lock files this process holds, for [`remove_held_lock_files`].
+static HELD: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the lock files of every autosave lock this process holds, for a way out on
+/// which nothing is dropped (`std::process::exit`); the locks themselves go with the
+/// process.
+pub fn remove_held_lock_files() {
+    let held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+    for path in held.iter() {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Whether `name` is an autosave's lock file name (`.game-….toml.lock`); the autosave's
+/// name when it is.
+fn locked_name(name: &str) -> Option<&str> {
+    name.strip_prefix('.')?
+        .strip_suffix(".lock")
+        .filter(|n| n.starts_with("game-") && n.ends_with(".toml"))
+}
+
+/// Removes the lock files in the autosave folder of `data_dir` that no running game
+/// holds (left behind by a game that was killed); returns how many.
+pub fn clear_stale_locks(data_dir: &Path) -> usize {
+    let dir = autosave_dir(data_dir);
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return 0;
+    };
+    let mut cleared = 0;
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(autosave) = name.to_str().and_then(locked_name) else {
+            continue;
+        };
+        // Taken and given back at once: dropping the lock removes its file.
+        if let Ok(lock) = AutosaveLock::acquire(&dir.join(autosave)) {
+            drop(lock);
+            cleared += 1;
+        }
+    }
+    cleared
+}
 
 /// The folder autosaves go to, inside the data directory.
 pub fn autosave_dir(data_dir: &Path) -> PathBuf {
@@ -102,6 +151,9 @@ impl AutosaveLock {
             }
             file.set_len(0).map_err(LockError::Io)?;
             write!(file, "{}", std::process::id()).map_err(LockError::Io)?;
+            HELD.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(path.clone());
             return Ok(AutosaveLock { file, path });
         }
         Err(LockError::Io(io::Error::other(
@@ -124,6 +176,10 @@ impl Drop for AutosaveLock {
         // Removed while still locked, so nobody can take a lock on it in between.
         let _ = fs::remove_file(&self.path);
         let _ = self.file.unlock();
+        let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = held.iter().position(|p| *p == self.path) {
+            held.swap_remove(i);
+        }
     }
 }
 
@@ -187,12 +243,30 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
+impl Skipped {
+    /// The file's name and why in a word or two: `game-….toml (unreadable)`, `(in use)`,
+    /// `(finished)`.
+    pub fn brief(&self) -> String {
+        let why = match self.reason {
+            SkipReason::Unreadable(_) => "unreadable",
+            SkipReason::InUse(_) => "in use",
+            SkipReason::Finished(_) => "finished",
+        };
+        format!("{} ({why})", file_name(&self.path))
+    }
+}
+
+/// The last part of `path`, or all of it.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self.path.file_name().map_or_else(
-            || self.path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let name = file_name(&self.path);
         match &self.reason {
             SkipReason::Unreadable(e) => {
                 // The error names the file itself; say it once.
@@ -233,12 +307,24 @@ impl ResumeSearch {
         }
         parts.join(", ")
     }
+
+    /// The skipped files for a message line at 80 columns: the newest in brief, and how
+    /// many more (`game-….toml (unreadable) and 2 more`); empty when none was.
+    pub fn skipped_brief(&self) -> String {
+        match self.skipped.split_first() {
+            None => String::new(),
+            Some((first, [])) => first.brief(),
+            Some((first, rest)) => format!("{} and {} more", first.brief(), rest.len()),
+        }
+    }
 }
 
 /// The newest autosave of `data_dir` a game can be resumed from: readable, not locked by
-/// a running game, not finished; and the newer ones passed over, with why. The lock is
+/// a running game, not finished; and the newer ones passed over, with why. Stale lock
+/// files are cleared first ([`clear_stale_locks`]). The lock is
 /// only looked at, not kept: [`super::Recorder::resuming`] takes it.
 pub fn newest_resumable(data_dir: &Path) -> ResumeSearch {
+    clear_stale_locks(data_dir);
     let mut search = ResumeSearch::default();
     for path in autosaves_newest_first(data_dir) {
         let reason = if let Some(e) = AutosaveLock::held_elsewhere(&path) {

@@ -582,3 +582,37 @@ pub fn run(args: SkatArgs) -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        skat: SkatArgs,
+    }
+
+    #[test]
+    fn no_limit_reaches_the_lab() {
+        for (args, limits) in [
+            (&["qchess"][..], Some(Limits::DEFAULT)),
+            (&["qchess", "--no-limit"], None),
+            (&["qchess", "tui", "--no-limit"], None),
+            (
+                &["qchess", "tui", "--preset", "five-each"],
+                Some(Limits::DEFAULT),
+            ),
+        ] {
+            let cli = Cli::try_parse_from(args).expect("parses");
+            let tui = match cli.skat.command {
+                Some(SkatCommand::Tui(t)) => t,
+                None => cli.skat.tui,
+                Some(other) => panic!("{args:?}: {other:?}"),
+            };
+            let opts = lab_options(tui).unwrap_or_else(|f| panic!("{}", f.message));
+            assert_eq!(opts.analyze.limits, limits, "{args:?}");
+        }
+    }
+}

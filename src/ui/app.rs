@@ -13,7 +13,7 @@ pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
 use super::view::{self, Pick, View};
-use super::work::{Exec, Polled, Work};
+use super::work::{CancelFlag, Exec, Job, Polled, Work};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
@@ -154,15 +154,13 @@ pub struct Message {
     pub tone: Tone,
 }
 
-/// A move being carried out on a worker thread: its result is a copy of the game with
-/// the move played and the panes' view of it, or why it was refused.
+/// Long work on the game (a move, a take-back, a replay step) carried out on a worker
+/// thread: its result is the game it leads to and the panes' view of it, or why not.
 #[derive(Debug)]
 pub(super) struct Pending {
-    work: Work<Result<(Game, View), MoveError>>,
-    /// The move as the player gave it.
-    input: String,
-    /// Typed on the `:` line (which stays open when the move is refused).
-    typed: bool,
+    work: Work<Result<(Game, View), String>>,
+    /// What the work is for.
+    job: Job,
 }
 
 /// The whole state of the terminal game.
@@ -203,9 +201,9 @@ pub struct App {
     pointer: Pointer,
     /// The pane below the board in the compact arrangement.
     pub(super) drawer: Drawer,
-    /// Where moves are carried out.
+    /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
-    /// The move being carried out on a worker thread.
+    /// The work being carried out on a worker thread.
     pending: Option<Pending>,
 }
 
@@ -314,6 +312,7 @@ impl App {
     pub fn into_replay(mut self, full: Game) -> App {
         self.replay = Some(Replay { full, ply: 0 });
         self.show_ply(0);
+        self.finish_work();
         self.say(Tone::Plain, REPLAY_WELCOME);
         self
     }
@@ -409,49 +408,45 @@ impl App {
         }
     }
 
-    /// Carries out moves on worker threads (`Background`, as the terminal does) or on
-    /// the calling thread (`Inline`, the default: the move is done when the key returns).
+    /// Carries out moves, take-backs and replay steps on worker threads (`Background`,
+    /// as the terminal does) or on the calling thread (`Inline`, the default: the work is
+    /// done when the key returns).
     pub fn set_exec(&mut self, exec: Exec) {
         self.exec = exec;
     }
 
-    /// The move being carried out, once it has taken long enough to show: what it is and
+    /// The work being carried out, once it has taken long enough to show: what it is and
     /// how long it has run.
     pub fn busy(&self) -> Option<(&str, Duration)> {
         let p = self.pending.as_ref().filter(|p| p.work.shown())?;
         Some((p.work.what(), p.work.elapsed()))
     }
 
-    /// Whether a move is being carried out (shown or not yet).
+    /// Whether work is being carried out (shown or not yet).
     pub fn working(&self) -> bool {
         self.pending.is_some()
     }
 
-    /// Takes in a move that finished on its worker thread. True when the screen should
-    /// be drawn again: the move finished, or the busy line's time moved on.
+    /// Takes in work that finished on its worker thread. True when the screen should be
+    /// drawn again: the work finished, or the busy line's time moved on.
     pub fn tick(&mut self) -> bool {
         let Some(p) = &self.pending else {
             return false;
         };
         let result = match p.work.poll() {
             Polled::Running => return p.work.shown(),
-            Polled::Done(r) => r
-                .map(|(game, view)| {
-                    self.game = game;
-                    view
-                })
-                .map_err(|e| e.to_string()),
+            Polled::Done(r) => r,
             Polled::Failed(why) => Err(format!(
-                "the move failed inside qchess ({why}); the game is unchanged"
+                "it failed inside qchess ({why}); the game is unchanged"
             )),
         };
         if let Some(p) = self.pending.take() {
-            self.finish_move(&p.input, p.typed, result);
+            self.finish(p.job, result);
         }
         true
     }
 
-    /// Waits for the move being carried out and takes it in.
+    /// Waits for the work being carried out and takes it in.
     pub fn finish_work(&mut self) {
         while self.pending.is_some() {
             if !self.tick() {
@@ -460,37 +455,57 @@ impl App {
         }
     }
 
-    /// Keys while a move is being carried out: Esc cancels it, `q` and Ctrl-C quit at
-    /// once; the rest wait for the move (and do nothing).
-    fn busy_key(&mut self, key: KeyEvent) {
+    /// Runs `job`'s work `f` here or on a worker thread (see [`App::set_exec`]); `f`
+    /// gets the flag that Esc sets, and gives the game the job leads to (watching no
+    /// flag) with its view. [`App::finish`] takes the result in.
+    fn run_job(
+        &mut self,
+        job: Job,
+        f: impl FnOnce(CancelFlag) -> Result<(Game, View), String> + Send + 'static,
+    ) {
+        match self.exec {
+            Exec::Inline => {
+                let result = f(CancelFlag::default());
+                self.finish(job, result);
+            }
+            Exec::Background => {
+                let work = Work::start(job.what(), f);
+                self.pending = Some(Pending { work, job });
+            }
+        }
+    }
+
+    /// `q`, Ctrl-C and Esc while work is pending (finished or not): quit, or cancel the
+    /// work (dropping it sets its cancel flag; its result is thrown away). True when the
+    /// key was one of them.
+    fn stop_key(&mut self, key: KeyEvent) -> bool {
         match input::press(key) {
             input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
             input::Press::Key(KeyCode::Esc) => {
                 if let Some(p) = self.pending.take() {
-                    if !p.typed {
+                    if !matches!(p.job, Job::Move { typed: true, .. }) {
                         self.mode = Mode::Idle;
                     }
-                    self.say(
-                        Tone::Plain,
-                        format!("cancelled {}: the game is unchanged", p.input),
-                    );
+                    self.say(Tone::Plain, p.job.cancelled());
                 }
             }
-            _ => {}
+            _ => return false,
         }
+        true
     }
 
     /// Handles one terminal event; a resize needs nothing here (the next draw fits the
     /// new size).
     pub fn handle_event(&mut self, event: Event) {
+        if let Event::Key(k) = event {
+            return self.handle_key(k);
+        }
+        // Work that has just finished is taken in before the event.
+        self.tick();
         if self.pending.is_some() {
-            if let Event::Key(k) = event {
-                self.busy_key(k);
-            }
             return;
         }
         match event {
-            Event::Key(k) => self.handle_key(k),
             Event::Mouse(m) => self.handle_mouse(m),
             Event::Paste(text) => {
                 if let Mode::Prompt { line, .. } = &mut self.mode {
@@ -566,8 +581,15 @@ impl App {
 
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        // q, Ctrl-C and Esc act on pending work at once; before any other key, work
+        // that has just finished is taken in, so that quick steps (a replay's →) never
+        // swallow the next key.
+        if self.pending.is_some() && self.stop_key(key) {
+            return;
+        }
+        self.tick();
         if self.pending.is_some() {
-            return self.busy_key(key);
+            return;
         }
         match input::translate(self.input_mode(), key) {
             Some(a) => self.update(a),
@@ -716,55 +738,51 @@ impl App {
         }
     }
 
-    /// Shows ply `ply` of the replayed game (clamped to the game).
+    /// Shows ply `ply` of the replayed game (clamped to the game), replayed here or on a
+    /// worker thread.
     fn show_ply(&mut self, ply: usize) {
-        let Some(r) = &mut self.replay else {
+        let Some(r) = &self.replay else {
             return;
         };
-        let n = r.full.history().len();
-        let ply = ply.min(n);
+        let ply = ply.min(r.full.history().len());
         let moves: Vec<String> = r.full.history()[..ply]
             .iter()
             .map(|m| m.played.clone())
             .collect();
         // Forward by one ply plays one move on the shown state; anything else replays.
-        let next = (ply == r.ply + 1 && self.game.ply() == r.ply)
-            .then(|| {
-                let mut g = self.game.clone();
-                let ok = g.play(&moves[ply - 1]).is_ok();
-                ok.then_some(g)
-            })
-            .flatten();
-        let shown = match next {
-            Some(g) => Ok(g),
-            None => Game::replay(r.full.start().clone(), r.full.options(), &moves),
-        };
-        match shown {
-            Ok(g) => {
-                r.ply = ply;
-                self.game = g;
-                if let Some(ins) = &mut self.inspector {
-                    ins.refresh(&self.game);
+        let shown = (ply == r.ply + 1 && self.game.ply() == r.ply).then(|| self.game.clone());
+        let (start, opts, cursor) = (r.full.start().clone(), r.full.options(), self.cursor);
+        self.run_job(Job::Ply { ply }, move |cancel| {
+            let game = match shown {
+                Some(mut g) => {
+                    g.set_cancel(Some(cancel));
+                    g.play(&moves[ply - 1])
+                        .map_err(|e| format!("ply {ply} does not replay: {e}"))?;
+                    g.set_cancel(None);
+                    g
                 }
-            }
-            Err((i, e)) => {
-                return self.say(Tone::Error, format!("ply {} does not replay: {e}", i + 1));
-            }
+                None => replayed(start, opts, &moves, cancel)?,
+            };
+            let view = View::of(&game, cursor);
+            Ok((game, view))
+        });
+    }
+
+    /// Takes in the replay's state at `ply`.
+    fn took_in_ply(&mut self, ply: usize, view: View) {
+        let Some(r) = &mut self.replay else {
+            return;
+        };
+        r.ply = ply;
+        let n = r.full.history().len();
+        if let Some(ins) = &mut self.inspector {
+            ins.refresh(&self.game);
         }
         self.mode = Mode::Idle;
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
-        self.view = View::of(&self.game, self.cursor);
+        self.view = view;
         self.game_over_popup = false;
-    }
-
-    fn step_ply(&mut self, by: i64) {
-        let Some(r) = &self.replay else {
-            return;
-        };
-        let n = r.full.history().len();
-        let ply = steps::ply_after(r.ply, by, n);
-        self.show_ply(ply);
         let last = self
             .game
             .history()
@@ -772,6 +790,14 @@ impl App {
             .map(|m| (m.color, m.played.as_str()));
         let said = steps::ply_said(ply, n, last);
         self.say(Tone::Info, said);
+    }
+
+    fn step_ply(&mut self, by: i64) {
+        let Some(r) = &self.replay else {
+            return;
+        };
+        let n = r.full.history().len();
+        self.show_ply(steps::ply_after(r.ply, by, n));
     }
 
     /// Leaves the replay and plays on from the shown ply as a new game.
@@ -856,6 +882,9 @@ impl App {
                 Tone::Error,
                 "the inspector is open: Esc leaves it, then make your move",
             ),
+            // A cut inspector scrolls; one shown whole leaves the keys to the circuit.
+            Action::CircuitUp => return ins.scroll_by(-3),
+            Action::CircuitDown => return ins.scroll_by(3),
             _ => return false,
         }
         true
@@ -1162,36 +1191,40 @@ impl App {
     /// Plays a move (`typed` on the `:` line, else picked on the board), here or on a
     /// worker thread (see [`App::set_exec`]); [`App::finish_move`] tells the player.
     fn play(&mut self, input: &str, text: &MoveText, typed: bool) {
-        match self.exec {
-            Exec::Inline => {
-                let result = carry_out(&mut self.game, input, text, self.cursor);
-                self.finish_move(input, typed, result.map_err(|e| e.to_string()));
-            }
-            Exec::Background => {
-                // The worker plays on a copy: the screen keeps drawing this game, and a
-                // cancelled move leaves it as it was.
-                let mut game = self.game.clone();
-                let (owned, text, cursor) = (input.to_string(), *text, self.cursor);
-                let work = Work::start(format!("playing {input}"), move |cancel| {
-                    game.set_cancel(Some(cancel));
-                    let r = carry_out(&mut game, &owned, &text, cursor);
-                    game.set_cancel(None);
-                    r.map(|view| (game, view))
-                });
-                self.pending = Some(Pending {
-                    work,
-                    input: input.to_string(),
-                    typed,
-                });
-            }
-        }
+        // The move is played on a copy: the screen keeps drawing this game, and a
+        // cancelled move leaves it as it was.
+        let mut game = self.game.clone();
+        let (owned, text, cursor) = (input.to_string(), *text, self.cursor);
+        let job = Job::Move {
+            input: owned.clone(),
+            typed,
+        };
+        self.run_job(job, move |cancel| {
+            game.set_cancel(Some(cancel));
+            let r = carry_out(&mut game, &owned, &text, cursor);
+            game.set_cancel(None);
+            r.map(|view| (game, view)).map_err(|e| e.to_string())
+        });
     }
 
-    /// Tells the player what a played move did (the game holds it, `view` shows it) or
-    /// why it was refused.
-    fn finish_move(&mut self, input: &str, typed: bool, result: Result<View, String>) {
-        match result {
-            Ok(view) => {
+    /// Takes in what `job` led to (the game and its view) and tells the player, or says
+    /// why it could not be done (the game is then unchanged).
+    fn finish(&mut self, job: Job, result: Result<(Game, View), String>) {
+        let (game, view) = match result {
+            Ok(done) => done,
+            Err(e) => {
+                self.say(Tone::Error, job.failed(&e));
+                // A refused target keeps the selected piece; a refused promotion ends
+                // the question. (A typed move's line is closed already.)
+                if matches!(self.mode, Mode::Promotion { .. }) {
+                    self.mode = Mode::Idle;
+                }
+                return;
+            }
+        };
+        self.game = game;
+        match job {
+            Job::Move { .. } => {
                 let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change_with(view);
                 let said = match self.game.status() {
@@ -1201,14 +1234,13 @@ impl App {
                 self.say(Tone::Info, said);
                 self.autosave();
             }
-            Err(e) => {
-                self.say(Tone::Error, format!("{input}: {e}"));
-                // A refused target keeps the selected piece; a refused promotion ends
-                // the question. (A typed move's line is closed already.)
-                if !typed && matches!(self.mode, Mode::Promotion { .. }) {
-                    self.mode = Mode::Idle;
-                }
+            Job::Undo { taken } => {
+                self.after_change_with(view);
+                let to_move = self.game.to_move().name();
+                self.say(Tone::Info, format!("took back {taken}; {to_move} to move"));
+                self.autosave();
             }
+            Job::Ply { ply } => self.took_in_ply(ply, view),
         }
     }
 
@@ -1230,22 +1262,21 @@ impl App {
         }
     }
 
+    /// Takes back the last move: the others are replayed with their recorded outcomes,
+    /// here or on a worker thread.
     fn undo(&mut self) {
-        match self.game.undo() {
-            Some(m) => {
-                self.after_change();
-                self.say(
-                    Tone::Info,
-                    format!(
-                        "took back {}; {} to move",
-                        m.played,
-                        self.game.to_move().name()
-                    ),
-                );
-                self.autosave();
-            }
-            None => self.say(Tone::Error, "there is no move to take back"),
-        }
+        let history = self.game.history();
+        let Some((last, kept)) = history.split_last() else {
+            return self.say(Tone::Error, "there is no move to take back");
+        };
+        let moves: Vec<String> = kept.iter().map(|m| m.played.clone()).collect();
+        let (start, opts, cursor) = (self.game.start().clone(), self.game.options(), self.cursor);
+        let taken = last.played.clone();
+        self.run_job(Job::Undo { taken }, move |cancel| {
+            let game = replayed(start, opts, &moves, cancel)?;
+            let view = View::of(&game, cursor);
+            Ok((game, view))
+        });
     }
 
     fn new_game(&mut self) {
@@ -1327,6 +1358,20 @@ impl Asking for App {
 /// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
 pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
     format!("{input}: outcomes are drawn at random; type it without {suffix}")
+}
+
+/// The game after `moves` from `start` (their recorded outcomes forced), stopped once
+/// `cancel` is set; the game returned watches no flag.
+fn replayed(
+    start: Position,
+    opts: GameOptions,
+    moves: &[String],
+    cancel: CancelFlag,
+) -> Result<Game, String> {
+    let mut game = Game::replay_watched(start, opts, moves, Some(cancel))
+        .map_err(|(i, e)| format!("ply {} does not replay: {e}", i + 1))?;
+    game.set_cancel(None);
+    Ok(game)
 }
 
 /// Plays a move on `game` and computes the panes' view of the result (both can take

@@ -401,7 +401,12 @@ pub const REPLAY_KEYMAP: &[Binding] = &[
     FLIP,
     CIRCUIT_VIEW,
     CIRCUIT_X,
-    CIRCUIT_Y,
+    Binding {
+        keys: &[KeyCode::PageUp, KeyCode::PageDown],
+        label: "PgUp PgDn",
+        action: Action::CircuitUp,
+        help: "scroll the inspector when cut, else the circuit",
+    },
     NEXT_PANE,
     SAVE,
     CANCEL,

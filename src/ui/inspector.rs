@@ -6,6 +6,7 @@
 
 use super::app::App;
 use super::history::wrap;
+use super::layout::hint_fits;
 use super::theme::{Rgb, Theme};
 use crate::analyze::{entanglement_map, BELL_NAMES};
 use crate::chess::{Game, Square};
@@ -15,6 +16,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+use std::cell::Cell;
 
 /// Log negativities at or below this are drawn as none.
 const NONE: f64 = 1e-9;
@@ -31,6 +33,10 @@ pub struct Inspector {
     second: Option<Square>,
     pair: Option<Bell>,
     heat: Vec<(Square, f64)>,
+    /// Lines scrolled past at the top (the compact arrangement cuts the pane).
+    scroll: u16,
+    /// How many lines the last drawing could not show: the most `scroll` can be.
+    hidden: Cell<u16>,
 }
 
 impl Inspector {
@@ -41,7 +47,20 @@ impl Inspector {
             second: None,
             pair: None,
             heat: entanglement_map(game, first),
+            scroll: 0,
+            hidden: Cell::new(0),
         }
+    }
+
+    /// Scrolls the pane by `lines` (up when negative) within what the last drawing cut
+    /// off; false when everything was shown, so there is nothing to scroll.
+    pub fn scroll_by(&mut self, lines: i16) -> bool {
+        let hidden = self.hidden.get();
+        if hidden == 0 {
+            return false;
+        }
+        self.scroll = self.scroll.saturating_add_signed(lines).min(hidden);
+        true
     }
 
     /// Picks the second square; an error in words when it is the first one.
@@ -120,13 +139,11 @@ pub fn heat_color(theme: &Theme, base: Rgb, v: f64) -> Rgb {
 /// Draws the inspector pane (in place of the probability and history panes).
 pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
     let paint = &app.paint;
-    let block = paint
+    let mut block = paint
         .block()
         .border_style(paint.fg(paint.theme.title))
         .title(Span::styled(" Inspector (Esc leaves) ", paint.title()));
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    let width = inner.width as usize;
+    let width = block.inner(area).width as usize;
     let text = paint.fg(paint.theme.text);
     let head = text.add_modifier(Modifier::BOLD);
     let dim = paint.dim();
@@ -188,7 +205,22 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
         }
     }
     lines.push(legend(app));
-    f.render_widget(Paragraph::new(lines), inner);
+    let height = block.inner(area).height;
+    let hidden = (lines.len() as u16).saturating_sub(height);
+    ins.hidden.set(hidden);
+    let scroll = ins.scroll.min(hidden);
+    if hidden > 0 {
+        let more = match (scroll > 0, scroll < hidden) {
+            (true, true) => " PgUp PgDn: more ",
+            (false, _) => " PgDn: more ",
+            (true, false) => " PgUp: more ",
+        };
+        let hint = hint_fits(more, area.width);
+        block = block.title_bottom(Span::styled(hint.to_string(), paint.dim()));
+    }
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }
 
 /// The heat map's legend: each level's shade on its colour, with its range.

@@ -5,12 +5,13 @@
 use super::input::{self, Press};
 use super::popup;
 use super::prompts::{self, Asked};
-use super::terminal::{open, Open, Opened, PlayOptions, Screen};
-use super::work::Exec;
+use super::terminal::{open_watched, Open, Opened, PlayOptions, Screen};
+use super::work::{busy_line, CancelFlag, Exec, Polled, Work};
 use crate::record::{self, SavedGame};
 use crossterm::event::{Event, KeyCode};
 use ratatui::Frame;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// An unfinished autosaved game offered for resuming.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,8 +69,8 @@ fn summary(saved: &SavedGame) -> String {
 }
 
 impl Offer {
-    /// The popup's words.
-    pub fn asked(&self) -> Asked {
+    /// The popup's words; `busy`: the game has been loading for this long.
+    pub fn asked(&self, busy: Option<Duration>, ascii: bool) -> Asked {
         let home = prompts::home_dir();
         let mut lines = vec![
             "An unfinished game was autosaved:".into(),
@@ -79,10 +80,17 @@ impl Offer {
         if let Some(e) = &self.error {
             lines.push(format!("It could not be resumed: {e}"));
         }
+        if let Some(elapsed) = busy {
+            lines.push(busy_line("loading it", elapsed, "Esc stops", ascii));
+        }
         Asked {
             title: " Resume? ",
             lines,
-            keys: "r or Enter resume   n or Esc new game   q quit",
+            keys: if busy.is_some() {
+                "Esc stop loading   q quit"
+            } else {
+                "r or Enter resume   n or Esc new game   q quit"
+            },
         }
     }
 }
@@ -93,8 +101,19 @@ pub struct Session {
     offer: Option<Offer>,
     opts: PlayOptions,
     quit: bool,
-    /// Where the game on screen runs its moves (a resumed game gets it too).
+    /// Where the game on screen runs its moves (a resumed game gets it too), and where
+    /// the offered game is loaded.
     exec: Exec,
+    /// The offered game being loaded (replayed) on a worker thread.
+    loading: Option<Loading>,
+}
+
+/// The offered game being loaded on a worker thread.
+struct Loading {
+    work: Work<Result<Opened, String>>,
+    /// Esc asked it to stop: its result is thrown away (which gives back the autosave's
+    /// lock), and the offer is shown again once it has stopped.
+    stopping: bool,
 }
 
 impl Session {
@@ -106,6 +125,7 @@ impl Session {
             opts,
             quit: false,
             exec: Exec::default(),
+            loading: None,
         }
     }
 
@@ -127,12 +147,29 @@ impl Session {
         }
     }
 
+    /// Whether the offered game is being loaded.
+    pub fn loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
     /// A key while the offer is shown: r/Enter resume, n/Esc the new game, q or
-    /// Ctrl-C leave.
+    /// Ctrl-C leave; while the game loads, Esc stops loading it.
     fn choose(&mut self, event: &Event) {
         let Event::Key(key) = event else {
             return;
         };
+        if let Some(loading) = &mut self.loading {
+            match input::press(*key) {
+                Press::Interrupt | Press::Key(KeyCode::Char('q')) => self.quit = true,
+                Press::Key(KeyCode::Esc) => {
+                    // The replay stops at its next gate.
+                    loading.work.cancel();
+                    loading.stopping = true;
+                }
+                _ => {}
+            }
+            return;
+        }
         match input::press(*key) {
             Press::Interrupt => self.quit = true,
             Press::Ignored => {}
@@ -143,26 +180,42 @@ impl Session {
         }
     }
 
-    /// Opens the offered game in place of the new one (the offer stays up with the
-    /// reason when it cannot be opened).
+    /// Opens the offered game in place of the new one, here or on a worker thread (its
+    /// moves are replayed); the offer stays up meanwhile, and with the reason when the
+    /// game cannot be opened.
     fn resume(&mut self) {
-        let Some(offer) = self.offer.take() else {
-            return;
-        };
         let opts = PlayOptions {
             open: Open::Resume,
             ..self.opts.clone()
         };
-        match open(&opts) {
+        let load =
+            move |cancel: CancelFlag| open_watched(&opts, Some(cancel)).map_err(|e| e.to_string());
+        match self.exec {
+            Exec::Inline => {
+                let result = load(CancelFlag::default());
+                self.resumed(result);
+            }
+            Exec::Background => {
+                self.loading = Some(Loading {
+                    work: Work::start("loading it", load),
+                    stopping: false,
+                })
+            }
+        }
+    }
+
+    /// Takes in the offered game, opened or not.
+    fn resumed(&mut self, result: Result<Opened, String>) {
+        match result {
             Ok(game) => {
+                self.offer = None;
                 self.game = game;
                 self.set_exec(self.exec);
             }
             Err(e) => {
-                self.offer = Some(Offer {
-                    error: Some(e.to_string()),
-                    ..offer
-                })
+                if let Some(offer) = &mut self.offer {
+                    offer.error = Some(e);
+                }
             }
         }
     }
@@ -181,7 +234,8 @@ impl Screen for Session {
             }
         };
         if let Some(offer) = &self.offer {
-            popup::question_box(f, f.area(), paint, &offer.asked());
+            let busy = self.loading.as_ref().map(|l| l.work.elapsed());
+            popup::question_box(f, f.area(), paint, &offer.asked(busy, paint.ascii));
         }
     }
 
@@ -212,6 +266,17 @@ impl Screen for Session {
     }
 
     fn tick(&mut self) -> bool {
+        if let Some(l) = &self.loading {
+            let result = match l.work.poll() {
+                Polled::Running => return true,
+                _ if l.stopping => Err("loading was stopped (Esc)".to_string()),
+                Polled::Done(r) => r,
+                Polled::Failed(why) => Err(format!("it failed inside qchess ({why})")),
+            };
+            self.loading = None;
+            self.resumed(result);
+            return true;
+        }
         match &mut self.game {
             Opened::Quantum(app) => app.tick(),
             Opened::Variant(app) => app.tick(),
@@ -219,6 +284,9 @@ impl Screen for Session {
     }
 
     fn working(&self) -> bool {
+        if self.loading.is_some() {
+            return true;
+        }
         match &self.game {
             Opened::Quantum(app) => app.working(),
             Opened::Variant(app) => app.working(),

@@ -8,7 +8,7 @@ use super::color::Paint;
 use super::line_edit::LineEdit;
 use super::prompts::Purpose;
 use super::text::{clip, flow, flow_after, status_line, words};
-use super::work::busy_line;
+use super::work::{busy_line, BUSY_KEYS};
 use crate::chess::{Color, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -34,7 +34,7 @@ pub fn message_area(
 ) -> Vec<Line<'static>> {
     if let Some((what, elapsed)) = busy {
         return vec![Line::styled(
-            busy_line(what, elapsed, paint.ascii),
+            busy_line(what, elapsed, BUSY_KEYS, paint.ascii),
             paint.title(),
         )];
     }

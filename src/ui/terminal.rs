@@ -7,7 +7,7 @@ use super::color::{ColorChoice, Paint};
 use super::input::Press;
 use super::theme::Theme;
 use super::variant::VariantApp;
-use super::work::Exec;
+use super::work::{CancelFlag, Exec};
 use crate::chess::fen::{FenError, START_FEN};
 use crate::chess::Color;
 use crate::chess::{Game, GameOptions};
@@ -169,6 +169,12 @@ pub enum Opened {
 /// Opens what `opts` ask for: a new game, a saved one to play on, the newest autosave, or
 /// a saved game to step through. Errors name the file and what is wrong.
 pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
+    open_watched(opts, None)
+}
+
+/// [`open`], with the replay of a saved game stopped once `cancel` is set (an error that
+/// names the ply); the game opened watches no flag.
+pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Opened, PlayError> {
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -182,7 +188,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         opts.players.clone(),
         crate::record::now_secs(),
     );
-    // Newer autosaves `qchess resume` passed over, and why.
+    // Newer autosaves `qchess resume` passed over (in brief, for the message line).
     let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
@@ -190,13 +196,13 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
             let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
-            skipped = search.skipped_line();
+            skipped = search.skipped_brief();
             let Some(found) = search.found else {
                 let mut where_ = dir.map_or(String::new(), |d| {
                     format!(" in {}", crate::record::autosave_dir(d).display())
                 });
-                if !skipped.is_empty() {
-                    where_ += &format!(" (passed over: {skipped})");
+                if !search.skipped.is_empty() {
+                    where_ += &format!(" (passed over: {})", search.skipped_line());
                 }
                 return Err(PlayError::NoAutosave(where_));
             };
@@ -244,12 +250,14 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
                 App::new(game, paint, opts.ascii).with_recorder(recorder)
             }
             Some((path, saved)) => {
-                let game = saved.replay_quantum(
+                let mut game = saved.replay_quantum_watched(
                     path,
                     Some(opts.backend),
                     opts.dense_limit_log2,
                     opts.sparse_limit,
+                    cancel,
                 )?;
+                game.set_cancel(None);
                 let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
                 if replay {
                     app.into_replay(game)
@@ -271,7 +279,7 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
         None => app,
         Some((path, saved)) => {
             let app = app
-                .with_moves(&saved.moves)
+                .with_moves(&saved.moves, cancel)
                 .map_err(|(ply, reason)| RecordError::Move {
                     path: path.clone(),
                     ply,
@@ -290,14 +298,15 @@ pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
     Ok(Opened::Variant(Box::new(app)))
 }
 
-/// The message after opening a saved game: which file, at which ply, and the newer
-/// autosaves passed over (for `resume`).
+/// The message after opening a saved game: which file (an autosave by its name alone:
+/// the folder is the autosave folder), at which ply, and the newer autosaves passed over
+/// (for `resume`), what matters first so that it reads at 80 columns.
 fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) -> String {
-    let mut said = format!(
-        "{verb} {} at ply {ply}: {} to move",
-        path.display(),
-        to_move.name()
-    );
+    let shown = match (verb, path.file_name()) {
+        ("resumed", Some(name)) => name.to_string_lossy().into_owned(),
+        _ => path.display().to_string(),
+    };
+    let mut said = format!("{verb} {shown} at ply {ply}: {} to move", to_move.name());
     if !skipped.is_empty() {
         said += &format!("; passed over newer {skipped}");
     }
@@ -468,7 +477,8 @@ const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 /// Ends the process shortly after an ending signal even when the event loop cannot see
 /// the flag: after a dropped connection (SIGHUP) the terminal reads return end-of-file
 /// and crossterm keeps reading without returning. The game is autosaved after every
-/// move, so nothing is lost; the terminal is restored as far as it still exists.
+/// move, so nothing is lost; the terminal is restored as far as it still exists, and the
+/// autosave's lock file is removed (nothing is dropped on this way out).
 fn watch_signals(sigs: &[i32]) -> io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new(sigs)?;
     std::thread::Builder::new()
@@ -476,7 +486,17 @@ fn watch_signals(sigs: &[i32]) -> io::Result<()> {
         .spawn(move || {
             if let Some(sig) = signals.forever().next() {
                 std::thread::sleep(SIGNAL_GRACE);
-                restore();
+                crate::record::remove_held_lock_files();
+                // Restoring writes to the terminal, which blocks while its output is
+                // stuck (nobody reads it): the process ends all the same.
+                let (done, restored) = std::sync::mpsc::channel();
+                let _ = std::thread::Builder::new()
+                    .name("restore".into())
+                    .spawn(move || {
+                        restore();
+                        let _ = done.send(());
+                    });
+                let _ = restored.recv_timeout(SIGNAL_GRACE);
                 std::process::exit(128 + sig);
             }
         })?;

@@ -10,7 +10,7 @@ use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
-use super::work::{Exec, Polled, Work};
+use super::work::{CancelFlag, Exec, Job, Polled, Work};
 use crate::chess::{Square, Status};
 use crate::record::{Recorder, SavedGame};
 use crate::variants::{PlyRecord, RuleSet, VariantGame};
@@ -54,12 +54,12 @@ pub struct VariantReplay {
     pub ply: usize,
 }
 
-/// A move being played on a worker thread: the game with the move played, or why the
-/// variant refused it.
+/// Long work on the game (a move, a take-back, a replay step) on a worker thread: the
+/// game it leads to, or why not.
 struct Pending {
     work: Work<Result<Box<dyn VariantGame>, String>>,
-    /// The move.
-    input: String,
+    /// What the work is for.
+    job: Job,
 }
 
 /// The whole state of a variant game on screen.
@@ -96,9 +96,9 @@ pub struct VariantApp {
     pointer: Pointer,
     /// The pane below the board in the compact arrangement.
     pub(super) drawer: Drawer,
-    /// Where moves are played.
+    /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
-    /// The move being played on a worker thread.
+    /// The work being carried out on a worker thread.
     pending: Option<Pending>,
 }
 
@@ -156,11 +156,18 @@ impl VariantApp {
         app
     }
 
-    /// Plays `moves` (from a saved game) on the start; the error names the ply.
-    pub fn with_moves(mut self, moves: &[String]) -> Result<VariantApp, (usize, String)> {
+    /// Plays `moves` (from a saved game) on the start, stopping once `cancel` is set; the
+    /// error names the ply.
+    pub fn with_moves(
+        mut self,
+        moves: &[String],
+        cancel: Option<CancelFlag>,
+    ) -> Result<VariantApp, (usize, String)> {
+        self.game.set_cancel(cancel);
         for (i, m) in moves.iter().enumerate() {
             self.game.play(m).map_err(|e| (i + 1, e.to_string()))?;
         }
+        self.game.set_cancel(None);
         self.welcome();
         Ok(self)
     }
@@ -206,6 +213,7 @@ impl VariantApp {
         let full = self.game.clone_box();
         self.replay = Some(VariantReplay { full, ply: 0 });
         self.show_ply(0);
+        self.finish_work();
         self.say(
             Tone::Plain,
             "replay: ← → step, Home End, g go to ply, p play on from here, ? help, q quit",
@@ -299,43 +307,44 @@ impl VariantApp {
         }
     }
 
-    /// Plays moves on worker threads (`Background`) or here (`Inline`, the default), as
-    /// [`super::App::set_exec`].
+    /// Carries out moves, take-backs and replay steps on worker threads (`Background`)
+    /// or here (`Inline`, the default), as [`super::App::set_exec`].
     pub fn set_exec(&mut self, exec: Exec) {
         self.exec = exec;
     }
 
-    /// The move being played, once it has taken long enough to show: what and how long.
+    /// The work being carried out, once it has taken long enough to show: what and how
+    /// long.
     pub fn busy(&self) -> Option<(&str, Duration)> {
         let p = self.pending.as_ref().filter(|p| p.work.shown())?;
         Some((p.work.what(), p.work.elapsed()))
     }
 
-    /// Whether a move is being played (shown or not yet).
+    /// Whether work is being carried out (shown or not yet).
     pub fn working(&self) -> bool {
         self.pending.is_some()
     }
 
-    /// Takes in a move that finished on its worker thread; true when the screen should
-    /// be drawn again.
+    /// Takes in work that finished on its worker thread; true when the screen should be
+    /// drawn again.
     pub fn tick(&mut self) -> bool {
         let Some(p) = &self.pending else {
             return false;
         };
         let result = match p.work.poll() {
             Polled::Running => return p.work.shown(),
-            Polled::Done(r) => r.map(|game| self.game = game),
+            Polled::Done(r) => r,
             Polled::Failed(why) => Err(format!(
-                "the move failed inside qchess ({why}); the game is unchanged"
+                "it failed inside qchess ({why}); the game is unchanged"
             )),
         };
         if let Some(p) = self.pending.take() {
-            self.finish_move(&p.input, result);
+            self.finish(p.job, result);
         }
         true
     }
 
-    /// Waits for the move being played and takes it in.
+    /// Waits for the work being carried out and takes it in.
     pub fn finish_work(&mut self) {
         while self.pending.is_some() {
             if !self.tick() {
@@ -344,9 +353,37 @@ impl VariantApp {
         }
     }
 
-    /// Keys while a move is being played: Esc cancels it (the worker's result is thrown
-    /// away), `q` and Ctrl-C quit at once; the rest do nothing.
-    fn busy_key(&mut self, key: KeyEvent) {
+    /// Runs `job`'s work `f` on `game` (a copy) here or on a worker thread; `game`
+    /// watches the flag Esc sets while `f` runs. [`VariantApp::finish`] takes the
+    /// result in.
+    fn run_job(
+        &mut self,
+        job: Job,
+        mut game: Box<dyn VariantGame>,
+        f: impl FnOnce(&mut dyn VariantGame) -> Result<(), String> + Send + 'static,
+    ) {
+        let work = move |cancel: CancelFlag| {
+            game.set_cancel(Some(cancel));
+            let r = f(game.as_mut());
+            game.set_cancel(None);
+            r.map(|()| game)
+        };
+        match self.exec {
+            Exec::Inline => {
+                let result = work(CancelFlag::default());
+                self.finish(job, result);
+            }
+            Exec::Background => {
+                let work = Work::start(job.what(), work);
+                self.pending = Some(Pending { work, job });
+            }
+        }
+    }
+
+    /// `q`, Ctrl-C and Esc while work is pending (finished or not): quit, or cancel the
+    /// work (dropping it sets its cancel flag; its result is thrown away). True when the
+    /// key was one of them.
+    fn stop_key(&mut self, key: KeyEvent) -> bool {
         match input::press(key) {
             input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
             input::Press::Key(KeyCode::Esc) => {
@@ -354,26 +391,25 @@ impl VariantApp {
                     if !matches!(self.mode, VariantMode::Prompt { .. }) {
                         self.mode = VariantMode::Idle;
                     }
-                    self.say(
-                        Tone::Plain,
-                        format!("cancelled {}: the game is unchanged", p.input),
-                    );
+                    self.say(Tone::Plain, p.job.cancelled());
                 }
             }
-            _ => {}
+            _ => return false,
         }
+        true
     }
 
     /// Handles one terminal event, as [`super::App::handle_event`] does.
     pub fn handle_event(&mut self, event: Event) {
+        if let Event::Key(k) = event {
+            return self.handle_key(k);
+        }
+        // Work that has just finished is taken in before the event.
+        self.tick();
         if self.pending.is_some() {
-            if let Event::Key(k) = event {
-                self.busy_key(k);
-            }
             return;
         }
         match event {
-            Event::Key(k) => self.handle_key(k),
             Event::Mouse(m) => self.handle_mouse(m),
             Event::Paste(text) => {
                 if let VariantMode::Prompt { line, .. } = &mut self.mode {
@@ -449,8 +485,15 @@ impl VariantApp {
 
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
+        // q, Ctrl-C and Esc act on pending work at once; before any other key, work
+        // that has just finished is taken in, so that quick steps (a replay's →) never
+        // swallow the next key.
+        if self.pending.is_some() && self.stop_key(key) {
+            return;
+        }
+        self.tick();
         if self.pending.is_some() {
-            return self.busy_key(key);
+            return;
         }
         if let (VariantMode::Choice { moves }, KeyCode::Char(c)) = (&self.mode, key.code) {
             let pick = moves
@@ -761,32 +804,33 @@ impl VariantApp {
                 "this is a replay: p plays on from the shown ply",
             );
         }
-        match self.exec {
-            Exec::Inline => {
-                let result = self.game.play(text).map(|_| ()).map_err(|e| e.to_string());
-                self.finish_move(text, result);
-            }
-            Exec::Background => {
-                // On a copy: the screen keeps drawing this game meanwhile.
-                let mut game = self.game.clone_box();
-                let owned = text.to_string();
-                let work = Work::start(format!("playing {text}"), move |_| {
-                    game.play(&owned).map_err(|e| e.to_string())?;
-                    Ok(game)
-                });
-                self.pending = Some(Pending {
-                    work,
-                    input: text.to_string(),
-                });
-            }
-        }
+        // On a copy: the screen keeps drawing this game meanwhile.
+        let owned = text.to_string();
+        let job = Job::Move {
+            input: owned.clone(),
+            typed: false,
+        };
+        self.run_job(job, self.game.clone_box(), move |g| {
+            g.play(&owned).map(|_| ()).map_err(|e| e.to_string())
+        });
     }
 
-    /// Tells the player what the played move did (the game holds it) or why it was
-    /// refused.
-    fn finish_move(&mut self, text: &str, result: Result<(), String>) {
-        match result {
-            Ok(()) => {
+    /// Takes in the game `job` led to and tells the player, or says why it could not be
+    /// done (the game is then unchanged).
+    fn finish(&mut self, job: Job, result: Result<Box<dyn VariantGame>, String>) {
+        let game = match result {
+            Ok(game) => game,
+            Err(e) => {
+                // A refused target keeps the selected piece; a promotion choice ends.
+                if let VariantMode::Choice { .. } = self.mode {
+                    self.mode = VariantMode::Idle;
+                }
+                return self.say(Tone::Error, job.failed(&e));
+            }
+        };
+        self.game = game;
+        match job {
+            Job::Move { .. } => {
                 let said = self.game.history().last().map(describe).unwrap_or_default();
                 self.after_change();
                 let said = match self.game.status() {
@@ -796,13 +840,13 @@ impl VariantApp {
                 self.say(Tone::Info, said);
                 self.autosave();
             }
-            Err(e) => {
-                // A refused target keeps the selected piece; a promotion choice ends.
-                if let VariantMode::Choice { .. } = self.mode {
-                    self.mode = VariantMode::Idle;
-                }
-                self.say(Tone::Error, format!("{text}: {e}"));
+            Job::Undo { taken } => {
+                self.after_change();
+                let to_move = self.game.to_move().name();
+                self.say(Tone::Info, format!("took back {taken}; {to_move} to move"));
+                self.autosave();
             }
+            Job::Ply { ply } => self.took_in_ply(ply),
         }
     }
 
@@ -813,22 +857,18 @@ impl VariantApp {
         self.game_over_popup = self.game.status() != Status::Ongoing;
     }
 
+    /// Takes back the last move, here or on a worker thread (harmonics replays the
+    /// others).
     fn undo(&mut self) {
         if self.replay.is_some() {
             return;
         }
-        let last = self.game.history().last().map(|r| r.text.clone());
-        match (last, self.game.undo()) {
-            (Some(text), Ok(())) => {
-                self.after_change();
-                self.say(
-                    Tone::Info,
-                    format!("took back {text}; {} to move", self.game.to_move().name()),
-                );
-                self.autosave();
-            }
-            _ => self.say(Tone::Error, "there is no move to take back"),
-        }
+        let Some(taken) = self.game.history().last().map(|r| r.text.clone()) else {
+            return self.say(Tone::Error, "there is no move to take back");
+        };
+        self.run_job(Job::Undo { taken }, self.game.clone_box(), |g| {
+            g.undo().map_err(|e| e.to_string())
+        });
     }
 
     fn new_game(&mut self) {
@@ -854,39 +894,41 @@ impl VariantApp {
         self.trace_scroll = 0;
     }
 
+    /// Shows ply `ply` of the replayed game (clamped), replayed here or on a worker
+    /// thread.
     fn show_ply(&mut self, ply: usize) {
-        let Some(r) = &mut self.replay else {
+        let Some(r) = &self.replay else {
             return;
         };
         let texts: Vec<String> = r.full.history().iter().map(|p| p.text.clone()).collect();
         let ply = ply.min(texts.len());
         // Forward by one ply plays one move on the shown state; anything else replays.
         let forward = ply == r.ply + 1 && self.game.history().len() == r.ply;
-        let (mut g, from) = if forward {
+        let (g, from) = if forward {
             (self.game.clone_box(), r.ply)
         } else {
             (self.start.clone_box(), 0)
         };
-        for (i, t) in texts[..ply].iter().enumerate().skip(from) {
-            if let Err(e) = g.play(t) {
-                return self.say(Tone::Error, format!("ply {} does not replay: {e}", i + 1));
+        self.run_job(Job::Ply { ply }, g, move |g| {
+            for (i, t) in texts[..ply].iter().enumerate().skip(from) {
+                g.play(t)
+                    .map_err(|e| format!("ply {} does not replay: {e}", i + 1))?;
             }
-        }
+            Ok(())
+        });
+    }
+
+    /// Takes in the replay's state at `ply`.
+    fn took_in_ply(&mut self, ply: usize) {
+        let Some(r) = &mut self.replay else {
+            return;
+        };
         r.ply = ply;
-        self.game = g;
+        let n = r.full.history().len();
         self.mode = VariantMode::Idle;
         self.selected_ply = None;
         self.trace_scroll = 0;
         self.game_over_popup = false;
-    }
-
-    fn step_ply(&mut self, by: i64) {
-        let Some(r) = &self.replay else {
-            return;
-        };
-        let n = r.full.history().len();
-        let ply = steps::ply_after(r.ply, by, n);
-        self.show_ply(ply);
         let last = self
             .game
             .history()
@@ -894,6 +936,14 @@ impl VariantApp {
             .map(|p| (p.color, p.text.as_str()));
         let said = steps::ply_said(ply, n, last);
         self.say(Tone::Info, said);
+    }
+
+    fn step_ply(&mut self, by: i64) {
+        let Some(r) = &self.replay else {
+            return;
+        };
+        let n = r.full.history().len();
+        self.show_ply(steps::ply_after(r.ply, by, n));
     }
 
     fn play_from_here(&mut self) {

@@ -142,6 +142,66 @@ impl<T> Work<T> {
     pub fn shown(&self) -> bool {
         self.elapsed() >= BUSY_AFTER
     }
+
+    /// Asks the work to stop (it sees its cancel flag set); its result still comes, as
+    /// an error or finished anyway.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What long work on a game is for: how the busy line names it, what Esc says, and (for
+/// the screen) what to do with its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// A move as the player gave it, `typed` on the `:` line (else picked on the board).
+    Move {
+        /// The move.
+        input: String,
+        /// Typed on the `:` line.
+        typed: bool,
+    },
+    /// Taking back the last move (`taken`, as played): the others are replayed.
+    Undo {
+        /// The move taken back.
+        taken: String,
+    },
+    /// Showing ply `ply` of a replay (replayed from the start, or one move on).
+    Ply {
+        /// The ply to show.
+        ply: usize,
+    },
+}
+
+impl Job {
+    /// What runs, for the busy line: "playing e2e4", "taking back e2e4", "going to ply 7".
+    pub fn what(&self) -> String {
+        match self {
+            Job::Move { input, .. } => format!("playing {input}"),
+            Job::Undo { taken } => format!("taking back {taken}"),
+            Job::Ply { ply } => format!("going to ply {ply}"),
+        }
+    }
+
+    /// What Esc says once the job is cancelled.
+    pub fn cancelled(&self) -> String {
+        match self {
+            Job::Move { input, .. } => format!("cancelled {input}: the game is unchanged"),
+            Job::Undo { taken } => {
+                format!("cancelled taking back {taken}: the game is unchanged")
+            }
+            Job::Ply { ply } => format!("cancelled going to ply {ply}"),
+        }
+    }
+
+    /// Why the job failed, in words: `why` with what the job was.
+    pub fn failed(&self, why: &str) -> String {
+        match self {
+            Job::Move { input, .. } => format!("{input}: {why}"),
+            Job::Undo { taken } => format!("cannot take back {taken}: {why}"),
+            Job::Ply { ply } => format!("cannot show ply {ply}: {why}"),
+        }
+    }
 }
 
 impl<T> Drop for Work<T> {
@@ -152,8 +212,11 @@ impl<T> Drop for Work<T> {
     }
 }
 
-/// The busy line: a spinner, what runs, for how long, and the keys that act now.
-pub fn busy_line(what: &str, elapsed: Duration, ascii: bool) -> String {
+/// The keys that act while work runs, as the busy line of a game says them.
+pub const BUSY_KEYS: &str = "Esc cancels, q quits";
+
+/// The busy line: a spinner, what runs, for how long, and the `keys` that act now.
+pub fn busy_line(what: &str, elapsed: Duration, keys: &str, ascii: bool) -> String {
     const SPIN: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     const SPIN_ASCII: [char; 4] = ['|', '/', '-', '\\'];
     let tick = (elapsed.as_millis() / 100) as usize;
@@ -162,10 +225,7 @@ pub fn busy_line(what: &str, elapsed: Duration, ascii: bool) -> String {
     } else {
         SPIN[tick % SPIN.len()]
     };
-    format!(
-        "{spin} {what}: {:.1} s (Esc cancels, q quits)",
-        elapsed.as_secs_f64()
-    )
+    format!("{spin} {what}: {:.1} s ({keys})", elapsed.as_secs_f64())
 }
 
 #[cfg(test)]
@@ -213,9 +273,14 @@ mod tests {
 
     #[test]
     fn busy_line_shows_time_and_keys() {
-        let l = busy_line("playing b1^a3c3", Duration::from_millis(2049), true);
+        let l = busy_line(
+            "playing b1^a3c3",
+            Duration::from_millis(2049),
+            BUSY_KEYS,
+            true,
+        );
         assert_eq!(l, "| playing b1^a3c3: 2.0 s (Esc cancels, q quits)");
-        let l = busy_line("x", Duration::from_millis(100), false);
+        let l = busy_line("x", Duration::from_millis(100), BUSY_KEYS, false);
         assert!(l.starts_with('⠙'), "{l}");
     }
 }

@@ -8,6 +8,8 @@ pub mod harmonics;
 use crate::chess::{Color, Kind, Square, Status};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The rule system a game follows, as named on the command line (`--variant`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -87,6 +89,18 @@ pub struct PlyRecord {
 #[error("{0}")]
 pub struct VariantError(pub String);
 
+impl VariantError {
+    /// A move stopped part-way because its cancel flag was set (the game is unchanged).
+    pub fn cancelled() -> VariantError {
+        VariantError("the move was cancelled".into())
+    }
+}
+
+/// Whether a cancel flag given to [`VariantGame::set_cancel`] is set.
+pub fn is_set(flag: &Option<Arc<AtomicBool>>) -> bool {
+    flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
 /// A game under one of the other rule systems. Everything a pane shows comes from here.
 /// `Send`, so that the terminal can play a move on a worker thread.
 pub trait VariantGame: Send {
@@ -115,6 +129,9 @@ pub trait VariantGame: Send {
     fn to_json(&self) -> serde_json::Value;
     /// A copy behind a new box (for replay and undo in the UI).
     fn clone_box(&self) -> Box<dyn VariantGame>;
+    /// Watches `flag` (or nothing): once it is set, a move (or take-back) being made
+    /// stops with [`VariantError::cancelled`] and leaves the game as it was.
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>);
 }
 
 /// A new game under `rules` (harmonics or haft) from `fen` (the standard start when

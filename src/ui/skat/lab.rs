@@ -3,7 +3,8 @@
 //! scroll positions, and what a key does to them.
 
 use super::keys::{translate, Action};
-use crate::skat::analysis::{analyze, Analysis, AnalysisError, AnalyzeOptions};
+use crate::skat::analysis::{analyze_watched, Analysis, AnalysisError, AnalyzeOptions};
+use crate::skat::budget::{bytes_words, duration_words, Progress, Watch};
 use crate::skat::endgame::{Endgame, PRESETS};
 use crate::skat::solve::Solver;
 use crate::skat::toy::{run_toy, ToyReport};
@@ -11,10 +12,11 @@ use crate::skat::view::{line_solver, SkatView, TricksPane};
 use crate::ui::app::{Message, Tone};
 use crate::ui::color::Paint;
 use crate::ui::terminal::Screen;
-use crate::ui::work::{Exec, Polled, Work};
+use crate::ui::work::{CancelFlag, Exec, Polled, Work};
 use crossterm::event::{Event, KeyCode, KeyEvent};
 use ratatui::Frame;
 use std::cell::Cell;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// Something the lab can show.
@@ -117,12 +119,33 @@ pub enum Shown {
     Toy(ToyState),
 }
 
+/// The last progress report of an analysis, shared with the thread running it.
+type Reported = Arc<Mutex<Option<Progress>>>;
+
 /// An entry being analysed on a worker thread.
 #[derive(Debug)]
 struct Pending {
     work: Work<Result<Shown, AnalysisError>>,
     /// Which entry.
     index: usize,
+    /// How far the analysis is, as it last said.
+    progress: Reported,
+    /// Esc asked it to stop; the lab waits for it to (a fraction of a second), so that
+    /// two analyses never run at once.
+    stopping: bool,
+}
+
+/// An analysis running on a worker thread, as the lab shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Analysing<'a> {
+    /// The entry analysed.
+    pub name: &'a str,
+    /// How long it has run.
+    pub elapsed: Duration,
+    /// How far it is, once it has said.
+    pub progress: Option<Progress>,
+    /// Esc asked it to stop.
+    pub stopping: bool,
 }
 
 /// The Skat lab screen.
@@ -150,10 +173,12 @@ pub struct SkatLab {
     pending: Option<Pending>,
 }
 
-fn load(entry: &Entry, options: &AnalyzeOptions) -> Result<Shown, AnalysisError> {
+/// Analyses `entry` (an endgame's analysis reports to `watch` and stops when its flag is
+/// set; the toy takes milliseconds).
+fn load(entry: &Entry, options: &AnalyzeOptions, watch: &Watch) -> Result<Shown, AnalysisError> {
     Ok(match entry {
         Entry::Endgame { endgame, .. } => {
-            let analysis = analyze(endgame, options)?;
+            let analysis = analyze_watched(endgame, options, watch)?;
             let card = analysis.recommendation;
             let view = SkatView::new(&analysis, 0);
             let solver = line_solver(endgame);
@@ -190,9 +215,11 @@ impl SkatLab {
     ) -> Result<SkatLab, super::LabError> {
         let mut lab = SkatLab::empty(entries, start, options, paint, ascii);
         if let Some(e) = lab.entries.get(lab.current) {
-            let s = load(e, &lab.options).map_err(|source| super::LabError::Analysis {
-                name: e.name().to_string(),
-                source,
+            let s = load(e, &lab.options, &Watch::default()).map_err(|source| {
+                super::LabError::Analysis {
+                    name: e.name().to_string(),
+                    source,
+                }
             })?;
             lab.shown[lab.current] = Some(s);
         }
@@ -246,11 +273,16 @@ impl SkatLab {
         }
     }
 
-    /// The analysis running on a worker thread, once it has taken long enough to show:
-    /// what and how long.
-    pub fn busy(&self) -> Option<(&str, Duration)> {
+    /// The analysis running on a worker thread, once it has taken long enough to show.
+    pub fn analysing(&self) -> Option<Analysing<'_>> {
         let p = self.pending.as_ref().filter(|p| p.work.shown())?;
-        Some((p.work.what(), p.work.elapsed()))
+        let progress = *p.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        Some(Analysing {
+            name: self.entries[p.index].name(),
+            elapsed: p.work.elapsed(),
+            progress,
+            stopping: p.stopping,
+        })
     }
 
     /// Waits for the analysis running on a worker thread and takes it in.
@@ -263,17 +295,31 @@ impl SkatLab {
     }
 
     /// Takes in an analysis that finished on its worker thread: shows the entry, or
-    /// says why it could not be analysed.
-    fn take_in(&mut self, index: usize, result: Result<Shown, String>) {
+    /// says why it could not be analysed. One that finished although Esc asked it to stop
+    /// is kept for later, and the lab stays where it was.
+    fn take_in(&mut self, index: usize, result: Result<Shown, AnalysisError>, stopped: bool) {
         let name = self.entries[index].name().to_string();
         match result {
+            Ok(s) if stopped => {
+                self.shown[index] = Some(s);
+                self.say(
+                    Tone::Plain,
+                    format!(
+                        "{name} was done before it could stop: {} shows it",
+                        index + 1
+                    ),
+                );
+            }
             Ok(s) => {
                 self.shown[index] = Some(s);
                 self.current = index;
                 self.scroll = [0; 4];
                 self.describe();
             }
-            Err(e) => self.say(Tone::Error, format!("{name}: {e}")),
+            Err(AnalysisError::Cancelled) => {
+                self.say(Tone::Plain, format!("stopped analysing {name}"))
+            }
+            Err(e) => self.say(Tone::Error, refusal(&name, &e)),
         }
     }
 
@@ -327,16 +373,16 @@ impl SkatLab {
         self.quit
     }
 
-    /// Reacts to one key press. While an analysis runs, Esc stops waiting for it and `q`
-    /// and Ctrl-C quit at once; other keys wait.
+    /// Reacts to one key press. While an analysis runs, Esc stops it (the lab shows
+    /// "stopping" until it has, within a fraction of a second) and `q` and Ctrl-C quit at
+    /// once; other keys wait.
     pub fn handle_key(&mut self, key: KeyEvent) {
-        if let Some(p) = &self.pending {
+        if let Some(p) = &mut self.pending {
             match translate(key) {
                 Some(Action::Quit) => self.quit = true,
                 Some(Action::Cancel) => {
-                    let name = self.entries[p.index].name().to_string();
-                    self.pending = None;
-                    self.say(Tone::Plain, format!("stopped analysing {name}"));
+                    p.work.cancel();
+                    p.stopping = true;
                 }
                 _ => {}
             }
@@ -439,14 +485,30 @@ impl SkatLab {
         let entry = self.entries[i].clone();
         match self.exec {
             Exec::Inline => {
-                let result = load(&entry, &self.options).map_err(|e| e.to_string());
-                self.take_in(i, result);
+                let result = load(&entry, &self.options, &Watch::default());
+                self.take_in(i, result, false);
             }
             Exec::Background => {
                 let options = self.options;
                 let what = format!("analysing {}", entry.name());
-                let work = Work::start(what, move |_| load(&entry, &options));
-                self.pending = Some(Pending { work, index: i });
+                let progress = Reported::default();
+                let reported = Arc::clone(&progress);
+                let work = Work::start(what, move |cancel: CancelFlag| {
+                    let report = |p: &Progress| {
+                        *reported.lock().unwrap_or_else(PoisonError::into_inner) = Some(*p);
+                    };
+                    let watch = Watch {
+                        progress: Some(&report),
+                        cancel: Some(cancel),
+                    };
+                    load(&entry, &options, &watch)
+                });
+                self.pending = Some(Pending {
+                    work,
+                    index: i,
+                    progress,
+                    stopping: false,
+                });
             }
         }
     }
@@ -518,11 +580,13 @@ impl Screen for SkatLab {
         };
         let result = match p.work.poll() {
             Polled::Running => return p.work.shown(),
-            Polled::Done(r) => r.map_err(|e| e.to_string()),
-            Polled::Failed(why) => Err(format!("the analysis failed inside qchess ({why})")),
+            Polled::Done(r) => r,
+            Polled::Failed(why) => Err(AnalysisError::Internal(format!(
+                "the analysis failed inside qchess ({why})"
+            ))),
         };
         if let Some(p) = self.pending.take() {
-            self.take_in(p.index, result);
+            self.take_in(p.index, result, p.stopping);
         }
         true
     }
@@ -534,5 +598,19 @@ impl Screen for SkatLab {
     }
     fn should_quit(&self) -> bool {
         SkatLab::should_quit(self)
+    }
+}
+
+/// Why `name` could not be analysed, in one message: a refusal for too much work says
+/// what it would take and how to run it anyway from the lab's command line.
+pub fn refusal(name: &str, e: &AnalysisError) -> String {
+    match e {
+        AnalysisError::TooMuchWork { estimate, limits } => format!(
+            "{name}: too much work, {estimate} (limits {} and {}); \
+             `qchess skat --no-limit` runs it",
+            duration_words(limits.seconds as f64),
+            bytes_words(limits.bytes)
+        ),
+        e => format!("{name}: {e}"),
     }
 }

@@ -1,12 +1,15 @@
 //! The status line (the endgames by number, the one shown, its size, the backend) and
 //! the message line.
 
-use super::lab::{Shown, SkatLab};
+use super::lab::{Analysing, Shown, SkatLab};
+use crate::skat::budget::duration_words;
 use crate::ui::status::message_area;
+use crate::ui::work::busy_line;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
+use ratatui::symbols;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{LineGauge, Paragraph};
 use ratatui::Frame;
 
 /// The width from which the status line starts with the lab's name.
@@ -57,9 +60,73 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, lab: &SkatLab, lines: 
     f.render_widget(Paragraph::new(Line::from(spans)), status);
 
     f.render_widget(Paragraph::new(lines), message);
+    // A running analysis that has said how far it is: a gauge on the second line.
+    if let Some(p) = lab.analysing().and_then(|a| a.progress) {
+        let row = Rect {
+            y: message.y + 1,
+            height: 1,
+            ..message
+        };
+        if message.height > 1 {
+            let filled = if paint.colored() {
+                paint.fg(theme.info)
+            } else {
+                paint.fg(theme.info).add_modifier(Modifier::REVERSED)
+            };
+            let label = format!(
+                "{:>3.0}% of about {}",
+                p.fraction * 100.0,
+                duration_words(p.estimate.seconds)
+            );
+            let gauge = LineGauge::default()
+                .ratio(p.fraction.clamp(0.0, 1.0))
+                .label(Span::styled(label, text))
+                .line_set(if paint.ascii {
+                    ASCII_LINE
+                } else {
+                    symbols::line::THICK
+                })
+                .filled_style(filled)
+                .unfilled_style(dim);
+            f.render_widget(gauge, row);
+        }
+    }
 }
 
-/// The message area's lines at `width` (see [`crate::ui::status::message_area`]).
+/// The gauge's line in ASCII.
+const ASCII_LINE: symbols::line::Set = symbols::line::Set {
+    horizontal: "-",
+    ..symbols::line::NORMAL
+};
+
+/// The message area's lines at `width` (see [`crate::ui::status::message_area`]); while
+/// an analysis runs, its busy line (what, the stage, the time) and room for its gauge.
 pub fn message_lines(lab: &SkatLab, width: u16) -> Vec<Line<'static>> {
-    message_area(&lab.paint, lab.message(), None, lab.busy(), width)
+    match lab.analysing() {
+        Some(a) => {
+            let mut lines = vec![Line::styled(
+                analysing_words(&a, lab.paint.ascii),
+                lab.paint.title(),
+            )];
+            if a.progress.is_some() {
+                lines.push(Line::default());
+            }
+            lines
+        }
+        None => message_area(&lab.paint, lab.message(), None, None, width),
+    }
+}
+
+/// The busy line of a running analysis: "⠋ analysing five-each, solving the
+/// distributions: 3.1 s (Esc stops, q quits)".
+pub fn analysing_words(a: &Analysing, ascii: bool) -> String {
+    if a.stopping {
+        let what = format!("stopping the analysis of {}", a.name);
+        return busy_line(&what, a.elapsed, "q quits", ascii);
+    }
+    let what = match a.progress {
+        Some(p) => format!("analysing {}, {}", a.name, p.stage.name()),
+        None => format!("analysing {}", a.name),
+    };
+    busy_line(&what, a.elapsed, "Esc stops, q quits", ascii)
 }

@@ -10,6 +10,8 @@ use super::words::grouped;
 use super::worlds::Worlds;
 use crate::chess::{Color, Kind, Square, Status};
 use crate::variants::PlyRecord;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A position with everything derived from it.
 #[derive(Clone, Debug)]
@@ -86,6 +88,9 @@ pub struct HaftGame {
     pub(super) state: State,
     past: Vec<State>,
     pub(super) history: Vec<PlyRecord>,
+    /// Set to refuse further moves (a replay being cancelled): a move takes a few
+    /// milliseconds, so it is looked at before each one rather than inside it.
+    pub(super) cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for HaftGame {
@@ -101,6 +106,7 @@ impl HaftGame {
             state: State::new(Board::start(), Worlds::new()),
             past: Vec::new(),
             history: Vec::new(),
+            cancel: None,
         }
     }
 

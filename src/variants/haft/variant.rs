@@ -3,7 +3,9 @@
 
 use super::game::HaftGame;
 use crate::chess::{Color, Square, Status};
-use crate::variants::{Cell, PlyRecord, RuleSet, VariantError, VariantGame};
+use crate::variants::{is_set, Cell, PlyRecord, RuleSet, VariantError, VariantGame};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 impl VariantGame for HaftGame {
     fn rules(&self) -> RuleSet {
@@ -31,6 +33,9 @@ impl VariantGame for HaftGame {
     }
 
     fn play(&mut self, text: &str) -> Result<&PlyRecord, VariantError> {
+        if is_set(&self.cancel) {
+            return Err(VariantError::cancelled());
+        }
         self.play_move(text).map_err(VariantError::from)
     }
 
@@ -52,5 +57,9 @@ impl VariantGame for HaftGame {
 
     fn clone_box(&self) -> Box<dyn VariantGame> {
         Box::new(self.clone())
+    }
+
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
     }
 }

@@ -120,8 +120,15 @@ impl<'a> Measurer<'a> {
     /// While there are more than `limit` harmonics, measures the square whose content is
     /// least certain (the smaller of its occupied and empty weights is largest; the lowest
     /// such square first) and removes the harmonics that disagree with the outcome.
-    pub fn bound(&mut self, sp: &mut Superposition, limit: usize) -> Result<(), VariantError> {
+    /// `go_on` is asked before each measurement (an error stops the move).
+    pub fn bound(
+        &mut self,
+        sp: &mut Superposition,
+        limit: usize,
+        go_on: &dyn Fn() -> Result<(), VariantError>,
+    ) -> Result<(), VariantError> {
         while sp.len() > limit {
+            go_on()?;
             let Some((s, candidates)) = most_spread(sp) else {
                 break;
             };
@@ -303,7 +310,7 @@ mod tests {
             kept: None,
         }];
         let mut m = Measurer::new(&mut rng, &forced);
-        m.bound(&mut sp, 1).unwrap();
+        m.bound(&mut sp, 1, &|| Ok(())).unwrap();
         assert_eq!(sp.len(), 1);
         assert_eq!(sp.get(0).0.code(sq("c3")), EMPTY);
         let (outcomes, trace) = m.finish().unwrap();

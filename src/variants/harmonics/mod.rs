@@ -21,6 +21,8 @@ use crate::chess::{Color, Position, Square, Status};
 use crate::variants::{Cell, PlyRecord, RuleSet, VariantError, VariantGame};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The most harmonics kept after a move, unless a game sets another bound.
 pub const DEFAULT_LIMIT: usize = 1 << 14;
@@ -49,6 +51,8 @@ pub struct HarmonicsGame {
     end: Option<String>,
     history: Vec<PlyRecord>,
     inputs: Vec<String>,
+    /// Once set, a move or take-back in progress stops (see [`VariantGame::set_cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 /// Whether the game goes on, and if not who won and why: a side wins when the enemy
@@ -122,6 +126,7 @@ impl HarmonicsGame {
             rng: ChaCha8Rng::seed_from_u64(seed),
             history: Vec::new(),
             inputs: Vec::new(),
+            cancel: None,
         }
     }
 
@@ -166,6 +171,7 @@ impl HarmonicsGame {
     /// plies (their outcomes forced), keeping what was typed.
     fn replayed(&self, plies: usize) -> Result<HarmonicsGame, VariantError> {
         let mut g = HarmonicsGame::begin(self.start, self.start_to_move, self.seed, self.limit);
+        g.cancel = self.cancel.clone();
         for (record, input) in self.history.iter().zip(&self.inputs).take(plies) {
             g.play(&record.text)?;
             g.inputs.pop();
@@ -230,6 +236,7 @@ impl VariantGame for HarmonicsGame {
             marginals: &self.marginals,
             to_move: self.to_move,
             limit: self.limit,
+            cancel: self.cancel.as_deref(),
         };
         let mut rng = self.rng.clone();
         let Made {
@@ -284,5 +291,9 @@ impl VariantGame for HarmonicsGame {
 
     fn clone_box(&self) -> Box<dyn VariantGame> {
         Box::new(self.clone())
+    }
+
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
     }
 }

@@ -13,6 +13,7 @@ use crate::chess::{Color, Kind, Piece, Square};
 use crate::format::percent;
 use crate::variants::VariantError;
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A move that was made: the new superposition and what happened.
 pub struct Made {
@@ -36,6 +37,21 @@ pub struct Before<'a> {
     pub to_move: Color,
     /// The most harmonics kept after a move.
     pub limit: usize,
+    /// Once set, the move stops with [`VariantError::cancelled`].
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// Harmonics worked through between two looks at the cancel flag.
+const CANCEL_EVERY: usize = 1024;
+
+impl Before<'_> {
+    /// An error once the cancel flag is set.
+    pub fn go_on(&self) -> Result<(), VariantError> {
+        match self.cancel {
+            Some(c) if c.load(Ordering::Relaxed) => Err(VariantError::cancelled()),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, VariantError> {
@@ -73,11 +89,12 @@ pub fn make(before: &Before, input: &Input, rng: &mut ChaCha8Rng) -> Result<Made
         }
         Move::Quantum { .. } => quantum(before, p, from, to, &mut trace, &mut notes)?,
     };
+    before.go_on()?;
     let mut m = Measurer::new(rng, &input.forced);
     for s in disputed {
         m.conflict(&mut next, s)?;
     }
-    m.bound(&mut next, before.limit)?;
+    m.bound(&mut next, before.limit, &|| before.go_on())?;
     let (outcomes, measured) = m.finish()?;
     next.normalize();
     if !outcomes.is_empty() {
@@ -122,10 +139,12 @@ fn ordinary(
     let pc = code(p);
     let (mut made, mut made_w, mut taken_w, mut total) = (0, 0.0, 0.0, 0.0);
     let mut victim = None;
-    let items: Vec<(Board, f64)> = before
-        .sp
-        .iter()
-        .map(|(b, w)| {
+    let mut items: Vec<(Board, f64)> = Vec::with_capacity(before.sp.len());
+    for (i, (b, w)) in before.sp.iter().enumerate() {
+        if i % CANCEL_EVERY == 0 {
+            before.go_on()?;
+        }
+        items.push({
             total += w;
             let effect = (b.code(from) == pc)
                 .then(|| geometry::ordinary(b, from, to))
@@ -153,8 +172,8 @@ fn ordinary(
                     w,
                 ),
             }
-        })
-        .collect();
+        });
+    }
     if made == 0 {
         return refuse(ordinary_refusal(before, p, from, to));
     }
@@ -263,7 +282,10 @@ fn quantum(
     let pc = code(p);
     let (mut split, mut split_w, mut total) = (0, 0.0, 0.0);
     let mut items = Vec::with_capacity(before.sp.len() * 2);
-    for (b, w) in before.sp.iter() {
+    for (i, (b, w)) in before.sp.iter().enumerate() {
+        if i % CANCEL_EVERY == 0 {
+            before.go_on()?;
+        }
         total += w;
         let stay = Board {
             en_passant: None,
@@ -345,6 +367,7 @@ mod tests {
             marginals: &marginals,
             to_move: color,
             limit: 1 << 14,
+            cancel: None,
         };
         make(
             &before,
