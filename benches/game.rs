@@ -7,25 +7,15 @@
 mod storms;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qchess::chess::{random::random_move, Game, GameOptions, Status};
+use qchess::chess::{random::seeded_game, Game, GameOptions};
 use qchess::quantum::BackendKind;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
 const SEED: u64 = 0;
 
 /// The seeded game's moves, chosen once on the sparse backend.
 fn moves() -> Vec<String> {
-    let mut g = Game::standard(GameOptions::default());
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 0x5eed);
-    let mut out = Vec::new();
-    while out.len() < 200 && g.status() == Status::Ongoing {
-        let m = random_move(&g, &mut rng).expect("a legal move").to_string();
-        g.play(&m).expect("legal");
-        out.push(g.history().last().expect("played").played.clone());
-    }
-    out
+    seeded_game(SEED, 200)
 }
 
 fn opts(backend: BackendKind) -> GameOptions {

@@ -2,10 +2,13 @@
 //! (spec/notation.md).
 
 use crate::chess::{fen::START_FEN, Game, GameOptions, MoveError, Square};
+use crate::engine::{level, Limits, Report};
 use crate::quantum::bell::{bell, log_negativity};
 use crate::quantum::{BackendKind, FactorSize};
 use crate::variants::{RuleSet, VariantGame};
 use serde_json::{json, Map, Value};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Names of the Bell values O1..O8, in the spec's order.
 pub const BELL_NAMES: [&str; 8] = [
@@ -36,6 +39,61 @@ pub struct Request {
     pub dense_limit_log2: Option<u32>,
     /// Sparse size limit, in branches (default: the built-in one).
     pub sparse_limit: Option<usize>,
+    /// Search for the best move of the side to move.
+    pub best: Option<BestRequest>,
+}
+
+/// How hard `--best` searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BestRequest {
+    /// Level 1..5 (used when there is no time).
+    pub level: u8,
+    /// Search this long instead of to the level's depth.
+    pub movetime: Option<Duration>,
+}
+
+impl BestRequest {
+    /// The search limits; the analysis seed chooses among equal moves.
+    pub fn limits(&self, seed: u64) -> Limits {
+        match self.movetime {
+            Some(t) => level::timed(t, seed),
+            None => level::limits(self.level, seed),
+        }
+    }
+}
+
+/// The search's result as the `best` JSON object (`null` when there is no move).
+fn best_json(report: &Report) -> Value {
+    let Some(mv) = &report.best else {
+        return Value::Null;
+    };
+    let i = &report.info;
+    json!({
+        "move": mv,
+        "score": i.score.round() as i64,
+        "depth": i.depth,
+        "nodes": i.nodes,
+        "time_ms": (i.time.as_secs_f64() * 1e3).round() as u64,
+        "pv": i.pv,
+    })
+}
+
+/// Searches the position for `req`'s best move.
+pub fn best_move(game: &Game, req: &BestRequest, seed: u64) -> Report {
+    let stop = AtomicBool::new(false);
+    crate::engine::search(game, &req.limits(seed), &stop, &mut |_| {})
+}
+
+/// Every legal move of the side to move in canonical notation (splits in both target
+/// orders, merges in both source orders), none once the game is over.
+pub fn legal_moves(game: &Game) -> Vec<String> {
+    if game.status() != crate::chess::Status::Ongoing {
+        return Vec::new();
+    }
+    crate::chess::movegen::legal_moves(game.state(), game.options().free_turns)
+        .iter()
+        .map(|m| m.text.to_string())
+        .collect()
 }
 
 /// Why `analyze` failed (exit 2).
@@ -161,7 +219,11 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
         "factors": factors.len(),
         "largest_factor": {"qubits": largest.qubits, "branches": largest.branches},
         "backend": game.options().backend.name(),
+        "legal_moves": legal_moves(game),
     });
+    if let Some(b) = &req.best {
+        out["best"] = best_json(&best_move(game, b, req.seed));
+    }
     if truncated {
         out["truncated"] = json!(true);
     }
@@ -231,6 +293,21 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         largest.branches,
         game.options().backend.name()
     ));
+    if let Some(b) = &req.best {
+        let r = best_move(game, b, req.seed);
+        match &r.best {
+            Some(mv) => s.push_str(&format!(
+                "best move: {mv} (score {:+} for {}, depth {}, {} nodes, {} ms); line: {}\n",
+                r.info.score.round() as i64,
+                game.to_move().name(),
+                r.info.depth,
+                r.info.nodes,
+                r.info.time.as_millis(),
+                r.info.pv.join(" ")
+            )),
+            None => s.push_str("best move: none (no legal move)\n"),
+        }
+    }
     if let Some((x, y)) = req.bell {
         let r = bell(game.simulator().backend(), x.0 as u16, y.0 as u16);
         s.push_str(&format!("\nBell correlations of {x} and {y}:\n"));
@@ -330,4 +407,24 @@ pub fn variant_text(game: &dyn VariantGame) -> String {
         game.history().len(),
     ));
     s
+}
+
+/// The `analyze --variant ... --json` object: the variant's own, with `legal_moves`
+/// (where the variant does not list them itself) and, when asked, the greedy player's
+/// `best` move (depth 1).
+pub fn variant_json(game: &dyn VariantGame, best: Option<&BestRequest>, seed: u64) -> Value {
+    let mut out = game.to_json();
+    if out.get("legal_moves").is_none() {
+        out["legal_moves"] = json!(game.legal_moves());
+    }
+    if best.is_some() {
+        out["best"] = match crate::engine::variant::greedy_variant(game, seed) {
+            Ok(choice) => best_json(&Report {
+                best: Some(choice.mv),
+                info: choice.info.expect("the greedy player reports its search"),
+            }),
+            Err(_) => Value::Null,
+        };
+    }
+    out
 }

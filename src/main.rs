@@ -133,6 +133,15 @@ enum Command {
         /// Also write the game's circuit as OpenQASM 3 to this file.
         #[arg(long, value_name = "OUT")]
         qasm: Option<std::path::PathBuf>,
+        /// Also search for the best move of the side to move (JSON: `best`).
+        #[arg(long)]
+        best: bool,
+        /// Strength of the search for --best: 1 (fast) to 5 (default 3).
+        #[arg(long, requires = "best", value_parser = parse_level)]
+        level: Option<u8>,
+        /// Search for --best this many milliseconds instead of to a level's depth.
+        #[arg(long, value_name = "MS", requires = "best", conflicts_with = "level")]
+        movetime: Option<u64>,
         /// Largest dense state, as log2 of the number of amplitudes (default 26).
         #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
         dense_limit: Option<u32>,
@@ -143,6 +152,9 @@ enum Command {
         #[arg(long, requires = "qasm")]
         force: bool,
     },
+    /// Play games between two players (the engine at a level, random, greedy) and
+    /// report the score, the Elo difference and the time per move.
+    Match(qchess::engine::cli::MatchArgs),
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
     /// Write a saved Quantum Chess game's circuit as OpenQASM 3.
@@ -278,6 +290,13 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
 fn parse_variant(s: &str) -> Result<RuleSet, String> {
     s.parse()
         .map_err(|e: qchess::variants::UnknownRuleSet| e.to_string())
+}
+
+fn parse_level(s: &str) -> Result<u8, String> {
+    let n: i64 = s
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a whole number"))?;
+    qchess::engine::level::check(n).map_err(|e| e.to_string())
 }
 
 fn parse_dense_limit(s: &str) -> Result<u32, String> {
@@ -443,10 +462,17 @@ fn main() -> ExitCode {
             bell,
             entanglement,
             qasm,
+            best,
+            level,
+            movetime,
             dense_limit,
             sparse_limit,
             force,
         }) => {
+            let search = best.then(|| analyze::BestRequest {
+                level: level.unwrap_or(qchess::engine::level::DEFAULT_LEVEL),
+                movetime: movetime.map(std::time::Duration::from_millis),
+            });
             if variant != RuleSet::Quantum {
                 let quantum_only = [
                     ("--bell", bell.is_some()),
@@ -459,7 +485,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
                 return match analyze::run_variant(variant, fen.as_deref(), &moves, seed) {
-                    Ok(game) if json => write_stdout(&format!("{}\n", game.to_json())),
+                    Ok(game) if json => write_stdout(&format!(
+                        "{}\n",
+                        analyze::variant_json(game.as_ref(), search.as_ref(), seed)
+                    )),
                     Ok(game) => write_stdout(&analyze::variant_text(game.as_ref())),
                     Err(e) => {
                         eprintln!("qchess: {e}");
@@ -475,6 +504,7 @@ fn main() -> ExitCode {
                 free_turns,
                 bell: bell.map(|v| (v[0], v[1])),
                 entanglement,
+                best: search,
                 dense_limit_log2: dense_limit,
                 sparse_limit,
             };
@@ -498,6 +528,13 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
+        Some(Command::Match(args)) => match qchess::engine::cli::run(&args) {
+            Ok(text) => write_stdout(&text),
+            Err(e) => {
+                eprintln!("qchess: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Export { file, qasm, force }) => export(&file, &qasm, force),
         Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
             Ok(text) => write_stdout(&text),

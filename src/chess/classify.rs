@@ -236,7 +236,7 @@ pub fn between(a: Square, b: Square) -> Vec<Square> {
 }
 
 /// True when `kind`'s move pattern (not castling, not pawns) goes from `a` to `b`.
-fn pattern(kind: Kind, a: Square, b: Square) -> bool {
+pub fn pattern(kind: Kind, a: Square, b: Square) -> bool {
     let (df, dr) = ((b.file() - a.file()).abs(), (b.rank() - a.rank()).abs());
     if df == 0 && dr == 0 {
         return false;

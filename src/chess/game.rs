@@ -445,6 +445,41 @@ impl Game {
         Some(last)
     }
 
+    /// A hash of what threefold repetition compares: classical register, side to move,
+    /// castling and en passant rights, and the quantum state's signature up to a global
+    /// phase (rounded, see the signature's `Hash`). The signature is cached per factor, so
+    /// this costs little once the state has been fingerprinted.
+    pub fn state_hash(&self) -> u64 {
+        let seen = self.fingerprint();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        seen.classical.hash(&mut h);
+        seen.quantum.hash(&mut h);
+        h.finish()
+    }
+
+    /// A copy of the current state without the moves that led to it: the history is
+    /// empty (so undo, replay and export see no moves), the repetition counts and the
+    /// 50-move counter are kept. Cloning it costs the same at any length of game: a
+    /// search branches from it. It watches no cancel flag (a search has its own stop).
+    pub fn detached(&self) -> Game {
+        let mut sim = self.sim.clone();
+        sim.set_cancel(None);
+        Game {
+            start: self.start.clone(),
+            opts: self.opts,
+            state: self.state.clone(),
+            sim,
+            history: Vec::new(),
+            status: self.status,
+            end: self.end,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            count_at_reset: self.count_at_reset,
+            seen: self.seen.clone(),
+            cancel: None,
+        }
+    }
+
     /// The rules' view of the state (register, probabilities, side, rights).
     pub fn state(&self) -> &State {
         &self.state

@@ -1,7 +1,7 @@
 //! Legal-move generation for the side to move.
 
 use super::board::{Kind, Square};
-use super::classify::{classify, Classified, State};
+use super::classify::{classify, pattern, Classified, State};
 use super::notation::{MoveText, Shape};
 
 const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
@@ -41,8 +41,12 @@ pub fn moves_from(st: &State, from: Square, free_turns: bool) -> Vec<Classified>
     if piece.kind == Kind::Pawn {
         return out;
     }
+    // Split and merge targets: empty or the same piece in superposition, and (checked
+    // here first because it is cheap) on the piece's pattern from `from`; classify
+    // checks the rest.
     let basic_targets: Vec<Square> = Square::all()
-        .filter(|&t| t != from && st.piece(t).is_none_or(|o| o == piece && !st.certain(t)))
+        .filter(|&t| t != from && pattern(piece.kind, from, t))
+        .filter(|&t| st.piece(t).is_none_or(|o| o == piece && !st.certain(t)))
         .collect();
     for &to1 in &basic_targets {
         for &to2 in &basic_targets {
@@ -62,7 +66,7 @@ pub fn moves_from(st: &State, from: Square, free_turns: bool) -> Vec<Classified>
             continue;
         }
         for &to in &basic_targets {
-            if to == other {
+            if to == other || !pattern(piece.kind, other, to) {
                 continue;
             }
             for (from1, from2) in [(from, other), (other, from)] {

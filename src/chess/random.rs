@@ -1,11 +1,12 @@
 //! Random legal moves, for seeded test games and benchmarks.
 
 use super::classify::MoveType;
-use super::game::Game;
+use super::game::{Game, GameOptions, Status};
 use super::movegen::legal_moves;
 use super::notation::MoveText;
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A random legal move for the side to move: first a kind of move (standard 70%, split
 /// 20%, merge 10%, falling back to any kind that exists), then a move of that kind.
@@ -33,4 +34,26 @@ pub fn random_move<R: Rng>(game: &Game, rng: &mut R) -> Option<MoveText> {
         .iter()
         .find_map(|&g| groups[g].choose(rng))
         .map(|m| m.text)
+}
+
+/// The seeded random game of the benchmarks: up to `plies` moves of [`random_move`] from
+/// the standard start (moves drawn from `seed ^ 0x5eed`, outcomes from `seed`, sparse
+/// backend), as played (canonical, with outcomes). Shorter if a king falls first.
+pub fn seeded_game(seed: u64, plies: usize) -> Vec<String> {
+    let mut g = Game::standard(GameOptions {
+        seed,
+        ..GameOptions::default()
+    });
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut out = Vec::new();
+    while out.len() < plies && g.status() == Status::Ongoing {
+        let Some(m) = random_move(&g, &mut rng) else {
+            break;
+        };
+        match g.play(&m.to_string()) {
+            Ok(played) => out.push(played.played.clone()),
+            Err(_) => break,
+        }
+    }
+    out
 }

@@ -114,6 +114,25 @@ impl Signature {
     }
 }
 
+impl std::hash::Hash for Signature {
+    /// Hashes the values rounded to about 1e-6, relative to the first point's phase, so
+    /// that states that [`Signature::matches`] almost always hash alike (two within the
+    /// tolerance can still fall on either side of a rounding step). For hash tables that
+    /// tolerate a rare miss (the engine's transposition table), not for deciding equality.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let first = (0..POINTS).find(|&k| self.cond[k].is_finite());
+        for k in 0..POINTS {
+            let Some(f) = first.filter(|_| self.cond[k].is_finite()) else {
+                u64::MAX.hash(h);
+                continue;
+            };
+            let turn = (self.arg[k] - self.arg[f]).rem_euclid(TAU) / TAU;
+            ((self.log_abs[k] * 1e6).round() as i64).hash(h);
+            (((turn * 1e6).round() as i64) % 1_000_000).hash(h);
+        }
+    }
+}
+
 /// Sums a state's branches into its signature, one branch at a time.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
@@ -215,5 +234,35 @@ mod tests {
         tiny[2].1 *= 1.0 + 1e-14;
         assert!(sig(&tiny).matches(&sig(&whole)));
         assert!(Signature::ONE.matches(&Signature::of_basis(&Bits::ZERO, c(0.0, 1.0))));
+    }
+
+    fn key(s: &Signature) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn hash_ignores_factoring_and_global_phase_but_not_a_relative_phase() {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let a = [
+            (Bits::from_qubits([3]), c(h, 0.0)),
+            (Bits::from_qubits([9]), c(0.0, h)),
+        ];
+        let b = [(Bits::from_qubits([40]), c(0.0, 1.0))];
+        let whole: Vec<_> = a
+            .iter()
+            .map(|(x, ax)| (x.or(&b[0].0), ax * b[0].1))
+            .collect();
+        let turned: Vec<_> = whole
+            .iter()
+            .map(|(k, v)| (*k, v * Complex64::from_polar(1.0, -0.7)))
+            .collect();
+        assert_eq!(key(&sig(&a).times(&sig(&b))), key(&sig(&whole)));
+        assert_eq!(key(&sig(&turned)), key(&sig(&whole)));
+        let mut other = whole.clone();
+        other[1].1 = -other[1].1;
+        assert_ne!(key(&sig(&other)), key(&sig(&whole)));
     }
 }

@@ -1,0 +1,76 @@
+//! The engine on the middlegame of the seeded benchmark game (plies 20 to 80 of the game
+//! in `benches/game.rs`): time per move of each level (median and maximum over the
+//! positions) and nodes per second, then criterion timings of single searches with their
+//! nodes per second as throughput (`thrpt`, in elements/s: one element is one node).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use qchess::chess::{random::seeded_game, Game, GameOptions, Status};
+use qchess::engine::{level, search};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The middlegame positions: every fourth ply from 20 to 80.
+fn positions() -> Vec<Game> {
+    let moves = seeded_game(0, 80);
+    let mut g = Game::standard(GameOptions::default());
+    let mut out = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        g.play(m).expect("the seeded game replays");
+        let ply = i + 1;
+        if ply >= 20 && ply % 4 == 0 && g.status() == Status::Ongoing {
+            out.push(g.clone());
+        }
+    }
+    out
+}
+
+/// Searches every position at `level` once; prints median and maximum time per move and
+/// nodes per second.
+fn report(level_n: u8, games: &[Game]) {
+    let stop = AtomicBool::new(false);
+    let mut times = Vec::new();
+    let (mut nodes, mut total) = (0u64, Duration::ZERO);
+    for g in games {
+        let t = Instant::now();
+        let r = search(g, &level::limits(level_n, 0), &stop, &mut |_| {});
+        let dt = t.elapsed();
+        times.push(dt);
+        nodes += r.info.nodes;
+        total += dt;
+    }
+    times.sort();
+    eprintln!(
+        "engine/level {level_n}: {} middlegame positions, median {:?}/move, max {:?}/move, {:.0} nodes/s",
+        times.len(),
+        times[times.len() / 2],
+        times.last().copied().unwrap_or_default(),
+        nodes as f64 / total.as_secs_f64(),
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let games = positions();
+    if std::env::args().any(|a| a == "--bench") {
+        for l in level::MIN_LEVEL..=level::MAX_LEVEL {
+            report(l, &games);
+        }
+    }
+    let middle = &games[games.len() / 2];
+    let stop = AtomicBool::new(false);
+    let mut group = c.benchmark_group("engine");
+    group.sample_size(10);
+    for l in [1, 2, 3] {
+        // A search limited by depth and nodes visits the same nodes every time.
+        let nodes = search(middle, &level::limits(l, 0), &stop, &mut |_| {})
+            .info
+            .nodes;
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("level {l}, ply {}", middle.ply()), |b| {
+            b.iter(|| search(middle, &level::limits(l, 0), &stop, &mut |_| {}))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,74 @@
+//! `qchess match`: two players, a number of games, the result and what it says about
+//! their strength. A progress bar goes to stderr (when it is a terminal).
+
+use super::matches::{run_match, MatchError, MatchOptions, Result1};
+use super::spec::PlayerSpec;
+use crate::quantum::BackendKind;
+use crate::variants::RuleSet;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Arguments of `qchess match`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// The first player, White in games 1, 3, 5...: engine:LEVEL (1..5), random or greedy.
+    #[arg(long, value_name = "SPEC")]
+    pub white: PlayerSpec,
+    /// The second player, White in games 2, 4, 6...
+    #[arg(long, value_name = "SPEC")]
+    pub black: PlayerSpec,
+    /// Number of games (colours alternate).
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// Seed of the measurements and of the players' choices (game i uses seed + i).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A game still going after this many plies is stopped and counted as a draw.
+    #[arg(long, value_name = "P", default_value_t = 300)]
+    pub max_plies: u32,
+    /// Print one JSON object (with every game's moves) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Rule system: quantum (Quantum Chess), harmonics or haft. The engine plays the
+    /// variants greedily.
+    #[arg(long, default_value = "quantum")]
+    pub variant: RuleSet,
+    /// Simulator backend (Quantum Chess).
+    #[arg(long, default_value = "sparse")]
+    pub backend: BackendKind,
+}
+
+/// Runs the match; the report as text or JSON.
+pub fn run(args: &MatchArgs) -> Result<String, MatchError> {
+    let opts = MatchOptions {
+        first: args.white.clone(),
+        second: args.black.clone(),
+        games: args.games,
+        seed: args.seed,
+        max_plies: args.max_plies,
+        variant: args.variant,
+        backend: args.backend,
+    };
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  {elapsed} (eta {eta})")
+            .expect("the template is valid"),
+    );
+    bar.set_message(format!("{} vs {}", args.white, args.black));
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    let report = run_match(&opts, &mut |g| {
+        match g.result {
+            Result1::Win => w += 1,
+            Result1::Draw => d += 1,
+            Result1::Loss => l += 1,
+        }
+        bar.set_message(format!("{} vs {}: +{w} ={d} -{l}", args.white, args.black));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let report = report?;
+    Ok(if args.json {
+        format!("{}\n", report.to_json())
+    } else {
+        report.to_text()
+    })
+}

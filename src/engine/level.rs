@@ -1,0 +1,63 @@
+//! Playing strength: levels 1..5 as search limits.
+
+use super::eval::Style;
+use super::search::Limits;
+use std::time::Duration;
+
+/// The weakest level.
+pub const MIN_LEVEL: u8 = 1;
+/// The strongest level.
+pub const MAX_LEVEL: u8 = 5;
+/// The level used when none is given.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// A level outside 1..5.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("level {0} does not exist: levels go from 1 (weakest) to 5 (strongest)")]
+pub struct BadLevel(pub i64);
+
+/// Checks a level number.
+pub fn check(level: i64) -> Result<u8, BadLevel> {
+    if (MIN_LEVEL as i64..=MAX_LEVEL as i64).contains(&level) {
+        Ok(level as u8)
+    } else {
+        Err(BadLevel(level))
+    }
+}
+
+/// The limits of a level: depth, quiescence plies and a node budget, so a level's
+/// choice depends only on the position and the seed, never on the machine's speed.
+pub fn limits(level: u8, seed: u64) -> Limits {
+    let (depth, quiescence, late_moves, nodes) = match level {
+        0 | 1 => (1, 1, 0, 5_000),
+        2 => (2, 1, 8, 20_000),
+        3 => (3, 1, 8, 60_000),
+        4 => (4, 1, 8, 120_000),
+        _ => (5, 1, 8, 300_000),
+    };
+    Limits {
+        depth,
+        nodes: Some(nodes),
+        movetime: None,
+        quiescence,
+        late_moves,
+        style: Style::Full,
+        seed,
+    }
+}
+
+/// Limits for thinking `time` per move: iterative deepening as deep as the time allows
+/// (with the quiescence of level 5).
+pub fn timed(time: Duration, seed: u64) -> Limits {
+    Limits {
+        depth: super::search::MAX_PLY as u32 / 2,
+        nodes: None,
+        movetime: Some(time),
+        ..limits(MAX_LEVEL, seed)
+    }
+}
+
+/// How `level` is named in saved games and reports.
+pub fn name(level: u8) -> String {
+    format!("qchess level {level}")
+}

@@ -1,0 +1,489 @@
+//! Matches between two players: games from the standard start with alternating
+//! colours, and the statistics that measure strength (score, Elo difference with a 95%
+//! interval, time per move).
+//!
+//! Decisions: game `i` (from 0) is played with the first player (`--white`) as White
+//! when `i` is even; its measurements are drawn from `seed + i`, and each player's
+//! choices from a seed mixed from the match seed, `i` and its slot, so a match is
+//! reproducible and its games differ. A game still going after `max_plies` plies is
+//! stopped and counted as a draw ("unfinished"). A side with no legal move draws. A
+//! player whose move the game refuses loses that game.
+
+use super::player::{Player, PlayerError};
+use super::spec::PlayerSpec;
+use crate::chess::{Color, Game, GameOptions, Status};
+use crate::quantum::BackendKind;
+use crate::variants::{new_game, RuleSet, VariantError, VariantGame};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// What a match plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchOptions {
+    /// The first player (White in the even games).
+    pub first: PlayerSpec,
+    /// The second player.
+    pub second: PlayerSpec,
+    /// Number of games.
+    pub games: u32,
+    /// Seed of the measurements and the players' choices.
+    pub seed: u64,
+    /// A game is stopped (a draw) after this many plies.
+    pub max_plies: u32,
+    /// Rule system.
+    pub variant: RuleSet,
+    /// Simulator backend (Quantum Chess).
+    pub backend: BackendKind,
+}
+
+/// How one game ended, for the first player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result1 {
+    /// The first player won.
+    Win,
+    /// A draw (finished or unfinished).
+    Draw,
+    /// The first player lost.
+    Loss,
+}
+
+/// One game of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Index from 0.
+    pub index: u32,
+    /// Whether the first player had White.
+    pub first_is_white: bool,
+    /// The result for the first player.
+    pub result: Result1,
+    /// Plies played.
+    pub plies: u32,
+    /// Why it ended, in words.
+    pub end: String,
+    /// Stopped at the ply limit (counted as a draw).
+    pub unfinished: bool,
+    /// The moves as played (canonical, with outcomes).
+    pub moves: Vec<String>,
+}
+
+/// Median and maximum of one player's time per move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveTimes {
+    /// Median.
+    pub median: Duration,
+    /// Maximum.
+    pub max: Duration,
+    /// Number of moves timed.
+    pub moves: usize,
+}
+
+/// The result of a match, for the first player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchReport {
+    /// The first player's name.
+    pub first: String,
+    /// The second player's name.
+    pub second: String,
+    /// Games won by the first player.
+    pub wins: u32,
+    /// Games drawn (unfinished ones included).
+    pub draws: u32,
+    /// Games lost by the first player.
+    pub losses: u32,
+    /// Draws by reaching the ply limit.
+    pub unfinished: u32,
+    /// Time per move of the first and of the second player.
+    pub times: [MoveTimes; 2],
+    /// Every game.
+    pub games: Vec<GameRecord>,
+}
+
+/// Why a match could not be played.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MatchError {
+    /// The variant could not start.
+    #[error("{0}")]
+    Variant(#[from] VariantError),
+    /// Zero games asked for.
+    #[error("a match needs at least one game")]
+    NoGames,
+}
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_964;
+
+/// The Elo difference that a score (0..1) corresponds to; infinite at 0 and 1.
+pub fn elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// A 95% interval for the expected score after `n` games scoring `score`: the Wilson
+/// score interval (each game counted as one trial; draws as half a win, which makes the
+/// interval slightly wider than it need be, never narrower). Finite at 0 and 1.
+pub fn score_interval(score: f64, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let z2 = Z95 * Z95;
+    let centre = (score + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (score * (1.0 - score) / n + z2 / (4.0 * n * n)).sqrt();
+    // At a score of 0 or 1 one end is exactly 0 or 1; rounding would make it a huge
+    // finite Elo.
+    let snap = |x: f64| {
+        if x < 1e-12 {
+            0.0
+        } else if x > 1.0 - 1e-12 {
+            1.0
+        } else {
+            x
+        }
+    };
+    (snap(centre - half), snap(centre + half))
+}
+
+impl MatchReport {
+    /// Games played.
+    pub fn played(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first player's score, 0..1 (a draw is half a point).
+    pub fn score(&self) -> f64 {
+        let n = self.played();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    /// The Elo difference (first minus second) and its 95% interval.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let (lo, hi) = score_interval(self.score(), self.played());
+        (elo(self.score()), elo(lo), elo(hi))
+    }
+
+    /// The report as one JSON object (an infinite Elo is `null`).
+    pub fn to_json(&self) -> Value {
+        let finite = |x: f64| {
+            if x.is_finite() {
+                json!(x.round())
+            } else {
+                Value::Null
+            }
+        };
+        let (e, lo, hi) = self.elo();
+        let times = |t: &MoveTimes| {
+            json!({
+                "median_ms": t.median.as_secs_f64() * 1e3,
+                "max_ms": t.max.as_secs_f64() * 1e3,
+                "moves": t.moves,
+            })
+        };
+        json!({
+            "first": self.first,
+            "second": self.second,
+            "games": self.played(),
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "unfinished": self.unfinished,
+            "score": self.score(),
+            "elo": finite(e),
+            "elo_low": finite(lo),
+            "elo_high": finite(hi),
+            "time_per_move": {"first": times(&self.times[0]), "second": times(&self.times[1])},
+            "results": self.games.iter().map(|g| json!({
+                "game": g.index + 1,
+                "first_is_white": g.first_is_white,
+                "result": match g.result { Result1::Win => "win", Result1::Draw => "draw", Result1::Loss => "loss" },
+                "plies": g.plies,
+                "end": g.end,
+                "unfinished": g.unfinished,
+                "moves": g.moves,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The report for people.
+    pub fn to_text(&self) -> String {
+        let signed = |x: f64| {
+            if x.is_finite() {
+                format!("{:+.0}", x)
+            } else if x > 0.0 {
+                "+inf".into()
+            } else {
+                "-inf".into()
+            }
+        };
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+        let (e, lo, hi) = self.elo();
+        let mut s = format!(
+            "{} vs {}: {} games, +{} ={} -{} ({} of the draws unfinished)\n",
+            self.first,
+            self.second,
+            self.played(),
+            self.wins,
+            self.draws,
+            self.losses,
+            self.unfinished
+        );
+        s.push_str(&format!(
+            "score {:.1}%, Elo difference {} (95% interval {} .. {})\n",
+            self.score() * 100.0,
+            signed(e),
+            signed(lo),
+            signed(hi)
+        ));
+        for (name, t) in [
+            (&self.first, &self.times[0]),
+            (&self.second, &self.times[1]),
+        ] {
+            s.push_str(&format!(
+                "time per move, {name}: median {}, max {} ({} moves)\n",
+                ms(t.median),
+                ms(t.max),
+                t.moves
+            ));
+        }
+        s
+    }
+}
+
+fn mix(seed: u64, game: u32, slot: u64) -> u64 {
+    let mut x = seed ^ (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ slot << 61;
+    // splitmix64's finaliser
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn median_max(mut v: Vec<Duration>) -> MoveTimes {
+    v.sort();
+    MoveTimes {
+        median: v.get(v.len() / 2).copied().unwrap_or_default(),
+        max: v.last().copied().unwrap_or_default(),
+        moves: v.len(),
+    }
+}
+
+/// What a game needs from either rule system.
+enum Board {
+    Quantum(Box<Game>),
+    Variant(Box<dyn VariantGame>),
+}
+
+impl Board {
+    fn status(&self) -> Status {
+        match self {
+            Board::Quantum(g) => g.status(),
+            Board::Variant(g) => g.status(),
+        }
+    }
+
+    fn to_move(&self) -> Color {
+        match self {
+            Board::Quantum(g) => g.to_move(),
+            Board::Variant(g) => g.to_move(),
+        }
+    }
+
+    fn end(&self) -> String {
+        match self {
+            Board::Quantum(g) => g.end_reason().map(|r| r.describe().to_string()),
+            Board::Variant(g) => g.end_reason(),
+        }
+        .unwrap_or_default()
+    }
+
+    fn think(&self, p: &mut dyn Player) -> Result<super::player::Choice, PlayerError> {
+        match self {
+            Board::Quantum(g) => p.think(g),
+            Board::Variant(g) => p.think_variant(g.as_ref()),
+        }
+        .wait()
+    }
+
+    /// Plays a move; the canonical text played, or why it was refused.
+    fn play(&mut self, mv: &str) -> Result<String, String> {
+        match self {
+            Board::Quantum(g) => g
+                .play(mv)
+                .map(|m| m.played.clone())
+                .map_err(|e| e.to_string()),
+            Board::Variant(g) => g
+                .play(mv)
+                .map(|r| r.text.clone())
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Plays game `index` of a match; the move times of each player go to `times`.
+fn play_game(
+    opts: &MatchOptions,
+    index: u32,
+    times: &mut [Vec<Duration>; 2],
+) -> Result<GameRecord, MatchError> {
+    let first_is_white = index.is_multiple_of(2);
+    let game_seed = opts.seed.wrapping_add(index as u64);
+    let mut board = match opts.variant {
+        RuleSet::Quantum => Board::Quantum(Box::new(Game::standard(GameOptions {
+            backend: opts.backend,
+            seed: game_seed,
+            ..GameOptions::default()
+        }))),
+        rules => Board::Variant(new_game(rules, None, game_seed)?),
+    };
+    let mut players = [
+        opts.first.build(mix(opts.seed, index, 1)),
+        opts.second.build(mix(opts.seed, index, 2)),
+    ];
+    let mut moves = Vec::new();
+    // `end: None` = stopped at the ply limit.
+    let record = |result, end: Option<String>, moves: Vec<String>| GameRecord {
+        index,
+        first_is_white,
+        result,
+        plies: moves.len() as u32,
+        unfinished: end.is_none(),
+        end: end.unwrap_or_else(|| format!("unfinished after {} plies", opts.max_plies)),
+        moves,
+    };
+    loop {
+        let first_to_move = (board.to_move() == Color::White) == first_is_white;
+        let slot = if first_to_move { 0 } else { 1 };
+        match board.status() {
+            Status::Ongoing => {}
+            Status::Draw => return Ok(record(Result1::Draw, Some(board.end()), moves)),
+            won => {
+                let first_won = (won == Status::WhiteWins) == first_is_white;
+                let r = if first_won {
+                    Result1::Win
+                } else {
+                    Result1::Loss
+                };
+                return Ok(record(r, Some(board.end()), moves));
+            }
+        }
+        if moves.len() as u32 >= opts.max_plies {
+            return Ok(record(Result1::Draw, None, moves));
+        }
+        let t = Instant::now();
+        let answer = board.think(players[slot].as_mut());
+        times[slot].push(t.elapsed());
+        let loses = if first_to_move {
+            Result1::Loss
+        } else {
+            Result1::Win
+        };
+        match answer {
+            Ok(choice) => match board.play(&choice.mv) {
+                Ok(played) => moves.push(played),
+                Err(why) => {
+                    let name = players[slot].name();
+                    let end = format!("{name} played \"{}\", which was refused: {why}", choice.mv);
+                    return Ok(record(loses, Some(end), moves));
+                }
+            },
+            Err(PlayerError::NoMove) => {
+                return Ok(record(Result1::Draw, Some("no legal move".into()), moves));
+            }
+            Err(e) => {
+                let end = format!("{}: {e}", players[slot].name());
+                return Ok(record(loses, Some(end), moves));
+            }
+        }
+    }
+}
+
+/// Plays a match; `on_game` hears of every finished game.
+pub fn run_match(
+    opts: &MatchOptions,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchReport, MatchError> {
+    if opts.games == 0 {
+        return Err(MatchError::NoGames);
+    }
+    let mut times = [Vec::new(), Vec::new()];
+    let mut report = MatchReport {
+        first: opts.first.build(0).name(),
+        second: opts.second.build(0).name(),
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        unfinished: 0,
+        times: [MoveTimes::default(); 2],
+        games: Vec::new(),
+    };
+    for i in 0..opts.games {
+        let g = play_game(opts, i, &mut times)?;
+        match g.result {
+            Result1::Win => report.wins += 1,
+            Result1::Draw => report.draws += 1,
+            Result1::Loss => report.losses += 1,
+        }
+        if g.unfinished {
+            report.unfinished += 1;
+        }
+        on_game(&g);
+        report.games.push(g);
+    }
+    let [a, b] = times;
+    report.times = [median_max(a), median_max(b)];
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_scores() {
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.848).abs() < 1e-3);
+        assert!((elo(0.25) + 190.848).abs() < 1e-3);
+        assert_eq!(elo(1.0), f64::INFINITY);
+        let (lo, hi) = score_interval(0.5, 100);
+        assert!(
+            (lo - 0.404).abs() < 1e-3 && (hi - 0.596).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = score_interval(1.0, 100);
+        assert!(lo > 0.96 && lo < 0.97 && hi == 1.0, "{lo}");
+    }
+
+    #[test]
+    fn a_short_match_alternates_colours() {
+        let opts = MatchOptions {
+            first: PlayerSpec::Greedy,
+            second: PlayerSpec::Random,
+            games: 2,
+            seed: 9,
+            max_plies: 12,
+            variant: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+        };
+        let mut seen = 0;
+        let r = run_match(&opts, &mut |_| seen += 1).unwrap();
+        assert_eq!(seen, 2);
+        assert_eq!(r.played(), 2);
+        assert!(r.games[0].first_is_white && !r.games[1].first_is_white);
+        assert!(r.games.iter().all(|g| g.plies <= 12));
+        assert_eq!(
+            r.times[0].moves + r.times[1].moves,
+            r.games.iter().map(|g| g.plies as usize).sum::<usize>()
+        );
+        assert_eq!(
+            run_match(&opts, &mut |_| {}).unwrap().games,
+            r.games,
+            "reproducible"
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The computer opponent: an expectimax search on the exact state ([`search()`]), its
+//! evaluation ([`eval`]), levels, players (anything that yields a move: the engine,
+//! `random`, `greedy`, and the variants' greedy player) and the match runner.
+//!
+//! A search runs on its own thread behind a [`player::Thinking`] handle: it reports
+//! each finished iteration (depth, score, nodes, best line), can be stopped at any time
+//! and then answers with the best move so far.
+
+pub mod cli;
+pub mod eval;
+pub mod level;
+pub mod matches;
+pub mod moves;
+pub mod player;
+pub mod search;
+pub mod spec;
+pub mod tt;
+pub mod variant;
+
+pub use player::{Choice, Event, Player, PlayerError, Thinking};
+pub use search::{search, Info, Limits, Report};
+pub use spec::PlayerSpec;

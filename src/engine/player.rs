@@ -1,0 +1,333 @@
+//! Players: anything that yields a move for a position. A player is asked to
+//! [`Player::think`] and answers with a [`Thinking`]: a handle to work that may run on
+//! its own thread, reports progress as [`Event`]s, can be stopped at any time, and ends
+//! with a move. The match runner waits on it; a terminal game polls it between frames;
+//! a UQCI front end forwards its progress as `info` lines.
+
+use super::level;
+use super::search::{search, Info, Limits};
+use super::variant::greedy_variant;
+use crate::chess::random::random_move;
+use crate::chess::Game;
+use crate::variants::VariantGame;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A move a player chose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The move in canonical notation, without an outcome.
+    pub mv: String,
+    /// What the search knew when it chose (players that search).
+    pub info: Option<Info>,
+}
+
+/// Why a player gave no move.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlayerError {
+    /// The side to move has no legal move (or the game is over).
+    #[error("there is no legal move to play")]
+    NoMove,
+    /// The player's thread ended without an answer.
+    #[error("the player stopped without choosing a move")]
+    Gone,
+}
+
+/// What a thinking player reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Progress: an iteration of the search finished.
+    Info(Info),
+    /// The answer; nothing follows it.
+    Done(Result<Choice, PlayerError>),
+}
+
+/// A player at work on one move.
+pub struct Thinking {
+    stop: Arc<AtomicBool>,
+    events: Receiver<Event>,
+}
+
+impl Thinking {
+    /// Runs `work` on its own thread. It gets the stop flag and a callback for progress,
+    /// and returns the answer.
+    pub fn spawn<F>(work: F) -> Thinking
+    where
+        F: FnOnce(&AtomicBool, &mut dyn FnMut(&Info)) -> Result<Choice, PlayerError>
+            + Send
+            + 'static,
+    {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, events) = mpsc::channel();
+        let flag = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let progress = tx.clone();
+            let mut report = move |i: &Info| {
+                let _ = progress.send(Event::Info(i.clone()));
+            };
+            let answer = work(&flag, &mut report);
+            let _ = tx.send(Event::Done(answer));
+        });
+        Thinking { stop, events }
+    }
+
+    /// An answer known at once.
+    pub fn done(answer: Result<Choice, PlayerError>) -> Thinking {
+        let (tx, events) = mpsc::channel();
+        let _ = tx.send(Event::Done(answer));
+        Thinking {
+            stop: Arc::new(AtomicBool::new(false)),
+            events,
+        }
+    }
+
+    /// Asks the player to answer now with the best move so far.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The next event if there is one, without waiting.
+    pub fn poll(&self) -> Option<Event> {
+        match self.events.try_recv() {
+            Ok(e) => Some(e),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Event::Done(Err(PlayerError::Gone))),
+        }
+    }
+
+    /// The next event, waiting at most `timeout`.
+    pub fn next_event(&self, timeout: Duration) -> Option<Event> {
+        match self.events.recv_timeout(timeout) {
+            Ok(e) => Some(e),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => Some(Event::Done(Err(PlayerError::Gone))),
+        }
+    }
+
+    /// Waits for the answer (progress is dropped).
+    pub fn wait(self) -> Result<Choice, PlayerError> {
+        loop {
+            match self.events.recv() {
+                Ok(Event::Done(answer)) => return answer,
+                Ok(Event::Info(_)) => {}
+                Err(_) => return Err(PlayerError::Gone),
+            }
+        }
+    }
+}
+
+impl Drop for Thinking {
+    /// An abandoned search stops (its thread ends on its own).
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Anything that yields a move for a position.
+pub trait Player: Send {
+    /// The name saved games and reports show ("qchess level 3", "random").
+    fn name(&self) -> String;
+    /// Starts choosing a move for the side to move in a Quantum Chess game.
+    fn think(&mut self, game: &Game) -> Thinking;
+    /// Chooses a move in a harmonics or haft game (at once: variant games stay on the
+    /// caller's thread).
+    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking;
+}
+
+/// A seed for one move: the player's seed mixed with the ply, so a player's choices
+/// depend on the game and its seed only.
+fn move_seed(seed: u64, ply: usize) -> u64 {
+    seed ^ (ply as u64)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Runs a search on its own thread for `game`.
+fn search_thread(game: &Game, limits: Limits) -> Thinking {
+    let root = game.detached();
+    Thinking::spawn(move |stop, progress| {
+        let report = search(&root, &limits, stop, progress);
+        match report.best {
+            Some(mv) => Ok(Choice {
+                mv,
+                info: Some(report.info),
+            }),
+            None => Err(PlayerError::NoMove),
+        }
+    })
+}
+
+/// The engine: expectimax search at a level, or for a time per move.
+pub struct Engine {
+    limits: Limits,
+    name: String,
+}
+
+impl Engine {
+    /// The engine at `level` (1..5), choosing among equal moves by `seed`.
+    pub fn at_level(level: u8, seed: u64) -> Engine {
+        Engine {
+            limits: level::limits(level, seed),
+            name: level::name(level),
+        }
+    }
+
+    /// The engine thinking `time` per move.
+    pub fn timed(time: Duration, seed: u64) -> Engine {
+        Engine {
+            limits: level::timed(time, seed),
+            name: format!("qchess {} ms", time.as_millis()),
+        }
+    }
+}
+
+impl Player for Engine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn think(&mut self, game: &Game) -> Thinking {
+        let limits = Limits {
+            seed: move_seed(self.limits.seed, game.ply()),
+            ..self.limits
+        };
+        search_thread(game, limits)
+    }
+
+    /// The variants have no search of their own yet: the engine plays them greedily.
+    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking {
+        let seed = move_seed(self.limits.seed, game.history().len());
+        Thinking::done(greedy_variant(game, seed))
+    }
+}
+
+/// One ply of lookahead on king presence and expected material: the best expected
+/// value after the move, both outcomes of a measurement weighed.
+pub struct Greedy {
+    seed: u64,
+}
+
+impl Greedy {
+    /// A greedy player choosing among equal moves by `seed`.
+    pub fn new(seed: u64) -> Greedy {
+        Greedy { seed }
+    }
+}
+
+impl Player for Greedy {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+
+    fn think(&mut self, game: &Game) -> Thinking {
+        let limits = Limits {
+            depth: 1,
+            nodes: None,
+            movetime: None,
+            quiescence: 0,
+            late_moves: 0,
+            style: super::eval::Style::Material,
+            seed: move_seed(self.seed, game.ply()),
+        };
+        search_thread(game, limits)
+    }
+
+    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking {
+        let seed = move_seed(self.seed, game.history().len());
+        Thinking::done(greedy_variant(game, seed))
+    }
+}
+
+/// A random legal move (Quantum Chess: standard moves 70%, splits 20%, merges 10%, as
+/// the seeded test games choose; variants: uniform).
+pub struct Random {
+    rng: ChaCha8Rng,
+}
+
+impl Random {
+    /// A random player drawing from `seed`.
+    pub fn new(seed: u64) -> Random {
+        Random {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player for Random {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn think(&mut self, game: &Game) -> Thinking {
+        let answer = match random_move(game, &mut self.rng) {
+            Some(text) if game.status() == crate::chess::Status::Ongoing => Ok(Choice {
+                mv: text.to_string(),
+                info: None,
+            }),
+            _ => Err(PlayerError::NoMove),
+        };
+        Thinking::done(answer)
+    }
+
+    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking {
+        let answer = game
+            .legal_moves()
+            .choose(&mut self.rng)
+            .map(|mv| Choice {
+                mv: mv.clone(),
+                info: None,
+            })
+            .ok_or(PlayerError::NoMove);
+        Thinking::done(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::GameOptions;
+
+    #[test]
+    fn thinking_reports_progress_then_the_move() {
+        let g = Game::standard(GameOptions::default());
+        let t = Engine::at_level(2, 1).think(&g);
+        let mut infos = 0;
+        let answer = loop {
+            match t.next_event(Duration::from_secs(60)) {
+                Some(Event::Info(_)) => infos += 1,
+                Some(Event::Done(a)) => break a,
+                None => panic!("no answer in a minute"),
+            }
+        };
+        assert_eq!(infos, 2, "one report per iteration");
+        let mv = answer.unwrap().mv;
+        Game::standard(GameOptions::default()).play(&mv).unwrap();
+    }
+
+    #[test]
+    fn stopped_search_returns_a_legal_move() {
+        let g = Game::standard(GameOptions::default());
+        let t = Engine::timed(Duration::from_secs(600), 3).think(&g);
+        std::thread::sleep(Duration::from_millis(20));
+        t.stop();
+        let mv = t.wait().unwrap().mv;
+        Game::standard(GameOptions::default()).play(&mv).unwrap();
+    }
+
+    #[test]
+    fn random_and_greedy_play_legal_moves() {
+        let mut g = Game::standard(GameOptions::default());
+        let mut players: [Box<dyn Player>; 2] =
+            [Box::new(Random::new(5)), Box::new(Greedy::new(5))];
+        for ply in 0..6 {
+            let mv = players[ply % 2].think(&g).wait().unwrap().mv;
+            g.play(&mv).unwrap();
+        }
+        assert_eq!(g.ply(), 6);
+    }
+}

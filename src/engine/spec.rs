@@ -1,0 +1,116 @@
+//! Player specifications on the command line: `engine:LEVEL`, `random`, `greedy`.
+//! Each form is a [`PlayerSpec`] variant; a new kind of player (an external UQCI
+//! engine, `uqci:"CMD"`) is a new variant, a new arm in [`PlayerSpec::from_str`] and in
+//! [`PlayerSpec::build`].
+
+use super::level::{self, BadLevel};
+use super::player::{Engine, Greedy, Player, Random};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which player to build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// The engine at a level 1..5 (`engine:3`; `engine` alone is level 3).
+    Engine(u8),
+    /// A random legal move (`random`).
+    Random,
+    /// One ply on king presence and expected material (`greedy`).
+    Greedy,
+}
+
+/// A player specification that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// Not one of the forms.
+    #[error("unknown player \"{0}\": expected engine:LEVEL (1..5), random or greedy")]
+    Unknown(String),
+    /// `engine:` with something that is not a number.
+    #[error("\"{0}\": the level after engine: must be a number from 1 to 5")]
+    LevelNotNumber(String),
+    /// A level out of range.
+    #[error(transparent)]
+    Level(#[from] BadLevel),
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let (kind, arg) = match s.split_once(':') {
+            Some((k, a)) => (k, Some(a)),
+            None => (s, None),
+        };
+        match (kind.to_ascii_lowercase().as_str(), arg) {
+            ("engine", None) => Ok(PlayerSpec::Engine(level::DEFAULT_LEVEL)),
+            ("engine", Some(a)) => {
+                let n: i64 = a
+                    .trim()
+                    .parse()
+                    .map_err(|_| SpecError::LevelNotNumber(s.to_string()))?;
+                Ok(PlayerSpec::Engine(level::check(n)?))
+            }
+            ("random", None) => Ok(PlayerSpec::Random),
+            ("greedy", None) => Ok(PlayerSpec::Greedy),
+            _ => Err(SpecError::Unknown(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Engine(l) => write!(f, "engine:{l}"),
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// A new player of this kind; `seed` drives its random choices.
+    pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        match self {
+            PlayerSpec::Engine(l) => Box::new(Engine::at_level(*l, seed)),
+            PlayerSpec::Random => Box::new(Random::new(seed)),
+            PlayerSpec::Greedy => Box::new(Greedy::new(seed)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints() {
+        for (text, spec) in [
+            ("engine:1", PlayerSpec::Engine(1)),
+            ("Engine:5", PlayerSpec::Engine(5)),
+            ("engine", PlayerSpec::Engine(3)),
+            ("random", PlayerSpec::Random),
+            (" greedy ", PlayerSpec::Greedy),
+        ] {
+            assert_eq!(text.parse::<PlayerSpec>(), Ok(spec.clone()), "{text}");
+            assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));
+        }
+        assert!(matches!(
+            "engine:6".parse::<PlayerSpec>(),
+            Err(SpecError::Level(_))
+        ));
+        assert!(matches!(
+            "engine:x".parse::<PlayerSpec>(),
+            Err(SpecError::LevelNotNumber(_))
+        ));
+        assert!(matches!(
+            "stockfish".parse::<PlayerSpec>(),
+            Err(SpecError::Unknown(_))
+        ));
+        assert!(matches!(
+            "random:2".parse::<PlayerSpec>(),
+            Err(SpecError::Unknown(_))
+        ));
+        assert_eq!(PlayerSpec::Engine(2).build(0).name(), "qchess level 2");
+    }
+}

@@ -1,0 +1,187 @@
+//! The engine's search on small positions: forced king captures, an expectimax value
+//! worked out by hand, determinism, and the players.
+
+use qchess::chess::{Game, GameOptions, Status};
+use qchess::engine::eval::{evaluate, Style, WIN};
+use qchess::engine::moves::candidates;
+use qchess::engine::{level, search, Limits, Report};
+use std::sync::atomic::AtomicBool;
+
+fn game(fen: &str) -> Game {
+    Game::from_fen(fen, GameOptions::default()).expect("valid FEN")
+}
+
+fn run(g: &Game, limits: &Limits) -> Report {
+    search(g, limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+#[test]
+fn king_capture_in_one_beats_the_queen() {
+    // The knight on d6 takes the king on e8; the rook could take the queen on a7.
+    let g = game("4k3/q7/3N4/8/8/8/8/R3K3 w - - 0 1");
+    for l in 1..=3 {
+        let r = run(&g, &level::limits(l, 0));
+        assert_eq!(r.best.as_deref(), Some("d6xe8"), "level {l}");
+        assert_eq!(r.info.score, WIN - 1.0, "level {l}: a win one ply away");
+    }
+}
+
+#[test]
+fn king_capture_in_two_is_found() {
+    // Smothered: the king on h8 has no square, the knight goes to f7 where nothing can
+    // take it, and captures on h8 next (Ng6 would fall to the h7 pawn).
+    let g = game("6rk/6pp/8/4N3/8/8/8/4K3 w - - 0 1");
+    let limits = Limits {
+        quiescence: 0,
+        ..level::limits(3, 0)
+    };
+    let r = run(&g, &limits);
+    assert_eq!(r.best.as_deref(), Some("e5f7"));
+    assert_eq!(r.info.score, WIN - 3.0);
+    assert_eq!(r.info.pv.len(), 3);
+    assert_eq!(r.info.pv[0], "e5f7");
+    assert_eq!(
+        r.info.pv[2], "f7xh8.m1",
+        "a certain measurement is still written"
+    );
+    // Two plies do not see it without the capture search after the horizon.
+    let shallow = run(&g, &Limits { depth: 2, ..limits });
+    assert!(shallow.info.score < WIN - 100.0);
+}
+
+/// White: king e1, rook a1, a knight split between a3 and c3, another between a4 and
+/// c4; Black: king e8, pawn a6. White to move.
+fn one_measurement() -> Game {
+    let mut g = game("4k3/8/p7/8/8/8/1N6/RN2K3 w - - 0 1");
+    for m in ["b1^a3c3", "e8d8", "b2^a4c4", "d8e8"] {
+        g.play(m).unwrap();
+    }
+    g
+}
+
+#[test]
+fn expectimax_value_by_hand() {
+    // The only capture, a1xa6, measures whether the path is clear: neither knight on the
+    // a-file, probability 1/2 * 1/2 = 1/4. Outcome 1: the pawn is taken, material White
+    // 1120 (rook and two knights), Black 0. Outcome 0: a knight blocks, nothing moves,
+    // 1120 against 100. Kings are equal. Value 1/4 * 1120 + 3/4 * 1020 = 1045; every
+    // other move keeps 1020.
+    let g = one_measurement();
+    let mut probe = g.clone();
+    let p1 = probe.play("a1xa6.m1").unwrap().p1.unwrap();
+    assert!((p1 - 0.25).abs() < 1e-9, "{p1}");
+    let limits = Limits {
+        depth: 1,
+        quiescence: 0,
+        style: Style::Material,
+        ..Limits::default()
+    };
+    let r = run(&g, &limits);
+    assert_eq!(r.best.as_deref(), Some("a1xa6"));
+    assert!((r.info.score - 1045.0).abs() < 1e-6, "{}", r.info.score);
+    assert_eq!(r.info.pv, ["a1xa6.m0"], "the likelier outcome");
+    // One node per move, two for a move with two possible outcomes.
+    let moves = candidates(&g);
+    let measuring = moves.iter().filter(|m| m.measures()).count();
+    assert!(measuring >= 3, "a1xa6, a1wa3, a1wa4");
+    assert_eq!(r.info.nodes, (moves.len() + measuring) as u64);
+}
+
+/// Plain expectimax, no pruning: every move, both outcomes of every measurement.
+fn expectimax(g: &Game, depth: u32, ply: usize, style: Style) -> f64 {
+    let win = WIN - ply as f64;
+    match g.status() {
+        Status::Ongoing => {}
+        Status::Draw => return 0.0,
+        Status::WhiteWins if g.to_move() == qchess::chess::Color::White => return win,
+        Status::BlackWins if g.to_move() == qchess::chess::Color::Black => return win,
+        _ => return -win,
+    }
+    if depth == 0 {
+        return evaluate(g, style);
+    }
+    let child = |m: &qchess::chess::Classified, outcome: Option<bool>| {
+        let mut c = g.clone();
+        let mut text = m.text;
+        text.outcome = outcome;
+        let p1 = c.play_text("", &text).ok().map(|p| p.p1.unwrap_or(1.0));
+        p1.map(|p1| (p1, -expectimax(&c, depth - 1, ply + 1, style)))
+    };
+    candidates(g)
+        .iter()
+        .map(|m| {
+            if !m.measures() {
+                return child(m, None).unwrap().1;
+            }
+            match (child(m, Some(true)), child(m, Some(false))) {
+                (Some((p1, v1)), Some((_, v0))) => p1 * v1 + (1.0 - p1) * v0,
+                (Some((_, v1)), None) => v1,
+                (None, Some((_, v0))) => v0,
+                (None, None) => unreachable!("one outcome is possible"),
+            }
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn pruning_keeps_the_expectimax_value() {
+    // Alpha-beta, Star1 at chance nodes, null windows and the table must give the value
+    // of the full tree exactly (no late-move pruning, no quiescence).
+    let mut positions = vec![one_measurement()];
+    let mut g = game("r3k3/1p6/8/3n4/8/8/1P6/R3K1N1 w - - 0 1");
+    for m in ["g1^f3h3", "d5^b4f4", "b2b3"] {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    positions.push(g);
+    for g in &positions {
+        for (depth, style) in [(1, Style::Full), (2, Style::Material), (2, Style::Full)] {
+            let limits = Limits {
+                depth,
+                quiescence: 0,
+                late_moves: 0,
+                style,
+                ..Limits::default()
+            };
+            let want = expectimax(g, depth, 0, style);
+            let got = run(g, &limits).info.score;
+            assert!(
+                (got - want).abs() < 1e-6,
+                "depth {depth} {style:?}: {got} != {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn same_seed_and_level_same_result() {
+    let mut g = Game::standard(GameOptions::default());
+    for m in ["e2e4", "g8^f6h6", "d1h5", "f6e4.m1"] {
+        if g.play(m).is_err() {
+            break;
+        }
+    }
+    for l in [1, 2] {
+        let a = run(&g, &level::limits(l, 42));
+        let b = run(&g, &level::limits(l, 42));
+        assert_eq!(a.best, b.best);
+        assert_eq!(
+            (a.info.depth, a.info.score, a.info.nodes, &a.info.pv),
+            (b.info.depth, b.info.score, b.info.nodes, &b.info.pv)
+        );
+    }
+    // A node budget cuts the search at the same place every time.
+    let tight = Limits {
+        nodes: Some(500),
+        ..level::limits(3, 7)
+    };
+    let (a, b) = (run(&g, &tight), run(&g, &tight));
+    assert_eq!((a.best, a.info.nodes), (b.best, b.info.nodes));
+}
+
+#[test]
+fn no_move_once_the_game_is_over() {
+    let mut g = game("3k4/8/8/8/8/8/8/3RK3 w - - 0 1");
+    g.play("d1xd8").unwrap();
+    assert_eq!(g.status(), Status::WhiteWins);
+    assert_eq!(run(&g, &level::limits(1, 0)).best, None);
+}
