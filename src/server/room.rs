@@ -430,16 +430,20 @@ impl Room {
         };
         {
             let mut st = self.lock();
-            let Some(c) = st.computer else {
-                return;
-            };
-            let due = st.board.status() == Status::Ongoing && st.board.to_move() == c.side;
-            if !due || st.asked || st.thinking || self.closed.load(Ordering::Relaxed) {
+            if self.computer_due(&st).is_none() || st.asked {
                 return;
             }
             st.asked = true;
         }
         computers.ask(self);
+    }
+
+    /// The computer, when it is its turn and nothing is under way for it already.
+    fn computer_due(&self, st: &State) -> Option<Computer> {
+        let c = st.computer?;
+        let due = st.board.status() == Status::Ongoing && st.board.to_move() == c.side;
+        let busy = st.moving || st.thinking || self.closed.load(Ordering::Relaxed);
+        (due && !busy).then_some(c)
     }
 
     /// Plays the computer's move if it is its turn: the search runs on the caller's
@@ -450,13 +454,9 @@ impl Room {
         let (computer, board) = {
             let mut st = self.lock();
             st.asked = false;
-            let Some(c) = st.computer else {
+            let Some(c) = self.computer_due(&st) else {
                 return;
             };
-            let due = st.board.status() == Status::Ongoing && st.board.to_move() == c.side;
-            if !due || st.moving || st.thinking || self.closed.load(Ordering::Relaxed) {
-                return;
-            }
             st.thinking = true;
             st.version += 1;
             wake_all(&st);
