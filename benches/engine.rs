@@ -1,8 +1,9 @@
 //! The engine on the middlegame of the seeded benchmark game (plies 20 to 80 of the game
 //! in `benches/game.rs`): time per move of each level (median and maximum over the
-//! positions) and nodes per second, then criterion timings of single searches.
+//! positions) and nodes per second, then criterion timings of single searches with their
+//! nodes per second as throughput (`thrpt`, in elements/s: one element is one node).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use qchess::chess::{random::seeded_game, Game, GameOptions, Status};
 use qchess::engine::{level, search};
 use std::sync::atomic::AtomicBool;
@@ -59,6 +60,11 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine");
     group.sample_size(10);
     for l in [1, 2, 3] {
+        // A search limited by depth and nodes visits the same nodes every time.
+        let nodes = search(middle, &level::limits(l, 0), &stop, &mut |_| {})
+            .info
+            .nodes;
+        group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("level {l}, ply {}", middle.ply()), |b| {
             b.iter(|| search(middle, &level::limits(l, 0), &stop, &mut |_| {}))
         });

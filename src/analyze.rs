@@ -297,8 +297,8 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         let r = best_move(game, b, req.seed);
         match &r.best {
             Some(mv) => s.push_str(&format!(
-                "best move: {mv} (score {:+.0} for {}, depth {}, {} nodes, {} ms); line: {}\n",
-                r.info.score,
+                "best move: {mv} (score {:+} for {}, depth {}, {} nodes, {} ms); line: {}\n",
+                r.info.score.round() as i64,
                 game.to_move().name(),
                 r.info.depth,
                 r.info.nodes,

@@ -254,6 +254,10 @@ struct ServeArgs {
     /// Rooms at once.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     max_rooms: u32,
+    /// Computer searches at once, over all rooms (default: one per core); rooms whose
+    /// computer is to move wait their turn.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    computer_searches: Option<u32>,
     /// Minutes without input before a session is closed (its seat is kept).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     idle_minutes: u64,
@@ -284,6 +288,9 @@ fn serve(args: ServeArgs) -> ExitCode {
     opts.limits.per_address = args.max_per_address as usize;
     opts.limits.max_rooms = args.max_rooms as usize;
     opts.limits.idle = std::time::Duration::from_secs(args.idle_minutes * 60);
+    if let Some(n) = args.computer_searches {
+        opts.limits.computer_searches = n as usize;
+    }
     // The server's themes: the built-in ones and the user's, starting with config.toml's.
     let settings = qchess::config::config_dir().and_then(|d| qchess::config::Settings::load(&d));
     let (catalogue, chosen) = match settings {

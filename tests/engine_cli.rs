@@ -1,19 +1,9 @@
 //! The engine on the command line: `analyze --json` gains `legal_moves` and, with
 //! `--best`, a `best` object; `qchess match` plays and reports.
 
-use std::process::Command;
-
-fn qchess(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .output()
-        .expect("qchess runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "common/cli.rs"]
+mod cli;
+use cli::qchess;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = qchess(args);
@@ -96,15 +86,21 @@ fn best_move_in_a_variant() {
 }
 
 #[test]
-fn bad_search_flags_exit_2() {
+fn bad_search_and_match_flags_exit_2() {
     for args in [
         &["analyze", "--best", "--level", "6"][..],
         &["analyze", "--best", "--level", "0"],
         &["analyze", "--level", "2"],
         &["analyze", "--best", "--level", "2", "--movetime", "50"],
+        &["match", "--white", "engine:9", "--black", "random"],
+        &["match", "--white", "stockfish", "--black", "random"],
+        &["match", "--white", "random"],
+        &[
+            "match", "--white", "random", "--black", "random", "--games", "0",
+        ],
     ] {
         let (code, out, err) = qchess(args);
-        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(code, 2, "{args:?}: {err}");
         assert!(out.is_empty() && !err.is_empty(), "{args:?}");
         assert!(!err.contains("panicked"), "{err}");
     }
@@ -163,23 +159,6 @@ fn a_tiny_match() {
     assert_eq!(code, 0);
     assert!(out.contains("qchess level 1 vs random: 1 games"), "{out}");
     assert!(out.contains("Elo difference"), "{out}");
-}
-
-#[test]
-fn bad_match_flags_exit_2() {
-    for args in [
-        &["match", "--white", "engine:9", "--black", "random"][..],
-        &["match", "--white", "stockfish", "--black", "random"],
-        &["match", "--white", "random"],
-        &[
-            "match", "--white", "random", "--black", "random", "--games", "0",
-        ],
-    ] {
-        let (code, out, err) = qchess(args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty(), "{args:?}");
-        assert!(!err.contains("panicked"), "{err}");
-    }
 }
 
 #[test]

@@ -3,20 +3,9 @@
 
 use qchess::qasm;
 use qchess::quantum::BackendKind;
-use std::process::Command;
-
-fn analyze(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .arg("analyze")
-        .args(args)
-        .output()
-        .expect("qchess runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "common/cli.rs"]
+mod cli;
+use cli::analyze;
 
 #[test]
 fn writes_a_program_that_reads_back_to_the_game() {

@@ -132,8 +132,6 @@ async fn the_lobby_creates_lists_and_joins_rooms() {
         // White is taken; black is free.
         bo.send(b"w").await?;
         bo.wait_for("white is taken by ann", T).await?;
-        bo.send(b"e").await?;
-        bo.wait_for("not available yet", T).await?;
         bo.send(b"b").await?;
         bo.wait_for("you play black against ann", T).await?;
         // The window shrinks below the game's least size, and grows back.
@@ -437,6 +435,82 @@ async fn each_session_has_its_colour_tier_and_theme() {
         let mut direct = direct;
         direct.drain(Duration::from_millis(100)).await;
         assert_eq!(direct.colours(), direct_colours, "the others keep theirs");
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+/// Waits until the server's only room has played `ply` plies.
+async fn room_reaches(srv: &Server, ply: usize) -> Result<(), String> {
+    let until = Instant::now() + T;
+    loop {
+        let rooms = srv.hub().summaries();
+        if rooms.first().is_some_and(|r| r.ply >= ply) {
+            return Ok(());
+        }
+        if Instant::now() > until {
+            return Err(format!("the room never reached ply {ply}: {rooms:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_plays_the_computer_and_it_plays_on_after_a_restart() {
+    bounded(50, async {
+        let dir = scratch("computer");
+        let srv = start(&dir, Limits::default()).await;
+        let addr = srv.addr();
+        let mut ann = Term::open(addr, "ann", Ask::Shell, (100, 30)).await?;
+        ann.wait_for("e play the computer", T).await?;
+        // e: the form; the name offered (ann); Tab to "you play", → black; Tab, ← to
+        // level 1; Enter. The computer has white and moves at once.
+        ann.send(b"e").await?;
+        ann.wait_for("Play the computer", T).await?;
+        ann.send(b"\t\t\t\x1b[C\t\x1b[D\r").await?;
+        ann.wait_for("you play black against qchess level 1", T)
+            .await?;
+        room_reaches(&srv, 1).await?;
+        ann.wait_for("1. ", T).await?;
+        let mut cy = Term::open(addr, "cy", Ask::Room("ann"), (100, 30)).await?;
+        cy.wait_for("you watch qchess level 1 and ann", T).await?;
+        // The computer's answer shows on both screens (it may come before the
+        // screens showed ann's move).
+        ann.send(b":e7e5\r").await?;
+        room_reaches(&srv, 3).await?;
+        for t in [&mut ann, &mut cy] {
+            t.wait_for("white played", T).await?;
+        }
+        ann.send(b":b8c6\r").await?;
+        room_reaches(&srv, 4).await?;
+        // Stopped at once, maybe in the middle of the computer's search.
+        srv.shutdown("restarting").await;
+        ann.wait_closed(T).await?;
+        let saved = std::fs::read_to_string(dir.join("server/rooms/ann.toml"))
+            .map_err(|e| e.to_string())?;
+        assert!(saved.contains("white = \"qchess level 1\""), "{saved}");
+        assert!(saved.contains("black = \"ann\""), "{saved}");
+        // As if the server had stopped in the middle of the computer's search: its
+        // answer to b8c6 taken out of the file.
+        let mut game: toml::Table = saved.parse().map_err(|e| format!("{e}"))?;
+        if let Some(moves) = game.get_mut("moves").and_then(|m| m.as_array_mut()) {
+            moves.truncate(4);
+        }
+        let text = toml::to_string(&game).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("server/rooms/ann.toml"), text).map_err(|e| e.to_string())?;
+
+        // Brought back, the computer plays its side on: its answer to b8c6 at once, and
+        // the next after ann's move.
+        let srv = start(&dir, Limits::default()).await;
+        room_reaches(&srv, 5).await?;
+        let mut ann = Term::open(srv.addr(), "ann", Ask::Room("ann"), (100, 30)).await?;
+        ann.wait_for("you play black against qchess level 1", T)
+            .await?;
+        ann.send(b":a7a6\r").await?;
+        room_reaches(&srv, 7).await?;
+        ann.wait_for("white played", T).await?;
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())

@@ -467,13 +467,15 @@ impl Game {
     /// A copy of the current state without the moves that led to it: the history is
     /// empty (so undo, replay and export see no moves), the repetition counts and the
     /// 50-move counter are kept. Cloning it costs the same at any length of game: a
-    /// search branches from it.
+    /// search branches from it. It watches no cancel flag (a search has its own stop).
     pub fn detached(&self) -> Game {
+        let mut sim = self.sim.clone();
+        sim.set_cancel(None);
         Game {
             start: self.start.clone(),
             opts: self.opts,
             state: self.state.clone(),
-            sim: self.sim.clone(),
+            sim,
             history: Vec::new(),
             status: self.status,
             end: self.end,

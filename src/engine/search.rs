@@ -38,9 +38,9 @@
 //! * **Move order**: the transposition table's move, captures by expected value taken,
 //!   promotions, king threats, two killer moves per ply, the history of cut-offs, then
 //!   splits and merges.
-//! * **Transposition table** keyed by [`Game::state_hash`] (it sorts and hashes the
-//!   branches: a few microseconds on tens of branches, 40 µs on 500, small beside
-//!   playing a move, which computes the same hash for repetition).
+//! * **Transposition table** keyed by [`Game::state_hash`] (the classical part and the
+//!   quantum state's signature, which the simulator caches per factor and repetition
+//!   computes anyway; a rare miss between two equal states only costs a search).
 //! * **Determinism**: the root moves are shuffled with the seed before the (stable) sort
 //!   by order key, so equal moves are chosen among by the seed; nothing else is random,
 //!   and a search limited by depth or nodes gives the same move, score and node count

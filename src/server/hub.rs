@@ -1,7 +1,8 @@
 //! What every session of the server shares: the rooms by name (created, listed,
-//! closed, saved and brought back after a restart), the count of open sessions, and
-//! the themes a session may pick.
+//! closed, saved and brought back after a restart), the workers that play the rooms'
+//! computers, the count of open sessions, and the themes a session may pick.
 
+use super::computer::{Computer, Computers};
 use super::limits::{Counter, Full, Limits, Ticket};
 use super::names::{self, BadRoomName};
 use super::room::{Board, Room, SessionId, Summary};
@@ -47,8 +48,10 @@ pub struct Hub {
     sessions: Arc<Counter>,
     live: Mutex<HashMap<SessionId, SyncSender<Incoming>>>,
     next_id: AtomicU64,
-    /// The server is stopping: rooms stay as they are, to come back on the next start.
-    stopping: AtomicBool,
+    /// The server is stopping: rooms stay as they are, to come back on the next start,
+    /// and the computers' searches stop.
+    stopping: Arc<AtomicBool>,
+    computers: Arc<Computers>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -68,6 +71,8 @@ impl Hub {
         } else {
             themes
         };
+        let stopping = Arc::new(AtomicBool::new(false));
+        let computers = Computers::start(limits.computer_searches, Arc::clone(&stopping));
         Hub {
             rooms: Mutex::new(BTreeMap::new()),
             limits,
@@ -77,7 +82,8 @@ impl Hub {
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
-            stopping: AtomicBool::new(false),
+            stopping,
+            computers,
         }
     }
 
@@ -101,7 +107,10 @@ impl Hub {
         for path in files {
             match Room::restore(&path, &self.limits) {
                 Ok(room) => {
-                    rooms.insert(room.name().to_string(), Arc::new(room));
+                    // A computer to move goes on playing.
+                    let room = Arc::new(room);
+                    room.drive(&self.computers);
+                    rooms.insert(room.name().to_string(), room);
                 }
                 Err(e) => problems.push(e.to_string()),
             }
@@ -146,19 +155,21 @@ impl Hub {
         lock(&self.rooms).get(name).cloned()
     }
 
-    /// A new room `name` playing `rules` on `backend`.
+    /// A new room `name` playing `rules` on `backend`, with `computer` in a seat when
+    /// given (it starts playing at once when it has white).
     pub fn create(
         &self,
         name: &str,
         rules: RuleSet,
         backend: BackendKind,
+        computer: Option<Computer>,
     ) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
         if rooms.contains_key(&name) {
             return Err(HubError::Exists(name));
         }
-        self.add(&mut rooms, &name, rules, backend)
+        self.add(&mut rooms, &name, rules, backend, computer)
     }
 
     /// The room called `name`, created (Quantum Chess, sparse) when there is none: the
@@ -169,7 +180,13 @@ impl Hub {
         if let Some(room) = rooms.get(&name) {
             return Ok(Arc::clone(room));
         }
-        self.add(&mut rooms, &name, RuleSet::Quantum, BackendKind::Sparse)
+        self.add(
+            &mut rooms,
+            &name,
+            RuleSet::Quantum,
+            BackendKind::Sparse,
+            None,
+        )
     }
 
     fn add(
@@ -178,6 +195,7 @@ impl Hub {
         name: &str,
         rules: RuleSet,
         backend: BackendKind,
+        computer: Option<Computer>,
     ) -> Result<Arc<Room>, HubError> {
         if rooms.len() >= self.limits.max_rooms {
             return Err(HubError::TooManyRooms(self.limits.max_rooms));
@@ -186,8 +204,13 @@ impl Hub {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         let board = Board::new(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
-        let room = Arc::new(Room::new(name, board, self.rooms_dir.as_deref()));
+        let mut room = Room::new(name, board, self.rooms_dir.as_deref());
+        if let Some(c) = computer {
+            room = room.with_computer(c);
+        }
+        let room = Arc::new(room);
         rooms.insert(name.to_string(), Arc::clone(&room));
+        room.drive(&self.computers);
         Ok(room)
     }
 
@@ -247,14 +270,14 @@ mod tests {
         };
         let hub = Hub::new(limits, None, Vec::new(), 0);
         let a = hub
-            .create("a", RuleSet::Quantum, BackendKind::Dense)
+            .create("a", RuleSet::Quantum, BackendKind::Dense, None)
             .unwrap();
         assert!(matches!(
-            hub.create("a", RuleSet::Haft, BackendKind::Sparse),
+            hub.create("a", RuleSet::Haft, BackendKind::Sparse, None),
             Err(HubError::Exists(_))
         ));
         assert!(matches!(
-            hub.create("../x", RuleSet::Haft, BackendKind::Sparse),
+            hub.create("../x", RuleSet::Haft, BackendKind::Sparse, None),
             Err(HubError::BadName(_))
         ));
         assert!(Arc::ptr_eq(&hub.open("a").unwrap(), &a));

@@ -25,6 +25,10 @@ pub struct Limits {
     pub dense_limit_log2: u32,
     /// A room's sparse state: branches at most.
     pub sparse_limit: usize,
+    /// Computer searches at once, over all rooms (the rooms whose computer is to move
+    /// wait in turn): by default one per core, so that the searches never take every
+    /// core from the sessions for long (each is bounded by its level's node budget).
+    pub computer_searches: usize,
 }
 
 impl Default for Limits {
@@ -38,6 +42,7 @@ impl Default for Limits {
             idle: Duration::from_secs(30 * 60),
             dense_limit_log2: 20,
             sparse_limit: 1 << 16,
+            computer_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }

@@ -1,11 +1,13 @@
 //! The lobby: the open rooms (variant, players, plies so far), and the keys to join
 //! one as white, black or a watcher, to open a new room (name, variant, backend), to
-//! pick a theme, or to leave. Playing the computer is listed and refused until the
-//! engine comes to the server. No terminal in here: the session draws it and feeds it
-//! events.
+//! play the computer (a new room with the computer in one seat: the player's side and
+//! the computer's level), to pick a theme, or to leave. No terminal in here: the
+//! session draws it and feeds it events.
 
+use super::computer::Computer;
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
+use crate::engine;
 use crate::quantum::BackendKind;
 use crate::ui::app::{Message, Tone};
 use crate::ui::color::Paint;
@@ -34,6 +36,8 @@ pub enum Intent {
         rules: RuleSet,
         /// Its simulator backend.
         backend: BackendKind,
+        /// The computer in the other seat, when the player plays the computer.
+        computer: Option<Computer>,
     },
     /// Use the next theme.
     NextTheme,
@@ -48,19 +52,34 @@ const RULES: [RuleSet; 3] = [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft
 /// The backends a new Quantum Chess room may use.
 const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
+/// The computer's level a new computer room starts with: level 2 rather than the
+/// engine's default 3, because a server shares its cores among every room's computer
+/// (level 2's node budget is a third of level 3's), and a player who wants more picks
+/// it in the form.
+pub const COMPUTER_LEVEL: u8 = 2;
+
 /// The new-room form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Form {
     name: LineEdit,
     rules: usize,
     backend: usize,
-    /// The field with the focus: 0 name, 1 variant, 2 backend.
+    /// Against the computer: the player's side and the computer's level.
+    computer: Option<(Color, u8)>,
+    /// The field with the focus: 0 name, 1 variant, 2 backend, 3 side, 4 level.
     field: usize,
 }
 
-/// What `e` says until the engine comes to the server.
-pub const NO_COMPUTER: &str =
-    "playing the computer is not available yet: the engine has not come to the server";
+impl Form {
+    /// How many fields it has.
+    fn fields(&self) -> usize {
+        if self.computer.is_some() {
+            5
+        } else {
+            3
+        }
+    }
+}
 
 /// The smallest terminal the lobby draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 10);
@@ -187,19 +206,8 @@ impl Lobby {
             KeyCode::Char('w') => self.join(Want::Side(Color::White)),
             KeyCode::Char('b') => self.join(Want::Side(Color::Black)),
             KeyCode::Char('s') => self.join(Want::Watch),
-            KeyCode::Char('c') => {
-                self.form = Some(Form {
-                    name: LineEdit::offered(self.free_name()),
-                    rules: 0,
-                    backend: 0,
-                    field: 0,
-                });
-                self.say(
-                    Tone::Plain,
-                    "new room: type its name; Tab next field, ← → choose, Enter opens, Esc cancels",
-                );
-            }
-            KeyCode::Char('e') => self.say(Tone::Error, NO_COMPUTER),
+            KeyCode::Char('c') => self.open_form(None),
+            KeyCode::Char('e') => self.open_form(Some((Color::White, COMPUTER_LEVEL))),
             KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
             KeyCode::Char('a') => self.intent = Some(Intent::Letters),
             KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
@@ -209,6 +217,25 @@ impl Lobby {
             ),
             _ => {}
         }
+    }
+
+    fn open_form(&mut self, computer: Option<(Color, u8)>) {
+        self.form = Some(Form {
+            name: LineEdit::offered(self.free_name()),
+            rules: 0,
+            backend: 0,
+            computer,
+            field: 0,
+        });
+        let what = if computer.is_some() {
+            "play the computer: a room name"
+        } else {
+            "new room: type its name"
+        };
+        self.say(
+            Tone::Plain,
+            format!("{what}; Tab next field, ← → choose, Enter opens, Esc cancels"),
+        );
     }
 
     /// A room name nobody uses yet: the player's name, numbered if need be.
@@ -242,16 +269,22 @@ impl Lobby {
             return;
         };
         let on_name = form.field == 0;
+        let fields = form.fields();
         let choose = |n: usize, i: usize, by: i64| (i as i64 + by).rem_euclid(n as i64) as usize;
         match (key.code, on_name) {
-            (KeyCode::Tab | KeyCode::Down, _) => form.field = (form.field + 1) % 3,
-            (KeyCode::BackTab | KeyCode::Up, _) => form.field = (form.field + 2) % 3,
+            (KeyCode::Tab | KeyCode::Down, _) => form.field = (form.field + 1) % fields,
+            (KeyCode::BackTab | KeyCode::Up, _) => form.field = (form.field + fields - 1) % fields,
             (KeyCode::Left | KeyCode::Right, false) => {
                 let by = if key.code == KeyCode::Left { -1 } else { 1 };
-                if form.field == 1 {
-                    form.rules = choose(RULES.len(), form.rules, by);
-                } else {
-                    form.backend = choose(BACKENDS.len(), form.backend, by);
+                match (form.field, &mut form.computer) {
+                    (1, _) => form.rules = choose(RULES.len(), form.rules, by),
+                    (2, _) => form.backend = choose(BACKENDS.len(), form.backend, by),
+                    (3, Some((side, _))) => *side = side.opposite(),
+                    (_, Some((_, level))) => {
+                        let levels = usize::from(engine::level::MAX_LEVEL);
+                        *level = choose(levels, usize::from(*level) - 1, by) as u8 + 1;
+                    }
+                    _ => {}
                 }
             }
             _ => match input::translate(InputMode::Prompt, key) {
@@ -262,10 +295,16 @@ impl Lobby {
                 }
                 Some(Action::Submit) => {
                     let rules = RULES[form.rules];
+                    // The variants have no search: their computer is the greedy player.
+                    let computer = form.computer.map(|(side, level)| Computer {
+                        side: side.opposite(),
+                        level: (rules == RuleSet::Quantum).then_some(level),
+                    });
                     let intent = Intent::Create {
                         name: form.name.text().trim().to_string(),
                         rules,
                         backend: BACKENDS[form.backend],
+                        computer,
                     };
                     self.form = None;
                     self.intent = Some(intent);
@@ -304,7 +343,10 @@ impl Lobby {
                 format!("c new room   t theme ({theme})   a {pieces}   q leave"),
                 paint.fg(paint.theme.text),
             ),
-            Line::styled("e play the computer (not available yet)", paint.dim()),
+            Line::styled(
+                "e play the computer (your side, its level)",
+                paint.fg(paint.theme.text),
+            ),
         ];
         f.render_widget(Paragraph::new(key_text).wrap(Wrap { trim: true }), keys);
         let style = match self.message.tone {
@@ -409,28 +451,34 @@ fn state_words(s: &Summary) -> String {
     }
 }
 
-/// The title bar of a room: who plays (white first), who watches, the room's name.
+/// The title bar of a room: who plays (white first; a computer as "thinking" while it
+/// thinks), who watches, the room's name.
 pub fn room_bar(name: &str, roster: &Roster) -> String {
-    let seat = |s: Option<&(String, bool)>| match s {
+    let seat = |s: Option<&(String, bool)>, side: Color| match s {
         None => "(free)".to_string(),
+        Some((n, _)) if roster.thinking == Some(side) => format!("{n} (thinking…)"),
         Some((n, true)) => n.clone(),
         Some((n, false)) => format!("{n} (away)"),
     };
     format!(
         " {} v {} · {} watching · room {name} ",
-        seat(roster.white.as_ref()),
-        seat(roster.black.as_ref()),
+        seat(roster.white.as_ref(), Color::White),
+        seat(roster.black.as_ref(), Color::Black),
         roster.watching
     )
 }
 
 fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
-    let r = centered(area, 52, 8);
+    let (height, title) = match form.computer {
+        Some(_) => (10, " Play the computer "),
+        None => (8, " New room "),
+    };
+    let r = centered(area, 52, height);
     f.render_widget(Clear, r);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(paint.fg(paint.theme.title))
-        .title(Span::styled(" New room ", paint.title()));
+        .title(Span::styled(title, paint.title()));
     let inner = block.inner(r);
     f.render_widget(block, r);
     let text = paint.fg(paint.theme.text);
@@ -465,16 +513,30 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
     } else {
         Span::styled("(quantum only)", paint.dim())
     };
-    let lines = vec![
+    let mut lines = vec![
         Line::from(name),
         Line::from(vec![
             label(1, "variant  "),
             choice(1, rules.name().to_string()),
         ]),
         Line::from(vec![label(2, "backend  "), backend]),
+    ];
+    if let Some((side, level)) = form.computer {
+        let level = if rules == RuleSet::Quantum {
+            choice(4, format!("{level} of 5"))
+        } else {
+            Span::styled("greedy (in the variants)", paint.dim())
+        };
+        lines.push(Line::from(vec![
+            label(3, "you play "),
+            choice(3, side.name().to_string()),
+        ]));
+        lines.push(Line::from(vec![label(4, "level    "), level]));
+    }
+    lines.extend([
         Line::raw(""),
         Line::styled("Enter opens   Tab next field   Esc cancels", paint.dim()),
-    ];
+    ]);
     f.render_widget(Paragraph::new(lines), inner);
 }
 
@@ -510,9 +572,6 @@ mod tests {
         );
         l.handle_event(key(KeyCode::Char('s')));
         assert_eq!(l.take_intent(), Some(Intent::Join("b".into(), Want::Watch)));
-        l.handle_event(key(KeyCode::Char('e')));
-        assert_eq!(l.take_intent(), None);
-        assert_eq!(l.message.text, NO_COMPUTER);
         // The list changes under the pick: the pick stays on its room.
         assert!(l.refresh(vec![summary("0"), summary("a"), summary("b")]));
         l.handle_event(key(KeyCode::Enter));
@@ -534,7 +593,8 @@ mod tests {
             Some(Intent::Create {
                 name: "game".into(),
                 rules: RuleSet::Harmonics,
-                backend: BackendKind::Sparse
+                backend: BackendKind::Sparse,
+                computer: None,
             })
         );
         // Esc closes the form without a room.
@@ -545,11 +605,52 @@ mod tests {
     }
 
     #[test]
+    fn the_computer_form_asks_side_and_level() {
+        let mut l = Lobby::new("ann", Vec::new());
+        let opened = |l: &mut Lobby, keys: &[KeyCode]| {
+            l.handle_event(key(KeyCode::Char('e')));
+            for k in keys {
+                l.handle_event(key(*k));
+            }
+            l.handle_event(key(KeyCode::Enter));
+            match l.take_intent() {
+                Some(Intent::Create { computer, .. }) => computer,
+                other => panic!("{other:?}"),
+            }
+        };
+        // As it comes: the player white, the computer black at the default level.
+        let black = |level| Computer {
+            side: Color::Black,
+            level,
+        };
+        assert_eq!(opened(&mut l, &[]), Some(black(Some(COMPUTER_LEVEL))));
+        // Side and level: Tab to the side, → flips it; Tab to the level, ← ← from 2 is 5.
+        let (tab, left, right) = (KeyCode::Tab, KeyCode::Left, KeyCode::Right);
+        let keys = [tab, tab, tab, right, tab, left, left];
+        let white = Computer {
+            side: Color::White,
+            level: Some(5),
+        };
+        assert_eq!(opened(&mut l, &keys), Some(white));
+        // Back-tab from the name reaches the level; harmonics' computer is the greedy one.
+        let keys = [
+            KeyCode::BackTab,
+            right,
+            KeyCode::Up,
+            KeyCode::Up,
+            KeyCode::Up,
+            right,
+        ];
+        assert_eq!(opened(&mut l, &keys), Some(black(None)));
+    }
+
+    #[test]
     fn room_bar_words() {
         let roster = Roster {
             white: Some(("ann".into(), true)),
             black: Some(("bo".into(), false)),
             watching: 2,
+            thinking: None,
         };
         assert_eq!(
             room_bar("r1", &roster),
@@ -558,6 +659,15 @@ mod tests {
         assert_eq!(
             room_bar("r1", &Roster::default()),
             " (free) v (free) · 0 watching · room r1 "
+        );
+        let thinking = Roster {
+            white: Some(("qchess level 2".into(), true)),
+            thinking: Some(Color::White),
+            ..roster
+        };
+        assert_eq!(
+            room_bar("r1", &thinking),
+            " qchess level 2 (thinking…) v bo (away) · 2 watching · room r1 "
         );
     }
 }

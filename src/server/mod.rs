@@ -5,9 +5,11 @@
 //! room owns the one game, carries out the moves and draws the outcomes ([`room`]).
 //!
 //! Threads: russh and the connections run on a small tokio runtime; every session's
-//! screen runs on its own thread, and every move on a worker thread, so no move and no
-//! slow client ever holds up the runtime, another session or another room.
+//! screen runs on its own thread, every move on a worker thread, and the rooms'
+//! computers on a few worker threads of their own ([`computer`]), so no move, no search
+//! and no slow client ever holds up the runtime, another session or another room.
 
+pub mod computer;
 pub mod console;
 pub mod hub;
 pub mod input;

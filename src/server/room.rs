@@ -5,6 +5,7 @@
 //! stay with their players when a connection drops; the room saves itself after every
 //! move, in the saved-game format of local games.
 
+use super::computer::{Computer, Computers, FALLBACK_TRIES};
 use super::limits::Limits;
 use crate::chess::{Color, Game, GameOptions, Status};
 use crate::quantum::BackendKind;
@@ -15,7 +16,8 @@ use crate::variants::{RuleSet, VariantGame};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// A session's number, unique in one server run.
 pub type SessionId = u64;
@@ -50,9 +52,8 @@ impl Person {
 }
 
 /// A seat: the player who holds it and the session they are connected with (none while
-/// they are away). Players are people over SSH today; when the engine comes to the
-/// server it will hold a seat the same way, since every move reaches the room through
-/// [`Room::play`] whoever makes it.
+/// they are away). The computer's seat has neither: the room knows it as its
+/// [`Computer`], and its moves reach the room through the same path as a player's.
 #[derive(Clone, Debug, Default)]
 struct SeatHolder {
     person: Option<Person>,
@@ -211,8 +212,17 @@ impl Board {
         }
     }
 
+    /// The seed its outcomes are drawn from (the computer's choices use it too, so that
+    /// a room's game depends on its seed and its players' moves only).
+    pub fn seed(&self) -> u64 {
+        match self {
+            Board::Quantum(g) => g.options().seed,
+            Board::Variant { seed, .. } => *seed,
+        }
+    }
+
     /// Plays `text`; a long Quantum Chess move stops when `cancel` is set.
-    fn play(&mut self, text: &str, cancel: CancelFlag) -> Result<(), String> {
+    pub(super) fn play(&mut self, text: &str, cancel: CancelFlag) -> Result<(), String> {
         match self {
             Board::Quantum(g) => {
                 g.set_cancel(Some(cancel));
@@ -261,6 +271,8 @@ pub struct Roster {
     pub black: Option<(String, bool)>,
     /// Sessions watching.
     pub watching: usize,
+    /// The side whose computer is thinking, while it thinks.
+    pub thinking: Option<Color>,
 }
 
 /// A room as the lobby lists it.
@@ -311,6 +323,12 @@ struct State {
     present: BTreeMap<SessionId, Presence>,
     /// A move is being carried out.
     moving: bool,
+    /// The computer's seat, if the room has one.
+    computer: Option<Computer>,
+    /// The computer's move is asked of the workers and not yet begun.
+    asked: bool,
+    /// The computer is thinking.
+    thinking: bool,
     /// Bumped by every move.
     game_version: u64,
     /// Bumped by every change (moves, arrivals, departures).
@@ -326,6 +344,9 @@ struct SeatsFile {
     white: Option<Person>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     black: Option<Person>,
+    /// The computer's seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    computer: Option<Computer>,
 }
 
 /// A room of the server.
@@ -337,6 +358,19 @@ pub struct Room {
     /// Taken while a save is written, so that saves land in order; holds what was
     /// last written (the game's and the seats' text), so that nothing is written twice.
     saving: Mutex<(String, String)>,
+    /// The workers that play the computer's seat (set once the hub holds the room).
+    computers: OnceLock<Arc<Computers>>,
+    /// The room is closed: a search for it stops.
+    closed: AtomicBool,
+}
+
+/// Who carries out a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mover {
+    /// A session in the room, for its player.
+    Session(SessionId),
+    /// The room's computer.
+    Computer,
 }
 
 fn index(side: Color) -> usize {
@@ -358,11 +392,101 @@ impl Room {
                 seats: Default::default(),
                 present: BTreeMap::new(),
                 moving: false,
+                computer: None,
+                asked: false,
+                thinking: false,
                 // A first snapshot, from (0, 0), carries the game.
                 game_version: 1,
                 version: 1,
             }),
             saving: Mutex::new(Default::default()),
+            computers: OnceLock::new(),
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    /// The room with `computer` in its seat.
+    pub fn with_computer(self, computer: Computer) -> Room {
+        self.lock().computer = Some(computer.checked());
+        self
+    }
+
+    /// The room's computer seat, if it has one.
+    pub fn computer(&self) -> Option<Computer> {
+        self.lock().computer
+    }
+
+    /// Lets `computers` play the room's computer seat, and asks them for a move if it
+    /// is the computer's turn.
+    pub fn drive(self: &Arc<Self>, computers: &Arc<Computers>) {
+        let _ = self.computers.set(Arc::clone(computers));
+        self.nudge();
+    }
+
+    /// Asks the workers for the computer's move when it is its turn (once).
+    fn nudge(self: &Arc<Self>) {
+        let Some(computers) = self.computers.get() else {
+            return;
+        };
+        {
+            let mut st = self.lock();
+            if self.computer_due(&st).is_none() || st.asked {
+                return;
+            }
+            st.asked = true;
+        }
+        computers.ask(self);
+    }
+
+    /// The computer, when it is its turn and nothing is under way for it already.
+    fn computer_due(&self, st: &State) -> Option<Computer> {
+        let c = st.computer?;
+        let due = st.board.status() == Status::Ongoing && st.board.to_move() == c.side;
+        let busy = st.moving || st.thinking || self.closed.load(Ordering::Relaxed);
+        (due && !busy).then_some(c)
+    }
+
+    /// Plays the computer's move if it is its turn: the search runs on the caller's
+    /// thread (a worker of [`Computers`]), on a copy of the game, while every screen in
+    /// the room shows that the computer thinks; the move then goes through the path of
+    /// a player's move. Nothing is played once `stop` says so or the room closes.
+    pub fn computer_turn(self: &Arc<Self>, stop: &dyn Fn() -> bool) {
+        let (computer, board) = {
+            let mut st = self.lock();
+            st.asked = false;
+            let Some(c) = self.computer_due(&st) else {
+                return;
+            };
+            st.thinking = true;
+            st.version += 1;
+            wake_all(&st);
+            (c, st.board.clone())
+        };
+        let _thinking = Thinking(self);
+        let halt = || stop() || self.closed.load(Ordering::Relaxed);
+        let (side, ply, seed) = (computer.side, board.ply(), board.seed());
+        let first = match computer.choose(&board, seed, &halt) {
+            Ok(Some(mv)) => mv,
+            Ok(None) => return,
+            Err(e) => {
+                return eprintln!("qchess serve: room {}: {}: {e}", self.name, computer.name())
+            }
+        };
+        // A move the room refuses (past its size limits) is replaced by a random one.
+        let tries = std::iter::once(Some(first))
+            .chain((0..FALLBACK_TRIES).map(|n| Computer::fallback(&board, seed, n)));
+        for mv in tries.flatten() {
+            if halt() {
+                return;
+            }
+            match self.carry_out(Mover::Computer, side, ply, &mv, CancelFlag::default()) {
+                Ok(_) => return,
+                Err(e) => eprintln!(
+                    "qchess serve: room {}: {} tried {mv}: {e}",
+                    self.name,
+                    computer.name()
+                ),
+            }
         }
     }
 
@@ -385,6 +509,7 @@ impl Room {
                 .unwrap_or_default();
             st.seats[0].person = seats.white;
             st.seats[1].person = seats.black;
+            st.computer = seats.computer.map(Computer::checked);
         }
         Ok(room)
     }
@@ -420,7 +545,9 @@ impl Room {
                 .as_ref()
                 .is_some_and(|p| p.same(&person))
         });
-        let free = |st: &State, c: Color| st.seats[index(c)].person.is_none();
+        let free = |st: &State, c: Color| {
+            st.seats[index(c)].person.is_none() && st.computer.is_none_or(|m| m.side != c)
+        };
         let seat = match (want, mine) {
             (Want::Watch, _) => Seat::Watches,
             (Want::Any, Some(c)) => Seat::Plays(c),
@@ -428,10 +555,7 @@ impl Room {
             (Want::Side(_), Some(m)) => return Err(JoinError::OtherSide(m.name())),
             (Want::Side(c), None) if free(&st, c) => Seat::Plays(c),
             (Want::Side(c), None) => {
-                let by = st.seats[index(c)]
-                    .person
-                    .as_ref()
-                    .map_or_else(String::new, |p| p.name.clone());
+                let by = seat_name(&st, c).unwrap_or_default();
                 return Err(JoinError::Taken { side: c.name(), by });
             }
             (Want::Any, None) if free(&st, Color::White) => Seat::Plays(Color::White),
@@ -527,8 +651,21 @@ impl Room {
     /// the new game, wakes every session in it and saves. The outcome of a measurement is
     /// drawn here, by the room's game; a move naming its outcome is refused.
     pub fn play(
-        &self,
+        self: &Arc<Self>,
         session: SessionId,
+        side: Color,
+        ply: usize,
+        text: &str,
+        cancel: CancelFlag,
+    ) -> Result<Board, String> {
+        self.carry_out(Mover::Session(session), side, ply, text, cancel)
+    }
+
+    /// Carries out `text` for `side` on behalf of `mover` (see [`Room::play`]); then
+    /// asks for the computer's move if it is its turn.
+    fn carry_out(
+        self: &Arc<Self>,
+        mover: Mover,
         side: Color,
         ply: usize,
         text: &str,
@@ -536,7 +673,11 @@ impl Room {
     ) -> Result<Board, String> {
         let mut board = {
             let mut st = self.lock();
-            if st.seats[index(side)].session != Some(session) {
+            let holds = match mover {
+                Mover::Session(s) => st.seats[index(side)].session == Some(s),
+                Mover::Computer => st.computer.is_some_and(|c| c.side == side),
+            };
+            if !holds {
                 return Err(format!("you no longer hold {} in this room", side.name()));
             }
             if st.board.status() != Status::Ongoing {
@@ -566,10 +707,12 @@ impl Room {
             st.version += 1;
             // The next move may come as soon as anyone sees this one.
             st.moving = false;
+            st.thinking = false;
             moving.1 = false;
             wake_all(&st);
         }
         self.save();
+        self.nudge();
         Ok(board)
     }
 
@@ -585,6 +728,7 @@ impl Room {
             let seats = SeatsFile {
                 white: st.seats[0].person.clone(),
                 black: st.seats[1].person.clone(),
+                computer: st.computer,
             };
             (st.board.record(&players(&st), &st.date), seats)
         };
@@ -607,6 +751,7 @@ impl Room {
     /// Puts the room's files away once it closed: a finished game goes to the
     /// `finished` folder beside the rooms, an unstarted one is deleted.
     pub fn archive(&self) {
+        self.closed.store(true, Ordering::Relaxed);
         let Some(path) = &self.file else {
             return;
         };
@@ -654,35 +799,57 @@ impl Drop for Moving<'_> {
     }
 }
 
+/// Clears the room's "the computer is thinking" mark however the search ends, unless
+/// its move cleared it already, and tells the screens.
+struct Thinking<'a>(&'a Room);
+
+impl Drop for Thinking<'_> {
+    fn drop(&mut self) {
+        let mut st = self.0.lock();
+        if st.thinking {
+            st.thinking = false;
+            st.version += 1;
+            wake_all(&st);
+        }
+    }
+}
+
 fn wake_all(st: &State) {
     for p in st.present.values() {
         (p.wake)();
     }
 }
 
-/// The seats' names, for the panes ("White" and "Black" while a seat is free).
-fn players(st: &State) -> Players {
-    let name = |i: usize, free: &str| {
-        st.seats[i]
+/// Who holds `side`: its player or the computer.
+fn seat_name(st: &State, side: Color) -> Option<String> {
+    match st.computer {
+        Some(c) if c.side == side => Some(c.name()),
+        _ => st.seats[index(side)]
             .person
             .as_ref()
-            .map_or_else(|| free.to_string(), |p| p.name.clone())
-    };
+            .map(|p| p.name.clone()),
+    }
+}
+
+/// The seats' names, for the panes ("White" and "Black" while a seat is free).
+fn players(st: &State) -> Players {
     Players {
-        white: name(0, "White"),
-        black: name(1, "Black"),
+        white: seat_name(st, Color::White).unwrap_or_else(|| "White".into()),
+        black: seat_name(st, Color::Black).unwrap_or_else(|| "Black".into()),
     }
 }
 
 fn roster(st: &State) -> Roster {
-    let seat = |h: &SeatHolder| {
-        h.person
-            .as_ref()
-            .map(|p| (p.name.clone(), h.session.is_some()))
+    // The computer is always there.
+    let seat = |side: Color| {
+        let here =
+            st.seats[index(side)].session.is_some() || st.computer.is_some_and(|c| c.side == side);
+        seat_name(st, side).map(|name| (name, here))
     };
     Roster {
-        white: seat(&st.seats[0]),
-        black: seat(&st.seats[1]),
+        white: seat(Color::White),
+        black: seat(Color::Black),
+        thinking: st.computer.filter(|_| st.thinking).map(|c| c.side),
         watching: st
             .present
             .values()
@@ -757,10 +924,10 @@ mod tests {
         )
     }
 
-    fn room() -> Room {
+    fn room() -> Arc<Room> {
         let limits = Limits::default();
         let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
-        Room::new("r", board, None)
+        Arc::new(Room::new("r", board, None))
     }
 
     #[test]
@@ -865,7 +1032,7 @@ mod tests {
             ..Limits::default()
         };
         let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
-        let r = Room::new("r", board, None);
+        let r = Arc::new(Room::new("r", board, None));
         let (w, _) = counter();
         r.join(1, person("ann"), Want::Any, w).unwrap();
         let go = CancelFlag::default;
@@ -878,13 +1045,82 @@ mod tests {
         );
     }
 
+    /// Waits (at most a minute) until `room` has played `ply` plies.
+    fn reaches(room: &Room, ply: usize) {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while room.summary().ply < ply {
+            assert!(std::time::Instant::now() < until, "no ply {ply}");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn the_computer_plays_its_seat_saves_and_comes_back() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-cpu-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let limits = Limits::default();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let computers = Computers::start(1, Arc::clone(&stopping));
+        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
+        let computer = Computer {
+            side: Color::White,
+            level: Some(1),
+        };
+        let r = Arc::new(Room::new("c1", board, Some(&dir)).with_computer(computer));
+        let (w, _) = counter();
+        // The computer's seat is nobody's, whatever they ask.
+        assert_eq!(
+            r.join(1, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::Black))
+        );
+        assert!(matches!(
+            r.join(2, person("bo"), Want::Side(Color::White), w.clone()),
+            Err(JoinError::Taken { by, .. }) if by == "qchess level 1"
+        ));
+        assert!(r
+            .play(1, Color::White, 0, "e2e4", CancelFlag::default())
+            .is_err());
+        // White to move: the computer plays as soon as it is driven.
+        r.drive(&computers);
+        reaches(&r, 1);
+        let ply = r.summary().ply;
+        r.play(1, Color::Black, ply, "e7e5", CancelFlag::default())
+            .unwrap();
+        reaches(&r, 3);
+        // The save after the computer's move lands before this one.
+        r.save();
+        let saved = std::fs::read_to_string(dir.join("c1.toml")).unwrap();
+        assert!(saved.contains("white = \"qchess level 1\""), "{saved}");
+        assert!(saved.contains("black = \"ann\""), "{saved}");
+        // Brought back, it is the computer's room still, and the computer plays on.
+        let back = Arc::new(Room::restore(&dir.join("c1.toml"), &limits).unwrap());
+        assert_eq!(back.computer(), Some(computer));
+        assert_eq!(
+            back.summary().roster.white,
+            Some(("qchess level 1".into(), true))
+        );
+        back.join(3, person("ann"), Want::Any, w).unwrap();
+        back.drive(&computers);
+        back.play(3, Color::Black, 3, "d7d6", CancelFlag::default())
+            .unwrap();
+        reaches(&back, 5);
+        // Once the server stops, the computer plays no more.
+        stopping.store(true, Ordering::Relaxed);
+        back.play(3, Color::Black, 5, "h7h6", CancelFlag::default())
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert_eq!(back.summary().ply, 6);
+        assert_eq!(back.summary().roster.thinking, None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn saved_rooms_come_back_with_their_seats() {
         let dir = std::env::temp_dir().join(format!("qchess-room-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let limits = Limits::default();
         let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
-        let r = Room::new("r1", board, Some(&dir));
+        let r = Arc::new(Room::new("r1", board, Some(&dir)));
         let (w, _) = counter();
         let keyed = Person {
             name: "ann".into(),

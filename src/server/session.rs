@@ -302,8 +302,12 @@ impl SessionScreen {
                 name,
                 rules,
                 backend,
-            } => match self.hub.create(&name, rules, backend) {
-                Ok(room) => self.enter(room, Want::Any),
+                computer,
+            } => match self.hub.create(&name, rules, backend, computer) {
+                Ok(room) => {
+                    let want = computer.map_or(Want::Any, |c| Want::Side(c.side.opposite()));
+                    self.enter(room, want)
+                }
                 Err(e) => self.lobby_says(Tone::Error, e.to_string()),
             },
             Intent::NextTheme => {
@@ -584,7 +588,7 @@ mod tests {
     fn lobby_form_and_room_screens() {
         let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
         let (mut ann, mut bo) = (session(&hub, "ann"), session(&hub, "bo-the-long-name"));
-        hub.create("haft-game", RuleSet::Haft, BackendKind::Sparse)
+        hub.create("haft-game", RuleSet::Haft, BackendKind::Sparse, None)
             .unwrap();
         ann.open("room1");
         bo.open("room1");
@@ -595,7 +599,63 @@ mod tests {
         both("lobby", &cy);
         cy.handle_event(key('c'));
         both("lobby_form", &cy);
+        cy.handle_event(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+        cy.handle_event(key('e'));
+        both("lobby_computer_form", &cy);
         both("room_black", &bo);
+    }
+
+    /// Ticks `s` until its screen shows `words`, for at most a minute.
+    fn ticked_until(s: &mut SessionScreen, words: &str) -> String {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            s.tick();
+            let text = screen_text(s);
+            if text.contains(words) {
+                return text;
+            }
+            assert!(std::time::Instant::now() < until, "no {words:?} in\n{text}");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn the_computer_answers_in_its_room_and_is_watched() {
+        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let mut ann = session(&hub, "ann");
+        // e opens the form: the name offered, ann white; Tab to the level, ← to 1.
+        ann.handle_event(key('e'));
+        let tab = Event::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+        for _ in 0..4 {
+            ann.handle_event(tab.clone());
+        }
+        ann.handle_event(Event::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)));
+        ann.handle_event(Event::Key(KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
+        assert_eq!(ann.room(), Some("ann"));
+        let text = screen_text(&ann);
+        assert!(
+            text.contains("you play white against qchess level 1"),
+            "{text}"
+        );
+        both("room_computer", &ann);
+        let mut cy = session(&hub, "cy");
+        cy.open("ann");
+        typed(&mut ann, ":e2e4");
+        ticked_until(&mut ann, "black played");
+        ticked_until(&mut cy, "black played");
+        assert_eq!(hub.summaries()[0].ply, 2);
+        assert_eq!(
+            hub.summaries()[0].roster.black,
+            Some(("qchess level 1".into(), true))
+        );
+        // The computer's seat is not anyone's to take.
+        let mut bo = session(&hub, "bo");
+        bo.handle_event(key('b'));
+        let text = screen_text(&bo);
+        assert!(text.contains("black is taken by qchess level 1"), "{text}");
     }
 
     #[test]

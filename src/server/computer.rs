@@ -1,0 +1,205 @@
+//! The computer at a room's table: who it is ([`Computer`]: a side and a level) and the
+//! searches that play it ([`Computers`]: a fixed set of worker threads, one search each).
+//!
+//! A room whose computer is to move asks the workers (a queue); a worker takes the room,
+//! runs the engine on a copy of its game and hands the move to the room through the
+//! same path as a player's move. The searches run on these threads (the engine's own
+//! search thread under them), never on the tokio runtime or a session's thread, and no
+//! more of them run at once than there are workers: by default one per core, so that
+//! 25 computer rooms wait their turn in the queue instead of starving the server's
+//! sessions; every search is bounded by its level's node budget, and stops at once
+//! when its room closes or the server stops.
+
+use super::room::{Board, Room};
+use crate::chess::Color;
+use crate::engine::level;
+use crate::engine::player::{Engine, Event, Greedy, Player, PlayerError, Random};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+/// How often a search looks whether it should stop.
+const POLL: Duration = Duration::from_millis(25);
+
+/// Moves tried at random when the room refuses the engine's choice (a move past the
+/// room's size limits): the computer then plays one of these rather than stalling.
+pub const FALLBACK_TRIES: u64 = 16;
+
+/// The computer's seat in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Computer {
+    /// The side it plays.
+    pub side: Color,
+    /// Its level (1..5) in Quantum Chess; none in harmonics and haft, where it is the
+    /// variants' greedy player (the engine has no search of its own for them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+impl Computer {
+    /// How the seat is named on screens and in the saved game ("qchess level 2",
+    /// "qchess greedy").
+    pub fn name(&self) -> String {
+        match self.level {
+            Some(l) => level::name(l),
+            None => "qchess greedy".into(),
+        }
+    }
+
+    /// The same computer with its level within 1..5 (a hand-edited seats file).
+    pub fn checked(self) -> Computer {
+        Computer {
+            level: self
+                .level
+                .map(|l| l.clamp(level::MIN_LEVEL, level::MAX_LEVEL)),
+            ..self
+        }
+    }
+
+    fn player(&self, seed: u64) -> Box<dyn Player> {
+        match self.level {
+            Some(l) => Box::new(Engine::at_level(l, seed)),
+            None => Box::new(Greedy::new(seed)),
+        }
+    }
+
+    /// The computer's move in `board` (its side to move), choosing among equal moves
+    /// by `seed`; `Ok(None)` once `stop` says so (the search is abandoned).
+    pub fn choose(
+        &self,
+        board: &Board,
+        seed: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<String>, PlayerError> {
+        think(self.player(seed).as_mut(), board, stop)
+    }
+
+    /// A random legal move (the `n`th try), for when the room refused the chosen one.
+    pub fn fallback(board: &Board, seed: u64, n: u64) -> Option<String> {
+        let mut random = Random::new(seed.wrapping_add(n));
+        think(&mut random, board, &|| false).ok().flatten()
+    }
+}
+
+/// Asks `player` for a move in `board`, stopping when `stop` says so.
+fn think(
+    player: &mut dyn Player,
+    board: &Board,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<String>, PlayerError> {
+    let thinking = match board {
+        Board::Quantum(g) => player.think(g),
+        Board::Variant { game, .. } => player.think_variant(game.as_ref()),
+    };
+    loop {
+        if stop() {
+            // Dropping the handle stops the search thread.
+            return Ok(None);
+        }
+        if let Some(Event::Done(answer)) = thinking.next_event(POLL) {
+            return answer.map(|c| Some(c.mv));
+        }
+    }
+}
+
+/// The workers that play the rooms' computers.
+pub struct Computers {
+    queue: Mutex<Sender<Weak<Room>>>,
+}
+
+impl Computers {
+    /// Starts `workers` threads (at least one); every search stops once `stopping` is
+    /// set. The threads end when the last handle to these workers is dropped.
+    pub fn start(workers: usize, stopping: Arc<AtomicBool>) -> Arc<Computers> {
+        let (tx, rx) = mpsc::channel::<Weak<Room>>();
+        let rx = Arc::new(Mutex::new(rx));
+        for _ in 0..workers.max(1) {
+            let rx = Arc::clone(&rx);
+            let stopping = Arc::clone(&stopping);
+            let spawned = std::thread::Builder::new()
+                .name("qchess-computer".into())
+                .spawn(move || work(&rx, &stopping));
+            if let Err(e) = spawned {
+                eprintln!("qchess serve: cannot start a computer worker: {e}");
+            }
+        }
+        Arc::new(Computers {
+            queue: Mutex::new(tx),
+        })
+    }
+
+    /// Puts `room` in the queue for a worker to play its computer's move.
+    pub fn ask(&self, room: &Arc<Room>) {
+        let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = queue.send(Arc::downgrade(room));
+    }
+}
+
+fn work(rx: &Mutex<Receiver<Weak<Room>>>, stopping: &AtomicBool) {
+    loop {
+        let next = rx.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        let Ok(room) = next else {
+            return;
+        };
+        if let Some(room) = room.upgrade() {
+            room.computer_turn(&|| stopping.load(Ordering::Relaxed));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantum::BackendKind;
+    use crate::server::limits::Limits;
+    use crate::variants::RuleSet;
+
+    fn board(rules: RuleSet) -> Board {
+        Board::new(rules, BackendKind::Sparse, 5, &Limits::default()).unwrap()
+    }
+
+    #[test]
+    fn names_and_levels() {
+        let c = Computer {
+            side: Color::Black,
+            level: Some(2),
+        };
+        assert_eq!(c.name(), "qchess level 2");
+        let greedy = Computer { level: None, ..c };
+        assert_eq!(greedy.name(), "qchess greedy");
+        let wild = Computer {
+            level: Some(9),
+            ..c
+        };
+        assert_eq!(wild.checked().level, Some(5));
+        let text = toml::to_string(&c).unwrap();
+        assert_eq!(toml::from_str::<Computer>(&text).unwrap(), c);
+    }
+
+    #[test]
+    fn the_computer_moves_in_every_variant_and_stops_when_told() {
+        for rules in [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft] {
+            let level = (rules == RuleSet::Quantum).then_some(1);
+            let c = Computer {
+                side: Color::White,
+                level,
+            };
+            let b = board(rules);
+            let mv = c.choose(&b, 3, &|| false).unwrap().expect("a move");
+            let mut after = b.clone();
+            assert!(
+                after.play(&mv, Default::default()).is_ok(),
+                "{rules:?}: {mv}"
+            );
+            assert!(Computer::fallback(&b, 3, 0).is_some());
+        }
+        let c = Computer {
+            side: Color::White,
+            level: Some(5),
+        };
+        assert_eq!(c.choose(&board(RuleSet::Quantum), 3, &|| true), Ok(None));
+    }
+}
