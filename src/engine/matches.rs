@@ -215,7 +215,8 @@ impl MatchReport {
     pub fn to_text(&self) -> String {
         let signed = |x: f64| {
             if x.is_finite() {
-                format!("{:+.0}", x)
+                // Rounded first, so that -0.3 reads +0, not -0.
+                format!("{:+}", x.round() as i64)
             } else if x > 0.0 {
                 "+inf".into()
             } else {
@@ -457,6 +458,22 @@ mod tests {
         );
         let (lo, hi) = score_interval(1.0, 100);
         assert!(lo > 0.96 && lo < 0.97 && hi == 1.0, "{lo}");
+    }
+
+    #[test]
+    fn an_even_score_reads_plus_zero() {
+        let r = MatchReport {
+            first: "a".into(),
+            second: "b".into(),
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            unfinished: 0,
+            times: [MoveTimes::default(); 2],
+            games: Vec::new(),
+        };
+        let text = r.to_text();
+        assert!(text.contains("Elo difference +0 (95% interval -"), "{text}");
     }
 
     #[test]
