@@ -145,6 +145,18 @@ mod pty {
             }
         }
 
+        /// Whether the game waits in a write to its terminal: the terminal holds a full
+        /// buffer nobody reads, and the game's main thread sleeps in the kernel's tty
+        /// write (`wait_woken`; waiting for input or a timer shows other names).
+        fn stuck_in_write(&self) -> bool {
+            let mut queued: libc::c_int = 0;
+            // SAFETY: FIONREAD writes an int through a valid pointer.
+            let ok = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::FIONREAD, &mut queued) };
+            let wchan = std::fs::read_to_string(format!("/proc/{}/wchan", self.child.id()))
+                .unwrap_or_default();
+            ok == 0 && queued >= 4000 && wchan == "wait_woken"
+        }
+
         /// Sets the terminal's size (the game gets SIGWINCH and draws everything).
         fn resize(&self, cols: u16, rows: u16) {
             let size = libc::winsize {
@@ -325,9 +337,21 @@ mod pty {
             // Ends with an error once the game has gone.
             while keys.write_all(b"jjjjkkkk").is_ok() {}
         });
-        for i in 0..300 {
+        // Resizes until the game is stuck in a write: the terminal's buffer full (a
+        // loaded machine may need far more than a few hundred of them).
+        let started = Instant::now();
+        let mut stuck_since: Option<Instant> = None;
+        for i in 0.. {
+            assert!(started.elapsed() < Duration::from_secs(30), "never stuck");
             p.resize(80 + (i % 2), 24);
             std::thread::sleep(Duration::from_millis(2));
+            if !p.stuck_in_write() {
+                stuck_since = None;
+            } else if stuck_since.get_or_insert_with(Instant::now).elapsed()
+                > Duration::from_millis(200)
+            {
+                break;
+            }
         }
         let signalled = Instant::now();
         p.signal(libc::SIGTERM);

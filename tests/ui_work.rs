@@ -50,6 +50,28 @@ fn big_game() -> Game {
     g
 }
 
+/// Sixteen splits (four more knights): 2^16 branches in one register, where the big
+/// move takes a quarter of a second; for the test whose keys must come while it runs,
+/// which a loaded machine could delay past the big game's milliseconds.
+fn bigger_game() -> Game {
+    let opts = GameOptions {
+        free_turns: true,
+        seed: 1,
+        factored: false,
+        ..GameOptions::default()
+    };
+    let fen = "rnbqkbnr/8/8/n6N/n6N/8/8/RNBQKBNR w - - 0 1";
+    let mut g = Game::from_fen(fen, opts).unwrap();
+    for m in [
+        "b1^a3c3", "g1^f3h3", "b8^a6c6", "g8^f6h6", "c1^d2e3", "f1^e2d3", "c8^d7e6", "f8^e7d6",
+        "a1^b1c1", "h1^g1f1", "a8^b8c8", "h8^g8f8", "h5^g7f4", "h4^g2f5", "a5^b7b3", "a4^b6c5",
+    ] {
+        g.play(m).unwrap();
+    }
+    assert_eq!(g.branch_count(), 65536);
+    g
+}
+
 fn paint() -> Paint {
     Paint::new(Theme::default(), Tier::None)
 }
@@ -83,7 +105,7 @@ const BIG_MOVE: &str = "d1d4";
 #[test]
 fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
     let _one = one_at_a_time();
-    let mut app = App::new(big_game(), paint(), false);
+    let mut app = App::new(bigger_game(), paint(), false);
     app.set_exec(Exec::Background);
     let before = probabilities(app.game());
     let ply = app.game().ply();
@@ -108,7 +130,7 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
     );
 
     // Played to the end on the worker, the move gives what it gives inline.
-    let mut inline = App::new(big_game(), paint(), false);
+    let mut inline = App::new(bigger_game(), paint(), false);
     type_move(&mut inline, BIG_MOVE);
     assert_eq!(inline.game().ply(), ply + 1);
     app.handle_key(key(KeyCode::Esc));
