@@ -46,6 +46,30 @@ pub fn limits(level: u8, seed: u64) -> Limits {
     }
 }
 
+/// The most a level thinks per move when a person waits for it (the terminal game, the
+/// hint key, SSH rooms): past it the search answers with its best move so far. Its node
+/// budget ends most searches long before (level 3's median is a quarter second), but a
+/// node costs more the more branches the state has, and on a big state a level-3 search
+/// was seen to take over three minutes. Matches and `analyze --best` have no cap, so
+/// that their results do not depend on the machine.
+pub fn play_cap(level: u8) -> Duration {
+    Duration::from_secs(match level {
+        0 | 1 => 2,
+        2 => 4,
+        3 => 8,
+        4 => 15,
+        _ => 30,
+    })
+}
+
+/// [`limits`] with [`play_cap`]: the limits of a level playing a person.
+pub fn limits_in_play(level: u8, seed: u64) -> Limits {
+    Limits {
+        movetime: Some(play_cap(level)),
+        ..limits(level, seed)
+    }
+}
+
 /// Limits for thinking `time` per move: iterative deepening as deep as the time allows
 /// (with the quiescence of level 5).
 pub fn timed(time: Duration, seed: u64) -> Limits {
@@ -60,4 +84,22 @@ pub fn timed(time: Duration, seed: u64) -> Limits {
 /// How `level` is named in saved games and reports.
 pub fn name(level: u8) -> String {
     format!("qchess level {level}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_play_a_level_keeps_its_search_and_gains_a_time_cap() {
+        let mut last = Duration::ZERO;
+        for level in MIN_LEVEL..=MAX_LEVEL {
+            let (plain, capped) = (limits(level, 7), limits_in_play(level, 7));
+            assert_eq!(plain.movetime, None);
+            assert_eq!(capped.movetime, Some(play_cap(level)));
+            assert_eq!((capped.depth, capped.nodes), (plain.depth, plain.nodes));
+            assert!(play_cap(level) > last, "stronger levels may think longer");
+            last = play_cap(level);
+        }
+    }
 }

@@ -177,6 +177,15 @@ impl Engine {
         }
     }
 
+    /// The engine at `level` playing a person: as [`Engine::at_level`], answering
+    /// after [`level::play_cap`] at the latest.
+    pub fn in_play(level: u8, seed: u64) -> Engine {
+        Engine {
+            limits: level::limits_in_play(level, seed),
+            name: level::name(level),
+        }
+    }
+
     /// The engine thinking `time` per move.
     pub fn timed(time: Duration, seed: u64) -> Engine {
         Engine {

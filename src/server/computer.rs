@@ -61,7 +61,7 @@ impl Computer {
 
     fn player(&self, seed: u64) -> Box<dyn Player> {
         match self.level {
-            Some(l) => Box::new(Engine::at_level(l, seed)),
+            Some(l) => Box::new(Engine::in_play(l, seed)),
             None => Box::new(Greedy::new(seed)),
         }
     }

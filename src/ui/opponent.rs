@@ -58,7 +58,7 @@ impl Strength {
     /// A player of this strength choosing among equal moves by `seed`.
     pub fn player(self, seed: u64) -> Box<dyn Player> {
         match self {
-            Strength::Level(l) => Box::new(Engine::at_level(l, seed)),
+            Strength::Level(l) => Box::new(Engine::in_play(l, seed)),
             Strength::Movetime(ms) => Box::new(Engine::timed(Duration::from_millis(ms), seed)),
             Strength::Greedy => Box::new(Greedy::new(seed)),
         }
