@@ -354,13 +354,16 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     let Some(i) = shown else {
-        f.render_widget(
-            Paragraph::new(Line::styled(
-                "no move yet: the circuit of each move shows here",
-                paint.dim(),
-            )),
-            inner,
+        // Wrapped: the pane is narrower than the line at 80 columns.
+        let lines = super::history::wrap(
+            "no move yet: the circuit of each move shows here",
+            inner.width as usize,
         );
+        let lines: Vec<Line> = lines
+            .into_iter()
+            .map(|l| Line::styled(l, paint.dim()))
+            .collect();
+        f.render_widget(Paragraph::new(lines), inner);
         return;
     };
     let ops = &history[i].ops;
