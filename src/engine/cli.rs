@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Arguments of `qchess match`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// The first player, White in games 1, 3, 5...: engine:LEVEL (1..5), random or greedy.
+    /// The first player, White in games 1, 3, 5...: engine:LEVEL (1..5), random, greedy
+    /// or uqci:"CMD" (an external UQCI engine, 1000 ms a move).
     #[arg(long, value_name = "SPEC")]
     pub white: PlayerSpec,
     /// The second player, White in games 2, 4, 6...

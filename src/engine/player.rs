@@ -36,6 +36,10 @@ pub enum PlayerError {
     /// The player's thread ended without an answer.
     #[error("the player stopped without choosing a move")]
     Gone,
+    /// An external engine misbehaved (would not start, crashed, hung, answered an
+    /// illegal or unreadable move): what happened, in one line.
+    #[error("{0}")]
+    Engine(String),
 }
 
 /// What a thinking player reports.

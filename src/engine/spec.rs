@@ -1,10 +1,11 @@
-//! Player specifications on the command line: `engine:LEVEL`, `random`, `greedy`.
-//! Each form is a [`PlayerSpec`] variant; a new kind of player (an external UQCI
-//! engine, `uqci:"CMD"`) is a new variant, a new arm in [`PlayerSpec::from_str`] and in
-//! [`PlayerSpec::build`].
+//! Player specifications on the command line: `engine:LEVEL`, `random`, `greedy`,
+//! `uqci:CMD` (an external UQCI engine run by the command line CMD, quoted as one
+//! argument: `uqci:"qchess uqci"`). Each form is a [`PlayerSpec`] variant, an arm in
+//! [`PlayerSpec::from_str`] and in [`PlayerSpec::build`].
 
 use super::level::{self, BadLevel};
 use super::player::{Engine, Greedy, Player, Random};
+use crate::uqci::client::{UqciPlayer, DEFAULT_MOVETIME};
 use std::fmt;
 use std::str::FromStr;
 
@@ -17,14 +18,22 @@ pub enum PlayerSpec {
     Random,
     /// One ply on king presence and expected material (`greedy`).
     Greedy,
+    /// An external UQCI engine run by this command line (`uqci:CMD`), thinking
+    /// [`DEFAULT_MOVETIME`] per move.
+    Uqci(String),
 }
 
 /// A player specification that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
     /// Not one of the forms.
-    #[error("unknown player \"{0}\": expected engine:LEVEL (1..5), random or greedy")]
+    #[error(
+        "unknown player \"{0}\": expected engine:LEVEL (1..5), random, greedy or uqci:\"CMD\""
+    )]
     Unknown(String),
+    /// `uqci:` with no command.
+    #[error("\"{0}\": give the engine's command after uqci:, e.g. uqci:\"qchess uqci\"")]
+    NoCommand(String),
     /// `engine:` with something that is not a number.
     #[error("\"{0}\": the level after engine: must be a number from 1 to 5")]
     LevelNotNumber(String),
@@ -51,6 +60,8 @@ impl FromStr for PlayerSpec {
                     .map_err(|_| SpecError::LevelNotNumber(s.to_string()))?;
                 Ok(PlayerSpec::Engine(level::check(n)?))
             }
+            ("uqci", Some(cmd)) if cmd.trim().is_empty() => Err(SpecError::NoCommand(s.into())),
+            ("uqci", Some(cmd)) => Ok(PlayerSpec::Uqci(cmd.trim().to_string())),
             ("random", None) => Ok(PlayerSpec::Random),
             ("greedy", None) => Ok(PlayerSpec::Greedy),
             _ => Err(SpecError::Unknown(s.to_string())),
@@ -64,6 +75,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Engine(l) => write!(f, "engine:{l}"),
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Uqci(cmd) => write!(f, "uqci:{cmd}"),
         }
     }
 }
@@ -75,6 +87,7 @@ impl PlayerSpec {
             PlayerSpec::Engine(l) => Box::new(Engine::at_level(*l, seed)),
             PlayerSpec::Random => Box::new(Random::new(seed)),
             PlayerSpec::Greedy => Box::new(Greedy::new(seed)),
+            PlayerSpec::Uqci(cmd) => Box::new(UqciPlayer::new(cmd, DEFAULT_MOVETIME)),
         }
     }
 }
@@ -91,6 +104,11 @@ mod tests {
             ("engine", PlayerSpec::Engine(3)),
             ("random", PlayerSpec::Random),
             (" greedy ", PlayerSpec::Greedy),
+            (
+                "uqci:./eng --level 2",
+                PlayerSpec::Uqci("./eng --level 2".into()),
+            ),
+            ("UQCI:qchess uqci", PlayerSpec::Uqci("qchess uqci".into())),
         ] {
             assert_eq!(text.parse::<PlayerSpec>(), Ok(spec.clone()), "{text}");
             assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));
@@ -108,9 +126,17 @@ mod tests {
             Err(SpecError::Unknown(_))
         ));
         assert!(matches!(
+            "uqci: ".parse::<PlayerSpec>(),
+            Err(SpecError::NoCommand(_))
+        ));
+        assert!(matches!(
             "random:2".parse::<PlayerSpec>(),
             Err(SpecError::Unknown(_))
         ));
         assert_eq!(PlayerSpec::Engine(2).build(0).name(), "qchess level 2");
+        assert_eq!(
+            PlayerSpec::Uqci("qchess uqci".into()).build(0).name(),
+            "uqci: qchess uqci"
+        );
     }
 }

@@ -1,9 +1,10 @@
 //! UQCI, the Universal Quantum Chess Interface: UCI over standard input and output with
 //! moves in Quantum Chess notation, three rule options (`forceturn`, `forcewin`,
 //! `forcemeasure`) and `calcbell`. [`protocol`] reads and writes the lines (for both
-//! sides), [`engine`] is `qchess uqci`.
+//! sides), [`engine`] is `qchess uqci`, [`client`] an external engine as a player.
 
 pub mod budget;
+pub mod client;
 pub mod engine;
 pub mod options;
 pub mod protocol;

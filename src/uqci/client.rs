@@ -1,0 +1,351 @@
+//! An external UQCI engine as a [`Player`]: qchess as the front end. The engine's
+//! command is started on the first move (so naming a player costs nothing), the
+//! handshake (`uci`/`uciok`, `isready`/`readyok`) is waited for with a timeout, and
+//! each move sends `position startpos|fen … moves …` (the game's moves with their
+//! `.mN` outcomes, so the engine sees the same measurements) and `go movetime MS`.
+//! `info` lines become progress, `bestmove` the answer, checked to be legal.
+//!
+//! Misbehaviour (it does not start, ends, hangs past its time plus [`MARGIN`], answers
+//! a move that is illegal or unreadable) is a [`PlayerError::Engine`] in one line; the
+//! engine is then killed and every later move gives the same error at once (it is not
+//! restarted: a front end hands its side to a person). The process is killed when the
+//! player is dropped.
+
+use super::protocol::{Command, Go, Output, Score, SearchInfo, Start};
+use crate::chess::fen::{self, START_FEN};
+use crate::chess::{notation, Game};
+use crate::engine::eval::WIN;
+use crate::engine::{Choice, Info, Player, PlayerError, Thinking};
+use crate::variants::VariantGame;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long the engine may take to answer `uci` and `isready`.
+pub const HANDSHAKE: Duration = Duration::from_secs(5);
+/// How much longer than its move time the engine may take before it counts as hung.
+pub const MARGIN: Duration = Duration::from_secs(3);
+/// The move time when none is asked for.
+pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
+
+/// An external UQCI engine, started by a command line.
+pub struct UqciPlayer {
+    command: String,
+    movetime: Duration,
+    state: Arc<Mutex<State>>,
+}
+
+/// The engine's process, or why there is none any more.
+enum State {
+    NotStarted,
+    Running(Process1),
+    Failed(String),
+}
+
+/// A running engine: its process, its input, and its output lines (read on a thread;
+/// the channel closes when the engine's output ends).
+struct Process1 {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Drop for Process1 {
+    /// Asks the engine to quit, then kills it and reaps it (no zombie).
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl UqciPlayer {
+    /// The engine run by `command` ("PATH ARGS", split as a POSIX shell would, quotes
+    /// kept together), thinking `movetime` per move.
+    pub fn new(command: &str, movetime: Duration) -> UqciPlayer {
+        UqciPlayer {
+            command: command.trim().to_string(),
+            movetime,
+            state: Arc::new(Mutex::new(State::NotStarted)),
+        }
+    }
+}
+
+impl Player for UqciPlayer {
+    /// "uqci: CMD": saved games and match reports show the command.
+    fn name(&self) -> String {
+        format!("uqci: {}", self.command)
+    }
+
+    fn think(&mut self, game: &Game) -> Thinking {
+        let state = Arc::clone(&self.state);
+        let command = self.command.clone();
+        let movetime = self.movetime;
+        // The moves are read here: a detached copy keeps the state, not the history.
+        let setup = position(game);
+        let root = game.detached();
+        Thinking::spawn(move |stop, progress| {
+            let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
+            if let State::NotStarted = *state {
+                *state = match Process1::start(&command) {
+                    Ok(p) => State::Running(p),
+                    Err(why) => State::Failed(why),
+                };
+            }
+            let answer = match &mut *state {
+                State::Running(p) => p.choose(&setup, &root, movetime, stop, progress),
+                State::Failed(why) => return Err(PlayerError::Engine(why.clone())),
+                State::NotStarted => unreachable!("the engine was started above"),
+            };
+            answer.map_err(|why| {
+                let why = format!("the engine \"{command}\" {why}");
+                *state = State::Failed(why.clone());
+                PlayerError::Engine(why)
+            })
+        })
+    }
+
+    /// UQCI speaks Quantum Chess only: the variants have no notation in it.
+    fn think_variant(&mut self, _game: &dyn VariantGame) -> Thinking {
+        Thinking::done(Err(PlayerError::Engine(
+            "a UQCI engine plays Quantum Chess only, not the variants".into(),
+        )))
+    }
+}
+
+impl Process1 {
+    /// Starts `command` and does the handshake; why not, as the end of a sentence
+    /// starting with the engine's name.
+    fn start(command: &str) -> Result<Process1, String> {
+        let failed = |why: String| format!("the engine \"{command}\" {why}");
+        let words = shell_words::split(command)
+            .map_err(|e| failed(format!("is not a command line: {e}")))?;
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| "no engine command was given".to_string())?;
+        let mut child = Process::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| failed(format!("could not be started: {e}")))?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(failed("could not be started: no pipes".into()));
+        };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut p = Process1 {
+            child,
+            input,
+            lines,
+        };
+        p.handshake().map_err(failed)?;
+        Ok(p)
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        self.send(&Command::Uci)?;
+        self.wait_for(HANDSHAKE, "uciok", |o| *o == Output::UciOk)?;
+        self.send(&Command::IsReady)?;
+        self.wait_for(HANDSHAKE, "readyok", |o| *o == Output::ReadyOk)
+    }
+
+    fn send(&mut self, c: &Command) -> Result<(), String> {
+        writeln!(self.input, "{c}")
+            .and_then(|_| self.input.flush())
+            .map_err(|_| "stopped reading its input (it ended)".to_string())
+    }
+
+    /// The next line, waiting until `deadline`.
+    fn line(&self, deadline: Instant, what: &str) -> Result<String, String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(format!("did not answer {what} in time")),
+            Err(RecvTimeoutError::Disconnected) => Err(format!("ended before answering {what}")),
+        }
+    }
+
+    fn wait_for(
+        &mut self,
+        within: Duration,
+        what: &str,
+        done: impl Fn(&Output) -> bool,
+    ) -> Result<(), String> {
+        let deadline = Instant::now() + within;
+        loop {
+            if Output::parse(&self.line(deadline, what)?).is_some_and(|o| done(&o)) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// One move: the position (`setup`), `go`, progress until `bestmove`, the move checked on a
+    /// copy of the game. `stop` sends `stop` once.
+    fn choose(
+        &mut self,
+        setup: &Command,
+        game: &Game,
+        movetime: Duration,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Info),
+    ) -> Result<Choice, String> {
+        self.send(setup)?;
+        self.send(&Command::Go(Go {
+            movetime: Some(movetime.as_millis() as u64),
+            ..Go::default()
+        }))?;
+        let started = Instant::now();
+        let deadline = started + movetime + MARGIN;
+        let mut stopped = false;
+        let mut last = None;
+        loop {
+            if !stopped && stop.load(Ordering::Relaxed) {
+                self.send(&Command::Stop)?;
+                stopped = true;
+            }
+            // Short waits, so that a stop is passed on promptly.
+            let wait = (Instant::now() + Duration::from_millis(20)).min(deadline);
+            let line = match self.line(wait, "go") {
+                Ok(l) => l,
+                Err(_) if Instant::now() < deadline => continue,
+                Err(_) if !self.lines_open() => return Err("ended while thinking".into()),
+                Err(_) => {
+                    return Err(format!(
+                        "did not answer go within {} ms",
+                        (movetime + MARGIN).as_millis()
+                    ))
+                }
+            };
+            match Output::parse(&line) {
+                Some(Output::Info(i)) => {
+                    let info = info(&i, started.elapsed());
+                    progress(&info);
+                    last = Some(info);
+                }
+                Some(Output::BestMove(None)) => {
+                    return Err("answered no move (bestmove 0000) in a game still going on".into())
+                }
+                Some(Output::BestMove(Some(mv))) => {
+                    check(game, &mv)?;
+                    return Ok(Choice { mv, info: last });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the engine's output may still bring lines.
+    fn lines_open(&self) -> bool {
+        match self.lines.recv_timeout(Duration::ZERO) {
+            Err(RecvTimeoutError::Disconnected) => false,
+            // A line that came just now is lost: only called when giving up.
+            _ => true,
+        }
+    }
+}
+
+/// The `position` command for `game`: `startpos` when it began at the standard start,
+/// else its start as FEN; the moves played with their outcomes.
+fn position(game: &Game) -> Command {
+    let start_fen = fen::format(game.start());
+    let start = if start_fen == START_FEN {
+        Start::StartPos
+    } else {
+        Start::Fen(start_fen)
+    };
+    Command::Position {
+        start,
+        moves: game.history().iter().map(|m| m.played.clone()).collect(),
+    }
+}
+
+/// Whether `mv` is a move the side to move may play: read, without a forced outcome
+/// (the game draws it), and accepted by a copy of the game.
+fn check(game: &Game, mv: &str) -> Result<(), String> {
+    let text = notation::parse(mv).map_err(|e| format!("answered \"{mv}\", not a move: {e}"))?;
+    if text.outcome.is_some() {
+        return Err(format!(
+            "answered \"{mv}\", which forces a measurement outcome"
+        ));
+    }
+    game.detached()
+        .play_text(mv, &text)
+        .map(|_| ())
+        .map_err(|e| format!("answered \"{mv}\", an illegal move: {e}"))
+}
+
+/// An `info` line as the search's progress (a mate in N as a win N moves away).
+fn info(i: &SearchInfo, elapsed: Duration) -> Info {
+    let score = match i.score {
+        Some(Score::Cp(n)) => n as f64,
+        Some(Score::Mate(n)) => (WIN - (2 * n.abs() - 1) as f64) * n.signum() as f64,
+        None => 0.0,
+    };
+    Info {
+        depth: i.depth.unwrap_or(0),
+        score,
+        nodes: i.nodes.unwrap_or(0),
+        time: i.time.map(Duration::from_millis).unwrap_or(elapsed),
+        pv: i.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::GameOptions;
+
+    #[test]
+    fn position_sends_the_moves_with_their_outcomes() {
+        let mut g = Game::standard(GameOptions::default());
+        g.play("e2e4").unwrap();
+        g.play("g8^f6h6").unwrap();
+        g.play("b1c3").unwrap();
+        g.play("f6g4").unwrap();
+        assert_eq!(
+            position(&g).to_string(),
+            format!(
+                "position startpos moves e2e4 g8^f6h6 b1c3 {}",
+                g.history()[3].played
+            )
+        );
+        let g = Game::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", GameOptions::default()).unwrap();
+        assert_eq!(
+            position(&g).to_string(),
+            "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+        );
+    }
+
+    #[test]
+    fn a_move_is_checked() {
+        let g = Game::standard(GameOptions::default());
+        assert!(check(&g, "e2e4").is_ok());
+        assert!(check(&g, "e2e5").unwrap_err().contains("illegal"));
+        assert!(check(&g, "xyzzy").unwrap_err().contains("not a move"));
+        assert!(check(&g, "e2e4.m1").unwrap_err().contains("outcome"));
+    }
+
+    #[test]
+    fn a_mate_score_reads_as_a_win() {
+        let i = SearchInfo {
+            score: Some(Score::Mate(-2)),
+            ..SearchInfo::default()
+        };
+        assert_eq!(info(&i, Duration::ZERO).score, -(WIN - 3.0));
+    }
+}

@@ -1,0 +1,172 @@
+//! An external UQCI engine as a player: `qchess uqci` itself through pipes, and small
+//! scripted fake engines that misbehave in each way the front end must survive.
+
+use qchess::chess::{Game, GameOptions};
+use qchess::engine::{Event, Player, PlayerError};
+use qchess::uqci::client::UqciPlayer;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_qchess");
+
+/// A fake engine: a shell script that does the handshake and answers `go` with
+/// `on_go` (shell commands), written to its own temporary folder.
+fn fake(name: &str, on_uci: &str, on_go: &str) -> String {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("qchess-fake-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("engine.sh");
+    let script = format!(
+        "#!/bin/sh\nwhile read cmd rest; do\n  case \"$cmd\" in\n    uci) {on_uci} ;;\n    isready) echo readyok ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+const HANDSHAKE_OK: &str = "echo 'id name fake'; echo uciok";
+
+/// The error the engine's first move gives, and how long it took.
+fn first_move_error(cmd: &str) -> (String, Duration) {
+    let g = Game::standard(GameOptions::default());
+    let mut p = UqciPlayer::new(cmd, Duration::from_millis(100));
+    let t = Instant::now();
+    let err = match p.think(&g).wait() {
+        Err(PlayerError::Engine(why)) => why,
+        other => panic!("expected an engine error, got {other:?}"),
+    };
+    assert!(!err.contains('\n'), "one line: {err}");
+    // The failure sticks: the next move fails at once with the same words.
+    let again = Instant::now();
+    assert_eq!(p.think(&g).wait(), Err(PlayerError::Engine(err.clone())));
+    assert!(again.elapsed() < Duration::from_secs(1));
+    (err, t.elapsed())
+}
+
+#[test]
+fn qchess_uqci_plays_legal_moves_through_pipes() {
+    let mut g = Game::standard(GameOptions {
+        seed: 3,
+        ..GameOptions::default()
+    });
+    let mut p = UqciPlayer::new(&format!("{BIN} uqci"), Duration::from_millis(150));
+    assert_eq!(p.name(), format!("uqci: {BIN} uqci"));
+    let mut infos = 0;
+    for _ in 0..6 {
+        let t = p.think(&g);
+        let choice = loop {
+            match t.next_event(Duration::from_secs(30)) {
+                Some(Event::Info(i)) => {
+                    infos += 1;
+                    assert!(i.depth >= 1);
+                }
+                Some(Event::Done(c)) => {
+                    break c.unwrap_or_else(|e| {
+                        panic!(
+                            "{e}: {:?}",
+                            g.history().iter().map(|m| &m.played).collect::<Vec<_>>()
+                        )
+                    })
+                }
+                None => panic!("no answer in 30 s"),
+            }
+        };
+        g.play(&choice.mv).expect("a legal move");
+    }
+    assert_eq!(g.ply(), 6);
+    assert!(infos > 0, "info lines become progress");
+}
+
+#[test]
+fn a_match_against_qchess_uqci_runs() {
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--white",
+            "engine:1",
+            "--black",
+            &format!("uqci:{BIN} uqci"),
+            "--games",
+            "1",
+            "--max-plies",
+            "20",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(&format!("uqci: {BIN} uqci")), "{text}");
+    assert!(
+        !text.contains("refused") && !text.contains("the engine"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_engine_that_cannot_start() {
+    let (err, _) = first_move_error("/nonexistent/qchess-engine --x");
+    assert!(err.contains("could not be started"), "{err}");
+}
+
+#[test]
+fn an_engine_that_never_says_uciok() {
+    let (err, took) = first_move_error(&fake("mute", "echo 'id name mute'", "echo bestmove e2e4"));
+    assert!(err.contains("did not answer uciok in time"), "{err}");
+    assert!(took < Duration::from_secs(15));
+}
+
+#[test]
+fn an_engine_that_crashes_on_go() {
+    let (err, _) = first_move_error(&fake("crash", HANDSHAKE_OK, "exit 3"));
+    assert!(err.contains("ended while thinking"), "{err}");
+}
+
+#[test]
+fn an_engine_that_hangs_on_go() {
+    let (err, took) = first_move_error(&fake("hang", HANDSHAKE_OK, "echo 'info depth 1'"));
+    assert!(err.contains("did not answer go within 3100 ms"), "{err}");
+    assert!(took < Duration::from_secs(15));
+}
+
+#[test]
+fn an_engine_that_answers_an_illegal_move() {
+    let (err, _) = first_move_error(&fake("illegal", HANDSHAKE_OK, "echo 'bestmove e2e5'"));
+    assert!(err.contains("\"e2e5\", an illegal move"), "{err}");
+}
+
+#[test]
+fn an_engine_that_answers_garbage() {
+    let (err, _) = first_move_error(&fake("garbage", HANDSHAKE_OK, "echo 'bestmove zz!9'"));
+    assert!(err.contains("\"zz!9\", not a move"), "{err}");
+}
+
+#[test]
+fn a_match_reports_a_misbehaving_engine_in_one_line() {
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--white",
+            &format!(
+                "uqci:{}",
+                fake("match", HANDSHAKE_OK, "echo 'bestmove e2e5'")
+            ),
+            "--black",
+            "random",
+            "--games",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("1 games, +0 =0 -1"),
+        "the engine loses: {text}"
+    );
+}
