@@ -15,7 +15,7 @@ use super::prompts::{self, Asking, Question};
 use super::steps;
 use super::table::{self, Place};
 use super::view::{self, Pick, View};
-use super::work::{CancelFlag, Exec, Job, Polled, Work};
+use super::work::{CancelFlag, Exec, Job, Pending};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
@@ -157,15 +157,6 @@ pub struct Message {
     pub tone: Tone,
 }
 
-/// Long work on the game (a move, a take-back, a replay step) carried out on a worker
-/// thread: its result is the game it leads to and the panes' view of it, or why not.
-#[derive(Debug)]
-pub(super) struct Pending {
-    work: Work<Result<(Game, View), String>>,
-    /// What the work is for.
-    job: Job,
-}
-
 /// The whole state of the terminal game.
 #[derive(Debug)]
 pub struct App {
@@ -207,7 +198,7 @@ pub struct App {
     /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
     /// The work being carried out on a worker thread.
-    pending: Option<Pending>,
+    pending: Option<Pending<(Game, View)>>,
     /// The computer: the sides it plays, its search, its last score.
     pub(super) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
@@ -485,8 +476,7 @@ impl App {
     /// The work being carried out, once it has taken long enough to show: what it is and
     /// how long it has run.
     pub fn busy(&self) -> Option<(&str, Duration)> {
-        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
-        Some((p.work.what(), p.work.elapsed()))
+        self.pending.as_ref()?.busy()
     }
 
     /// Whether work is being carried out (shown or not yet), or the computer thinks
@@ -511,12 +501,8 @@ impl App {
         let Some(p) = &self.pending else {
             return false;
         };
-        let result = match p.work.poll() {
-            Polled::Running => return p.work.shown(),
-            Polled::Done(r) => r,
-            Polled::Failed(why) => Err(format!(
-                "it failed inside qchess ({why}); the game is unchanged"
-            )),
+        let Some(result) = p.result() else {
+            return p.shown();
         };
         if let Some(p) = self.pending.take() {
             self.finish(p.job, result);
@@ -573,8 +559,7 @@ impl App {
                 self.finish(job, result);
             }
             Exec::Background => {
-                let work = Work::start(job.what(), f);
-                self.pending = Some(Pending { work, job });
+                self.pending = Some(Pending::start(job, f));
             }
         }
     }

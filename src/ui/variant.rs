@@ -12,7 +12,7 @@ use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
 use super::table::{self, Place};
-use super::work::{CancelFlag, Exec, Job, Polled, Work};
+use super::work::{CancelFlag, Exec, Job, Pending};
 use crate::chess::{Square, Status};
 use crate::engine::variant::greedy_variant;
 use crate::engine::Thinking;
@@ -59,14 +59,6 @@ pub struct VariantReplay {
     pub ply: usize,
 }
 
-/// Long work on the game (a move, a take-back, a replay step) on a worker thread: the
-/// game it leads to, or why not.
-struct Pending {
-    work: Work<Result<Box<dyn VariantGame>, String>>,
-    /// What the work is for.
-    job: Job,
-}
-
 /// The whole state of a variant game on screen.
 pub struct VariantApp {
     pub(super) game: Box<dyn VariantGame>,
@@ -104,7 +96,7 @@ pub struct VariantApp {
     /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
     /// The work being carried out on a worker thread.
-    pending: Option<Pending>,
+    pending: Option<Pending<Box<dyn VariantGame>>>,
     /// The computer (the variants' greedy player): its sides, its search, its score.
     pub(super) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
@@ -411,8 +403,7 @@ impl VariantApp {
     /// The work being carried out, once it has taken long enough to show: what and how
     /// long.
     pub fn busy(&self) -> Option<(&str, Duration)> {
-        let p = self.pending.as_ref().filter(|p| p.work.shown())?;
-        Some((p.work.what(), p.work.elapsed()))
+        self.pending.as_ref()?.busy()
     }
 
     /// Whether work is being carried out (shown or not yet), or the computer thinks.
@@ -435,12 +426,8 @@ impl VariantApp {
         let Some(p) = &self.pending else {
             return false;
         };
-        let result = match p.work.poll() {
-            Polled::Running => return p.work.shown(),
-            Polled::Done(r) => r,
-            Polled::Failed(why) => Err(format!(
-                "it failed inside qchess ({why}); the game is unchanged"
-            )),
+        let Some(result) = p.result() else {
+            return p.shown();
         };
         if let Some(p) = self.pending.take() {
             self.finish(p.job, result);
@@ -487,8 +474,7 @@ impl VariantApp {
                 self.finish(job, result);
             }
             Exec::Background => {
-                let work = Work::start(job.what(), work);
-                self.pending = Some(Pending { work, job });
+                self.pending = Some(Pending::start(job, work));
             }
         }
     }

@@ -204,6 +204,63 @@ impl Job {
     }
 }
 
+/// A game screen's [`Job`] running on a worker thread; its work gives what the job
+/// leads to, or why not.
+pub struct Pending<T> {
+    work: Work<Result<T, String>>,
+    /// What the work is for.
+    pub job: Job,
+}
+
+impl<T> fmt::Debug for Pending<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pending")
+            .field("work", &self.work)
+            .field("job", &self.job)
+            .finish()
+    }
+}
+
+impl<T: Send + 'static> Pending<T> {
+    /// Starts `job`'s work `f` (given the flag that stops it) on a worker thread.
+    pub fn start(
+        job: Job,
+        f: impl FnOnce(CancelFlag) -> Result<T, String> + Send + 'static,
+    ) -> Self {
+        Pending {
+            work: Work::start(job.what(), f),
+            job,
+        }
+    }
+}
+
+impl<T> Pending<T> {
+    /// The work once it has taken long enough to show: what it is and how long it has
+    /// run.
+    pub fn busy(&self) -> Option<(&str, Duration)> {
+        self.work
+            .shown()
+            .then(|| (self.work.what(), self.work.elapsed()))
+    }
+
+    /// Whether the busy line should show it (see [`Work::shown`]).
+    pub fn shown(&self) -> bool {
+        self.work.shown()
+    }
+
+    /// The result once the work has ended (a panic in it said as an error, the game
+    /// unchanged); `None` while it runs.
+    pub fn result(&self) -> Option<Result<T, String>> {
+        match self.work.poll() {
+            Polled::Running => None,
+            Polled::Done(r) => Some(r),
+            Polled::Failed(why) => Some(Err(format!(
+                "it failed inside qchess ({why}); the game is unchanged"
+            ))),
+        }
+    }
+}
+
 impl<T> Drop for Work<T> {
     /// Dropping the work (cancelled, or the screen quit) asks it to stop; whatever it
     /// still finishes is thrown away.
