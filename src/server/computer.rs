@@ -13,7 +13,8 @@
 use super::room::{Board, Room};
 use crate::chess::Color;
 use crate::engine::level;
-use crate::engine::player::{Engine, Event, Greedy, Player, PlayerError, Random};
+use crate::engine::player::{Event, Player, PlayerError, Random};
+use crate::ui::opponent::Strength;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -43,10 +44,13 @@ impl Computer {
     /// How the seat is named on screens and in the saved game ("qchess level 2",
     /// "qchess greedy").
     pub fn name(&self) -> String {
-        match self.level {
-            Some(l) => level::name(l),
-            None => "qchess greedy".into(),
-        }
+        self.strength().name()
+    }
+
+    /// The terminal game's computer of the same strength: the engine at the level, or
+    /// the greedy player in the variants.
+    fn strength(&self) -> Strength {
+        self.level.map_or(Strength::Greedy, Strength::Level)
     }
 
     /// The same computer with its level within 1..5 (a hand-edited seats file).
@@ -59,13 +63,6 @@ impl Computer {
         }
     }
 
-    fn player(&self, seed: u64) -> Box<dyn Player> {
-        match self.level {
-            Some(l) => Box::new(Engine::in_play(l, seed)),
-            None => Box::new(Greedy::new(seed)),
-        }
-    }
-
     /// The computer's move in `board` (its side to move), choosing among equal moves
     /// by `seed`; `Ok(None)` once `stop` says so (the search is abandoned).
     pub fn choose(
@@ -74,7 +71,7 @@ impl Computer {
         seed: u64,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<String>, PlayerError> {
-        think(self.player(seed).as_mut(), board, stop)
+        think(self.strength().player(seed).as_mut(), board, stop)
     }
 
     /// A random legal move (the `n`th try), for when the room refused the chosen one.
