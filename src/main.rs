@@ -10,6 +10,7 @@ use qchess::ui::color::ColorChoice;
 use qchess::ui::opponent::Strength;
 use qchess::ui::terminal::{Ended, Open};
 use qchess::ui::PlayOptions;
+use qchess::uqci::client::UqciPlayer;
 use qchess::variants::RuleSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,12 +60,26 @@ struct PlayArgs {
     /// (H) (default: config.toml, else 3).
     #[arg(long, value_name = "N", value_parser = parse_level)]
     level: Option<u8>,
-    /// The computer thinks this many milliseconds per move instead of playing a level.
+    /// The computer thinks this many milliseconds per move instead of playing a level
+    /// (an external engine: 1000 unless given).
     #[arg(long, value_name = "MS", requires = "engine", conflicts_with = "level",
           value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     #[command(flatten)]
+    engine_cmd: EngineCmdArg,
+    #[command(flatten)]
     display: DisplayArgs,
+}
+
+/// The external engine the player names.
+#[derive(Args, Debug, Clone, Default)]
+struct EngineCmdArg {
+    /// An external UQCI engine plays the computer's side (--engine), run by this command
+    /// line, e.g. "myengine --uqci"; "" for qchess's own engine (default: config.toml's
+    /// engine_cmd, else qchess's own). A saved game's side that this command played
+    /// goes back to it; a saved game alone never starts a program.
+    #[arg(long = "engine-cmd", value_name = "CMD")]
+    command: Option<String>,
 }
 
 /// The sides `--engine` gives the computer: (white, black).
@@ -91,12 +106,20 @@ struct EngineChoice {
 
 impl EngineChoice {
     /// The players' names with the computer's sides named after its strength (the
-    /// game reads who the computer plays from the names).
-    fn name_sides(self, players: &mut Players, level: u8, variant: RuleSet) {
-        let strength = match (variant, self.movetime) {
-            (RuleSet::Quantum, Some(ms)) => Strength::Movetime(ms),
-            (RuleSet::Quantum, None) => Strength::Level(level),
-            _ => Strength::Greedy,
+    /// game reads who the computer plays from the names): the external engine of
+    /// `opts` in Quantum Chess when there is one, else qchess's own.
+    fn name_sides(self, players: &mut Players, opts: &PlayOptions, variant: RuleSet) {
+        let external = opts
+            .engine_cmd
+            .as_deref()
+            .filter(|_| variant == RuleSet::Quantum);
+        let strength = match (external, self.movetime) {
+            (Some(command), _) => {
+                Strength::External(UqciPlayer::new(command, opts.engine_movetime))
+            }
+            (None, _) if variant != RuleSet::Quantum => Strength::Greedy,
+            (None, Some(ms)) => Strength::Movetime(ms),
+            (None, None) => Strength::Level(opts.engine_level),
         };
         if self.sides.0 {
             players.white = strength.name();
@@ -147,7 +170,12 @@ enum Command {
     /// Play in the terminal (the default): hot-seat, or against the computer (--engine).
     Play(PlayArgs),
     /// Play on from the most recent autosave.
-    Resume(DisplayArgs),
+    Resume {
+        #[command(flatten)]
+        engine_cmd: EngineCmdArg,
+        #[command(flatten)]
+        display: DisplayArgs,
+    },
     /// Step through a saved game: ← → one ply, Home/End, g go to ply, p play on from there.
     Replay {
         /// The saved game (TOML).
@@ -387,6 +415,25 @@ fn play(args: PlayArgs) -> ExitCode {
         sides,
         movetime: args.movetime,
     });
+    // A UQCI engine speaks Quantum Chess only: naming one for a variant is a mistake
+    // (one in config.toml just leaves the variants to qchess's own computer).
+    let named = args.engine_cmd.command.as_deref().map(str::trim);
+    if args.variant != RuleSet::Quantum && engine.is_some() && named.is_some_and(|c| !c.is_empty())
+    {
+        eprintln!(
+            "qchess: --engine-cmd: a UQCI engine plays Quantum Chess only; in {} the \
+             computer is qchess's own (leave out --engine-cmd)",
+            args.variant
+        );
+        return ExitCode::from(2);
+    }
+    if engine.is_none() && open == Open::New && named.is_some_and(|c| !c.is_empty()) {
+        eprintln!(
+            "qchess: --engine-cmd names the engine for --engine SIDE (black, white or both), \
+             or for the side it played in a game opened with --load"
+        );
+        return ExitCode::from(2);
+    }
     let game = NewGame {
         fen: args.fen,
         seed: args.seed,
@@ -394,11 +441,12 @@ fn play(args: PlayArgs) -> ExitCode {
         variant: args.variant,
         engine,
         level: args.level,
+        engine_cmd: args.engine_cmd.command,
     };
     run_tui(args.display, open, game)
 }
 
-/// What `qchess play` asks of a new game (nothing for resume and replay).
+/// What `qchess play` asks of a new game (for resume only the engine command).
 #[derive(Debug, Default)]
 struct NewGame {
     fen: Option<String>,
@@ -407,6 +455,7 @@ struct NewGame {
     variant: RuleSet,
     engine: Option<EngineChoice>,
     level: Option<u8>,
+    engine_cmd: Option<String>,
 }
 
 /// Runs the terminal game: flags over config.toml over defaults.
@@ -418,6 +467,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> ExitCode {
         variant,
         engine,
         level,
+        engine_cmd,
     } = game;
     // A plain new game first offers an unfinished autosave; a game asked for by
     // position, seed, rule system or computer opponent starts as asked.
@@ -442,6 +492,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> ExitCode {
         sparse_limit: display.sparse_limit,
         mouse: display.no_mouse.then_some(false),
         engine_level: level,
+        engine_cmd,
     };
     let mut opts: PlayOptions = match qchess::config::play_options(flags) {
         Ok(opts) => opts,
@@ -452,8 +503,11 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> ExitCode {
     };
     opts.offer_resume = offer_resume;
     opts.variant = variant;
+    if let Some(ms) = engine.and_then(|e| e.movetime) {
+        opts.engine_movetime = std::time::Duration::from_millis(ms);
+    }
     if let Some(e) = engine {
-        e.name_sides(&mut players, opts.engine_level, variant);
+        e.name_sides(&mut players, &opts, variant);
     }
     opts.players = players;
     opts.autosave &= !display.no_autosave;
@@ -523,7 +577,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Play(args)) => play(args),
-        Some(Command::Resume(display)) => run_tui(display, Open::Resume, NewGame::default()),
+        Some(Command::Resume {
+            engine_cmd,
+            display,
+        }) => {
+            let game = NewGame {
+                engine_cmd: engine_cmd.command,
+                ..NewGame::default()
+            };
+            run_tui(display, Open::Resume, game)
+        }
         Some(Command::Replay { file, display }) => {
             run_tui(display, Open::Replay(file), NewGame::default())
         }

@@ -1,6 +1,7 @@
 //! The game in a real (pseudo) terminal: it refuses to start without one, restores the
 //! terminal on SIGINT, SIGQUIT and SIGTERM, suspends on Ctrl-Z and comes back on SIGCONT,
-//! and captures the mouse unless told not to.
+//! captures the mouse unless told not to, and plays against an external UQCI engine
+//! (`qchess uqci` itself) or goes on hot-seat when the engine fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -419,5 +420,83 @@ mod pty {
         assert_eq!(count(&p.output(), MOUSE_ON), 0);
         p.master.write_all(b"q").unwrap();
         assert_eq!(p.exit_code(), Some(0));
+    }
+
+    /// The moves and the players of the game's one autosave, once it holds `plies`
+    /// moves.
+    fn autosaved(p: &Pty, plies: usize) -> (Vec<String>, qchess::record::Players) {
+        let start = Instant::now();
+        loop {
+            let file = autosave_folder(p)
+                .into_iter()
+                .find(|n| n.starts_with("game-") && n.ends_with(".toml"));
+            let saved =
+                file.and_then(|f| qchess::record::load(&p.dir.join("data/autosave").join(f)).ok());
+            if let Some(saved) = saved.filter(|s| s.moves.len() >= plies) {
+                return (saved.moves, saved.players);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no autosave with {plies} moves: {:?}",
+                String::from_utf8_lossy(&p.output())
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn the_engine_named_in_config_plays_black_through_pipes() {
+        let command = format!("{} uqci", env!("CARGO_BIN_EXE_qchess"));
+        let config = format!("autosave = true\nengine_cmd = {command:?}\n");
+        let mut p = Pty::with_config(
+            "uqci-config",
+            &[
+                "play",
+                "--seed",
+                "1",
+                "--engine",
+                "black",
+                "--movetime",
+                "200",
+            ],
+            &config,
+        );
+        p.wait_for("Board", 1);
+        p.master.write_all(b":e2e4\r").unwrap();
+        // The engine's reply is autosaved like any move.
+        let (moves, players) = autosaved(&p, 2);
+        assert_eq!(moves[0], "e2e4");
+        assert_eq!(players.black, format!("uqci: {command}"));
+        p.master.write_all(b"q").unwrap();
+        p.master.write_all(b"y").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+        assert!(p.cooked());
+    }
+
+    #[test]
+    fn a_failed_engine_leaves_a_hot_seat_game_and_a_sound_terminal() {
+        let mut p = Pty::with_config(
+            "uqci-fail",
+            &[
+                "play",
+                "--seed",
+                "1",
+                "--engine",
+                "black",
+                "--engine-cmd",
+                "/nonexistent/qchess-engine --uqci",
+            ],
+            "autosave = true\n",
+        );
+        p.wait_for("Board", 1);
+        p.master.write_all(b":e2e4\r").unwrap();
+        p.wait_for("hot-seat", 1);
+        p.master.write_all(b":e7e5\r").unwrap();
+        let (moves, _) = autosaved(&p, 2);
+        assert_eq!(moves, ["e2e4", "e7e5"], "black moved by hand");
+        p.master.write_all(b"q").unwrap();
+        p.master.write_all(b"y").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+        assert!(p.cooked());
     }
 }

@@ -1,7 +1,9 @@
 //! The computer in the terminal game: it replies off the screen's thread with the
 //! thinking line drawn meanwhile, `u` takes back a full move, `p` pauses a watched game,
 //! `H` shows and marks a hint, the players entry of a saved game names it and a resumed
-//! game hands it its side again. Low levels keep the searches short.
+//! game hands it its side again. Low levels keep the searches short. An external UQCI
+//! engine (`qchess uqci` itself, and scripted fakes that fail) plays a side too, and
+//! its failure hands the side to the player.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Color, Game, GameOptions};
@@ -12,11 +14,18 @@ use qchess::ui::terminal::{open, Open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App};
+use qchess::uqci::client::UqciPlayer;
 use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+#[path = "common/fake_engine.rs"]
+mod fake_engine;
+use fake_engine::{fake, fake_answering, HANDSHAKE_OK};
+
+const BIN: &str = env!("CARGO_BIN_EXE_qchess");
 
 fn paint() -> Paint {
     Paint::new(Theme::default(), Tier::None)
@@ -434,4 +443,200 @@ fn engine_flags_are_checked() {
     let (code, err) = play_refused(&["--engine", "black", "--load", "x.toml"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot be used with"), "{err}");
+    // An engine command needs a side to play, and Quantum Chess.
+    let (code, err) = play_refused(&["--engine-cmd", "myengine --uqci"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--engine-cmd names the engine for --engine SIDE"),
+        "{err}"
+    );
+    let (code, err) = play_refused(&[
+        "--variant",
+        "harmonics",
+        "--engine",
+        "black",
+        "--engine-cmd",
+        "myengine",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("a UQCI engine plays Quantum Chess only"),
+        "{err}"
+    );
+}
+
+/// A game against the external engine run by `command` playing black, as `play
+/// --engine black --engine-cmd COMMAND` opens it.
+fn against_external(command: &str) -> App {
+    let engine = UqciPlayer::new(command, Duration::from_millis(150));
+    let players = Players {
+        white: "Ann".into(),
+        black: Strength::External(engine.clone()).name(),
+    };
+    let sides = Sides::of_players(&players, Some(&engine));
+    assert_eq!(sides.black, Some(Strength::External(engine)));
+    App::new(game(), paint(), false).with_computer(Computer::new(sides, 1))
+}
+
+#[test]
+fn qchess_uqci_as_an_external_engine_replies_and_hints() {
+    let mut a = against_external(&format!("{BIN} uqci"));
+    type_move(&mut a, "e2e4");
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
+    assert!(
+        a.message().text.starts_with("black played"),
+        "{}",
+        a.message().text
+    );
+    // The hint for white comes from the same engine.
+    key(&mut a, KeyCode::Char('H'));
+    a.finish_work();
+    let (mv, _) = a.computer().hint().cloned().expect("a hint");
+    type_move(&mut a, &mv);
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 4, "{}", a.message().text);
+}
+
+/// Plays e2e4 against a failing engine: the one-line message, then the game goes on
+/// hot-seat with black moved by hand.
+fn failure_hands_black_over(command: &str, needle: &str) {
+    let mut a = against_external(command);
+    type_move(&mut a, "e2e4");
+    a.finish_work();
+    let said = a.message().text.clone();
+    assert!(said.contains(needle), "{said}");
+    assert!(
+        said.starts_with("black is played by hand from here (hot-seat, every move kept): "),
+        "{said}"
+    );
+    assert!(!said.contains('\n'), "one line: {said}");
+    // At 80 columns the message wraps in full.
+    let s = screen(&a, 80, 24);
+    assert!(s.contains("(hot-seat, every move kept)"), "{s}");
+    assert!(!a.computer().sides().any(), "nobody is the computer now");
+    assert_eq!(a.game().history().len(), 1, "white's move is kept");
+    // Black moves by hand, and so does white after it: no computer waits anywhere.
+    type_move(&mut a, "e7e5");
+    assert_eq!(a.computer().thinking(), None);
+    type_move(&mut a, "g1f3");
+    a.finish_work();
+    let played: Vec<_> = a
+        .game()
+        .history()
+        .iter()
+        .map(|m| m.played.clone())
+        .collect();
+    assert_eq!(played, ["e2e4", "e7e5", "g1f3"]);
+}
+
+#[test]
+fn an_external_engine_that_cannot_start_hands_its_side_over() {
+    failure_hands_black_over("/nonexistent/qchess-engine --uqci", "could not be started");
+}
+
+#[test]
+fn an_external_engine_that_crashes_hands_its_side_over() {
+    let crash = fake("ui-crash", HANDSHAKE_OK, "exit 3");
+    failure_hands_black_over(&crash, "ended while thinking");
+}
+
+#[test]
+fn an_external_engine_that_hangs_hands_its_side_over() {
+    let hang = fake("ui-hang", HANDSHAKE_OK, "echo 'info depth 1 score cp 5'");
+    failure_hands_black_over(&hang, "did not answer go within 3150 ms");
+}
+
+#[test]
+fn an_external_engine_that_answers_an_illegal_move_hands_its_side_over() {
+    let illegal = fake("ui-illegal", HANDSHAKE_OK, "echo 'bestmove e7e4'");
+    failure_hands_black_over(&illegal, "\"e7e4\", an illegal move");
+}
+
+#[test]
+fn an_external_engine_that_answers_no_move_hands_its_side_over() {
+    let null = fake("ui-null", HANDSHAKE_OK, "echo 'bestmove 0000'");
+    failure_hands_black_over(&null, "answered no move");
+}
+
+#[test]
+fn esc_makes_an_external_engine_move_now() {
+    // An engine that thinks until it is told to stop, then answers.
+    let command = fake_answering(
+        "ui-stop",
+        &[
+            ("uci", HANDSHAKE_OK),
+            ("go", "echo 'info depth 1 score cp 7 pv e7e5'"),
+            ("stop", "echo 'bestmove e7e5'"),
+        ],
+    );
+    let engine = UqciPlayer::new(&command, Duration::from_secs(60));
+    let players = Players {
+        white: "Ann".into(),
+        black: Strength::External(engine.clone()).name(),
+    };
+    let sides = Sides::of_players(&players, Some(&engine));
+    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    type_move(&mut a, "e2e4");
+    // Its info line shows on the thinking line before Esc.
+    let start = Instant::now();
+    while !screen(&a, 120, 40).contains("best e7e5") {
+        a.tick();
+        assert!(start.elapsed() < Duration::from_secs(20), "no info shown");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    key(&mut a, KeyCode::Esc);
+    a.finish_work();
+    assert!(start.elapsed() < Duration::from_secs(20), "Esc stopped it");
+    assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
+    assert_eq!(a.game().history()[1].played, "e7e5");
+}
+
+#[test]
+fn a_saved_games_external_engine_plays_again_only_when_named_again() {
+    let dir = temp_dir("uqci-resume");
+    let command = format!("{BIN} uqci");
+    let file = dir.join("game.toml");
+    let text = format!(
+        "format = 1\nmoves = [\"e2e4\"]\n\n[players]\nwhite = \"Ann\"\nblack = \"uqci: {command}\"\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let load = |engine_cmd: Option<&str>| {
+        let opts = PlayOptions {
+            open: Open::Load(file.clone()),
+            seed: Some(3),
+            engine_cmd: engine_cmd.map(str::to_string),
+            engine_movetime: Duration::from_millis(150),
+            ..PlayOptions::default()
+        };
+        match open(&opts) {
+            Ok(Opened::Quantum(a)) => a,
+            _ => panic!("the saved game opens"),
+        }
+    };
+    // Named again: black is the engine's, and it moves at once.
+    let mut a = load(Some(&command));
+    assert!(matches!(
+        a.computer().sides().black,
+        Some(Strength::External(_))
+    ));
+    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    a.finish_work();
+    assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
+    // Not named, or another command: the saved game starts no program; black is
+    // played by hand and the message says how to hand it back.
+    for given in [None, Some("some-other-engine")] {
+        let a = load(given);
+        assert!(!a.computer().sides().any(), "{given:?}");
+        assert_eq!(a.computer().thinking(), None);
+        let said = &a.message().text;
+        assert!(
+            said.contains(&format!(
+                "black is played by hand: the engine \"{command}\" plays again only when named again (--engine-cmd)"
+            )),
+            "{said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

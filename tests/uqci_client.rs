@@ -4,29 +4,15 @@
 use qchess::chess::{Game, GameOptions};
 use qchess::engine::{Event, Player, PlayerError};
 use qchess::uqci::client::UqciPlayer;
-use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+#[path = "common/fake_engine.rs"]
+#[allow(dead_code)] // fake_answering serves the terminal game's tests
+mod fake_engine;
+use fake_engine::{fake, HANDSHAKE_OK};
+
 const BIN: &str = env!("CARGO_BIN_EXE_qchess");
-
-/// A fake engine: a shell script that does the handshake and answers `go` with
-/// `on_go` (shell commands), written to its own temporary folder.
-fn fake(name: &str, on_uci: &str, on_go: &str) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("qchess-fake-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("engine.sh");
-    let script = format!(
-        "#!/bin/sh\nwhile read cmd rest; do\n  case \"$cmd\" in\n    uci) {on_uci} ;;\n    isready) echo readyok ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
-    );
-    std::fs::write(&path, script).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path.to_string_lossy().into_owned()
-}
-
-const HANDSHAKE_OK: &str = "echo 'id name fake'; echo uciok";
 
 /// The error the engine's first move gives, and how long it took.
 fn first_move_error(cmd: &str) -> (String, Duration) {
@@ -138,6 +124,12 @@ fn an_engine_that_hangs_on_go() {
 fn an_engine_that_answers_an_illegal_move() {
     let (err, _) = first_move_error(&fake("illegal", HANDSHAKE_OK, "echo 'bestmove e2e5'"));
     assert!(err.contains("\"e2e5\", an illegal move"), "{err}");
+}
+
+#[test]
+fn an_engine_that_answers_no_move_in_a_game_going_on() {
+    let (err, _) = first_move_error(&fake("null", HANDSHAKE_OK, "echo 'bestmove 0000'"));
+    assert!(err.contains("answered no move (bestmove 0000)"), "{err}");
 }
 
 #[test]

@@ -113,6 +113,8 @@ pub struct Config {
     /// The computer's level (1..5) in `play --engine` and for hints.
     #[serde(deserialize_with = "engine_level")]
     pub engine_level: u8,
+    /// An external UQCI engine's command line for `play --engine`; empty: qchess's own.
+    pub engine_cmd: String,
 }
 
 /// The theme used when none is chosen.
@@ -130,6 +132,7 @@ impl Default for Config {
             sparse_limit: DEFAULT_SPARSE_LIMIT,
             mouse: true,
             engine_level: crate::engine::level::DEFAULT_LEVEL,
+            engine_cmd: String::new(),
         }
     }
 }
@@ -233,7 +236,12 @@ impl Config {
              \n\
              # The computer's level, 1 (weakest) to 5 (strongest), in `qchess play --engine`\n\
              # and for hints (H).\n\
-             engine_level = {level}\n",
+             engine_level = {level}\n\
+             \n\
+             # An external UQCI engine for `qchess play --engine`, as a command line (e.g.\n\
+             # \"/usr/local/bin/myengine --uqci\"); empty for qchess's own engine. A saved game's\n\
+             # side played by this command (\"uqci: ...\") goes back to it on resume.\n\
+             engine_cmd = {cmd:?}\n",
             backend = d.backend,
             theme = d.theme,
             pieces = d.pieces,
@@ -243,6 +251,7 @@ impl Config {
             sparse = d.sparse_limit,
             mouse = d.mouse,
             level = d.engine_level,
+            cmd = d.engine_cmd,
         )
     }
 
@@ -286,7 +295,7 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 9, "{table:?}");
+        assert_eq!(table.len(), 10, "{table:?}");
     }
 
     #[test]
@@ -294,7 +303,7 @@ mod tests {
         let c = parse(
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
              autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n\
-             engine_level = 5\n",
+             engine_level = 5\nengine_cmd = \"my-engine --uqci\"\n",
         )
         .unwrap();
         assert_eq!(
@@ -309,6 +318,7 @@ mod tests {
                 sparse_limit: 1000,
                 mouse: false,
                 engine_level: 5,
+                engine_cmd: "my-engine --uqci".into(),
             }
         );
     }
@@ -364,6 +374,7 @@ mod tests {
             ),
             ("theme = 3\n", 1, "theme", "expected a string"),
             ("mouse = \"no\"\n", 1, "mouse", "expected a boolean"),
+            ("engine_cmd = 3\n", 1, "engine_cmd", "expected a string"),
             (
                 "engine_level = 9\n",
                 1,

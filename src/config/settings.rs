@@ -33,6 +33,8 @@ pub struct PlayFlags {
     pub mouse: Option<bool>,
     /// `--level`.
     pub engine_level: Option<u8>,
+    /// `--engine-cmd` (empty: qchess's own engine).
+    pub engine_cmd: Option<String>,
 }
 
 impl Config {
@@ -48,6 +50,10 @@ impl Config {
             sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
             mouse: flags.mouse.unwrap_or(self.mouse),
             engine_level: flags.engine_level.unwrap_or(self.engine_level),
+            engine_cmd: flags
+                .engine_cmd
+                .clone()
+                .unwrap_or_else(|| self.engine_cmd.clone()),
         }
     }
 }
@@ -90,6 +96,7 @@ impl Settings {
             sparse_limit: c.sparse_limit,
             mouse: c.mouse,
             engine_level: c.engine_level,
+            engine_cmd: Some(c.engine_cmd.trim().to_string()).filter(|c| !c.is_empty()),
             ..PlayOptions::default()
         })
     }
@@ -117,6 +124,7 @@ mod tests {
             sparse_limit: 5000,
             mouse: false,
             engine_level: 2,
+            engine_cmd: "file-engine --uqci".into(),
         }
     }
 
@@ -186,6 +194,17 @@ mod tests {
                 ..file.clone()
             },
         );
+        // An empty command on the command line means qchess's own engine.
+        check(
+            PlayFlags {
+                engine_cmd: Some(String::new()),
+                ..none.clone()
+            },
+            Config {
+                engine_cmd: String::new(),
+                ..file.clone()
+            },
+        );
         check(
             PlayFlags {
                 mouse: Some(true),
@@ -250,6 +269,7 @@ mod tests {
             crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
         );
         assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
+        assert_eq!(defaults.engine_cmd, None, "qchess's own engine");
 
         let s = settings(file_config());
         let from_file = s.play_options(PlayFlags::default()).unwrap();
@@ -265,6 +285,7 @@ mod tests {
         assert_eq!(from_file.dense_limit_log2, 20);
         assert_eq!(from_file.sparse_limit, 5000);
         assert_eq!(from_file.engine_level, 2);
+        assert_eq!(from_file.engine_cmd.as_deref(), Some("file-engine --uqci"));
 
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
@@ -277,6 +298,7 @@ mod tests {
             sparse_limit: Some(99),
             mouse: Some(true),
             engine_level: Some(1),
+            engine_cmd: Some(" ".into()),
         };
         let from_flags = s.play_options(flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
@@ -289,6 +311,10 @@ mod tests {
         assert_eq!(from_flags.sparse_limit, 99);
         assert!(from_flags.mouse);
         assert_eq!(from_flags.engine_level, 1);
+        assert_eq!(
+            from_flags.engine_cmd, None,
+            "a blank command is qchess's own engine"
+        );
     }
 
     #[test]

@@ -1513,10 +1513,12 @@ impl Plays for App {
         if a.ply != self.game.ply() || self.replay.is_some() || a.side != self.game.to_move() {
             return;
         }
-        let side = a.side.name();
         let choice = match a.choice {
             Ok(c) => c,
-            Err(e) => return self.say(Tone::Error, format!("{side}: {e}")),
+            Err(e) => {
+                let said = self.computer.failed(a.side, &e);
+                return self.say(Tone::Error, said);
+            }
         };
         match a.purpose {
             Thought::Move => match notation::parse(&choice.mv) {

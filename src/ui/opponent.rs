@@ -6,6 +6,14 @@
 //! `qchess level N`, `qchess N ms` or `qchess greedy` is played by the computer, so a
 //! resumed or loaded game hands that side back to it (a person who names themselves
 //! so gets the computer in their place; `--white`/`--black` choose other names).
+//!
+//! A side named `uqci: CMD` was played by an external UQCI engine. It goes back to that
+//! engine only when the player names the same command again (`--engine-cmd` or
+//! `engine_cmd` in config.toml): a saved game is data, possibly from someone else, and
+//! opening one never starts a program. Otherwise the side is played by hand, and
+//! [`Sides::unclaimed`] says how to hand it back. An external engine that fails (does
+//! not start, crashes, hangs, answers an illegal move) hands its sides to the player
+//! ([`Computer::failed`]): the game goes on hot-seat with every move kept.
 
 use super::app::Tone;
 use super::work::spinner;
@@ -14,10 +22,11 @@ use crate::engine::level::{self, DEFAULT_LEVEL};
 use crate::engine::player::{Engine, Greedy};
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
 use crate::record::Players;
+use crate::uqci::client::{UqciPlayer, NAME_PREFIX};
 use std::time::{Duration, Instant};
 
 /// How strongly the computer plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Strength {
     /// The engine at a level 1..5.
     Level(u8),
@@ -25,20 +34,24 @@ pub enum Strength {
     Movetime(u64),
     /// One ply of lookahead (the variants' computer, whatever level was asked).
     Greedy,
+    /// An external UQCI engine (Quantum Chess only).
+    External(UqciPlayer),
 }
 
 impl Strength {
     /// The name saved games keep for the side: "qchess level 3", "qchess 500 ms",
-    /// "qchess greedy".
-    pub fn name(self) -> String {
+    /// "qchess greedy", "uqci: CMD".
+    pub fn name(&self) -> String {
         match self {
-            Strength::Level(l) => level::name(l),
+            Strength::Level(l) => level::name(*l),
             Strength::Movetime(ms) => format!("qchess {ms} ms"),
             Strength::Greedy => "qchess greedy".into(),
+            Strength::External(p) => p.name(),
         }
     }
 
-    /// The strength a player's name stands for, if it is one of the computer's names.
+    /// The strength a player's name stands for, if it is one of the built-in computer's
+    /// names.
     pub fn from_name(name: &str) -> Option<Strength> {
         let rest = name.trim().strip_prefix("qchess ")?;
         if rest == "greedy" {
@@ -55,18 +68,25 @@ impl Strength {
         (ms > 0).then_some(Strength::Movetime(ms))
     }
 
-    /// A player of this strength choosing among equal moves by `seed`.
-    pub fn player(self, seed: u64) -> Box<dyn Player> {
+    /// A player of this strength choosing among equal moves by `seed` (an external
+    /// engine: the same process every time).
+    pub fn player(&self, seed: u64) -> Box<dyn Player> {
         match self {
-            Strength::Level(l) => Box::new(Engine::in_play(l, seed)),
-            Strength::Movetime(ms) => Box::new(Engine::timed(Duration::from_millis(ms), seed)),
+            Strength::Level(l) => Box::new(Engine::in_play(*l, seed)),
+            Strength::Movetime(ms) => Box::new(Engine::timed(Duration::from_millis(*ms), seed)),
             Strength::Greedy => Box::new(Greedy::new(seed)),
+            Strength::External(p) => Box::new(p.clone()),
         }
     }
 }
 
+/// The command of an external engine a player's name stands for ("uqci: CMD").
+fn engine_command(name: &str) -> Option<&str> {
+    name.trim().strip_prefix(NAME_PREFIX).map(str::trim)
+}
+
 /// Which sides the computer plays, at what strength.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sides {
     /// White's computer, if the computer plays white.
     pub white: Option<Strength>,
@@ -75,29 +95,59 @@ pub struct Sides {
 }
 
 impl Sides {
-    /// The sides the players' names give to the computer.
-    pub fn of_players(players: &Players) -> Sides {
+    /// The sides the players' names give to the computer: the built-in engine's names,
+    /// and `external`'s name ("uqci: CMD") when the player gave that engine this time.
+    pub fn of_players(players: &Players, external: Option<&UqciPlayer>) -> Sides {
+        let of = |name: &str| {
+            Strength::from_name(name).or_else(|| {
+                let p = external?;
+                (engine_command(name) == Some(p.command())).then(|| Strength::External(p.clone()))
+            })
+        };
         Sides {
-            white: Strength::from_name(&players.white),
-            black: Strength::from_name(&players.black),
+            white: of(&players.white),
+            black: of(&players.black),
         }
     }
 
+    /// The sides named after an external engine other than `external` (the one the
+    /// player gave): they are played by hand. What to tell the player, if any.
+    pub fn unclaimed(players: &Players, external: Option<&UqciPlayer>) -> Option<String> {
+        let given = external.map(UqciPlayer::command);
+        let unclaimed: Vec<(Color, &str)> = [
+            (Color::White, players.white.as_str()),
+            (Color::Black, players.black.as_str()),
+        ]
+        .into_iter()
+        .filter_map(|(side, name)| Some((side, engine_command(name)?)))
+        .filter(|(_, command)| Some(*command) != given)
+        .collect();
+        let (_, command) = unclaimed.first()?;
+        let who = match unclaimed.as_slice() {
+            [(side, _)] => format!("{} is", side.name()),
+            _ => "white and black are".into(),
+        };
+        Some(format!(
+            "{who} played by hand: the engine \"{command}\" plays again only when named \
+             again (--engine-cmd), a saved game never starts a program"
+        ))
+    }
+
     /// The computer playing `side`, if any.
-    pub fn of(self, side: Color) -> Option<Strength> {
+    pub fn of(&self, side: Color) -> Option<&Strength> {
         match side {
-            Color::White => self.white,
-            Color::Black => self.black,
+            Color::White => self.white.as_ref(),
+            Color::Black => self.black.as_ref(),
         }
     }
 
     /// Whether the computer plays both sides (a game to watch).
-    pub fn both(self) -> bool {
+    pub fn both(&self) -> bool {
         self.white.is_some() && self.black.is_some()
     }
 
     /// Whether the computer plays a side at all.
-    pub fn any(self) -> bool {
+    pub fn any(&self) -> bool {
         self.white.is_some() || self.black.is_some()
     }
 
@@ -105,11 +155,11 @@ impl Sides {
     /// (in order): the last move; against the computer, back to before the player's
     /// last move (the computer's reply with it), so that it is the player's turn again;
     /// in a watched game one move.
-    pub fn take_back(self, movers: &[Color]) -> Result<usize, &'static str> {
+    pub fn take_back(&self, movers: &[Color]) -> Result<usize, &'static str> {
         if movers.is_empty() {
             return Err("there is no move to take back");
         }
-        let player = match (self.white, self.black) {
+        let player = match (&self.white, &self.black) {
             (None, Some(_)) => Color::White,
             (Some(_), None) => Color::Black,
             _ => return Ok(1),
@@ -236,8 +286,8 @@ impl Computer {
     }
 
     /// The sides it plays.
-    pub fn sides(&self) -> Sides {
-        self.sides
+    pub fn sides(&self) -> &Sides {
+        &self.sides
     }
 
     /// Whether it plays `side`.
@@ -252,9 +302,39 @@ impl Computer {
             Purpose::Move => self.sides.of(side),
             Purpose::Hint => self.sides.of(side).or(self.sides.of(side.opposite())),
         };
-        strength
-            .unwrap_or(Strength::Level(self.hint_level))
-            .player(self.seed)
+        match strength {
+            Some(s) => s.player(self.seed),
+            None => Strength::Level(self.hint_level).player(self.seed),
+        }
+    }
+
+    /// What to say when the search for `side` gave no move. An external engine that
+    /// failed hands every side it played to the player: the game goes on hot-seat.
+    pub fn failed(&mut self, side: Color, e: &PlayerError) -> String {
+        let PlayerError::Engine(why) = e else {
+            return format!("{}: {e}", side.name());
+        };
+        let mut freed = Vec::new();
+        for (color, s) in [
+            (Color::White, &mut self.sides.white),
+            (Color::Black, &mut self.sides.black),
+        ] {
+            if matches!(s, Some(Strength::External(_))) {
+                *s = None;
+                freed.push(color.name());
+            }
+        }
+        if freed.is_empty() {
+            return format!("{}: {why}", side.name());
+        }
+        self.paused = false;
+        self.next_at = None;
+        let who = match freed.as_slice() {
+            [one] => format!("{one} is"),
+            _ => "both sides are".into(),
+        };
+        // The hand-over first: a long engine path may cut the end of the reason.
+        format!("{who} played by hand from here (hot-seat, every move kept): {why}")
     }
 
     /// Whether a search runs.
@@ -592,8 +672,70 @@ mod tests {
             white: "Ann".into(),
             black: "qchess level 2".into(),
         };
-        let s = Sides::of_players(&p);
-        assert_eq!(s.of(Color::Black), Some(Strength::Level(2)));
+        let s = Sides::of_players(&p, None);
+        assert_eq!(s.of(Color::Black), Some(&Strength::Level(2)));
         assert!(s.any() && !s.both());
+    }
+
+    #[test]
+    fn an_external_engines_side_is_its_own_only_when_named_again() {
+        let engine = UqciPlayer::new("my-engine --uqci", Duration::from_millis(100));
+        let players = Players {
+            white: "Ann".into(),
+            black: Strength::External(engine.clone()).name(),
+        };
+        assert_eq!(players.black, "uqci: my-engine --uqci");
+        let named = Sides::of_players(&players, Some(&engine));
+        assert_eq!(named.black, Some(Strength::External(engine.clone())));
+        assert_eq!(named.white, None);
+        assert_eq!(Sides::unclaimed(&players, Some(&engine)), None);
+        let other = UqciPlayer::new("other-engine", Duration::from_millis(100));
+        for given in [None, Some(&other)] {
+            assert!(!Sides::of_players(&players, given).any());
+            let why = Sides::unclaimed(&players, given).expect("said");
+            assert!(
+                why.starts_with("black is played by hand: the engine \"my-engine --uqci\""),
+                "{why}"
+            );
+        }
+        let both = Players {
+            white: players.black.clone(),
+            black: players.black.clone(),
+        };
+        let why = Sides::unclaimed(&both, None).unwrap();
+        assert!(
+            why.starts_with("white and black are played by hand"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_failed_external_engine_hands_its_sides_over() {
+        let engine = UqciPlayer::new("my-engine", Duration::from_millis(100));
+        let sides = Sides {
+            white: Some(Strength::Level(1)),
+            black: Some(Strength::External(engine)),
+        };
+        let mut c = Computer::new(sides, 0);
+        let said = c.failed(
+            Color::Black,
+            &PlayerError::Engine("the engine ended".into()),
+        );
+        assert_eq!(
+            said,
+            "black is played by hand from here (hot-seat, every move kept): the engine ended"
+        );
+        assert_eq!(c.sides().black, None);
+        assert_eq!(
+            c.sides().white,
+            Some(Strength::Level(1)),
+            "the built-in stays"
+        );
+        // Any other failure leaves the sides as they are.
+        assert_eq!(
+            c.failed(Color::White, &PlayerError::NoMove),
+            "white: there is no legal move to play"
+        );
+        assert!(c.plays(Color::White));
     }
 }

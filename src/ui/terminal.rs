@@ -14,6 +14,7 @@ use crate::chess::Color;
 use crate::chess::{Game, GameOptions};
 use crate::quantum::BackendKind;
 use crate::record::{Players, RecordError, Recorder};
+use crate::uqci::client::UqciPlayer;
 use crate::variants::{RuleSet, VariantError};
 use crossterm::cursor::Show;
 use crossterm::event::{
@@ -73,6 +74,11 @@ pub struct PlayOptions {
     pub offer_resume: bool,
     /// The level hints search at (and the computer's, where `--engine` gives none).
     pub engine_level: u8,
+    /// The external UQCI engine the player gave (`--engine-cmd`, `engine_cmd`): its
+    /// command line. A side named after it ("uqci: CMD") is played by it.
+    pub engine_cmd: Option<String>,
+    /// How long the external engine thinks per move.
+    pub engine_movetime: Duration,
 }
 
 impl Default for PlayOptions {
@@ -94,6 +100,8 @@ impl Default for PlayOptions {
             mouse: true,
             offer_resume: false,
             engine_level: crate::engine::level::DEFAULT_LEVEL,
+            engine_cmd: None,
+            engine_movetime: crate::uqci::client::DEFAULT_MOVETIME,
         }
     }
 }
@@ -233,9 +241,18 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
         }
     };
     // Who the computer plays comes from the players' names: `--engine` named its side,
-    // and a saved game keeps the names, so a resumed game hands that side back to it.
-    let computer = Computer::new(Sides::of_players(&recorder.players), seed)
-        .with_hint_level(opts.engine_level);
+    // and a saved game keeps the names, so a resumed game hands that side back to it
+    // (an external engine's side only when the player gave that engine again).
+    let external = opts
+        .engine_cmd
+        .as_deref()
+        .map(|command| UqciPlayer::new(command, opts.engine_movetime));
+    let computer = Computer::new(
+        Sides::of_players(&recorder.players, external.as_ref()),
+        seed,
+    )
+    .with_hint_level(opts.engine_level);
+    let unclaimed = Sides::unclaimed(&recorder.players, external.as_ref());
     let verb = if opts.open == Open::Resume {
         "resumed"
     } else {
@@ -272,6 +289,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
                     app.into_replay(game)
                 } else {
                     let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
+                    let said = with_unclaimed(said, unclaimed.as_deref());
                     app.announce(said)
                 }
             }
@@ -300,6 +318,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
             } else {
                 let g = app.game();
                 let said = opened(verb, path, g.history().len(), g.to_move(), &skipped);
+                let said = with_unclaimed(said, unclaimed.as_deref());
                 app.announce(said)
             }
         }
@@ -320,6 +339,14 @@ fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) ->
         said += &format!("; passed over newer {skipped}");
     }
     said
+}
+
+/// The opening message, then which external engine's side is played by hand.
+fn with_unclaimed(said: String, unclaimed: Option<&str>) -> String {
+    match unclaimed {
+        Some(why) => format!("{said}. {why}"),
+        None => said,
+    }
 }
 
 /// Something the terminal loop can show and drive: the quantum game, a variant, the

@@ -1161,7 +1161,10 @@ impl Plays for VariantApp {
         }
         let choice = match a.choice {
             Ok(c) => c,
-            Err(e) => return self.say(Tone::Error, format!("{}: {e}", a.side.name())),
+            Err(e) => {
+                let said = self.computer.failed(a.side, &e);
+                return self.say(Tone::Error, said);
+            }
         };
         match a.purpose {
             Thought::Move => self.play(&choice.mv),

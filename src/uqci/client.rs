@@ -30,8 +30,12 @@ pub const HANDSHAKE: Duration = Duration::from_secs(5);
 pub const MARGIN: Duration = Duration::from_secs(3);
 /// The move time when none is asked for.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(1000);
+/// How an external engine's name starts ("uqci: CMD" in saved games and reports).
+pub const NAME_PREFIX: &str = "uqci: ";
 
-/// An external UQCI engine, started by a command line.
+/// An external UQCI engine, started by a command line. Clones share the one process
+/// (a game whose two sides it plays, or its hints, talk to the same engine).
+#[derive(Clone)]
 pub struct UqciPlayer {
     command: String,
     movetime: Duration,
@@ -73,12 +77,35 @@ impl UqciPlayer {
             state: Arc::new(Mutex::new(State::NotStarted)),
         }
     }
+
+    /// The command line it runs.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
 }
+
+impl std::fmt::Debug for UqciPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UqciPlayer")
+            .field("command", &self.command)
+            .field("movetime", &self.movetime)
+            .finish()
+    }
+}
+
+/// Two players are the same engine when they run the same command for the same time.
+impl PartialEq for UqciPlayer {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.command, self.movetime) == (&other.command, other.movetime)
+    }
+}
+
+impl Eq for UqciPlayer {}
 
 impl Player for UqciPlayer {
     /// "uqci: CMD": saved games and match reports show the command.
     fn name(&self) -> String {
-        format!("uqci: {}", self.command)
+        format!("{NAME_PREFIX}{}", self.command)
     }
 
     fn think(&mut self, game: &Game) -> Thinking {
