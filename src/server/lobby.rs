@@ -13,6 +13,7 @@ use crate::ui::app::{Message, Tone};
 use crate::ui::color::Paint;
 use crate::ui::input::{self, Action, InputMode, Press};
 use crate::ui::line_edit::LineEdit;
+use crate::ui::opponent::Strength;
 use crate::ui::popup::centered;
 use crate::variants::RuleSet;
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseButton, MouseEventKind};
@@ -434,12 +435,17 @@ fn variant_words(s: &Summary) -> String {
     }
 }
 
-/// A seat in the list: the player, "(away)" while they are not connected, or "free".
+/// A seat in the room list: "free", the player's name (away or not), the computer in
+/// brief ("qchess L3": at 80 columns a name column is 10 wide).
 fn seat_words(seat: Option<&(String, bool)>) -> String {
-    match seat {
-        None => "free".into(),
-        Some((name, true)) => name.clone(),
-        Some((name, false)) => format!("{name} (away)"),
+    let Some((name, here)) = seat else {
+        return "free".into();
+    };
+    match Strength::from_name(name) {
+        Some(Strength::Level(l)) => format!("qchess L{l}"),
+        Some(_) => "qchess".into(),
+        None if *here => name.clone(),
+        None => format!("{name} (away)"),
     }
 }
 
@@ -559,6 +565,16 @@ mod tests {
             status: Status::Ongoing,
             to_move: Color::White,
         }
+    }
+
+    #[test]
+    fn seats_fit_the_room_list_at_80_columns() {
+        let seat = |name: &str, here: bool| seat_words(Some(&(name.to_string(), here)));
+        assert_eq!(seat_words(None), "free");
+        assert_eq!(seat("ann", true), "ann");
+        assert_eq!(seat("ann", false), "ann (away)");
+        assert_eq!(seat("qchess level 3", false), "qchess L3");
+        assert_eq!(seat("qchess greedy", false), "qchess");
     }
 
     #[test]

@@ -26,19 +26,22 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 /// The help lines: one per entry of the key map in use (the replay one in replay); the
 /// pause key only while the computer plays both sides (`watching`), where it acts.
-pub fn help_lines(replay: bool, watching: bool) -> Vec<(String, String)> {
+pub fn help_lines(replay: bool, watching: bool, shared: bool) -> Vec<(String, String)> {
     let map = if replay { REPLAY_KEYMAP } else { KEYMAP };
-    let mut v = map_lines(&shown_bindings(map, watching));
+    let mut v = map_lines(&shown_bindings(map, watching, shared));
     if !replay {
         v.push(("q r b n".into(), "promotion piece, when asked".into()));
     }
     v
 }
 
-/// The bindings of `map` the help lists: the pause key only when `watching`.
-pub fn shown_bindings(map: &[Binding], watching: bool) -> Vec<Binding> {
+/// The bindings of `map` the help lists: the pause key only when `watching`; in a
+/// `shared` game (a server room) not the keys a shared game refuses (take back, new
+/// game, save: the server keeps it).
+pub fn shown_bindings(map: &[Binding], watching: bool, shared: bool) -> Vec<Binding> {
     map.iter()
         .filter(|b| watching || b.action != Action::Pause)
+        .filter(|b| !(shared && matches!(b.action, Action::Undo | Action::NewGame | Action::Save)))
         .copied()
         .collect()
 }
@@ -110,7 +113,11 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
         f,
         area,
         &app.paint,
-        help_lines(app.replay().is_some(), app.computer().sides().both()),
+        help_lines(
+            app.replay().is_some(),
+            app.computer().sides().both(),
+            app.place().is_some(),
+        ),
         app.help_page(),
     );
     app.set_help_pages(pages);
@@ -290,4 +297,29 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
         ),
         r,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(lines: &[(String, String)]) -> Vec<&str> {
+        lines.iter().map(|(k, _)| k.as_str()).collect()
+    }
+
+    #[test]
+    fn the_help_lists_only_keys_that_act_here() {
+        let alone = help_lines(false, false, false);
+        for k in ["u", "n", "w"] {
+            assert!(keys(&alone).contains(&k), "{k} in {alone:?}");
+        }
+        assert!(!keys(&alone).contains(&"p"), "pause only when watching");
+        assert!(keys(&help_lines(false, true, false)).contains(&"p"));
+        // A server room refuses take-backs, new games and saving: not listed there.
+        let room = help_lines(false, false, true);
+        for k in ["u", "n", "w"] {
+            assert!(!keys(&room).contains(&k), "{k} in {room:?}");
+        }
+        assert_eq!(room.len(), alone.len() - 3, "{room:?}");
+    }
 }

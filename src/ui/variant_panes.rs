@@ -62,7 +62,8 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         } else {
             VARIANT_KEYMAP
         };
-        let shown = popup::shown_bindings(map, app.computer().sides().both());
+        let shown =
+            popup::shown_bindings(map, app.computer().sides().both(), app.place().is_some());
         let lines = popup::map_lines(&shown);
         let pages = popup::help_box(f, area, &app.paint, lines, app.help_page);
         app.help_pages.set(pages);
