@@ -212,6 +212,27 @@ impl MatchReport {
     }
 
     /// The report for people.
+    /// Why the games ended, each reason once with its count, the commonest first:
+    /// "a king was captured with certainty (17), unfinished after 300 plies (3)".
+    fn ends(&self) -> Option<String> {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for g in &self.games {
+            match counts.iter_mut().find(|(end, _)| *end == g.end) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((&g.end, 1)),
+            }
+        }
+        // Stable: equal counts keep the order of their first game.
+        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        (!counts.is_empty()).then(|| {
+            counts
+                .iter()
+                .map(|(end, n)| format!("{end} ({n})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    }
+
     pub fn to_text(&self) -> String {
         let signed = |x: f64| {
             if x.is_finite() {
@@ -242,6 +263,9 @@ impl MatchReport {
             signed(lo),
             signed(hi)
         ));
+        if let Some(ends) = self.ends() {
+            s.push_str(&format!("how the games ended: {ends}\n"));
+        }
         for (name, t) in [
             (&self.first, &self.times[0]),
             (&self.second, &self.times[1]),
@@ -474,6 +498,44 @@ mod tests {
         };
         let text = r.to_text();
         assert!(text.contains("Elo difference +0 (95% interval -"), "{text}");
+        assert!(!text.contains("how the games ended"), "no games: {text}");
+    }
+
+    #[test]
+    fn the_report_says_how_the_games_ended() {
+        let game = |end: &str| GameRecord {
+            index: 0,
+            first_is_white: true,
+            result: Result1::Draw,
+            plies: 0,
+            end: end.into(),
+            unfinished: false,
+            moves: Vec::new(),
+        };
+        let r = MatchReport {
+            first: "a".into(),
+            second: "b".into(),
+            wins: 0,
+            draws: 4,
+            losses: 0,
+            unfinished: 0,
+            times: [MoveTimes::default(); 2],
+            games: [
+                "fifty moves",
+                "unfinished after 9 plies",
+                "unfinished after 9 plies",
+                "x",
+            ]
+            .map(game)
+            .to_vec(),
+        };
+        assert!(
+            r.to_text().contains(
+                "how the games ended: unfinished after 9 plies (2), fifty moves (1), x (1)\n"
+            ),
+            "{}",
+            r.to_text()
+        );
     }
 
     #[test]
