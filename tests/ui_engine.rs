@@ -59,6 +59,15 @@ fn type_move(app: &mut App, m: &str) {
     key(app, KeyCode::Enter);
 }
 
+/// The moves played so far, as written.
+fn played(app: &App) -> Vec<String> {
+    app.game()
+        .history()
+        .iter()
+        .map(|m| m.played.clone())
+        .collect()
+}
+
 fn screen(app: &App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
     t.draw(|f| draw(f, app)).expect("draw");
@@ -197,12 +206,7 @@ fn u_takes_back_a_full_move_against_the_computer() {
     assert_eq!(a.game().history().len(), 4);
     key(&mut a, KeyCode::Char('u'));
     a.finish_work();
-    let played: Vec<_> = a
-        .game()
-        .history()
-        .iter()
-        .map(|m| m.played.clone())
-        .collect();
+    let played = played(&a);
     assert_eq!(played.len(), 2, "{played:?}");
     assert_eq!(a.game().to_move(), Color::White);
     assert!(
@@ -465,10 +469,10 @@ fn engine_flags_are_checked() {
     );
 }
 
-/// A game against the external engine run by `command` playing black, as `play
-/// --engine black --engine-cmd COMMAND` opens it.
-fn against_external(command: &str) -> App {
-    let engine = UqciPlayer::new(command, Duration::from_millis(150));
+/// A game against the external engine run by `command` playing black, thinking
+/// `movetime` a move, as `play --engine black --engine-cmd COMMAND` opens it.
+fn against_external(command: &str, movetime: Duration) -> App {
+    let engine = UqciPlayer::new(command, movetime);
     let players = Players {
         white: "Ann".into(),
         black: Strength::External(engine.clone()).name(),
@@ -480,7 +484,7 @@ fn against_external(command: &str) -> App {
 
 #[test]
 fn qchess_uqci_as_an_external_engine_replies_and_hints() {
-    let mut a = against_external(&format!("{BIN} uqci"));
+    let mut a = against_external(&format!("{BIN} uqci"), Duration::from_millis(150));
     type_move(&mut a, "e2e4");
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
     a.finish_work();
@@ -502,7 +506,7 @@ fn qchess_uqci_as_an_external_engine_replies_and_hints() {
 /// Plays e2e4 against a failing engine: the one-line message, then the game goes on
 /// hot-seat with black moved by hand.
 fn failure_hands_black_over(command: &str, needle: &str) {
-    let mut a = against_external(command);
+    let mut a = against_external(command, Duration::from_millis(150));
     type_move(&mut a, "e2e4");
     a.finish_work();
     let said = a.message().text.clone();
@@ -522,42 +526,38 @@ fn failure_hands_black_over(command: &str, needle: &str) {
     assert_eq!(a.computer().thinking(), None);
     type_move(&mut a, "g1f3");
     a.finish_work();
-    let played: Vec<_> = a
-        .game()
-        .history()
-        .iter()
-        .map(|m| m.played.clone())
-        .collect();
+    let played = played(&a);
     assert_eq!(played, ["e2e4", "e7e5", "g1f3"]);
 }
 
 #[test]
-fn an_external_engine_that_cannot_start_hands_its_side_over() {
-    failure_hands_black_over("/nonexistent/qchess-engine --uqci", "could not be started");
-}
-
-#[test]
-fn an_external_engine_that_crashes_hands_its_side_over() {
-    let crash = fake("ui-crash", HANDSHAKE_OK, "exit 3");
-    failure_hands_black_over(&crash, "ended while thinking");
-}
-
-#[test]
-fn an_external_engine_that_hangs_hands_its_side_over() {
-    let hang = fake("ui-hang", HANDSHAKE_OK, "echo 'info depth 1 score cp 5'");
-    failure_hands_black_over(&hang, "did not answer go within 3150 ms");
-}
-
-#[test]
-fn an_external_engine_that_answers_an_illegal_move_hands_its_side_over() {
-    let illegal = fake("ui-illegal", HANDSHAKE_OK, "echo 'bestmove e7e4'");
-    failure_hands_black_over(&illegal, "\"e7e4\", an illegal move");
-}
-
-#[test]
-fn an_external_engine_that_answers_no_move_hands_its_side_over() {
-    let null = fake("ui-null", HANDSHAKE_OK, "echo 'bestmove 0000'");
-    failure_hands_black_over(&null, "answered no move");
+fn a_failing_external_engine_hands_its_side_over() {
+    // Each way an engine fails, and what the message line says of it.
+    let cases = [
+        (
+            "/nonexistent/qchess-engine --uqci".to_string(),
+            "could not be started",
+        ),
+        (
+            fake("ui-crash", HANDSHAKE_OK, "exit 3"),
+            "ended while thinking",
+        ),
+        (
+            fake("ui-hang", HANDSHAKE_OK, "echo 'info depth 1 score cp 5'"),
+            "did not answer go within 3150 ms",
+        ),
+        (
+            fake("ui-illegal", HANDSHAKE_OK, "echo 'bestmove e7e4'"),
+            "\"e7e4\", an illegal move",
+        ),
+        (
+            fake("ui-null", HANDSHAKE_OK, "echo 'bestmove 0000'"),
+            "answered no move",
+        ),
+    ];
+    for (command, needle) in cases {
+        failure_hands_black_over(&command, needle);
+    }
 }
 
 #[test]
@@ -571,13 +571,7 @@ fn esc_makes_an_external_engine_move_now() {
             ("stop", "echo 'bestmove e7e5'"),
         ],
     );
-    let engine = UqciPlayer::new(&command, Duration::from_secs(60));
-    let players = Players {
-        white: "Ann".into(),
-        black: Strength::External(engine.clone()).name(),
-    };
-    let sides = Sides::of_players(&players, Some(&engine));
-    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a = against_external(&command, Duration::from_secs(60));
     type_move(&mut a, "e2e4");
     // Its info line shows on the thinking line before Esc.
     let start = Instant::now();
