@@ -223,7 +223,7 @@ impl MatchReport {
             }
         }
         // Stable: equal counts keep the order of their first game.
-        counts.sort_by(|a, b| b.1.cmp(&a.1));
+        counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
         (!counts.is_empty()).then(|| {
             counts
                 .iter()
