@@ -417,7 +417,16 @@ impl Computer {
         while let Some(ev) = t.thinking.poll() {
             *changed = true;
             match ev {
-                Event::Info(i) => t.info = Some(i),
+                Event::Info(i) => {
+                    // The pane's score follows the search as it goes.
+                    self.score = Some(Score {
+                        centipawns: i.score,
+                        side: t.side,
+                        depth: i.depth,
+                        purpose: t.purpose,
+                    });
+                    t.info = Some(i);
+                }
                 Event::Done(choice) => {
                     let t = self.thought.take()?;
                     if let Ok(Choice { info: Some(i), .. }) = &choice {
@@ -621,6 +630,9 @@ mod tests {
             line.ends_with("depth 2, 1234 nodes, best e7e5 g1f3"),
             "{line}"
         );
+        // The score shows while it searches, from the last info.
+        let s = c.score().expect("a score from the info");
+        assert_eq!(score_words(s), "-35 cp for black (black's search, depth 2)");
         c.hurry();
         let a = c.wait().expect("an answer");
         assert_eq!((a.purpose, a.side, a.ply), (Purpose::Move, Color::Black, 1));
