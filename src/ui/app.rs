@@ -9,7 +9,7 @@ use super::inspector::Inspector;
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
-use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
+use super::opponent::{self, Computer, Plays, Purpose as Thought};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::steps;
@@ -1507,35 +1507,23 @@ impl Plays for App {
         self.say(tone, text);
     }
 
-    /// Takes in the computer's answer: plays its move, or shows the hint. An answer for
-    /// another ply than the game's (a take-back came first) is dropped.
-    fn take_answer(&mut self, a: Answer) {
-        if a.ply != self.game.ply() || self.replay.is_some() || a.side != self.game.to_move() {
-            return;
+    fn awaited(&self) -> Option<(usize, crate::chess::Color)> {
+        self.replay
+            .is_none()
+            .then(|| (self.game.ply(), self.game.to_move()))
+    }
+
+    fn play_computer_move(&mut self, mv: &str) {
+        match notation::parse(mv) {
+            Ok(text) => self.play(mv, &text, false),
+            Err(e) => self.say(Tone::Error, format!("the computer's move {mv}: {e}")),
         }
-        let choice = match a.choice {
-            Ok(c) => c,
-            Err(e) => {
-                let said = self.computer.failed(a.side, &e);
-                return self.say(Tone::Error, said);
-            }
-        };
-        match a.purpose {
-            Thought::Move => match notation::parse(&choice.mv) {
-                Ok(text) => self.play(&choice.mv, &text, false),
-                Err(e) => self.say(
-                    Tone::Error,
-                    format!("the computer's move {}: {e}", choice.mv),
-                ),
-            },
-            Thought::Hint => {
-                let squares = notation::parse(&choice.mv)
-                    .map(|t| super::board::shape_squares(t.shape))
-                    .unwrap_or_default();
-                let said = self.computer.show_hint(a.side, choice.mv, squares);
-                self.say(Tone::Info, said);
-            }
-        }
+    }
+
+    fn hint_squares(&self, mv: &str) -> Vec<Square> {
+        notation::parse(mv)
+            .map(|t| super::board::shape_squares(t.shape))
+            .unwrap_or_default()
     }
 
     /// Starts the computer's search when it is to move (in a watched game once the

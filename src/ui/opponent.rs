@@ -526,12 +526,37 @@ impl Computer {
 pub(super) trait Plays {
     /// Its computer.
     fn computer_mut(&mut self) -> &mut Computer;
-    /// Takes in the computer's answer: its move, or a hint.
-    fn take_answer(&mut self, a: Answer);
+    /// The ply and the side to move an answer must be for, while a game is played (not
+    /// in a replay); an answer for another (a take-back came first) is dropped.
+    fn awaited(&self) -> Option<(usize, Color)>;
+    /// Plays the computer's move.
+    fn play_computer_move(&mut self, mv: &str);
+    /// The squares a hint marks on the board.
+    fn hint_squares(&self, mv: &str) -> Vec<Square>;
     /// Starts the computer's search when it is to move.
     fn computer_turn(&mut self);
     /// Puts `text` on the message line.
     fn tell(&mut self, tone: Tone, text: &str);
+
+    /// Takes in the computer's answer: plays its move, or shows the hint; a failure is
+    /// said (and a failed external engine hands its sides over).
+    fn take_answer(&mut self, a: Answer) {
+        if self.awaited() != Some((a.ply, a.side)) {
+            return;
+        }
+        match (a.choice, a.purpose) {
+            (Err(e), _) => {
+                let said = self.computer_mut().failed(a.side, &e);
+                self.tell(Tone::Error, &said);
+            }
+            (Ok(choice), Purpose::Move) => self.play_computer_move(&choice.mv),
+            (Ok(choice), Purpose::Hint) => {
+                let squares = self.hint_squares(&choice.mv);
+                let said = self.computer_mut().show_hint(a.side, choice.mv, squares);
+                self.tell(Tone::Info, &said);
+            }
+        }
+    }
 
     /// `p`: pauses a game the computer plays against itself, or lets it go on.
     fn pause(&mut self) {

@@ -8,7 +8,7 @@ use super::input::{self, Action, InputMode};
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
-use super::opponent::{self, Answer, Computer, Plays, Purpose as Thought};
+use super::opponent::{self, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::steps;
 use super::table::{self, Place};
@@ -1152,30 +1152,20 @@ impl Plays for VariantApp {
         self.say(tone, text);
     }
 
-    /// Takes in the computer's answer (a stale one is dropped): plays its move, or
-    /// shows the hint.
-    fn take_answer(&mut self, a: Answer) {
-        let ply = self.game.history().len();
-        if a.ply != ply || self.replay.is_some() || a.side != self.game.to_move() {
-            return;
-        }
-        let choice = match a.choice {
-            Ok(c) => c,
-            Err(e) => {
-                let said = self.computer.failed(a.side, &e);
-                return self.say(Tone::Error, said);
-            }
-        };
-        match a.purpose {
-            Thought::Move => self.play(&choice.mv),
-            Thought::Hint => {
-                let squares = move_squares(&choice.mv)
-                    .map(|(a, b, _)| vec![a, b])
-                    .unwrap_or_default();
-                let said = self.computer.show_hint(a.side, choice.mv, squares);
-                self.say(Tone::Info, said);
-            }
-        }
+    fn awaited(&self) -> Option<(usize, crate::chess::Color)> {
+        self.replay
+            .is_none()
+            .then(|| (self.game.history().len(), self.game.to_move()))
+    }
+
+    fn play_computer_move(&mut self, mv: &str) {
+        self.play(mv);
+    }
+
+    fn hint_squares(&self, mv: &str) -> Vec<Square> {
+        move_squares(mv)
+            .map(|(a, b, _)| vec![a, b])
+            .unwrap_or_default()
     }
 
     /// Starts the computer's search when it is to move (in a watched game once the
