@@ -266,9 +266,60 @@ impl Game {
         // Work on a copy so a failing circuit (impossible outcome, size limit) changes nothing.
         let mut sim = self.sim.clone();
         let applied = circuits::apply(&mut sim, &class, text.outcome)?;
-        sim.release_constant_ancillas();
-        sim.compact();
         self.sim = sim;
+        self.settle(&class, &applied);
+        let mut played_text = class.text;
+        played_text.outcome = applied.measurement.map(|m| m.outcome);
+        let summary = applied.measurement.map(|m| summarize(&class, m.outcome));
+        self.history.push(PlayedMove {
+            input: input.trim().to_string(),
+            played: played_text.to_string(),
+            outcome: applied.measurement.map(|m| m.outcome),
+            p1: applied.measurement.map(|m| m.p1),
+            class,
+            color: class.piece.color,
+            ops: Vec::new(),
+            summary,
+        });
+        self.after_move()?;
+        let ops = self.sim.take_trace();
+        let last = self.history.last_mut().expect("a move was just pushed");
+        last.ops = ops;
+        Ok(last)
+    }
+
+    /// The game after `text`, played on a copy that records no history entry and no
+    /// circuit (what a search needs: the rules and the state, at less cost), with the
+    /// probability of outcome 1 when the move measured.
+    pub fn after(&self, text: &MoveText) -> Result<(Game, Option<f64>), MoveError> {
+        self.check_ongoing()?;
+        let class = classify(&self.state, text, self.opts.free_turns)?;
+        let mut child = Game {
+            start: self.start.clone(),
+            opts: self.opts,
+            state: self.state.clone(),
+            sim: self.sim.clone(),
+            history: Vec::new(),
+            status: self.status,
+            end: self.end,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            count_at_reset: self.count_at_reset,
+            seen: self.seen.clone(),
+            cancel: self.cancel.clone(),
+        };
+        let applied = circuits::apply(&mut child.sim, &class, text.outcome)?;
+        child.settle(&class, &applied);
+        child.after_move()?;
+        child.sim.take_trace();
+        Ok((child, applied.measurement.map(|m| m.p1)))
+    }
+
+    /// The state after `class`'s circuit ran on the simulator: ancillas released, the
+    /// probabilities, the register, castling rights, en passant, the side to move.
+    fn settle(&mut self, class: &Classified, applied: &circuits::Applied) {
+        self.sim.release_constant_ancillas();
+        self.sim.compact();
         let went_on = applied.measurement.is_none_or(|m| m.outcome);
         let mover = class.piece.color;
         self.state.probs = self.probs_now();
@@ -300,24 +351,6 @@ impl Game {
         if mover == Color::Black {
             self.fullmove += 1;
         }
-        let mut played_text = class.text;
-        played_text.outcome = applied.measurement.map(|m| m.outcome);
-        let summary = applied.measurement.map(|m| summarize(&class, m.outcome));
-        self.history.push(PlayedMove {
-            input: input.trim().to_string(),
-            played: played_text.to_string(),
-            outcome: applied.measurement.map(|m| m.outcome),
-            p1: applied.measurement.map(|m| m.p1),
-            class,
-            color: mover,
-            ops: Vec::new(),
-            summary,
-        });
-        self.after_move()?;
-        let ops = self.sim.take_trace();
-        let last = self.history.last_mut().expect("a move was just pushed");
-        last.ops = ops;
-        Ok(last)
     }
 
     fn probs_now(&self) -> [f64; 64] {
@@ -684,6 +717,43 @@ fn summarize(c: &Classified, went_on: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn after_leads_where_play_does() {
+        for seed in 0..3 {
+            let mut g = Game::standard(GameOptions {
+                seed,
+                ..GameOptions::default()
+            });
+            for m in crate::chess::random::seeded_game(seed, 120) {
+                let text = super::super::notation::parse(&m).unwrap();
+                let (child, p1) = g.after(&text).unwrap();
+                let played = g.play(&m).unwrap().p1;
+                assert!(
+                    p1.zip(played).is_none_or(|(x, y)| (x - y).abs() < 1e-12),
+                    "{m}"
+                );
+                assert_eq!(p1.is_some(), played.is_some());
+                // Equal up to rounding: the sparse backend's sums run in hash-map order.
+                let (a, b) = (child.state().probs, g.state().probs);
+                assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12), "{m}");
+                assert_eq!(
+                    child.state().register.pieces().collect::<Vec<_>>(),
+                    g.state().register.pieces().collect::<Vec<_>>()
+                );
+                assert_eq!(child.state().to_move, g.state().to_move);
+                assert_eq!(
+                    (child.status(), child.end_reason()),
+                    (g.status(), g.end_reason())
+                );
+                assert_eq!(child.state_hash(), g.state_hash(), "{m}");
+                assert!(child.history().is_empty());
+                if g.status() != Status::Ongoing {
+                    break;
+                }
+            }
+        }
+    }
 
     /// The definition: compare the ascending lists of squares.
     fn by_lists(a: u64, b: u64) -> std::cmp::Ordering {

@@ -9,20 +9,14 @@
 
 use super::eval::{attack_chance, placement, value};
 use crate::chess::classify::classify;
-use crate::chess::movegen::legal_moves;
+use crate::chess::movegen::{legal_moves_one_split_order, standard_reach};
 use crate::chess::notation::Shape;
 use crate::chess::{Classified, Game, Kind, MoveText, MoveType, Piece, Square, Variant};
 
 /// The moves a search tries from `game`: every legal move of the side to move, one
 /// target order per split.
 pub fn candidates(game: &Game) -> Vec<Classified> {
-    legal_moves(game.state(), false)
-        .into_iter()
-        .filter(|m| match m.text.shape {
-            Shape::Split { to1, to2, .. } => to1 < to2,
-            _ => true,
-        })
-        .collect()
+    legal_moves_one_split_order(game.state())
 }
 
 /// The captures of the side to move (a promotion by capture to a queen only): what a
@@ -36,7 +30,7 @@ pub fn captures(game: &Game) -> Vec<Classified> {
             continue;
         }
         for (to, victim) in st.register.pieces() {
-            if victim.color == me || !st.occupied(to) {
+            if victim.color == me || !st.occupied(to) || !standard_reach(piece.kind, me, from, to) {
                 continue;
             }
             let mut text = MoveText::standard(from, to);
@@ -132,6 +126,7 @@ pub fn order_key(game: &Game, m: &Classified, kings: &[Square]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::movegen::legal_moves;
     use crate::chess::GameOptions;
 
     #[test]

@@ -332,11 +332,9 @@ impl Searcher<'_> {
         outcome: Option<bool>,
     ) -> Result<(Game, Option<f64>), MoveError> {
         self.nodes += 1;
-        let mut child = g.clone();
         let mut text = m.text;
         text.outcome = outcome;
-        let p1 = child.play_text("", &text)?.p1;
-        Ok((child, p1))
+        g.after(&text)
     }
 
     /// The value of move `m` from `g` for the side to move: one child, or both outcomes
