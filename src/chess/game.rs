@@ -720,7 +720,7 @@ mod tests {
 
     #[test]
     fn after_leads_where_play_does() {
-        for seed in 0..3 {
+        for seed in 0..8 {
             let mut g = Game::standard(GameOptions {
                 seed,
                 ..GameOptions::default()
