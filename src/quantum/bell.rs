@@ -50,7 +50,8 @@ fn single(branches: &[(Bits, Complex64)], x: Qubit) -> [[Complex64; 2]; 2] {
 /// is 2^`qs.len()`): the branches grouped by their other bits, each group's amplitudes
 /// summed as an outer product.
 fn reduced_of<const N: usize>(branches: &[(Bits, Complex64)], qs: &[Qubit]) -> [[Complex64; N]; N] {
-    let mut groups: HashMap<Bits, [Complex64; N]> = HashMap::new();
+    // A fixed hasher: the groups are summed in the same order in every run.
+    let mut groups: HashMap<Bits, [Complex64; N], foldhash::fast::FixedState> = HashMap::default();
     for (b, a) in branches {
         let idx = qs
             .iter()

@@ -826,7 +826,8 @@ impl<B: Register> Backend for Factored<B> {
             if f.qubits.low_word() == 0 {
                 continue;
             }
-            let mut acc: std::collections::HashMap<u64, f64> = std::collections::HashMap::new();
+            let mut acc: std::collections::HashMap<u64, f64, foldhash::fast::FixedState> =
+                Default::default();
             f.state
                 .each_branch(&mut |b, a| *acc.entry(b.low_word()).or_default() += a.norm_sqr());
             parts.push(acc.into_iter().collect());

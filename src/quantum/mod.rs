@@ -301,7 +301,8 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// of the low word is the product of the parts (values or-ed, probabilities
     /// multiplied).
     fn low_word_parts(&self) -> Vec<Vec<(u64, f64)>> {
-        let mut acc: std::collections::HashMap<u64, f64> = std::collections::HashMap::new();
+        let mut acc: std::collections::HashMap<u64, f64, foldhash::fast::FixedState> =
+            Default::default();
         for (b, a) in self.branches() {
             *acc.entry(b.low_word()).or_default() += a.norm_sqr();
         }

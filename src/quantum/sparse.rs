@@ -7,7 +7,10 @@ use super::{
 };
 use std::collections::HashMap;
 
-type Map = HashMap<Bits, Complex64, foldhash::fast::RandomState>;
+/// The branches by basis bits. The hasher's seed is fixed, so the map's order, and with
+/// it the order of every sum over branches, is the same in every run: probabilities come
+/// out bit for bit the same, and so does a search that compares them.
+type Map = HashMap<Bits, Complex64, foldhash::fast::FixedState>;
 
 /// Bytes one branch takes in the map's table (key, value and control byte).
 const BRANCH_BYTES: usize = std::mem::size_of::<(Bits, Complex64)>() + 1;
