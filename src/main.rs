@@ -61,8 +61,9 @@ struct PlayArgs {
     #[arg(long, value_name = "N", value_parser = parse_level)]
     level: Option<u8>,
     /// The computer thinks this many milliseconds per move instead of playing a level
-    /// (an external engine: 1000 unless given).
-    #[arg(long, value_name = "MS", requires = "engine", conflicts_with = "level",
+    /// (an external engine: 1000 unless given). With --load: the time of the external
+    /// engine that plays the saved game's side again.
+    #[arg(long, value_name = "MS", conflicts_with = "level",
           value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     #[command(flatten)]
@@ -173,6 +174,10 @@ enum Command {
     Resume {
         #[command(flatten)]
         engine_cmd: EngineCmdArg,
+        /// The external engine (--engine-cmd, or engine_cmd in config.toml) thinks this
+        /// many milliseconds per move (default 1000).
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+        movetime: Option<u64>,
         #[command(flatten)]
         display: DisplayArgs,
     },
@@ -427,6 +432,13 @@ fn play(args: PlayArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if engine.is_none() && open == Open::New && args.movetime.is_some() {
+        eprintln!(
+            "qchess: --movetime is the computer's time per move: give --engine SIDE (black, \
+             white or both), or --load FILE for the external engine of a saved game"
+        );
+        return ExitCode::from(2);
+    }
     if engine.is_none() && open == Open::New && named.is_some_and(|c| !c.is_empty()) {
         eprintln!(
             "qchess: --engine-cmd names the engine for --engine SIDE (black, white or both), \
@@ -442,6 +454,7 @@ fn play(args: PlayArgs) -> ExitCode {
         engine,
         level: args.level,
         engine_cmd: args.engine_cmd.command,
+        saved_engine_movetime: args.movetime.filter(|_| engine.is_none()),
     };
     run_tui(args.display, open, game)
 }
@@ -456,6 +469,8 @@ struct NewGame {
     engine: Option<EngineChoice>,
     level: Option<u8>,
     engine_cmd: Option<String>,
+    /// Opening a saved game: the external engine's time per move (ms).
+    saved_engine_movetime: Option<u64>,
 }
 
 /// Runs the terminal game: flags over config.toml over defaults.
@@ -468,6 +483,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> ExitCode {
         engine,
         level,
         engine_cmd,
+        saved_engine_movetime,
     } = game;
     // A plain new game first offers an unfinished autosave; a game asked for by
     // position, seed, rule system or computer opponent starts as asked.
@@ -503,7 +519,17 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> ExitCode {
     };
     opts.offer_resume = offer_resume;
     opts.variant = variant;
-    if let Some(ms) = engine.and_then(|e| e.movetime) {
+    // A saved game names its computer's strength, but not an external engine's time:
+    // that comes with the command, and only means something when there is one.
+    if saved_engine_movetime.is_some() && opts.engine_cmd.is_none() {
+        eprintln!(
+            "qchess: --movetime on a saved game is the time of an external engine, and none \
+             is named (--engine-cmd, or engine_cmd in config.toml); qchess's own computer \
+             plays as its name in the saved game says"
+        );
+        return ExitCode::from(2);
+    }
+    if let Some(ms) = engine.and_then(|e| e.movetime).or(saved_engine_movetime) {
         opts.engine_movetime = std::time::Duration::from_millis(ms);
     }
     if let Some(e) = engine {
@@ -579,10 +605,12 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play(args),
         Some(Command::Resume {
             engine_cmd,
+            movetime,
             display,
         }) => {
             let game = NewGame {
                 engine_cmd: engine_cmd.command,
+                saved_engine_movetime: movetime,
                 ..NewGame::default()
             };
             run_tui(display, Open::Resume, game)

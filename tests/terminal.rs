@@ -7,6 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+// One of its helpers is used here.
+#[allow(dead_code)]
+#[path = "common/fake_engine.rs"]
+mod fake_engine;
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("qchess-term-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -494,6 +499,56 @@ mod pty {
         p.master.write_all(b":e7e5\r").unwrap();
         let (moves, _) = autosaved(&p, 2);
         assert_eq!(moves, ["e2e4", "e7e5"], "black moved by hand");
+        p.master.write_all(b"q").unwrap();
+        p.master.write_all(b"y").unwrap();
+        assert_eq!(p.exit_code(), Some(0));
+        assert!(p.cooked());
+    }
+
+    #[test]
+    fn a_saved_game_goes_back_to_its_engine_at_the_time_asked() {
+        let dir = scratch("uqci-load-files");
+        let log = dir.join("go.log");
+        let on_go = format!("echo \"$rest\" >> '{}'; echo bestmove e7e5", log.display());
+        let engine = super::fake_engine::fake_answering(
+            "load-movetime",
+            &[("uci", super::fake_engine::HANDSHAKE_OK), ("go", &on_go)],
+        );
+        let saved = dir.join("game.toml");
+        std::fs::write(
+            &saved,
+            format!(
+                "format = 1\nmoves = [\"e2e4\"]\n\n[players]\nwhite = \"Ann\"\n\
+                 black = \"uqci: {engine}\"\n"
+            ),
+        )
+        .unwrap();
+        let args = [
+            "play",
+            "--load",
+            saved.to_str().unwrap(),
+            "--engine-cmd",
+            &engine,
+            "--movetime",
+            "2500",
+        ];
+        let mut p = Pty::spawn("uqci-load", &args);
+        p.wait_for("Board", 1);
+        // Black is to move and goes back to the engine, which is asked for 2.5 s.
+        let start = Instant::now();
+        let go = loop {
+            let go = std::fs::read_to_string(&log).unwrap_or_default();
+            if !go.is_empty() {
+                break go;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the engine was never asked"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(go.trim(), "movetime 2500");
+        p.wait_for("e7e5", 1);
         p.master.write_all(b"q").unwrap();
         p.master.write_all(b"y").unwrap();
         assert_eq!(p.exit_code(), Some(0));

@@ -425,6 +425,7 @@ fn play_refused(args: &[&str]) -> (i32, String) {
         .arg("play")
         .args(args)
         .env("QCHESS_DATA_DIR", temp_dir("cli"))
+        .env("QCHESS_CONFIG_DIR", temp_dir("cli-config"))
         .output()
         .expect("qchess runs");
     (
@@ -441,6 +442,10 @@ fn engine_flags_are_checked() {
     let (code, err) = play_refused(&["--movetime", "100"]);
     assert_eq!(code, 2);
     assert!(err.contains("--engine"), "{err}");
+    // On a saved game --movetime is the time of an external engine, and needs one.
+    let (code, err) = play_refused(&["--load", "x.toml", "--movetime", "100"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("none is named (--engine-cmd"), "{err}");
     let (code, err) = play_refused(&["--engine", "black", "--level", "7"]);
     assert_eq!(code, 2);
     assert!(err.contains("level 7 does not exist"), "{err}");
