@@ -36,6 +36,11 @@ pub struct MatchArgs {
     /// Simulator backend (Quantum Chess).
     #[arg(long, default_value = "sparse")]
     pub backend: BackendKind,
+    /// Games played at once, each on its own thread (e.g. one per core). The games and
+    /// the score are the same whatever the number; the times per move are not.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
 }
 
 /// Runs the match; the report as text or JSON.
@@ -48,6 +53,7 @@ pub fn run(args: &MatchArgs) -> Result<String, MatchError> {
         max_plies: args.max_plies,
         variant: args.variant,
         backend: args.backend,
+        jobs: args.jobs,
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(

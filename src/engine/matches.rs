@@ -15,6 +15,8 @@ use crate::chess::{Color, Game, GameOptions, Status};
 use crate::quantum::BackendKind;
 use crate::variants::{new_game, RuleSet, VariantError, VariantGame};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// What a match plays.
@@ -34,6 +36,10 @@ pub struct MatchOptions {
     pub variant: RuleSet,
     /// Simulator backend (Quantum Chess).
     pub backend: BackendKind,
+    /// Games played at once, each on its own thread (1: one after the other). The games
+    /// and results do not depend on it; the times per move do (the games share the
+    /// machine).
+    pub jobs: u32,
 }
 
 /// How one game ended, for the first player.
@@ -428,7 +434,8 @@ fn play_game(
     }
 }
 
-/// Plays a match; `on_game` hears of every finished game.
+/// Plays a match; `on_game` hears of every finished game, in the order they end (the
+/// report lists them in the order of their index).
 pub fn run_match(
     opts: &MatchOptions,
     on_game: &mut dyn FnMut(&GameRecord),
@@ -447,19 +454,56 @@ pub fn run_match(
         times: [MoveTimes::default(); 2],
         games: Vec::new(),
     };
-    for i in 0..opts.games {
-        let g = play_game(opts, i, &mut times)?;
-        match g.result {
-            Result1::Win => report.wins += 1,
-            Result1::Draw => report.draws += 1,
-            Result1::Loss => report.losses += 1,
+    // Workers take the next game's index until none is left; this thread hears of
+    // each game as it ends, in the order they end.
+    let next = AtomicU32::new(0);
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        let (tx, finished) = mpsc::channel();
+        for _ in 0..opts.jobs.clamp(1, opts.games) {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= opts.games {
+                    break;
+                }
+                let mut t = [Vec::new(), Vec::new()];
+                let game = play_game(opts, i, &mut t);
+                let failed = game.is_err();
+                if tx.send((game, t)).is_err() || failed {
+                    break;
+                }
+            });
         }
-        if g.unfinished {
-            report.unfinished += 1;
+        drop(tx);
+        for (game, [a, b]) in finished {
+            let g = match game {
+                Ok(g) => g,
+                Err(e) => {
+                    // No new games; those under way end and are dropped.
+                    next.store(opts.games, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            match g.result {
+                Result1::Win => report.wins += 1,
+                Result1::Draw => report.draws += 1,
+                Result1::Loss => report.losses += 1,
+            }
+            if g.unfinished {
+                report.unfinished += 1;
+            }
+            times[0].extend(a);
+            times[1].extend(b);
+            on_game(&g);
+            report.games.push(g);
         }
-        on_game(&g);
-        report.games.push(g);
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
+    report.games.sort_by_key(|g| g.index);
     let [a, b] = times;
     report.times = [median_max(a), median_max(b)];
     Ok(report)
@@ -548,6 +592,7 @@ mod tests {
             max_plies: 12,
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
+            jobs: 1,
         };
         let mut seen = 0;
         let r = run_match(&opts, &mut |_| seen += 1).unwrap();
@@ -564,5 +609,33 @@ mod tests {
             r.games,
             "reproducible"
         );
+    }
+
+    #[test]
+    fn games_played_at_once_are_the_games_played_in_turn() {
+        let opts = MatchOptions {
+            first: PlayerSpec::Greedy,
+            second: PlayerSpec::Random,
+            games: 5,
+            seed: 3,
+            max_plies: 16,
+            variant: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            jobs: 1,
+        };
+        let one = run_match(&opts, &mut |_| {}).unwrap();
+        let mut heard = Vec::new();
+        let three = run_match(&MatchOptions { jobs: 3, ..opts }, &mut |g| {
+            heard.push(g.index)
+        })
+        .unwrap();
+        assert_eq!(three.games, one.games);
+        assert_eq!(
+            (three.wins, three.draws, three.losses),
+            (one.wins, one.draws, one.losses)
+        );
+        assert_eq!(three.times[0].moves, one.times[0].moves);
+        heard.sort();
+        assert_eq!(heard, [0, 1, 2, 3, 4], "each game heard of once");
     }
 }
