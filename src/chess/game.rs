@@ -288,26 +288,13 @@ impl Game {
         Ok(last)
     }
 
-    /// The game after `text`, played on a copy that records no history entry and no
-    /// circuit (what a search needs: the rules and the state, at less cost), with the
-    /// probability of outcome 1 when the move measured.
+    /// The game after `text`, played on a [`Game::detached`] copy that records no history
+    /// entry and no circuit (what a search needs: the rules and the state, at less
+    /// cost), with the probability of outcome 1 when the move measured.
     pub fn after(&self, text: &MoveText) -> Result<(Game, Option<f64>), MoveError> {
         self.check_ongoing()?;
         let class = classify(&self.state, text, self.opts.free_turns)?;
-        let mut child = Game {
-            start: self.start.clone(),
-            opts: self.opts,
-            state: self.state.clone(),
-            sim: self.sim.clone(),
-            history: Vec::new(),
-            status: self.status,
-            end: self.end,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            count_at_reset: self.count_at_reset,
-            seen: self.seen.clone(),
-            cancel: self.cancel.clone(),
-        };
+        let mut child = self.detached();
         let applied = circuits::apply(&mut child.sim, &class, text.outcome)?;
         child.settle(&class, &applied);
         child.after_move()?;
