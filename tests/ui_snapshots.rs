@@ -84,6 +84,26 @@ fn help_screen() {
 }
 
 #[test]
+fn the_help_ends_with_the_last_messages_in_full() {
+    let mut app = app_from(None, &[]);
+    for typed in [":e2e4", ":e7e5", ":g1^f3h3", ":b8xc6"] {
+        for c in typed.chars() {
+            press(&mut app, c);
+        }
+        app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    }
+    press(&mut app, '?');
+    // At 120x40 the keys and the messages share one page; at 80x24 the messages are on
+    // the second.
+    insta::assert_snapshot!("help_messages_120x40", screen(&app, 120, 40));
+    // The page turns by the pages of the last drawing.
+    let first = screen(&app, 80, 24);
+    assert!(first.contains(" Keys 1/2 (any key: more) "), "{first}");
+    press(&mut app, 'x');
+    insta::assert_snapshot!("help_messages_page2_80x24", screen(&app, 80, 24));
+}
+
+#[test]
 fn too_small() {
     let app = app_from(None, &[]);
     insta::assert_snapshot!("too_small_59x20", screen(&app, 59, 20));

@@ -12,6 +12,7 @@ use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::opponent::{self, Computer, Plays, Purpose as Thought};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
+use super::recent::Recent;
 use super::steps;
 use super::table::{self, Place};
 use super::view::{self, Pick, View};
@@ -166,6 +167,8 @@ pub struct App {
     pub(super) flipped: bool,
     pub(super) mode: Mode,
     pub(super) message: Message,
+    /// The last messages, for the help to show in full.
+    pub(super) recent: Recent,
     /// The history entry whose circuit is shown; `None` follows the last move.
     pub(super) selected_move: Option<usize>,
     /// Circuit scroll: columns, rows.
@@ -227,6 +230,7 @@ impl App {
                 text: WELCOME.into(),
                 tone: Tone::Plain,
             },
+            recent: Recent::default(),
             selected_move: None,
             circuit_scroll: (0, 0),
             circuit_view: CircuitView::Auto,
@@ -705,6 +709,7 @@ impl App {
             text: text.into(),
             tone,
         };
+        self.recent.note(&self.message);
     }
 
     /// Applies one action.
@@ -929,6 +934,7 @@ impl App {
     fn autosave(&mut self) {
         let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
+            self.recent.note(&m);
             self.message = m;
         }
     }
@@ -1565,6 +1571,7 @@ impl Asking for App {
         &mut self.question
     }
     fn set_message(&mut self, m: Message) {
+        self.recent.note(&m);
         self.message = m;
     }
     fn open_line(&mut self, purpose: Purpose, line: LineEdit) {

@@ -262,7 +262,7 @@ const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
     action: Action::Help,
-    help: "this help",
+    help: "this help, then the last messages in full",
 };
 
 const QUIT: Binding = Binding {

@@ -15,6 +15,7 @@ pub mod opponent;
 pub mod popup;
 pub mod probs;
 pub mod prompts;
+pub mod recent;
 pub mod skat;
 pub mod squares;
 pub mod start;

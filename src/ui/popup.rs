@@ -1,5 +1,5 @@
-//! Overlays: the help (generated from the key map), the game-over popup, and the
-//! "terminal too small" screen.
+//! Overlays: the help (generated from the key map, with the last messages), the
+//! game-over popup, and the "terminal too small" screen.
 
 use super::app::App;
 use super::color::Paint;
@@ -118,6 +118,7 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
             app.computer().sides().both(),
             app.place().is_some(),
         ),
+        &app.recent.newest_first(),
         app.help_page(),
     );
     app.set_help_pages(pages);
@@ -129,14 +130,16 @@ const LEGEND: [&str; 2] = [
     "[ ] cursor  < > selected  ( ) legal target  * * hint",
 ];
 
-/// Draws page `page` of a help box listing `entries` (keys, what they do) and how to read
-/// the board, wrapped to the screen; returns how many pages the screen needs (a page
-/// turns with any key, the last one closes).
+/// Draws page `page` of a help box listing `entries` (keys, what they do), how to read
+/// the board and the `recent` messages in full (newest first), wrapped to the screen;
+/// returns how many pages the screen needs (a page turns with any key, the last one
+/// closes).
 pub fn help_box(
     f: &mut Frame,
     area: Rect,
     paint: &Paint,
     entries: Vec<(String, String)>,
+    recent: &[String],
     page: usize,
 ) -> usize {
     let w = area.width.min(78);
@@ -172,6 +175,22 @@ pub fn help_box(
             .map(|l| Line::styled(format!(" {l}"), paint.dim()))
             .collect(),
     );
+    // Each message a block, the first under the heading.
+    for (i, m) in recent.iter().enumerate() {
+        let mut block = Vec::new();
+        if i == 0 {
+            block.push(Line::styled(" Last messages, newest first:", paint.title()));
+        }
+        block.extend(
+            wrap(m, w as usize - 5)
+                .into_iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    Line::styled(format!(" {} {l}", if k == 0 { '-' } else { ' ' }), text)
+                }),
+        );
+        blocks.push(block);
+    }
     let rows = (area.height.saturating_sub(2) as usize).max(1);
     let mut pages: Vec<Vec<Line>> = vec![Vec::new()];
     for b in blocks {

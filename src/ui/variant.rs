@@ -10,6 +10,7 @@ use super::line_edit::LineEdit;
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::opponent::{self, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
+use super::recent::Recent;
 use super::steps;
 use super::table::{self, Place};
 use super::work::{CancelFlag, Exec, Job, Pending};
@@ -71,6 +72,8 @@ pub struct VariantApp {
     pub(super) flipped: bool,
     pub(super) mode: VariantMode,
     pub(super) message: Message,
+    /// The last messages, for the help to show in full.
+    pub(super) recent: Recent,
     pub(super) selected_ply: Option<usize>,
     pub(super) trace_scroll: u16,
     pub(super) help: bool,
@@ -134,6 +137,7 @@ impl VariantApp {
                 text: String::new(),
                 tone: Tone::Plain,
             },
+            recent: Recent::default(),
             selected_ply: None,
             trace_scroll: 0,
             help: false,
@@ -625,6 +629,7 @@ impl VariantApp {
             text: text.into(),
             tone,
         };
+        self.recent.note(&self.message);
     }
 
     /// Applies one action.
@@ -1138,6 +1143,7 @@ impl VariantApp {
 
     fn autosave(&mut self) {
         if let Some(m) = prompts::autosave_message(&self.recorder, &self.record(), &self.message) {
+            self.recent.note(&m);
             self.message = m;
         }
     }
@@ -1203,6 +1209,7 @@ impl Asking for VariantApp {
         &mut self.question
     }
     fn set_message(&mut self, m: Message) {
+        self.recent.note(&m);
         self.message = m;
     }
     fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
