@@ -101,6 +101,16 @@ fn the_help_ends_with_the_last_messages_in_full() {
     assert!(first.contains(" Keys 1/2 (any key: more) "), "{first}");
     press(&mut app, 'x');
     insta::assert_snapshot!("help_messages_page2_80x24", screen(&app, 80, 24));
+    // On a small screen the messages keep one page under their heading, newest first.
+    press(&mut app, 'x');
+    press(&mut app, '?');
+    let mut last = screen(&app, 60, 20);
+    while !last.contains("any key closes") {
+        press(&mut app, 'x');
+        last = screen(&app, 60, 20);
+    }
+    assert_eq!(last.matches("Last messages, newest first:").count(), 1, "{last}");
+    assert!(last.contains("- b8xc6: x (capture) does not fit"), "{last}");
 }
 
 #[test]

@@ -175,23 +175,24 @@ pub fn help_box(
             .map(|l| Line::styled(format!(" {l}"), paint.dim()))
             .collect(),
     );
-    // Each message a block, the first under the heading.
-    for (i, m) in recent.iter().enumerate() {
-        let mut block = Vec::new();
-        if i == 0 {
-            block.push(Line::styled(" Last messages, newest first:", paint.title()));
-        }
-        block.extend(
-            wrap(m, w as usize - 5)
-                .into_iter()
-                .enumerate()
-                .map(|(k, l)| {
-                    Line::styled(format!(" {} {l}", if k == 0 { '-' } else { ' ' }), text)
-                }),
-        );
-        blocks.push(block);
-    }
     let rows = (area.height.saturating_sub(2) as usize).max(1);
+    // The messages as one block under their heading, on a page of their own if need
+    // be: as many as a page holds, newest first.
+    let mut said = vec![Line::styled(" Last messages, newest first:", paint.title())];
+    for m in recent {
+        let lines: Vec<Line> = wrap(m, w as usize - 5)
+            .into_iter()
+            .enumerate()
+            .map(|(k, l)| Line::styled(format!(" {} {l}", if k == 0 { '-' } else { ' ' }), text))
+            .collect();
+        if said.len() + lines.len() > rows {
+            break;
+        }
+        said.extend(lines);
+    }
+    if said.len() > 1 {
+        blocks.push(said);
+    }
     let mut pages: Vec<Vec<Line>> = vec![Vec::new()];
     for b in blocks {
         let last = pages.last_mut().expect("one page at least");
