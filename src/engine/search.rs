@@ -44,7 +44,10 @@
 //! * **Determinism**: the root moves are shuffled with the seed before the (stable) sort
 //!   by order key, so equal moves are chosen among by the seed; nothing else is random,
 //!   and a search limited by depth or nodes gives the same move, score and node count
-//!   every time. A time budget or the stop flag make it depend on the clock.
+//!   every time, in every run: the simulator sums probabilities in a fixed order (its
+//!   hash maps have a fixed seed), so even their last bits repeat. (Before that fix,
+//!   two runs of the same level 3 vs level 2 match differed in 2 games of 10, each
+//!   from one near-tie on.) A time budget or the stop flag make it depend on the clock.
 //!
 //! Decisions where the rules give no answer to a search:
 //! * A game ended by the 50-move rule or by repetition measures the board at random;
