@@ -109,7 +109,11 @@ fn the_help_ends_with_the_last_messages_in_full() {
         press(&mut app, 'x');
         last = screen(&app, 60, 20);
     }
-    assert_eq!(last.matches("Last messages, newest first:").count(), 1, "{last}");
+    assert_eq!(
+        last.matches("Last messages, newest first:").count(),
+        1,
+        "{last}"
+    );
     assert!(last.contains("- b8xc6: x (capture) does not fit"), "{last}");
 }
 
