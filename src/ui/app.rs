@@ -705,11 +705,10 @@ impl App {
     }
 
     fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        self.message = Message {
+        self.set_message(Message {
             text: text.into(),
             tone,
-        };
-        self.recent.note(&self.message);
+        });
     }
 
     /// Applies one action.
@@ -934,8 +933,7 @@ impl App {
     fn autosave(&mut self) {
         let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
-            self.recent.note(&m);
-            self.message = m;
+            self.set_message(m);
         }
     }
 

@@ -6,6 +6,7 @@ use super::color::Paint;
 use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::prompts::Asked;
+use super::recent::Recent;
 use super::table;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -118,7 +119,7 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
             app.computer().sides().both(),
             app.place().is_some(),
         ),
-        &app.recent.newest_first(),
+        &app.recent,
         app.help_page(),
     );
     app.set_help_pages(pages);
@@ -139,7 +140,7 @@ pub fn help_box(
     area: Rect,
     paint: &Paint,
     entries: Vec<(String, String)>,
-    recent: &[String],
+    recent: &Recent,
     page: usize,
 ) -> usize {
     let w = area.width.min(78);
@@ -179,7 +180,7 @@ pub fn help_box(
     // The messages as one block under their heading, on a page of their own if need
     // be: as many as a page holds, newest first.
     let mut said = vec![Line::styled(" Last messages, newest first:", paint.title())];
-    for m in recent {
+    for m in recent.newest_first() {
         let lines: Vec<Line> = wrap(m, w as usize - 5)
             .into_iter()
             .enumerate()

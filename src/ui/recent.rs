@@ -25,8 +25,8 @@ impl Recent {
     }
 
     /// The messages kept, newest first.
-    pub fn newest_first(&self) -> Vec<String> {
-        self.0.iter().cloned().collect()
+    pub fn newest_first(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
     }
 }
 
@@ -49,11 +49,14 @@ mod tests {
         r.note(&m(Tone::Error, "zz9 is not a move"));
         r.note(&m(Tone::Info, "  "));
         r.note(&m(Tone::Info, "black played e7e5"));
-        assert_eq!(r.newest_first(), ["black played e7e5", "zz9 is not a move"]);
+        fn kept(r: &Recent) -> Vec<&str> {
+            r.newest_first().collect()
+        }
+        assert_eq!(kept(&r), ["black played e7e5", "zz9 is not a move"]);
         for i in 0..10 {
             r.note(&m(Tone::Info, &format!("move {i}")));
         }
-        assert_eq!(r.newest_first().len(), KEPT);
-        assert_eq!(r.newest_first()[0], "move 9");
+        assert_eq!(kept(&r).len(), KEPT);
+        assert_eq!(kept(&r)[0], "move 9");
     }
 }

@@ -625,11 +625,10 @@ impl VariantApp {
     }
 
     fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        self.message = Message {
+        self.set_message(Message {
             text: text.into(),
             tone,
-        };
-        self.recent.note(&self.message);
+        });
     }
 
     /// Applies one action.
@@ -1143,8 +1142,7 @@ impl VariantApp {
 
     fn autosave(&mut self) {
         if let Some(m) = prompts::autosave_message(&self.recorder, &self.record(), &self.message) {
-            self.recent.note(&m);
-            self.message = m;
+            self.set_message(m);
         }
     }
 }
