@@ -185,3 +185,23 @@ fn no_move_once_the_game_is_over() {
     assert_eq!(g.status(), Status::WhiteWins);
     assert_eq!(run(&g, &level::limits(1, 0)).best, None);
 }
+
+#[test]
+fn late_move_pruning_still_tries_every_king_move() {
+    // White's knight checks from d6 (e4d6); Black's only answers are king moves, which
+    // come after many quiet moves in the order. Pruning the late quiet moves once cut
+    // the king's moves too, so levels 2 to 5 saw a forced king capture that is not there
+    // and played e4d6 instead of taking the bishop on g1.
+    let mut g = Game::standard(GameOptions::default());
+    let opening = "c2c4 e7e6 d1a4 c7c6 b1c3 f8c5 c3e4 c5xf2.m1 e1d1 f2xg1.m1";
+    for m in opening.split(' ') {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    for l in 2..=3 {
+        let limits = level::limits(l, 0);
+        assert!(limits.late_moves > 0, "level {l} prunes late moves");
+        let r = run(&g, &limits);
+        assert!(r.info.score < WIN - 100.0, "level {l}: {r:?}");
+        assert_ne!(r.best.as_deref(), Some("e4d6"), "level {l}");
+    }
+}

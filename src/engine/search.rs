@@ -477,7 +477,8 @@ impl Searcher<'_> {
             if *key < TACTICAL && m.piece.kind != Kind::King {
                 quiet += 1;
                 if quiet > quiet_limit {
-                    break;
+                    // Skipped, not the end of the list: a king move may come later.
+                    continue;
                 }
             }
             // Quiescence tries a few tactical captures only, and not one that can't
