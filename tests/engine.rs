@@ -4,7 +4,7 @@
 use qchess::chess::{Game, GameOptions, Status};
 use qchess::engine::eval::{evaluate, Style, WIN};
 use qchess::engine::moves::candidates;
-use qchess::engine::{level, search, Limits, Report};
+use qchess::engine::{level, search, search_among, Limits, Report};
 use std::sync::atomic::AtomicBool;
 
 fn game(fen: &str) -> Game {
@@ -204,4 +204,36 @@ fn late_move_pruning_still_tries_every_king_move() {
         assert!(r.info.score < WIN - 100.0, "level {l}: {r:?}");
         assert_ne!(r.best.as_deref(), Some("e4d6"), "level {l}");
     }
+}
+
+#[test]
+fn a_fifty_move_ending_is_scored_by_the_kings() {
+    // White's rook took the black king on d8 in one of its two places; the king is on
+    // e8 with probability 1/2. White's next quiet move is the hundredth half-move
+    // without a capture: the board is measured, and White wins when the king is gone.
+    let mut g = game("4k3/8/8/8/8/8/8/3RK3 b - - 96 1");
+    for m in ["e8^d8f8", "d1xd8.m1", "f8e8"] {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    let limits = Limits {
+        depth: 1,
+        quiescence: 0,
+        ..Limits::default()
+    };
+    let only = |text: &'static str| move |m: &qchess::chess::MoveText| m.to_string() == text;
+    let stop = AtomicBool::new(false);
+    let r = search_among(&g, &limits, &stop, &mut |_| {}, &only("e1e2"));
+    assert_eq!(r.best.as_deref(), Some("e1e2"));
+    // One ply on: a win (WIN - 1) for White half the time, a draw otherwise.
+    assert!(
+        (r.info.score - (WIN - 1.0) * 0.5).abs() < 1e-6,
+        "{}",
+        r.info.score
+    );
+    let mut ended = g.clone();
+    ended.play("e1e2").unwrap();
+    let (white, black) = ended.kings_before_measurement().expect("measured");
+    assert!((white - 1.0).abs() < 1e-9 && (black - 0.5).abs() < 1e-9);
+    // Taking the king outright is still better than leaving it to the measurement.
+    assert_eq!(run(&g, &limits).best.as_deref(), Some("d8xe8"));
 }

@@ -10,12 +10,16 @@ use crate::quantum::{
     BackendKind, BackendOptions, Bits, Control, Op, Signature, Simulator, CERTAIN_EPS,
 };
 use serde::{Deserialize, Serialize};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Number of square qubits; ancillas come after them.
 pub const SQUARES: usize = 64;
+
+/// The hasher of repetition's fingerprint and of the search's table key: fast, and the
+/// same in every run (a fixed seed), so searches repeat.
+const FINGERPRINT: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0);
 
 /// How a game is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,6 +171,9 @@ pub struct Game {
     fullmove: u32,
     count_at_reset: f64,
     seen: Vec<Seen>,
+    /// King presence (white, black) just before the board was measured at a 50-move or
+    /// repetition ending.
+    measured_kings: Option<(f64, f64)>,
     /// The flag that stops a move part-way (see [`Game::set_cancel`]).
     cancel: Option<Arc<AtomicBool>>,
 }
@@ -219,6 +226,7 @@ impl Game {
             status: Status::Ongoing,
             end: None,
             seen: Vec::new(),
+            measured_kings: None,
             cancel: None,
         };
         let f = g.fingerprint();
@@ -382,6 +390,10 @@ impl Game {
 
     /// Measures every superposed square, then decides the game from the classical board.
     fn measure_board(&mut self, reason: EndReason) -> Result<(), MoveError> {
+        self.measured_kings = Some((
+            self.king_presence(Color::White),
+            self.king_presence(Color::Black),
+        ));
         for s in Square::all() {
             let p = self.sim.backend().probability(s.0 as u16);
             if p > CERTAIN_EPS && p < 1.0 - CERTAIN_EPS {
@@ -401,22 +413,32 @@ impl Game {
         Ok(())
     }
 
+    /// The probability that `color`'s king is on the board.
+    fn king_presence(&self, color: Color) -> f64 {
+        self.state
+            .register
+            .pieces()
+            .filter(|(_, p)| p.color == color && p.kind == Kind::King)
+            .map(|(s, _)| self.state.probs[s.index()])
+            .sum()
+    }
+
+    /// For a game ended by the 50-move rule or by repetition: the probability that each
+    /// king (white, black) was on the board just before the board was measured. The
+    /// measurement then gave the win to a side whose king stayed when the other's went,
+    /// so `white - black` is White's expected result (win 1, draw 0, loss -1).
+    pub fn kings_before_measurement(&self) -> Option<(f64, f64)> {
+        self.measured_kings
+    }
+
     /// Sets the status when a king is gone; true when the game ended.
     fn check_kings(&mut self) -> bool {
         if self.opts.no_win {
             return false;
         }
-        let king_p = |c: Color| -> f64 {
-            self.state
-                .register
-                .pieces()
-                .filter(|(_, p)| p.color == c && p.kind == Kind::King)
-                .map(|(s, _)| self.state.probs[s.index()])
-                .sum()
-        };
         let (w, b) = (
-            king_p(Color::White) > CERTAIN_EPS,
-            king_p(Color::Black) > CERTAIN_EPS,
+            self.king_presence(Color::White) > CERTAIN_EPS,
+            self.king_presence(Color::Black) > CERTAIN_EPS,
         );
         let (status, end) = match (w, b) {
             (true, true) => return false,
@@ -432,7 +454,7 @@ impl Game {
     /// The classical register, side to move and rights (hashed), and the quantum state
     /// up to a global phase (its signature, factor by factor).
     fn fingerprint(&self) -> Seen {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = FINGERPRINT.build_hasher();
         self.state.register.hash(&mut h);
         self.state.to_move.hash(&mut h);
         self.state.castling.hash(&mut h);
@@ -478,7 +500,7 @@ impl Game {
     /// this costs little once the state has been fingerprinted.
     pub fn state_hash(&self) -> u64 {
         let seen = self.fingerprint();
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = FINGERPRINT.build_hasher();
         seen.classical.hash(&mut h);
         seen.quantum.hash(&mut h);
         h.finish()
@@ -503,6 +525,7 @@ impl Game {
             fullmove: self.fullmove,
             count_at_reset: self.count_at_reset,
             seen: self.seen.clone(),
+            measured_kings: self.measured_kings,
             // A search's copy answers to its own stop flag, not to the screen's.
             cancel: None,
         }

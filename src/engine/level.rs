@@ -48,7 +48,7 @@ pub fn limits(level: u8, seed: u64) -> Limits {
 
 /// The most a level thinks per move when a person waits for it (the terminal game, the
 /// hint key, SSH rooms): past it the search answers with its best move so far. Its node
-/// budget ends most searches long before (level 3's median is a quarter second), but a
+/// budget ends most searches long before (level 3's median is under 0.1 s), but a
 /// node costs more the more branches the state has, and on a big state a level-3 search
 /// was seen to take over three minutes. Matches and `analyze --best` have no cap, so
 /// that their results do not depend on the machine.

@@ -50,8 +50,11 @@
 //!   from one near-tie on.) A time budget or the stop flag make it depend on the clock.
 //!
 //! Decisions where the rules give no answer to a search:
-//! * A game ended by the 50-move rule or by repetition measures the board at random;
-//!   the search scores it as a draw (0).
+//! * A game ended by the 50-move rule or by repetition measures the board at random:
+//!   a side wins when its king stays and the other's goes, else it is a draw. The search
+//!   scores it by the kings' presence just before: `WIN * (p_own - p_other)`, the
+//!   expected result (`P(own stays, other goes) - P(other stays, own goes)`, which is
+//!   `p_own - p_other` however the two kings are entangled).
 //! * A side with no legal move scores 0 (the rules have no stalemate; `match` counts
 //!   such a game as a draw).
 //! * Wins are scored `WIN - ply` so a quicker win is preferred; the table stores values
@@ -288,7 +291,16 @@ pub fn search_among(
 fn terminal(g: &Game, ply: usize) -> f64 {
     let win = WIN - ply as f64;
     match (g.status(), g.end_reason(), g.to_move()) {
-        (_, Some(EndReason::FiftyMoves | EndReason::Repetition), _) => 0.0,
+        (_, Some(EndReason::FiftyMoves | EndReason::Repetition), side) => {
+            // Scored before the board's random measurement: the expected result.
+            let (white, black) = g.kings_before_measurement().unwrap_or((1.0, 1.0));
+            let for_white = win * (white - black);
+            if side == Color::White {
+                for_white
+            } else {
+                -for_white
+            }
+        }
         (Status::WhiteWins, _, Color::White) | (Status::BlackWins, _, Color::Black) => win,
         (Status::WhiteWins | Status::BlackWins, _, _) => -win,
         _ => 0.0,
