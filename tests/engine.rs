@@ -236,4 +236,15 @@ fn a_fifty_move_ending_is_scored_by_the_kings() {
     assert!((white - 1.0).abs() < 1e-9 && (black - 0.5).abs() < 1e-9);
     // Taking the king outright is still better than leaving it to the measurement.
     assert_eq!(run(&g, &limits).best.as_deref(), Some("d8xe8"));
+    // Without win conditions (UQCI's forcewin) the measured ending is a draw.
+    let opts = GameOptions {
+        no_win: true,
+        ..GameOptions::default()
+    };
+    let mut g = Game::from_fen("4k3/8/8/8/8/8/8/3RK3 b - - 96 1", opts).unwrap();
+    for m in ["e8^d8f8", "d1xd8.m1", "f8e8"] {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    let r = search_among(&g, &limits, &stop, &mut |_| {}, &only("e1e2"));
+    assert_eq!(r.info.score, 0.0);
 }

@@ -172,7 +172,7 @@ pub struct Game {
     count_at_reset: f64,
     seen: Vec<Seen>,
     /// King presence (white, black) just before the board was measured at a 50-move or
-    /// repetition ending.
+    /// repetition ending (see [`Game::kings_before_measurement`]).
     measured_kings: Option<(f64, f64)>,
     /// The flag that stops a move part-way (see [`Game::set_cancel`]).
     cancel: Option<Arc<AtomicBool>>,
@@ -390,10 +390,12 @@ impl Game {
 
     /// Measures every superposed square, then decides the game from the classical board.
     fn measure_board(&mut self, reason: EndReason) -> Result<(), MoveError> {
-        self.measured_kings = Some((
-            self.king_presence(Color::White),
-            self.king_presence(Color::Black),
-        ));
+        if !self.opts.no_win {
+            self.measured_kings = Some((
+                self.king_presence(Color::White),
+                self.king_presence(Color::Black),
+            ));
+        }
         for s in Square::all() {
             let p = self.sim.backend().probability(s.0 as u16);
             if p > CERTAIN_EPS && p < 1.0 - CERTAIN_EPS {
@@ -426,7 +428,8 @@ impl Game {
     /// For a game ended by the 50-move rule or by repetition: the probability that each
     /// king (white, black) was on the board just before the board was measured. The
     /// measurement then gave the win to a side whose king stayed when the other's went,
-    /// so `white - black` is White's expected result (win 1, draw 0, loss -1).
+    /// so `white - black` is White's expected result (win 1, draw 0, loss -1). `None`
+    /// for other games, and in a game without win conditions (where it is a draw).
     pub fn kings_before_measurement(&self) -> Option<(f64, f64)> {
         self.measured_kings
     }
