@@ -171,9 +171,9 @@ pub struct Game {
     fullmove: u32,
     count_at_reset: f64,
     seen: Vec<Seen>,
-    /// King presence (white, black) just before the board was measured at a 50-move or
-    /// repetition ending (see [`Game::kings_before_measurement`]).
-    measured_kings: Option<(f64, f64)>,
+    /// White's expected result of the board's measurement at a 50-move or repetition
+    /// ending (see [`Game::expected_measured_result`]).
+    measured_result: Option<f64>,
     /// The flag that stops a move part-way (see [`Game::set_cancel`]).
     cancel: Option<Arc<AtomicBool>>,
 }
@@ -226,7 +226,7 @@ impl Game {
             status: Status::Ongoing,
             end: None,
             seen: Vec::new(),
-            measured_kings: None,
+            measured_result: None,
             cancel: None,
         };
         let f = g.fingerprint();
@@ -390,12 +390,11 @@ impl Game {
 
     /// Measures every superposed square, then decides the game from the classical board.
     fn measure_board(&mut self, reason: EndReason) -> Result<(), MoveError> {
-        if !self.opts.no_win {
-            self.measured_kings = Some((
-                self.king_presence(Color::White),
-                self.king_presence(Color::Black),
-            ));
-        }
+        // A side wins when its king stays and the other's goes: P(white stays, black
+        // goes) - P(black stays, white goes) = p_white - p_black, however the two kings
+        // are entangled. Without win conditions the ending is a draw.
+        let white = self.king_presence(Color::White) - self.king_presence(Color::Black);
+        self.measured_result = Some(if self.opts.no_win { 0.0 } else { white });
         for s in Square::all() {
             let p = self.sim.backend().probability(s.0 as u16);
             if p > CERTAIN_EPS && p < 1.0 - CERTAIN_EPS {
@@ -425,13 +424,11 @@ impl Game {
             .sum()
     }
 
-    /// For a game ended by the 50-move rule or by repetition: the probability that each
-    /// king (white, black) was on the board just before the board was measured. The
-    /// measurement then gave the win to a side whose king stayed when the other's went,
-    /// so `white - black` is White's expected result (win 1, draw 0, loss -1). `None`
-    /// for other games, and in a game without win conditions (where it is a draw).
-    pub fn kings_before_measurement(&self) -> Option<(f64, f64)> {
-        self.measured_kings
+    /// For a game ended by the 50-move rule or by repetition: White's expected result
+    /// (win 1, draw 0, loss -1) of the board's measurement, as it stood just before
+    /// it. `None` for other games.
+    pub fn expected_measured_result(&self) -> Option<f64> {
+        self.measured_result
     }
 
     /// Sets the status when a king is gone; true when the game ended.
@@ -528,7 +525,7 @@ impl Game {
             fullmove: self.fullmove,
             count_at_reset: self.count_at_reset,
             seen: self.seen.clone(),
-            measured_kings: self.measured_kings,
+            measured_result: self.measured_result,
             // A search's copy answers to its own stop flag, not to the screen's.
             cancel: None,
         }

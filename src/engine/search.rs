@@ -293,8 +293,7 @@ fn terminal(g: &Game, ply: usize) -> f64 {
     match (g.status(), g.end_reason(), g.to_move()) {
         (_, Some(EndReason::FiftyMoves | EndReason::Repetition), side) => {
             // Scored before the board's random measurement: the expected result.
-            let (white, black) = g.kings_before_measurement().unwrap_or((1.0, 1.0));
-            let for_white = win * (white - black);
+            let for_white = win * g.expected_measured_result().unwrap_or(0.0);
             if side == Color::White {
                 for_white
             } else {
