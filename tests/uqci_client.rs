@@ -162,3 +162,52 @@ fn a_match_reports_a_misbehaving_engine_in_one_line() {
         "the engine loses: {text}"
     );
 }
+
+#[test]
+fn a_player_dropped_mid_move_kills_an_engine_that_ignores_stop() {
+    // On `go` the engine notes its process id and turns into a `sleep`: it heeds neither
+    // `stop` nor the end of its input, as a program quitting mid-search would find it.
+    let cmd = fake(
+        "stubborn",
+        HANDSHAKE_OK,
+        "echo $$ > \"$0.pid\"; exec sleep 30",
+    );
+    let pid_file = format!("{cmd}.pid");
+    let _ = std::fs::remove_file(&pid_file);
+    let g = Game::standard(GameOptions::default());
+    let mut p = UqciPlayer::new(&cmd, Duration::from_secs(20));
+    let thinking = p.think(&g);
+    let started = Instant::now();
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+        {
+            break pid;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the engine never got `go`"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let proc_dir = format!("/proc/{pid}");
+    assert!(std::path::Path::new(&proc_dir).exists());
+    // The player goes while its move is still being thought: the engine goes with it,
+    // killed and reaped.
+    drop(p);
+    let dropped = Instant::now();
+    while std::path::Path::new(&proc_dir).exists() {
+        assert!(
+            dropped.elapsed() < Duration::from_secs(5),
+            "the engine (process {pid}) outlived its player"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The move's thread learns that the engine ended, at once rather than at its deadline.
+    match thinking.wait() {
+        Err(PlayerError::Engine(why)) => assert!(why.contains("ended while thinking"), "{why}"),
+        other => panic!("expected an engine error, got {other:?}"),
+    }
+    assert!(dropped.elapsed() < Duration::from_secs(5));
+}

@@ -9,7 +9,9 @@
 //! a move that is illegal or unreadable) is a [`PlayerError::Engine`] in one line; the
 //! engine is then killed and every later move gives the same error at once (it is not
 //! restarted: a front end hands its side to a person). The process is killed when the
-//! player is dropped.
+//! last clone of the player is dropped, even while a move is being thought (a program
+//! that quits mid-search leaves no engine behind, however it treats `stop` and the end
+//! of its input).
 
 use super::protocol::{Command, Go, Output, Score, SearchInfo, Start};
 use crate::chess::fen::{self, START_FEN};
@@ -40,6 +42,30 @@ pub struct UqciPlayer {
     command: String,
     movetime: Duration,
     state: Arc<Mutex<State>>,
+    /// Held by the players only, not by a move being thought: its drop kills the engine.
+    owner: Arc<Owner>,
+}
+
+/// The engine's process, apart from its input and output so that it can be killed while
+/// a move's thread holds those.
+type Slot = Arc<Mutex<Option<Child>>>;
+
+/// Kills and reaps the process in `slot`, if one is there.
+fn kill(slot: &Slot) {
+    let child = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(mut child) = child {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// The players' hold on the process: when the last player goes, so does the engine.
+struct Owner(Slot);
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        kill(&self.0);
+    }
 }
 
 /// The engine's process, or why there is none any more.
@@ -52,7 +78,7 @@ enum State {
 /// A running engine: its process, its input, and its output lines (read on a thread;
 /// the channel closes when the engine's output ends).
 struct Process1 {
-    child: Child,
+    child: Slot,
     input: ChildStdin,
     lines: Receiver<String>,
 }
@@ -62,8 +88,7 @@ impl Drop for Process1 {
     fn drop(&mut self) {
         let _ = writeln!(self.input, "quit");
         let _ = self.input.flush();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill(&self.child);
     }
 }
 
@@ -75,6 +100,7 @@ impl UqciPlayer {
             command: command.trim().to_string(),
             movetime,
             state: Arc::new(Mutex::new(State::NotStarted)),
+            owner: Arc::new(Owner(Slot::default())),
         }
     }
 
@@ -110,6 +136,7 @@ impl Player for UqciPlayer {
 
     fn think(&mut self, game: &Game) -> Thinking {
         let state = Arc::clone(&self.state);
+        let slot = Arc::clone(&self.owner.0);
         let command = self.command.clone();
         let movetime = self.movetime;
         // The moves are read here: a detached copy keeps the state, not the history.
@@ -118,7 +145,7 @@ impl Player for UqciPlayer {
         Thinking::spawn(move |stop, progress| {
             let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
             if let State::NotStarted = *state {
-                *state = match Process1::start(&command) {
+                *state = match Process1::start(&command, slot) {
                     Ok(p) => State::Running(p),
                     Err(why) => State::Failed(why),
                 };
@@ -147,7 +174,7 @@ impl Player for UqciPlayer {
 impl Process1 {
     /// Starts `command` and does the handshake; why not, as the end of a sentence
     /// starting with the engine's name.
-    fn start(command: &str) -> Result<Process1, String> {
+    fn start(command: &str, slot: Slot) -> Result<Process1, String> {
         let failed = |why: String| format!("the engine \"{command}\" {why}");
         let words = shell_words::split(command)
             .map_err(|e| failed(format!("is not a command line: {e}")))?;
@@ -175,8 +202,9 @@ impl Process1 {
                 }
             }
         });
+        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(child);
         let mut p = Process1 {
-            child,
+            child: slot,
             input,
             lines,
         };
@@ -246,12 +274,13 @@ impl Process1 {
                 stopped = true;
             }
             // Short waits, so that a stop is passed on promptly.
-            let wait = (Instant::now() + Duration::from_millis(20)).min(deadline);
-            let line = match self.line(wait, "go") {
+            let wait =
+                Duration::from_millis(20).min(deadline.saturating_duration_since(Instant::now()));
+            let line = match self.lines.recv_timeout(wait) {
                 Ok(l) => l,
-                Err(_) if Instant::now() < deadline => continue,
-                Err(_) if !self.lines_open() => return Err("ended while thinking".into()),
-                Err(_) => {
+                Err(RecvTimeoutError::Disconnected) => return Err("ended while thinking".into()),
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
+                Err(RecvTimeoutError::Timeout) => {
                     return Err(format!(
                         "did not answer go within {} ms",
                         (movetime + MARGIN).as_millis()
@@ -273,15 +302,6 @@ impl Process1 {
                 }
                 _ => {}
             }
-        }
-    }
-
-    /// Whether the engine's output may still bring lines.
-    fn lines_open(&self) -> bool {
-        match self.lines.recv_timeout(Duration::ZERO) {
-            Err(RecvTimeoutError::Disconnected) => false,
-            // A line that came just now is lost: only called when giving up.
-            _ => true,
         }
     }
 }
