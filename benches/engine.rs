@@ -2,10 +2,13 @@
 //! in `benches/game.rs`): time per move of each level (median and maximum over the
 //! positions) and nodes per second, then criterion timings of single searches with their
 //! nodes per second as throughput (`thrpt`, in elements/s: one element is one node).
+//! Last, the same for a late endgame of a level 4 vs level 3 match, where pieces of both
+//! sides are split over many squares (6,192 branches, 3,096 in its largest factor, 2,270
+//! legal moves): there a node costs most in the simulator, not in the rules.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use qchess::chess::{random::seeded_game, Game, GameOptions, Status};
-use qchess::engine::{level, search};
+use qchess::engine::{level, search, Limits};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -48,6 +51,19 @@ fn report(level_n: u8, games: &[Game]) {
     );
 }
 
+/// Plies 1 to 261 of game 10 of `qchess match --white engine:4 --black engine:3 --games
+/// 10 --seed 5010 --max-plies 300` (the build of eb1563e).
+fn late_endgame() -> Game {
+    let mut g = Game::standard(GameOptions::default());
+    for m in include_str!("common/late_endgame.txt").split_whitespace() {
+        g.play(m).expect("the match game replays");
+    }
+    g
+}
+
+/// Nodes of the late-endgame search: a part of level 3's first iteration.
+const LATE_NODES: u64 = 2_000;
+
 fn bench(c: &mut Criterion) {
     let games = positions();
     if std::env::args().any(|a| a == "--bench") {
@@ -69,6 +85,16 @@ fn bench(c: &mut Criterion) {
             b.iter(|| search(middle, &level::limits(l, 0), &stop, &mut |_| {}))
         });
     }
+    let late = late_endgame();
+    let limits = Limits {
+        nodes: Some(LATE_NODES),
+        ..level::limits(3, 0)
+    };
+    group.throughput(Throughput::Elements(LATE_NODES));
+    group.bench_function(
+        format!("late endgame, ply {}, {LATE_NODES} nodes", late.ply()),
+        |b| b.iter(|| search(&late, &limits, &stop, &mut |_| {})),
+    );
     group.finish();
 }
 
