@@ -249,3 +249,73 @@ fn a_fifty_move_ending_is_scored_by_the_kings() {
     let r = search_among(&g, &limits, &stop, &mut |_| {}, &only("e1e2"));
     assert_eq!(r.info.score, 0.0);
 }
+
+/// Plies 1 to 261 of a level 4 vs level 3 game: both sides' pieces split over many
+/// squares, 6,192 branches (3,096 in the largest factor), 2,270 legal moves.
+fn late_endgame() -> Game {
+    let mut g = Game::standard(GameOptions::default());
+    for m in include_str!("../benches/common/late_endgame.txt").split_whitespace() {
+        g.play(m).expect("the match game replays");
+    }
+    g
+}
+
+#[test]
+fn a_budget_of_work_counts_big_states_for_more() {
+    use qchess::engine::search::WORK_BRANCHES;
+    let g = late_endgame();
+    let branches = g.simulator().backend().branch_total();
+    assert!(branches > 10 * WORK_BRANCHES, "{branches} branches");
+    // Level 1: depth 1 and 5,000 units of work.
+    let level_1 = level::limits(1, 0);
+    let work = level_1.work.expect("a level has a budget of work");
+    // Counted plainly, the budget is enough for the whole first iteration.
+    let plain = Limits {
+        nodes: Some(work),
+        work: None,
+        ..level_1
+    };
+    let by_nodes = run(&g, &plain);
+    assert_eq!(by_nodes.info.depth, 1);
+    assert!(by_nodes.info.nodes < work);
+    // A child of this state that measured nothing holds as many branches, and costs 13
+    // units of work (a measured one is smaller): the same budget buys far fewer nodes.
+    let by_work = run(&g, &level_1);
+    assert_eq!(by_work.info.depth, 0, "the first iteration is not finished");
+    assert!(
+        by_work.info.nodes * 2 < by_nodes.info.nodes,
+        "{} nodes for {work} units of work, {} for the iteration",
+        by_work.info.nodes,
+        by_nodes.info.nodes
+    );
+    assert!(by_work.best.is_some(), "a move all the same");
+}
+
+#[test]
+fn in_small_states_work_and_nodes_are_the_same_budget() {
+    // No state of this search reaches WORK_BRANCHES branches: the same search either way.
+    let g = one_measurement();
+    let found = |r: Report| (r.best, r.info.depth, r.info.score, r.info.nodes, r.info.pv);
+    for budget in [50, 400, 3_000] {
+        let base = Limits {
+            depth: 4,
+            ..level::limits(3, 5)
+        };
+        let by_work = run(
+            &g,
+            &Limits {
+                work: Some(budget),
+                ..base
+            },
+        );
+        let by_nodes = run(
+            &g,
+            &Limits {
+                nodes: Some(budget),
+                work: None,
+                ..base
+            },
+        );
+        assert_eq!(found(by_work), found(by_nodes), "budget {budget}");
+    }
+}

@@ -25,10 +25,11 @@ pub fn check(level: i64) -> Result<u8, BadLevel> {
     }
 }
 
-/// The limits of a level: depth, quiescence plies and a node budget, so a level's
-/// choice depends only on the position and the seed, never on the machine's speed.
+/// The limits of a level: depth, quiescence plies and a budget of work (nodes, a node of
+/// a big state counting for more: [`super::search::WORK_BRANCHES`]), so a level's choice
+/// depends only on the position and the seed, never on the machine's speed.
 pub fn limits(level: u8, seed: u64) -> Limits {
-    let (depth, quiescence, late_moves, nodes) = match level {
+    let (depth, quiescence, late_moves, work) = match level {
         0 | 1 => (1, 1, 0, 5_000),
         2 => (2, 1, 8, 20_000),
         3 => (3, 1, 8, 60_000),
@@ -37,7 +38,8 @@ pub fn limits(level: u8, seed: u64) -> Limits {
     };
     Limits {
         depth,
-        nodes: Some(nodes),
+        nodes: None,
+        work: Some(work),
         movetime: None,
         quiescence,
         late_moves,
@@ -47,11 +49,10 @@ pub fn limits(level: u8, seed: u64) -> Limits {
 }
 
 /// The most a level thinks per move when a person waits for it (the terminal game, the
-/// hint key, SSH rooms): past it the search answers with its best move so far. Its node
-/// budget ends most searches long before (level 3's median is under 0.1 s), but a
-/// node costs more the more branches the state has, and on a big state a level-3 search
-/// was seen to take over three minutes. Matches and `analyze --best` have no cap, so
-/// that their results do not depend on the machine.
+/// hint key, SSH rooms): past it the search answers with its best move so far. Its
+/// budget of work ends almost every search long before (level 3's median is under 0.1
+/// s); the cap is for a machine much slower than expected. Matches and `analyze --best`
+/// have no cap, so that their results do not depend on the machine.
 pub fn play_cap(level: u8) -> Duration {
     Duration::from_secs(match level {
         0 | 1 => 2,
@@ -76,6 +77,7 @@ pub fn timed(time: Duration, seed: u64) -> Limits {
     Limits {
         depth: super::search::MAX_PLY as u32 / 2,
         nodes: None,
+        work: None,
         movetime: Some(time),
         ..limits(MAX_LEVEL, seed)
     }
@@ -97,7 +99,7 @@ mod tests {
             let (plain, capped) = (limits(level, 7), limits_in_play(level, 7));
             assert_eq!(plain.movetime, None);
             assert_eq!(capped.movetime, Some(play_cap(level)));
-            assert_eq!((capped.depth, capped.nodes), (plain.depth, plain.nodes));
+            assert_eq!((capped.depth, capped.work), (plain.depth, plain.work));
             assert!(play_cap(level) > last, "stronger levels may think longer");
             last = play_cap(level);
         }

@@ -241,6 +241,7 @@ impl Player for Greedy {
         let limits = Limits {
             depth: 1,
             nodes: None,
+            work: None,
             movetime: None,
             quiescence: 0,
             late_moves: 0,

@@ -29,8 +29,13 @@
 //!   try captures, for a few plies ([`Limits::quiescence`]): the four largest expected
 //!   gains among captures taking at least half a pawn or any part of a king, and none
 //!   that cannot lift the value to alpha (delta pruning).
-//! * **Iterative deepening** to [`Limits::depth`], within a node budget and an optional
-//!   time budget, with a stop flag checked at every node. The previous iteration's best
+//! * **Iterative deepening** to [`Limits::depth`], within a node or work budget and an
+//!   optional time budget, with a stop flag checked at every node. Work counts a node by
+//!   the size of the state it reaches (1, plus 1 per [`WORK_BRANCHES`] branches summed
+//!   over the state's factors): a node of a late endgame whose pieces are split over
+//!   many squares costs the simulator a hundred times what a middlegame node does, and
+//!   a level's budget of work keeps it thinking about as long there, where a budget of
+//!   nodes took minutes (in states under [`WORK_BRANCHES`] branches the two are the same). The previous iteration's best
 //!   move is searched first; when the budget runs out in the middle of an iteration, a
 //!   move that already beat it at the new depth is taken, else the previous
 //!   iteration's. A search stopped before its first iteration ends returns the first
@@ -76,6 +81,9 @@ use std::time::{Duration, Instant};
 /// Deepest ply a search goes (quiescence included).
 pub const MAX_PLY: usize = 64;
 
+/// Branches (summed over the factors) that cost one unit of work more per node.
+pub const WORK_BRANCHES: usize = 256;
+
 /// What a search may spend, and how it evaluates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
@@ -83,6 +91,9 @@ pub struct Limits {
     pub depth: u32,
     /// Node budget (moves played on copies of the game), if any.
     pub nodes: Option<u64>,
+    /// Work budget, if any: each node costs 1 plus 1 per [`WORK_BRANCHES`] branches of
+    /// the state it reaches (what the levels use).
+    pub work: Option<u64>,
     /// Time budget, if any (makes the result depend on the clock).
     pub movetime: Option<Duration>,
     /// Plies of captures searched after the horizon.
@@ -101,6 +112,7 @@ impl Default for Limits {
         Limits {
             depth: 3,
             nodes: None,
+            work: None,
             movetime: None,
             quiescence: 2,
             late_moves: 0,
@@ -155,6 +167,7 @@ struct Searcher<'a> {
     stop: &'a AtomicBool,
     start: Instant,
     nodes: u64,
+    work: u64,
     aborted: bool,
     tt: Table,
     killers: [[Option<MoveText>; 2]; MAX_PLY],
@@ -185,7 +198,7 @@ pub fn search_among(
     let root = game.detached();
     // About two slots per node the search may visit (at 100,000 nodes a second when
     // timed), 2^12..2^20 slots.
-    let budget = match (limits.nodes, limits.movetime) {
+    let budget = match (limits.nodes.or(limits.work), limits.movetime) {
         (Some(n), _) => n,
         (None, Some(t)) => t.as_millis() as u64 * 100,
         (None, None) => 1 << 15,
@@ -196,6 +209,7 @@ pub fn search_among(
         stop,
         start,
         nodes: 0,
+        work: 0,
         aborted: false,
         tt: Table::new(log2),
         killers: [[None; 2]; MAX_PLY],
@@ -325,7 +339,8 @@ impl Searcher<'_> {
         if self.aborted {
             return true;
         }
-        let nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        let nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || self.limits.work.is_some_and(|w| self.work >= w);
         let time = self.nodes.is_multiple_of(64)
             && self
                 .limits
@@ -348,7 +363,12 @@ impl Searcher<'_> {
         self.nodes += 1;
         let mut text = m.text;
         text.outcome = outcome;
-        g.after(&text)
+        let child = g.after(&text);
+        let branches = child
+            .as_ref()
+            .map_or(0, |(c, _)| c.simulator().backend().branch_total());
+        self.work += 1 + (branches / WORK_BRANCHES) as u64;
+        child
     }
 
     /// The value of move `m` from `g` for the side to move: one child, or both outcomes

@@ -791,6 +791,12 @@ impl<B: Register> Backend for Factored<B> {
             .fold(1usize, |n, f| n.saturating_mul(f.state.branch_count()))
     }
 
+    fn branch_total(&self) -> usize {
+        self.factors
+            .iter()
+            .fold(0usize, |n, f| n.saturating_add(f.state.branch_count()))
+    }
+
     fn parts_holding(&self, qubits: &[Qubit]) -> Vec<(Bits, Vec<(Bits, Complex64)>)> {
         let mut idx: Vec<usize> = qubits
             .iter()

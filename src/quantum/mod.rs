@@ -285,6 +285,13 @@ pub trait Backend: Send + Sync + fmt::Debug {
     /// the factors' counts, saturating at `usize::MAX`).
     fn branch_count(&self) -> usize;
 
+    /// Branches with a non-zero amplitude, summed over the factors of a factored state
+    /// (for one register, [`Backend::branch_count`]): about what a gate on the state
+    /// costs, the same number whichever backend holds it.
+    fn branch_total(&self) -> usize {
+        self.branch_count()
+    }
+
     /// The independent parts of the state that hold `qubits`, each with the qubits it
     /// holds and its branches, in which every qubit outside the part reads its constant
     /// value, or 0 where another part holds it. Reduced states of `qubits` computed from

@@ -7,7 +7,7 @@
 //! search thread under them), never on the tokio runtime or a session's thread, and no
 //! more of them run at once than there are workers: by default one per core, so that
 //! 25 computer rooms wait their turn in the queue instead of starving the server's
-//! sessions; every search is bounded by its level's node budget, and stops at once
+//! sessions; every search is bounded by its level's budget of work, and stops at once
 //! when its room closes or the server stops.
 
 use super::room::{Board, Room};

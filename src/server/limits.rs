@@ -27,7 +27,7 @@ pub struct Limits {
     pub sparse_limit: usize,
     /// Computer searches at once, over all rooms (the rooms whose computer is to move
     /// wait in turn): by default one per core, so that the searches never take every
-    /// core from the sessions for long (each is bounded by its level's node budget).
+    /// core from the sessions for long (each is bounded by its level's budget of work).
     pub computer_searches: usize,
 }
 

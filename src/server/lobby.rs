@@ -55,7 +55,7 @@ const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
 /// The computer's level a new computer room starts with: level 2 rather than the
 /// engine's default 3, because a server shares its cores among every room's computer
-/// (level 2's node budget is a third of level 3's), and a player who wants more picks
+/// (level 2's budget of work is a third of level 3's), and a player who wants more picks
 /// it in the form.
 pub const COMPUTER_LEVEL: u8 = 2;
 

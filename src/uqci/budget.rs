@@ -34,7 +34,7 @@ pub fn think_time(go: &Go, side: Color) -> Option<Duration> {
 /// * `infinite`: as deep as the search goes, no node or time budget (until `stop`);
 /// * any of `depth`, `nodes`, `movetime` or a clock: those limits only (depth as deep as
 ///   the search goes when not given), with the level's pruning and quiescence;
-/// * none: the level's own limits (depth and node budget).
+/// * none: the level's own limits (depth and budget of work).
 pub fn limits(go: &Go, side: Color, level: u8, seed: u64) -> Limits {
     let base = level::limits(level, seed);
     let deepest = crate::engine::search::MAX_PLY as u32 / 2;
@@ -43,6 +43,7 @@ pub fn limits(go: &Go, side: Color, level: u8, seed: u64) -> Limits {
         Limits {
             depth: deepest,
             nodes: None,
+            work: None,
             movetime: None,
             ..base
         }
@@ -50,6 +51,7 @@ pub fn limits(go: &Go, side: Color, level: u8, seed: u64) -> Limits {
         Limits {
             depth: go.depth.unwrap_or(deepest).clamp(1, deepest),
             nodes: go.nodes,
+            work: None,
             movetime: time,
             ..base
         }
@@ -126,13 +128,22 @@ mod tests {
         let l = limits(&go("go"), Color::White, 2, 7);
         assert_eq!(l, level::limits(2, 7));
         let l = limits(&go("go depth 4"), Color::White, 2, 7);
-        assert_eq!((l.depth, l.nodes, l.movetime), (4, None, None));
+        assert_eq!(
+            (l.depth, l.nodes, l.work, l.movetime),
+            (4, None, None, None)
+        );
         let l = limits(&go("go nodes 500"), Color::White, 2, 7);
-        assert_eq!((l.depth, l.nodes, l.movetime), (deepest, Some(500), None));
+        assert_eq!(
+            (l.depth, l.nodes, l.work, l.movetime),
+            (deepest, Some(500), None, None)
+        );
         let l = limits(&go("go depth 0"), Color::White, 2, 7);
         assert_eq!(l.depth, 1);
         let l = limits(&go("go infinite depth 3 movetime 10"), Color::White, 2, 7);
-        assert_eq!((l.depth, l.nodes, l.movetime), (deepest, None, None));
+        assert_eq!(
+            (l.depth, l.nodes, l.work, l.movetime),
+            (deepest, None, None, None)
+        );
         let l = limits(&go("go btime 3000"), Color::Black, 2, 7);
         assert_eq!(l.movetime, Some(Duration::from_millis(100)));
     }
