@@ -3,10 +3,14 @@
 //! positions) and nodes per second, then criterion timings of single searches with their
 //! nodes per second as throughput (`thrpt`, in elements/s: one element is one node).
 //! Last, the same for a late endgame of a level 4 vs level 3 match, where pieces of both
-//! sides are split over many squares (6,192 branches, 3,096 in its largest factor, 2,270
-//! legal moves): there a node costs most in the simulator, not in the rules.
+//! sides are split over many squares (`common/late_endgame.rs`): there a node costs most
+//! in the simulator, not in the rules.
+
+#[path = "common/late_endgame.rs"]
+mod late_endgame;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use late_endgame::late_endgame;
 use qchess::chess::{random::seeded_game, Game, GameOptions, Status};
 use qchess::engine::{level, search, Limits};
 use std::sync::atomic::AtomicBool;
@@ -49,16 +53,6 @@ fn report(level_n: u8, games: &[Game]) {
         times.last().copied().unwrap_or_default(),
         nodes as f64 / total.as_secs_f64(),
     );
-}
-
-/// Plies 1 to 261 of game 10 of `qchess match --white engine:4 --black engine:3 --games
-/// 10 --seed 5010 --max-plies 300` (the build of eb1563e).
-fn late_endgame() -> Game {
-    let mut g = Game::standard(GameOptions::default());
-    for m in include_str!("common/late_endgame.txt").split_whitespace() {
-        g.play(m).expect("the match game replays");
-    }
-    g
 }
 
 /// Nodes of the late-endgame search: a part of level 3's first iteration.

@@ -7,6 +7,10 @@ use qchess::engine::moves::candidates;
 use qchess::engine::{level, search, search_among, Limits, Report};
 use std::sync::atomic::AtomicBool;
 
+#[path = "../benches/common/late_endgame.rs"]
+mod late_endgame;
+use late_endgame::late_endgame;
+
 fn game(fen: &str) -> Game {
     Game::from_fen(fen, GameOptions::default()).expect("valid FEN")
 }
@@ -248,16 +252,6 @@ fn a_fifty_move_ending_is_scored_by_the_kings() {
     let g = before_the_hundredth(opts);
     let r = search_among(&g, &limits, &stop, &mut |_| {}, &only("e1e2"));
     assert_eq!(r.info.score, 0.0);
-}
-
-/// Plies 1 to 261 of a level 4 vs level 3 game: both sides' pieces split over many
-/// squares, 6,192 branches (3,096 in the largest factor), 2,270 legal moves.
-fn late_endgame() -> Game {
-    let mut g = Game::standard(GameOptions::default());
-    for m in include_str!("../benches/common/late_endgame.txt").split_whitespace() {
-        g.play(m).expect("the match game replays");
-    }
-    g
 }
 
 #[test]
