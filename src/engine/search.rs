@@ -33,12 +33,12 @@
 //!   optional time budget, with a stop flag checked at every node. Work counts a node by
 //!   the size of the state it reaches (1, plus 1 per [`WORK_BRANCHES`] branches summed
 //!   over the state's factors): a node of a late endgame whose pieces are split over
-//!   many squares costs the simulator a hundred times what a middlegame node does, and
-//!   a level's budget of work keeps it thinking about as long there, where a budget of
-//!   nodes took minutes (in states under [`WORK_BRANCHES`] branches the two are the same). The previous iteration's best
-//!   move is searched first; when the budget runs out in the middle of an iteration, a
-//!   move that already beat it at the new depth is taken, else the previous
-//!   iteration's. A search stopped before its first iteration ends returns the first
+//!   many squares costs the simulator a hundred times what a middlegame node does, and a
+//!   level's budget of work keeps it to seconds there, where a budget of nodes took
+//!   minutes (in states under [`WORK_BRANCHES`] branches the two are the same). The
+//!   previous iteration's best move is searched first; when the budget runs out in the
+//!   middle of an iteration, a move that already beat it at the new depth is taken, else
+//!   the previous iteration's. A search stopped before its first iteration ends returns the first
 //!   move in the static order, so there is always a legal move to play.
 //! * **Move order**: the transposition table's move, captures by expected value taken,
 //!   promotions, king threats, two killer moves per ply, the history of cut-offs, then
@@ -364,10 +364,14 @@ impl Searcher<'_> {
         let mut text = m.text;
         text.outcome = outcome;
         let child = g.after(&text);
-        let branches = child
-            .as_ref()
-            .map_or(0, |(c, _)| c.simulator().backend().branch_total());
-        self.work += 1 + (branches / WORK_BRANCHES) as u64;
+        // Counted only for a budget of work: the dense backend counts its branches by
+        // reading every amplitude.
+        if self.limits.work.is_some() {
+            let branches = child
+                .as_ref()
+                .map_or(0, |(c, _)| c.simulator().backend().branch_total());
+            self.work += 1 + (branches / WORK_BRANCHES) as u64;
+        }
         child
     }
 

@@ -548,7 +548,8 @@ mod tests {
             state(&[(&[], 0.6), (&[0], 0.8)]),
             state(&[(&[], h), (&[1], h)]),
         );
-        // Each part up to a phase that the other carries: compare the product's norms.
+        // Each part may carry a phase the other takes back: their product is the state,
+        // as is the product of the two parts written out (a check of the example).
         assert_eq!(branches(&a).len(), 2);
         assert_eq!(branches(&b).len(), 2);
         let product = a.tensor(&b).unwrap();
