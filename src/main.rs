@@ -699,13 +699,19 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Skat(args)) => qchess::skat::cli::run(args),
-        Some(Command::Match(args)) => match qchess::engine::cli::run(&args) {
-            Ok(text) => write_stdout(&text),
-            Err(e) => {
-                eprintln!("qchess: {e}");
-                ExitCode::from(2)
+        Some(Command::Match(args)) => {
+            // Without it an external engine would outlive a Ctrl-C (default handling
+            // still ends qchess if it cannot be set up).
+            #[cfg(unix)]
+            let _ = qchess::uqci::client::end_all_on_signal();
+            match qchess::engine::cli::run(&args) {
+                Ok(text) => write_stdout(&text),
+                Err(e) => {
+                    eprintln!("qchess: {e}");
+                    ExitCode::from(2)
+                }
             }
-        },
+        }
         Some(Command::Export { file, qasm, force }) => export(&file, &qasm, force),
         Some(Command::Config(cmd)) => match qchess::config::cli::config(cmd) {
             Ok(text) => write_stdout(&text),

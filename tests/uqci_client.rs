@@ -163,51 +163,121 @@ fn a_match_reports_a_misbehaving_engine_in_one_line() {
     );
 }
 
-#[test]
-fn a_player_dropped_mid_move_kills_an_engine_that_ignores_stop() {
-    // On `go` the engine notes its process id and turns into a `sleep`: it heeds neither
-    // `stop` nor the end of its input, as a program quitting mid-search would find it.
-    let cmd = fake(
-        "stubborn",
-        HANDSHAKE_OK,
-        "echo $$ > \"$0.pid\"; exec sleep 30",
-    );
-    let pid_file = format!("{cmd}.pid");
-    let _ = std::fs::remove_file(&pid_file);
-    let g = Game::standard(GameOptions::default());
-    let mut p = UqciPlayer::new(&cmd, Duration::from_secs(20));
-    let thinking = p.think(&g);
+/// The process id the fake engine wrote to `file` on `go` (waited for up to 10 s).
+fn pid_in(file: &str) -> u32 {
     let started = Instant::now();
-    let pid = loop {
-        if let Some(pid) = std::fs::read_to_string(&pid_file)
+    loop {
+        if let Some(pid) = std::fs::read_to_string(file)
             .ok()
             .and_then(|t| t.trim().parse::<u32>().ok())
         {
-            break pid;
+            return pid;
         }
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "the engine never got `go`"
         );
         std::thread::sleep(Duration::from_millis(10));
-    };
-    let proc_dir = format!("/proc/{pid}");
-    assert!(std::path::Path::new(&proc_dir).exists());
-    // The player goes while its move is still being thought: the engine goes with it,
-    // killed and reaped.
-    drop(p);
-    let dropped = Instant::now();
-    while std::path::Path::new(&proc_dir).exists() {
+    }
+}
+
+/// Whether process `pid` is gone: no entry in /proc, or a zombie waiting for a parent
+/// that reaps it (what a killed process whose parent died too is until then).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state follows the command's closing parenthesis.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Waits up to 5 s from `since` for every process of `pids` to be gone.
+fn all_gone(pids: &[u32], since: Instant, what: &str) {
+    while !pids.iter().all(|&p| gone(p)) {
         assert!(
-            dropped.elapsed() < Duration::from_secs(5),
-            "the engine (process {pid}) outlived its player"
+            since.elapsed() < Duration::from_secs(5),
+            "{what} (processes {pids:?}) outlived qchess's hold on it"
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    // The move's thread learns that the engine ended, at once rather than at its deadline.
+}
+
+/// A fake engine answering `go` with `on_go`, which writes a process id to "$0.pid":
+/// the player is dropped while its move is being thought, and that process must go with
+/// it, and the move's thread must hear that the engine ended (at once, not at its
+/// deadline).
+fn dropped_mid_move(name: &str, on_go: &str) {
+    let cmd = fake(name, HANDSHAKE_OK, on_go);
+    let pid_file = format!("{cmd}.pid");
+    let _ = std::fs::remove_file(&pid_file);
+    let g = Game::standard(GameOptions::default());
+    let mut p = UqciPlayer::new(&cmd, Duration::from_secs(20));
+    let thinking = p.think(&g);
+    let pid = pid_in(&pid_file);
+    assert!(!gone(pid), "the process runs before the player goes");
+    drop(p);
+    let dropped = Instant::now();
+    all_gone(&[pid], dropped, "the engine's process");
     match thinking.wait() {
         Err(PlayerError::Engine(why)) => assert!(why.contains("ended while thinking"), "{why}"),
         other => panic!("expected an engine error, got {other:?}"),
     }
     assert!(dropped.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_player_dropped_mid_move_kills_an_engine_that_ignores_stop() {
+    // On `go` the engine notes its process id and turns into a `sleep`: it heeds neither
+    // `stop` nor the end of its input, as a program quitting mid-search would find it.
+    dropped_mid_move("stubborn", "echo $$ > \"$0.pid\"; exec sleep 30");
+}
+
+#[test]
+fn a_player_dropped_mid_move_kills_what_its_engine_started() {
+    // A wrapper script: on `go` it starts the "real" engine (a `sleep`) and waits for it,
+    // as a script that runs an engine binary would. Killing the script alone would leave
+    // the sleep running, holding the output pipe open.
+    dropped_mid_move("wrapper", "sleep 30 & echo $! > \"$0.pid\"; wait");
+}
+
+#[test]
+fn a_match_ended_by_ctrl_c_leaves_no_engine_behind() {
+    // The engine ignores `stop`, the end of its input and SIGINT, and runs a child: the
+    // terminal's Ctrl-C reaches qchess alone (the engine has a process group of its own),
+    // and qchess must end both.
+    let cmd = fake(
+        "ctrl-c",
+        HANDSHAKE_OK,
+        "trap '' INT; echo $$ > \"$0.pid\"; sleep 30 & echo $! > \"$0.child\"; wait",
+    );
+    let (pid_file, child_file) = (format!("{cmd}.pid"), format!("{cmd}.child"));
+    let _ = std::fs::remove_file(&pid_file);
+    let _ = std::fs::remove_file(&child_file);
+    let mut qchess = Command::new(BIN)
+        .args(["match", "--white", &format!("uqci:{cmd}")])
+        .args(["--black", "random", "--games", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (engine, child) = (pid_in(&pid_file), pid_in(&child_file));
+    // SAFETY: kill(2) with plain integers, to a process this test started.
+    unsafe {
+        libc::kill(qchess.id() as libc::pid_t, libc::SIGINT);
+    }
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = qchess.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(5) {
+            let _ = qchess.kill();
+            panic!("qchess did not end on SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130), "128 + SIGINT");
+    all_gone(&[engine, child], signalled, "the engine or its child");
 }

@@ -11,7 +11,7 @@
 //! restarted: a front end hands its side to a person). The process is killed when the
 //! last clone of the player is dropped, even while a move is being thought (a program
 //! that quits mid-search leaves no engine behind, however it treats `stop` and the end
-//! of its input).
+//! of its input), and on Unix with it every process it started (its process group).
 
 use super::protocol::{Command, Go, Output, Score, SearchInfo, Start};
 use crate::chess::fen::{self, START_FEN};
@@ -50,13 +50,78 @@ pub struct UqciPlayer {
 /// a move's thread holds those.
 type Slot = Arc<Mutex<Option<Child>>>;
 
-/// Kills and reaps the process in `slot`, if one is there.
+/// The engines running now (their process ids, each its group's), for [`end_all`].
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills and reaps the process in `slot`, if one is there, with every process it
+/// started (on Unix the engine leads a process group of its own: a wrapper script's
+/// engine goes with the script).
 fn kill(slot: &Slot) {
     let child = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(mut child) = child {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&pid| pid != child.id());
+        kill_group(child.id());
         let _ = child.kill();
         let _ = child.wait();
     }
+}
+
+/// Kills every external engine still running, with the processes each started: for a
+/// command that ends on a signal without dropping its players (`qchess match` on
+/// Ctrl-C), since an engine in a process group of its own does not get the terminal's
+/// signals.
+pub fn end_all() {
+    for pid in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+        kill_group(pid);
+    }
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: [`end_all`], then exits with status 128 + the signal.
+/// For a command with no screen of its own to restore that runs external engines
+/// (`qchess match`): the terminal's Ctrl-C reaches qchess, not the engines' groups.
+#[cfg(unix)]
+pub fn end_all_on_signal() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            end_all();
+            std::process::exit(128 + sig);
+        }
+    });
+    Ok(())
+}
+
+/// Sends SIGKILL to the process group led by process `pid` (see [`own_group`]); the
+/// caller has not reaped that process yet, so the id is not someone else's.
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
+
+/// Starts the engine as the leader of a new process group, so that [`kill_group`] reaches
+/// the processes it starts. (A terminal's Ctrl-C then no longer reaches it: qchess ends
+/// it itself.)
+#[cfg(unix)]
+fn own_group(command: &mut Process) -> &mut Process {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0)
+}
+
+#[cfg(not(unix))]
+fn own_group(command: &mut Process) -> &mut Process {
+    command
 }
 
 /// The players' hold on the process: when the last player goes, so does the engine.
@@ -181,16 +246,14 @@ impl Process1 {
         let (program, args) = words
             .split_first()
             .ok_or_else(|| "no engine command was given".to_string())?;
-        let mut child = Process::new(program)
-            .args(args)
+        let mut child = own_group(Process::new(program).args(args))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| failed(format!("could not be started: {e}")))?;
         let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill(&Arc::new(Mutex::new(Some(child))));
             return Err(failed("could not be started: no pipes".into()));
         };
         let (tx, lines) = mpsc::channel();
@@ -202,6 +265,10 @@ impl Process1 {
                 }
             }
         });
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(child.id());
         *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(child);
         let mut p = Process1 {
             child: slot,
