@@ -53,6 +53,32 @@ fn king_capture_in_two_is_found() {
     assert!(shallow.info.score < WIN - 100.0);
 }
 
+#[test]
+fn two_plies_of_captures_see_the_recapture() {
+    // Black's queen on d8 attacks both white knights (d4 down the file, h4 along the
+    // diagonal); the pawns on c3 and g3 defend them. White can move one knight away,
+    // never both. With one ply of captures after the horizon, Black's Qxh4 (or Qxd4)
+    // stands, a knight lost; with two, White's pawn takes the queen back, so Black does
+    // not capture and the material stays as it is: 620 + 200 against 950. Level 5 searches
+    // two plies of captures, the other levels one.
+    let g = game("3qk3/8/8/8/3N3N/2P3P1/8/4K3 w - - 0 1");
+    let limits = |quiescence| Limits {
+        depth: 1,
+        quiescence,
+        style: Style::Material,
+        ..Limits::default()
+    };
+    let one = run(&g, &limits(1)).info.score;
+    let two = run(&g, &limits(2)).info.score;
+    assert!((two - -130.0).abs() < 1e-6, "no capture pays: {two}");
+    assert!(
+        (one - (-130.0 - 310.0)).abs() < 1e-6,
+        "a knight falls: {one}"
+    );
+    assert_eq!(level::limits(5, 0).quiescence, 2);
+    assert!((1..5).all(|l| level::limits(l, 0).quiescence == 1));
+}
+
 /// White: king e1, rook a1, a knight split between a3 and c3, another between a4 and
 /// c4; Black: king e8, pawn a6. White to move.
 fn one_measurement() -> Game {
