@@ -6,9 +6,8 @@ use super::classify::{check_source, classify, Classified, MoveError, MoveType, S
 use super::distribution::{self, Distribution};
 use super::fen::{self, FenError, START_FEN};
 use super::notation::{self, MoveText, Shape};
-use crate::quantum::{
-    BackendKind, BackendOptions, Bits, Control, Op, Signature, Simulator, CERTAIN_EPS,
-};
+use super::repetition::{Seen, SeenList};
+use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
 use serde::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::AtomicBool;
@@ -142,21 +141,6 @@ pub struct PlayedMove {
     pub summary: Option<String>,
 }
 
-/// One occurrence of a position, for the repetition rule: a hash of the classical
-/// register, side to move and rights, and the quantum state's signature (which is the
-/// same however the state is factored, and blind to a global phase).
-#[derive(Clone, Copy, Debug)]
-struct Seen {
-    classical: u64,
-    quantum: Signature,
-}
-
-impl Seen {
-    fn same(&self, o: &Seen) -> bool {
-        self.classical == o.classical && self.quantum.matches(&o.quantum)
-    }
-}
-
 /// A game: clone it to branch off, replay it from its moves.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -170,7 +154,7 @@ pub struct Game {
     halfmove: u32,
     fullmove: u32,
     count_at_reset: f64,
-    seen: Vec<Seen>,
+    seen: SeenList,
     /// White's expected result of the board's measurement at a 50-move or repetition
     /// ending (see [`Game::expected_measured_result`]).
     measured_result: Option<f64>,
@@ -225,12 +209,12 @@ impl Game {
             history: Vec::new(),
             status: Status::Ongoing,
             end: None,
-            seen: Vec::new(),
+            seen: SeenList::default(),
             measured_result: None,
             cancel: None,
         };
         let f = g.fingerprint();
-        g.seen.push(f);
+        g.seen.add(f);
         g.check_kings();
         g
     }
@@ -380,9 +364,7 @@ impl Game {
             return self.measure_board(EndReason::FiftyMoves);
         }
         let f = self.fingerprint();
-        let n = 1 + self.seen.iter().filter(|s| s.same(&f)).count();
-        self.seen.push(f);
-        if n >= 3 {
+        if self.seen.add(f) >= 3 {
             return self.measure_board(EndReason::Repetition);
         }
         Ok(())

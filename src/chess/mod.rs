@@ -1,5 +1,5 @@
 //! Quantum Chess rules (spec/quantum-chess.md) on the simulator: board, FEN, notation,
-//! classification, circuits, the game, and legal-move generation.
+//! classification, circuits, the game, the repetition record, and legal-move generation.
 
 pub mod board;
 pub mod circuits;
@@ -10,6 +10,7 @@ pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod random;
+mod repetition;
 
 pub use board::{Color, Kind, Piece, Position, Square};
 pub use classify::{Classified, MoveError, MoveType, Variant};
