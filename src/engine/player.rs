@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 /// A move a player chose.
@@ -55,6 +55,19 @@ pub enum Event {
 pub struct Thinking {
     stop: Arc<AtomicBool>,
     events: Receiver<Event>,
+    /// Alive while the work's thread runs (none for an answer known at once).
+    alive: Running,
+}
+
+/// Tells whether a search's thread still runs, also after its handle is gone.
+#[derive(Clone, Debug, Default)]
+pub struct Running(Weak<()>);
+
+impl Running {
+    /// Whether the thread runs now.
+    pub fn now(&self) -> bool {
+        self.0.strong_count() > 0
+    }
 }
 
 impl Thinking {
@@ -69,7 +82,10 @@ impl Thinking {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, events) = mpsc::channel();
         let flag = Arc::clone(&stop);
+        let running = Arc::new(());
+        let alive = Running(Arc::downgrade(&running));
         std::thread::spawn(move || {
+            let _running = running;
             let progress = tx.clone();
             let mut report = move |i: &Info| {
                 let _ = progress.send(Event::Info(i.clone()));
@@ -77,7 +93,11 @@ impl Thinking {
             let answer = work(&flag, &mut report);
             let _ = tx.send(Event::Done(answer));
         });
-        Thinking { stop, events }
+        Thinking {
+            stop,
+            events,
+            alive,
+        }
     }
 
     /// An answer known at once.
@@ -87,7 +107,18 @@ impl Thinking {
         Thinking {
             stop: Arc::new(AtomicBool::new(false)),
             events,
+            alive: Running::default(),
         }
+    }
+
+    /// Whether the work's thread still runs (a stopped search runs until it notices).
+    pub fn running(&self) -> bool {
+        self.alive.now()
+    }
+
+    /// What tells whether the work's thread runs, for after the handle is dropped.
+    pub fn tracker(&self) -> Running {
+        self.alive.clone()
     }
 
     /// Asks the player to answer now with the best move so far.
@@ -129,6 +160,44 @@ impl Drop for Thinking {
     /// An abandoned search stops (its thread ends on its own).
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// A bound on searches running at once, shared by whoever starts them (the hints of
+/// a server's sessions): a search holds its place until its thread has ended, not only
+/// until it was told to stop.
+#[derive(Debug)]
+pub struct SearchSlots {
+    max: usize,
+    running: Mutex<Vec<Running>>,
+}
+
+impl SearchSlots {
+    /// Room for `max` searches at once (at least one).
+    pub fn new(max: usize) -> SearchSlots {
+        SearchSlots {
+            max: max.max(1),
+            running: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Starts the search `start` makes when fewer than the maximum run; `None` (and
+    /// `start` not called) when they are all taken.
+    pub fn start(&self, start: impl FnOnce() -> Thinking) -> Option<Thinking> {
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        running.retain(Running::now);
+        if running.len() >= self.max {
+            return None;
+        }
+        let thinking = start();
+        running.push(thinking.tracker());
+        Some(thinking)
+    }
+
+    /// Searches running now.
+    pub fn running(&self) -> usize {
+        let running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        running.iter().filter(|r| r.now()).count()
     }
 }
 
@@ -343,5 +412,33 @@ mod tests {
             g.play(&mv).unwrap();
         }
         assert_eq!(g.ply(), 6);
+    }
+
+    #[test]
+    fn slots_hold_a_search_until_its_thread_ends() {
+        let slots = SearchSlots::new(1);
+        let (go, wait) = mpsc::channel::<()>();
+        let first = slots
+            .start(|| {
+                Thinking::spawn(move |_, _| {
+                    let _ = wait.recv();
+                    Err(PlayerError::NoMove)
+                })
+            })
+            .expect("a free slot");
+        assert!(first.running());
+        // Stopped but not ended: the slot is still taken.
+        first.stop();
+        assert!(slots.start(|| unreachable!("no slot")).is_none());
+        assert_eq!(slots.running(), 1);
+        go.send(()).unwrap();
+        assert_eq!(first.wait(), Err(PlayerError::NoMove));
+        let until = std::time::Instant::now() + Duration::from_secs(10);
+        while slots.running() > 0 {
+            assert!(std::time::Instant::now() < until, "the thread never ended");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let known = slots.start(|| Thinking::done(Err(PlayerError::NoMove)));
+        assert!(known.is_some_and(|t| !t.running()));
     }
 }

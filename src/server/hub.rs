@@ -5,9 +5,11 @@
 use super::computer::{Computer, Computers};
 use super::limits::{Counter, Full, Limits, Ticket};
 use super::names::{self, BadRoomName};
-use super::room::{Board, Room, SessionId, Summary};
+use super::room::{Board, Person, Room, SessionId, Summary};
 use super::session::Incoming;
+use crate::engine::player::SearchSlots;
 use crate::quantum::BackendKind;
+use crate::ui::opponent::HintRules;
 use crate::ui::theme::Theme;
 use crate::variants::RuleSet;
 use std::collections::{BTreeMap, HashMap};
@@ -26,6 +28,9 @@ pub enum HubError {
     /// The name is taken.
     #[error("a room called {0} exists already")]
     Exists(String),
+    /// The person opened as many rooms as one may.
+    #[error("you have {0} rooms open already: finish or leave one first (a room nobody plays in closes after {1})")]
+    YoursFull(usize, String),
     /// The name is not a room name.
     #[error("{0}")]
     BadName(#[from] BadRoomName),
@@ -52,6 +57,8 @@ pub struct Hub {
     /// and the computers' searches stop.
     stopping: Arc<AtomicBool>,
     computers: Arc<Computers>,
+    /// The hint searches of every session.
+    hints: Arc<SearchSlots>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -73,6 +80,7 @@ impl Hub {
         };
         let stopping = Arc::new(AtomicBool::new(false));
         let computers = Computers::start(limits.computer_searches, Arc::clone(&stopping));
+        let hints = Arc::new(SearchSlots::new(limits.hint_searches));
         Hub {
             rooms: Mutex::new(BTreeMap::new()),
             limits,
@@ -84,11 +92,28 @@ impl Hub {
             next_id: AtomicU64::new(1),
             stopping,
             computers,
+            hints,
         }
     }
 
-    /// Brings back the rooms saved in the rooms folder; says which files could not be
-    /// read (they are left where they are).
+    /// Who may ask for hints in the rooms, and the hint searches all sessions share.
+    pub fn hint_rules(&self) -> HintRules {
+        HintRules {
+            shared: Some(Arc::clone(&self.hints)),
+            watchers: self.limits.watcher_hints,
+        }
+    }
+
+    /// Hint searches running now, over all sessions.
+    pub fn hints_running(&self) -> usize {
+        self.hints.running()
+    }
+
+    /// Brings back the rooms saved in the rooms folder; says which could not be. A
+    /// room that cannot be brought back (its game or its seats unreadable) stays
+    /// closed, and its files are put aside as `NAME.broken-STAMP.toml` (and
+    /// `.seats.toml`), so that a new room of its name never writes over them. Temporary
+    /// files that a killed server left are removed.
     pub fn restore(&self) -> Vec<String> {
         let Some(dir) = &self.rooms_dir else {
             return Vec::new();
@@ -97,11 +122,14 @@ impl Hub {
             return Vec::new();
         };
         let mut problems = Vec::new();
-        let mut files: Vec<PathBuf> = listing
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| is_room_file(p))
-            .collect();
+        let mut files: Vec<PathBuf> = Vec::new();
+        for path in listing.filter_map(Result::ok).map(|e| e.path()) {
+            if is_left_over(&path) {
+                let _ = std::fs::remove_file(&path);
+            } else if is_room_file(&path) {
+                files.push(path);
+            }
+        }
         files.sort();
         let mut rooms = lock(&self.rooms);
         for path in files {
@@ -112,10 +140,42 @@ impl Hub {
                     room.drive(&self.computers);
                     rooms.insert(room.name().to_string(), room);
                 }
-                Err(e) => problems.push(e.to_string()),
+                Err(e) => problems.push(match put_aside(&path) {
+                    Ok(to) => format!(
+                        "not brought back: {e} (the room stays closed; its files are put aside as {})",
+                        to.display()
+                    ),
+                    Err(why) => format!(
+                        "not brought back: {e} (the room stays closed; cannot put its files aside: {why})"
+                    ),
+                }),
             }
         }
+        drop(rooms);
+        self.sweep(crate::record::now_secs());
         problems
+    }
+
+    /// Closes the rooms in which no player has been connected for the room idle time
+    /// at `now` (Unix seconds), keeping their games with the finished ones; their
+    /// watchers go back to the lobby. The names of the rooms closed.
+    pub fn sweep(&self, now: u64) -> Vec<String> {
+        let mut rooms = lock(&self.rooms);
+        let idle: Vec<Arc<Room>> = rooms
+            .values()
+            .filter(|r| r.close_if_idle(now, self.limits.room_idle))
+            .cloned()
+            .collect();
+        for r in &idle {
+            rooms.remove(r.name());
+        }
+        drop(rooms);
+        idle.iter()
+            .map(|r| {
+                r.archive();
+                r.name().to_string()
+            })
+            .collect()
     }
 
     /// A new session's number.
@@ -155,11 +215,12 @@ impl Hub {
         lock(&self.rooms).get(name).cloned()
     }
 
-    /// A new room `name` playing `rules` on `backend`, with `computer` in a seat when
-    /// given (it starts playing at once when it has white).
+    /// A new room `name` opened by `by`, playing `rules` on `backend`, with `computer`
+    /// in a seat when given (it starts playing at once when it has white).
     pub fn create(
         &self,
         name: &str,
+        by: &Person,
         rules: RuleSet,
         backend: BackendKind,
         computer: Option<Computer>,
@@ -169,12 +230,12 @@ impl Hub {
         if rooms.contains_key(&name) {
             return Err(HubError::Exists(name));
         }
-        self.add(&mut rooms, &name, rules, backend, computer)
+        self.add(&mut rooms, &name, by, rules, backend, computer)
     }
 
-    /// The room called `name`, created (Quantum Chess, sparse) when there is none: the
-    /// room of `ssh -t host ROOM`.
-    pub fn open(&self, name: &str) -> Result<Arc<Room>, HubError> {
+    /// The room called `name`, opened by `by` (Quantum Chess, sparse) when there is
+    /// none: the room of `ssh -t host ROOM`.
+    pub fn open(&self, name: &str, by: &Person) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
         if let Some(room) = rooms.get(&name) {
@@ -183,6 +244,7 @@ impl Hub {
         self.add(
             &mut rooms,
             &name,
+            by,
             RuleSet::Quantum,
             BackendKind::Sparse,
             None,
@@ -193,6 +255,7 @@ impl Hub {
         &self,
         rooms: &mut BTreeMap<String, Arc<Room>>,
         name: &str,
+        by: &Person,
         rules: RuleSet,
         backend: BackendKind,
         computer: Option<Computer>,
@@ -200,11 +263,18 @@ impl Hub {
         if rooms.len() >= self.limits.max_rooms {
             return Err(HubError::TooManyRooms(self.limits.max_rooms));
         }
+        let theirs = rooms.values().filter(|r| r.opener_is(by)).count();
+        if theirs >= self.limits.rooms_per_player {
+            let kept = words_for(self.limits.room_idle);
+            return Err(HubError::YoursFull(theirs, kept));
+        }
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         let board = Board::new(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
-        let mut room = Room::new(name, board, self.rooms_dir.as_deref());
+        let mut room = Room::new(name, board, self.rooms_dir.as_deref())
+            .with_grace(self.limits.seat_grace)
+            .opened_by(by.clone());
         if let Some(c) = computer {
             room = room.with_computer(c);
         }
@@ -229,12 +299,13 @@ impl Hub {
         }
     }
 
-    /// Saves every room.
-    pub fn save_all(&self) {
+    /// Saves every room; what could not be saved, a line a room.
+    pub fn save_all(&self) -> Vec<String> {
         let rooms: Vec<Arc<Room>> = lock(&self.rooms).values().cloned().collect();
-        for r in rooms {
-            r.save();
-        }
+        rooms
+            .iter()
+            .filter_map(|r| r.save().err().map(|e| format!("room {}: {e}", r.name())))
+            .collect()
     }
 
     /// Tells every session to end, with `why` printed on its terminal; the rooms they
@@ -245,6 +316,39 @@ impl Hub {
             let _ = tx.try_send(Incoming::Close(why.to_string()));
         }
     }
+}
+
+/// A time as the lobby says it: "24 h", "90 min", "45 s".
+pub fn words_for(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 3600 && secs.is_multiple_of(3600) {
+        format!("{} h", secs / 3600)
+    } else if secs >= 60 && secs.is_multiple_of(60) {
+        format!("{} min", secs / 60)
+    } else {
+        format!("{secs} s")
+    }
+}
+
+/// Whether `path` is a temporary file a save left behind (`.NAME.toml.tmp-PID`).
+fn is_left_over(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('.') && n.contains(".toml.tmp-"))
+}
+
+/// Moves a room's files that cannot be brought back aside (`NAME.broken-STAMP.toml`,
+/// its seats file likewise); where the game file went.
+fn put_aside(game: &Path) -> std::io::Result<PathBuf> {
+    let stem = game.file_stem().and_then(|s| s.to_str()).unwrap_or("room");
+    let stamp = crate::record::now_secs();
+    let to = game.with_file_name(format!("{stem}.broken-{stamp}.toml"));
+    std::fs::rename(game, &to)?;
+    let seats = game.with_extension("seats.toml");
+    if seats.exists() {
+        std::fs::rename(&seats, to.with_extension("seats.toml"))?;
+    }
+    Ok(to)
 }
 
 /// Whether `path` is a room's game file (`NAME.toml`, not its seats file).
@@ -269,25 +373,79 @@ mod tests {
             ..Limits::default()
         };
         let hub = Hub::new(limits, None, Vec::new(), 0);
+        let ann = &person("ann", None);
         let a = hub
-            .create("a", RuleSet::Quantum, BackendKind::Dense, None)
+            .create("a", ann, RuleSet::Quantum, BackendKind::Dense, None)
             .unwrap();
         assert!(matches!(
-            hub.create("a", RuleSet::Haft, BackendKind::Sparse, None),
+            hub.create("a", ann, RuleSet::Haft, BackendKind::Sparse, None),
             Err(HubError::Exists(_))
         ));
         assert!(matches!(
-            hub.create("../x", RuleSet::Haft, BackendKind::Sparse, None),
+            hub.create("../x", ann, RuleSet::Haft, BackendKind::Sparse, None),
             Err(HubError::BadName(_))
         ));
-        assert!(Arc::ptr_eq(&hub.open("a").unwrap(), &a));
-        hub.open("b").unwrap();
-        assert!(matches!(hub.open("c"), Err(HubError::TooManyRooms(2))));
+        assert!(Arc::ptr_eq(&hub.open("a", ann).unwrap(), &a));
+        hub.open("b", ann).unwrap();
+        assert!(matches!(hub.open("c", ann), Err(HubError::TooManyRooms(2))));
         let names: Vec<String> = hub.summaries().into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["a", "b"]);
         // Nobody in it and no move: closed.
         hub.left(&a);
         assert!(hub.room("a").is_none());
+    }
+
+    fn person(name: &str, key: Option<&str>) -> Person {
+        Person {
+            name: name.into(),
+            key: key.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn one_person_opens_a_few_rooms_and_idle_rooms_close() {
+        let limits = Limits {
+            rooms_per_player: 2,
+            room_idle: std::time::Duration::from_secs(3600),
+            ..Limits::default()
+        };
+        let hub = Hub::new(limits, None, Vec::new(), 0);
+        let sq = person("sq", None);
+        let keyed = |name: &str| person(name, Some("SHA256:k"));
+        hub.open("s1", &sq).unwrap();
+        hub.open("s2", &sq).unwrap();
+        let refused = hub.open("s3", &sq).err().map(|e| e.to_string());
+        assert_eq!(
+            refused.as_deref(),
+            Some("you have 2 rooms open already: finish or leave one first (a room nobody plays in closes after 1 h)")
+        );
+        // Joining a room someone else opened is not opening one.
+        assert!(hub.open("s1", &sq).is_ok());
+        // A key counts as one person whatever the name; another name is another person.
+        hub.open("k1", &keyed("a")).unwrap();
+        hub.open("k2", &keyed("b")).unwrap();
+        assert!(hub.open("k3", &keyed("c")).is_err());
+        hub.open("o1", &person("bo", None)).unwrap();
+        // An hour with no player in them: every room closes; a room someone sits in
+        // stays.
+        let sitting = hub.room("o1").unwrap();
+        sitting
+            .join(
+                1,
+                person("bo", None),
+                super::super::room::Want::Any,
+                Arc::new(|| {}),
+            )
+            .unwrap();
+        let now = crate::record::now_secs();
+        assert!(hub.sweep(now + 60).is_empty(), "not an hour yet");
+        let mut closed = hub.sweep(now + 3601);
+        closed.sort();
+        assert_eq!(closed, ["k1", "k2", "s1", "s2"]);
+        assert!(hub.room("s1").is_none());
+        assert!(hub.room("o1").is_some());
+        // Their rooms closed, they may open more.
+        assert!(hub.open("s3", &sq).is_ok());
     }
 
     #[test]

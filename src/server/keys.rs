@@ -1,11 +1,14 @@
 //! The server's host key (ed25519, created on first start, readable by its owner only)
 //! and the `--authorized-keys` list.
 
+use ipnet::IpNet;
 use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::ssh_key::{AuthorizedKeys, LineEnding};
 use russh::keys::{HashAlg, PrivateKey, PublicKey};
 use std::io::{self, Write};
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use wildmatch::WildMatch;
 
 /// Why a key file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -80,24 +83,148 @@ pub fn fingerprint(key: &PublicKey) -> String {
     key.fingerprint(HashAlg::Sha256).to_string()
 }
 
-/// The fingerprints of the keys in an `authorized_keys` file.
-pub fn authorized(path: &Path) -> Result<Vec<String>, KeyError> {
+/// A key that may sign in, from an `authorized_keys` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allowed {
+    /// Its SHA-256 fingerprint.
+    pub fingerprint: String,
+    /// The addresses it may sign in from (its `from="…"` option); anywhere when `None`.
+    pub from: Option<From>,
+}
+
+impl Allowed {
+    /// Whether `key`, connecting from `peer`, is this key from an allowed address.
+    pub fn admits(&self, key: &PublicKey, peer: IpAddr) -> bool {
+        self.fingerprint == fingerprint(key) && self.from.as_ref().is_none_or(|f| f.admits(peer))
+    }
+}
+
+/// An OpenSSH `from="…"` pattern list, matched against the client's address: a
+/// pattern is an address with `*` and `?` wildcards or a CIDR block (`10.0.0.0/8`),
+/// and `!` before it refuses what it matches. The address is never looked up as a
+/// host name, so a name pattern (`*.example.org`) matches no client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct From {
+    patterns: Vec<(bool, String)>,
+}
+
+impl From {
+    /// The list as written between the quotes.
+    pub fn parse(list: &str) -> From {
+        let patterns = list
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| match p.strip_prefix('!') {
+                Some(rest) => (false, rest.to_string()),
+                None => (true, p.to_string()),
+            })
+            .collect();
+        From { patterns }
+    }
+
+    /// Whether a client at `peer` may sign in: some pattern matches it and no negated
+    /// one does.
+    pub fn admits(&self, peer: IpAddr) -> bool {
+        let text = peer.to_string();
+        let hits = |p: &str| match p.parse::<IpNet>() {
+            Ok(net) => net.contains(&peer),
+            Err(_) => WildMatch::new(p).matches(&text),
+        };
+        let mut allowed = false;
+        for (positive, p) in &self.patterns {
+            if hits(p) {
+                if !positive {
+                    return false;
+                }
+                allowed = true;
+            }
+        }
+        allowed
+    }
+}
+
+/// The options of an `authorized_keys` line that leave nothing more to do: they forbid
+/// what the server never offers anyway.
+const NOTHING_TO_DO: [&str; 4] = [
+    "no-agent-forwarding",
+    "no-port-forwarding",
+    "no-x11-forwarding",
+    "no-user-rc",
+];
+
+/// The keys of an `authorized_keys` file that may sign in, and a line for each key
+/// left out because it has an option this server does not understand (`restrict`,
+/// `command=`, `expiry-time=`, …): such a key is refused rather than let in with less
+/// care than OpenSSH would take.
+pub fn authorized(path: &Path) -> Result<(Vec<Allowed>, Vec<String>), KeyError> {
     let text = std::fs::read_to_string(path).map_err(|source| KeyError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    AuthorizedKeys::new(&text)
-        .map(|entry| entry.map(|e| fingerprint(e.public_key())))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| KeyError::Format {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })
+    let format = |e: &dyn std::fmt::Display| KeyError::Format {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let (mut keys, mut refused) = (Vec::new(), Vec::new());
+    for (n, entry) in AuthorizedKeys::new(&text).enumerate() {
+        let entry = entry.map_err(|e| format(&e))?;
+        let mut from = None;
+        let mut unknown = Vec::new();
+        for option in entry.config_opts().iter() {
+            let (name, value) = option.split_once('=').unwrap_or((option, ""));
+            let name = name.to_ascii_lowercase();
+            if name == "from" {
+                from = Some(From::parse(value.trim_matches('"')));
+            } else if !NOTHING_TO_DO.contains(&name.as_str()) {
+                unknown.push(name);
+            }
+        }
+        let key = entry.public_key();
+        if unknown.is_empty() {
+            keys.push(Allowed {
+                fingerprint: fingerprint(key),
+                from,
+            });
+        } else {
+            refused.push(format!(
+                "{}: key {} ({}) may not sign in: qchess serve does not understand its option {}",
+                path.display(),
+                n + 1,
+                fingerprint(key),
+                unknown.join(", ")
+            ));
+        }
+    }
+    Ok((keys, refused))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_patterns_match_addresses_as_openssh_does() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let f = From::parse("10.9.9.9");
+        assert!(f.admits(ip("10.9.9.9")));
+        assert!(!f.admits(ip("127.0.0.1")));
+        let f = From::parse("192.168.1.*,!192.168.1.13, 10.0.0.0/8");
+        assert!(f.admits(ip("192.168.1.7")));
+        assert!(!f.admits(ip("192.168.1.13")));
+        assert!(f.admits(ip("10.200.3.4")));
+        assert!(!f.admits(ip("11.0.0.1")));
+        assert!(From::parse("::1").admits(ip("::1")));
+        assert!(From::parse("127.0.0.?").admits(ip("127.0.0.5")));
+        assert!(
+            !From::parse("*.example.org").admits(ip("127.0.0.1")),
+            "names never match"
+        );
+        assert!(
+            !From::parse("!10.0.0.1").admits(ip("127.0.0.1")),
+            "only negations"
+        );
+    }
 
     #[test]
     fn host_key_is_made_once_and_private() {
@@ -124,10 +251,30 @@ mod tests {
         let line = read.public_key().to_openssh().unwrap();
         let list = dir.join("authorized_keys");
         std::fs::write(&list, format!("# players\n{line} ann@host\n")).unwrap();
-        assert_eq!(
-            authorized(&list).unwrap(),
-            vec![fingerprint(read.public_key())]
+        let (keys, refused) = authorized(&list).unwrap();
+        assert_eq!(keys.len(), 1);
+        assert_eq!(keys[0].fingerprint, fingerprint(read.public_key()));
+        assert!(refused.is_empty());
+        assert!(keys[0].admits(read.public_key(), "192.0.2.1".parse().unwrap()));
+        // Options: from= is kept, narrowing options that change nothing are fine, any
+        // other option keeps the key out and is named.
+        let text = format!(
+            "from=\"10.9.9.9\",no-pty {line} a\nno-port-forwarding,from=\"127.0.0.0/8,!127.0.0.9\" {line} b\nrestrict {line} c\nexpiry-time=\"20300101\" {line} d\n"
         );
+        std::fs::write(&list, text).unwrap();
+        let (keys, refused) = authorized(&list).unwrap();
+        assert_eq!(keys.len(), 1, "{refused:?}");
+        assert_eq!(refused.len(), 3, "{refused:?}");
+        assert!(refused[0].contains("key 1") && refused[0].ends_with("option no-pty"));
+        assert!(refused[1].contains("key 3") && refused[1].ends_with("option restrict"));
+        assert!(refused[2].contains("key 4") && refused[2].ends_with("option expiry-time"));
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert!(keys[0].admits(read.public_key(), ip("127.0.0.1")));
+        assert!(
+            !keys[0].admits(read.public_key(), ip("127.0.0.9")),
+            "negated"
+        );
+        assert!(!keys[0].admits(read.public_key(), ip("10.9.9.9")));
         std::fs::write(&list, "ssh-ed25519 nonsense\n").unwrap();
         assert!(matches!(authorized(&list), Err(KeyError::Format { .. })));
         let _ = std::fs::remove_dir_all(&dir);

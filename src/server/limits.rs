@@ -29,6 +29,24 @@ pub struct Limits {
     /// wait in turn): by default one per core, so that the searches never take every
     /// core from the sessions for long (each is bounded by its level's budget of work).
     pub computer_searches: usize,
+    /// Hint searches (`H`) at once, over all sessions; each session runs one at most.
+    pub hint_searches: usize,
+    /// Whether watchers may ask for hints.
+    pub watcher_hints: bool,
+    /// How long a connection has to sign in, the SSH handshake included.
+    pub sign_in: Duration,
+    /// How long a signed-in connection may go without a game session running (before
+    /// its first, and after one ended) before it is closed.
+    pub no_session: Duration,
+    /// Rooms one person may have opened at once (by key when they signed in with one,
+    /// else by name).
+    pub rooms_per_player: usize,
+    /// A room in which no player has been connected for this long is closed, its game
+    /// kept with the finished ones.
+    pub room_idle: Duration,
+    /// How long a dropped seat is kept for its player's name alone (a seat taken with a
+    /// key is always kept for that key).
+    pub seat_grace: Duration,
 }
 
 impl Default for Limits {
@@ -42,9 +60,21 @@ impl Default for Limits {
             idle: Duration::from_secs(30 * 60),
             dense_limit_log2: 20,
             sparse_limit: 1 << 16,
-            computer_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            computer_searches: cores(),
+            hint_searches: cores(),
+            watcher_hints: false,
+            sign_in: Duration::from_secs(30),
+            no_session: Duration::from_secs(30),
+            rooms_per_player: 3,
+            room_idle: Duration::from_secs(24 * 3600),
+            seat_grace: Duration::from_secs(10 * 60),
         }
     }
+}
+
+/// The machine's cores (two when it cannot be told).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 /// The largest terminal a session draws in; bigger windows are drawn in this corner.

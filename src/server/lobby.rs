@@ -88,6 +88,8 @@ pub const MIN_SIZE: (u16, u16) = (40, 10);
 /// The lobby of one session.
 pub struct Lobby {
     me: String,
+    /// How long a room no player is in is kept, in words.
+    kept: String,
     rooms: Vec<Summary>,
     selected: usize,
     form: Option<Form>,
@@ -99,10 +101,12 @@ pub struct Lobby {
 }
 
 impl Lobby {
-    /// The lobby of `me`, listing `rooms`.
-    pub fn new(me: &str, rooms: Vec<Summary>) -> Lobby {
+    /// The lobby of `me`, listing `rooms`; `kept` says how long a room no player is in
+    /// is kept.
+    pub fn new(me: &str, rooms: Vec<Summary>, kept: &str) -> Lobby {
         Lobby {
             me: me.to_string(),
+            kept: kept.to_string(),
             rooms,
             selected: 0,
             form: None,
@@ -345,7 +349,10 @@ impl Lobby {
                 paint.fg(paint.theme.text),
             ),
             Line::styled(
-                "e play the computer (your side, its level)",
+                format!(
+                    "e play the computer (side, level)   rooms without players close after {}",
+                    self.kept
+                ),
                 paint.fg(paint.theme.text),
             ),
         ];
@@ -579,7 +586,7 @@ mod tests {
 
     #[test]
     fn keys_ask_for_rooms_and_seats() {
-        let mut l = Lobby::new("ann", vec![summary("a"), summary("b")]);
+        let mut l = Lobby::new("ann", vec![summary("a"), summary("b")], "24 h");
         l.handle_event(key(KeyCode::Down));
         l.handle_event(key(KeyCode::Char('b')));
         assert_eq!(
@@ -597,7 +604,7 @@ mod tests {
 
     #[test]
     fn the_form_opens_a_room() {
-        let mut l = Lobby::new("ann", vec![summary("ann")]);
+        let mut l = Lobby::new("ann", vec![summary("ann")], "24 h");
         l.handle_event(key(KeyCode::Char('c')));
         assert_eq!(l.form.as_ref().map(|f| f.name.text()), Some("ann2"));
         l.handle_event(Event::Paste("game\n".into()));
@@ -622,7 +629,7 @@ mod tests {
 
     #[test]
     fn the_computer_form_asks_side_and_level() {
-        let mut l = Lobby::new("ann", Vec::new());
+        let mut l = Lobby::new("ann", Vec::new(), "24 h");
         let opened = |l: &mut Lobby, keys: &[KeyCode]| {
             l.handle_event(key(KeyCode::Char('e')));
             for k in keys {

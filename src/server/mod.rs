@@ -26,14 +26,14 @@ use keys::KeyError;
 use limits::{Counter, Limits};
 use russh::server::{Config, Handle};
 use russh::{Disconnect, MethodKind, MethodSet, SshId};
-use ssh::{Access, Conn};
+use ssh::{Access, Conn, Progress};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio::time::Instant;
 
 /// How `qchess serve` runs.
 #[derive(Clone, Debug)]
@@ -87,21 +87,25 @@ pub enum ServeError {
     /// The async runtime could not start.
     #[error("cannot start: {0}")]
     Runtime(std::io::Error),
+    /// Rooms could not be saved when the server stopped.
+    #[error("stopped, but {} could not be saved: {}", if .0.len() == 1 { "a room" } else { "rooms" }, .0.join("; "))]
+    Unsaved(Vec<String>),
 }
 
-/// How long a connection may take to sign in.
-const SIGN_IN_TIME: Duration = Duration::from_secs(30);
+/// Connections beyond `--max-sessions` that are still let in, so that a full server
+/// can say so; past them, connections are closed at once. From one address, one more
+/// than `--max-per-address` is let in, for the same reason.
+const SPARE_CONNECTIONS: usize = 4;
 
-/// Connections (signed in or not) beyond the session limits that are still let in, so
-/// that a full server can say so; past them, connections are closed at once.
-const SPARE_CONNECTIONS: usize = 8;
+/// How long a connection that is cut is given to hear why before its socket closes.
+const GOODBYE_TIME: Duration = Duration::from_secs(1);
 
 /// A server running on the current tokio runtime.
 pub struct Server {
     addr: SocketAddr,
     fingerprint: String,
     created_key: bool,
-    restore_problems: Vec<String>,
+    problems: Vec<String>,
     hub: Arc<Hub>,
     stop: watch::Sender<Stage>,
 }
@@ -123,8 +127,13 @@ impl Server {
     pub async fn start(opts: ServeOptions) -> Result<Server, ServeError> {
         let (key, created_key) = keys::host_key(&opts.host_key)?;
         let fingerprint = keys::fingerprint(key.public_key());
+        let mut key_problems = Vec::new();
         let access = match &opts.authorized_keys {
-            Some(path) => Access::Keys(keys::authorized(path)?),
+            Some(path) => {
+                let (keys, refused) = keys::authorized(path)?;
+                key_problems = refused;
+                Access::Keys(keys)
+            }
             None => Access::Public,
         };
         let listener =
@@ -144,7 +153,8 @@ impl Server {
             opts.themes.clone(),
             opts.default_theme,
         ));
-        let restore_problems = hub.restore();
+        let mut problems = key_problems;
+        problems.extend(hub.restore());
         let methods: &[MethodKind] = match access {
             Access::Public => &[MethodKind::PublicKey, MethodKind::KeyboardInteractive],
             Access::Keys(_) => &[MethodKind::PublicKey],
@@ -164,6 +174,7 @@ impl Server {
             ..Config::default()
         });
         let (stop, stopped) = watch::channel(Stage::Running);
+        tokio::spawn(sweep(Arc::clone(&hub), stopped.clone()));
         tokio::spawn(accept(
             listener,
             config,
@@ -175,7 +186,7 @@ impl Server {
             addr,
             fingerprint,
             created_key,
-            restore_problems,
+            problems,
             hub,
             stop,
         })
@@ -184,6 +195,12 @@ impl Server {
     /// Where it listens.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// What the server says at start: keys of `--authorized-keys` left out, rooms not
+    /// brought back.
+    pub fn problems(&self) -> &[String] {
+        &self.problems
     }
 
     /// The host key's fingerprint.
@@ -198,8 +215,8 @@ impl Server {
 
     /// Stops: no new connections, every session told `why` and closed, every room
     /// saved (rooms are saved after every move already; this writes only what changed
-    /// since). Returns within about a second.
-    pub async fn shutdown(self, why: &str) {
+    /// since). Returns within about a second, with the rooms that could not be saved.
+    pub async fn shutdown(self, why: &str) -> Vec<String> {
         let _ = self.stop.send(Stage::Closing);
         let had_sessions = self.hub.sessions_open() > 0;
         self.hub.close_sessions(why);
@@ -213,8 +230,26 @@ impl Server {
         if had_sessions {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let _ = saved.await;
+        let unsaved = saved
+            .await
+            .unwrap_or_else(|_| vec!["saving the rooms failed".into()]);
         let _ = self.stop.send(Stage::Cut);
+        unsaved
+    }
+}
+
+/// Closes the rooms no player has been in for the room idle time, looking every
+/// minute (more often when the idle time is short), until the server stops.
+async fn sweep(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
+    let every =
+        (hub.limits.room_idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
+    loop {
+        tokio::select! {
+            _ = stopped.changed() => return,
+            _ = tokio::time::sleep(every) => {}
+        }
+        let hub = Arc::clone(&hub);
+        let _ = tokio::task::spawn_blocking(move || hub.sweep(crate::record::now_secs())).await;
     }
 }
 
@@ -229,7 +264,7 @@ async fn accept(
     let conns = Arc::new(Counter::default());
     let port = listener.local_addr().map_or(0, |a| a.port());
     let all = hub.limits.max_sessions + SPARE_CONNECTIONS;
-    let per_address = hub.limits.per_address + SPARE_CONNECTIONS;
+    let per_address = hub.limits.per_address + 1;
     loop {
         let (socket, peer) = tokio::select! {
             _ = stopped.changed() => return,
@@ -246,42 +281,63 @@ async fn accept(
             continue;
         };
         let _ = socket.set_nodelay(true);
-        let signed_in = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(Progress::default());
         let conn = Conn::new(
             Arc::clone(&hub),
             Arc::clone(&access),
             peer.ip(),
             port,
             ticket,
-            Arc::clone(&signed_in),
+            Arc::clone(&progress),
         );
         let config = Arc::clone(&config);
         let stopped = stopped.clone();
-        tokio::spawn(connection(socket, config, conn, signed_in, stopped));
+        let limits = (hub.limits.sign_in, hub.limits.no_session);
+        tokio::spawn(connection(socket, config, conn, progress, limits, stopped));
     }
 }
 
-/// Runs one connection until it ends, the server stops, or it fails to sign in in time.
+/// Runs one connection until it ends or the server stops. It is cut when it has not
+/// signed in `sign_in` after it came (the SSH handshake included), and when it has been
+/// signed in for `no_session` without a game session running (none opened yet, or the
+/// last one ended): only a connection that plays holds a place.
 async fn connection(
     socket: tokio::net::TcpStream,
     config: Arc<Config>,
     conn: Conn,
-    signed_in: Arc<AtomicBool>,
+    progress: Arc<Progress>,
+    (sign_in, no_session): (Duration, Duration),
     mut stopped: watch::Receiver<Stage>,
 ) {
-    let started = tokio::time::timeout(
-        SIGN_IN_TIME,
-        russh::server::run_stream(config, socket, conn),
-    );
+    let deadline = Instant::now() + sign_in;
+    let started =
+        tokio::time::timeout_at(deadline, russh::server::run_stream(config, socket, conn));
     let Ok(Ok(session)) = started.await else {
         return;
     };
     let handle = session.handle();
     tokio::pin!(session);
-    let sign_in = tokio::time::sleep(SIGN_IN_TIME);
-    tokio::pin!(sign_in);
-    let mut waiting = true;
+    // How often a running session is looked at, to see when it ended.
+    let look = (no_session / 8).clamp(Duration::from_millis(20), Duration::from_secs(1));
+    let (mut idle_since, mut played) = (None::<Instant>, false);
     let why = loop {
+        let now = Instant::now();
+        let next = match progress.signed_in() {
+            None if now >= deadline => break "not signed in in time",
+            None => deadline.min(now + look),
+            Some(_) if progress.playing() => {
+                (idle_since, played) = (None, true);
+                now + look
+            }
+            Some(at) => {
+                let start = if played { now } else { Instant::from_std(at) };
+                let since = *idle_since.get_or_insert(start);
+                if now >= since + no_session {
+                    break "no game session: connect with ssh -t";
+                }
+                (since + no_session).min(now + look)
+            }
+        };
         tokio::select! {
             _ = &mut session => return,
             cut = stopped.wait_for(|s| *s == Stage::Cut) => {
@@ -290,21 +346,17 @@ async fn connection(
                 }
                 return;
             }
-            _ = &mut sign_in, if waiting => {
-                if !signed_in.load(Ordering::Relaxed) {
-                    break "not signed in in time";
-                }
-                waiting = false;
-            }
+            _ = tokio::time::sleep_until(next) => {}
         }
     };
     cut(&handle, why).await;
 }
 
+/// Tells the client why it is cut (for at most [`GOODBYE_TIME`]); the socket closes
+/// when the connection's task returns.
 async fn cut(handle: &Handle, why: &str) {
-    let _ = handle
-        .disconnect(Disconnect::ByApplication, why.into(), String::new())
-        .await;
+    let goodbye = handle.disconnect(Disconnect::ByApplication, why.into(), String::new());
+    let _ = tokio::time::timeout(GOODBYE_TIME, goodbye).await;
 }
 
 /// Runs `qchess serve` until SIGTERM or SIGINT: prints where it listens and the host
@@ -319,7 +371,7 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
         .map_err(ServeError::Runtime)?;
     let key_file = opts.host_key.clone();
     let rooms_dir = opts.rooms_dir.clone();
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let server = Server::start(opts).await?;
         let made = if server.created_key { "created " } else { "" };
         println!("qchess serve: listening on {}", server.addr());
@@ -332,8 +384,8 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
             let rooms = server.hub().summaries().len();
             println!("rooms saved in {} ({rooms} brought back)", dir.display());
         }
-        for p in &server.restore_problems {
-            eprintln!("qchess serve: not brought back: {p}");
+        for p in &server.problems {
+            eprintln!("qchess serve: {p}");
         }
         println!(
             "play: ssh -p {} -t NAME@HOST [ROOM]   (Ctrl-C or SIGTERM stops the server)",
@@ -342,11 +394,14 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
         let why = stop_signal().await;
         println!("qchess serve: {why}: saving the rooms and closing the sessions");
         let stop = server.shutdown("the server is stopping; your game is saved, your seat kept");
-        let _ = tokio::time::timeout(Duration::from_millis(1500), stop).await;
-        Ok::<(), ServeError>(())
-    })?;
+        match tokio::time::timeout(Duration::from_millis(1500), stop).await {
+            Ok(unsaved) if unsaved.is_empty() => Ok(()),
+            Ok(unsaved) => Err(ServeError::Unsaved(unsaved)),
+            Err(_) => Err(ServeError::Unsaved(vec!["saving took too long".into()])),
+        }
+    });
     runtime.shutdown_timeout(Duration::from_millis(200));
-    Ok(())
+    served
 }
 
 /// Waits for SIGTERM or SIGINT (Ctrl-C); says which came.

@@ -1,26 +1,40 @@
 //! Player and room names as the server takes them from SSH: sanitised, short, and
 //! never able to draw on a terminal (no control characters, no escape sequences).
 
+use unicode_normalization::UnicodeNormalization;
+use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
+
 /// The longest player name kept.
 pub const MAX_NAME: usize = 24;
 
 /// The longest room name.
 pub const MAX_ROOM: usize = 24;
 
-/// The name a player logs in with (`ssh NAME@host`), made safe to show: letters,
-/// digits and `- _ . @ +` only, at most [`MAX_NAME`] characters; `guest` when nothing
-/// is left.
-pub fn player(login: &str) -> String {
+/// The name a player logs in with (`ssh NAME@host`), made safe to show and hard to
+/// pass off as another's: in Unicode's composed form (NFC), keeping only letters and
+/// digits that Unicode allows in identifiers (no invisible fillers, no stray combining
+/// marks) and `- _ . @ +`, at most [`MAX_NAME`] characters; `None` when nothing is
+/// left, when it is `guest` (guests get a name of their own, [`guest`]), or when it
+/// mixes scripts the way look-alike names do (a Cyrillic `а` among Latin letters).
+pub fn player(login: &str) -> Option<String> {
+    let punctuation = |c: char| "-_.@+".contains(c);
     let name: String = login
-        .chars()
-        .filter(|c| c.is_alphanumeric() || "-_.@+".contains(*c))
+        .nfc()
+        .filter(|&c| punctuation(c) || (c.is_alphanumeric() && c.identifier_allowed()))
         .take(MAX_NAME)
         .collect();
-    if name.is_empty() {
-        "guest".into()
-    } else {
-        name
-    }
+    let letters: String = name.chars().filter(|&c| !punctuation(c)).collect();
+    let one_script = letters.check_restriction_level(RestrictionLevel::HighlyRestrictive);
+    let reserved = name.eq_ignore_ascii_case("guest") || name.to_lowercase().starts_with("guest-");
+    (!name.is_empty() && one_script && !reserved).then_some(name)
+}
+
+/// A name of its own for a guest (whose login name could not be used): `guest-` and
+/// six random hex digits.
+pub fn guest() -> String {
+    let mut bytes = [0u8; 3];
+    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut bytes);
+    format!("guest-{:02x}{:02x}{:02x}", bytes[0], bytes[1], bytes[2])
 }
 
 /// Why a text is not a room name.
@@ -61,13 +75,36 @@ mod tests {
 
     #[test]
     fn player_names_are_printable_and_short() {
-        assert_eq!(player("ann"), "ann");
-        assert_eq!(player("\x1b[31mbo\x07"), "31mbo");
-        assert_eq!(player("a b\nc"), "abc");
-        assert_eq!(player(""), "guest");
-        assert_eq!(player("\u{202e}\u{0}"), "guest");
-        assert_eq!(player(&"x".repeat(100)).chars().count(), MAX_NAME);
-        assert_eq!(player("Zoë"), "Zoë");
+        let name = |s: &str| player(s).unwrap_or_else(|| "-none-".into());
+        assert_eq!(name("ann"), "ann");
+        assert_eq!(name("\x1b[31mbo\x07"), "31mbo");
+        assert_eq!(name("a b\nc"), "abc");
+        assert_eq!(name("ann@example.org"), "ann@example.org");
+        assert_eq!(name(""), "-none-");
+        assert_eq!(name("\u{202e}\u{0}"), "-none-");
+        assert_eq!(name(&"x".repeat(100)).chars().count(), MAX_NAME);
+        assert_eq!(name("Zoë"), "Zoë");
+        // One name however its accents are typed.
+        assert_eq!(name("Zoe\u{308}"), "Zoë");
+        assert_eq!(name("Дмитрий"), "Дмитрий");
+        assert_eq!(name("山田たろう"), "山田たろう");
+    }
+
+    #[test]
+    fn look_alike_names_and_guests_get_no_name_of_their_own() {
+        // A Cyrillic a among Latin letters: it would pass for "ann".
+        assert_eq!(player("\u{430}nn"), None);
+        // Invisible fillers and stray combining marks are dropped.
+        assert_eq!(player("ann\u{3164}").as_deref(), Some("ann"));
+        assert_eq!(player("\u{3164}").as_deref(), None);
+        assert_eq!(player("ann\u{345}").as_deref(), Some("ann"));
+        assert_eq!(player("\u{1F600}\u{1F601}"), None, "emoji only");
+        for reserved in ["guest", "Guest", "guest-12ab34"] {
+            assert_eq!(player(reserved), None, "{reserved}");
+        }
+        let (a, b) = (guest(), guest());
+        assert!(a.starts_with("guest-") && a.len() == 12, "{a}");
+        assert_ne!(a, b);
     }
 
     #[test]

@@ -42,6 +42,13 @@ impl Person {
     /// alone). Two names are two players even with one key: one person with one SSH
     /// key may play both sides from two terminals, as the first two distinct names of
     /// a room take white and black.
+    /// Who this is for counting what they hold: the key when they came with one, else
+    /// the name.
+    pub fn identity(&self) -> &str {
+        self.key.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Whether `other` is this person again (see [`Person::identity`] for counting).
     pub fn same(&self, other: &Person) -> bool {
         self.name == other.name
             && match &self.key {
@@ -58,6 +65,22 @@ impl Person {
 struct SeatHolder {
     person: Option<Person>,
     session: Option<SessionId>,
+    /// When its player left (Unix seconds), while they are away.
+    away: Option<u64>,
+}
+
+/// Whose a seat is, for someone who wants it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holder {
+    /// Nobody's (never taken, or a name-only seat left longer than the grace time).
+    Free,
+    /// Theirs: connected from another session, or kept for them while away.
+    Theirs {
+        /// Held by a session that runs now.
+        connected: bool,
+    },
+    /// Someone else's, or the computer's.
+    Other,
 }
 
 /// The game of a room.
@@ -260,6 +283,12 @@ pub enum JoinError {
     /// The person already plays the other side here.
     #[error("you already play {0} in this room")]
     OtherSide(&'static str),
+    /// The person's seat is in use by another of their connections.
+    #[error("you play {0} in this room from another connection already")]
+    Elsewhere(&'static str),
+    /// The person opened as many rooms as one may.
+    #[error("you have {0} rooms open already: finish or leave one first")]
+    TooMany(usize),
 }
 
 /// Who is in a room, for the lobby and the room's title bar.
@@ -303,8 +332,10 @@ pub struct Snapshot {
     pub players: Players,
     /// Who is there.
     pub roster: Roster,
-    /// False once another connection of the same player took the session's seat.
+    /// False once the session no longer holds the seat it came for.
     pub seated: bool,
+    /// Why the room cannot be saved, while it cannot.
+    pub unsaved: Option<String>,
     /// The versions seen: (game, everything).
     pub seen: (u64, u64),
 }
@@ -333,6 +364,12 @@ struct State {
     game_version: u64,
     /// Bumped by every change (moves, arrivals, departures).
     version: u64,
+    /// Who opened the room (their rooms are counted).
+    opened_by: Option<Person>,
+    /// When a player was last connected (Unix seconds).
+    last_player: u64,
+    /// Why the last save failed, until a save works again.
+    unsaved: Option<String>,
 }
 
 /// The seats as saved beside the game, so that keys are asked for again after a
@@ -347,6 +384,18 @@ struct SeatsFile {
     /// The computer's seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     computer: Option<Computer>,
+    /// When white's player left (Unix seconds), while away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    white_away: Option<u64>,
+    /// When black's player left (Unix seconds), while away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    black_away: Option<u64>,
+    /// Who opened the room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opened_by: Option<Person>,
+    /// When a player was last connected (Unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_player: Option<u64>,
 }
 
 /// A room of the server.
@@ -360,8 +409,10 @@ pub struct Room {
     saving: Mutex<(String, String)>,
     /// The workers that play the computer's seat (set once the hub holds the room).
     computers: OnceLock<Arc<Computers>>,
-    /// The room is closed: a search for it stops.
+    /// The room is closed: a search for it stops, its sessions go back to the lobby.
     closed: AtomicBool,
+    /// How long a dropped name-only seat is kept for its player (seconds).
+    grace: u64,
 }
 
 /// Who carries out a move.
@@ -398,11 +449,69 @@ impl Room {
                 // A first snapshot, from (0, 0), carries the game.
                 game_version: 1,
                 version: 1,
+                opened_by: None,
+                last_player: record::now_secs(),
+                unsaved: None,
             }),
             saving: Mutex::new(Default::default()),
             computers: OnceLock::new(),
             closed: AtomicBool::new(false),
+            grace: Limits::default().seat_grace.as_secs(),
         }
+    }
+
+    /// The room with a dropped name-only seat kept `grace` for its player.
+    pub fn with_grace(mut self, grace: std::time::Duration) -> Room {
+        self.grace = grace.as_secs();
+        self
+    }
+
+    /// The room, opened by `person`.
+    pub fn opened_by(self, person: Person) -> Room {
+        self.lock().opened_by = Some(person);
+        self
+    }
+
+    /// Whether `person` opened the room (the same key, or the same name for someone
+    /// without one).
+    pub fn opener_is(&self, person: &Person) -> bool {
+        self.lock()
+            .opened_by
+            .as_ref()
+            .is_some_and(|p| p.identity() == person.identity())
+    }
+
+    /// Whose seat `side` is for `person` at `now` (Unix seconds).
+    fn holder(&self, st: &State, side: Color, person: &Person, now: u64) -> Holder {
+        if st.computer.is_some_and(|c| c.side == side) {
+            return Holder::Other;
+        }
+        let seat = &st.seats[index(side)];
+        let Some(p) = &seat.person else {
+            return Holder::Free;
+        };
+        let connected = seat.session.is_some();
+        let lapsed = !connected
+            && p.key.is_none()
+            && seat
+                .away
+                .is_some_and(|t| now.saturating_sub(t) >= self.grace);
+        if lapsed {
+            Holder::Free
+        } else if p.same(person) {
+            Holder::Theirs { connected }
+        } else {
+            Holder::Other
+        }
+    }
+
+    /// The side `person` holds here, if any (kept for them or in use elsewhere).
+    pub fn side_of(&self, person: &Person) -> Option<Color> {
+        let st = self.lock();
+        let now = record::now_secs();
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| matches!(self.holder(&st, c, person, now), Holder::Theirs { .. }))
     }
 
     /// The room with `computer` in its seat.
@@ -498,18 +607,25 @@ impl Room {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let seats = read_seats(&seats_path(path))?;
         let dir = path.parent();
-        let room = Room::new(&name, board, dir);
+        let room = Room::new(&name, board, dir).with_grace(limits.seat_grace);
         {
             let mut st = room.lock();
+            let now = record::now_secs();
             st.date = saved.date.clone();
-            let seats: SeatsFile = std::fs::read_to_string(seats_path(path))
-                .ok()
-                .and_then(|t| toml::from_str(&t).ok())
-                .unwrap_or_default();
+            // Nobody is connected after a restart: a seat's player is away since they
+            // left, or since now.
+            let away = |person: &Option<Person>, at: Option<u64>| {
+                person.as_ref().map(|_| at.unwrap_or(now))
+            };
+            st.seats[0].away = away(&seats.white, seats.white_away);
+            st.seats[1].away = away(&seats.black, seats.black_away);
             st.seats[0].person = seats.white;
             st.seats[1].person = seats.black;
             st.computer = seats.computer.map(Computer::checked);
+            st.opened_by = seats.opened_by;
+            st.last_player = seats.last_player.unwrap_or(now);
         }
         Ok(room)
     }
@@ -529,8 +645,10 @@ impl Room {
     }
 
     /// Seats `person` (session `session`) as `want` asks, or says why not; `wake` is
-    /// called whenever the room changes. Taking one's own seat from another connection
-    /// moves the seat to this session.
+    /// called whenever the room changes. A seat in use by another connection is never
+    /// taken: asked for by name it is refused, and `Want::Any` then watches. A dropped
+    /// seat is kept for the same key always, and for the same name alone (no key) for
+    /// the room's grace time; after that it is free.
     pub fn join(
         &self,
         session: SessionId,
@@ -539,36 +657,40 @@ impl Room {
         wake: Wake,
     ) -> Result<Seat, JoinError> {
         let mut st = self.lock();
-        let mine = [Color::White, Color::Black].into_iter().find(|&c| {
-            st.seats[index(c)]
-                .person
-                .as_ref()
-                .is_some_and(|p| p.same(&person))
+        let now = record::now_secs();
+        let holders = [Color::White, Color::Black].map(|c| (c, self.holder(&st, c, &person, now)));
+        let mine = holders.iter().find_map(|&(c, h)| match h {
+            Holder::Theirs { connected } => Some((c, connected)),
+            _ => None,
         });
-        let free = |st: &State, c: Color| {
-            st.seats[index(c)].person.is_none() && st.computer.is_none_or(|m| m.side != c)
-        };
+        let free = |c: Color| holders[index(c)].1 == Holder::Free;
         let seat = match (want, mine) {
             (Want::Watch, _) => Seat::Watches,
-            (Want::Any, Some(c)) => Seat::Plays(c),
-            (Want::Side(c), Some(m)) if c == m => Seat::Plays(c),
-            (Want::Side(_), Some(m)) => return Err(JoinError::OtherSide(m.name())),
-            (Want::Side(c), None) if free(&st, c) => Seat::Plays(c),
+            (Want::Any, Some((_, true))) => Seat::Watches,
+            (Want::Any, Some((c, false))) => Seat::Plays(c),
+            (Want::Side(c), Some((m, true))) if c == m => {
+                return Err(JoinError::Elsewhere(c.name()))
+            }
+            (Want::Side(c), Some((m, _))) if c == m => Seat::Plays(c),
+            (Want::Side(_), Some((m, _))) => return Err(JoinError::OtherSide(m.name())),
+            (Want::Side(c), None) if free(c) => Seat::Plays(c),
             (Want::Side(c), None) => {
                 let by = seat_name(&st, c).unwrap_or_default();
                 return Err(JoinError::Taken { side: c.name(), by });
             }
-            (Want::Any, None) if free(&st, Color::White) => Seat::Plays(Color::White),
-            (Want::Any, None) if free(&st, Color::Black) => Seat::Plays(Color::Black),
+            (Want::Any, None) if free(Color::White) => Seat::Plays(Color::White),
+            (Want::Any, None) if free(Color::Black) => Seat::Plays(Color::Black),
             (Want::Any, None) => Seat::Watches,
         };
         let took = if let Seat::Plays(c) = seat {
             let holder = &mut st.seats[index(c)];
-            let new = holder.person.is_none();
+            let new = !holder.person.as_ref().is_some_and(|p| p.same(&person));
             if new {
                 holder.person = Some(person);
             }
             holder.session = Some(session);
+            holder.away = None;
+            st.last_player = now;
             new
         } else {
             false
@@ -578,7 +700,8 @@ impl Room {
         wake_all(&st);
         drop(st);
         if took {
-            self.save();
+            // A seat newly held is on disk before the player moves.
+            let _ = self.save();
         }
         Ok(seat)
     }
@@ -589,13 +712,39 @@ impl Room {
         if st.present.remove(&session).is_none() {
             return;
         }
+        let now = record::now_secs();
+        let mut player = false;
         for holder in &mut st.seats {
             if holder.session == Some(session) {
                 holder.session = None;
+                holder.away = Some(now);
+                player = true;
             }
+        }
+        if player {
+            st.last_player = now;
         }
         st.version += 1;
         wake_all(&st);
+    }
+
+    /// Closes the room when no player has been connected to it for `idle` at `now`
+    /// (Unix seconds): its searches stop and its sessions go back to the lobby. Whether
+    /// it closed.
+    pub fn close_if_idle(&self, now: u64, idle: std::time::Duration) -> bool {
+        let st = self.lock();
+        let connected = st.seats.iter().any(|h| h.session.is_some());
+        if connected || now.saturating_sub(st.last_player) < idle.as_secs() {
+            return false;
+        }
+        self.closed.store(true, Ordering::Relaxed);
+        wake_all(&st);
+        true
+    }
+
+    /// Whether the room was closed.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
     }
 
     /// What changed since `seen` (as returned by the last snapshot), for `session`;
@@ -615,6 +764,7 @@ impl Room {
             players: players(&st),
             roster: roster(&st),
             seated,
+            unsaved: st.unsaved.clone(),
             seen: (st.game_version, st.version),
         })
     }
@@ -709,43 +859,67 @@ impl Room {
             st.moving = false;
             st.thinking = false;
             moving.1 = false;
-            wake_all(&st);
+            if let Mover::Session(_) = mover {
+                st.last_player = record::now_secs();
+            }
         }
-        self.save();
+        // On disk before anyone sees it: a move shown is a move kept.
+        let _ = self.save();
+        wake_all(&self.lock());
         self.nudge();
         Ok(board)
     }
 
-    /// Writes the game and the seats to the room's files, unless they hold that
-    /// already (saves land in order; a failure is printed and the room goes on).
-    pub fn save(&self) {
+    /// Writes the seats and the game to the room's files, unless they hold that
+    /// already (saves land in order). A failure is kept until a save works again: the
+    /// room's screens show it, the server's log says it once, and the room goes on.
+    /// Whether the files hold the room as it is now.
+    pub fn save(&self) -> Result<(), String> {
         let Some(path) = &self.file else {
-            return;
+            return Ok(());
         };
         let mut written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
         let (game, seats) = {
             let st = self.lock();
+            let away = |i: usize| st.seats[i].away.filter(|_| st.seats[i].person.is_some());
             let seats = SeatsFile {
                 white: st.seats[0].person.clone(),
                 black: st.seats[1].person.clone(),
                 computer: st.computer,
+                white_away: away(0),
+                black_away: away(1),
+                opened_by: st.opened_by.clone(),
+                last_player: Some(st.last_player),
             };
             (st.board.record(&players(&st), &st.date), seats)
         };
         let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
         if *written == now {
-            return;
+            return Ok(());
         }
-        let result = record::write_atomic(path, &now.0)
-            .and_then(|()| record::write_atomic(&seats_path(path), &now.1));
-        match result {
-            Ok(()) => *written = now,
-            Err(e) => eprintln!(
-                "qchess serve: room {}: cannot save {}: {e}",
-                self.name,
-                path.display()
-            ),
+        // The seats first: a game file on disk always has its seats beside it.
+        let result = record::write_atomic(&seats_path(path), &now.1)
+            .and_then(|()| record::write_atomic(path, &now.0));
+        let problem = result
+            .err()
+            .map(|e| format!("cannot save {}: {e}", path.display()));
+        if problem.is_none() {
+            *written = now;
         }
+        let mut st = self.lock();
+        if st.unsaved != problem {
+            match &problem {
+                Some(p) if st.unsaved.is_none() => {
+                    eprintln!("qchess serve: room {}: {p}", self.name)
+                }
+                None => eprintln!("qchess serve: room {}: saved again", self.name),
+                Some(_) => {}
+            }
+            st.unsaved.clone_from(&problem);
+            st.version += 1;
+            wake_all(&st);
+        }
+        problem.map_or(Ok(()), Err)
     }
 
     /// Puts the room's files away once it closed: a finished game goes to the
@@ -856,6 +1030,27 @@ fn roster(st: &State) -> Roster {
             .filter(|p| p.seat == Seat::Watches)
             .count(),
     }
+}
+
+/// The seats saved at `path`: none when there is no file (a room nobody sat in yet);
+/// an unreadable file is an error, so that a room never comes back with its players'
+/// seats free for anyone.
+fn read_seats(path: &Path) -> Result<SeatsFile, RecordError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(SeatsFile::default()),
+        Err(source) => {
+            return Err(RecordError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    toml::from_str(&text).map_err(|e| RecordError::Field {
+        path: path.to_path_buf(),
+        key: "seats",
+        message: format!("not a seats file: {}", e.message().trim()),
+    })
 }
 
 /// The seats file beside a room's game file.
@@ -995,6 +1190,49 @@ mod tests {
     }
 
     #[test]
+    fn a_dropped_seat_is_kept_for_its_name_only_for_the_grace_time() {
+        let limits = Limits::default();
+        let board = || Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let (w, _) = counter();
+        let keyed = Person {
+            name: "bo".into(),
+            key: Some("SHA256:b".into()),
+        };
+        // No grace: a name-only seat is free as soon as its player drops; a keyed one
+        // is kept.
+        let r = Room::new("g", board(), None).with_grace(std::time::Duration::ZERO);
+        r.join(1, person("ann"), Want::Any, w.clone()).unwrap();
+        r.join(2, keyed.clone(), Want::Any, w.clone()).unwrap();
+        r.leave(1);
+        r.leave(2);
+        assert_eq!(
+            r.join(3, person("cy"), Want::Side(Color::White), w.clone()),
+            Ok(Seat::Plays(Color::White)),
+            "ann's seat lapsed"
+        );
+        assert!(matches!(
+            r.join(4, person("dee"), Want::Side(Color::Black), w.clone()),
+            Err(JoinError::Taken { .. })
+        ));
+        assert_eq!(
+            r.join(5, keyed, Want::Any, w.clone()),
+            Ok(Seat::Plays(Color::Black))
+        );
+        assert_eq!(r.summary().roster.white, Some(("cy".into(), true)));
+        // The default grace: ann's seat waits for her.
+        let r = Room::new("h", board(), None);
+        r.join(1, person("ann"), Want::Any, w.clone()).unwrap();
+        r.leave(1);
+        assert!(r
+            .join(2, person("cy"), Want::Side(Color::White), w.clone())
+            .is_err());
+        assert_eq!(
+            r.join(3, person("ann"), Want::Any, w),
+            Ok(Seat::Plays(Color::White))
+        );
+    }
+
+    #[test]
     fn only_the_seat_to_move_plays_and_everyone_is_woken() {
         let r = room();
         let (w, woken) = counter();
@@ -1018,11 +1256,20 @@ mod tests {
         let snap = r.snapshot(3, (0, 0)).unwrap();
         assert_eq!(snap.board.map(|b| b.ply()), Some(1));
         assert!(r.snapshot(3, snap.seen).is_none());
-        // A second connection of ann takes her seat from the first.
+        // A second connection of ann never takes her seat from the first: it watches,
+        // and asking for white by name is refused.
         let (w, _) = counter();
-        r.join(9, person("ann"), Want::Any, w).unwrap();
-        assert!(!r.snapshot(1, (0, 0)).unwrap().seated);
-        assert!(r.play(1, Color::White, 2, "d2d4", go()).is_err());
+        assert_eq!(
+            r.join(9, person("ann"), Want::Any, w.clone()),
+            Ok(Seat::Watches)
+        );
+        assert_eq!(r.side_of(&person("ann")), Some(Color::White));
+        assert_eq!(
+            r.join(10, person("ann"), Want::Side(Color::White), w),
+            Err(JoinError::Elsewhere("white"))
+        );
+        assert!(r.snapshot(1, (0, 0)).unwrap().seated);
+        assert!(r.play(9, Color::Black, 1, "e7e5", go()).is_err());
     }
 
     #[test]
@@ -1088,7 +1335,7 @@ mod tests {
             .unwrap();
         reaches(&r, 3);
         // The save after the computer's move lands before this one.
-        r.save();
+        r.save().unwrap();
         let saved = std::fs::read_to_string(dir.join("c1.toml")).unwrap();
         assert!(saved.contains("white = \"qchess level 1\""), "{saved}");
         assert!(saved.contains("black = \"ann\""), "{saved}");

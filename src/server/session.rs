@@ -68,6 +68,8 @@ pub struct Setup {
     pub ticket: Ticket,
     /// A sender into the session's own input, for the rooms' wake-ups.
     pub tx: SyncSender<Incoming>,
+    /// Held while the session runs (its connection is cut some time after it ends).
+    pub alive: Arc<()>,
 }
 
 /// Starts the session's thread: events arrive on `rx`, frames leave on `out`.
@@ -91,6 +93,7 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
         start,
         ticket,
         tx,
+        alive,
     } = setup;
     hub.register(id, tx.clone());
     let mut console = match Remote::new(out, size, rx, hub.limits.idle) {
@@ -127,6 +130,7 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
     console.end(bye, 0);
     hub.unregister(id);
     drop(ticket);
+    drop(alive);
 }
 
 /// A room seen by one session: the game on screen, seated at the room's table.
@@ -136,11 +140,13 @@ struct RoomView {
     /// The room's versions last taken in.
     seen: (u64, u64),
     roster: Roster,
+    /// Why the room cannot be saved, as last told.
+    unsaved: Option<String>,
 }
 
 /// Where a session is.
 enum At {
-    Lobby(Lobby),
+    Lobby(Box<Lobby>),
     Room(Box<RoomView>),
 }
 
@@ -162,7 +168,8 @@ impl SessionScreen {
     /// The lobby of `me`, on a terminal of colour `tier`; `wake` is how rooms reach the
     /// session.
     pub fn new(hub: Arc<Hub>, me: Person, id: SessionId, tier: Tier, wake: Wake) -> SessionScreen {
-        let lobby = Lobby::new(&me.name, hub.summaries());
+        let kept = super::hub::words_for(hub.limits.room_idle);
+        let lobby = Lobby::new(&me.name, hub.summaries(), &kept);
         SessionScreen {
             theme: hub.default_theme,
             hub,
@@ -171,7 +178,7 @@ impl SessionScreen {
             tier,
             letters: false,
             wake,
-            at: At::Lobby(lobby),
+            at: At::Lobby(Box::new(lobby)),
             exec: Exec::default(),
             quit: false,
         }
@@ -191,7 +198,7 @@ impl SessionScreen {
 
     /// Enters the room `name` (created when new), in a free seat or as a watcher.
     pub fn open(&mut self, name: &str) {
-        match self.hub.open(name) {
+        match self.hub.open(name, &self.me) {
             Ok(room) => self.enter(room, Want::Any),
             Err(e) => self.lobby_says(Tone::Error, e.to_string()),
         }
@@ -232,6 +239,7 @@ impl SessionScreen {
                 };
                 let mut app = App::new(*g, paint, letters).at_table(place);
                 app.set_players(snap.players.clone());
+                app.set_hint_rules(self.hub.hint_rules());
                 Opened::Quantum(Box::new(app))
             }
             Board::Variant { game, start, seed } => {
@@ -241,12 +249,23 @@ impl SessionScreen {
                 };
                 let mut app = VariantApp::new(game, start, seed, paint, letters).at_table(place);
                 app.set_players(snap.players.clone());
+                app.set_hint_rules(self.hub.hint_rules());
                 Opened::Variant(Box::new(app))
             }
         };
         game.set_exec(self.exec);
+        let elsewhere = (seat == Seat::Watches && want != Want::Watch)
+            .then(|| room.side_of(&self.me))
+            .flatten();
         let said = Message {
-            text: welcome(room.name(), seat, &snap.roster),
+            text: match elsewhere {
+                Some(side) => format!(
+                    "{}: you play {} here from another connection, so this one watches",
+                    room.name(),
+                    side.name()
+                ),
+                None => welcome(room.name(), seat, &snap.roster),
+            },
             tone: Tone::Info,
         };
         // Black sees the board from its side.
@@ -270,6 +289,7 @@ impl SessionScreen {
             game,
             seen: snap.seen,
             roster: snap.roster,
+            unsaved: None,
         }));
     }
 
@@ -279,7 +299,8 @@ impl SessionScreen {
             let room = Arc::clone(&v.room);
             room.leave(self.id);
             self.hub.left(&room);
-            let mut lobby = Lobby::new(&self.me.name, self.hub.summaries());
+            let kept = super::hub::words_for(self.hub.limits.room_idle);
+            let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept);
             lobby.say(
                 Tone::Plain,
                 format!(
@@ -287,7 +308,7 @@ impl SessionScreen {
                     room.name()
                 ),
             );
-            self.at = At::Lobby(lobby);
+            self.at = At::Lobby(Box::new(lobby));
         }
     }
 
@@ -303,7 +324,7 @@ impl SessionScreen {
                 rules,
                 backend,
                 computer,
-            } => match self.hub.create(&name, rules, backend, computer) {
+            } => match self.hub.create(&name, &self.me, rules, backend, computer) {
                 Ok(room) => {
                     let want = computer.map_or(Want::Any, |c| Want::Side(c.side.opposite()));
                     self.enter(room, want)
@@ -405,7 +426,10 @@ impl Screen for SessionScreen {
             }
             At::Room(v) => {
                 v.game.draw(f);
-                let bar = lobby::room_bar(v.room.name(), &v.roster);
+                let mut bar = lobby::room_bar(v.room.name(), &v.roster);
+                if v.unsaved.is_some() {
+                    bar.push_str(" · NOT SAVED");
+                }
                 overlay_top_border(f, &bar, v.game.paint().title());
             }
         }
@@ -450,6 +474,16 @@ impl Screen for SessionScreen {
         if v.game.working() {
             return changed;
         }
+        if v.room.is_closed() {
+            let name = v.room.name().to_string();
+            let idle = super::hub::words_for(self.hub.limits.room_idle);
+            self.leave_room();
+            self.lobby_says(
+                Tone::Info,
+                format!("{name} closed: no player was in it for {idle}; its game is kept with the finished ones"),
+            );
+            return true;
+        }
         let Some(snap) = v.room.snapshot(id, v.seen) else {
             return changed;
         };
@@ -459,9 +493,26 @@ impl Screen for SessionScreen {
             self.leave_room();
             self.lobby_says(
                 Tone::Info,
-                format!("you took your seat in {name} from another connection"),
+                format!("you no longer hold your seat in {name}"),
             );
             return true;
+        }
+        if snap.unsaved != v.unsaved {
+            let said = match &snap.unsaved {
+                Some(why) => Message {
+                    text: format!("this room cannot be saved: {why}"),
+                    tone: Tone::Error,
+                },
+                None => Message {
+                    text: "this room is saved again".into(),
+                    tone: Tone::Info,
+                },
+            };
+            match &mut v.game {
+                Opened::Quantum(app) => app.set_message(said),
+                Opened::Variant(app) => app.set_message(said),
+            }
+            v.unsaved = snap.unsaved;
         }
         match (&mut v.game, snap.board) {
             (Opened::Quantum(app), Some(Board::Quantum(g))) => app.sync(*g),
@@ -588,7 +639,11 @@ mod tests {
     fn lobby_form_and_room_screens() {
         let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
         let (mut ann, mut bo) = (session(&hub, "ann"), session(&hub, "bo-the-long-name"));
-        hub.create("haft-game", RuleSet::Haft, BackendKind::Sparse, None)
+        let eve = Person {
+            name: "eve".into(),
+            key: None,
+        };
+        hub.create("haft-game", &eve, RuleSet::Haft, BackendKind::Sparse, None)
             .unwrap();
         ann.open("room1");
         bo.open("room1");

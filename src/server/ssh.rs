@@ -8,7 +8,7 @@
 use super::console::{Out, QUEUE};
 use super::hub::Hub;
 use super::input::Parser;
-use super::keys::fingerprint;
+use super::keys::{fingerprint, Allowed};
 use super::limits::{self, Budget, Full, Ticket};
 use super::names;
 use super::room::Person;
@@ -19,7 +19,7 @@ use russh::server::{Auth, Handler, Msg, PublicKeyOffer, Session, VerifiedPublicK
 use russh::{Channel, ChannelId, ChannelOpenFailure, ChannelWriteHalf, MethodKind, MethodSet, Pty};
 use std::net::IpAddr;
 use std::sync::mpsc::SyncSender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use std::time::Instant;
 
 /// Who may sign in.
@@ -28,8 +28,33 @@ pub enum Access {
     /// Anyone, by any name, without a password (a public game). A key offered is
     /// accepted and remembered, so that the seat can ask for it again.
     Public,
-    /// Only the keys with these fingerprints.
-    Keys(Vec<String>),
+    /// Only these keys, each from the addresses its `from=` allows.
+    Keys(Vec<Allowed>),
+}
+
+/// What a connection's task looks at to cut a connection that does not play: whether
+/// it signed in, and whether its game session runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    signed_in: OnceLock<Instant>,
+    /// Alive while the connection's game session runs.
+    session: Mutex<Weak<()>>,
+}
+
+impl Progress {
+    /// When the connection signed in.
+    pub fn signed_in(&self) -> Option<Instant> {
+        self.signed_in.get().copied()
+    }
+
+    /// Whether the connection's game session runs.
+    pub fn playing(&self) -> bool {
+        lock(&self.session).strong_count() > 0
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Events waiting for a session's thread before input is dropped.
@@ -80,8 +105,8 @@ pub struct Conn {
     chan: Option<Chan>,
     /// The connection's place in the server's count of connections.
     _ticket: Ticket,
-    /// Set once signed in (connections that never sign in are cut off).
-    signed_in: Arc<std::sync::atomic::AtomicBool>,
+    /// Signed in, and the session: a connection that does neither in time is cut.
+    progress: Arc<Progress>,
 }
 
 impl Conn {
@@ -92,7 +117,7 @@ impl Conn {
         peer: IpAddr,
         port: u16,
         ticket: Ticket,
-        signed_in: Arc<std::sync::atomic::AtomicBool>,
+        progress: Arc<Progress>,
     ) -> Conn {
         Conn {
             hub,
@@ -102,23 +127,22 @@ impl Conn {
             person: None,
             chan: None,
             _ticket: ticket,
-            signed_in,
+            progress,
         }
     }
 
     fn sign_in(&mut self, user: &str, key: Option<&PublicKey>) {
         self.person = Some(Person {
-            name: names::player(user),
+            name: names::player(user).unwrap_or_else(names::guest),
             key: key.map(fingerprint),
         });
-        self.signed_in
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = self.progress.signed_in.set(Instant::now());
     }
 
     fn key_allowed(&self, key: &PublicKey) -> bool {
         match &*self.access {
             Access::Public => true,
-            Access::Keys(list) => list.contains(&fingerprint(key)),
+            Access::Keys(list) => list.iter().any(|k| k.admits(key, self.peer)),
         }
     }
 
@@ -167,7 +191,10 @@ impl Conn {
         let (tx, rx) = std::sync::mpsc::sync_channel(INCOMING_QUEUE);
         let (out_tx, out_rx) = tokio::sync::mpsc::channel(QUEUE);
         tokio::spawn(pump(out_rx, writer));
+        let alive = Arc::new(());
+        *lock(&self.progress.session) = Arc::downgrade(&alive);
         let setup = Setup {
+            alive,
             hub: Arc::clone(&self.hub),
             person,
             id: self.hub.next_session(),

@@ -14,7 +14,7 @@ pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::recent::Recent;
 use super::steps;
-use super::table::{self, Place};
+use super::table::{self, Place, Seat};
 use super::view::{self, Pick, View};
 use super::work::{CancelFlag, Exec, Job, Pending};
 use crate::chess::notation::{self, MoveText};
@@ -326,6 +326,11 @@ impl App {
         self.tell_last_move();
     }
 
+    /// Sets who may ask for hints and the hint searches shared with other screens.
+    pub fn set_hint_rules(&mut self, rules: opponent::HintRules) {
+        self.computer.set_hint_rules(rules);
+    }
+
     /// Names the players (shown in results and at a table).
     pub fn set_players(&mut self, players: Players) {
         self.recorder.players = players;
@@ -539,14 +544,18 @@ impl App {
         if self.computer_to_move() {
             return self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
         }
-        let side = self.game.to_move();
-        let thinking = self.computer.player(Thought::Hint, side).think(&self.game);
-        self.computer
-            .start(Thought::Hint, side, self.game.ply(), thinking);
-        self.say(
-            Tone::Plain,
-            format!("looking for a move for {}...", side.name()),
-        );
+        let (side, ply) = (self.game.to_move(), self.game.ply());
+        let watching = self.place.as_ref().is_some_and(|p| p.seat == Seat::Watches);
+        let mut player = self.computer.player(Thought::Hint, side);
+        let game = &self.game;
+        let search = || player.think(game);
+        match self.computer.start_hint(watching, side, ply, search) {
+            Ok(()) => self.say(
+                Tone::Plain,
+                format!("looking for a move for {}...", side.name()),
+            ),
+            Err(why) => self.say(Tone::Error, why),
+        }
     }
 
     /// Runs `job`'s work `f` here or on a worker thread (see [`App::set_exec`]); `f`

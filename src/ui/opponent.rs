@@ -20,9 +20,11 @@ use super::work::spinner;
 use crate::chess::{Color, Square};
 use crate::engine::level::{self, DEFAULT_LEVEL};
 use crate::engine::player::{Engine, Greedy};
+use crate::engine::player::{Running, SearchSlots};
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
 use crate::record::Players;
 use crate::uqci::client::{UqciPlayer, NAME_PREFIX};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How strongly the computer plays a side.
@@ -246,6 +248,22 @@ pub struct Computer {
     score: Option<Score>,
     /// The hint shown: the move and its squares (marked until the next move or Esc).
     hint: Option<(String, Vec<Square>)>,
+    /// Who may ask for hints, and the searches they share with other screens.
+    hint_rules: HintRules,
+    /// The thread of the last hint search, which may run a little after it was stopped.
+    last_hint: Running,
+}
+
+/// Who may ask for hints and how many hint searches run at once beyond this screen.
+/// A screen runs one hint search at a time whatever the rules (a new `H` while one
+/// runs, or while a stopped one winds down, starts nothing).
+#[derive(Clone, Debug, Default)]
+pub struct HintRules {
+    /// Searches shared with other screens (a server's sessions); `None`: no bound
+    /// beyond this screen's one.
+    pub shared: Option<Arc<SearchSlots>>,
+    /// Whether a screen that watches a shared game may ask for hints.
+    pub watchers: bool,
 }
 
 impl std::fmt::Debug for Computer {
@@ -276,7 +294,45 @@ impl Computer {
             next_at: None,
             score: None,
             hint: None,
+            hint_rules: HintRules::default(),
+            last_hint: Running::default(),
         }
+    }
+
+    /// Sets who may ask for hints and the searches shared with other screens.
+    pub fn set_hint_rules(&mut self, rules: HintRules) {
+        self.hint_rules = rules;
+    }
+
+    /// Starts the hint search `make` gives for `side` at `ply`, unless the screen
+    /// `watching` a shared game may not have hints, a hint search of this screen still
+    /// runs, or the shared searches are all taken: then says why, and `make` is not
+    /// called (no thread is started).
+    pub fn start_hint(
+        &mut self,
+        watching: bool,
+        side: Color,
+        ply: usize,
+        make: impl FnOnce() -> Thinking,
+    ) -> Result<(), &'static str> {
+        if watching && !self.hint_rules.watchers {
+            return Err("hints are for the players in this room, not for watchers");
+        }
+        if self.thinking() == Some(Purpose::Hint) {
+            return Err("already looking for a hint: wait for it, or Esc stops it");
+        }
+        if self.last_hint.now() {
+            return Err("the last hint search is still stopping: ask again in a moment");
+        }
+        let thinking = match &self.hint_rules.shared {
+            Some(slots) => slots
+                .start(make)
+                .ok_or("every hint search of the server is busy: ask again in a moment")?,
+            None => make(),
+        };
+        self.last_hint = thinking.tracker();
+        self.start(Purpose::Hint, side, ply, thinking);
+        Ok(())
     }
 
     /// Hints (when the computer plays no side) search at `level`.

@@ -12,7 +12,7 @@ use super::opponent::{self, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::recent::Recent;
 use super::steps;
-use super::table::{self, Place};
+use super::table::{self, Place, Seat};
 use super::work::{CancelFlag, Exec, Job, Pending};
 use crate::chess::{Square, Status};
 use crate::engine::variant::greedy_variant;
@@ -205,14 +205,11 @@ impl VariantApp {
             && self.computer.plays(self.game.to_move())
     }
 
-    /// Starts a greedy search for `purpose` on a copy of the game, on its own thread.
-    fn think(&mut self, purpose: Thought) {
-        let side = self.game.to_move();
-        let ply = self.game.history().len();
+    /// What starts a greedy search on a copy of the game, on its own thread.
+    fn greedy_search(&self) -> impl FnOnce() -> Thinking {
         let copy = self.game.clone_box();
-        let seed = self.seed ^ ply as u64;
-        let thinking = Thinking::spawn(move |_, _| greedy_variant(copy.as_ref(), seed));
-        self.computer.start(purpose, side, ply, thinking);
+        let seed = self.seed ^ self.game.history().len() as u64;
+        move || Thinking::spawn(move |_, _| greedy_variant(copy.as_ref(), seed))
     }
 
     /// `H`: the greedy player's move for the side to move.
@@ -223,9 +220,16 @@ impl VariantApp {
         if self.computer_to_move() {
             return self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
         }
-        self.think(Thought::Hint);
-        let side = self.game.to_move().name();
-        self.say(Tone::Plain, format!("looking for a move for {side}..."));
+        let (side, ply) = (self.game.to_move(), self.game.history().len());
+        let watching = self.place.as_ref().is_some_and(|p| p.seat == Seat::Watches);
+        let search = self.greedy_search();
+        match self.computer.start_hint(watching, side, ply, search) {
+            Ok(()) => self.say(
+                Tone::Plain,
+                format!("looking for a move for {}...", side.name()),
+            ),
+            Err(why) => self.say(Tone::Error, why),
+        }
     }
 
     /// Saves with `recorder` (autosave after every change, `w` to save).
@@ -257,6 +261,11 @@ impl VariantApp {
         self.game = game;
         self.after_change();
         self.tell_last_move();
+    }
+
+    /// Sets who may ask for hints and the hint searches shared with other screens.
+    pub fn set_hint_rules(&mut self, rules: opponent::HintRules) {
+        self.computer.set_hint_rules(rules);
     }
 
     /// Names the players (shown in results and at a table).
@@ -1178,7 +1187,9 @@ impl Plays for VariantApp {
         let searching = self.computer.thinking() == Some(Thought::Move);
         if self.computer_to_move() && self.pending.is_none() && !searching && self.computer.ready()
         {
-            self.think(Thought::Move);
+            let (side, ply) = (self.game.to_move(), self.game.history().len());
+            let thinking = self.greedy_search()();
+            self.computer.start(Thought::Move, side, ply, thinking);
         }
     }
 }
