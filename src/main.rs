@@ -291,9 +291,28 @@ struct ServeArgs {
     /// computer is to move wait their turn.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     computer_searches: Option<u32>,
+    /// Hint searches (H) at once, over all sessions (default: one per core); each
+    /// session runs one at a time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    hint_searches: Option<u32>,
+    /// Let watchers ask for hints too (by default only the players may).
+    #[arg(long)]
+    watcher_hints: bool,
     /// Minutes without input before a session is closed (its seat is kept).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     idle_minutes: u64,
+    /// Rooms one player may have opened at once (counted by key when they signed in
+    /// with one, else by name).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    rooms_per_player: u32,
+    /// Hours a room may go without a player connected before it is closed (its game is
+    /// kept with the finished ones).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=8760))]
+    room_idle_hours: u64,
+    /// Minutes a dropped seat is kept for its player's name alone (a seat taken with a
+    /// key is always kept for that key).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=10_080))]
+    seat_grace_minutes: u64,
     /// Only the keys in this authorized_keys file may sign in (default: anyone, by any
     /// name, without a password).
     #[arg(long, value_name = "FILE")]
@@ -324,6 +343,13 @@ fn serve(args: ServeArgs) -> ExitCode {
     if let Some(n) = args.computer_searches {
         opts.limits.computer_searches = n as usize;
     }
+    if let Some(n) = args.hint_searches {
+        opts.limits.hint_searches = n as usize;
+    }
+    opts.limits.watcher_hints = args.watcher_hints;
+    opts.limits.rooms_per_player = args.rooms_per_player as usize;
+    opts.limits.room_idle = std::time::Duration::from_secs(args.room_idle_hours * 3600);
+    opts.limits.seat_grace = std::time::Duration::from_secs(args.seat_grace_minutes * 60);
     // The server's themes: the built-in ones and the user's, starting with config.toml's.
     let settings = qchess::config::config_dir().and_then(|d| qchess::config::Settings::load(&d));
     let (catalogue, chosen) = match settings {
@@ -349,6 +375,10 @@ fn serve(args: ServeArgs) -> ExitCode {
         .unwrap_or(0);
     match qchess::server::run(opts) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e @ qchess::server::ServeError::Unsaved(_)) => {
+            eprintln!("qchess serve: {e}");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("qchess serve: {e}");
             ExitCode::from(2)

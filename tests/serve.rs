@@ -5,6 +5,9 @@
 #[path = "support/ssh_term.rs"]
 mod ssh_term;
 
+#[path = "serve/hostile.rs"]
+mod hostile;
+
 use qchess::server::limits::Limits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;

@@ -323,6 +323,31 @@ fn a_hint_is_shown_marked_and_scored() {
 }
 
 #[test]
+fn a_screen_runs_one_hint_search_at_a_time() {
+    let computer = Computer::default().with_hint_level(5);
+    let mut a = App::new(game(), paint(), false).with_computer(computer);
+    key(&mut a, KeyCode::Char('H'));
+    assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
+    for _ in 0..50 {
+        key(&mut a, KeyCode::Char('H'));
+    }
+    assert_eq!(
+        a.message().text,
+        "already looking for a hint: wait for it, or Esc stops it"
+    );
+    // Stopped, its thread may still wind down: a new H starts nothing until it has.
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.computer().thinking(), None);
+    key(&mut a, KeyCode::Char('H'));
+    let text = a.message().text.clone();
+    assert!(
+        text == "the last hint search is still stopping: ask again in a moment"
+            || text == "looking for a move for white...",
+        "{text}"
+    );
+}
+
+#[test]
 fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
     let dir = temp_dir("resume");
     let opts = PlayOptions {

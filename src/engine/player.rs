@@ -91,6 +91,8 @@ impl Thinking {
                 let _ = progress.send(Event::Info(i.clone()));
             };
             let answer = work(&flag, &mut report);
+            // Counted as ended before its answer arrives.
+            drop(_running);
             let _ = tx.send(Event::Done(answer));
         });
         Thinking {

@@ -29,8 +29,8 @@ pub enum HubError {
     #[error("a room called {0} exists already")]
     Exists(String),
     /// The person opened as many rooms as one may.
-    #[error("you have {0} rooms open already: finish or leave one first (a room nobody plays in closes after {1})")]
-    YoursFull(usize, String),
+    #[error("you have {0} rooms open already: finish or leave one first")]
+    YoursFull(usize),
     /// The name is not a room name.
     #[error("{0}")]
     BadName(#[from] BadRoomName),
@@ -265,8 +265,7 @@ impl Hub {
         }
         let theirs = rooms.values().filter(|r| r.opener_is(by)).count();
         if theirs >= self.limits.rooms_per_player {
-            let kept = words_for(self.limits.room_idle);
-            return Err(HubError::YoursFull(theirs, kept));
+            return Err(HubError::YoursFull(theirs));
         }
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -417,7 +416,7 @@ mod tests {
         let refused = hub.open("s3", &sq).err().map(|e| e.to_string());
         assert_eq!(
             refused.as_deref(),
-            Some("you have 2 rooms open already: finish or leave one first (a room nobody plays in closes after 1 h)")
+            Some("you have 2 rooms open already: finish or leave one first")
         );
         // Joining a room someone else opened is not opening one.
         assert!(hub.open("s1", &sq).is_ok());

@@ -281,6 +281,9 @@ async fn accept(
             continue;
         };
         let _ = socket.set_nodelay(true);
+        let Ok((socket, shut)) = keep_a_handle(socket) else {
+            continue;
+        };
         let progress = Arc::new(Progress::default());
         let conn = Conn::new(
             Arc::clone(&hub),
@@ -293,7 +296,14 @@ async fn accept(
         let config = Arc::clone(&config);
         let stopped = stopped.clone();
         let limits = (hub.limits.sign_in, hub.limits.no_session);
-        tokio::spawn(connection(socket, config, conn, progress, limits, stopped));
+        tokio::spawn(connection(
+            (socket, shut),
+            config,
+            conn,
+            progress,
+            limits,
+            stopped,
+        ));
     }
 }
 
@@ -302,7 +312,7 @@ async fn accept(
 /// signed in for `no_session` without a game session running (none opened yet, or the
 /// last one ended): only a connection that plays holds a place.
 async fn connection(
-    socket: tokio::net::TcpStream,
+    (socket, shut): (tokio::net::TcpStream, std::net::TcpStream),
     config: Arc<Config>,
     conn: Conn,
     progress: Arc<Progress>,
@@ -349,14 +359,25 @@ async fn connection(
             _ = tokio::time::sleep_until(next) => {}
         }
     };
-    cut(&handle, why).await;
+    cut(&handle, why, &shut).await;
 }
 
-/// Tells the client why it is cut (for at most [`GOODBYE_TIME`]); the socket closes
-/// when the connection's task returns.
-async fn cut(handle: &Handle, why: &str) {
+/// A second handle on `socket`'s connection, to end it from outside russh (whose
+/// session runs on a task of its own, which dropping its future does not stop).
+fn keep_a_handle(
+    socket: tokio::net::TcpStream,
+) -> std::io::Result<(tokio::net::TcpStream, std::net::TcpStream)> {
+    let socket = socket.into_std()?;
+    let shut = socket.try_clone()?;
+    Ok((tokio::net::TcpStream::from_std(socket)?, shut))
+}
+
+/// Tells the client why it is cut (for at most [`GOODBYE_TIME`]), then shuts the
+/// connection down both ways, which ends russh's session however far it got.
+async fn cut(handle: &Handle, why: &str, shut: &std::net::TcpStream) {
     let goodbye = handle.disconnect(Disconnect::ByApplication, why.into(), String::new());
     let _ = tokio::time::timeout(GOODBYE_TIME, goodbye).await;
+    let _ = shut.shutdown(std::net::Shutdown::Both);
 }
 
 /// Runs `qchess serve` until SIGTERM or SIGINT: prints where it listens and the host

@@ -1273,6 +1273,32 @@ mod tests {
     }
 
     #[test]
+    fn a_move_is_on_disk_before_any_screen_is_woken() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-order-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let limits = Limits::default();
+        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let r = Arc::new(Room::new("o1", board, Some(&dir)));
+        let file = dir.join("o1.toml");
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        let wake: Wake = Arc::new(move || {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            log.lock().unwrap().push(text.contains("e2e4"));
+        });
+        r.join(1, person("ann"), Want::Any, wake).unwrap();
+        seen.lock().unwrap().clear();
+        r.play(1, Color::White, 0, "e2e4", CancelFlag::default())
+            .unwrap();
+        let seen = seen.lock().unwrap().clone();
+        assert!(
+            !seen.is_empty() && seen.iter().all(|&saved| saved),
+            "{seen:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_move_past_the_rooms_size_limit_is_refused() {
         let limits = Limits {
             sparse_limit: 1,

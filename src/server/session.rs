@@ -268,6 +268,13 @@ impl SessionScreen {
             },
             tone: Tone::Info,
         };
+        let said = match &snap.unsaved {
+            Some(why) => Message {
+                text: format!("this room cannot be saved: {why}"),
+                tone: Tone::Error,
+            },
+            None => said,
+        };
         // Black sees the board from its side.
         let flip = seat == Seat::Plays(Color::Black);
         match &mut game {
@@ -289,7 +296,7 @@ impl SessionScreen {
             game,
             seen: snap.seen,
             roster: snap.roster,
-            unsaved: None,
+            unsaved: snap.unsaved,
         }));
     }
 
@@ -428,7 +435,7 @@ impl Screen for SessionScreen {
                 v.game.draw(f);
                 let mut bar = lobby::room_bar(v.room.name(), &v.roster);
                 if v.unsaved.is_some() {
-                    bar.push_str(" · NOT SAVED");
+                    bar = format!("NOT SAVED · {bar}");
                 }
                 overlay_top_border(f, &bar, v.game.paint().title());
             }

@@ -1,0 +1,441 @@
+//! The server against hostile and clumsy clients, over real SSH on 127.0.0.1: hint
+//! floods, connections that never play, room squatting, seats asked for by name, saves
+//! that fail, `authorized_keys` options and broken room files. Every wait is bounded.
+
+use super::{bounded, scratch, start, T};
+use crate::ssh_term::{connect, connect_from, Ask, Term};
+use qchess::server::limits::Limits;
+use qchess::server::{ServeOptions, Server};
+use russh::keys::ssh_key::private::Ed25519Keypair;
+use russh::keys::PrivateKey;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Waits until `cond` holds, for at most `within`.
+async fn until(within: Duration, what: &str, cond: impl Fn() -> bool) -> Result<(), String> {
+    let end = Instant::now() + within;
+    while !cond() {
+        if Instant::now() > end {
+            return Err(format!("{what}: not within {within:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
+}
+
+/// Reads a raw TCP connection until the server closes it; how long that took.
+async fn closed_after(
+    mut socket: tokio::net::TcpStream,
+    within: Duration,
+) -> Result<Duration, String> {
+    let t0 = Instant::now();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout(within, socket.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return Ok(t0.elapsed()),
+            Ok(Ok(_)) => {}
+            Err(_) => return Err(format!("still open after {within:?}")),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_hints_runs_one_search_per_session_within_the_servers_bound() {
+    bounded(60, async {
+        let dir = scratch("hints");
+        let limits = Limits {
+            hint_searches: 1,
+            ..Limits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let addr = srv.addr();
+        let mut ann = Term::open(addr, "ann", Ask::Room("h1"), (100, 30)).await?;
+        ann.wait_for("you play white", T).await?;
+        let mut bo = Term::open(addr, "bo", Ask::Room("h1"), (100, 30)).await?;
+        bo.wait_for("you play black", T).await?;
+        let mut cy = Term::open(addr, "cy", Ask::Room("h1"), (100, 30)).await?;
+        cy.wait_for("you watch", T).await?;
+
+        // A watcher's hints are refused (the server does not allow them).
+        cy.send(&[b'H'; 1000]).await?;
+        cy.wait_for("hints are for the players in this room", T)
+            .await?;
+        assert_eq!(srv.hub().hints_running(), 0);
+
+        // The player pastes a thousand H: never more than one search at a time.
+        let hub = Arc::clone(srv.hub());
+        let watch = tokio::spawn(async move {
+            let mut most = 0;
+            let end = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < end {
+                most = most.max(hub.hints_running());
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            most
+        });
+        ann.send(&[b'H'; 1000]).await?;
+        // Bo's hint finds the server's one hint search taken by ann's.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        if srv.hub().hints_running() == 1 {
+            bo.send(b"H").await?;
+            bo.wait_for("every hint search of the server is busy", T)
+                .await?;
+        }
+        let most = watch.await.map_err(|e| e.to_string())?;
+        assert!(most <= 1, "{most} hint searches at once");
+        ann.wait_for("hint for white", Duration::from_secs(30))
+            .await?;
+        until(T, "the hint searches end", || {
+            srv.hub().hints_running() == 0
+        })
+        .await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_that_do_not_play_are_cut() {
+    bounded(60, async {
+        let dir = scratch("idle-conns");
+        let limits = Limits {
+            sign_in: Duration::from_secs(1),
+            no_session: Duration::from_secs(1),
+            per_address: 2,
+            ..Limits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let addr = srv.addr();
+
+        // Only the SSH banner, then nothing: cut at the one sign-in deadline.
+        let mut banner = tokio::net::TcpStream::connect(addr)
+            .await
+            .map_err(|e| e.to_string())?;
+        banner
+            .write_all(b"SSH-2.0-silent\r\n")
+            .await
+            .map_err(|e| e.to_string())?;
+        let took = closed_after(banner, Duration::from_secs(5)).await?;
+        assert!(took < Duration::from_secs(3), "banner only: {took:?}");
+
+        // Signed in, no channel (ssh -N): cut.
+        let quiet = connect(addr, "nobody", None).await?;
+        until(
+            Duration::from_secs(5),
+            "a signed-in connection without a session is cut",
+            || quiet.is_closed(),
+        )
+        .await?;
+
+        // A session channel that never asks for a shell: cut.
+        let half = connect(addr, "half", None).await?;
+        let _chan = half
+            .channel_open_session()
+            .await
+            .map_err(|e| e.to_string())?;
+        until(
+            Duration::from_secs(5),
+            "a channel without a shell is cut",
+            || half.is_closed(),
+        )
+        .await?;
+
+        // A player in the lobby is not cut, however long it takes; once the session
+        // ends, its connection goes too.
+        let mut ann = Term::open(addr, "ann", Ask::Shell, (80, 24)).await?;
+        ann.wait_for("you are ann", T).await?;
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        assert!(!ann.handle.is_closed(), "a playing connection was cut");
+        ann.send(b"q").await?;
+        ann.wait_closed(T).await?;
+        until(
+            Duration::from_secs(5),
+            "the connection after its session",
+            || ann.handle.is_closed(),
+        )
+        .await?;
+
+        // Connections count against the address's limit (and one more, to say so):
+        // held connections from 127.0.0.5 leave 127.0.0.6 free.
+        let from = |last: u8| IpAddr::from([127, 0, 0, last]);
+        let raw = |ip: IpAddr| async move {
+            let s = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+            s.bind(SocketAddr::new(ip, 0)).map_err(|e| e.to_string())?;
+            s.connect(addr).await.map_err(|e| e.to_string())
+        };
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            held.push(raw(from(5)).await?);
+        }
+        let fourth = raw(from(5)).await?;
+        let took = closed_after(fourth, Duration::from_secs(5)).await?;
+        assert!(
+            took < Duration::from_millis(500),
+            "over the address's limit: {took:?}"
+        );
+        let mut other = Term::on(
+            connect_from(from(6), addr, "bo", None).await?,
+            Ask::Shell,
+            (80, 24),
+        )
+        .await?;
+        other.wait_for("you are bo", T).await?;
+        // The held ones never signed in: gone within the deadline.
+        for h in held {
+            closed_after(h, Duration::from_secs(5)).await?;
+        }
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_cannot_squat_every_room_and_idle_rooms_close() {
+    bounded(60, async {
+        let dir = scratch("squat");
+        let limits = Limits {
+            rooms_per_player: 2,
+            room_idle: Duration::from_secs(4),
+            ..Limits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let addr = srv.addr();
+        for room in ["sq1", "sq2"] {
+            let mut sq = Term::open(addr, "sq", Ask::Room(room), (80, 24)).await?;
+            sq.wait_for("you play white", T).await?;
+            sq.send(b":e2e4\r").await?;
+            sq.wait_for("white played e2e4", T).await?;
+            drop(sq);
+        }
+        let mut sq = Term::open(addr, "sq", Ask::Room("sq3"), (80, 24)).await?;
+        sq.wait_for("you have 2 rooms open already", T).await?;
+        sq.wait_for("rooms without players close after 4 s", T)
+            .await?;
+        assert!(srv.hub().room("sq3").is_none());
+        // Another player opens a room of their own.
+        let mut bo = Term::open(addr, "bo", Ask::Room("bo1"), (80, 24)).await?;
+        bo.wait_for("you play white", T).await?;
+        // A watcher in an idle room is sent back to the lobby when it closes (the
+        // rooms are listed bo1, sq1, sq2: one down, s watches).
+        let mut cy = Term::open(addr, "cy", Ask::Shell, (80, 24)).await?;
+        cy.wait_for("sq2", T).await?;
+        cy.send(b"\x1b[B").await?;
+        cy.send(b"s").await?;
+        cy.wait_for("you watch sq and", T).await?;
+        cy.wait_for("sq1 closed: no player was in it for 4 s", T)
+            .await?;
+        until(T, "the squatted rooms close", || {
+            srv.hub().room("sq2").is_none()
+        })
+        .await?;
+        assert!(srv.hub().room("bo1").is_some(), "bo is in his");
+        // Their games are kept with the finished ones, and replay.
+        let finished = dir.join("server/rooms/finished");
+        let listed = || -> Vec<std::path::PathBuf> {
+            std::fs::read_dir(&finished).map_or(Vec::new(), |d| {
+                d.filter_map(Result::ok).map(|e| e.path()).collect()
+            })
+        };
+        until(T, "both games kept", || listed().len() == 2).await?;
+        let kept = listed();
+        for path in &kept {
+            let saved = qchess::record::load(path).map_err(|e| e.to_string())?;
+            assert_eq!(saved.moves, ["e2e4"]);
+        }
+        // sq may open a room again.
+        sq.send(b"q").await?;
+        let mut again = Term::open(addr, "sq", Ask::Room("sq3"), (80, 24)).await?;
+        again.wait_for("you play white", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_seat_is_never_taken_and_guests_are_told_apart() {
+    bounded(60, async {
+        let dir = scratch("seats");
+        let limits = Limits {
+            seat_grace: Duration::ZERO,
+            ..Limits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let addr = srv.addr();
+        let mut ann = Term::open(addr, "ann", Ask::Room("gy"), (100, 30)).await?;
+        ann.wait_for("you play white", T).await?;
+        // A second "ann" watches and is told why; the first keeps playing.
+        let mut ann2 = Term::open(addr, "ann", Ask::Room("gy"), (100, 30)).await?;
+        ann2.wait_for(
+            "you play white here from another connection, so this one watches",
+            T,
+        )
+        .await?;
+        ann2.send(b":e2e4\r").await?;
+        ann2.wait_for("you are watching", T).await?;
+        ann.send(b":e2e4\r").await?;
+        ann.wait_for("white played e2e4", T).await?;
+        // Two emoji names: two guests of their own, not one "guest" twice.
+        let mut g1 = Term::open(addr, "\u{1F600}", Ask::Room("gz"), (100, 30)).await?;
+        g1.wait_for("you play white", T).await?;
+        let mut g2 = Term::open(addr, "\u{1F601}", Ask::Room("gz"), (100, 30)).await?;
+        g2.wait_for("you play black against guest-", T).await?;
+        let roster = srv.hub().room("gz").map(|r| r.summary().roster);
+        let names = roster.map(|r| (r.white.unwrap_or_default().0, r.black.unwrap_or_default().0));
+        let (w, b) = names.unwrap_or_default();
+        assert!(
+            w.starts_with("guest-") && b.starts_with("guest-") && w != b,
+            "{w} {b}"
+        );
+        // With no grace time, a name-only seat whose player dropped is free.
+        drop(ann);
+        drop(ann2);
+        until(T, "ann is away", || {
+            srv.hub()
+                .room("gy")
+                .is_some_and(|r| r.summary().roster.white.is_some_and(|(_, here)| !here))
+        })
+        .await?;
+        let mut cy = Term::open(addr, "cy", Ask::Room("gy"), (100, 30)).await?;
+        cy.wait_for("you play white", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_that_cannot_be_saved_says_so() {
+    bounded(40, async {
+        let dir = scratch("unsaved");
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        // The rooms folder cannot be made: a file stands where its parent should be
+        // (root ignores permissions, so a read-only folder would not do).
+        let blocker = dir.join("blocker");
+        std::fs::write(&blocker, "").map_err(|e| e.to_string())?;
+        let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
+        opts.rooms_dir = Some(blocker.join("rooms"));
+        let srv = Server::start(opts).await.map_err(|e| e.to_string())?;
+        let mut ann = Term::open(srv.addr(), "ann", Ask::Room("r1"), (100, 30)).await?;
+        ann.wait_for("this room cannot be saved", T).await?;
+        ann.wait_for("NOT SAVED", T).await?;
+        ann.send(b":e2e4\r").await?;
+        ann.wait_for("white played e2e4", T).await?;
+        let unsaved = srv.shutdown("bye").await;
+        assert_eq!(unsaved.len(), 1, "{unsaved:?}");
+        assert!(
+            unsaved[0].starts_with("room r1: cannot save"),
+            "{unsaved:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorized_keys_options_are_honoured_or_the_key_is_refused() {
+    bounded(40, async {
+        let dir = scratch("from");
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let key = |seed: u8| Arc::new(PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32])));
+        let (far, near, odd) = (key(3), key(4), key(5));
+        let line = |k: &PrivateKey| k.public_key().to_openssh().map_err(|e| e.to_string());
+        let list = dir.join("authorized_keys");
+        let text = format!(
+            "from=\"10.9.9.9\" {} far\nfrom=\"127.0.0.2\" {} near\nrestrict {} odd\n",
+            line(&far)?,
+            line(&near)?,
+            line(&odd)?
+        );
+        std::fs::write(&list, text).map_err(|e| e.to_string())?;
+        let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
+        opts.authorized_keys = Some(list);
+        let srv = Server::start(opts).await.map_err(|e| e.to_string())?;
+        let addr = srv.addr();
+        let problems = srv.problems().join("\n");
+        assert!(
+            problems.contains("key 3") && problems.contains("option restrict"),
+            "{problems}"
+        );
+        let from = |last: u8| IpAddr::from([127, 0, 0, last]);
+        assert!(
+            connect(addr, "far", Some(Arc::clone(&far))).await.is_err(),
+            "from 10.9.9.9 only"
+        );
+        assert!(
+            connect(addr, "near", Some(Arc::clone(&near)))
+                .await
+                .is_err(),
+            "not from .1"
+        );
+        assert!(
+            connect_from(from(2), addr, "odd", Some(odd)).await.is_err(),
+            "restrict"
+        );
+        let h = connect_from(from(2), addr, "near", Some(near)).await?;
+        let mut t = Term::on(h, Ask::Shell, (80, 24)).await?;
+        t.wait_for("you are near", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_rooms_stay_closed_and_are_never_written_over() {
+    bounded(40, async {
+        let dir = scratch("broken");
+        let srv = start(&dir, Limits::default()).await;
+        let mut ann = Term::open(srv.addr(), "ann", Ask::Room("r1"), (80, 24)).await?;
+        ann.wait_for("you play white", T).await?;
+        ann.send(b":e2e4\r").await?;
+        ann.wait_for("white played e2e4", T).await?;
+        srv.shutdown("restarting").await;
+        let rooms = dir.join("server/rooms");
+        let game = std::fs::read_to_string(rooms.join("r1.toml")).map_err(|e| e.to_string())?;
+        std::fs::write(rooms.join("r1.seats.toml"), "white = [").map_err(|e| e.to_string())?;
+        std::fs::write(rooms.join(".r1.toml.tmp-99999"), "half").map_err(|e| e.to_string())?;
+
+        let srv = start(&dir, Limits::default()).await;
+        let said = srv.problems().join("\n");
+        assert!(
+            said.contains("not brought back") && said.contains("r1.broken-"),
+            "{said}"
+        );
+        assert!(
+            srv.hub().room("r1").is_none(),
+            "a stranger would find white free"
+        );
+        let names: Vec<String> = std::fs::read_dir(&rooms)
+            .map_err(|e| e.to_string())?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(!names.iter().any(|n| n.contains(".tmp-")), "{names:?}");
+        let aside = names
+            .iter()
+            .find(|n| n.starts_with("r1.broken-") && !n.contains(".seats"))
+            .ok_or(format!("nothing put aside: {names:?}"))?;
+        // A new r1 is a new room; the old game is kept as it was.
+        let mut bo = Term::open(srv.addr(), "bo", Ask::Room("r1"), (80, 24)).await?;
+        bo.wait_for("you play white", T).await?;
+        bo.send(b":d2d4\r").await?;
+        bo.wait_for("white played d2d4", T).await?;
+        let kept = std::fs::read_to_string(rooms.join(aside)).map_err(|e| e.to_string())?;
+        assert_eq!(kept, game);
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
