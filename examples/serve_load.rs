@@ -1,8 +1,9 @@
-//! Load benchmark of `qchess serve`, run by hand (bounded: about 40 s):
+//! Load benchmark of `qchess serve`, run by hand (bounded: about a minute):
 //!
 //! ```sh
 //! cargo build --release --bin qchess --example serve_load
-//! target/release/examples/serve_load [ROOMS] [SECONDS]
+//! target/release/examples/serve_load [ROOMS] [SECONDS] [COMPUTER_ROOMS] [HINT_SPAM]
+//! target/release/examples/serve_load hostile
 //! ```
 //!
 //! Starts `qchess serve` (the release binary beside this example) on a free loopback
@@ -10,8 +11,15 @@
 //! every session make one move a second for 30 s: white and black take turns, half a
 //! second apart. For every move it times how long until the other player's screen
 //! shows it (from the moment the mover's keys were sent), and it reads the server's
-//! CPU time and resident memory from /proc. Prints p50, p99 and max, CPU and memory per
-//! session.
+//! CPU time, resident memory and threads from /proc. Prints p50, p99 and max, CPU and
+//! memory per session, and the peak of threads and memory.
+//!
+//! `COMPUTER_ROOMS` (0 by default) more rooms play the computer at level 5, which moves
+//! first; their player answers a few moves. `HINT_SPAM` 1 adds a player in a room of
+//! its own who pastes `H` at the server's full input rate all the while.
+//!
+//! `hostile` instead holds connections that never sign in, from one address and from
+//! five, and reports how many the server let in and how long it held them.
 
 #[path = "../tests/support/ssh_term.rs"]
 mod ssh_term;
@@ -22,6 +30,8 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A line of quiet moves (no capture, no measurement, no repeated position) from the
@@ -78,18 +88,141 @@ fn cpu_seconds(pid: u32) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// Resident memory of a process, in KiB.
-fn rss_kib(pid: u32) -> f64 {
+/// A number field of a process's /proc status (`VmRSS:` in KiB, `Threads:`).
+fn status_field(pid: u32, field: &str) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find(|l| l.starts_with("VmRSS:"))
+        .find(|l| l.starts_with(field))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(0.0)
 }
 
-fn start_server(dir: &std::path::Path) -> (Child, SocketAddr) {
+/// Resident memory of a process, in KiB.
+fn rss_kib(pid: u32) -> f64 {
+    status_field(pid, "VmRSS:")
+}
+
+/// Samples a process's threads and memory every 50 ms until `stop`; the peaks.
+fn watch_peaks(pid: u32, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<(f64, f64)> {
+    std::thread::spawn(move || {
+        let (mut threads, mut rss) = (0.0f64, 0.0f64);
+        while !stop.load(Ordering::Relaxed) {
+            threads = threads.max(status_field(pid, "Threads:"));
+            rss = rss.max(rss_kib(pid));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        (threads, rss)
+    })
+}
+
+/// A room whose computer (level 5, white) moves first; its player (black) answers
+/// with the first of a few pawn moves the room takes, `answers` times.
+async fn computer_room(addr: SocketAddr, n: usize, answers: usize) -> Term {
+    let name = format!("cpu{n}");
+    let mut t = Term::open(addr, &format!("c{n}"), Ask::Shell, (80, 24))
+        .await
+        .expect("the lobby");
+    t.wait_for("Quantum Chess over SSH", Duration::from_secs(20))
+        .await
+        .expect("the lobby shows");
+    // e, the name, Tab to the side (→: the player takes black), Tab to the level
+    // (← ← from 2 is 5), Enter.
+    t.send(b"e").await.expect("send");
+    t.send(name.as_bytes()).await.expect("send");
+    t.send(b"\t\t\t\x1b[C\t\x1b[D\x1b[D\r").await.expect("send");
+    t.wait_for("you play black", Duration::from_secs(20))
+        .await
+        .expect("the computer's room");
+    for _ in 0..answers {
+        if t.wait_for("white played", Duration::from_secs(60))
+            .await
+            .is_err()
+        {
+            break;
+        }
+        for mv in [
+            "e7e6", "d7d6", "c7c6", "b7b6", "a7a6", "h7h6", "g7g6", "f7f6",
+        ] {
+            t.send(format!(":{mv}\r").as_bytes()).await.expect("send");
+            if t.wait_for(&format!("black played {mv}"), Duration::from_millis(400))
+                .await
+                .is_ok()
+            {
+                break;
+            }
+        }
+    }
+    t
+}
+
+/// A player alone in a room pasting `H` at the server's input rate (8 KiB a second)
+/// until `stop`.
+async fn hint_spammer(addr: SocketAddr, stop: Arc<AtomicBool>) -> usize {
+    let mut t = Term::open(addr, "hinter", Ask::Room("hints"), (80, 24))
+        .await
+        .expect("the spammer's room");
+    t.wait_for("you play white", Duration::from_secs(20))
+        .await
+        .expect("seated");
+    let mut sent = 0;
+    while !stop.load(Ordering::Relaxed) {
+        t.send(&[b'H'; 1024]).await.expect("send");
+        sent += 1024;
+        t.drain(Duration::ZERO).await;
+        tokio::time::sleep(Duration::from_millis(125)).await;
+    }
+    sent
+}
+
+/// Connections that never sign in, from one address and from five: how many the
+/// server let in (it sent its SSH banner) and how long it held them.
+async fn hostile(addr: SocketAddr) {
+    use tokio::io::AsyncReadExt;
+    async fn hold(from: std::net::IpAddr, addr: SocketAddr) -> Option<Duration> {
+        let s = tokio::net::TcpSocket::new_v4().ok()?;
+        s.bind(SocketAddr::new(from, 0)).ok()?;
+        let mut c = s.connect(addr).await.ok()?;
+        let t0 = Instant::now();
+        let mut buf = [0u8; 256];
+        // Let in: the server's banner arrives; then wait for it to hang up.
+        match c.read(&mut buf).await {
+            Ok(n) if n > 0 => {}
+            _ => return None,
+        }
+        loop {
+            match tokio::time::timeout(Duration::from_secs(120), c.read(&mut buf)).await {
+                Ok(Ok(0)) | Ok(Err(_)) | Err(_) => return Some(t0.elapsed()),
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+    for (label, addresses) in [("one address", 1u8), ("five addresses", 5)] {
+        let mut tasks = Vec::new();
+        for a in 0..addresses {
+            for _ in 0..40 {
+                let from = std::net::IpAddr::from([127, 0, 1, 10 + a]);
+                tasks.push(tokio::spawn(hold(from, addr)));
+            }
+        }
+        let mut held = Vec::new();
+        for t in tasks {
+            if let Ok(Some(d)) = t.await {
+                held.push(d);
+            }
+        }
+        let longest = held.iter().max().copied().unwrap_or_default();
+        println!(
+            "{label}: {} connections tried, {} let in, held at most {:.1} s",
+            40 * usize::from(addresses),
+            held.len(),
+            longest.as_secs_f64()
+        );
+    }
+}
+
+fn start_server(dir: &std::path::Path, args: &[&str]) -> (Child, SocketAddr) {
     let exe = std::env::current_exe().expect("the example's path");
     let qchess = exe
         .parent()
@@ -98,13 +231,8 @@ fn start_server(dir: &std::path::Path) -> (Child, SocketAddr) {
         .expect("the target folder");
     let mut child = Command::new(&qchess)
         .args(["serve", "--listen", "127.0.0.1:0", "--max-sessions", "128"])
-        .args([
-            "--max-per-address",
-            "128",
-            "--max-rooms",
-            "64",
-            "--data-dir",
-        ])
+        .args(args)
+        .args(["--max-rooms", "64", "--data-dir"])
         .arg(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -125,19 +253,37 @@ fn start_server(dir: &std::path::Path) -> (Child, SocketAddr) {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let rooms: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(25);
-    let seconds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(30);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = std::env::temp_dir().join(format!("qchess-serve-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    if args.first().map(String::as_str) == Some("hostile") {
+        // The server's own limits: 8 a address (and one more), 64 in all (and four).
+        let (mut server, addr) = start_server(&dir, &[]);
+        hostile(addr).await;
+        let _ = server.kill();
+        let _ = server.wait();
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let number =
+        |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    let (rooms, seconds) = (number(0, 25), number(1, 30) as u64);
+    let (computer_rooms, spam) = (number(2, 0), number(3, 0) == 1);
     let plies = seconds as usize * 2;
     let line = quiet_line(plies);
     assert_eq!(line.len(), plies, "a quiet line of {plies} plies");
 
-    let dir = std::env::temp_dir().join(format!("qchess-serve-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let (mut server, addr) = start_server(&dir);
+    let (mut server, addr) = start_server(&dir, &["--max-per-address", "128"]);
     let pid = server.id();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let rss_idle = rss_kib(pid);
+    let stop = Arc::new(AtomicBool::new(false));
+    let peaks = watch_peaks(pid, Arc::clone(&stop));
+    let mut extras = Vec::new();
+    for n in 0..computer_rooms {
+        extras.push(tokio::spawn(computer_room(addr, n, 4)));
+    }
+    let spammer = spam.then(|| tokio::spawn(hint_spammer(addr, Arc::clone(&stop))));
 
     let mut pairs = Vec::new();
     for r in 0..rooms {
@@ -199,6 +345,15 @@ async fn main() {
     let busy = t0.elapsed();
     let cpu = cpu_seconds(pid) - cpu0;
     let rss_end = rss_kib(pid);
+    stop.store(true, Ordering::Relaxed);
+    let hints_sent = match spammer {
+        Some(s) => s.await.unwrap_or(0),
+        None => 0,
+    };
+    let (threads_peak, rss_peak) = peaks.join().unwrap_or_default();
+    for e in extras {
+        e.abort();
+    }
 
     waits.sort();
     let pct = |p: f64| {
@@ -208,7 +363,7 @@ async fn main() {
     };
     let sessions = rooms * 2;
     println!(
-        "sessions {sessions} in {rooms} rooms, {} moves in {:.1} s",
+        "sessions {sessions} in {rooms} rooms, {} moves in {:.1} s; {computer_rooms} rooms with the computer at level 5; {hints_sent} bytes of H pasted",
         waits.len(),
         busy.as_secs_f64()
     );
@@ -231,6 +386,11 @@ async fn main() {
         rss_loaded / 1024.0,
         rss_end / 1024.0,
         (rss_end - rss_idle) / sessions as f64
+    );
+
+    println!(
+        "peaks: {threads_peak:.0} threads, {:.1} MiB resident",
+        rss_peak / 1024.0
     );
 
     // SIGTERM: every room saved, every session closed, within 2 s.
