@@ -697,12 +697,12 @@ impl Room {
         };
         st.present.insert(session, Presence { seat, wake });
         st.version += 1;
-        wake_all(&st);
         drop(st);
         if took {
-            // A seat newly held is on disk before the player moves.
+            // A seat newly held is on disk before anyone sees it.
             let _ = self.save();
         }
+        wake_all(&self.lock());
         Ok(seat)
     }
 

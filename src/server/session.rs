@@ -435,7 +435,7 @@ impl Screen for SessionScreen {
                 v.game.draw(f);
                 let mut bar = lobby::room_bar(v.room.name(), &v.roster);
                 if v.unsaved.is_some() {
-                    bar = format!("NOT SAVED · {bar}");
+                    bar = format!("NOT SAVED · {}", bar.trim_start());
                 }
                 overlay_top_border(f, &bar, v.game.paint().title());
             }
