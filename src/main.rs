@@ -1,6 +1,6 @@
 //! The `qchess` command line.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use qchess::analyze::{self, Request};
 use qchess::chess::Square;
 use qchess::config::{Pieces, PlayFlags};
@@ -266,6 +266,17 @@ enum Command {
     Themes(qchess::config::cli::ThemesArgs),
     /// Serve games over SSH: a lobby and rooms (ssh -p 2222 -t NAME@HOST [ROOM]).
     Serve(ServeArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per subcommand into a folder.
+    Manpage {
+        /// Write qchess.1 and qchess-SUBCOMMAND.1 here instead of printing qchess.1.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Options of `qchess serve`.
@@ -629,6 +640,41 @@ fn export(file: &std::path::Path, out: &std::path::Path, force: bool) -> ExitCod
     }
 }
 
+/// The completion script of `shell` for the whole command line.
+fn completions(shell: clap_complete::Shell) -> String {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "qchess", &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The manual page (roff) of `cmd`.
+fn manual(cmd: &clap::Command) -> std::io::Result<String> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Writes `qchess.1` and a `qchess-SUBCOMMAND.1` for each subcommand into `dir` (made
+/// when missing); how many pages.
+fn manuals_into(dir: &std::path::Path) -> std::io::Result<usize> {
+    std::fs::create_dir_all(dir)?;
+    let cmd = Cli::command();
+    std::fs::write(dir.join("qchess.1"), manual(&cmd)?)?;
+    let mut pages = 1;
+    for sub in cmd.get_subcommands() {
+        let name = format!("qchess-{}", sub.get_name());
+        // The page's title and synopsis read `qchess-SUB` and `qchess SUB`.
+        let sub = sub
+            .clone()
+            .display_name(name.clone())
+            .bin_name(format!("qchess {}", sub.get_name()));
+        let page = manual(&sub)?;
+        std::fs::write(dir.join(format!("{name}.1")), page)?;
+        pages += 1;
+    }
+    Ok(pages)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -768,6 +814,85 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Serve(args)) => serve(args),
+        Some(Command::Completions { shell }) => write_stdout(&completions(shell)),
+        Some(Command::Manpage { dir: None }) => match manual(&Cli::command()) {
+            Ok(page) => write_stdout(&page),
+            Err(e) => {
+                eprintln!("qchess: cannot write the manual page: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some(Command::Manpage { dir: Some(dir) }) => match manuals_into(&dir) {
+            Ok(n) => {
+                println!("{n} manual pages written to {}", dir.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("qchess: {}: {e}", dir.display());
+                ExitCode::from(1)
+            }
+        },
         None => play(cli.play),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subcommand's name and every long flag of the command line.
+    fn names() -> (Vec<String>, Vec<(String, String)>) {
+        let cmd = Cli::command();
+        let subs: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().into()).collect();
+        let mut flags = Vec::new();
+        for sub in cmd.get_subcommands() {
+            for arg in sub.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    flags.push((sub.get_name().to_string(), format!("--{long}")));
+                }
+            }
+        }
+        (subs, flags)
+    }
+
+    #[test]
+    fn completions_know_every_subcommand_and_flag() {
+        let (subs, flags) = names();
+        assert!(subs.len() >= 10, "{subs:?}");
+        for shell in [
+            clap_complete::Shell::Bash,
+            clap_complete::Shell::Zsh,
+            clap_complete::Shell::Fish,
+            clap_complete::Shell::PowerShell,
+            clap_complete::Shell::Elvish,
+        ] {
+            let script = completions(shell);
+            for sub in &subs {
+                assert!(script.contains(sub.as_str()), "{shell}: {sub}");
+            }
+            for (sub, flag) in &flags {
+                let bare = flag.trim_start_matches('-');
+                assert!(script.contains(bare), "{shell}: {sub} {flag}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_manual_pages_hold_every_subcommand_and_flag() {
+        let (subs, flags) = names();
+        let main = manual(&Cli::command()).unwrap();
+        for sub in &subs {
+            assert!(main.contains(sub.as_str()), "qchess.1: {sub}");
+        }
+        let dir = std::env::temp_dir().join(format!("qchess-man-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(manuals_into(&dir).unwrap(), subs.len() + 1);
+        for (sub, flag) in &flags {
+            let page = std::fs::read_to_string(dir.join(format!("qchess-{sub}.1"))).unwrap();
+            // roff writes a dash as \-.
+            let roff = flag.replace('-', "\\-");
+            assert!(page.contains(&roff), "qchess-{sub}.1: {flag}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
