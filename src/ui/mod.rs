@@ -25,6 +25,7 @@ pub mod table;
 pub mod terminal;
 pub mod text;
 pub mod theme;
+pub mod tty_input;
 pub mod variant;
 pub mod variant_panes;
 pub mod view;
