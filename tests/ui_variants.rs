@@ -127,6 +127,18 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
 }
 
 #[test]
+fn the_trace_pane_before_any_move_fits_at_80x24() {
+    for (rules, name) in [(RuleSet::Harmonics, "harmonics"), (RuleSet::Haft, "haft")] {
+        let a = app(rules, None);
+        let s = screen(&a, 80, 24);
+        // The whole sentence, wrapped: the pane is 40 columns wide inside.
+        assert!(s.contains("is listed here"), "{s}");
+        insta::assert_snapshot!(format!("{name}_start_80x24"), s);
+        insta::assert_snapshot!(format!("{name}_start_120x40"), screen(&a, 120, 40));
+    }
+}
+
+#[test]
 fn promotion_asks_which_piece() {
     let mut a = app(RuleSet::Harmonics, Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
     goto(&mut a, "a7");
