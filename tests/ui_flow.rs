@@ -209,7 +209,7 @@ fn the_start_offers_an_unfinished_autosave() {
     assert_eq!(offer.path, path);
     assert_eq!(
         offer.summary,
-        "Ann vs Bo, quantum, 2 moves, white to move (started 2026-11-23 16:40 UTC)"
+        "Ann vs Bo, quantum, move 2, white to move (started 2026-11-23 16:40 UTC)"
     );
 
     let opts = session_opts(data.clone());
