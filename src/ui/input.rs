@@ -296,7 +296,7 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[KeyCode::Char(':')],
         label: ":",
         action: Action::Prompt,
-        help: "type a move (e2e4, b1^a3c3, a3c3^b5)",
+        help: "type a move (e2e4, Nf3, b1^a3c3, a3c3^b5)",
     },
     UNDO,
     FLIP,
