@@ -338,7 +338,7 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
         keys: &[KeyCode::Char(':')],
         label: ":",
         action: Action::Prompt,
-        help: "type a move (e2e4, e7e8q, b1~d4)",
+        help: "type a move (e2e4, e7e8q, b1~d5)",
     },
     UNDO,
     FLIP,

@@ -106,7 +106,7 @@ pub struct VariantApp {
     place: Option<Place<Box<dyn VariantGame>>>,
 }
 
-/// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
+/// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names.
 pub fn move_squares(text: &str) -> Option<(Square, Square, bool)> {
     let quantum = text.contains('~');
     let plain: String = text.chars().filter(|c| *c != '~').collect();
@@ -746,7 +746,7 @@ impl VariantApp {
     fn prompt(&mut self, purpose: Purpose, line: LineEdit) {
         let hint = match purpose {
             Purpose::Move if self.game.rules() == RuleSet::Harmonics => {
-                "type a move: e2e4, e7e8q, b1~d4 (quantum); Enter plays, Esc cancels"
+                "type a move: e2e4, e7e8q, b1~d5 (quantum); Enter plays, Esc cancels"
             }
             Purpose::Move => "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q",
             Purpose::SavePath => prompts::SAVE_HINT,
