@@ -520,11 +520,18 @@ fn every_harmonics_example_move_is_legal_where_it_is_shown() {
         variant_setup(h, Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), &[]),
         variant_setup(h, Some("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"), &[]),
     ];
+    let notation = |w: &str| qchess::variants::harmonics::notation::parse(w).is_ok();
     examples_play(
         &texts,
-        &|w| qchess::variants::harmonics::notation::parse(w).is_ok(),
+        &|w| notation(w) || qchess::chess::san::parse(w).is_some(),
         &setups,
-        &|g, w| g.0.play(w).is_ok(),
+        &|g, w| {
+            let mv = match qchess::variants::harmonics::san::read(g.0.as_ref(), w) {
+                Some(Ok(mv)) if !notation(w) => mv,
+                _ => w.to_string(),
+            };
+            g.0.play(&mv).is_ok()
+        },
     );
 }
 

@@ -173,8 +173,16 @@ impl San {
         format!("a {} {what}{from} to {}{promoting}", m.kind.name(), m.to)
     }
 
+    /// The type of the piece that moves (the king when castling).
+    pub fn kind(&self) -> Kind {
+        match self {
+            San::Castle(_) => Kind::King,
+            San::Move(m) => m.kind,
+        }
+    }
+
     /// Whether `m`, a legal move, is the move this SAN names.
-    fn fits(&self, m: &Legal) -> bool {
+    fn fits<T>(&self, m: &Candidate<T>) -> bool {
         match self {
             San::Castle(side) => m.castle == Some(*side),
             San::Move(s) => {
@@ -189,23 +197,63 @@ impl San {
     }
 }
 
-/// What SAN can tell apart in a legal standard move.
-struct Legal {
-    from: Square,
-    to: Square,
-    kind: Kind,
-    promotion: Option<Kind>,
-    castle: Option<Castle>,
-    text: MoveText,
+/// A legal move with one source and one target, as SAN tells it apart, carrying the
+/// move `T` it stands for (Quantum Chess's canonical move, a variant's text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate<T> {
+    /// The source.
+    pub from: Square,
+    /// The target.
+    pub to: Square,
+    /// The moving piece's type.
+    pub kind: Kind,
+    /// What a pawn becomes on the last rank.
+    pub promotion: Option<Kind>,
+    /// The castling this move is, if it is one.
+    pub castle: Option<Castle>,
+    /// The move itself.
+    pub mv: T,
+}
+
+/// The one candidate `san` (typed as `text`) names; `why_none` says why none does.
+pub fn choose<T: ToString>(
+    san: &San,
+    text: &str,
+    candidates: impl IntoIterator<Item = Candidate<T>>,
+    why_none: impl FnOnce() -> String,
+) -> Result<T, SanError> {
+    let mut fitting: Vec<Candidate<T>> = candidates.into_iter().filter(|m| san.fits(m)).collect();
+    let text = text.trim().to_string();
+    let understood = san.words();
+    if fitting.len() == 1 {
+        return Ok(fitting.remove(0).mv);
+    }
+    Err(match fitting.as_slice() {
+        [] => SanError::NoMove {
+            why: why_none(),
+            text,
+            understood,
+        },
+        [first, ..]
+            if first.promotion.is_some() && fitting.iter().all(|m| m.from == first.from) =>
+        {
+            SanError::PromotionNeeded { text, understood }
+        }
+        _ => SanError::Ambiguous {
+            matches: fitting.iter().map(|m| m.mv.to_string()).collect(),
+            text,
+            understood,
+        },
+    })
 }
 
 /// The legal move `san` names in `st` (any side's with `free_turns`), in canonical form.
 pub fn resolve(san: &San, text: &str, st: &State, free_turns: bool) -> Result<MoveText, SanError> {
-    let legal = legal_moves(st, free_turns).into_iter().filter_map(|c| {
+    let candidates = legal_moves(st, free_turns).into_iter().filter_map(|c| {
         let Shape::Standard { from, to } = c.text.shape else {
             return None;
         };
-        Some(Legal {
+        Some(Candidate {
             from,
             to,
             kind: c.piece.kind,
@@ -215,30 +263,10 @@ pub fn resolve(san: &San, text: &str, st: &State, free_turns: bool) -> Result<Mo
                 MoveType::CastleQueenSide => Some(Castle::QueenSide),
                 _ => None,
             },
-            text: c.text,
+            mv: c.text,
         })
     });
-    let fitting: Vec<Legal> = legal.filter(|m| san.fits(m)).collect();
-    let text = text.trim().to_string();
-    let understood = san.words();
-    match fitting.as_slice() {
-        [one] => Ok(one.text),
-        [] => Err(SanError::NoMove {
-            why: why_none(san, st, free_turns),
-            text,
-            understood,
-        }),
-        [first, ..]
-            if first.promotion.is_some() && fitting.iter().all(|m| m.from == first.from) =>
-        {
-            Err(SanError::PromotionNeeded { text, understood })
-        }
-        _ => Err(SanError::Ambiguous {
-            matches: fitting.iter().map(|m| m.text.to_string()).collect(),
-            text,
-            understood,
-        }),
-    }
+    choose(san, text, candidates, || why_none(san, st, free_turns))
 }
 
 /// Why no legal move fits `san`: the rules' reason when one piece could have made it,

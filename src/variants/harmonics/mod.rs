@@ -11,6 +11,7 @@ pub mod measure;
 pub mod notation;
 pub mod report;
 pub mod rules;
+pub mod san;
 pub mod superposition;
 
 use self::board::{piece, Board};
