@@ -301,8 +301,8 @@ fn why_none(san: &San, st: &State, free_turns: bool) -> String {
             }
             match classify(st, &text, free_turns) {
                 Err(e) => e.to_string(),
-                // Fits the rules but not the SAN (a promotion to another piece).
-                Ok(c) => format!("{} is the move from {from}", c.text),
+                // The rules take it, but not as this SAN: a king's two steps.
+                Ok(c) => format!("{} is castling: write O-O or O-O-O", c.text),
             }
         }
         _ => format!(
@@ -409,6 +409,10 @@ mod tests {
         let castles = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         assert_eq!(read(&castles, "O-O").unwrap(), "e1g1");
         assert_eq!(read(&castles, "O-O-O").unwrap(), "e1c1");
+        assert_eq!(
+            read(&castles, "Kg1").unwrap_err().to_string(),
+            "Kg1 (read as a king move to g1): e1g1 is castling: write O-O or O-O-O"
+        );
         let knights = game("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
         assert_eq!(read(&knights, "Nbd2").unwrap(), "b1d2");
         assert_eq!(read(&knights, "Nfd2+").unwrap(), "f3d2");
