@@ -711,8 +711,9 @@ const WORK_CHECK: Duration = Duration::from_millis(25);
 const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 
 /// Ends the process shortly after an ending signal even when the event loop cannot see
-/// the flag: after a dropped connection (SIGHUP) the terminal reads return end-of-file
-/// and crossterm keeps reading without returning. The game is autosaved after every
+/// the flag: its writes are stuck on a terminal nobody reads, or the input ended in the
+/// instant between the loop's look at it and crossterm's read, which then keeps reading
+/// without returning (see `tty_input`). The game is autosaved after every
 /// move, so nothing is lost; the terminal is restored as far as it still exists, and the
 /// autosave's lock file is removed (nothing is dropped on this way out).
 fn watch_signals(sigs: &[i32]) -> io::Result<()> {

@@ -23,6 +23,9 @@ pub struct InputWatch {
     resized: std::os::unix::net::UnixStream,
     /// The handler, removed when the watch is dropped.
     handler: signal_hook::SigId,
+    /// Standard input is the terminal crossterm reads (else it reads /dev/tty, and
+    /// only crossterm waits).
+    stdin_tty: bool,
 }
 
 #[cfg(unix)]
@@ -34,13 +37,21 @@ impl InputWatch {
         writer.set_nonblocking(true)?;
         let handler =
             signal_hook::low_level::pipe::register(signal_hook::consts::SIGWINCH, writer)?;
-        Ok(InputWatch { resized, handler })
+        let stdin_tty = std::io::IsTerminal::is_terminal(&std::io::stdin());
+        Ok(InputWatch {
+            resized,
+            handler,
+            stdin_tty,
+        })
     }
 
     /// Waits up to `wait` for input, a resize or a signal; says whether the input ended.
     pub fn wait(&self, wait: Duration) -> io::Result<Input> {
         use std::io::Read;
         use std::os::fd::AsRawFd;
+        if !self.stdin_tty {
+            return crossterm::event::poll(wait).map(|_| Input::Open);
+        }
         let mut fds = [
             libc::pollfd {
                 fd: libc::STDIN_FILENO,
