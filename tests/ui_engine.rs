@@ -410,6 +410,7 @@ fn the_variants_computer_plays_greedily() {
     assert!(s.contains("engine "), "{s}");
     assert!(s.contains("(hint, depth 1)"), "{s}");
     assert!(s.contains(" White v qchess greedy "), "{s}");
+    insta::assert_snapshot!("variant_hint_120x40", s);
     let s = variant_screen(80, 24);
     assert!(s.contains("depth 1)"), "{s}");
     insta::assert_snapshot!("variant_hint_80x24", s);
