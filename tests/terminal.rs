@@ -102,6 +102,15 @@ mod pty {
                 )
             };
             assert_eq!(rc, 0, "openpty");
+            // Not inherited by the game (nor by other tests' games): closing the master
+            // here must close it for good, as a dropped connection does.
+            for fd in [m, s] {
+                // SAFETY: fcntl on descriptors just opened here.
+                assert_eq!(
+                    unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) },
+                    0
+                );
+            }
             // SAFETY: both descriptors were just opened and are owned here alone.
             let (master, slave) = unsafe { (File::from_raw_fd(m), OwnedFd::from_raw_fd(s)) };
             let child = qchess(&dir)
@@ -181,12 +190,17 @@ mod pty {
         /// Drops the connection as a closed SSH session does: every descriptor of the
         /// master side is closed (the game's reads then see end-of-file), then SIGHUP.
         fn hang_up(&mut self) {
+            self.close_master();
+            self.signal(libc::SIGHUP);
+        }
+
+        /// Closes every descriptor of the master side: the game's reads see end-of-file.
+        fn close_master(&mut self) {
             self.stop_reading();
             let null = File::open("/dev/null").unwrap();
             // SAFETY: dup2 replaces our own master descriptor (closing the pty master)
             // with /dev/null; both descriptors are valid.
             assert!(unsafe { libc::dup2(null.as_raw_fd(), self.master.as_raw_fd()) } >= 0);
-            self.signal(libc::SIGHUP);
         }
 
         fn output(&self) -> Vec<u8> {
@@ -309,11 +323,33 @@ mod pty {
     fn a_dropped_connection_leaves_the_autosave_and_no_lock_file() {
         let mut p = autosaved_game("hangup");
         p.hang_up();
+        hung_up_leaving_the_autosave(&mut p);
+    }
+
+    /// The game ended as on SIGHUP, leaving its autosave with e2e4 and no lock file.
+    fn hung_up_leaving_the_autosave(p: &mut Pty) {
         assert_eq!(p.exit_code(), Some(128 + libc::SIGHUP));
-        let left = autosave_folder(&p);
+        let left = autosave_folder(p);
         assert_eq!(left.len(), 1, "only the autosave: {left:?}");
         let saved = std::fs::read_to_string(p.dir.join("data/autosave").join(&left[0])).unwrap();
         assert!(saved.contains("\"e2e4\""), "{saved}");
+    }
+
+    #[test]
+    fn end_of_file_on_the_input_ends_the_game_at_once() {
+        let mut p = autosaved_game("eof");
+        // No signal comes: only the input tells that the connection is gone (before,
+        // the game waited for SIGHUP and its watchdog's grace).
+        p.close_master();
+        hung_up_leaving_the_autosave(&mut p);
+        // `qchess resume` right after finds the game free (it then wants a terminal).
+        let out = qchess(&p.dir)
+            .arg("resume")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("needs a terminal"), "{err}");
     }
 
     /// Starts a game with autosave on, plays e2e4 and waits for its autosave (and lock).

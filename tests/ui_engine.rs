@@ -135,6 +135,8 @@ fn the_computer_replies_and_its_move_is_news() {
     // Its score shows in the probabilities pane, said to come from its search.
     let s = screen(&a, 120, 40);
     assert!(s.contains("cp for black (black's search, depth 1)"), "{s}");
+    // Who plays whom: the computer by its level, on the top border.
+    assert!(s.contains(" White v qchess level 1 "), "{s}");
 }
 
 #[test]
@@ -421,13 +423,22 @@ fn the_variants_computer_plays_greedily() {
         "{}",
         a.message().text
     );
-    // Its score in the probabilities pane.
-    let mut t = Terminal::new(TestBackend::new(120, 40)).expect("test terminal");
-    t.draw(|f| qchess::ui::variant_panes::draw(f, &a))
-        .expect("draw");
-    let s = t.backend().to_string();
+    // Its score in the probabilities pane, whole at 80x24 too (wrapped, not cut off by
+    // the list of harmonics below it); the top border names the computer.
+    let variant_screen = |w, h| {
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+        t.draw(|f| qchess::ui::variant_panes::draw(f, &a))
+            .expect("draw");
+        t.backend().to_string()
+    };
+    let s = variant_screen(120, 40);
     assert!(s.contains("engine "), "{s}");
     assert!(s.contains("(hint, depth 1)"), "{s}");
+    assert!(s.contains(" White v qchess greedy "), "{s}");
+    insta::assert_snapshot!("variant_hint_120x40", s);
+    let s = variant_screen(80, 24);
+    assert!(s.contains("depth 1)"), "{s}");
+    insta::assert_snapshot!("variant_hint_80x24", s);
 }
 
 #[test]

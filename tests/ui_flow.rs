@@ -14,7 +14,9 @@ use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
 use qchess::ui::terminal::{open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
+use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App, Screen};
+use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::PathBuf;
@@ -209,7 +211,7 @@ fn the_start_offers_an_unfinished_autosave() {
     assert_eq!(offer.path, path);
     assert_eq!(
         offer.summary,
-        "Ann vs Bo, quantum, 2 moves, white to move (started 2026-11-23 16:40 UTC)"
+        "Ann vs Bo, quantum, move 2, white to move (started 2026-11-23 16:40 UTC)"
     );
 
     let opts = session_opts(data.clone());
@@ -359,4 +361,197 @@ fn a_long_path_scrolls_with_the_cursor() {
     press(&mut app, KeyCode::Home);
     let start = typed(screen_of(|f| draw(f, &app), 80, 24));
     assert!(start.contains("save to: /srv/games"), "{start}");
+}
+
+/// The words of `text` that `reads` takes for a move: the example moves it shows.
+fn example_words(text: &str, reads: &dyn Fn(&str) -> bool) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || ",;()`|\"".contains(c))
+        .map(|w| w.trim_end_matches([':', '.']))
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) && reads(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The README's paragraph (or list item) that starts with a line holding `marker`.
+fn readme_paragraph(marker: &str) -> String {
+    readme_lines(marker, None)
+}
+
+/// The README's lines from the one holding `marker` to the end of its paragraph (or list
+/// item), or to the first line holding `last`.
+fn readme_lines(marker: &str, last: Option<&str>) -> String {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let lines: Vec<&str> = readme.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(marker))
+        .unwrap_or_else(|| panic!("README has no line with {marker:?}"));
+    let mut out = vec![lines[at]];
+    for l in &lines[at + 1..] {
+        if l.trim().is_empty() || l.starts_with("* ") || l.starts_with('|') {
+            break;
+        }
+        out.push(l);
+        if last.is_some_and(|last| l.contains(last)) {
+            break;
+        }
+    }
+    out.join("\n")
+}
+
+/// Plays every example move of each `(where, text)` from the position it is shown for:
+/// `setups[0]` (the start) after the examples before it in the same text, or any of
+/// `setups` (a pawn about to promote, castling, en passant).
+fn examples_play<G: Clone>(
+    texts: &[(&str, String)],
+    reads: &dyn Fn(&str) -> bool,
+    setups: &[G],
+    play: &dyn Fn(&mut G, &str) -> bool,
+) {
+    for (place, text) in texts {
+        let words = example_words(text, reads);
+        assert!(!words.is_empty(), "{place}: no example move in {text:?}");
+        let mut shown = setups[0].clone();
+        for w in &words {
+            let mut after = shown.clone();
+            if play(&mut after, w) {
+                shown = after;
+                continue;
+            }
+            let anywhere = setups.iter().any(|s| play(&mut s.clone(), w));
+            assert!(
+                anywhere,
+                "{place}: the example {w} is not a legal move ({text:?})"
+            );
+        }
+    }
+}
+
+/// The `:` key's help in a key map.
+fn colon_help(map: &[qchess::ui::input::Binding]) -> String {
+    let b = map.iter().find(|b| b.label == ":").expect("a : key");
+    b.help.to_string()
+}
+
+#[test]
+fn every_example_move_shown_is_legal_where_it_is_shown() {
+    use qchess::chess::{notation, san};
+    let free = GameOptions {
+        free_turns: true,
+        ..GameOptions::default()
+    };
+    let mut a = App::new(standard(), Paint::new(Theme::default(), Tier::None), false);
+    keys(&mut a, ":");
+    let refused = Game::standard(free).read("zz").unwrap_err().to_string();
+    let texts = [
+        ("help", colon_help(qchess::ui::input::KEYMAP)),
+        ("the move line", a.message().text.clone()),
+        ("a refusal", refused),
+        ("README, keys", readme_paragraph("type a move in notation")),
+        (
+            "README, SAN",
+            // The forms, not the refusals the paragraph goes on with.
+            readme_lines("**Standard algebraic notation.**", Some("`O-O-O`")),
+        ),
+    ];
+    let setups = [
+        Game::standard(free),
+        Game::from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1", free).unwrap(),
+        Game::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", free).unwrap(),
+        // Captures and names of sources: exd5, Nbd2, R1a3.
+        Game::from_fen("4k3/8/8/R2p4/4P3/5N2/8/RN2K3 w - - 0 1", free).unwrap(),
+    ];
+    examples_play(
+        &texts,
+        &|w| notation::parse(w).is_ok() || san::parse(w).is_some(),
+        &setups,
+        &|g, w| g.read(w).is_ok_and(|t| g.play_text(w, &t).is_ok()),
+    );
+}
+
+/// A variant game that can be copied.
+struct Copied(Box<dyn qchess::variants::VariantGame>);
+
+impl Clone for Copied {
+    fn clone(&self) -> Self {
+        Copied(self.0.clone_box())
+    }
+}
+
+fn variant_setup(rules: RuleSet, fen: Option<&str>, moves: &[&str]) -> Copied {
+    let mut g = new_game(rules, fen, 1).expect("starts");
+    for m in moves {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    Copied(g)
+}
+
+/// The `:` line's words and a refusal's, in a variant game.
+fn variant_texts(rules: RuleSet, readme: &[&str]) -> Vec<(&'static str, String)> {
+    let mut a = VariantApp::new(
+        new_game(rules, None, 1).expect("starts"),
+        None,
+        1,
+        Paint::new(Theme::default(), Tier::None),
+        false,
+    );
+    a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
+    let refused = new_game(rules, None, 1).unwrap().play("zz").unwrap_err();
+    let mut texts = vec![
+        ("help", colon_help(qchess::ui::input::VARIANT_KEYMAP)),
+        ("the move line", a.message().text.clone()),
+        ("a refusal", refused.to_string()),
+    ];
+    texts.extend(readme.iter().map(|m| ("README", readme_paragraph(m))));
+    texts
+}
+
+#[test]
+fn every_harmonics_example_move_is_legal_where_it_is_shown() {
+    let h = RuleSet::Harmonics;
+    let texts = variant_texts(
+        h,
+        &["quantum moves b1~", "**Ordinary move**", "**Quantum move**"],
+    );
+    let setups = [
+        variant_setup(h, None, &[]),
+        variant_setup(h, Some("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"), &[]),
+        variant_setup(h, Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), &[]),
+        variant_setup(h, Some("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"), &[]),
+    ];
+    let notation = |w: &str| qchess::variants::harmonics::notation::parse(w).is_ok();
+    examples_play(
+        &texts,
+        &|w| notation(w) || qchess::chess::san::parse(w).is_some(),
+        &setups,
+        &|g, w| {
+            let mv = match qchess::variants::harmonics::san::read(g.0.as_ref(), w) {
+                Some(Ok(mv)) if !notation(w) => mv,
+                _ => w.to_string(),
+            };
+            g.0.play(&mv).is_ok()
+        },
+    );
+}
+
+/// A haft game where white's pawn stands on e7 with e8 empty, white to move.
+const HAFT_PROMOTION: &[&str] = &[
+    "d2d4", "e7e5", "d4e5", "e8e7", "e5e6", "e7d6", "e6e7", "d6d5",
+];
+
+#[test]
+fn every_haft_example_move_is_legal_where_it_is_shown() {
+    let texts = variant_texts(RuleSet::Haft, &["Moves are long algebraic"]);
+    let setups = [
+        variant_setup(RuleSet::Haft, None, &[]),
+        variant_setup(RuleSet::Haft, None, &["e2e4", "a7a6", "e4e5", "d7d5"]),
+        variant_setup(RuleSet::Haft, None, HAFT_PROMOTION),
+    ];
+    examples_play(
+        &texts,
+        &|w| w.parse::<qchess::variants::haft::HaftMove>().is_ok(),
+        &setups,
+        &|g, w| g.0.play(w).is_ok(),
+    );
 }

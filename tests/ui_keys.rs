@@ -245,6 +245,35 @@ fn illegal_input_is_explained_in_the_message_line() {
 }
 
 #[test]
+fn standard_algebraic_notation_plays_the_move_it_names() {
+    let mut app = app_from(None);
+    typed(&mut app, "Nf3");
+    assert_eq!(last_played(&app), "g1f3");
+    assert_eq!(app.message().text, "white played g1f3");
+    typed(&mut app, "e6");
+    assert_eq!(last_played(&app), "e7e6");
+    // A knight in superposition may move from either square: SAN alone is ambiguous,
+    // and the refusal says how it was read and what fits.
+    typed(&mut app, "b1^a3c3");
+    typed(&mut app, "d5");
+    typed(&mut app, "Nb5+");
+    assert_eq!(app.message().tone, Tone::Error);
+    assert_eq!(
+        app.message().text,
+        "Nb5+ (read as a knight move to b5) fits 2 moves: a3b5, c3b5; name the source \
+         square or type the move in squares"
+    );
+    assert_eq!(app.game().ply(), 4);
+    typed(&mut app, "Nab5");
+    assert_eq!(last_played(&app), "a3b5");
+    typed(&mut app, "Ke2");
+    assert_eq!(
+        app.message().text,
+        "Ke2 (read as a king move to e2): no king of black can make it"
+    );
+}
+
+#[test]
 fn typed_outcomes_are_refused_in_a_game() {
     let mut app = app_from(None);
     typed(&mut app, "b1^a3c3");
@@ -329,10 +358,11 @@ fn q_asks_during_a_game_and_a_second_q_leaves() {
     keys(&mut app, "q");
     assert!(!app.should_quit());
     assert_eq!(app.question(), Some(&Question::Quit));
-    assert!(
-        app.message().text.starts_with("Quit?"),
-        "{}",
-        app.message().text
+    // Without autosave the line says that the game is not saved (with it, it names the
+    // file: tests/ui_flow.rs).
+    assert_eq!(
+        app.message().text,
+        "Quit? y or q leaves, n stays, w saves: not saved (autosave is off)"
     );
     // Keys that do not answer leave the question up; n stays.
     keys(&mut app, "x");

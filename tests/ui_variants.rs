@@ -127,6 +127,41 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
 }
 
 #[test]
+fn the_trace_pane_before_any_move_fits_at_80x24() {
+    for (rules, name) in [(RuleSet::Harmonics, "harmonics"), (RuleSet::Haft, "haft")] {
+        let a = app(rules, None);
+        let s = screen(&a, 80, 24);
+        // The whole sentence, wrapped: the pane is 40 columns wide inside.
+        assert!(s.contains("is listed here"), "{s}");
+        insta::assert_snapshot!(format!("{name}_start_80x24"), s);
+        insta::assert_snapshot!(format!("{name}_start_120x40"), screen(&a, 120, 40));
+    }
+}
+
+#[test]
+fn harmonics_takes_san_for_ordinary_moves_and_haft_does_not() {
+    let mut a = app(RuleSet::Harmonics, None);
+    play(&mut a, "Nf3");
+    assert_eq!(texts(&a), vec!["g1f3"]);
+    play(&mut a, "Nc3");
+    assert!(
+        a.message()
+            .text
+            .starts_with("Nc3 (read as a knight move to c3): no harmonic"),
+        "{}",
+        a.message().text
+    );
+    let mut h = app(RuleSet::Haft, None);
+    play(&mut h, "e4");
+    assert!(texts(&h).is_empty());
+    assert!(
+        h.message().text.contains("write the two squares"),
+        "{}",
+        h.message().text
+    );
+}
+
+#[test]
 fn promotion_asks_which_piece() {
     let mut a = app(RuleSet::Harmonics, Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
     goto(&mut a, "a7");

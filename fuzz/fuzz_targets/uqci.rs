@@ -1,7 +1,7 @@
 //! UQCI lines, as a front end or an engine sends them: every command and engine line
 //! that parses prints back as the same thing, and the engine survives any command
 //! (searches excepted: they run on threads, and are covered by the tests; positions of
-//! up to 8 moves, so a game of splits does not grow past the fuzzer's time limit).
+//! up to 8 plies, so a game of splits does not grow past the fuzzer's time limit).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -222,6 +222,9 @@ pub enum MoveError {
     /// Text that is not a move.
     #[error("{0}")]
     Notation(#[from] super::notation::NotationError),
+    /// A move in standard algebraic notation that names no legal move, or several.
+    #[error("{0}")]
+    San(#[from] super::san::SanError),
 }
 
 /// Squares strictly between two squares on a line (empty for adjacent squares).

@@ -7,6 +7,7 @@ use super::distribution::{self, Distribution};
 use super::fen::{self, FenError, START_FEN};
 use super::notation::{self, MoveText, Shape};
 use super::repetition::{Seen, SeenList};
+use super::san;
 use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
 use serde::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -249,6 +250,15 @@ impl Game {
     pub fn play(&mut self, input: &str) -> Result<&PlayedMove, MoveError> {
         let text = notation::parse(input)?;
         self.play_text(input, &text)
+    }
+
+    /// Reads a typed move: Quantum Chess notation, or standard algebraic notation for an
+    /// ordinary move (`Nf3`, `O-O`; see [`san`]), turned into the canonical move it names.
+    pub fn read(&self, input: &str) -> Result<MoveText, MoveError> {
+        notation::parse(input).or_else(|e| match san::parse(input) {
+            Some(s) => Ok(san::resolve(&s, input, &self.state, self.opts.free_turns)?),
+            None => Err(e.into()),
+        })
     }
 
     /// Plays a parsed move; `input` is kept as what the player typed.

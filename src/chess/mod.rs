@@ -1,5 +1,6 @@
 //! Quantum Chess rules (spec/quantum-chess.md) on the simulator: board, FEN, notation,
-//! classification, circuits, the game, the repetition record, and legal-move generation.
+//! classification, circuits, the game, the repetition record, legal-move generation, and
+//! standard algebraic notation for ordinary moves.
 
 pub mod board;
 pub mod circuits;
@@ -11,6 +12,7 @@ pub mod movegen;
 pub mod notation;
 pub mod random;
 mod repetition;
+pub mod san;
 
 pub use board::{Color, Kind, Piece, Position, Square};
 pub use classify::{Classified, MoveError, MoveType, Variant};

@@ -15,6 +15,7 @@ use crate::ui::input::{self, Action, InputMode, Press};
 use crate::ui::line_edit::LineEdit;
 use crate::ui::opponent::Strength;
 use crate::ui::popup::centered;
+use crate::ui::top_bar;
 use crate::variants::RuleSet;
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseButton, MouseEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -469,14 +470,14 @@ fn state_words(s: &Summary) -> String {
 pub fn room_bar(name: &str, roster: &Roster) -> String {
     let seat = |s: Option<&(String, bool)>, side: Color| match s {
         None => "(free)".to_string(),
-        Some((n, _)) if roster.thinking == Some(side) => format!("{n} (thinking…)"),
-        Some((n, true)) => n.clone(),
-        Some((n, false)) => format!("{n} (away)"),
+        Some((n, here)) => top_bar::seat(n, *here, roster.thinking == Some(side)),
     };
     format!(
-        " {} v {} · {} watching · room {name} ",
-        seat(roster.white.as_ref(), Color::White),
-        seat(roster.black.as_ref(), Color::Black),
+        " {} · {} watching · room {name} ",
+        top_bar::versus(
+            &seat(roster.white.as_ref(), Color::White),
+            &seat(roster.black.as_ref(), Color::Black)
+        ),
         roster.watching
     )
 }

@@ -17,16 +17,15 @@ use crate::ui::table::{Place, Seat};
 use crate::ui::terminal::{
     drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions,
 };
+use crate::ui::top_bar;
 use crate::ui::variant::VariantApp;
 use crate::ui::work::Exec;
 use crossterm::event::Event;
-use ratatui::style::Style;
 use ratatui::Frame;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::Arc;
-use unicode_width::UnicodeWidthStr;
 
 /// What reaches a session's thread.
 #[derive(Debug)]
@@ -382,48 +381,6 @@ fn welcome(room: &str, seat: Seat, roster: &Roster) -> String {
     }
 }
 
-/// Writes `text` into the longest run of horizontal border on the top row (a pane's
-/// top edge), so that the game's own layout is left as it is.
-fn overlay_top_border(f: &mut Frame, text: &str, style: Style) {
-    let area = f.area();
-    if area.height == 0 {
-        return;
-    }
-    let buf = f.buffer_mut();
-    let (mut best, mut run) = ((0u16, 0u16), None::<u16>);
-    for x in area.x..=area.right() {
-        let border = x < area.right() && buf[(x, area.y)].symbol() == "─";
-        match (border, run) {
-            (true, None) => run = Some(x),
-            (false, Some(start)) => {
-                if x - start > best.1 {
-                    best = (start, x - start);
-                }
-                run = None;
-            }
-            _ => {}
-        }
-    }
-    let (start, len) = best;
-    if len < 8 {
-        return;
-    }
-    let room = usize::from(len - 2);
-    let shown: String = if text.width() <= room {
-        text.to_string()
-    } else {
-        let mut s = String::new();
-        for c in text.chars() {
-            if s.width() + 2 > room {
-                break;
-            }
-            s.push(c);
-        }
-        format!("{s}… ")
-    };
-    buf.set_string(start + 1, area.y, shown, style);
-}
-
 impl Screen for SessionScreen {
     fn draw(&self, f: &mut Frame) {
         match &self.at {
@@ -437,7 +394,7 @@ impl Screen for SessionScreen {
                 if v.unsaved.is_some() {
                     bar = format!("NOT SAVED · {}", bar.trim_start());
                 }
-                overlay_top_border(f, &bar, v.game.paint().title());
+                top_bar::overlay(f, &bar, v.game.paint().title());
             }
         }
     }
@@ -718,20 +675,5 @@ mod tests {
         bo.handle_event(key('b'));
         let text = screen_text(&bo);
         assert!(text.contains("black is taken by qchess level 1"), "{text}");
-    }
-
-    #[test]
-    fn overlay_goes_into_the_longest_border() {
-        let mut t = Terminal::new(TestBackend::new(31, 2)).unwrap();
-        t.draw(|f| {
-            let b = f.buffer_mut();
-            b.set_string(0, 0, "┌ A ─────┐┌ B ────────────────┐", Style::default());
-            overlay_top_border(f, "room1 · ann vs bo", Style::default());
-        })
-        .unwrap();
-        let row: String = (0..31)
-            .map(|x| t.backend().buffer()[(x, 0)].symbol().to_string())
-            .collect();
-        assert_eq!(row, "┌ A ─────┐┌ B ─room1 · ann v… ┐");
     }
 }

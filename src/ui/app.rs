@@ -780,7 +780,7 @@ impl App {
                 };
                 self.say(
                     Tone::Plain,
-                    "type a move: e2e4, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
+                    "type a move: e2e4 or Nf3, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
                 );
             }
             Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
@@ -1314,12 +1314,14 @@ impl App {
             return self.say(Tone::Plain, "no move typed");
         }
         self.last_typed = input.clone();
-        match notation::parse(&input) {
+        match self.game.read(&input) {
             Ok(t) => match t.outcome {
                 Some(o) if !self.game.options().free_turns => self.say(
                     Tone::Error,
                     refused_outcome(&input, &format!(".m{}", u8::from(o))),
                 ),
+                // A move typed in SAN goes on as the canonical move it names.
+                _ if notation::parse(&input).is_err() => self.play(&t.to_string(), &t, true),
                 _ => self.play(&input, &t, true),
             },
             Err(e) => self.say(Tone::Error, e.to_string()),

@@ -25,6 +25,8 @@ pub mod table;
 pub mod terminal;
 pub mod text;
 pub mod theme;
+pub mod top_bar;
+pub mod tty_input;
 pub mod variant;
 pub mod variant_panes;
 pub mod view;
@@ -66,6 +68,10 @@ pub fn draw(f: &mut Frame, app: &App) {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
     status::render(f, p.status, p.message, app, message);
+    if app.place().is_none() {
+        let players = &app.recorder().players;
+        top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
+    }
     if app.game_over_shown() {
         popup::game_over(f, area, app);
     }

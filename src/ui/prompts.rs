@@ -60,10 +60,21 @@ pub struct Asked {
 }
 
 impl Question {
-    /// The message line while the question is shown.
-    pub fn line(&self) -> String {
+    /// The message line while the question is shown; `recorder` says where the game is
+    /// autosaved (the file's name: its folder is in the popup).
+    pub fn line(&self, recorder: &Recorder) -> String {
         match self {
-            Question::Quit => "Quit? y (or q again) leaves, n stays".into(),
+            Question::Quit => match autosaved(recorder) {
+                Some(p) => format!(
+                    "Quit? y or q leaves, n stays; saved as {}",
+                    p.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+                None => format!(
+                    "Quit? y or q leaves, n stays, w saves: not saved ({})",
+                    unsaved_reason(recorder)
+                ),
+            },
             Question::CreateDir { dir, .. } => {
                 format!("create {}? y/n", tilde(dir, home_dir().as_deref()))
             }
@@ -132,7 +143,7 @@ pub trait Asking {
     /// Shows `q`, its short form on the message line.
     fn ask(&mut self, q: Question) {
         self.set_message(Message {
-            text: q.line(),
+            text: q.line(self.recorder()),
             tone: Tone::Plain,
         });
         *self.question_mut() = Some(q);

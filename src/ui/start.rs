@@ -18,7 +18,8 @@ use std::time::Duration;
 pub struct Offer {
     /// The autosave file.
     pub path: PathBuf,
-    /// The game in a few words: players, rules, moves, side to move, start date.
+    /// The game in a few words: players, rules, the move it is at, side to move, start
+    /// date.
     pub summary: String,
     /// Why resuming failed, once it was tried.
     pub error: Option<String>,
@@ -41,30 +42,30 @@ pub fn resumable(data_dir: &Path) -> Option<Offer> {
     })
 }
 
-/// "Ann vs Bo, quantum, 12 moves, white to move (started 2026-11-23 16:40 UTC)".
+/// "Ann vs Bo, quantum, move 7, white to move (started 2026-11-23 16:40 UTC)": the
+/// move is numbered as chess players number it (a move is white's and black's ply;
+/// the start position's FEN gives the first number).
 fn summary(saved: &SavedGame) -> String {
-    let n = saved.moves.len();
-    // The side to move: the start's, turned once per ply.
-    let black_starts = saved
+    let mut fen = saved
         .start
         .as_deref()
-        .and_then(|fen| fen.split_whitespace().nth(1))
-        == Some("b");
-    let to_move = if black_starts ^ (n % 2 == 1) {
-        "black"
-    } else {
-        "white"
-    };
+        .unwrap_or_default()
+        .split_whitespace();
+    let black_starts = fen.nth(1) == Some("b");
+    let first: usize = fen.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
+    // Plies counted from white's first move of the first numbered move.
+    let plies = saved.moves.len() + usize::from(black_starts);
+    let to_move = if plies % 2 == 1 { "black" } else { "white" };
     let started = saved
         .date
         .get(..16)
         .map_or_else(|| saved.date.clone(), |d| d.replace('T', " "));
     format!(
-        "{} vs {}, {}, {n} move{}, {to_move} to move (started {started} UTC)",
+        "{} vs {}, {}, move {}, {to_move} to move (started {started} UTC)",
         saved.players.white,
         saved.players.black,
         saved.variant,
-        if n == 1 { "" } else { "s" },
+        first + plies / 2,
     )
 }
 
@@ -264,5 +265,39 @@ impl Screen for Session {
 
     fn working(&self) -> bool {
         self.loading.is_some() || self.game.working()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Game, GameOptions};
+    use crate::record::Players;
+
+    fn saved(fen: Option<&str>, moves: &[&str]) -> SavedGame {
+        let mut g = match fen {
+            Some(f) => Game::from_fen(f, GameOptions::default()).unwrap(),
+            None => Game::standard(GameOptions::default()),
+        };
+        for m in moves {
+            g.play(m).unwrap();
+        }
+        SavedGame::of_game(&g, &Players::default(), "2026-11-23T16:40:00Z")
+    }
+
+    #[test]
+    fn the_summary_numbers_moves_as_chess_players_do() {
+        let sixteen = [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "b1c3", "g8f6", "d2d3", "d7d6", "c1g5",
+            "c8g4", "h2h3", "h7h6", "a2a3", "a7a6",
+        ];
+        assert_eq!(
+            summary(&saved(None, &sixteen)),
+            "White vs Black, quantum, move 9, white to move (started 2026-11-23 16:40 UTC)"
+        );
+        assert!(summary(&saved(None, &sixteen[..15])).contains("move 8, black to move"));
+        let black_first = Some("4k3/8/8/8/8/8/8/4K3 b - - 0 30");
+        assert!(summary(&saved(black_first, &[])).contains("move 30, black to move"));
+        assert!(summary(&saved(black_first, &["e8d8"])).contains("move 31, white to move"));
     }
 }

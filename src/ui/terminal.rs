@@ -7,6 +7,7 @@ use super::color::{ColorChoice, Paint};
 use super::input::Press;
 use super::opponent::{Computer, Sides};
 use super::theme::Theme;
+use super::tty_input::{self, Input, InputWatch};
 use super::variant::VariantApp;
 use super::work::{CancelFlag, Exec};
 use crate::chess::fen::{FenError, START_FEN};
@@ -163,7 +164,8 @@ pub fn require_terminal() -> Result<(), NoTerminal> {
 pub enum Ended {
     /// The player quit.
     Quit,
-    /// A signal (SIGTERM, SIGHUP, SIGINT or SIGQUIT) with this number stopped it.
+    /// A signal (SIGTERM, SIGHUP, SIGINT or SIGQUIT) with this number stopped it; the
+    /// terminal's input at end-of-file counts as SIGHUP.
     Signal(i32),
 }
 
@@ -547,13 +549,22 @@ impl Signals {
 pub fn run_screen(screen: &mut impl Screen, opts: TerminalOptions) -> io::Result<Ended> {
     let signals = Signals::register()?;
     install_panic_hook();
+    let input = InputWatch::new()?;
     let terminal = setup(opts)?;
     let mut console = Local {
         terminal,
         signals,
         opts,
+        input,
     };
     let result = drive(&mut console, screen);
+    // ratatui shows a hidden cursor when its terminal is dropped and, when it cannot,
+    // prints the error to standard error, which panics on a terminal that has gone (a
+    // dropped connection): the cursor is shown here, and a terminal that refuses is
+    // not dropped (the process ends soon after).
+    if console.terminal.show_cursor().is_err() {
+        std::mem::forget(console.terminal);
+    }
     restore();
     result
 }
@@ -649,6 +660,7 @@ struct Local {
     terminal: Terminal<CrosstermBackend<Stdout>>,
     signals: Signals,
     opts: TerminalOptions,
+    input: InputWatch,
 }
 
 impl Console for Local {
@@ -661,11 +673,22 @@ impl Console for Local {
         if self.signals.take_suspend() {
             return Ok(Woke::Suspend);
         }
-        Ok(if event::poll(wait)? {
-            Woke::Event(event::read()?)
-        } else {
-            Woke::Nothing
-        })
+        // crossterm is asked only when its input is not at end-of-file, where its read
+        // would never return (see `tty_input`); a hangup just before it is left to the
+        // watchdog.
+        let closed = Woke::Stop(Ended::Signal(tty_input::HANGUP));
+        if self.input.wait(Duration::ZERO)? == Input::Closed {
+            return Ok(closed);
+        }
+        if !event::poll(Duration::ZERO)? {
+            if self.input.wait(wait)? == Input::Closed {
+                return Ok(closed);
+            }
+            if !event::poll(Duration::ZERO)? {
+                return Ok(Woke::Nothing);
+            }
+        }
+        Ok(Woke::Event(event::read()?))
     }
 
     fn size(&self) -> io::Result<Size> {
@@ -688,8 +711,9 @@ const WORK_CHECK: Duration = Duration::from_millis(25);
 const SIGNAL_GRACE: Duration = Duration::from_millis(1500);
 
 /// Ends the process shortly after an ending signal even when the event loop cannot see
-/// the flag: after a dropped connection (SIGHUP) the terminal reads return end-of-file
-/// and crossterm keeps reading without returning. The game is autosaved after every
+/// the flag: its writes are stuck on a terminal nobody reads, or the input ended in the
+/// instant between the loop's look at it and crossterm's read, which then keeps reading
+/// without returning (see `tty_input`). The game is autosaved after every
 /// move, so nothing is lost; the terminal is restored as far as it still exists, and the
 /// autosave's lock file is removed (nothing is dropped on this way out).
 fn watch_signals(sigs: &[i32]) -> io::Result<()> {

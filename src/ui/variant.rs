@@ -14,6 +14,7 @@ use super::recent::Recent;
 use super::steps;
 use super::table::{self, Place, Seat};
 use super::work::{CancelFlag, Exec, Job, Pending};
+use crate::chess::san::SanError;
 use crate::chess::{Square, Status};
 use crate::engine::variant::greedy_variant;
 use crate::engine::Thinking;
@@ -106,7 +107,7 @@ pub struct VariantApp {
     place: Option<Place<Box<dyn VariantGame>>>,
 }
 
-/// The squares a move in long algebraic notation (`e2e4`, `b1~d4`, `e7e8q`) names.
+/// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names.
 pub fn move_squares(text: &str) -> Option<(Square, Square, bool)> {
     let quantum = text.contains('~');
     let plain: String = text.chars().filter(|c| *c != '~').collect();
@@ -755,7 +756,7 @@ impl VariantApp {
     fn prompt(&mut self, purpose: Purpose, line: LineEdit) {
         let hint = match purpose {
             Purpose::Move if self.game.rules() == RuleSet::Harmonics => {
-                "type a move: e2e4, e7e8q, b1~d4 (quantum); Enter plays, Esc cancels"
+                "type a move: e2e4 or Nf3, e7e8q, b1~d5 (quantum); Enter plays, Esc cancels"
             }
             Purpose::Move => "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q",
             Purpose::SavePath => prompts::SAVE_HINT,
@@ -895,6 +896,17 @@ impl VariantApp {
         }
     }
 
+    /// A harmonics move typed in standard algebraic notation (`Nf3`), as the move it
+    /// names; `None` for anything else (haft's pieces have no type to name until their
+    /// moves lock one in, so haft takes only squares).
+    fn san_move(&self, input: &str) -> Option<Result<String, SanError>> {
+        let harmonics = self.game.rules() == RuleSet::Harmonics;
+        if !harmonics || crate::variants::harmonics::notation::parse(input).is_ok() {
+            return None;
+        }
+        crate::variants::harmonics::san::read(self.game.as_ref(), input)
+    }
+
     fn submit(&mut self) {
         let VariantMode::Prompt { line, purpose } = &self.mode else {
             return;
@@ -914,9 +926,14 @@ impl VariantApp {
             Purpose::Move => {
                 self.mode = VariantMode::Idle;
                 self.last_typed = input.clone();
-                match forced_suffix(self.game.rules(), &input) {
-                    Some(suffix) => self.say(Tone::Error, refused_outcome(&input, &suffix)),
-                    None => self.play(&input),
+                match (
+                    forced_suffix(self.game.rules(), &input),
+                    self.san_move(&input),
+                ) {
+                    (Some(suffix), _) => self.say(Tone::Error, refused_outcome(&input, &suffix)),
+                    (None, Some(Ok(mv))) => self.play(&mv),
+                    (None, Some(Err(e))) => self.say(Tone::Error, e.to_string()),
+                    (None, None) => self.play(&input),
                 }
             }
             Purpose::SavePath if input.is_empty() => {

@@ -47,6 +47,10 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
     }
     status_line(f, p.status, app);
     f.render_widget(Paragraph::new(message), p.message);
+    if app.place().is_none() {
+        let players = &app.recorder().players;
+        super::top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
+    }
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
         let reason = g.end_reason().unwrap_or_default();
@@ -151,7 +155,10 @@ fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
     let text = app.paint.fg(app.paint.theme.text);
     let mut details = app.game().details(app.cursor());
     if let Some(score) = app.computer().score() {
-        details.push(format!("engine {}", super::opponent::score_words(score)));
+        // After the first line (the count), where a long list below cannot push it out
+        // of the pane.
+        let score = format!("engine {}", super::opponent::score_words(score));
+        details.insert(details.len().min(1), score);
     }
     let lines: Vec<Line> = wrapped(&details, inner.width as usize)
         .into_iter()
@@ -242,10 +249,11 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
     );
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let lines: Vec<String> = match shown {
-        Some((_, r)) => wrapped(&r.trace, inner.width as usize),
-        None => vec!["no moves yet: each move's effect on the game state is listed here".into()],
-    };
+    let none = ["no moves yet: each move's effect on the game state is listed here".into()];
+    let lines = wrapped(
+        shown.map_or(&none[..], |(_, r)| &r.trace),
+        inner.width as usize,
+    );
     let text = app.paint.fg(app.paint.theme.text);
     let lines: Vec<Line> = lines.into_iter().map(|l| Line::styled(l, text)).collect();
     f.render_widget(Paragraph::new(lines).scroll((app.trace_scroll, 0)), inner);

@@ -1,6 +1,6 @@
 //! The "harmonics" variant (spec/harmonics.md): the board is a weighted list of ordinary
 //! boards. Ordinary moves are made in every harmonic that allows them, quantum moves
-//! (`b1~d4`) split each harmonic that allows them into a moved and an unmoved half, and
+//! (`b1~d5`) split each harmonic that allows them into a moved and an unmoved half, and
 //! squares claimed by different pieces in different harmonics are measured. A move is
 //! legal when at least one harmonic allows it.
 
@@ -11,6 +11,7 @@ pub mod measure;
 pub mod notation;
 pub mod report;
 pub mod rules;
+pub mod san;
 pub mod superposition;
 
 use self::board::{piece, Board};

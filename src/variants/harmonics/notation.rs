@@ -1,5 +1,5 @@
 //! Move text of the harmonics variant: long algebraic ordinary moves (`e2e4`, `e7e8q`),
-//! quantum moves (`b1~d4`), and recorded measurement outcomes appended to either
+//! quantum moves (`b1~d5`), and recorded measurement outcomes appended to either
 //! (`.c3=N`: the white knight was kept on c3; `.d4=-`: d4 was found empty).
 
 use crate::chess::{Kind, Piece, Square};
@@ -93,7 +93,7 @@ fn square(text: &str, s: &str) -> Result<Square, VariantError> {
 
 fn bad_move(text: &str) -> VariantError {
     VariantError(format!(
-        "\"{text}\" is not a move: write e2e4, e7e8q (promotion) or b1~d4 (quantum move)"
+        "\"{text}\" is not a move: write e2e4, e7e8q (promotion) or b1~d5 (quantum move)"
     ))
 }
 
