@@ -1,5 +1,5 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
-//! (spec/notation.md).
+//! (docs/rules/notation.md).
 
 use crate::chess::{fen::START_FEN, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};

@@ -1,4 +1,4 @@
-//! Quantum Chess rules (spec/quantum-chess.md) on the simulator: board, FEN, notation,
+//! Quantum Chess rules (docs/rules/quantum-chess.md) on the simulator: board, FEN, notation,
 //! classification, circuits, the game, the repetition record, legal-move generation, and
 //! standard algebraic notation for ordinary moves.
 

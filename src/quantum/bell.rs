@@ -1,5 +1,5 @@
 //! Looking inside a state: the two-qubit reduced density matrix, Bell-projector
-//! expectation values and log negativity (spec/quantum-chess.md section 5).
+//! expectation values and log negativity (docs/rules/quantum-chess.md, "Looking inside").
 
 // Small fixed-size matrix arithmetic reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]

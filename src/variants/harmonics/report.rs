@@ -122,7 +122,7 @@ fn cursor_lines(sp: &Superposition, marginals: &[Marginal; 64], cursor: Square) 
     lines
 }
 
-/// The `qchess analyze --variant harmonics --json` object (spec/notation.md's fields
+/// The `qchess analyze --variant harmonics --json` object (docs/rules/notation.md's fields
 /// without "fen", plus "variant", "harmonics" and "bound").
 pub fn to_json(game: &HarmonicsGame) -> Value {
     let moves: Vec<Value> = game
