@@ -17,9 +17,9 @@ pub enum RuleSet {
     /// Quantum Chess (Cantwell's rules) on the simulator.
     #[default]
     Quantum,
-    /// Weighted classical boards (spec/harmonics.md).
+    /// Weighted classical boards (docs/rules/harmonics.md).
     Harmonics,
-    /// Haft Schroedinger Chess (spec/haft.md).
+    /// Haft Schroedinger Chess (docs/rules/haft.md).
     Haft,
 }
 

@@ -81,7 +81,7 @@ impl Ending {
     }
 }
 
-/// A game of Haft Schroedinger Chess (spec/haft.md) from the starting position: pawns as
+/// A game of Haft Schroedinger Chess (docs/rules/haft.md) from the starting position: pawns as
 /// usual, eight undetermined majors per side on the back rank.
 #[derive(Clone, Debug)]
 pub struct HaftGame {

@@ -1,4 +1,4 @@
-//! Haft Schroedinger Chess (spec/haft.md): each side's eight back-rank majors start with
+//! Haft Schroedinger Chess (docs/rules/haft.md): each side's eight back-rank majors start with
 //! no type and take one on by how they move. A move is legal when at least one pair of
 //! Scramble Chess starting arrangements (a "consistent world") makes the whole game so
 //! far legal chess without castling, check rules included.

@@ -1,4 +1,4 @@
-//! The "harmonics" variant (spec/harmonics.md): the board is a weighted list of ordinary
+//! The "harmonics" variant (docs/rules/harmonics.md): the board is a weighted list of ordinary
 //! boards. Ordinary moves are made in every harmonic that allows them, quantum moves
 //! (`b1~d5`) split each harmonic that allows them into a moved and an unmoved half, and
 //! squares claimed by different pieces in different harmonics are measured. A move is
