@@ -216,7 +216,7 @@ impl SavedGame {
     /// The file's text: a comment line, then the fields.
     pub fn to_toml(&self) -> String {
         let body = toml::to_string(self).unwrap_or_default();
-        format!("# qchess saved game (see the README, \"Saved games\")\n{body}")
+        format!("# qchess saved game (see docs/playing.md, \"Saved games\")\n{body}")
     }
 
     /// Reads a saved game from its text; `path` is only used in messages.

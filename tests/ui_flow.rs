@@ -372,21 +372,41 @@ fn example_words(text: &str, reads: &dyn Fn(&str) -> bool) -> Vec<String> {
         .collect()
 }
 
-/// The README's paragraph (or list item) that starts with a line holding `marker`.
+/// The docs' paragraph (or list item) that starts with a line holding `marker` (the
+/// README and the pages in docs/).
 fn readme_paragraph(marker: &str) -> String {
     readme_lines(marker, None)
 }
 
-/// The README's lines from the one holding `marker` to the end of its paragraph (or list
+/// The README and every page in docs/, one after the other.
+fn docs_text() -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for dir in [root.join("docs"), root.join("docs/rules")] {
+        let mut found: Vec<_> = std::fs::read_dir(&dir)
+            .expect("docs/")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        found.sort();
+        pages.extend(found);
+    }
+    pages
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("a docs page") + "\n")
+        .collect()
+}
+
+/// The docs' lines from the one holding `marker` to the end of its paragraph (or list
 /// item), or to the first line holding `last`.
 fn readme_lines(marker: &str, last: Option<&str>) -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = docs_text();
     let lines: Vec<&str> = readme.lines().collect();
     let at = lines
         .iter()
         .position(|l| l.contains(marker))
-        .unwrap_or_else(|| panic!("README has no line with {marker:?}"));
+        .unwrap_or_else(|| panic!("no docs page has a line with {marker:?}"));
     let mut out = vec![lines[at]];
     for l in &lines[at + 1..] {
         if l.trim().is_empty() || l.starts_with("* ") || l.starts_with('|') {
@@ -448,7 +468,8 @@ fn every_example_move_shown_is_legal_where_it_is_shown() {
         ("help", colon_help(qchess::ui::input::KEYMAP)),
         ("the move line", a.message().text.clone()),
         ("a refusal", refused),
-        ("README, keys", readme_paragraph("type a move in notation")),
+        ("docs, keys", readme_paragraph("type a move in notation")),
+        ("README, keys", readme_paragraph("type a move (`e2e4`")),
         (
             "README, SAN",
             // The forms, not the refusals the paragraph goes on with.

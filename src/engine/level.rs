@@ -38,7 +38,7 @@ pub fn limits(level: u8, seed: u64) -> Limits {
         // answer to a capture is seen. With one ply level 5 scored 41.7% against level
         // 4 (24 games): its depth-5 horizon ends on the other side's capture, counted
         // without the recapture. With two it scored 82.5% in a pilot of 20 games, with
-        // three 65.0%, at about the same number of nodes per move (see the README).
+        // three 65.0%, at about the same number of nodes per move (see docs/measurements.md).
         _ => (5, 2, 8, 300_000),
     };
     Limits {

@@ -3,7 +3,7 @@
 //! the progress reports and cancel flag a caller watches a run with.
 //!
 //! The cost model counts the work of each stage in the units it is made of and turns it
-//! into seconds with rates measured on a 2-core machine (see the README, "Limits"):
+//! into seconds with rates measured on a 2-core machine (see docs/skat.md, "Limits"):
 //! * solving: searched positions of the double-dummy solver, projected from the first
 //!   1/32 of the distributions (each solved for every card I hold);
 //! * measuring P_fav: one gate per favourable distribution and card over the whole state
