@@ -84,6 +84,29 @@ fn help_screen() {
 }
 
 #[test]
+fn the_help_ends_with_the_rules_in_short() {
+    for (w, h) in [(80, 24), (120, 40), (60, 20)] {
+        let mut app = app_from(None, &[]);
+        press(&mut app, '?');
+        let mut shown = screen(&app, w, h);
+        while !shown.contains(" Rules ") {
+            assert!(!shown.contains("any key closes"), "no rules page: {shown}");
+            press(&mut app, 'x');
+            shown = screen(&app, w, h);
+        }
+        insta::assert_snapshot!(format!("help_rules_{w}x{h}"), &shown);
+        // The rules end on the last page, whole.
+        let mut rules = shown.clone();
+        while !shown.contains("any key closes") {
+            press(&mut app, 'x');
+            shown = screen(&app, w, h);
+            rules.push_str(&shown);
+        }
+        assert!(rules.contains("found has lost."), "{rules}");
+    }
+}
+
+#[test]
 fn the_help_ends_with_the_last_messages_in_full() {
     let mut app = app_from(None, &[]);
     for typed in [":e2e4", ":e7e5", ":g1^f3h3", ":b8xc6"] {
@@ -98,14 +121,17 @@ fn the_help_ends_with_the_last_messages_in_full() {
     insta::assert_snapshot!("help_messages_120x40", screen(&app, 120, 40));
     // The page turns by the pages of the last drawing.
     let first = screen(&app, 80, 24);
-    assert!(first.contains(" Keys 1/2 (any key: more) "), "{first}");
+    assert!(first.contains(" Keys 1/3 (any key: more) "), "{first}");
     press(&mut app, 'x');
     insta::assert_snapshot!("help_messages_page2_80x24", screen(&app, 80, 24));
-    // On a small screen the messages keep one page under their heading, newest first.
+    // On a small screen the messages keep one page under their heading, newest first
+    // (the rules come after them: the third page at 80x24 closes).
+    press(&mut app, 'x');
     press(&mut app, 'x');
     press(&mut app, '?');
     let mut last = screen(&app, 60, 20);
-    while !last.contains("any key closes") {
+    while !last.contains("Last messages") {
+        assert!(!last.contains("any key closes"), "no messages page: {last}");
         press(&mut app, 'x');
         last = screen(&app, 60, 20);
     }

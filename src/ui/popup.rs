@@ -8,6 +8,7 @@ use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::prompts::Asked;
 use super::recent::Recent;
 use super::table;
+use crate::variants::RuleSet;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -119,6 +120,7 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
             app.computer().sides().both(),
             app.place().is_some(),
         ),
+        RuleSet::Quantum.short_rules(),
         &app.recent,
         app.help_page(),
     );
@@ -140,6 +142,7 @@ pub fn help_box(
     area: Rect,
     paint: &Paint,
     entries: Vec<(String, String)>,
+    rules: &[&str],
     recent: &Recent,
     page: usize,
 ) -> usize {
@@ -203,14 +206,17 @@ pub fn help_box(
             last.extend(b);
         }
     }
+    let keys = pages.len();
+    pages.extend(rules_pages(paint, rules, w as usize - 3, rows));
     let n = pages.len();
     let page = page.min(n - 1);
+    let what = if page < keys { "Keys" } else { "Rules" };
     let title = if n == 1 {
-        " Keys (any key closes) ".to_string()
+        format!(" {what} (any key closes) ")
     } else if page + 1 < n {
-        format!(" Keys {}/{n} (any key: more) ", page + 1)
+        format!(" {what} {}/{n} (any key: more) ", page + 1)
     } else {
-        format!(" Keys {}/{n} (any key closes) ", page + 1)
+        format!(" {what} {}/{n} (any key closes) ", page + 1)
     };
     let lines = pages.swap_remove(page);
     let r = centered(area, w, lines.len() as u16 + 2);
@@ -225,6 +231,33 @@ pub fn help_box(
         r,
     );
     n
+}
+
+/// The rules in short (a heading, then paragraphs), wrapped to `width` and cut into
+/// pages of `rows` lines (a paragraph is never split; a blank line between two).
+fn rules_pages<'a>(paint: &Paint, rules: &[&str], width: usize, rows: usize) -> Vec<Vec<Line<'a>>> {
+    let Some((heading, paragraphs)) = rules.split_first() else {
+        return Vec::new();
+    };
+    let text = paint.fg(paint.theme.text);
+    let heading = wrap(heading, width)
+        .into_iter()
+        .map(|l| Line::styled(format!(" {l}"), paint.title()));
+    let mut pages = vec![heading.collect::<Vec<_>>()];
+    for p in paragraphs {
+        let lines: Vec<Line> = wrap(p, width)
+            .into_iter()
+            .map(|l| Line::styled(format!(" {l}"), text))
+            .collect();
+        let last = pages.last_mut().expect("one page at least");
+        if last.len() + 1 + lines.len() > rows {
+            pages.push(lines);
+        } else {
+            last.push(Line::raw(""));
+            last.extend(lines);
+        }
+    }
+    pages
 }
 
 /// Writes on the top border of the compact arrangement's pane below the board which

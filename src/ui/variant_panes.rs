@@ -69,7 +69,16 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         let shown =
             popup::shown_bindings(map, app.computer().sides().both(), app.place().is_some());
         let lines = popup::map_lines(&shown);
-        let pages = popup::help_box(f, area, &app.paint, lines, &app.recent, app.help_page);
+        let rules = app.game().rules().short_rules();
+        let pages = popup::help_box(
+            f,
+            area,
+            &app.paint,
+            lines,
+            rules,
+            &app.recent,
+            app.help_page,
+        );
         app.help_pages.set(pages);
     }
 }

@@ -35,7 +35,56 @@ impl RuleSet {
             RuleSet::Haft => "haft",
         }
     }
+
+    /// The rules in short, for a chess player: a heading and paragraphs (the help's
+    /// rules page; the whole rules are in `docs/rules/`).
+    pub fn short_rules(self) -> &'static [&'static str] {
+        match self {
+            RuleSet::Quantum => &QUANTUM_RULES,
+            RuleSet::Harmonics => &HARMONICS_RULES,
+            RuleSet::Haft => &HAFT_RULES,
+        }
+    }
 }
+
+const QUANTUM_RULES: [&str; 6] = [
+    "Quantum Chess in short (all of it: docs/rules/quantum-chess.md)",
+    "Pieces move as in chess. A knight, bishop, rook, queen or king may also split \
+     (s, or :b1^a3c3) onto two squares, each with a chance (the number shown); found \
+     on one, it is not on the other. Merge (m, or :a3c3^b5) brings the halves together.",
+    "A bishop, rook or queen crossing a square that may be occupied moves only where \
+     it is empty: the two pieces are then tied together (entangled).",
+    "A capture first asks if it can happen (is my piece there, is its path clear?): \
+     the answer is drawn with its chance, pieces tied to it change, and a no spends the \
+     turn. A piece partly on the target is taken only where it was.",
+    "A move onto a square that may hold a piece you cannot take asks if it is empty.",
+    "No check: you win by capturing the king (its chance reaches 0). After 50 moves \
+     without a change of material, or a third repetition, every square is looked at: \
+     a king not found has lost.",
+];
+
+const HARMONICS_RULES: [&str; 5] = [
+    "Harmonics in short (all of it: docs/rules/harmonics.md)",
+    "The game is a list of ordinary boards with weights; a square shows its piece and \
+     the weight of the boards where it stands there.",
+    "An ordinary move is made on every board that allows it. A quantum move (:b1~d5), \
+     to an empty square one or two quiet moves away, splits every such board into a \
+     moved and an unmoved half. Pawns never make quantum moves; they never capture.",
+    "Two different pieces that would share a square on different boards are a \
+     conflict: one is kept, at random by weight, and the other's boards are dropped.",
+    "There is no check: you win when the enemy king's chance reaches 0.",
+];
+
+const HAFT_RULES: [&str; 5] = [
+    "Haft Schroedinger Chess in short (all of it: docs/rules/haft.md)",
+    "The back-rank pieces start as undetermined majors (M): K, Q, R, R, B, B, N, N in an \
+     order nobody knows. A piece takes on a type by how it moves.",
+    "A move is legal when some starting order makes the whole game so far legal chess \
+     (no castling, check rules included): those orders are the consistent worlds.",
+    "A knight-mover is a knight in every world; three rook-movers are two rooks and the \
+     queen; a captured piece was never the king.",
+    "You win by checkmate in every consistent world; worlds that disagree make a draw.",
+];
 
 impl fmt::Display for RuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
