@@ -235,6 +235,7 @@ impl MatchReport {
                 "unfinished": g.unfinished,
                 "adjudicated": g.adjudicated,
                 "kings": {"first": g.kings[0], "second": g.kings[1]},
+                "tallies": {"first": tally_json(&g.tallies[0]), "second": tally_json(&g.tallies[1])},
                 "moves": g.moves,
             })).collect::<Vec<_>>(),
         })
