@@ -16,12 +16,19 @@
 //!   probability, a few centipawns each.
 //! * **Centre and pawns**: pawns, knights and bishops nearer the centre, pawns further
 //!   up the board, weighted by probability.
-//! * **King risk**: the best single capture an enemy piece could try on a king square:
-//!   probability of the attacker on its square, times the probability that its path is
-//!   clear (path squares taken as independent), times the king's probability there.
-//!   That much king can go in one move. The side to move gains [`THREAT_NOW`] of it
+//! * **King risk** ([`king_threat`]): each square of a king counted apart, the king's
+//!   probability there times the chance that square is attacked: the sum over the
+//!   enemy pieces that could capture there of the attacker's probability times the
+//!   probability its path is clear (path squares taken as independent), at most 1. A
+//!   split king has each half counted (two attacked halves are twice one): that much
+//!   king can go over the next captures. The side to move gains [`THREAT_NOW`] of it
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
 //!   against its own king (it has a move to answer first).
+//! * **Split king** ([`SPLIT_KING`]): a king spread over several squares offers each
+//!   half to a capture that needs no luck (a capture of a half takes that half whether
+//!   or not the rest is there), so each later attack takes a share of it: it costs
+//!   [`SPLIT_KING`] times its spread (1 minus the sum of the squares of its shares; 0
+//!   for a king on one square, 1/2 for an even split) times its presence.
 //!
 //! Bounds the search relies on (expectimax pruning at chance nodes, see
 //! `search.rs`): every value this module returns lies in `[-BOUND, BOUND]`, and a game
@@ -41,6 +48,9 @@ pub const BOUND: f64 = 25_000.0;
 pub const THREAT_NOW: f64 = 0.5;
 /// Share of a capture threat on its own king counted against the side to move.
 pub const THREAT_LATER: f64 = 0.3;
+/// What a king spread evenly over ever more squares would cost, in centipawns (an even
+/// split costs half of it).
+pub const SPLIT_KING: f64 = 300.0;
 
 /// Which terms an evaluation uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,15 +84,17 @@ pub struct Terms {
     pub mobility: f64,
     /// Centre and pawn advance.
     pub centre: f64,
-    /// The king each side could lose to the best single capture of the other: index 0
+    /// The king each side could lose to the other's captures ([`king_threat`]): index 0
     /// White's king, 1 Black's.
     pub threat: [f64; 2],
+    /// The cost of split kings ([`SPLIT_KING`]), White's minus Black's.
+    pub split: f64,
 }
 
 /// The position's value for the side to move, in centipawns, in `[-BOUND, BOUND]`.
 pub fn evaluate(game: &Game, style: Style) -> f64 {
     let t = terms(game, style);
-    let white = t.king + t.material + t.mobility + t.centre;
+    let white = t.king + t.material + t.mobility + t.centre - t.split;
     let to_move = game.to_move();
     let (own, other) = match to_move {
         Color::White => (t.threat[0], t.threat[1]),
@@ -122,8 +134,28 @@ pub fn terms(game: &Game, style: Style) -> Terms {
             king_threat(game, Color::White),
             king_threat(game, Color::Black),
         ];
+        t.split = split_cost(game, Color::White) - split_cost(game, Color::Black);
     }
     t
+}
+
+/// What the split of `color`'s king costs: [`SPLIT_KING`] times its spread times its
+/// presence (0 for a king on one square).
+pub fn split_cost(game: &Game, color: Color) -> f64 {
+    let st = game.state();
+    let shares: Vec<f64> = st
+        .register
+        .pieces()
+        .filter(|(_, p)| p.color == color && p.kind == Kind::King)
+        .map(|(s, _)| st.probs[s.index()])
+        .filter(|&p| p > 0.0)
+        .collect();
+    let presence: f64 = shares.iter().sum();
+    if shares.len() < 2 {
+        return 0.0;
+    }
+    let spread = 1.0 - shares.iter().map(|p| (p / presence).powi(2)).sum::<f64>();
+    SPLIT_KING * spread * presence
 }
 
 fn mobility_weight(kind: Kind) -> f64 {
@@ -187,13 +219,15 @@ fn reach(game: &Game, s: Square, kind: Kind) -> f64 {
     }
 }
 
-/// The king `victim` could lose to the best single capture the other side may try now:
-/// attacker probability times clear-path probability times the king's probability on the
-/// square.
+/// The king `victim` could lose to the other side's captures, each of its squares
+/// counted apart: the king's probability there times the chance the square is attacked
+/// (the attackers' probabilities times their clear-path probabilities, summed, at most
+/// 1). 1 for a king on one square attacked by a certain piece along a clear path (a
+/// classical check).
 pub fn king_threat(game: &Game, victim: Color) -> f64 {
     let st = game.state();
     let attacker = victim.opposite();
-    let mut best: f64 = 0.0;
+    let mut total = 0.0;
     for (k, kp) in st.register.pieces() {
         if kp.color != victim || kp.kind != Kind::King {
             continue;
@@ -202,20 +236,25 @@ pub fn king_threat(game: &Game, victim: Color) -> f64 {
         if pk <= 0.0 {
             continue;
         }
+        let mut attacked: f64 = 0.0;
         for (a, ap) in st.register.pieces() {
             if ap.color != attacker {
                 continue;
             }
             let pa = st.probs[a.index()];
-            if pa * pk <= best {
+            if pa <= 0.0 {
                 continue;
             }
             if let Some(clear) = attack_chance(game, a, ap.kind, attacker, k) {
-                best = best.max(pa * clear * pk);
+                attacked += pa * clear;
+                if attacked >= 1.0 {
+                    break;
+                }
             }
         }
+        total += pk * attacked.min(1.0);
     }
-    best
+    total
 }
 
 /// Whether a piece of `kind` and `color` on `a` attacks `k` by its capture pattern, and
@@ -300,5 +339,36 @@ mod tests {
         // A certain piece on the path blocks it.
         let g = game("R1n1k3/8/8/8/8/8/8/4K3 b - - 0 1");
         assert_eq!(king_threat(&g, Color::Black), 0.0);
+    }
+
+    #[test]
+    fn each_half_of_a_split_king_counts() {
+        // The black king on e3 splits onto d2 and f4.
+        let threat = |fen: &str| {
+            let mut g = game(fen);
+            g.play("e3^d2f4").unwrap();
+            king_threat(&g, Color::Black)
+        };
+        assert!(
+            threat("8/8/8/8/8/4k3/8/R6K b - - 0 1").abs() < 1e-12,
+            "neither half"
+        );
+        // The rook on a2 attacks d2 along the second rank: half the king.
+        assert!((threat("8/8/8/8/8/4k3/R7/7K b - - 0 1") - 0.5).abs() < 1e-12);
+        // And the rook on f8 attacks f4: both halves, the whole king (the best single
+        // capture would take half).
+        assert!((threat("5R2/8/8/8/8/4k3/R7/7K b - - 0 1") - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_split_king_costs_its_spread() {
+        let g = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(split_cost(&g, Color::White), 0.0);
+        let mut g = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        g.play("e1^d1f1").unwrap();
+        assert!((split_cost(&g, Color::White) - SPLIT_KING / 2.0).abs() < 1e-9);
+        assert_eq!(split_cost(&g, Color::Black), 0.0);
+        // Black to move: White's split is White's cost.
+        assert!(terms(&g, Style::Full).split > 0.0);
     }
 }

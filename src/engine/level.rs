@@ -49,6 +49,7 @@ pub fn limits(level: u8, seed: u64) -> Limits {
         quiescence,
         late_moves,
         style: Style::Full,
+        extend_checks: true,
         seed,
     }
 }
