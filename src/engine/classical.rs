@@ -113,6 +113,28 @@ fn allowed_castling(position: &Position, rights: Castling) -> Castling {
     }
 }
 
+/// When no board has both kings (one king is spread so thin that every board with it
+/// is under 1e-12): the game's standard moves onto a square where the other king may
+/// be, the likeliest square first, then its other standard moves; in notation.
+pub fn moves_without_board(game: &Game) -> Vec<String> {
+    let st = game.state();
+    let king = Piece::new(st.to_move.opposite(), Kind::King);
+    let king_p = |to: crate::chess::Square| match st.register.get(to) {
+        Some(p) if p == king => st.probs[to.index()],
+        _ => 0.0,
+    };
+    let mut moves: Vec<(f64, String)> = crate::chess::movegen::legal_moves(st, false)
+        .into_iter()
+        .filter_map(|m| match m.text.shape {
+            Shape::Standard { to, .. } => Some((king_p(to), m.text.to_string())),
+            _ => None,
+        })
+        .collect();
+    // Stable: equal moves keep the generator's order.
+    moves.sort_by(|a, b| b.0.total_cmp(&a.0));
+    moves.into_iter().map(|(_, m)| m).collect()
+}
+
 impl ClassicalBoard {
     /// The board as FEN.
     pub fn fen(&self) -> String {
@@ -174,6 +196,17 @@ mod tests {
         let f = b.fen();
         assert!(f.ends_with(" b Qkq - 1 1"), "{f}");
         assert!(f.starts_with("r3k2r/8/8/") && f.contains("R3K3"), "{f}");
+    }
+
+    #[test]
+    fn without_a_board_the_king_is_hunted_first() {
+        // The black king split onto d8 and f8: the rook's capture of a half leads.
+        let mut g =
+            Game::from_fen("4k3/8/8/8/8/8/8/3RK3 b - - 0 1", GameOptions::default()).unwrap();
+        g.play("e8^d8f8").unwrap();
+        let moves = moves_without_board(&g);
+        assert_eq!(moves[0], "d1xd8");
+        assert!(moves.len() > 5 && moves.iter().all(|m| !m.contains('^')));
     }
 
     #[test]

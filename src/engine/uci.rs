@@ -9,7 +9,9 @@
 //! those within [`UciSettings::margin_cp`] of the best. A line the quantum game refuses
 //! (rare: the board is one of many) gives way to the next. When the engine has no move
 //! there (mated or stalemated on that board) a seeded choice among the board's
-//! standard moves that the game accepts is played. The engine's process is shared with
+//! standard moves that the game accepts is played; when no board has both kings (one
+//! of them is spread so thin that every board with it is under 1e-12), the likeliest
+//! capture of the other king, else a standard move. The engine's process is shared with
 //! UQCI's front end ([`Connection`]): started on the first move, killed with the player.
 
 use super::classical;
@@ -131,7 +133,7 @@ impl Player for UciPlayer {
         let pick: u64 = self.rng.gen();
         let board = match classical::most_likely(game) {
             Ok(b) => b,
-            Err(e) => return Thinking::done(Err(PlayerError::Engine(e.to_string()))),
+            Err(_) => return Thinking::done(without_board(game)),
         };
         let root = game.detached();
         if let Some(mv) = board
@@ -194,6 +196,16 @@ impl Player for UciPlayer {
             "a UCI chess engine plays Quantum Chess only, not the variants".into(),
         )))
     }
+}
+
+/// A move when no board has both kings: the likeliest capture of the other king, else
+/// the first standard move ([`classical::moves_without_board`]).
+fn without_board(game: &Game) -> Result<Choice, PlayerError> {
+    classical::moves_without_board(game)
+        .into_iter()
+        .next()
+        .map(|mv| Choice { mv, info: None })
+        .ok_or(PlayerError::NoMove)
 }
 
 /// A move when the engine has none on its board: one of the board's standard moves the
