@@ -257,6 +257,18 @@ pub fn king_threat(game: &Game, victim: Color) -> f64 {
     total
 }
 
+/// Whether the side to move is in check as in classical chess: its king certain on one
+/// square, attacked by a certain piece along a certainly clear path.
+pub fn in_check(game: &Game) -> bool {
+    let st = game.state();
+    let me = st.to_move;
+    let whole = st
+        .register
+        .pieces()
+        .any(|(s, p)| p.color == me && p.kind == Kind::King && st.certain(s));
+    whole && king_threat(game, me) >= 1.0 - 1e-9
+}
+
 /// Whether a piece of `kind` and `color` on `a` attacks `k` by its capture pattern, and
 /// the probability its path is clear (path squares taken as independent).
 pub fn attack_chance(game: &Game, a: Square, kind: Kind, color: Color, k: Square) -> Option<f64> {
@@ -358,6 +370,25 @@ mod tests {
         // And the rook on f8 attacks f4: both halves, the whole king (the best single
         // capture would take half).
         assert!((threat("5R2/8/8/8/8/4k3/R7/7K b - - 0 1") - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_check_is_a_whole_king_attacked_for_certain() {
+        assert!(in_check(&game("R3k3/8/8/8/8/8/8/4K3 b - - 0 1")));
+        assert!(
+            !in_check(&game("R3k3/8/8/8/8/8/8/4K3 w - - 0 1")),
+            "White's"
+        );
+        assert!(
+            !in_check(&game("R1n1k3/8/8/8/8/8/8/4K3 b - - 0 1")),
+            "blocked"
+        );
+        // Both halves of a split king attacked: all of it, but not a check.
+        let mut g = game("5R2/8/8/8/8/4k3/R7/7K b - - 0 1");
+        g.play("e3^d2f4").unwrap();
+        assert!(king_threat(&g, Color::Black) > 1.0 - 1e-9);
+        g.play("h1g1").unwrap();
+        assert!(!in_check(&g));
     }
 
     #[test]

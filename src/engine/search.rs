@@ -70,7 +70,7 @@
 //! * Wins are scored `WIN - ply` so a quicker win is preferred; the table stores values
 //!   as they are (an error of a few plies against a `WIN` of 30,000).
 
-use super::eval::{evaluate, king_threat, Style, WIN};
+use super::eval::{evaluate, in_check, king_threat, Style, WIN};
 use super::moves::{
     candidates, capture_gain, captures, enemy_kings, order_key, KING_DANGER, TACTICAL,
 };
@@ -167,9 +167,6 @@ const FULL_DEPTH_MOVES: usize = 3;
 
 /// Width of a null window (centipawns).
 const NULL_WINDOW: f64 = 0.01;
-
-/// How far under 1 a king's threat may be and still count as a check.
-const CHECK_EPS: f64 = 1e-9;
 
 /// Delta pruning's margin: what a capture may gain beyond the material it takes.
 const DELTA_MARGIN: f64 = 200.0;
@@ -468,9 +465,9 @@ impl Searcher<'_> {
     fn child_depth(&self, child: &Game, depth: i32, ply: usize) -> i32 {
         let extend = self.limits.extend_checks
             && depth >= 1
-            && ply < 2 * self.limits.depth as usize
+            && ply < self.limits.depth as usize
             && child.status() == Status::Ongoing
-            && king_threat(child, child.to_move()) >= 1.0 - CHECK_EPS;
+            && in_check(child);
         if extend {
             depth
         } else {
