@@ -24,11 +24,6 @@
 //!   king can go over the next captures. The side to move gains [`THREAT_NOW`] of it
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
 //!   against its own king (it has a move to answer first).
-//! * **Split king** ([`SPLIT_KING`]): a king spread over several squares offers each
-//!   half to a capture that needs no luck (a capture of a half takes that half whether
-//!   or not the rest is there), so each later attack takes a share of it: it costs
-//!   [`SPLIT_KING`] times its spread (1 minus the sum of the squares of its shares; 0
-//!   for a king on one square, 1/2 for an even split) times its presence.
 //!
 //! Bounds the search relies on (expectimax pruning at chance nodes, see
 //! `search.rs`): every value this module returns lies in `[-BOUND, BOUND]`, and a game
@@ -48,9 +43,6 @@ pub const BOUND: f64 = 25_000.0;
 pub const THREAT_NOW: f64 = 0.5;
 /// Share of a capture threat on its own king counted against the side to move.
 pub const THREAT_LATER: f64 = 0.3;
-/// What a king spread evenly over ever more squares would cost, in centipawns (an even
-/// split costs half of it).
-pub const SPLIT_KING: f64 = 300.0;
 
 /// Which terms an evaluation uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,14 +79,12 @@ pub struct Terms {
     /// The king each side could lose to the other's captures ([`king_threat`]): index 0
     /// White's king, 1 Black's.
     pub threat: [f64; 2],
-    /// The cost of split kings ([`SPLIT_KING`]), White's minus Black's.
-    pub split: f64,
 }
 
 /// The position's value for the side to move, in centipawns, in `[-BOUND, BOUND]`.
 pub fn evaluate(game: &Game, style: Style) -> f64 {
     let t = terms(game, style);
-    let white = t.king + t.material + t.mobility + t.centre - t.split;
+    let white = t.king + t.material + t.mobility + t.centre;
     let to_move = game.to_move();
     let (own, other) = match to_move {
         Color::White => (t.threat[0], t.threat[1]),
@@ -134,28 +124,8 @@ pub fn terms(game: &Game, style: Style) -> Terms {
             king_threat(game, Color::White),
             king_threat(game, Color::Black),
         ];
-        t.split = split_cost(game, Color::White) - split_cost(game, Color::Black);
     }
     t
-}
-
-/// What the split of `color`'s king costs: [`SPLIT_KING`] times its spread times its
-/// presence (0 for a king on one square).
-pub fn split_cost(game: &Game, color: Color) -> f64 {
-    let st = game.state();
-    let shares: Vec<f64> = st
-        .register
-        .pieces()
-        .filter(|(_, p)| p.color == color && p.kind == Kind::King)
-        .map(|(s, _)| st.probs[s.index()])
-        .filter(|&p| p > 0.0)
-        .collect();
-    let presence: f64 = shares.iter().sum();
-    if shares.len() < 2 {
-        return 0.0;
-    }
-    let spread = 1.0 - shares.iter().map(|p| (p / presence).powi(2)).sum::<f64>();
-    SPLIT_KING * spread * presence
 }
 
 fn mobility_weight(kind: Kind) -> f64 {
@@ -389,17 +359,5 @@ mod tests {
         assert!(king_threat(&g, Color::Black) > 1.0 - 1e-9);
         g.play("h1g1").unwrap();
         assert!(!in_check(&g));
-    }
-
-    #[test]
-    fn a_split_king_costs_its_spread() {
-        let g = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(split_cost(&g, Color::White), 0.0);
-        let mut g = game("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-        g.play("e1^d1f1").unwrap();
-        assert!((split_cost(&g, Color::White) - SPLIT_KING / 2.0).abs() < 1e-9);
-        assert_eq!(split_cost(&g, Color::Black), 0.0);
-        // Black to move: White's split is White's cost.
-        assert!(terms(&g, Style::Full).split > 0.0);
     }
 }
