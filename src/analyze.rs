@@ -1,7 +1,7 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
 //! (docs/rules/notation.md).
 
-use crate::chess::{fen::START_FEN, Game, GameOptions, MoveError, Square};
+use crate::chess::{fen::START_FEN, EndReason, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};
 use crate::quantum::bell::{bell, log_negativity};
 use crate::quantum::{BackendKind, FactorSize};
@@ -181,6 +181,27 @@ fn factors(game: &Game) -> (Vec<FactorSize>, FactorSize) {
     (factors, largest)
 }
 
+/// The probability the drawn outcome had before the measurement (`None` when the move
+/// did not measure): `.m1` of a 3% capture is 0.03, `.m0` of it 0.97.
+pub fn outcome_probability(outcome: Option<bool>, p1: Option<f64>) -> Option<f64> {
+    match (outcome, p1) {
+        (Some(true), Some(p)) => Some(p),
+        (Some(false), Some(p)) => Some(1.0 - p),
+        _ => None,
+    }
+}
+
+/// `end_reason` in `--json`: "king_captured", "both_kings_captured", "fifty_moves" or
+/// "repetition".
+pub fn end_reason_name(r: EndReason) -> &'static str {
+    match r {
+        EndReason::KingCaptured => "king_captured",
+        EndReason::BothKingsCaptured => "both_kings_captured",
+        EndReason::FiftyMoves => "fifty_moves",
+        EndReason::Repetition => "repetition",
+    }
+}
+
 /// The JSON object of notation.md, with `bell` and `entanglement` when asked, and
 /// `factors` and `largest_factor` (this engine's addition).
 pub fn to_json(game: &Game, req: &Request) -> Value {
@@ -188,7 +209,14 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
     let moves: Vec<Value> = game
         .history()
         .iter()
-        .map(|m| json!({"input": m.input, "played": m.played, "outcome": m.outcome.map(|o| o as u8)}))
+        .map(|m| {
+            json!({
+                "input": m.input,
+                "played": m.played,
+                "outcome": m.outcome.map(|o| o as u8),
+                "p": outcome_probability(m.outcome, m.p1),
+            })
+        })
         .collect();
     let mut squares = Map::new();
     for s in Square::all() {
@@ -212,6 +240,7 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
         "to_move": game.to_move().name(),
         "ply": game.ply(),
         "status": game.status().name(),
+        "end_reason": game.end_reason().map(end_reason_name),
         "moves": moves,
         "squares": squares,
         "distribution": distribution,

@@ -48,9 +48,19 @@ fn king_capture_in_two_is_found() {
         r.info.pv[2], "f7xh8.m1",
         "a certain measurement is still written"
     );
-    // Two plies do not see it without the capture search after the horizon.
-    let shallow = run(&g, &Limits { depth: 2, ..limits });
-    assert!(shallow.info.score < WIN - 100.0);
+    // Two plies do not see it without the capture search after the horizon, unless the
+    // knight's check is searched a ply deeper.
+    let shallow = Limits {
+        depth: 2,
+        extend_checks: false,
+        ..limits
+    };
+    assert!(run(&g, &shallow).info.score < WIN - 100.0);
+    let extended = Limits {
+        extend_checks: true,
+        ..shallow
+    };
+    assert_eq!(run(&g, &extended).info.score, WIN - 3.0);
 }
 
 #[test]
@@ -337,5 +347,42 @@ fn in_small_states_work_and_nodes_are_the_same_budget() {
             },
         );
         assert_eq!(found(by_work), found(by_nodes), "budget {budget}");
+    }
+}
+
+/// Issue 33: the king under attack, and classical mating nets.
+mod king_safety {
+    use super::{game, run};
+    use qchess::engine::level;
+
+    #[test]
+    fn splitting_the_attacked_king_is_worse_than_retreating() {
+        // The rook on d8 attacks the lone white king on d4. A split leaves each half a
+        // target of its own (the next check takes half the king for certain); a step off
+        // the file keeps the king whole.
+        let g = game("3r3k/8/8/8/3K4/8/8/8 w - - 0 1");
+        for l in 2..=3 {
+            for seed in 0..4 {
+                let r = run(&g, &level::limits(l, seed));
+                let mv = r.best.unwrap();
+                let whole_off_the_file = !mv.contains('^') && !mv[2..].starts_with('d');
+                assert!(whole_off_the_file, "level {l} seed {seed}: {mv}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_classical_mating_net_is_seen_at_level_2() {
+        // The back rank: either rook checks on the eighth rank; the queen's block on b8
+        // is taken, and the king, boxed in by its pawns, can only split onto f8 and h8,
+        // both on the rook's rank. Level 2 reaches the capture of the king's half only
+        // with the checks extended.
+        let g = game("6k1/5ppp/8/8/8/8/1q6/R3R1K1 w - - 0 1");
+        for seed in 0..4 {
+            let r = run(&g, &level::limits(2, seed));
+            let mv = r.best.unwrap();
+            assert!(mv == "a1a8" || mv == "e1e8", "seed {seed}: {mv}");
+            assert!(r.info.score > 14_000.0, "seed {seed}: {}", r.info.score);
+        }
     }
 }

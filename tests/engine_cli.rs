@@ -180,3 +180,40 @@ fn a_variant_match() {
     assert_eq!(v["games"], 1);
     assert!(v["results"][0]["plies"].as_u64().unwrap() <= 6);
 }
+
+/// `analyze --json` for scripts: why the game ended, and how likely each drawn outcome
+/// was.
+mod outcomes {
+    use super::json;
+
+    #[test]
+    fn each_move_has_the_probability_of_its_drawn_outcome() {
+        // The rook's quarter on b1 blocks the queen's step there: a1b1 measures it,
+        // going on (b1 empty) with probability 3/4.
+        let base = "b1^c1d1 c1^b1c2";
+        for (outcome, p) in [("m1", 0.75), ("m0", 0.25)] {
+            let moves = format!("{base} a1b1.{outcome}");
+            let v = json(&[
+                "analyze",
+                "--fen",
+                "7k/8/8/8/8/8/7K/QR6 w - - 0 1",
+                "--free-turns",
+                "--moves",
+                &moves,
+                "--json",
+            ]);
+            let drawn = v["moves"][2]["p"].as_f64().unwrap();
+            assert!((drawn - p).abs() < 1e-9, "{outcome}: {drawn}");
+            assert!(v["moves"][0]["p"].is_null(), "a split measures nothing");
+            assert!(v["end_reason"].is_null(), "still going");
+        }
+    }
+
+    #[test]
+    fn the_end_reason_is_named() {
+        let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+        let v = json(&["analyze", "--fen", fen, "--moves", "e1xe8", "--json"]);
+        assert_eq!(v["status"], "white_wins");
+        assert_eq!(v["end_reason"], "king_captured");
+    }
+}

@@ -281,3 +281,163 @@ fn a_match_ended_by_ctrl_c_leaves_no_engine_behind() {
     assert_eq!(status.code(), Some(130), "128 + SIGINT");
     all_gone(&[engine, child], signalled, "the engine or its child");
 }
+
+/// `uci:CMD`: a classical UCI engine (scripted fakes here) playing the most likely
+/// classical board.
+mod uci {
+    use super::fake_engine::{fake, fake_answering, HANDSHAKE_OK};
+    use super::BIN;
+    use qchess::chess::{Game, GameOptions, Status};
+    use qchess::engine::uci::{UciPlayer, UciSettings};
+    use qchess::engine::Player;
+    use std::process::Command;
+
+    /// Three lines at depth 10: e2e4 +30, d2d4 +10, a2a3 -100.
+    const THREE_LINES: &str =
+        "echo 'info depth 10 seldepth 12 multipv 1 score cp 30 nodes 9 pv e2e4 e7e5'; \
+         echo 'info depth 10 seldepth 12 multipv 2 score cp 10 nodes 9 pv d2d4'; \
+         echo 'info depth 10 seldepth 12 multipv 3 score cp -100 nodes 9 pv a2a3'; \
+         echo 'bestmove e2e4 ponder e7e5'";
+
+    #[test]
+    fn it_is_given_the_most_likely_board_and_plays_its_best_line() {
+        let script = fake_answering(
+            "uci-board",
+            &[
+                ("uci", HANDSHAKE_OK),
+                (
+                    "position",
+                    "echo \"$rest\" >> \"$(dirname \"$0\")/positions\"",
+                ),
+                (
+                    "go",
+                    "echo 'info depth 10 multipv 1 score cp 5 pv e7e5'; echo 'bestmove e7e5'",
+                ),
+            ],
+        );
+        let positions = std::path::Path::new(&script).with_file_name("positions");
+        let _ = std::fs::remove_file(&positions);
+        let mut g = Game::standard(GameOptions::default());
+        g.play("g1^f3h3").unwrap();
+        let mut p = UciPlayer::new(&script, UciSettings::default(), 1);
+        assert_eq!(p.name(), format!("uci: {script}"));
+        let choice = p.think(&g).wait().unwrap();
+        assert_eq!(choice.mv, "e7e5");
+        assert_eq!(choice.info.map(|i| (i.depth, i.score)), Some((10, 5.0)));
+        // The knight on one of its two squares; White may still castle.
+        let sent = std::fs::read_to_string(&positions).unwrap();
+        assert_eq!(
+            sent.trim(),
+            "fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+        );
+    }
+
+    #[test]
+    fn a_king_capture_on_its_board_is_taken_without_asking() {
+        // The fake would answer an illegal move if it were asked.
+        let script = fake("uci-capture", HANDSHAKE_OK, "echo 'bestmove h2h8'");
+        let mut g =
+            Game::from_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", GameOptions::default()).unwrap();
+        let mut p = UciPlayer::new(&script, UciSettings::default(), 1);
+        let mv = p.think(&g).wait().unwrap().mv;
+        g.play(&mv).unwrap();
+        assert_eq!(g.status(), Status::WhiteWins, "{mv}");
+    }
+
+    #[test]
+    fn the_first_moves_vary_among_lines_within_the_margin() {
+        let script = fake("uci-vary", HANDSHAKE_OK, THREE_LINES);
+        let g = Game::standard(GameOptions::default());
+        let first = |settings: &UciSettings, seed| {
+            UciPlayer::new(&script, settings.clone(), seed)
+                .think(&g)
+                .wait()
+                .unwrap()
+                .mv
+        };
+        let plain = UciSettings::default();
+        let varied = UciSettings {
+            vary_moves: 4,
+            ..plain.clone()
+        };
+        let mut seen: Vec<String> = (0..12).map(|seed| first(&varied, seed)).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, ["d2d4", "e2e4"], "a2a3 is 130 cp below the best");
+        assert!((0..4).all(|seed| first(&plain, seed) == "e2e4"));
+        // Past its first moves it plays the best line again.
+        let mut later = Game::standard(GameOptions::default());
+        for m in [
+            "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6",
+        ] {
+            later.play(m).unwrap();
+        }
+        assert!(
+            (0..6).all(|seed| UciPlayer::new(&script, varied.clone(), seed)
+                .think(&later)
+                .wait()
+                .unwrap()
+                .mv
+                == "e2e4")
+        );
+    }
+
+    #[test]
+    fn a_line_the_quantum_game_refuses_gives_way_to_the_next() {
+        // e2e5 is no move; the second line's d2d4 is played.
+        let script = fake(
+            "uci-refused",
+            HANDSHAKE_OK,
+            "echo 'info depth 3 multipv 1 score cp 9 pv e2e5'; \
+             echo 'info depth 3 multipv 2 score cp 1 pv d2d4'; echo 'bestmove e2e5'",
+        );
+        let g = Game::standard(GameOptions::default());
+        let mv = UciPlayer::new(&script, UciSettings::default(), 0)
+            .think(&g)
+            .wait()
+            .unwrap()
+            .mv;
+        assert_eq!(mv, "d2d4");
+    }
+
+    #[test]
+    fn a_match_against_an_engine_with_no_move_on_its_board_reports_every_ending() {
+        // `bestmove (none)`: mated on its board, as far as the engine knows; the player
+        // then plays a standard move of that board.
+        let script = fake("uci-none", HANDSHAKE_OK, "echo 'bestmove (none)'");
+        let out = Command::new(BIN)
+            .args([
+                "match",
+                "--white",
+                &format!("uci:{script}"),
+                "--black",
+                "random",
+                "--games",
+                "2",
+                "--max-plies",
+                "8",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["first"], format!("uci: {script}"));
+        assert_eq!(v["games"], 2);
+        for g in v["results"].as_array().unwrap() {
+            assert!(
+                g["end"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("unfinished after 8 plies"),
+                "{g}"
+            );
+            assert!(g["kings"]["first"].as_f64().unwrap() > 0.0, "{g}");
+        }
+        assert_eq!(v["moves"]["first"]["moves"], 8);
+    }
+}

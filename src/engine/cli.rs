@@ -3,6 +3,7 @@
 
 use super::matches::{run_match, MatchError, MatchOptions, Result1};
 use super::spec::PlayerSpec;
+use super::uci::UciSettings;
 use crate::quantum::BackendKind;
 use crate::variants::RuleSet;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -10,8 +11,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Arguments of `qchess match`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// The first player, White in games 1, 3, 5...: engine:LEVEL (1..5), random, greedy
-    /// or uqci:"CMD" (an external UQCI engine, 1000 ms a move).
+    /// The first player, White in games 1, 3, 5...: engine:LEVEL (1..5), random, greedy,
+    /// uqci:"CMD" (an external UQCI engine, 1000 ms a move) or uci:"CMD" (a classical UCI
+    /// chess engine such as Stockfish, playing the most likely classical board and taking
+    /// a king capture when that board has one).
     #[arg(long, value_name = "SPEC")]
     pub white: PlayerSpec,
     /// The second player, White in games 2, 4, 6...
@@ -23,9 +26,31 @@ pub struct MatchArgs {
     /// Seed of the measurements and of the players' choices (game i uses seed + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// A game still going after this many plies is stopped and counted as a draw.
+    /// A game still going after this many plies is stopped and adjudicated.
     #[arg(long, value_name = "P", default_value_t = 300)]
     pub max_plies: u32,
+    /// A stopped game is lost by a side whose king is present with probability under
+    /// this, when the other king is present at least this much; otherwise drawn (0:
+    /// every stopped game is a draw).
+    #[arg(long, value_name = "P", default_value_t = 0.01,
+          value_parser = probability)]
+    pub adjudicate_below: f64,
+    /// uci: players search to this depth (`go depth`).
+    #[arg(long, value_name = "D", default_value_t = UciSettings::default().depth,
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub uci_depth: u32,
+    /// uci: players ask for this many lines (`MultiPV`).
+    #[arg(long, value_name = "N", default_value_t = UciSettings::default().multipv,
+          value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub uci_multipv: u32,
+    /// uci: players choose each of their first N moves among the lines within
+    /// --uci-vary-cp of the best, by the seed (0: always the best line).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub uci_vary: u32,
+    /// How far below the best line (centipawns) a varied move's line may score.
+    #[arg(long, value_name = "CP", default_value_t = UciSettings::default().margin_cp,
+          value_parser = clap::value_parser!(i64).range(0..=10_000))]
+    pub uci_vary_cp: i64,
     /// Print one JSON object (with every game's moves) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -43,14 +68,29 @@ pub struct MatchArgs {
     pub jobs: u32,
 }
 
+/// A probability from 0 to 1.
+fn probability(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("\"{s}\" is not a probability from 0 to 1")),
+    }
+}
+
 /// Runs the match; the report as text or JSON.
 pub fn run(args: &MatchArgs) -> Result<String, MatchError> {
+    let uci = UciSettings {
+        depth: args.uci_depth,
+        multipv: args.uci_multipv,
+        vary_moves: args.uci_vary,
+        margin_cp: args.uci_vary_cp,
+    };
     let opts = MatchOptions {
-        first: args.white.clone(),
-        second: args.black.clone(),
+        first: args.white.clone().with_uci(&uci),
+        second: args.black.clone().with_uci(&uci),
         games: args.games,
         seed: args.seed,
         max_plies: args.max_plies,
+        adjudicate_below: args.adjudicate_below,
         variant: args.variant,
         backend: args.backend,
         jobs: args.jobs,

@@ -16,10 +16,12 @@
 //!   probability, a few centipawns each.
 //! * **Centre and pawns**: pawns, knights and bishops nearer the centre, pawns further
 //!   up the board, weighted by probability.
-//! * **King risk**: the best single capture an enemy piece could try on a king square:
-//!   probability of the attacker on its square, times the probability that its path is
-//!   clear (path squares taken as independent), times the king's probability there.
-//!   That much king can go in one move. The side to move gains [`THREAT_NOW`] of it
+//! * **King risk** ([`king_threat`]): each square of a king counted apart, the king's
+//!   probability there times the chance that square is attacked: the sum over the
+//!   enemy pieces that could capture there of the attacker's probability times the
+//!   probability its path is clear (path squares taken as independent), at most 1. A
+//!   split king has each half counted (two attacked halves are twice one): that much
+//!   king can go over the next captures. The side to move gains [`THREAT_NOW`] of it
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
 //!   against its own king (it has a move to answer first).
 //!
@@ -74,7 +76,7 @@ pub struct Terms {
     pub mobility: f64,
     /// Centre and pawn advance.
     pub centre: f64,
-    /// The king each side could lose to the best single capture of the other: index 0
+    /// The king each side could lose to the other's captures ([`king_threat`]): index 0
     /// White's king, 1 Black's.
     pub threat: [f64; 2],
 }
@@ -187,13 +189,15 @@ fn reach(game: &Game, s: Square, kind: Kind) -> f64 {
     }
 }
 
-/// The king `victim` could lose to the best single capture the other side may try now:
-/// attacker probability times clear-path probability times the king's probability on the
-/// square.
+/// The king `victim` could lose to the other side's captures, each of its squares
+/// counted apart: the king's probability there times the chance the square is attacked
+/// (the attackers' probabilities times their clear-path probabilities, summed, at most
+/// 1). 1 for a king on one square attacked by a certain piece along a clear path (a
+/// classical check).
 pub fn king_threat(game: &Game, victim: Color) -> f64 {
     let st = game.state();
     let attacker = victim.opposite();
-    let mut best: f64 = 0.0;
+    let mut total = 0.0;
     for (k, kp) in st.register.pieces() {
         if kp.color != victim || kp.kind != Kind::King {
             continue;
@@ -202,20 +206,37 @@ pub fn king_threat(game: &Game, victim: Color) -> f64 {
         if pk <= 0.0 {
             continue;
         }
+        let mut attacked: f64 = 0.0;
         for (a, ap) in st.register.pieces() {
             if ap.color != attacker {
                 continue;
             }
             let pa = st.probs[a.index()];
-            if pa * pk <= best {
+            if pa <= 0.0 {
                 continue;
             }
             if let Some(clear) = attack_chance(game, a, ap.kind, attacker, k) {
-                best = best.max(pa * clear * pk);
+                attacked += pa * clear;
+                if attacked >= 1.0 {
+                    break;
+                }
             }
         }
+        total += pk * attacked.min(1.0);
     }
-    best
+    total
+}
+
+/// Whether the side to move is in check as in classical chess: its king certain on one
+/// square, attacked by a certain piece along a certainly clear path.
+pub fn in_check(game: &Game) -> bool {
+    let st = game.state();
+    let me = st.to_move;
+    let whole = st
+        .register
+        .pieces()
+        .any(|(s, p)| p.color == me && p.kind == Kind::King && st.certain(s));
+    whole && king_threat(game, me) >= 1.0 - 1e-9
 }
 
 /// Whether a piece of `kind` and `color` on `a` attacks `k` by its capture pattern, and
@@ -300,5 +321,43 @@ mod tests {
         // A certain piece on the path blocks it.
         let g = game("R1n1k3/8/8/8/8/8/8/4K3 b - - 0 1");
         assert_eq!(king_threat(&g, Color::Black), 0.0);
+    }
+
+    #[test]
+    fn each_half_of_a_split_king_counts() {
+        // The black king on e3 splits onto d2 and f4.
+        let threat = |fen: &str| {
+            let mut g = game(fen);
+            g.play("e3^d2f4").unwrap();
+            king_threat(&g, Color::Black)
+        };
+        assert!(
+            threat("8/8/8/8/8/4k3/8/R6K b - - 0 1").abs() < 1e-12,
+            "neither half"
+        );
+        // The rook on a2 attacks d2 along the second rank: half the king.
+        assert!((threat("8/8/8/8/8/4k3/R7/7K b - - 0 1") - 0.5).abs() < 1e-12);
+        // And the rook on f8 attacks f4: both halves, the whole king (the best single
+        // capture would take half).
+        assert!((threat("5R2/8/8/8/8/4k3/R7/7K b - - 0 1") - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_check_is_a_whole_king_attacked_for_certain() {
+        assert!(in_check(&game("R3k3/8/8/8/8/8/8/4K3 b - - 0 1")));
+        assert!(
+            !in_check(&game("R3k3/8/8/8/8/8/8/4K3 w - - 0 1")),
+            "White's"
+        );
+        assert!(
+            !in_check(&game("R1n1k3/8/8/8/8/8/8/4K3 b - - 0 1")),
+            "blocked"
+        );
+        // Both halves of a split king attacked: all of it, but not a check.
+        let mut g = game("5R2/8/8/8/8/4k3/R7/7K b - - 0 1");
+        g.play("e3^d2f4").unwrap();
+        assert!(king_threat(&g, Color::Black) > 1.0 - 1e-9);
+        g.play("h1g1").unwrap();
+        assert!(!in_check(&g));
     }
 }

@@ -49,6 +49,9 @@ pub fn limits(level: u8, seed: u64) -> Limits {
         quiescence,
         late_moves,
         style: Style::Full,
+        // Not at level 1, whose one ply would search a checking move a full ply further
+        // than every other move.
+        extend_checks: depth >= 2,
         seed,
     }
 }

@@ -6,11 +6,16 @@
 //! when `i` is even; its measurements are drawn from `seed + i`, and each player's
 //! choices from a seed mixed from the match seed, `i` and its slot, so a match is
 //! reproducible and its games differ. A game still going after `max_plies` plies is
-//! stopped and counted as a draw ("unfinished"). A side with no legal move draws. A
-//! player whose move the game refuses loses that game.
+//! stopped ("unfinished") and adjudicated by the kings' presence: a side whose king is
+//! present with probability under `adjudicate_below` (1% by default) loses it when the
+//! other side's king is present at least that much; otherwise it is a draw (0 turns
+//! adjudication off: every unfinished game is a draw). A side with no legal move draws.
+//! A player whose move the game refuses loses that game.
 
 use super::player::{Player, PlayerError};
 use super::spec::PlayerSpec;
+use super::tally::Tally;
+use crate::chess::board::{Kind, Piece};
 use crate::chess::{Color, Game, GameOptions, Status};
 use crate::quantum::BackendKind;
 use crate::variants::{new_game, RuleSet, VariantError, VariantGame};
@@ -30,8 +35,11 @@ pub struct MatchOptions {
     pub games: u32,
     /// Seed of the measurements and the players' choices.
     pub seed: u64,
-    /// A game is stopped (a draw) after this many plies.
+    /// A game is stopped after this many plies (then adjudicated).
     pub max_plies: u32,
+    /// An unfinished game is lost by a side whose king is present with probability
+    /// under this, when the other king is present at least this much (0: never).
+    pub adjudicate_below: f64,
     /// Rule system.
     pub variant: RuleSet,
     /// Simulator backend (Quantum Chess).
@@ -66,8 +74,15 @@ pub struct GameRecord {
     pub plies: u32,
     /// Why it ended, in words.
     pub end: String,
-    /// Stopped at the ply limit (counted as a draw).
+    /// Stopped at the ply limit (then adjudicated).
     pub unfinished: bool,
+    /// Unfinished and won or lost by the kings' presence.
+    pub adjudicated: bool,
+    /// How present each king was at the end: the first player's, then the second's
+    /// (Quantum Chess; 1 in the variants).
+    pub kings: [f64; 2],
+    /// The kinds of moves the first and the second player made.
+    pub tallies: [Tally; 2],
     /// The moves as played (canonical, with outcomes).
     pub moves: Vec<String>,
 }
@@ -96,8 +111,12 @@ pub struct MatchReport {
     pub draws: u32,
     /// Games lost by the first player.
     pub losses: u32,
-    /// Draws by reaching the ply limit.
+    /// Games that reached the ply limit.
     pub unfinished: u32,
+    /// Unfinished games won or lost by the kings' presence.
+    pub adjudicated: u32,
+    /// The kinds of moves the first and the second player made, over all games.
+    pub tallies: [Tally; 2],
     /// Time per move of the first and of the second player.
     pub times: [MoveTimes; 2],
     /// Every game.
@@ -200,7 +219,9 @@ impl MatchReport {
             "draws": self.draws,
             "losses": self.losses,
             "unfinished": self.unfinished,
+            "adjudicated": self.adjudicated,
             "score": self.score(),
+            "moves": {"first": tally_json(&self.tallies[0]), "second": tally_json(&self.tallies[1])},
             "elo": finite(e),
             "elo_low": finite(lo),
             "elo_high": finite(hi),
@@ -212,6 +233,9 @@ impl MatchReport {
                 "plies": g.plies,
                 "end": g.end,
                 "unfinished": g.unfinished,
+                "adjudicated": g.adjudicated,
+                "kings": {"first": g.kings[0], "second": g.kings[1]},
+                "tallies": {"first": tally_json(&g.tallies[0]), "second": tally_json(&g.tallies[1])},
                 "moves": g.moves,
             })).collect::<Vec<_>>(),
         })
@@ -253,14 +277,15 @@ impl MatchReport {
         let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
         let (e, lo, hi) = self.elo();
         let mut s = format!(
-            "{} vs {}: {} games, +{} ={} -{} ({} of the draws unfinished)\n",
+            "{} vs {}: {} games, +{} ={} -{} ({} unfinished, {} of them adjudicated by the kings' presence)\n",
             self.first,
             self.second,
             self.played(),
             self.wins,
             self.draws,
             self.losses,
-            self.unfinished
+            self.unfinished,
+            self.adjudicated
         );
         s.push_str(&format!(
             "score {:.1}%, Elo difference {} (95% interval {} .. {})\n",
@@ -271,6 +296,34 @@ impl MatchReport {
         ));
         if let Some(ends) = self.ends() {
             s.push_str(&format!("how the games ended: {ends}\n"));
+        }
+        let pct = |p: f64| format!("{:.3}%", p * 100.0);
+        let kings: Vec<String> = self
+            .games
+            .iter()
+            .filter(|g| g.unfinished)
+            .map(|g| {
+                format!(
+                    "game {} {}/{}",
+                    g.index + 1,
+                    pct(g.kings[0]),
+                    pct(g.kings[1])
+                )
+            })
+            .collect();
+        if !kings.is_empty() {
+            s.push_str(&format!(
+                "kings' presence in the unfinished games ({}/{}): {}\n",
+                self.first,
+                self.second,
+                kings.join(", ")
+            ));
+        }
+        for (name, t) in [
+            (&self.first, &self.tallies[0]),
+            (&self.second, &self.tallies[1]),
+        ] {
+            s.push_str(&format!("moves, {name}: {}\n", tally_text(t)));
         }
         for (name, t) in [
             (&self.first, &self.times[0]),
@@ -284,6 +337,50 @@ impl MatchReport {
             ));
         }
         s
+    }
+}
+
+/// A tally as a JSON object.
+fn tally_json(t: &Tally) -> Value {
+    json!({
+        "moves": t.moves,
+        "splits": t.splits,
+        "king_splits": t.king_splits,
+        "king_splits_attacked": t.king_splits_attacked,
+        "measuring": t.measuring,
+        "failed": t.failed,
+        "gambles": t.gambles,
+    })
+}
+
+/// A tally in words.
+fn tally_text(t: &Tally) -> String {
+    format!(
+        "{} played, {} splits ({} of the king, {} of them while it was attacked), {} measuring ({} failed, {} under an even chance)",
+        t.moves, t.splits, t.king_splits, t.king_splits_attacked, t.measuring, t.failed, t.gambles
+    )
+}
+
+/// How present the king of `color` is (1 in the variants).
+fn king_presence(board: &Board, color: Color) -> f64 {
+    let Board::Quantum(g) = board else {
+        return 1.0;
+    };
+    g.state()
+        .register
+        .pieces()
+        .filter(|(_, p)| *p == Piece::new(color, Kind::King))
+        .map(|(s, _)| g.probability(s))
+        .sum()
+}
+
+/// The result of an unfinished game for the first player, from the kings' presence
+/// (the first player's, the second's); whether it was adjudicated.
+pub fn adjudicate(kings: [f64; 2], below: f64) -> (Result1, bool) {
+    match (kings[0] < below, kings[1] < below) {
+        (true, false) => (Result1::Loss, true),
+        (false, true) => (Result1::Win, true),
+        _ => (Result1::Draw, false),
     }
 }
 
@@ -341,13 +438,16 @@ impl Board {
         .wait()
     }
 
-    /// Plays a move; the canonical text played, or why it was refused.
-    fn play(&mut self, mv: &str) -> Result<String, String> {
+    /// Plays a move, counted in `tally`; the canonical text played, or why it was
+    /// refused.
+    fn play(&mut self, mv: &str, tally: &mut Tally) -> Result<String, String> {
         match self {
-            Board::Quantum(g) => g
-                .play(mv)
-                .map(|m| m.played.clone())
-                .map_err(|e| e.to_string()),
+            Board::Quantum(g) => {
+                let before = g.state().clone();
+                let played = g.play(mv).map_err(|e| e.to_string())?;
+                tally.add(&before, played);
+                Ok(played.played.clone())
+            }
             Board::Variant(g) => g
                 .play(mv)
                 .map(|r| r.text.clone())
@@ -377,22 +477,54 @@ fn play_game(
         opts.second.build(mix(opts.seed, index, 2)),
     ];
     let mut moves = Vec::new();
+    let mut tallies = [Tally::default(); 2];
+    let first_color = if first_is_white {
+        Color::White
+    } else {
+        Color::Black
+    };
     // `end: None` = stopped at the ply limit.
-    let record = |result, end: Option<String>, moves: Vec<String>| GameRecord {
-        index,
-        first_is_white,
-        result,
-        plies: moves.len() as u32,
-        unfinished: end.is_none(),
-        end: end.unwrap_or_else(|| format!("unfinished after {} plies", opts.max_plies)),
-        moves,
+    let record = |result, end: Option<String>, moves: Vec<String>, board: &Board, tallies| {
+        let kings = [first_color, first_color.opposite()].map(|c| king_presence(board, c));
+        let (result, adjudicated) = match end {
+            Some(_) => (result, false),
+            None => adjudicate(kings, opts.adjudicate_below),
+        };
+        let unfinished = match adjudicated {
+            true => format!(
+                "unfinished after {} plies, adjudicated (a king under {}% present)",
+                opts.max_plies,
+                opts.adjudicate_below * 100.0
+            ),
+            false => format!("unfinished after {} plies", opts.max_plies),
+        };
+        GameRecord {
+            index,
+            first_is_white,
+            result,
+            plies: moves.len() as u32,
+            unfinished: end.is_none(),
+            adjudicated,
+            kings,
+            tallies,
+            end: end.unwrap_or(unfinished),
+            moves,
+        }
     };
     loop {
         let first_to_move = (board.to_move() == Color::White) == first_is_white;
         let slot = if first_to_move { 0 } else { 1 };
         match board.status() {
             Status::Ongoing => {}
-            Status::Draw => return Ok(record(Result1::Draw, Some(board.end()), moves)),
+            Status::Draw => {
+                return Ok(record(
+                    Result1::Draw,
+                    Some(board.end()),
+                    moves,
+                    &board,
+                    tallies,
+                ))
+            }
             won => {
                 let first_won = (won == Status::WhiteWins) == first_is_white;
                 let r = if first_won {
@@ -400,11 +532,11 @@ fn play_game(
                 } else {
                     Result1::Loss
                 };
-                return Ok(record(r, Some(board.end()), moves));
+                return Ok(record(r, Some(board.end()), moves, &board, tallies));
             }
         }
         if moves.len() as u32 >= opts.max_plies {
-            return Ok(record(Result1::Draw, None, moves));
+            return Ok(record(Result1::Draw, None, moves, &board, tallies));
         }
         let t = Instant::now();
         let answer = board.think(players[slot].as_mut());
@@ -415,20 +547,21 @@ fn play_game(
             Result1::Win
         };
         match answer {
-            Ok(choice) => match board.play(&choice.mv) {
+            Ok(choice) => match board.play(&choice.mv, &mut tallies[slot]) {
                 Ok(played) => moves.push(played),
                 Err(why) => {
                     let name = players[slot].name();
                     let end = format!("{name} played \"{}\", which was refused: {why}", choice.mv);
-                    return Ok(record(loses, Some(end), moves));
+                    return Ok(record(loses, Some(end), moves, &board, tallies));
                 }
             },
             Err(PlayerError::NoMove) => {
-                return Ok(record(Result1::Draw, Some("no legal move".into()), moves));
+                let end = Some("no legal move".into());
+                return Ok(record(Result1::Draw, end, moves, &board, tallies));
             }
             Err(e) => {
                 let end = format!("{}: {e}", players[slot].name());
-                return Ok(record(loses, Some(end), moves));
+                return Ok(record(loses, Some(end), moves, &board, tallies));
             }
         }
     }
@@ -451,6 +584,8 @@ pub fn run_match(
         draws: 0,
         losses: 0,
         unfinished: 0,
+        adjudicated: 0,
+        tallies: [Tally::default(); 2],
         times: [MoveTimes::default(); 2],
         games: Vec::new(),
     };
@@ -493,6 +628,12 @@ pub fn run_match(
             }
             if g.unfinished {
                 report.unfinished += 1;
+            }
+            if g.adjudicated {
+                report.adjudicated += 1;
+            }
+            for (sum, t) in report.tallies.iter_mut().zip(g.tallies) {
+                *sum = sum.plus(t);
             }
             times[0].extend(a);
             times[1].extend(b);
@@ -537,6 +678,8 @@ mod tests {
             draws: 0,
             losses: 1,
             unfinished: 0,
+            adjudicated: 0,
+            tallies: [Tally::default(); 2],
             times: [MoveTimes::default(); 2],
             games: Vec::new(),
         };
@@ -554,6 +697,9 @@ mod tests {
             plies: 0,
             end: end.into(),
             unfinished: false,
+            adjudicated: false,
+            kings: [1.0, 1.0],
+            tallies: [Tally::default(); 2],
             moves: Vec::new(),
         };
         let r = MatchReport {
@@ -563,6 +709,8 @@ mod tests {
             draws: 4,
             losses: 0,
             unfinished: 0,
+            adjudicated: 0,
+            tallies: [Tally::default(); 2],
             times: [MoveTimes::default(); 2],
             games: [
                 "fifty moves",
@@ -583,6 +731,15 @@ mod tests {
     }
 
     #[test]
+    fn an_unfinished_game_goes_to_the_side_with_a_king() {
+        assert_eq!(adjudicate([0.5, 0.009], 0.01), (Result1::Win, true));
+        assert_eq!(adjudicate([1e-12, 1.0], 0.01), (Result1::Loss, true));
+        assert_eq!(adjudicate([0.02, 0.5], 0.01), (Result1::Draw, false));
+        assert_eq!(adjudicate([0.001, 0.001], 0.01), (Result1::Draw, false));
+        assert_eq!(adjudicate([0.0, 1.0], 0.0), (Result1::Draw, false), "off");
+    }
+
+    #[test]
     fn a_short_match_alternates_colours() {
         let opts = MatchOptions {
             first: PlayerSpec::Greedy,
@@ -590,6 +747,7 @@ mod tests {
             games: 2,
             seed: 9,
             max_plies: 12,
+            adjudicate_below: 0.01,
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
             jobs: 1,
@@ -619,6 +777,7 @@ mod tests {
             games: 5,
             seed: 3,
             max_plies: 16,
+            adjudicate_below: 0.01,
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
             jobs: 1,

@@ -6,6 +6,7 @@
 //! each finished iteration (depth, score, nodes, best line), can be stopped at any time
 //! and then answers with the best move so far.
 
+pub mod classical;
 pub mod cli;
 pub mod eval;
 pub mod level;
@@ -14,7 +15,9 @@ pub mod moves;
 pub mod player;
 pub mod search;
 pub mod spec;
+pub mod tally;
 pub mod tt;
+pub mod uci;
 pub mod variant;
 
 pub use player::{Choice, Event, Player, PlayerError, Thinking};

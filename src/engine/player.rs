@@ -317,6 +317,7 @@ impl Player for Greedy {
             quiescence: 0,
             late_moves: 0,
             style: super::eval::Style::Material,
+            extend_checks: false,
             seed: move_seed(self.seed, game.ply()),
         };
         search_thread(game, limits)

@@ -23,8 +23,13 @@
 //!   horizon only the first few quiet moves (in move order) are tried; three times as
 //!   many when the side's own king is in danger, and every king move. This and the
 //!   reductions are the only unsound pruning (they may miss a quiet move's value); with
-//!   `late_moves: 0` and no quiescence the search returns the plain expectimax value
-//!   (a test checks it).
+//!   `late_moves: 0`, no quiescence and no check extension the search returns the plain
+//!   expectimax value (a test checks it).
+//! * **Check extension** ([`Limits::extend_checks`], the levels): a move that leaves the other side's king attacked as a whole
+//!   ([`king_threat`] 1: a king on one square attacked by a certain piece along a clear
+//!   path, or every half of a split king attacked) is searched one ply deeper, within
+//!   the first `2 * depth` plies of the line: a mating net of checks (each check, its
+//!   answer, and the capture that ends it) is seen at the depths of the levels.
 //! * **Quiescence**: below the horizon the side to move may stop (the static value) or
 //!   try captures, for a few plies ([`Limits::quiescence`]): the four largest expected
 //!   gains among captures taking at least half a pawn or any part of a king, and none
@@ -65,7 +70,7 @@
 //! * Wins are scored `WIN - ply` so a quicker win is preferred; the table stores values
 //!   as they are (an error of a few plies against a `WIN` of 30,000).
 
-use super::eval::{evaluate, king_threat, Style, WIN};
+use super::eval::{evaluate, in_check, king_threat, Style, WIN};
 use super::moves::{
     candidates, capture_gain, captures, enemy_kings, order_key, KING_DANGER, TACTICAL,
 };
@@ -103,6 +108,9 @@ pub struct Limits {
     pub late_moves: u32,
     /// Which evaluation terms.
     pub style: Style,
+    /// Search a move that checks one ply deeper (the check extension; off: plain
+    /// expectimax to the depth).
+    pub extend_checks: bool,
     /// Seed for choosing among equal moves.
     pub seed: u64,
 }
@@ -117,6 +125,7 @@ impl Default for Limits {
             quiescence: 2,
             late_moves: 0,
             style: Style::Full,
+            extend_checks: false,
             seed: 0,
         }
     }
@@ -389,7 +398,6 @@ impl Searcher<'_> {
         beta: f64,
         pv: &mut Vec<MoveText>,
     ) -> Option<f64> {
-        let d = depth - 1;
         let mut line = Vec::new();
         let with = |outcome: Option<bool>, line: Vec<MoveText>| {
             let mut t = m.text;
@@ -398,6 +406,7 @@ impl Searcher<'_> {
         };
         if !m.measures() {
             let (child, _) = self.play(g, m, None).ok()?;
+            let d = self.child_depth(&child, depth, ply);
             let v = -self.negamax(&child, d, ply + 1, -beta, -alpha, &mut line);
             *pv = with(None, line);
             return Some(v);
@@ -409,6 +418,7 @@ impl Searcher<'_> {
         };
         let c1 = match c1 {
             Some(c) if p1 >= 1.0 => {
+                let d = self.child_depth(&c, depth, ply);
                 let v = -self.negamax(&c, d, ply + 1, -beta, -alpha, &mut line);
                 *pv = with(Some(true), line);
                 return Some(v);
@@ -416,6 +426,7 @@ impl Searcher<'_> {
             Some(c) => c,
             None => {
                 let (c0, _) = self.play(g, m, Some(false)).ok()?;
+                let d = self.child_depth(&c0, depth, ply);
                 let v = -self.negamax(&c0, d, ply + 1, -beta, -alpha, &mut line);
                 *pv = with(Some(false), line);
                 return Some(v);
@@ -424,7 +435,8 @@ impl Searcher<'_> {
         let p0 = 1.0 - p1;
         let a1 = ((alpha - p0 * WIN) / p1).max(-WIN);
         let b1 = ((beta + p0 * WIN) / p1).min(WIN);
-        let v1 = -self.negamax(&c1, d, ply + 1, -b1, -a1, &mut line);
+        let d1 = self.child_depth(&c1, depth, ply);
+        let v1 = -self.negamax(&c1, d1, ply + 1, -b1, -a1, &mut line);
         if self.aborted {
             return Some(0.0);
         }
@@ -438,13 +450,29 @@ impl Searcher<'_> {
         let a0 = ((alpha - p1 * v1) / p0).max(-WIN);
         let b0 = ((beta - p1 * v1) / p0).min(WIN);
         let mut line0 = Vec::new();
-        let v0 = -self.negamax(&c0, d, ply + 1, -b0, -a0, &mut line0);
+        let d0 = self.child_depth(&c0, depth, ply);
+        let v0 = -self.negamax(&c0, d0, ply + 1, -b0, -a0, &mut line0);
         *pv = if p1 >= p0 {
             with(Some(true), line)
         } else {
             with(Some(false), line0)
         };
         Some(p1 * v1 + p0 * v0)
+    }
+
+    /// The depth a child of a node `depth` plies before the horizon is searched to: one
+    /// ply less, or as deep when the move checks (see the check extension above).
+    fn child_depth(&self, child: &Game, depth: i32, ply: usize) -> i32 {
+        let extend = self.limits.extend_checks
+            && depth >= 1
+            && ply < self.limits.depth as usize
+            && child.status() == Status::Ongoing
+            && in_check(child);
+        if extend {
+            depth
+        } else {
+            depth - 1
+        }
     }
 
     /// The value of `g` for its side to move, searched `depth` plies (then quiescence).

@@ -1,10 +1,12 @@
 //! Player specifications on the command line: `engine:LEVEL`, `random`, `greedy`,
 //! `uqci:CMD` (an external UQCI engine run by the command line CMD, quoted as one
-//! argument: `uqci:"qchess uqci"`). Each form is a [`PlayerSpec`] variant, an arm in
+//! argument: `uqci:"qchess uqci"`), `uci:CMD` (a classical UCI chess engine playing the
+//! most likely classical board, see [`super::uci`]). Each form is a [`PlayerSpec`] variant, an arm in
 //! [`PlayerSpec::from_str`] and in [`PlayerSpec::build`].
 
 use super::level::{self, BadLevel};
 use super::player::{Engine, Greedy, Player, Random};
+use super::uci::{UciPlayer, UciSettings};
 use crate::uqci::client::{UqciPlayer, DEFAULT_MOVETIME};
 use std::fmt;
 use std::str::FromStr;
@@ -21,6 +23,14 @@ pub enum PlayerSpec {
     /// An external UQCI engine run by this command line (`uqci:CMD`), thinking
     /// [`DEFAULT_MOVETIME`] per move.
     Uqci(String),
+    /// A classical UCI chess engine run by this command line (`uci:CMD`) on the most
+    /// likely classical board, searching as `settings` say.
+    Uci {
+        /// The command line.
+        command: String,
+        /// Depth, lines and opening variation.
+        settings: UciSettings,
+    },
 }
 
 /// A player specification that could not be read.
@@ -28,11 +38,11 @@ pub enum PlayerSpec {
 pub enum SpecError {
     /// Not one of the forms.
     #[error(
-        "unknown player \"{0}\": expected engine:LEVEL (1..5), random, greedy or uqci:\"CMD\""
+        "unknown player \"{0}\": expected engine:LEVEL (1..5), random, greedy, uqci:\"CMD\" or uci:\"CMD\""
     )]
     Unknown(String),
-    /// `uqci:` with no command.
-    #[error("\"{0}\": give the engine's command after uqci:, e.g. uqci:\"qchess uqci\"")]
+    /// `uqci:` or `uci:` with no command.
+    #[error("\"{0}\": give the engine's command after the colon, e.g. uqci:\"qchess uqci\" or uci:stockfish")]
     NoCommand(String),
     /// `engine:` with something that is not a number.
     #[error("\"{0}\": the level after engine: must be a number from 1 to 5")]
@@ -60,8 +70,14 @@ impl FromStr for PlayerSpec {
                     .map_err(|_| SpecError::LevelNotNumber(s.to_string()))?;
                 Ok(PlayerSpec::Engine(level::check(n)?))
             }
-            ("uqci", Some(cmd)) if cmd.trim().is_empty() => Err(SpecError::NoCommand(s.into())),
+            ("uqci" | "uci", Some(cmd)) if cmd.trim().is_empty() => {
+                Err(SpecError::NoCommand(s.into()))
+            }
             ("uqci", Some(cmd)) => Ok(PlayerSpec::Uqci(cmd.trim().to_string())),
+            ("uci", Some(cmd)) => Ok(PlayerSpec::Uci {
+                command: cmd.trim().to_string(),
+                settings: UciSettings::default(),
+            }),
             ("random", None) => Ok(PlayerSpec::Random),
             ("greedy", None) => Ok(PlayerSpec::Greedy),
             _ => Err(SpecError::Unknown(s.to_string())),
@@ -76,6 +92,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Uqci(cmd) => write!(f, "uqci:{cmd}"),
+            PlayerSpec::Uci { command, .. } => write!(f, "uci:{command}"),
         }
     }
 }
@@ -88,6 +105,20 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(Random::new(seed)),
             PlayerSpec::Greedy => Box::new(Greedy::new(seed)),
             PlayerSpec::Uqci(cmd) => Box::new(UqciPlayer::new(cmd, DEFAULT_MOVETIME)),
+            PlayerSpec::Uci { command, settings } => {
+                Box::new(UciPlayer::new(command, settings.clone(), seed))
+            }
+        }
+    }
+
+    /// The same player, a UCI engine searching as `settings` say (the others unchanged).
+    pub fn with_uci(self, settings: &UciSettings) -> PlayerSpec {
+        match self {
+            PlayerSpec::Uci { command, .. } => PlayerSpec::Uci {
+                command,
+                settings: settings.clone(),
+            },
+            other => other,
         }
     }
 }
@@ -109,6 +140,13 @@ mod tests {
                 PlayerSpec::Uqci("./eng --level 2".into()),
             ),
             ("UQCI:qchess uqci", PlayerSpec::Uqci("qchess uqci".into())),
+            (
+                "uci:stockfish",
+                PlayerSpec::Uci {
+                    command: "stockfish".into(),
+                    settings: UciSettings::default(),
+                },
+            ),
         ] {
             assert_eq!(text.parse::<PlayerSpec>(), Ok(spec.clone()), "{text}");
             assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));
@@ -130,6 +168,10 @@ mod tests {
             Err(SpecError::NoCommand(_))
         ));
         assert!(matches!(
+            "uci:".parse::<PlayerSpec>(),
+            Err(SpecError::NoCommand(_))
+        ));
+        assert!(matches!(
             "random:2".parse::<PlayerSpec>(),
             Err(SpecError::Unknown(_))
         ));
@@ -137,6 +179,22 @@ mod tests {
         assert_eq!(
             PlayerSpec::Uqci("qchess uqci".into()).build(0).name(),
             "uqci: qchess uqci"
+        );
+        let deep = UciSettings {
+            depth: 3,
+            ..UciSettings::default()
+        };
+        assert_eq!(
+            "uci:sf".parse::<PlayerSpec>().unwrap().with_uci(&deep),
+            PlayerSpec::Uci {
+                command: "sf".into(),
+                settings: deep.clone()
+            }
+        );
+        assert_eq!(PlayerSpec::Random.with_uci(&deep), PlayerSpec::Random);
+        assert_eq!(
+            "uci:sf".parse::<PlayerSpec>().unwrap().build(0).name(),
+            "uci: sf"
         );
     }
 }

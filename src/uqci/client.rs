@@ -39,11 +39,83 @@ pub const NAME_PREFIX: &str = "uqci: ";
 /// (a game whose two sides it plays, or its hints, talk to the same engine).
 #[derive(Clone)]
 pub struct UqciPlayer {
-    command: String,
+    connection: Connection,
     movetime: Duration,
+}
+
+/// An external engine's process (UQCI or UCI: the same handshake and `go`), started by a
+/// command line on first use. Clones share the process; it is killed, with every
+/// process it started, when the last clone is dropped, even while a move is being
+/// thought.
+#[derive(Clone)]
+pub struct Connection {
+    command: String,
     state: Arc<Mutex<State>>,
-    /// Held by the players only, not by a move being thought: its drop kills the engine.
+    /// Held by the connections only, not by a move being thought: its drop kills the
+    /// engine.
     owner: Arc<Owner>,
+}
+
+/// A move's hold on a [`Connection`]'s process, for the move's own thread; it does not
+/// keep the process alive.
+pub struct Session {
+    command: String,
+    state: Arc<Mutex<State>>,
+    slot: Slot,
+}
+
+impl Connection {
+    /// The engine run by `command` ("PATH ARGS", split as a POSIX shell would, quotes
+    /// kept together); nothing starts yet.
+    pub fn new(command: &str) -> Connection {
+        Connection {
+            command: command.trim().to_string(),
+            state: Arc::new(Mutex::new(State::NotStarted)),
+            owner: Arc::new(Owner(Slot::default())),
+        }
+    }
+
+    /// The command line it runs.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// A hold on the process for one move's thread.
+    pub fn session(&self) -> Session {
+        Session {
+            command: self.command.clone(),
+            state: Arc::clone(&self.state),
+            slot: Arc::clone(&self.owner.0),
+        }
+    }
+}
+
+impl Session {
+    /// Runs `work` on the engine, started with its handshake first if it is not running
+    /// yet. An error of `work` (the end of a sentence naming the engine: "did not answer
+    /// go in time") ends the engine, and every later use gives the same error at once.
+    pub fn run<T>(
+        self,
+        work: impl FnOnce(&mut EngineProcess) -> Result<T, String>,
+    ) -> Result<T, PlayerError> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let State::NotStarted = *state {
+            *state = match EngineProcess::start(&self.command, self.slot) {
+                Ok(p) => State::Running(p),
+                Err(why) => State::Failed(why),
+            };
+        }
+        let answer = match &mut *state {
+            State::Running(p) => work(p),
+            State::Failed(why) => return Err(PlayerError::Engine(why.clone())),
+            State::NotStarted => unreachable!("the engine was started above"),
+        };
+        answer.map_err(|why| {
+            let why = format!("the engine \"{}\" {why}", self.command);
+            *state = State::Failed(why.clone());
+            PlayerError::Engine(why)
+        })
+    }
 }
 
 /// The engine's process, apart from its input and output so that it can be killed while
@@ -124,7 +196,7 @@ fn own_group(command: &mut Process) -> &mut Process {
     command
 }
 
-/// The players' hold on the process: when the last player goes, so does the engine.
+/// The connections' hold on the process: when the last one goes, so does the engine.
 struct Owner(Slot);
 
 impl Drop for Owner {
@@ -136,19 +208,19 @@ impl Drop for Owner {
 /// The engine's process, or why there is none any more.
 enum State {
     NotStarted,
-    Running(Process1),
+    Running(EngineProcess),
     Failed(String),
 }
 
 /// A running engine: its process, its input, and its output lines (read on a thread;
 /// the channel closes when the engine's output ends).
-struct Process1 {
+pub struct EngineProcess {
     child: Slot,
     input: ChildStdin,
     lines: Receiver<String>,
 }
 
-impl Drop for Process1 {
+impl Drop for EngineProcess {
     /// Asks the engine to quit, then kills it and reaps it (no zombie).
     fn drop(&mut self) {
         let _ = writeln!(self.input, "quit");
@@ -162,23 +234,21 @@ impl UqciPlayer {
     /// kept together), thinking `movetime` per move.
     pub fn new(command: &str, movetime: Duration) -> UqciPlayer {
         UqciPlayer {
-            command: command.trim().to_string(),
+            connection: Connection::new(command),
             movetime,
-            state: Arc::new(Mutex::new(State::NotStarted)),
-            owner: Arc::new(Owner(Slot::default())),
         }
     }
 
     /// The command line it runs.
     pub fn command(&self) -> &str {
-        &self.command
+        self.connection.command()
     }
 }
 
 impl std::fmt::Debug for UqciPlayer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UqciPlayer")
-            .field("command", &self.command)
+            .field("command", &self.command())
             .field("movetime", &self.movetime)
             .finish()
     }
@@ -187,7 +257,7 @@ impl std::fmt::Debug for UqciPlayer {
 /// Two players are the same engine when they run the same command for the same time.
 impl PartialEq for UqciPlayer {
     fn eq(&self, other: &Self) -> bool {
-        (&self.command, self.movetime) == (&other.command, other.movetime)
+        (self.command(), self.movetime) == (other.command(), other.movetime)
     }
 }
 
@@ -196,34 +266,32 @@ impl Eq for UqciPlayer {}
 impl Player for UqciPlayer {
     /// "uqci: CMD": saved games and match reports show the command.
     fn name(&self) -> String {
-        format!("{NAME_PREFIX}{}", self.command)
+        format!("{NAME_PREFIX}{}", self.command())
     }
 
     fn think(&mut self, game: &Game) -> Thinking {
-        let state = Arc::clone(&self.state);
-        let slot = Arc::clone(&self.owner.0);
-        let command = self.command.clone();
+        let session = self.connection.session();
         let movetime = self.movetime;
         // The moves are read here: a detached copy keeps the state, not the history.
         let setup = position(game);
         let root = game.detached();
         Thinking::spawn(move |stop, progress| {
-            let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
-            if let State::NotStarted = *state {
-                *state = match Process1::start(&command, slot) {
-                    Ok(p) => State::Running(p),
-                    Err(why) => State::Failed(why),
+            session.run(|p| {
+                p.send(&setup)?;
+                let go = Go {
+                    movetime: Some(movetime.as_millis() as u64),
+                    ..Go::default()
                 };
-            }
-            let answer = match &mut *state {
-                State::Running(p) => p.choose(&setup, &root, movetime, stop, progress),
-                State::Failed(why) => return Err(PlayerError::Engine(why.clone())),
-                State::NotStarted => unreachable!("the engine was started above"),
-            };
-            answer.map_err(|why| {
-                let why = format!("the engine \"{command}\" {why}");
-                *state = State::Failed(why.clone());
-                PlayerError::Engine(why)
+                let started = Instant::now();
+                let mut last = None;
+                let best = p.go(go, movetime + MARGIN, stop, &mut |i| {
+                    let info = info(i, started.elapsed());
+                    progress(&info);
+                    last = Some(info);
+                })?;
+                let mv = best.ok_or("answered no move (bestmove 0000) in a game still going on")?;
+                check(&root, &mv)?;
+                Ok(Choice { mv, info: last })
             })
         })
     }
@@ -236,10 +304,10 @@ impl Player for UqciPlayer {
     }
 }
 
-impl Process1 {
+impl EngineProcess {
     /// Starts `command` and does the handshake; why not, as the end of a sentence
     /// starting with the engine's name.
-    fn start(command: &str, slot: Slot) -> Result<Process1, String> {
+    fn start(command: &str, slot: Slot) -> Result<EngineProcess, String> {
         let failed = |why: String| format!("the engine \"{command}\" {why}");
         let words = shell_words::split(command)
             .map_err(|e| failed(format!("is not a command line: {e}")))?;
@@ -270,7 +338,7 @@ impl Process1 {
             .unwrap_or_else(|e| e.into_inner())
             .push(child.id());
         *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(child);
-        let mut p = Process1 {
+        let mut p = EngineProcess {
             child: slot,
             input,
             lines,
@@ -286,7 +354,8 @@ impl Process1 {
         self.wait_for(HANDSHAKE, "readyok", |o| *o == Output::ReadyOk)
     }
 
-    fn send(&mut self, c: &Command) -> Result<(), String> {
+    /// Sends one command; why not, as the end of a sentence naming the engine.
+    pub fn send(&mut self, c: &Command) -> Result<(), String> {
         writeln!(self.input, "{c}")
             .and_then(|_| self.input.flush())
             .map_err(|_| "stopped reading its input (it ended)".to_string())
@@ -316,25 +385,19 @@ impl Process1 {
         }
     }
 
-    /// One move: the position (`setup`), `go`, progress until `bestmove`, the move checked on a
-    /// copy of the game. `stop` sends `stop` once.
-    fn choose(
+    /// Sends `go` and reads the engine's lines until `bestmove`, its move (`None` for
+    /// `0000` or `(none)`); each `info` line goes to `on_info`. An engine still thinking
+    /// after `within` counts as hung. `stop` sends `stop` once.
+    pub fn go(
         &mut self,
-        setup: &Command,
-        game: &Game,
-        movetime: Duration,
+        go: Go,
+        within: Duration,
         stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Info),
-    ) -> Result<Choice, String> {
-        self.send(setup)?;
-        self.send(&Command::Go(Go {
-            movetime: Some(movetime.as_millis() as u64),
-            ..Go::default()
-        }))?;
-        let started = Instant::now();
-        let deadline = started + movetime + MARGIN;
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Option<String>, String> {
+        self.send(&Command::Go(go))?;
+        let deadline = Instant::now() + within;
         let mut stopped = false;
-        let mut last = None;
         loop {
             if !stopped && stop.load(Ordering::Relaxed) {
                 self.send(&Command::Stop)?;
@@ -350,23 +413,13 @@ impl Process1 {
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(format!(
                         "did not answer go within {} ms",
-                        (movetime + MARGIN).as_millis()
+                        within.as_millis()
                     ))
                 }
             };
             match Output::parse(&line) {
-                Some(Output::Info(i)) => {
-                    let info = info(&i, started.elapsed());
-                    progress(&info);
-                    last = Some(info);
-                }
-                Some(Output::BestMove(None)) => {
-                    return Err("answered no move (bestmove 0000) in a game still going on".into())
-                }
-                Some(Output::BestMove(Some(mv))) => {
-                    check(game, &mv)?;
-                    return Ok(Choice { mv, info: last });
-                }
+                Some(Output::Info(i)) => on_info(&i),
+                Some(Output::BestMove(mv)) => return Ok(mv),
                 _ => {}
             }
         }
@@ -390,7 +443,7 @@ fn position(game: &Game) -> Command {
 
 /// Whether `mv` is a move the side to move may play: read, without a forced outcome
 /// (the game draws it), and accepted by a copy of the game.
-fn check(game: &Game, mv: &str) -> Result<(), String> {
+pub fn check(game: &Game, mv: &str) -> Result<(), String> {
     let text = notation::parse(mv).map_err(|e| format!("answered \"{mv}\", not a move: {e}"))?;
     if text.outcome.is_some() {
         return Err(format!(
@@ -404,7 +457,7 @@ fn check(game: &Game, mv: &str) -> Result<(), String> {
 }
 
 /// An `info` line as the search's progress (a mate in N as a win N moves away).
-fn info(i: &SearchInfo, elapsed: Duration) -> Info {
+pub fn info(i: &SearchInfo, elapsed: Duration) -> Info {
     let score = match i.score {
         Some(Score::Cp(n)) => n as f64,
         Some(Score::Mate(n)) => (WIN - (2 * n.abs() - 1) as f64) * n.signum() as f64,

@@ -467,6 +467,7 @@ pub fn search_info(i: &Info) -> SearchInfo {
     let ms = i.time.as_millis() as u64;
     SearchInfo {
         depth: Some(i.depth),
+        multipv: None,
         score: Some(score(i.score)),
         nodes: Some(i.nodes),
         nps: Some(i.nodes.saturating_mul(1000) / ms.max(1)),

@@ -308,6 +308,8 @@ pub enum Score {
 pub struct SearchInfo {
     /// Depth in plies.
     pub depth: Option<u32>,
+    /// Which of the best lines this is, from 1 (`multipv N`, when several are asked for).
+    pub multipv: Option<u32>,
     /// Score for the side to move.
     pub score: Option<Score>,
     /// Nodes searched.
@@ -402,6 +404,9 @@ impl fmt::Display for Output {
                 if let Some(d) = i.depth {
                     write!(f, " depth {d}")?;
                 }
+                if let Some(n) = i.multipv {
+                    write!(f, " multipv {n}")?;
+                }
                 match i.score {
                     Some(Score::Cp(n)) => write!(f, " score cp {n}")?,
                     Some(Score::Mate(n)) => write!(f, " score mate {n}")?,
@@ -455,6 +460,7 @@ fn parse_info(tokens: &[&str]) -> SearchInfo {
         let arg = tokens.get(k + 1).copied().unwrap_or("");
         let took = match tokens[k] {
             "depth" => arg.parse().ok().map(|n| i.depth = Some(n)).map(|_| 2),
+            "multipv" => arg.parse().ok().map(|n| i.multipv = Some(n)).map(|_| 2),
             "nodes" => arg.parse().ok().map(|n| i.nodes = Some(n)).map(|_| 2),
             "nps" => arg.parse().ok().map(|n| i.nps = Some(n)).map(|_| 2),
             "time" => arg.parse().ok().map(|n| i.time = Some(n)).map(|_| 2),
@@ -691,6 +697,7 @@ mod tests {
             Output::BestMove(None),
             Output::Info(SearchInfo {
                 depth: Some(2),
+                multipv: None,
                 score: Some(Score::Cp(-35)),
                 nodes: Some(1234),
                 nps: Some(56000),
@@ -702,6 +709,13 @@ mod tests {
                 score: Some(Score::Mate(-2)),
                 ..SearchInfo::default()
             }),
+            Output::Info(SearchInfo {
+                depth: Some(10),
+                multipv: Some(3),
+                score: Some(Score::Cp(12)),
+                pv: vec!["g1f3".into()],
+                ..SearchInfo::default()
+            }),
             Output::InfoString("calcbell b1 c3 0 0.5".into()),
         ];
         for o in outputs {
@@ -710,6 +724,7 @@ mod tests {
         assert_eq!(
             Output::Info(SearchInfo {
                 depth: Some(2),
+                multipv: None,
                 score: Some(Score::Cp(17)),
                 nodes: Some(50),
                 nps: Some(1000),
