@@ -366,7 +366,7 @@ fn a_long_path_scrolls_with_the_cursor() {
 /// The words of `text` that `reads` takes for a move: the example moves it shows.
 fn example_words(text: &str, reads: &dyn Fn(&str) -> bool) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || ",;()`|\"".contains(c))
-        .map(|w| w.trim_end_matches([':', '.']))
+        .map(|w| w.trim_start_matches(':').trim_end_matches([':', '.']))
         .filter(|w| w.chars().any(|c| c.is_ascii_digit()) && reads(w))
         .map(str::to_string)
         .collect()
@@ -470,6 +470,7 @@ fn every_example_move_shown_is_legal_where_it_is_shown() {
         ("a refusal", refused),
         ("docs, keys", readme_paragraph("type a move in notation")),
         ("README, keys", readme_paragraph("type a move (`e2e4`")),
+        ("the rules page", RuleSet::Quantum.short_rules().join(" ")),
         (
             "README, SAN",
             // The forms, not the refusals the paragraph goes on with.
@@ -523,6 +524,7 @@ fn variant_texts(rules: RuleSet, readme: &[&str]) -> Vec<(&'static str, String)>
         ("help", colon_help(qchess::ui::input::VARIANT_KEYMAP)),
         ("the move line", a.message().text.clone()),
         ("a refusal", refused.to_string()),
+        ("the rules page", rules.short_rules().join(" ")),
     ];
     texts.extend(readme.iter().map(|m| ("README", readme_paragraph(m))));
     texts

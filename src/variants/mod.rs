@@ -78,7 +78,8 @@ const HARMONICS_RULES: [&str; 5] = [
 const HAFT_RULES: [&str; 5] = [
     "Haft Schroedinger Chess in short (all of it: docs/rules/haft.md)",
     "The back-rank pieces start as undetermined majors (M): K, Q, R, R, B, B, N, N in an \
-     order nobody knows. A piece takes on a type by how it moves.",
+     order nobody knows. A piece takes on a type by how it moves: after b1c3 it is a \
+     knight.",
     "A move is legal when some starting order makes the whole game so far legal chess \
      (no castling, check rules included): those orders are the consistent worlds.",
     "A knight-mover is a knight in every world; three rook-movers are two rooks and the \
