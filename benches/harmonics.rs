@@ -6,8 +6,8 @@
 //! one quantum move to its own square, doubling the harmonics every time.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use qchess::game::Playable;
 use qchess::variants::harmonics::HarmonicsGame;
-use qchess::variants::VariantGame;
 use std::hint::black_box;
 
 /// Seven knights a side on the back ranks, the kings on h1/h8, a white rook on a4.

@@ -1,11 +1,11 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
 //! (docs/rules/notation.md).
 
-use crate::chess::{fen::START_FEN, EndReason, Game, GameOptions, MoveError, Square};
+use crate::chess::{fen::START_FEN, report, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};
+use crate::game::{Playable, RuleSet, Setup};
 use crate::quantum::bell::{bell, log_negativity};
-use crate::quantum::{BackendKind, FactorSize};
-use crate::variants::{RuleSet, VariantGame};
+use crate::quantum::BackendKind;
 use serde_json::{json, Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -14,9 +14,6 @@ use std::time::Duration;
 pub const BELL_NAMES: [&str; 8] = [
     "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
 ];
-
-/// Most distribution entries printed.
-pub const MAX_DISTRIBUTION: usize = 4096;
 
 /// What `analyze` was asked.
 #[derive(Clone, Debug, Default)]
@@ -84,18 +81,6 @@ pub fn best_move(game: &Game, req: &BestRequest, seed: u64) -> Report {
     crate::engine::search(game, &req.limits(seed), &stop, &mut |_| {})
 }
 
-/// Every legal move of the side to move in canonical notation (splits in both target
-/// orders, merges in both source orders), none once the game is over.
-pub fn legal_moves(game: &Game) -> Vec<String> {
-    if game.status() != crate::chess::Status::Ongoing {
-        return Vec::new();
-    }
-    crate::chess::movegen::legal_moves(game.state(), game.options().free_turns)
-        .iter()
-        .map(|m| m.text.to_string())
-        .collect()
-}
-
 /// Why `analyze` failed (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
@@ -153,13 +138,6 @@ pub fn write_qasm(game: &Game, path: &std::path::Path, force: bool) -> Result<()
     )?)
 }
 
-fn squares_of(set: u64) -> Vec<String> {
-    (0..64)
-        .filter(|i| set >> i & 1 == 1)
-        .map(|i| Square(i).to_string())
-        .collect()
-}
-
 /// The entanglement (log negativity) of `sq` with every other square where it is not 0.
 pub fn entanglement_map(game: &Game, sq: Square) -> Vec<(Square, f64)> {
     let b = game.simulator().backend();
@@ -170,91 +148,12 @@ pub fn entanglement_map(game: &Game, sq: Square) -> Vec<(Square, f64)> {
         .collect()
 }
 
-/// The factors of the game's quantum state, largest first, and the largest (a classical
-/// state has none: then 0 qubits and 1 branch).
-fn factors(game: &Game) -> (Vec<FactorSize>, FactorSize) {
-    let factors = game.simulator().backend().factor_sizes();
-    let largest = factors.first().copied().unwrap_or(FactorSize {
-        qubits: 0,
-        branches: 1,
-    });
-    (factors, largest)
-}
-
-/// The probability the drawn outcome had before the measurement (`None` when the move
-/// did not measure): `.m1` of a 3% capture is 0.03, `.m0` of it 0.97.
-pub fn outcome_probability(outcome: Option<bool>, p1: Option<f64>) -> Option<f64> {
-    match (outcome, p1) {
-        (Some(true), Some(p)) => Some(p),
-        (Some(false), Some(p)) => Some(1.0 - p),
-        _ => None,
-    }
-}
-
-/// `end_reason` in `--json`: "king_captured", "both_kings_captured", "fifty_moves" or
-/// "repetition".
-pub fn end_reason_name(r: EndReason) -> &'static str {
-    match r {
-        EndReason::KingCaptured => "king_captured",
-        EndReason::BothKingsCaptured => "both_kings_captured",
-        EndReason::FiftyMoves => "fifty_moves",
-        EndReason::Repetition => "repetition",
-    }
-}
-
 /// The JSON object of notation.md, with `bell` and `entanglement` when asked, and
 /// `factors` and `largest_factor` (this engine's addition).
 pub fn to_json(game: &Game, req: &Request) -> Value {
-    let (factors, largest) = factors(game);
-    let moves: Vec<Value> = game
-        .history()
-        .iter()
-        .map(|m| {
-            json!({
-                "input": m.input,
-                "played": m.played,
-                "outcome": m.outcome.map(|o| o as u8),
-                "p": outcome_probability(m.outcome, m.p1),
-            })
-        })
-        .collect();
-    let mut squares = Map::new();
-    for s in Square::all() {
-        if let Some(p) = game.state().piece(s) {
-            squares.insert(
-                s.to_string(),
-                json!({"piece": p.fen_char().to_string(), "p": game.probability(s)}),
-            );
-        }
-    }
-    let dist = game.distribution(MAX_DISTRIBUTION + 1);
-    let truncated = dist.entries.len() > MAX_DISTRIBUTION;
-    let distribution: Vec<Value> = dist
-        .entries
-        .iter()
-        .take(MAX_DISTRIBUTION)
-        .map(|(set, p)| json!({"occupied": squares_of(*set), "p": p}))
-        .collect();
-    let mut out = json!({
-        "fen": game.fen(),
-        "to_move": game.to_move().name(),
-        "ply": game.ply(),
-        "status": game.status().name(),
-        "end_reason": game.end_reason().map(end_reason_name),
-        "moves": moves,
-        "squares": squares,
-        "distribution": distribution,
-        "branches": game.branch_count(),
-        "factors": factors.len(),
-        "largest_factor": {"qubits": largest.qubits, "branches": largest.branches},
-        "backend": game.options().backend.name(),
-        "legal_moves": legal_moves(game),
-    });
+    let mut out = report::to_json(game);
     if let Some(b) = &req.best {
         out["best"] = best_json(&best_move(game, b, req.seed));
-    }
-    if truncated {
-        out["truncated"] = json!(true);
     }
     if let Some((x, y)) = req.bell {
         let r = bell(game.simulator().backend(), x.0 as u16, y.0 as u16);
@@ -279,7 +178,7 @@ pub fn to_json(game: &Game, req: &Request) -> Value {
 /// The result as text for people: the board with probabilities, the moves, the status,
 /// and the Bell and entanglement reports when asked.
 pub fn to_text(game: &Game, req: &Request) -> String {
-    let (factors, largest) = factors(game);
+    let (factors, largest) = report::factors(game);
     let mut s = String::new();
     for rank in (0..8).rev() {
         s.push_str(&format!("{} ", rank + 1));
@@ -372,8 +271,9 @@ pub fn run_variant(
     fen: Option<&str>,
     moves: &str,
     seed: u64,
-) -> Result<Box<dyn VariantGame>, String> {
-    let mut game = crate::variants::new_game(rules, fen, seed).map_err(|e| e.to_string())?;
+) -> Result<Box<dyn Playable>, String> {
+    let mut game =
+        crate::game::new_game(&Setup::with_start(rules, fen, seed)).map_err(|e| e.to_string())?;
     for (i, m) in moves.split_whitespace().enumerate() {
         game.play(m)
             .map_err(|e| format!("move {} \"{m}\": {e}", i + 1))?;
@@ -383,7 +283,7 @@ pub fn run_variant(
 
 /// The text report of a variant game: the board (pieces with their probability, `M` for
 /// an undetermined piece), the moves with their remarks, and the status.
-pub fn variant_text(game: &dyn VariantGame) -> String {
+pub fn variant_text(game: &dyn Playable) -> String {
     let cells = game.cells();
     let mut s = String::new();
     for rank in (0..8).rev() {
@@ -441,7 +341,7 @@ pub fn variant_text(game: &dyn VariantGame) -> String {
 /// The `analyze --variant ... --json` object: the variant's own, with `legal_moves`
 /// (where the variant does not list them itself) and, when asked, the greedy player's
 /// `best` move (depth 1).
-pub fn variant_json(game: &dyn VariantGame, best: Option<&BestRequest>, seed: u64) -> Value {
+pub fn variant_json(game: &dyn Playable, best: Option<&BestRequest>, seed: u64) -> Value {
     let mut out = game.to_json();
     if out.get("legal_moves").is_none() {
         out["legal_moves"] = json!(game.legal_moves());

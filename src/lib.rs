@@ -5,6 +5,7 @@ pub mod config;
 pub mod engine;
 pub mod files;
 pub mod format;
+pub mod game;
 pub mod qasm;
 pub mod quantum;
 pub mod record;

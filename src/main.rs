@@ -4,14 +4,14 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use qchess::analyze::{self, Request};
 use qchess::chess::Square;
 use qchess::config::{Pieces, PlayFlags};
+use qchess::engine::strength::Strength;
+use qchess::game::RuleSet;
 use qchess::quantum::BackendKind;
 use qchess::record::Players;
 use qchess::ui::color::ColorChoice;
-use qchess::ui::opponent::Strength;
 use qchess::ui::terminal::{Ended, Open};
 use qchess::ui::PlayOptions;
 use qchess::uqci::client::UqciPlayer;
-use qchess::variants::RuleSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -427,7 +427,7 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
 
 fn parse_variant(s: &str) -> Result<RuleSet, String> {
     s.parse()
-        .map_err(|e: qchess::variants::UnknownRuleSet| e.to_string())
+        .map_err(|e: qchess::game::rules::UnknownRuleSet| e.to_string())
 }
 
 fn parse_level(s: &str) -> Result<u8, String> {

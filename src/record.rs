@@ -8,13 +8,12 @@
 use crate::chess::fen::START_FEN;
 use crate::chess::{Game, GameOptions, Status};
 use crate::config::FileError;
+use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
 use crate::quantum::BackendKind;
-use crate::variants::{RuleSet, VariantGame};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -173,42 +172,19 @@ pub enum RecordError {
 }
 
 impl SavedGame {
-    /// The record of a Quantum Chess game, started at `date`.
-    pub fn of_game(game: &Game, players: &Players, date: &str) -> SavedGame {
-        let opts = game.options();
+    /// The record of a game under any rule system, started at `date`.
+    pub fn of(game: &dyn Playable, players: &Players, date: &str) -> SavedGame {
+        let setup = game.setup();
         SavedGame {
             format: FORMAT,
-            variant: RuleSet::Quantum.name().into(),
-            start: Some(crate::chess::fen::format(game.start())),
-            backend: Some(opts.backend.name().into()),
-            seed: opts.seed,
-            free_turns: opts.free_turns,
+            variant: setup.rules.name().into(),
+            backend: setup.backend().map(|b| b.name().into()),
+            start: setup.start,
+            seed: setup.options.seed,
+            free_turns: setup.options.free_turns,
             date: date.into(),
             result: game.status(),
-            moves: game.history().iter().map(|m| m.played.clone()).collect(),
-            players: players.clone(),
-        }
-    }
-
-    /// The record of a game under another rule system, started from `start` (FEN, or
-    /// the variant's own start) with `seed`.
-    pub fn of_variant(
-        game: &dyn VariantGame,
-        start: Option<String>,
-        seed: u64,
-        players: &Players,
-        date: &str,
-    ) -> SavedGame {
-        SavedGame {
-            format: FORMAT,
-            variant: game.rules().name().into(),
-            start,
-            backend: None,
-            seed,
-            free_turns: false,
-            date: date.into(),
-            result: game.status(),
-            moves: game.history().iter().map(|m| m.text.clone()).collect(),
+            moves: game.history().into_iter().map(|m| m.text).collect(),
             players: players.clone(),
         }
     }
@@ -280,8 +256,61 @@ impl SavedGame {
         })
     }
 
-    /// Replays a Quantum Chess record with its outcomes forced. `backend` overrides the
-    /// file's choice; `dense_limit_log2` and `sparse_limit` are the backends' size limits.
+    /// How the recorded game started. `backend` overrides the file's choice;
+    /// `dense_limit_log2` and `sparse_limit` are the simulator's size limits.
+    pub fn setup(
+        &self,
+        path: &Path,
+        backend: Option<BackendKind>,
+        dense_limit_log2: u32,
+        sparse_limit: usize,
+    ) -> Result<Setup, RecordError> {
+        Ok(Setup {
+            rules: self.rules(path)?,
+            start: self.start.clone(),
+            options: GameOptions {
+                backend: backend.unwrap_or(self.backend_kind(path)?),
+                seed: self.seed,
+                free_turns: self.free_turns,
+                dense_limit_log2,
+                sparse_limit,
+                factored: true,
+                no_win: false,
+            },
+        })
+    }
+
+    /// The recorded game under its rule system, its outcomes replayed as recorded (on
+    /// `backend` when given, else the file's),
+    /// stopped at the next move (or gate) once `cancel` is set (the error then names the
+    /// ply it stopped in); the game keeps watching the flag.
+    pub fn replay(
+        &self,
+        path: &Path,
+        backend: Option<BackendKind>,
+        dense_limit_log2: u32,
+        sparse_limit: usize,
+        cancel: Option<CancelFlag>,
+    ) -> Result<Box<dyn Playable>, RecordError> {
+        let setup = self.setup(path, backend, dense_limit_log2, sparse_limit)?;
+        crate::game::replay(&setup, &self.moves, cancel).map_err(|e| match e {
+            ReplayError::Start(e) => RecordError::Field {
+                path: path.to_path_buf(),
+                key: "start",
+                message: e.to_string(),
+            },
+            ReplayError::Move { ply, text, reason } => RecordError::Move {
+                path: path.to_path_buf(),
+                ply,
+                text,
+                reason: reason.to_string(),
+            },
+        })
+    }
+
+    /// Replays a Quantum Chess record with its outcomes forced, as a Quantum Chess game.
+    /// `backend` overrides the file's choice; `dense_limit_log2` and `sparse_limit` are
+    /// the backends' size limits.
     pub fn replay_quantum(
         &self,
         path: &Path,
@@ -289,46 +318,19 @@ impl SavedGame {
         dense_limit_log2: u32,
         sparse_limit: usize,
     ) -> Result<Game, RecordError> {
-        self.replay_quantum_watched(path, backend, dense_limit_log2, sparse_limit, None)
-    }
-
-    /// [`SavedGame::replay_quantum`], stopped at the next gate once `cancel` is set (the
-    /// error then names the ply it stopped in); the game keeps watching the flag.
-    pub fn replay_quantum_watched(
-        &self,
-        path: &Path,
-        backend: Option<BackendKind>,
-        dense_limit_log2: u32,
-        sparse_limit: usize,
-        cancel: Option<Arc<AtomicBool>>,
-    ) -> Result<Game, RecordError> {
-        let opts = GameOptions {
-            backend: backend.unwrap_or(self.backend_kind(path)?),
-            seed: self.seed,
-            free_turns: self.free_turns,
-            dense_limit_log2,
-            sparse_limit,
-            factored: true,
-            no_win: false,
-        };
-        let fen = self.start.as_deref().unwrap_or(START_FEN);
-        let mut game = Game::from_fen(fen, opts).map_err(|e| RecordError::Field {
+        let setup = self.setup(path, backend, dense_limit_log2, sparse_limit)?;
+        let fen = setup.start.as_deref().unwrap_or(START_FEN);
+        let start = crate::chess::fen::parse(fen).map_err(|e| RecordError::Field {
             path: path.to_path_buf(),
             key: "start",
             message: e.to_string(),
         })?;
-        game.set_cancel(cancel);
-        for (i, text) in self.moves.iter().enumerate() {
-            if let Err(e) = game.play(text) {
-                return Err(RecordError::Move {
-                    path: path.to_path_buf(),
-                    ply: i + 1,
-                    text: text.clone(),
-                    reason: e.to_string(),
-                });
-            }
-        }
-        Ok(game)
+        Game::replay(start, setup.options, &self.moves).map_err(|(i, e)| RecordError::Move {
+            path: path.to_path_buf(),
+            ply: i + 1,
+            text: self.moves[i].clone(),
+            reason: e.to_string(),
+        })
     }
 }
 
@@ -572,7 +574,7 @@ mod tests {
         });
         g.play("b1^a3c3").unwrap();
         g.play("e7e5").unwrap();
-        let saved = SavedGame::of_game(&g, &Players::default(), "2026-11-21T00:00:00Z");
+        let saved = SavedGame::of(&g, &Players::default(), "2026-11-21T00:00:00Z");
         let text = saved.to_toml();
         let back = SavedGame::parse(&text, Path::new("x.toml")).unwrap();
         assert_eq!(back, saved);

@@ -39,7 +39,7 @@ fn saved_after(moves: &[&str]) -> SavedGame {
     for m in moves {
         g.play(m).unwrap();
     }
-    SavedGame::of_game(&g, &Players::default(), "2026-11-21T00:00:00Z")
+    SavedGame::of(&g, &Players::default(), "2026-11-21T00:00:00Z")
 }
 
 /// Writes `text` as an autosave named `name`, last modified `age_s` seconds ago.

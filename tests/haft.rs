@@ -2,8 +2,8 @@
 //! refusals with reasons, promotion, undo, and a game to checkmate in every world.
 
 use qchess::chess::{Color, Kind, Square, Status};
+use qchess::game::{Playable, RuleSet};
 use qchess::variants::haft::HaftGame;
-use qchess::variants::{RuleSet, VariantGame};
 use serde_json::Value;
 
 /// All 5040 arrangements per side.

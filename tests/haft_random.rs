@@ -4,8 +4,8 @@
 //! shares and (with few worlds) the legal moves with the engine.
 
 use qchess::chess::{Kind, Square, Status};
+use qchess::game::Playable;
 use qchess::variants::haft::HaftGame;
-use qchess::variants::VariantGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;

@@ -3,8 +3,8 @@
 //! game, merging, the bound, refused moves, replay and undo.
 
 use qchess::chess::{Color, Square, Status};
+use qchess::game::{Playable, RuleSet};
 use qchess::variants::harmonics::HarmonicsGame;
-use qchess::variants::{RuleSet, VariantGame};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()

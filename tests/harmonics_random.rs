@@ -2,8 +2,8 @@
 //! 1 and every probability in (0, 1]; replaying the recorded texts gives the same game.
 
 use qchess::chess::Status;
+use qchess::game::Playable;
 use qchess::variants::harmonics::HarmonicsGame;
-use qchess::variants::VariantGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

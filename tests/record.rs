@@ -64,7 +64,7 @@ fn save_load_round_trips_on_both_backends() {
     for seed in [1u64, 7, 23] {
         for played_on in [BackendKind::Sparse, BackendKind::Dense] {
             let game = random_game(seed, 60, played_on);
-            let saved = SavedGame::of_game(&game, &Players::default(), "2026-11-21T00:00:00Z");
+            let saved = SavedGame::of(&game, &Players::default(), "2026-11-21T00:00:00Z");
             let text = saved.to_toml();
             let back = SavedGame::parse(&text, path).expect("parses");
             assert_eq!(back, saved);
@@ -106,7 +106,7 @@ fn file_round_trip_and_the_documented_fields() {
     let path = dir.join("g.toml");
     record::save(
         &path,
-        &SavedGame::of_game(&game, &players, "2026-11-21T10:00:00Z"),
+        &SavedGame::of(&game, &players, "2026-11-21T10:00:00Z"),
     )
     .unwrap();
     let text = fs::read_to_string(&path).unwrap();
@@ -198,14 +198,14 @@ fn a_file_that_failed_to_parse_is_never_overwritten() {
     let path = dir.join("notes.toml");
     fs::write(&path, "my precious notes").unwrap();
     let game = random_game(2, 4, BackendKind::Sparse);
-    let err = record::save(&path, &SavedGame::of_game(&game, &Players::default(), "d"))
+    let err = record::save(&path, &SavedGame::of(&game, &Players::default(), "d"))
         .expect_err("must refuse");
     assert!(matches!(err, RecordError::WouldClobber { .. }), "{err}");
     assert_eq!(fs::read_to_string(&path).unwrap(), "my precious notes");
     // A saved game may be replaced by a newer save.
     let saved = dir.join("game.toml");
-    record::save(&saved, &SavedGame::of_game(&game, &Players::default(), "d")).unwrap();
-    record::save(&saved, &SavedGame::of_game(&game, &Players::default(), "d")).unwrap();
+    record::save(&saved, &SavedGame::of(&game, &Players::default(), "d")).unwrap();
+    record::save(&saved, &SavedGame::of(&game, &Players::default(), "d")).unwrap();
 }
 
 #[test]
@@ -403,7 +403,7 @@ fn export_writes_a_saved_games_circuit() {
     let dir = temp_dir("export");
     let game = random_game(11, 30, BackendKind::Sparse);
     let saved = dir.join("g.toml");
-    record::save(&saved, &SavedGame::of_game(&game, &Players::default(), "d")).unwrap();
+    record::save(&saved, &SavedGame::of(&game, &Players::default(), "d")).unwrap();
     let out = dir.join("g.qasm");
     let (code, err) = qchess(
         &[

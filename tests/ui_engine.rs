@@ -7,15 +7,16 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Color, Game, GameOptions};
+use qchess::engine::strength::Strength;
+use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players};
 use qchess::ui::color::{Paint, Tier};
-use qchess::ui::opponent::{Computer, Purpose, Sides, Strength};
+use qchess::ui::opponent::{Computer, Purpose, Sides};
 use qchess::ui::terminal::{open, Open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App};
 use qchess::uqci::client::UqciPlayer;
-use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::PathBuf;
@@ -395,13 +396,12 @@ fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
 
 #[test]
 fn the_variants_computer_plays_greedily() {
-    let game = new_game(RuleSet::Harmonics, None, 7).expect("starts");
+    let game = new_game(&Setup::with_start(RuleSet::Harmonics, None, 7)).expect("starts");
     let sides = Sides {
         black: Some(Strength::Greedy),
         ..Sides::default()
     };
-    let mut a =
-        VariantApp::new(game, None, 7, paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a = VariantApp::new(game, paint(), false).with_computer(Computer::new(sides, 1));
     a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
     for c in "e2e4".chars() {
         a.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));

@@ -7,16 +7,17 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Status};
+use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, Recorder, SavedGame};
-use qchess::ui::app::{Mode, Purpose, Tone};
+use qchess::ui::app::{Mode, Purpose};
 use qchess::ui::color::{Paint, Tier};
+use qchess::ui::message::Tone;
 use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
 use qchess::ui::terminal::{open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App, Screen};
-use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::PathBuf;
@@ -173,7 +174,7 @@ fn unfinished_autosave(data: &std::path::Path) -> PathBuf {
     let mut g = standard();
     g.play("b1^a3c3").expect("legal");
     g.play("e7e5").expect("legal");
-    let saved = SavedGame::of_game(&g, &ann_and_bo(), "2026-11-23T16:40:00Z");
+    let saved = SavedGame::of(&g, &ann_and_bo(), "2026-11-23T16:40:00Z");
     let path = record::autosave_path(data, "20261123-164000", "a1b2c3");
     record::write_atomic(&path, &saved.to_toml()).expect("write");
     path
@@ -247,7 +248,7 @@ fn the_start_offers_an_unfinished_autosave() {
     let mut g =
         Game::from_fen("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", GameOptions::default()).expect("FEN");
     g.play("e7e8").expect("legal");
-    let done = SavedGame::of_game(&g, &ann_and_bo(), "2026-11-23T17:00:00Z");
+    let done = SavedGame::of(&g, &ann_and_bo(), "2026-11-23T17:00:00Z");
     let later = record::autosave_path(&data, "20261123-170000", "d4e5f6");
     std::thread::sleep(std::time::Duration::from_millis(20));
     record::write_atomic(&later, &done.to_toml()).expect("write");
@@ -493,7 +494,7 @@ fn every_example_move_shown_is_legal_where_it_is_shown() {
 }
 
 /// A variant game that can be copied.
-struct Copied(Box<dyn qchess::variants::VariantGame>);
+struct Copied(Box<dyn qchess::game::Playable>);
 
 impl Clone for Copied {
     fn clone(&self) -> Self {
@@ -502,7 +503,7 @@ impl Clone for Copied {
 }
 
 fn variant_setup(rules: RuleSet, fen: Option<&str>, moves: &[&str]) -> Copied {
-    let mut g = new_game(rules, fen, 1).expect("starts");
+    let mut g = new_game(&Setup::with_start(rules, fen, 1)).expect("starts");
     for m in moves {
         g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
     }
@@ -512,14 +513,15 @@ fn variant_setup(rules: RuleSet, fen: Option<&str>, moves: &[&str]) -> Copied {
 /// The `:` line's words and a refusal's, in a variant game.
 fn variant_texts(rules: RuleSet, readme: &[&str]) -> Vec<(&'static str, String)> {
     let mut a = VariantApp::new(
-        new_game(rules, None, 1).expect("starts"),
-        None,
-        1,
+        new_game(&Setup::with_start(rules, None, 1)).expect("starts"),
         Paint::new(Theme::default(), Tier::None),
         false,
     );
     a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
-    let refused = new_game(rules, None, 1).unwrap().play("zz").unwrap_err();
+    let refused = new_game(&Setup::with_start(rules, None, 1))
+        .unwrap()
+        .play("zz")
+        .unwrap_err();
     let mut texts = vec![
         ("help", colon_help(qchess::ui::input::VARIANT_KEYMAP)),
         ("the move line", a.message().text.clone()),

@@ -394,15 +394,13 @@ fn no_clicks_while_the_terminal_is_too_small_or_a_question_is_up() {
 
 mod variants {
     use super::*;
+    use qchess::game::{new_game, RuleSet, Setup};
     use qchess::ui::prompts::Question;
     use qchess::ui::variant::{VariantApp, VariantMode};
-    use qchess::variants::{new_game, RuleSet};
 
     fn variant(rules: RuleSet) -> VariantApp {
         VariantApp::new(
-            new_game(rules, None, 7).expect("starts"),
-            None,
-            7,
+            new_game(&Setup::with_start(rules, None, 7)).expect("starts"),
             Paint::new(Theme::default(), Tier::None),
             false,
         )

@@ -3,27 +3,21 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Square, Status};
+use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::terminal::{open, Open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::variant::{VariantApp, VariantMode};
 use qchess::ui::variant_panes::draw;
-use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::fs;
 use std::process::Command;
 
 fn app(rules: RuleSet, fen: Option<&str>) -> VariantApp {
-    let game = new_game(rules, fen, 7).expect("starts");
-    VariantApp::new(
-        game,
-        fen.map(str::to_string),
-        7,
-        Paint::new(Theme::default(), Tier::None),
-        false,
-    )
+    let game = new_game(&Setup::with_start(rules, fen, 7)).expect("starts");
+    VariantApp::new(game, Paint::new(Theme::default(), Tier::None), false)
 }
 
 fn key(a: &mut VariantApp, code: KeyCode) {
@@ -219,7 +213,7 @@ fn variant_games_save_load_and_replay() {
             play(&mut a, m);
         }
         assert_eq!(a.game().history().len(), 4, "{}", a.message().text);
-        let saved = SavedGame::of_variant(a.game(), None, 7, &Players::default(), "d");
+        let saved = SavedGame::of(a.game(), &Players::default(), "d");
         let path = dir.join(format!("{rules}.toml"));
         record::save(&path, &saved).unwrap();
         let back = record::load(&path).unwrap();

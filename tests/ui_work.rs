@@ -5,6 +5,7 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square};
+use qchess::game::{new_game, RuleSet, Setup};
 use qchess::quantum::QuantumError;
 use qchess::skat::analysis::AnalyzeOptions;
 use qchess::ui::color::{Paint, Tier};
@@ -13,7 +14,6 @@ use qchess::ui::theme::Theme;
 use qchess::ui::variant::VariantApp;
 use qchess::ui::work::{Exec, BUSY_AFTER};
 use qchess::ui::{draw, App, Screen};
-use qchess::variants::{new_game, RuleSet};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::sync::atomic::AtomicBool;
@@ -219,8 +219,8 @@ fn a_cancelled_move_leaves_the_game_as_it_was() {
 #[test]
 fn variant_moves_run_off_the_screen_thread() {
     let _one = one_at_a_time();
-    let game = new_game(RuleSet::Harmonics, None, 7).unwrap();
-    let mut app = VariantApp::new(game, None, 7, paint(), false);
+    let game = new_game(&Setup::with_start(RuleSet::Harmonics, None, 7)).unwrap();
+    let mut app = VariantApp::new(game, paint(), false);
     app.set_exec(Exec::Background);
     let play = |app: &mut VariantApp| {
         app.handle_key(key(KeyCode::Char(':')));
@@ -423,7 +423,7 @@ fn a_cancelled_replay_or_take_back_stops_and_changes_nothing() {
 /// Seven knights a side, each making one quantum move to its own square: 2^14 harmonics
 /// after fourteen plies (as the harmonics benchmark builds them).
 fn harmonics_at_the_bound() -> qchess::variants::harmonics::HarmonicsGame {
-    use qchess::variants::VariantGame;
+    use qchess::game::Playable;
     let mut g = qchess::variants::harmonics::HarmonicsGame::from_fen(
         "nnnnnnnk/8/8/8/R7/8/8/NNNNNNNK w - - 0 1",
         1,
@@ -442,14 +442,14 @@ fn harmonics_at_the_bound() -> qchess::variants::harmonics::HarmonicsGame {
 #[test]
 fn variant_moves_and_take_backs_stop_when_cancelled() {
     let _one = one_at_a_time();
-    use qchess::variants::VariantGame;
+    use qchess::game::Playable;
     let mut g = harmonics_at_the_bound();
     let flag = Arc::new(AtomicBool::new(true));
     g.set_cancel(Some(Arc::clone(&flag)));
     // A quantum move splitting all 16384 harmonics, and a take-back (a replay of 13
     // plies): both stop, and the game is as it was.
     let e = g.play("a4~h5").unwrap_err();
-    assert_eq!(e, qchess::variants::VariantError::cancelled());
+    assert_eq!(e, qchess::game::PlayError::cancelled());
     assert!(g.undo().is_err());
     assert_eq!(g.history().len(), 14);
     assert_eq!(g.superposition().len(), 1 << 14);
@@ -457,7 +457,7 @@ fn variant_moves_and_take_backs_stop_when_cancelled() {
     g.play("a4~h5").unwrap();
     assert_eq!(g.history().len(), 15);
 
-    let mut haft = new_game(RuleSet::Haft, None, 1).unwrap();
+    let mut haft = new_game(&Setup::with_start(RuleSet::Haft, None, 1)).unwrap();
     haft.set_cancel(Some(Arc::new(AtomicBool::new(true))));
     assert!(haft.play("e2e4").is_err());
     assert!(haft.history().is_empty());
@@ -466,9 +466,9 @@ fn variant_moves_and_take_backs_stop_when_cancelled() {
 #[test]
 fn variant_take_backs_and_replay_steps_run_off_the_screen_thread() {
     let _one = one_at_a_time();
-    use qchess::variants::VariantGame;
+    use qchess::game::Playable;
     let g = harmonics_at_the_bound();
-    let mut app = VariantApp::new(g.clone_box(), None, 1, paint(), false);
+    let mut app = VariantApp::new(g.clone_box(), paint(), false);
     app.set_exec(Exec::Background);
     // The app starts from the game as given (14 plies): take one back.
     app.handle_key(key(KeyCode::Char('u')));

@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use qchess::record::SavedGame;
-use qchess::variants::RuleSet;
+use qchess::game::{RuleSet, Setup};
 use std::path::Path;
 
 /// Longer games are only read: a replay of many splits grows the state on purpose.
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = saved.replay_quantum(path, None, 16);
         }
         Ok(rules) => {
-            if let Ok(mut game) = qchess::variants::new_game(rules, saved.start.as_deref(), saved.seed) {
+            if let Ok(mut game) = qchess::game::new_game(&Setup::with_start(rules, saved.start.as_deref(), saved.seed)) {
                 for m in &saved.moves {
                     if game.play(m).is_err() {
                         break;

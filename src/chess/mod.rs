@@ -12,6 +12,7 @@ pub mod movegen;
 pub mod notation;
 pub mod random;
 mod repetition;
+pub mod report;
 pub mod san;
 
 pub use board::{Color, Kind, Piece, Position, Square};

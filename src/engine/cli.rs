@@ -4,8 +4,8 @@
 use super::matches::{run_match, MatchError, MatchOptions, Result1};
 use super::spec::PlayerSpec;
 use super::uci::UciSettings;
+use crate::game::RuleSet;
 use crate::quantum::BackendKind;
-use crate::variants::RuleSet;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `qchess match`.

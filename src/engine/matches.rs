@@ -12,13 +12,13 @@
 //! adjudication off: every unfinished game is a draw). A side with no legal move draws.
 //! A player whose move the game refuses loses that game.
 
-use super::player::{Player, PlayerError};
+use super::player::PlayerError;
 use super::spec::PlayerSpec;
 use super::tally::Tally;
 use crate::chess::board::{Kind, Piece};
-use crate::chess::{Color, Game, GameOptions, Status};
+use crate::chess::{Color, Status};
+use crate::game::{new_game, PlayError, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
-use crate::variants::{new_game, RuleSet, VariantError, VariantGame};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
@@ -128,7 +128,7 @@ pub struct MatchReport {
 pub enum MatchError {
     /// The variant could not start.
     #[error("{0}")]
-    Variant(#[from] VariantError),
+    Variant(#[from] PlayError),
     /// Zero games asked for.
     #[error("a match needs at least one game")]
     NoGames,
@@ -362,8 +362,8 @@ fn tally_text(t: &Tally) -> String {
 }
 
 /// How present the king of `color` is (1 in the variants).
-fn king_presence(board: &Board, color: Color) -> f64 {
-    let Board::Quantum(g) = board else {
+fn king_presence(board: &dyn Playable, color: Color) -> f64 {
+    let Some(g) = board.quantum() else {
         return 1.0;
     };
     g.state()
@@ -401,59 +401,14 @@ fn median_max(mut v: Vec<Duration>) -> MoveTimes {
     }
 }
 
-/// What a game needs from either rule system.
-enum Board {
-    Quantum(Box<Game>),
-    Variant(Box<dyn VariantGame>),
-}
-
-impl Board {
-    fn status(&self) -> Status {
-        match self {
-            Board::Quantum(g) => g.status(),
-            Board::Variant(g) => g.status(),
-        }
+/// Plays a move, counted in `tally`; the canonical text played, or why it was refused.
+fn play_counted(game: &mut dyn Playable, mv: &str, tally: &mut Tally) -> Result<String, String> {
+    let before = game.quantum().map(|g| g.state().clone());
+    let played = game.play(mv).map_err(|e| e.to_string())?;
+    if let (Some(before), Some(last)) = (before, game.quantum().and_then(|g| g.history().last())) {
+        tally.add(&before, last);
     }
-
-    fn to_move(&self) -> Color {
-        match self {
-            Board::Quantum(g) => g.to_move(),
-            Board::Variant(g) => g.to_move(),
-        }
-    }
-
-    fn end(&self) -> String {
-        match self {
-            Board::Quantum(g) => g.end_reason().map(|r| r.describe().to_string()),
-            Board::Variant(g) => g.end_reason(),
-        }
-        .unwrap_or_default()
-    }
-
-    fn think(&self, p: &mut dyn Player) -> Result<super::player::Choice, PlayerError> {
-        match self {
-            Board::Quantum(g) => p.think(g),
-            Board::Variant(g) => p.think_variant(g.as_ref()),
-        }
-        .wait()
-    }
-
-    /// Plays a move, counted in `tally`; the canonical text played, or why it was
-    /// refused.
-    fn play(&mut self, mv: &str, tally: &mut Tally) -> Result<String, String> {
-        match self {
-            Board::Quantum(g) => {
-                let before = g.state().clone();
-                let played = g.play(mv).map_err(|e| e.to_string())?;
-                tally.add(&before, played);
-                Ok(played.played.clone())
-            }
-            Board::Variant(g) => g
-                .play(mv)
-                .map(|r| r.text.clone())
-                .map_err(|e| e.to_string()),
-        }
-    }
+    Ok(played.text)
 }
 
 /// Plays game `index` of a match; the move times of each player go to `times`.
@@ -464,14 +419,9 @@ fn play_game(
 ) -> Result<GameRecord, MatchError> {
     let first_is_white = index.is_multiple_of(2);
     let game_seed = opts.seed.wrapping_add(index as u64);
-    let mut board = match opts.variant {
-        RuleSet::Quantum => Board::Quantum(Box::new(Game::standard(GameOptions {
-            backend: opts.backend,
-            seed: game_seed,
-            ..GameOptions::default()
-        }))),
-        rules => Board::Variant(new_game(rules, None, game_seed)?),
-    };
+    let mut setup = Setup::new(opts.variant, game_seed);
+    setup.options.backend = opts.backend;
+    let mut board = new_game(&setup)?;
     let mut players = [
         opts.first.build(mix(opts.seed, index, 1)),
         opts.second.build(mix(opts.seed, index, 2)),
@@ -484,33 +434,34 @@ fn play_game(
         Color::Black
     };
     // `end: None` = stopped at the ply limit.
-    let record = |result, end: Option<String>, moves: Vec<String>, board: &Board, tallies| {
-        let kings = [first_color, first_color.opposite()].map(|c| king_presence(board, c));
-        let (result, adjudicated) = match end {
-            Some(_) => (result, false),
-            None => adjudicate(kings, opts.adjudicate_below),
+    let record =
+        |result, end: Option<String>, moves: Vec<String>, board: &dyn Playable, tallies| {
+            let kings = [first_color, first_color.opposite()].map(|c| king_presence(board, c));
+            let (result, adjudicated) = match end {
+                Some(_) => (result, false),
+                None => adjudicate(kings, opts.adjudicate_below),
+            };
+            let unfinished = match adjudicated {
+                true => format!(
+                    "unfinished after {} plies, adjudicated (a king under {}% present)",
+                    opts.max_plies,
+                    opts.adjudicate_below * 100.0
+                ),
+                false => format!("unfinished after {} plies", opts.max_plies),
+            };
+            GameRecord {
+                index,
+                first_is_white,
+                result,
+                plies: moves.len() as u32,
+                unfinished: end.is_none(),
+                adjudicated,
+                kings,
+                tallies,
+                end: end.unwrap_or(unfinished),
+                moves,
+            }
         };
-        let unfinished = match adjudicated {
-            true => format!(
-                "unfinished after {} plies, adjudicated (a king under {}% present)",
-                opts.max_plies,
-                opts.adjudicate_below * 100.0
-            ),
-            false => format!("unfinished after {} plies", opts.max_plies),
-        };
-        GameRecord {
-            index,
-            first_is_white,
-            result,
-            plies: moves.len() as u32,
-            unfinished: end.is_none(),
-            adjudicated,
-            kings,
-            tallies,
-            end: end.unwrap_or(unfinished),
-            moves,
-        }
-    };
     loop {
         let first_to_move = (board.to_move() == Color::White) == first_is_white;
         let slot = if first_to_move { 0 } else { 1 };
@@ -519,9 +470,9 @@ fn play_game(
             Status::Draw => {
                 return Ok(record(
                     Result1::Draw,
-                    Some(board.end()),
+                    Some(board.end_reason().unwrap_or_default()),
                     moves,
-                    &board,
+                    board.as_ref(),
                     tallies,
                 ))
             }
@@ -532,14 +483,20 @@ fn play_game(
                 } else {
                     Result1::Loss
                 };
-                return Ok(record(r, Some(board.end()), moves, &board, tallies));
+                return Ok(record(
+                    r,
+                    Some(board.end_reason().unwrap_or_default()),
+                    moves,
+                    board.as_ref(),
+                    tallies,
+                ));
             }
         }
         if moves.len() as u32 >= opts.max_plies {
-            return Ok(record(Result1::Draw, None, moves, &board, tallies));
+            return Ok(record(Result1::Draw, None, moves, board.as_ref(), tallies));
         }
         let t = Instant::now();
-        let answer = board.think(players[slot].as_mut());
+        let answer = players[slot].think(board.as_ref()).wait();
         times[slot].push(t.elapsed());
         let loses = if first_to_move {
             Result1::Loss
@@ -547,21 +504,21 @@ fn play_game(
             Result1::Win
         };
         match answer {
-            Ok(choice) => match board.play(&choice.mv, &mut tallies[slot]) {
+            Ok(choice) => match play_counted(board.as_mut(), &choice.mv, &mut tallies[slot]) {
                 Ok(played) => moves.push(played),
                 Err(why) => {
                     let name = players[slot].name();
                     let end = format!("{name} played \"{}\", which was refused: {why}", choice.mv);
-                    return Ok(record(loses, Some(end), moves, &board, tallies));
+                    return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
                 }
             },
             Err(PlayerError::NoMove) => {
                 let end = Some("no legal move".into());
-                return Ok(record(Result1::Draw, end, moves, &board, tallies));
+                return Ok(record(Result1::Draw, end, moves, board.as_ref(), tallies));
             }
             Err(e) => {
                 let end = format!("{}: {e}", players[slot].name());
-                return Ok(record(loses, Some(end), moves, &board, tallies));
+                return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
             }
         }
     }

@@ -15,6 +15,7 @@ pub mod moves;
 pub mod player;
 pub mod search;
 pub mod spec;
+pub mod strength;
 pub mod tally;
 pub mod tt;
 pub mod uci;

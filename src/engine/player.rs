@@ -9,7 +9,7 @@ use super::search::{search, Info, Limits};
 use super::variant::greedy_variant;
 use crate::chess::random::random_move;
 use crate::chess::Game;
-use crate::variants::VariantGame;
+use crate::game::Playable;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -207,11 +207,9 @@ impl SearchSlots {
 pub trait Player: Send {
     /// The name saved games and reports show ("qchess level 3", "random").
     fn name(&self) -> String;
-    /// Starts choosing a move for the side to move in a Quantum Chess game.
-    fn think(&mut self, game: &Game) -> Thinking;
-    /// Chooses a move in a harmonics or haft game (at once: variant games stay on the
-    /// caller's thread).
-    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking;
+    /// Starts choosing a move for the side to move (in Quantum Chess on a thread of its
+    /// own; in harmonics and haft at once, on the caller's thread).
+    fn think(&mut self, game: &dyn Playable) -> Thinking;
 }
 
 /// A seed for one move: the player's seed mixed with the ply, so a player's choices
@@ -275,18 +273,19 @@ impl Player for Engine {
         self.name.clone()
     }
 
-    fn think(&mut self, game: &Game) -> Thinking {
-        let limits = Limits {
-            seed: move_seed(self.limits.seed, game.ply()),
-            ..self.limits
-        };
-        search_thread(game, limits)
-    }
-
     /// The variants have no search of their own yet: the engine plays them greedily.
-    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking {
-        let seed = move_seed(self.limits.seed, game.history().len());
-        Thinking::done(greedy_variant(game, seed))
+    fn think(&mut self, game: &dyn Playable) -> Thinking {
+        let seed = move_seed(self.limits.seed, game.ply());
+        match game.quantum() {
+            Some(game) => search_thread(
+                game,
+                Limits {
+                    seed,
+                    ..self.limits
+                },
+            ),
+            None => Thinking::done(greedy_variant(game, seed)),
+        }
     }
 }
 
@@ -308,7 +307,11 @@ impl Player for Greedy {
         "greedy".into()
     }
 
-    fn think(&mut self, game: &Game) -> Thinking {
+    fn think(&mut self, game: &dyn Playable) -> Thinking {
+        let seed = move_seed(self.seed, game.ply());
+        let Some(game) = game.quantum() else {
+            return Thinking::done(greedy_variant(game, seed));
+        };
         let limits = Limits {
             depth: 1,
             nodes: None,
@@ -318,14 +321,9 @@ impl Player for Greedy {
             late_moves: 0,
             style: super::eval::Style::Material,
             extend_checks: false,
-            seed: move_seed(self.seed, game.ply()),
+            seed,
         };
         search_thread(game, limits)
-    }
-
-    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking {
-        let seed = move_seed(self.seed, game.history().len());
-        Thinking::done(greedy_variant(game, seed))
     }
 }
 
@@ -349,7 +347,18 @@ impl Player for Random {
         "random".into()
     }
 
-    fn think(&mut self, game: &Game) -> Thinking {
+    fn think(&mut self, game: &dyn Playable) -> Thinking {
+        let Some(game) = game.quantum() else {
+            let answer = game
+                .legal_moves()
+                .choose(&mut self.rng)
+                .map(|mv| Choice {
+                    mv: mv.clone(),
+                    info: None,
+                })
+                .ok_or(PlayerError::NoMove);
+            return Thinking::done(answer);
+        };
         let answer = match random_move(game, &mut self.rng) {
             Some(text) if game.status() == crate::chess::Status::Ongoing => Ok(Choice {
                 mv: text.to_string(),
@@ -357,18 +366,6 @@ impl Player for Random {
             }),
             _ => Err(PlayerError::NoMove),
         };
-        Thinking::done(answer)
-    }
-
-    fn think_variant(&mut self, game: &dyn VariantGame) -> Thinking {
-        let answer = game
-            .legal_moves()
-            .choose(&mut self.rng)
-            .map(|mv| Choice {
-                mv: mv.clone(),
-                info: None,
-            })
-            .ok_or(PlayerError::NoMove);
         Thinking::done(answer)
     }
 }

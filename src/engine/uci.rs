@@ -17,9 +17,9 @@
 use super::classical;
 use super::player::{Choice, Player, PlayerError, Thinking};
 use crate::chess::Game;
+use crate::game::Playable;
 use crate::uqci::client::{check, info, Connection};
 use crate::uqci::protocol::{Command, Go, Score, SearchInfo, Start};
-use crate::variants::VariantGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -129,7 +129,12 @@ impl Player for UciPlayer {
         format!("{NAME_PREFIX}{}", self.connection.command())
     }
 
-    fn think(&mut self, game: &Game) -> Thinking {
+    fn think(&mut self, game: &dyn Playable) -> Thinking {
+        let Some(game) = game.quantum() else {
+            return Thinking::done(Err(PlayerError::Engine(
+                "a UCI chess engine plays Quantum Chess only, not the variants".into(),
+            )));
+        };
         let pick: u64 = self.rng.gen();
         let board = match classical::most_likely(game) {
             Ok(b) => b,
@@ -188,13 +193,6 @@ impl Player for UciPlayer {
                     })
             })
         })
-    }
-
-    /// A chess engine plays Quantum Chess only, not the variants.
-    fn think_variant(&mut self, _game: &dyn VariantGame) -> Thinking {
-        Thinking::done(Err(PlayerError::Engine(
-            "a UCI chess engine plays Quantum Chess only, not the variants".into(),
-        )))
     }
 }
 

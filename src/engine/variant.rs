@@ -1,4 +1,4 @@
-//! A greedy 1-ply player for the variants (harmonics, haft), through [`VariantGame`]:
+//! A greedy 1-ply player for the variants (harmonics, haft), through [`Playable`]:
 //! each legal move is played on a copy, and the move leaving the best king presence and
 //! expected material for the mover is chosen (a won game above everything).
 //!
@@ -6,14 +6,13 @@
 //! game would draw the very outcome the real move will draw, so the player would see
 //! the future: it plays the moves on a copy rebuilt from the start with its own seed
 //! instead (the recorded moves carry their outcomes, so the copy reaches the same
-//! state). Where that rebuild fails (a game from a FEN of its own), it uses plain copies
-//! and so may see a conflict's outcome in advance. Haft has no randomness: plain copies.
+//! state). Haft has no randomness: plain copies.
 
 use super::eval::{value, KING, WIN};
 use super::player::{Choice, PlayerError};
 use super::search::Info;
 use crate::chess::{Color, Kind, Status};
-use crate::variants::{new_game, RuleSet, VariantGame};
+use crate::game::{replay, Playable, RuleSet};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -24,7 +23,7 @@ use std::time::Instant;
 const OPEN_TYPE: f64 = (950.0 + 2.0 * 500.0 + 2.0 * 330.0 + 2.0 * 310.0) / 7.0;
 
 /// The value of a variant position for `side`.
-pub fn variant_value(game: &dyn VariantGame, side: Color) -> f64 {
+pub fn variant_value(game: &dyn Playable, side: Color) -> f64 {
     let sign = |c: Color| if c == side { 1.0 } else { -1.0 };
     match game.status() {
         Status::WhiteWins => return sign(Color::White) * WIN,
@@ -46,21 +45,20 @@ pub fn variant_value(game: &dyn VariantGame, side: Color) -> f64 {
 }
 
 /// A copy of `game` to try moves on whose random source is seeded by `seed`.
-fn trial_copy(game: &dyn VariantGame, seed: u64) -> Box<dyn VariantGame> {
+fn trial_copy(game: &dyn Playable, seed: u64) -> Box<dyn Playable> {
     if game.rules() == RuleSet::Harmonics {
-        if let Ok(mut copy) = new_game(RuleSet::Harmonics, None, seed) {
-            let replayed = game.history().iter().all(|r| copy.play(&r.text).is_ok());
-            // A game from another start replays to another board (or not at all).
-            if replayed && copy.cells() == game.cells() && copy.to_move() == game.to_move() {
-                return copy;
-            }
+        let mut setup = game.setup();
+        setup.options.seed = seed;
+        let moves: Vec<String> = game.history().into_iter().map(|r| r.text).collect();
+        if let Ok(copy) = replay(&setup, &moves, None) {
+            return copy;
         }
     }
     game.clone_box()
 }
 
 /// The greedy choice in a variant game; equal moves are chosen among by `seed`.
-pub fn greedy_variant(game: &dyn VariantGame, seed: u64) -> Result<Choice, PlayerError> {
+pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerError> {
     let mut moves = game.legal_moves();
     moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let start = Instant::now();
@@ -95,16 +93,13 @@ pub fn greedy_variant(game: &dyn VariantGame, seed: u64) -> Result<Choice, Playe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{new_game, Setup};
 
     #[test]
     fn greedy_takes_the_queen_in_harmonics() {
         // White's rook on a1 can take the black queen on a8.
-        let mut g = new_game(
-            RuleSet::Harmonics,
-            Some("q3k3/8/8/8/8/8/8/R3K3 w - - 0 1"),
-            1,
-        )
-        .unwrap();
+        let start = Some("q3k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let mut g = new_game(&Setup::with_start(RuleSet::Harmonics, start, 1)).unwrap();
         let c = greedy_variant(g.as_ref(), 7).unwrap();
         assert_eq!(c.mv, "a1a8");
         g.play(&c.mv).unwrap();
@@ -112,7 +107,7 @@ mod tests {
 
     #[test]
     fn greedy_plays_haft() {
-        let mut g = new_game(RuleSet::Haft, None, 0).unwrap();
+        let mut g = new_game(&Setup::with_start(RuleSet::Haft, None, 0)).unwrap();
         for _ in 0..4 {
             let c = greedy_variant(g.as_ref(), 3).unwrap();
             g.play(&c.mv).unwrap();

@@ -10,11 +10,12 @@
 //! sessions; every search is bounded by its level's budget of work, and stops at once
 //! when its room closes or the server stops.
 
-use super::room::{Board, Room};
+use super::room::Room;
 use crate::chess::Color;
 use crate::engine::level;
 use crate::engine::player::{Event, Player, PlayerError, Random};
-use crate::ui::opponent::Strength;
+use crate::engine::strength::Strength;
+use crate::game::Playable;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -67,7 +68,7 @@ impl Computer {
     /// by `seed`; `Ok(None)` once `stop` says so (the search is abandoned).
     pub fn choose(
         &self,
-        board: &Board,
+        board: &dyn Playable,
         seed: u64,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<String>, PlayerError> {
@@ -75,7 +76,7 @@ impl Computer {
     }
 
     /// A random legal move (the `n`th try), for when the room refused the chosen one.
-    pub fn fallback(board: &Board, seed: u64, n: u64) -> Option<String> {
+    pub fn fallback(board: &dyn Playable, seed: u64, n: u64) -> Option<String> {
         let mut random = Random::new(seed.wrapping_add(n));
         think(&mut random, board, &|| false).ok().flatten()
     }
@@ -84,13 +85,10 @@ impl Computer {
 /// Asks `player` for a move in `board`, stopping when `stop` says so.
 fn think(
     player: &mut dyn Player,
-    board: &Board,
+    board: &dyn Playable,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<String>, PlayerError> {
-    let thinking = match board {
-        Board::Quantum(g) => player.think(g),
-        Board::Variant { game, .. } => player.think_variant(game.as_ref()),
-    };
+    let thinking = player.think(board);
     loop {
         if stop() {
             // Dropping the handle stops the search thread.
@@ -150,12 +148,12 @@ fn work(rx: &Mutex<Receiver<Weak<Room>>>, stopping: &AtomicBool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::RuleSet;
     use crate::quantum::BackendKind;
     use crate::server::limits::Limits;
-    use crate::variants::RuleSet;
 
-    fn board(rules: RuleSet) -> Board {
-        Board::new(rules, BackendKind::Sparse, 5, &Limits::default()).unwrap()
+    fn board(rules: RuleSet) -> Box<dyn Playable> {
+        super::super::room::new_game(rules, BackendKind::Sparse, 5, &Limits::default()).unwrap()
     }
 
     #[test]
@@ -185,18 +183,18 @@ mod tests {
                 level,
             };
             let b = board(rules);
-            let mv = c.choose(&b, 3, &|| false).unwrap().expect("a move");
+            let mv = c.choose(b.as_ref(), 3, &|| false).unwrap().expect("a move");
             let mut after = b.clone();
-            assert!(
-                after.play(&mv, Default::default()).is_ok(),
-                "{rules:?}: {mv}"
-            );
-            assert!(Computer::fallback(&b, 3, 0).is_some());
+            assert!(after.play(&mv).is_ok(), "{rules:?}: {mv}");
+            assert!(Computer::fallback(b.as_ref(), 3, 0).is_some());
         }
         let c = Computer {
             side: Color::White,
             level: Some(5),
         };
-        assert_eq!(c.choose(&board(RuleSet::Quantum), 3, &|| true), Ok(None));
+        assert_eq!(
+            c.choose(board(RuleSet::Quantum).as_ref(), 3, &|| true),
+            Ok(None)
+        );
     }
 }

@@ -5,13 +5,13 @@
 use super::computer::{Computer, Computers};
 use super::limits::{Counter, Full, Limits, Ticket};
 use super::names::{self, BadRoomName};
-use super::room::{Board, Person, Room, SessionId, Summary};
+use super::room::{new_game, Person, Room, SessionId, Summary};
 use super::session::Incoming;
 use crate::engine::player::SearchSlots;
+use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::ui::opponent::HintRules;
 use crate::ui::theme::Theme;
-use crate::variants::RuleSet;
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -270,7 +270,7 @@ impl Hub {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        let board = Board::new(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
+        let board = new_game(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
         let mut room = Room::new(name, board, self.rooms_dir.as_deref())
             .with_grace(self.limits.seat_grace)
             .opened_by(by.clone());

@@ -7,12 +7,11 @@
 
 use super::computer::{Computer, Computers, FALLBACK_TRIES};
 use super::limits::Limits;
-use crate::chess::{Color, Game, GameOptions, Status};
+use crate::chess::{Color, Game, Status};
+use crate::game::table::{Seat, Table};
+use crate::game::{CancelFlag, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use crate::record::{self, Players, RecordError, SavedGame};
-use crate::ui::table::{Seat, Table};
-use crate::ui::work::CancelFlag;
-use crate::variants::{RuleSet, VariantGame};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -83,179 +82,27 @@ enum Holder {
     Other,
 }
 
-/// The game of a room.
-pub enum Board {
-    /// Quantum Chess.
-    Quantum(Box<Game>),
-    /// Harmonics or haft, with the start and seed its record needs.
-    Variant {
-        /// The game.
-        game: Box<dyn VariantGame>,
-        /// The start position (FEN), when not the variant's own.
-        start: Option<String>,
-        /// The seed of its outcomes.
-        seed: u64,
-    },
+/// A new game for a room under `rules` on `backend` (Quantum Chess only), its outcomes
+/// drawn from `seed`; the room's limits bound the simulator.
+pub fn new_game(
+    rules: RuleSet,
+    backend: BackendKind,
+    seed: u64,
+    limits: &Limits,
+) -> Result<Box<dyn Playable>, String> {
+    let mut setup = Setup::new(rules, seed);
+    setup.options.backend = backend;
+    setup.options.dense_limit_log2 = limits.dense_limit_log2;
+    setup.options.sparse_limit = limits.sparse_limit;
+    crate::game::new_game(&setup).map_err(|e| e.to_string())
 }
 
-impl Clone for Board {
-    fn clone(&self) -> Self {
-        match self {
-            Board::Quantum(g) => Board::Quantum(g.clone()),
-            Board::Variant { game, start, seed } => Board::Variant {
-                game: game.clone_box(),
-                start: start.clone(),
-                seed: *seed,
-            },
-        }
-    }
-}
-
-impl Board {
-    /// A new game under `rules` on `backend` (Quantum Chess only), its outcomes drawn
-    /// from `seed`; the room's limits bound the dense state.
-    pub fn new(
-        rules: RuleSet,
-        backend: BackendKind,
-        seed: u64,
-        limits: &Limits,
-    ) -> Result<Board, String> {
-        match rules {
-            RuleSet::Quantum => Ok(Board::Quantum(Box::new(Game::standard(GameOptions {
-                backend,
-                seed,
-                free_turns: false,
-                dense_limit_log2: limits.dense_limit_log2,
-                sparse_limit: limits.sparse_limit,
-                ..GameOptions::default()
-            })))),
-            _ => crate::variants::new_game(rules, None, seed)
-                .map(|game| Board::Variant {
-                    game,
-                    start: None,
-                    seed,
-                })
-                .map_err(|e| e.to_string()),
-        }
-    }
-
-    /// The rule system.
-    pub fn rules(&self) -> RuleSet {
-        match self {
-            Board::Quantum(_) => RuleSet::Quantum,
-            Board::Variant { game, .. } => game.rules(),
-        }
-    }
-
-    /// The simulator backend ("sparse", "dense"), for Quantum Chess.
-    pub fn backend(&self) -> Option<BackendKind> {
-        match self {
-            Board::Quantum(g) => Some(g.options().backend),
-            Board::Variant { .. } => None,
-        }
-    }
-
-    /// Plies played.
-    pub fn ply(&self) -> usize {
-        match self {
-            Board::Quantum(g) => g.history().len(),
-            Board::Variant { game, .. } => game.history().len(),
-        }
-    }
-
-    /// The side to move.
-    pub fn to_move(&self) -> Color {
-        match self {
-            Board::Quantum(g) => g.to_move(),
-            Board::Variant { game, .. } => game.to_move(),
-        }
-    }
-
-    /// Where the game stands.
-    pub fn status(&self) -> Status {
-        match self {
-            Board::Quantum(g) => g.status(),
-            Board::Variant { game, .. } => game.status(),
-        }
-    }
-
-    /// The record of the game, as local games are saved.
-    pub fn record(&self, players: &Players, date: &str) -> SavedGame {
-        match self {
-            Board::Quantum(g) => SavedGame::of_game(g, players, date),
-            Board::Variant { game, start, seed } => {
-                SavedGame::of_variant(game.as_ref(), start.clone(), *seed, players, date)
-            }
-        }
-    }
-
-    /// The game from its record, its outcomes replayed as recorded.
-    pub fn from_record(
-        saved: &SavedGame,
-        path: &Path,
-        limits: &Limits,
-    ) -> Result<Board, RecordError> {
-        let rules = saved.rules(path)?;
-        if rules == RuleSet::Quantum {
-            let game =
-                saved.replay_quantum(path, None, limits.dense_limit_log2, limits.sparse_limit)?;
-            return Ok(Board::Quantum(Box::new(game)));
-        }
-        let field = |e: crate::variants::VariantError| RecordError::Field {
-            path: path.to_path_buf(),
-            key: "start",
-            message: e.to_string(),
-        };
-        let mut game =
-            crate::variants::new_game(rules, saved.start.as_deref(), saved.seed).map_err(field)?;
-        for (i, text) in saved.moves.iter().enumerate() {
-            game.play(text).map_err(|e| RecordError::Move {
-                path: path.to_path_buf(),
-                ply: i + 1,
-                text: text.clone(),
-                reason: e.to_string(),
-            })?;
-        }
-        Ok(Board::Variant {
-            game,
-            start: saved.start.clone(),
-            seed: saved.seed,
-        })
-    }
-
-    /// Whether `text` names an outcome: outcomes are drawn by the room, never chosen.
-    fn forces_outcome(&self, text: &str) -> bool {
-        match self {
-            Board::Quantum(_) => {
-                crate::chess::notation::parse(text).is_ok_and(|t| t.outcome.is_some())
-            }
-            Board::Variant { game, .. } => {
-                crate::ui::variant::forced_suffix(game.rules(), text).is_some()
-            }
-        }
-    }
-
-    /// The seed its outcomes are drawn from (the computer's choices use it too, so that
-    /// a room's game depends on its seed and its players' moves only).
-    pub fn seed(&self) -> u64 {
-        match self {
-            Board::Quantum(g) => g.options().seed,
-            Board::Variant { seed, .. } => *seed,
-        }
-    }
-
-    /// Plays `text`; a long Quantum Chess move stops when `cancel` is set.
-    pub(super) fn play(&mut self, text: &str, cancel: CancelFlag) -> Result<(), String> {
-        match self {
-            Board::Quantum(g) => {
-                g.set_cancel(Some(cancel));
-                let played = g.play(text).map(|_| ()).map_err(|e| e.to_string());
-                g.set_cancel(None);
-                played
-            }
-            Board::Variant { game, .. } => game.play(text).map(|_| ()).map_err(|e| e.to_string()),
-        }
-    }
+/// Plays `text` on `game`; a long move stops when `cancel` is set.
+fn play_watched(game: &mut dyn Playable, text: &str, cancel: CancelFlag) -> Result<(), String> {
+    game.set_cancel(Some(cancel));
+    let played = game.play(text).map(|_| ()).map_err(|e| e.to_string());
+    game.set_cancel(None);
+    played
 }
 
 /// What a session wants when it enters a room.
@@ -327,7 +174,7 @@ pub struct Summary {
 /// and whether the session still has the seat it came for.
 pub struct Snapshot {
     /// The game, when it changed since the session last looked.
-    pub board: Option<Board>,
+    pub game: Option<Box<dyn Playable>>,
     /// The names on the seats (for the panes).
     pub players: Players,
     /// Who is there.
@@ -348,7 +195,7 @@ struct Presence {
 
 /// What can change in a room.
 struct State {
-    board: Board,
+    game: Box<dyn Playable>,
     date: String,
     seats: [SeatHolder; 2],
     present: BTreeMap<SessionId, Presence>,
@@ -433,12 +280,12 @@ fn index(side: Color) -> usize {
 
 impl Room {
     /// A new room `name` around `board`, saved into `dir` when given.
-    pub fn new(name: &str, board: Board, dir: Option<&Path>) -> Room {
+    pub fn new(name: &str, board: Box<dyn Playable>, dir: Option<&Path>) -> Room {
         Room {
             name: name.to_string(),
             file: dir.map(|d| d.join(format!("{name}.toml"))),
             state: Mutex::new(State {
-                board,
+                game: board,
                 date: record::iso_date(record::now_secs()),
                 seats: Default::default(),
                 present: BTreeMap::new(),
@@ -550,7 +397,7 @@ impl Room {
     /// The computer, when it is its turn and nothing is under way for it already.
     fn computer_due(&self, st: &State) -> Option<Computer> {
         let c = st.computer?;
-        let due = st.board.status() == Status::Ongoing && st.board.to_move() == c.side;
+        let due = st.game.status() == Status::Ongoing && st.game.to_move() == c.side;
         let busy = st.moving || st.thinking || self.closed.load(Ordering::Relaxed);
         (due && !busy).then_some(c)
     }
@@ -569,12 +416,12 @@ impl Room {
             st.thinking = true;
             st.version += 1;
             wake_all(&st);
-            (c, st.board.clone())
+            (c, st.game.clone())
         };
         let _thinking = Thinking(self);
         let halt = || stop() || self.closed.load(Ordering::Relaxed);
-        let (side, ply, seed) = (computer.side, board.ply(), board.seed());
-        let first = match computer.choose(&board, seed, &halt) {
+        let (side, ply, seed) = (computer.side, board.ply(), board.setup().options.seed);
+        let first = match computer.choose(board.as_ref(), seed, &halt) {
             Ok(Some(mv)) => mv,
             Ok(None) => return,
             Err(e) => {
@@ -583,7 +430,7 @@ impl Room {
         };
         // A move the room refuses (past its size limits) is replaced by a random one.
         let tries = std::iter::once(Some(first))
-            .chain((0..FALLBACK_TRIES).map(|n| Computer::fallback(&board, seed, n)));
+            .chain((0..FALLBACK_TRIES).map(|n| Computer::fallback(board.as_ref(), seed, n)));
         for mv in tries.flatten() {
             if halt() {
                 return;
@@ -602,7 +449,13 @@ impl Room {
     /// The room saved in `path` (`NAME.toml`, its seats beside it), as it was.
     pub fn restore(path: &Path, limits: &Limits) -> Result<Room, RecordError> {
         let saved = record::load(path)?;
-        let board = Board::from_record(&saved, path, limits)?;
+        let board = saved.replay(
+            path,
+            None,
+            limits.dense_limit_log2,
+            limits.sparse_limit,
+            None,
+        )?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -760,7 +613,7 @@ impl Room {
             None => false,
         };
         Some(Snapshot {
-            board: (st.game_version != seen.0).then(|| st.board.clone()),
+            game: (st.game_version != seen.0).then(|| st.game.clone()),
             players: players(&st),
             roster: roster(&st),
             seated,
@@ -774,12 +627,12 @@ impl Room {
         let st = self.lock();
         Summary {
             name: self.name.clone(),
-            rules: st.board.rules(),
-            backend: st.board.backend(),
+            rules: st.game.rules(),
+            backend: st.game.setup().backend(),
             roster: roster(&st),
-            ply: st.board.ply(),
-            status: st.board.status(),
-            to_move: st.board.to_move(),
+            ply: st.game.ply(),
+            status: st.game.status(),
+            to_move: st.game.to_move(),
         }
     }
 
@@ -792,7 +645,7 @@ impl Room {
     /// not started or over.
     pub fn closable(&self) -> bool {
         let st = self.lock();
-        st.present.is_empty() && (st.board.ply() == 0 || st.board.status() != Status::Ongoing)
+        st.present.is_empty() && (st.game.ply() == 0 || st.game.status() != Status::Ongoing)
     }
 
     /// Carries out `text` for `side` on behalf of `session`, if that session holds the
@@ -807,7 +660,7 @@ impl Room {
         ply: usize,
         text: &str,
         cancel: CancelFlag,
-    ) -> Result<Board, String> {
+    ) -> Result<Box<dyn Playable>, String> {
         self.carry_out(Mover::Session(session), side, ply, text, cancel)
     }
 
@@ -820,7 +673,7 @@ impl Room {
         ply: usize,
         text: &str,
         cancel: CancelFlag,
-    ) -> Result<Board, String> {
+    ) -> Result<Box<dyn Playable>, String> {
         let mut board = {
             let mut st = self.lock();
             let holds = match mover {
@@ -830,29 +683,29 @@ impl Room {
             if !holds {
                 return Err(format!("you no longer hold {} in this room", side.name()));
             }
-            if st.board.status() != Status::Ongoing {
+            if st.game.status() != Status::Ongoing {
                 return Err("the game is over".into());
             }
             if st.moving {
                 return Err("a move is being carried out: wait for it".into());
             }
-            if st.board.to_move() != side || st.board.ply() != ply {
+            if st.game.to_move() != side || st.game.ply() != ply {
                 return Err("the game moved on meanwhile: look again".into());
             }
-            if st.board.forces_outcome(text) {
+            if st.game.forced_outcome(text).is_some() {
                 return Err(format!(
                     "{text}: outcomes are drawn by the room: type the move without one"
                 ));
             }
             st.moving = true;
-            st.board.clone()
+            st.game.clone()
         };
         let mut moving = Moving(self, true);
         // The room's size limits are the simulator's: a move past them is refused.
-        board.play(text, cancel)?;
+        play_watched(board.as_mut(), text, cancel)?;
         {
             let mut st = self.lock();
-            st.board = board.clone();
+            st.game = board.clone();
             st.game_version += 1;
             st.version += 1;
             // The next move may come as soon as anyone sees this one.
@@ -891,7 +744,10 @@ impl Room {
                 opened_by: st.opened_by.clone(),
                 last_player: Some(st.last_player),
             };
-            (st.board.record(&players(&st), &st.date), seats)
+            (
+                SavedGame::of(st.game.as_ref(), &players(&st), &st.date),
+                seats,
+            )
         };
         let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
         if *written == now {
@@ -932,7 +788,7 @@ impl Room {
         let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
         let (started, date) = {
             let st = self.lock();
-            (st.board.ply() > 0, st.date.clone())
+            (st.game.ply() > 0, st.date.clone())
         };
         let _ = std::fs::remove_file(seats_path(path));
         let kept = match path.parent() {
@@ -1074,24 +930,25 @@ impl Table<Game> for Sitting {
         text: &str,
         cancel: CancelFlag,
     ) -> Result<Game, String> {
-        match self.room.play(self.session, side, ply, text, cancel)? {
-            Board::Quantum(g) => Ok(*g),
-            Board::Variant { .. } => Err("this room plays another variant".into()),
-        }
+        let game = self.room.play(self.session, side, ply, text, cancel)?;
+        game.quantum()
+            .cloned()
+            .ok_or_else(|| "this room plays another variant".into())
     }
 }
 
-impl Table<Box<dyn VariantGame>> for Sitting {
+impl Table<Box<dyn Playable>> for Sitting {
     fn play(
         &self,
         side: Color,
         ply: usize,
         text: &str,
         cancel: CancelFlag,
-    ) -> Result<Box<dyn VariantGame>, String> {
-        match self.room.play(self.session, side, ply, text, cancel)? {
-            Board::Variant { game, .. } => Ok(game),
-            Board::Quantum(_) => Err("this room plays Quantum Chess".into()),
+    ) -> Result<Box<dyn Playable>, String> {
+        let game = self.room.play(self.session, side, ply, text, cancel)?;
+        match game.rules() {
+            RuleSet::Quantum => Err("this room plays Quantum Chess".into()),
+            _ => Ok(game),
         }
     }
 }
@@ -1121,7 +978,7 @@ mod tests {
 
     fn room() -> Arc<Room> {
         let limits = Limits::default();
-        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         Arc::new(Room::new("r", board, None))
     }
 
@@ -1192,7 +1049,7 @@ mod tests {
     #[test]
     fn a_dropped_seat_is_kept_for_its_name_only_for_the_grace_time() {
         let limits = Limits::default();
-        let board = || Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let board = || new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let (w, _) = counter();
         let keyed = Person {
             name: "bo".into(),
@@ -1254,7 +1111,7 @@ mod tests {
         assert_eq!(woken.load(Ordering::Relaxed), before + 3);
         // The watcher's snapshot carries the move; a second look finds nothing new.
         let snap = r.snapshot(3, (0, 0)).unwrap();
-        assert_eq!(snap.board.map(|b| b.ply()), Some(1));
+        assert_eq!(snap.game.map(|b| b.ply()), Some(1));
         assert!(r.snapshot(3, snap.seen).is_none());
         // A second connection of ann never takes her seat from the first: it watches,
         // and asking for white by name is refused.
@@ -1277,7 +1134,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qchess-room-order-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let limits = Limits::default();
-        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let r = Arc::new(Room::new("o1", board, Some(&dir)));
         let file = dir.join("o1.toml");
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -1304,7 +1161,7 @@ mod tests {
             sparse_limit: 1,
             ..Limits::default()
         };
-        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let r = Arc::new(Room::new("r", board, None));
         let (w, _) = counter();
         r.join(1, person("ann"), Want::Any, w).unwrap();
@@ -1334,7 +1191,7 @@ mod tests {
         let limits = Limits::default();
         let stopping = Arc::new(AtomicBool::new(false));
         let computers = Computers::start(1, Arc::clone(&stopping));
-        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
         let computer = Computer {
             side: Color::White,
             level: Some(1),
@@ -1392,7 +1249,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qchess-room-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let limits = Limits::default();
-        let board = Board::new(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
         let r = Arc::new(Room::new("r1", board, Some(&dir)));
         let (w, _) = counter();
         let keyed = Person {

@@ -7,13 +7,14 @@ use super::console::{Out, Remote};
 use super::hub::Hub;
 use super::limits::Ticket;
 use super::lobby::{self, Intent, Lobby};
-use super::room::{Board, Person, Room, Roster, SessionId, Sitting, Wake, Want};
+use super::room::{Person, Room, Roster, SessionId, Sitting, Wake, Want};
 use crate::chess::Color;
-use crate::ui::app::{App, Message, Tone};
+use crate::game::table::{Place, Seat};
+use crate::ui::app::App;
 use crate::ui::color::{detect, Paint, Tier};
 use crate::ui::input::Action;
+use crate::ui::message::{Message, Tone};
 use crate::ui::prompts::Asking;
-use crate::ui::table::{Place, Seat};
 use crate::ui::terminal::{
     drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions,
 };
@@ -222,7 +223,7 @@ impl SessionScreen {
         let Some(snap) = room.snapshot(self.id, (0, 0)) else {
             return;
         };
-        let Some(board) = snap.board else {
+        let Some(board) = snap.game else {
             return;
         };
         let sitting = Arc::new(Sitting {
@@ -230,23 +231,23 @@ impl SessionScreen {
             session: self.id,
         });
         let (paint, letters) = (self.paint(), self.letters);
-        let mut game = match board {
-            Board::Quantum(g) => {
+        let mut game = match board.quantum() {
+            Some(g) => {
                 let place = Place {
                     table: sitting,
                     seat,
                 };
-                let mut app = App::new(*g, paint, letters).at_table(place);
+                let mut app = App::new(g.clone(), paint, letters).at_table(place);
                 app.set_players(snap.players.clone());
                 app.set_hint_rules(self.hub.hint_rules());
                 Opened::Quantum(Box::new(app))
             }
-            Board::Variant { game, start, seed } => {
+            None => {
                 let place = Place {
                     table: sitting,
                     seat,
                 };
-                let mut app = VariantApp::new(game, start, seed, paint, letters).at_table(place);
+                let mut app = VariantApp::new(board, paint, letters).at_table(place);
                 app.set_players(snap.players.clone());
                 app.set_hint_rules(self.hub.hint_rules());
                 Opened::Variant(Box::new(app))
@@ -478,9 +479,13 @@ impl Screen for SessionScreen {
             }
             v.unsaved = snap.unsaved;
         }
-        match (&mut v.game, snap.board) {
-            (Opened::Quantum(app), Some(Board::Quantum(g))) => app.sync(*g),
-            (Opened::Variant(app), Some(Board::Variant { game, .. })) => app.sync(game),
+        match (&mut v.game, snap.game) {
+            (Opened::Quantum(app), Some(game)) => {
+                if let Some(g) = game.quantum() {
+                    app.sync(g.clone())
+                }
+            }
+            (Opened::Variant(app), Some(game)) => app.sync(game),
             _ => {}
         }
         match &mut v.game {
@@ -510,9 +515,9 @@ impl Screen for SessionScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::RuleSet;
     use crate::quantum::BackendKind;
     use crate::server::limits::Limits;
-    use crate::variants::RuleSet;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;

@@ -8,19 +8,21 @@ use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
+use super::message::{Message, Tone};
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::opponent::{self, Computer, Plays, Purpose as Thought};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::recent::Recent;
 use super::steps;
-use super::table::{self, Place, Seat};
 use super::view::{self, Pick, View};
-use super::work::{CancelFlag, Exec, Job, Pending};
+use super::work::{Exec, Job, Pending};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{
     Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
 };
+use crate::game::table::{self, Place, Seat};
+use crate::game::CancelFlag;
 use crate::record::{Players, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
@@ -136,26 +138,6 @@ impl Mode {
             _ => &[],
         }
     }
-}
-
-/// How a message should look.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    /// A hint.
-    Plain,
-    /// News: a move, a measurement outcome.
-    Info,
-    /// Rejected input, with the reason.
-    Error,
-}
-
-/// The message line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Message {
-    /// The words.
-    pub text: String,
-    /// How they look.
-    pub tone: Tone,
 }
 
 /// The whole state of the terminal game.
@@ -302,7 +284,7 @@ impl App {
     }
 
     /// Shows a game shared at `place`: moves go to its table, and take-backs, new games
-    /// and saving to a file are refused (see [`super::table`]).
+    /// and saving to a file are refused (see [`crate::game::table`]).
     pub fn at_table(mut self, place: Place<Game>) -> App {
         self.place = Some(place);
         self
@@ -940,7 +922,7 @@ impl App {
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
     fn autosave(&mut self) {
-        let saved = SavedGame::of_game(&self.game, &self.recorder.players, &self.recorder.date);
+        let saved = SavedGame::of(&self.game, &self.recorder.players, &self.recorder.date);
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.set_message(m);
         }
@@ -1563,7 +1545,7 @@ impl Asking for App {
         &self.recorder
     }
     fn record(&self) -> SavedGame {
-        SavedGame::of_game(
+        SavedGame::of(
             self.history_game(),
             &self.recorder.players,
             &self.recorder.date,

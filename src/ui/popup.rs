@@ -7,8 +7,7 @@ use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::prompts::Asked;
 use super::recent::Recent;
-use super::table;
-use crate::variants::RuleSet;
+use crate::game::RuleSet;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -275,7 +274,7 @@ pub fn drawer_hint(f: &mut Frame, drawer: Rect, paint: &Paint, next: &str) {
 /// Draws the game-over popup.
 pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
     let reason = app.game.end_reason().map_or("", |r| r.describe());
-    let keys = table::game_over_keys(app.place().is_some());
+    let keys = game_over_keys(app.place().is_some());
     game_over_box(f, area, &app.paint, &app.result_words(), reason, keys);
 }
 
@@ -351,6 +350,16 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
         ),
         r,
     );
+}
+
+/// The keys the game-over popup names: at a table (`shared`), the game can be
+/// neither taken back nor restarted, and `q` leaves the room.
+pub(super) fn game_over_keys(shared: bool) -> &'static str {
+    if shared {
+        "Esc look at the board   q leave the room"
+    } else {
+        "n new game   u take back   Esc look at the board   q quit"
+    }
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! a missing folder asked about), the result in the players' names, and the words
 //! printed on the restored terminal when the player leaves.
 
-use super::app::{Message, Tone};
 use super::input::Action;
 use super::line_edit::LineEdit;
+use super::message::{Message, Tone};
 use crate::chess::Status;
 use crate::record::{Players, RecordError, Recorder, SavedGame};
 use std::path::{Path, PathBuf};
@@ -399,7 +399,7 @@ mod tests {
         let data = scratch("save");
         let rec = Recorder::new(Some(data.clone()), true, Players::default(), 0);
         let game = Game::standard(GameOptions::default());
-        let saved = SavedGame::of_game(&game, &rec.players, &rec.date);
+        let saved = SavedGame::of(&game, &rec.players, &rec.date);
 
         let other = data.join("new/deeper/g.toml");
         let step = save_typed(&other.display().to_string(), &rec, &saved);
@@ -449,7 +449,7 @@ mod tests {
         let bye = farewell(&rec, 3, true).unwrap_or_default();
         assert!(bye.contains("not saved"), "{bye}");
         let game = Game::standard(GameOptions::default());
-        let saved = SavedGame::of_game(&game, &rec.players, &rec.date);
+        let saved = SavedGame::of(&game, &rec.players, &rec.date);
         rec.autosave(&saved).unwrap();
         let bye = farewell(&rec, 3, true).unwrap_or_default();
         assert!(bye.contains("autosave/game-19700101-000000-"), "{bye}");

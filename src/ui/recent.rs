@@ -2,7 +2,7 @@
 //! message area shows two rows at most, and a long message (an engine that failed, a
 //! saved side that is not handed back) is cut there.
 
-use super::app::{Message, Tone};
+use super::message::{Message, Tone};
 use std::collections::VecDeque;
 
 /// How many messages are kept.

@@ -6,7 +6,8 @@ use super::input::{self, Press};
 use super::popup;
 use super::prompts::{self, Asked};
 use super::terminal::{open_watched, Open, Opened, PlayOptions, Screen};
-use super::work::{busy_line, CancelFlag, Exec, Polled, Work};
+use super::work::{busy_line, Exec, Polled, Work};
+use crate::game::CancelFlag;
 use crate::record::{self, SavedGame};
 use crossterm::event::{Event, KeyCode};
 use ratatui::Frame;
@@ -282,7 +283,7 @@ mod tests {
         for m in moves {
             g.play(m).unwrap();
         }
-        SavedGame::of_game(&g, &Players::default(), "2026-11-23T16:40:00Z")
+        SavedGame::of(&g, &Players::default(), "2026-11-23T16:40:00Z")
     }
 
     #[test]

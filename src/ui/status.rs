@@ -3,9 +3,10 @@
 //! busy line of a long move): one or two lines, so nothing a player needs is cut at
 //! 80 columns.
 
-use super::app::{App, Message, Mode, Tone};
+use super::app::{App, Mode};
 use super::color::Paint;
 use super::line_edit::LineEdit;
+use super::message::{Message, Tone};
 use super::prompts::Purpose;
 use super::text::{clip, flow, flow_after, status_line, words};
 use super::work::{busy_line, BUSY_KEYS};

@@ -9,14 +9,14 @@ use super::opponent::{Computer, Sides};
 use super::theme::Theme;
 use super::tty_input::{self, Input, InputWatch};
 use super::variant::VariantApp;
-use super::work::{CancelFlag, Exec};
-use crate::chess::fen::{FenError, START_FEN};
+use super::work::Exec;
+use crate::chess::fen::FenError;
 use crate::chess::Color;
-use crate::chess::{Game, GameOptions};
+use crate::game::CancelFlag;
+use crate::game::{RuleSet, Setup};
 use crate::quantum::BackendKind;
 use crate::record::{Players, RecordError, Recorder};
 use crate::uqci::client::UqciPlayer;
-use crate::variants::{RuleSet, VariantError};
 use crossterm::cursor::Show;
 use crossterm::event::{
     self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, Event, KeyCode,
@@ -123,7 +123,7 @@ pub enum Open {
 
 /// Why the game could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum PlayError {
+pub enum OpenError {
     /// The start position is not valid FEN.
     #[error("{0}")]
     Fen(#[from] FenError),
@@ -133,9 +133,9 @@ pub enum PlayError {
     /// A saved game failed to load.
     #[error("{0}")]
     Record(#[from] RecordError),
-    /// The variant game could not start.
+    /// The game could not be set up (a start the rule system refuses).
     #[error("{0}")]
-    Variant(#[from] VariantError),
+    Start(#[from] crate::game::PlayError),
     /// `qchess resume` found nothing to resume.
     #[error("no autosaved game to resume{0}")]
     NoAutosave(String),
@@ -183,13 +183,13 @@ pub enum Opened {
 
 /// Opens what `opts` ask for: a new game, a saved one to play on, the newest autosave, or
 /// a saved game to step through. Errors name the file and what is wrong.
-pub fn open(opts: &PlayOptions) -> Result<Opened, PlayError> {
+pub fn open(opts: &PlayOptions) -> Result<Opened, OpenError> {
     open_watched(opts, None)
 }
 
 /// [`open`], with the replay of a saved game stopped once `cancel` is set (an error that
 /// names the ply); the game opened watches no flag.
-pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Opened, PlayError> {
+pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Opened, OpenError> {
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -219,7 +219,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
                 if !search.skipped.is_empty() {
                     where_ += &format!(" (passed over: {})", search.skipped_line());
                 }
-                return Err(PlayError::NoAutosave(where_));
+                return Err(OpenError::NoAutosave(where_));
             };
             Some(found)
         }
@@ -264,66 +264,45 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
         Some((path, saved)) => saved.rules(path)?,
         None => opts.variant,
     };
-    if rules == RuleSet::Quantum {
-        let game_opts = GameOptions {
-            backend: opts.backend,
-            seed,
-            dense_limit_log2: opts.dense_limit_log2,
-            sparse_limit: opts.sparse_limit,
-            ..GameOptions::default()
-        };
-        let app = match &file {
-            None => {
-                let game = Game::from_fen(opts.fen.as_deref().unwrap_or(START_FEN), game_opts)?;
-                App::new(game, paint, opts.ascii).with_recorder(recorder)
-            }
-            Some((path, saved)) => {
-                let mut game = saved.replay_quantum_watched(
-                    path,
-                    Some(opts.backend),
-                    opts.dense_limit_log2,
-                    opts.sparse_limit,
-                    cancel,
-                )?;
-                game.set_cancel(None);
-                let app = App::new(game.clone(), paint, opts.ascii).with_recorder(recorder);
-                if replay {
-                    app.into_replay(game)
-                } else {
-                    let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
-                    let said = with_unclaimed(said, unclaimed.as_deref());
-                    app.announce(said)
-                }
-            }
+    let game = match &file {
+        None => {
+            let mut setup = Setup::new(rules, seed);
+            setup.start = opts.fen.clone();
+            setup.options.backend = opts.backend;
+            setup.options.dense_limit_log2 = opts.dense_limit_log2;
+            setup.options.sparse_limit = opts.sparse_limit;
+            crate::game::new_game(&setup)?
+        }
+        Some((path, saved)) => {
+            let mut game = saved.replay(
+                path,
+                Some(opts.backend),
+                opts.dense_limit_log2,
+                opts.sparse_limit,
+                cancel,
+            )?;
+            game.set_cancel(None);
+            game
+        }
+    };
+    let said = file.as_ref().map(|(path, _)| {
+        let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
+        with_unclaimed(said, unclaimed.as_deref())
+    });
+    if let Some(quantum) = game.quantum() {
+        let app = App::new(quantum.clone(), paint, opts.ascii).with_recorder(recorder);
+        let app = match said {
+            None => app,
+            Some(_) if replay => app.into_replay(quantum.clone()),
+            Some(said) => app.announce(said),
         };
         return Ok(Opened::Quantum(Box::new(app.with_computer(computer))));
     }
-    let (fen, seed) = match &file {
-        Some((_, saved)) => (saved.start.clone(), saved.seed),
-        None => (opts.fen.clone(), seed),
-    };
-    let game = crate::variants::new_game(rules, fen.as_deref(), seed)?;
-    let app = VariantApp::new(game, fen, seed, paint, opts.ascii).with_recorder(recorder);
-    let app = match &file {
+    let app = VariantApp::new(game, paint, opts.ascii).with_recorder(recorder);
+    let app = match said {
         None => app,
-        Some((path, saved)) => {
-            let app = app
-                .with_moves(&saved.moves, cancel)
-                .map_err(|(ply, reason)| RecordError::Move {
-                    path: path.clone(),
-                    ply,
-                    text: saved.moves[ply - 1].clone(),
-                    reason,
-                })?;
-            if replay {
-                app.into_replay()
-            } else {
-                let g = app.game();
-                let said = opened(verb, path, g.history().len(), g.to_move(), &skipped);
-                let said = with_unclaimed(said, unclaimed.as_deref());
-                app.announce(said)
-            }
-        }
+        Some(_) if replay => app.into_replay(),
+        Some(said) => app.announce(said),
     };
     Ok(Opened::Variant(Box::new(app.with_computer(computer))))
 }
@@ -476,7 +455,7 @@ pub struct TerminalOptions {
 /// Runs the game in the terminal until the player quits or a signal stops it. The
 /// terminal is given back in its normal state on every way out; after a quit, where the
 /// game is saved is printed on it.
-pub fn run(opts: PlayOptions) -> Result<Ended, PlayError> {
+pub fn run(opts: PlayOptions) -> Result<Ended, OpenError> {
     // What is wrong with the game asked for is said first, then that a terminal is missing.
     let opened = open(&opts)?;
     require_terminal()?;

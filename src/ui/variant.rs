@@ -1,25 +1,27 @@
 //! The terminal game for the other rule systems (harmonics, haft): the same four panes
-//! as Quantum Chess, driven only through [`VariantGame`]. No terminal in here: tests
+//! as Quantum Chess, driven only through [`Playable`]. No terminal in here: tests
 //! drive it with key events and draw it on a test backend.
 
-use super::app::{refused_outcome, Message, Tone};
+use super::app::refused_outcome;
 use super::color::Paint;
 use super::input::{self, Action, InputMode};
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
+use super::message::{Message, Tone};
 use super::mouse::{self, Act, Hits, Pointer, Shown};
 use super::opponent::{self, Computer, Plays, Purpose as Thought};
 use super::prompts::{self, Asking, Purpose, Question};
 use super::recent::Recent;
 use super::steps;
-use super::table::{self, Place, Seat};
-use super::work::{CancelFlag, Exec, Job, Pending};
+use super::work::{Exec, Job, Pending};
 use crate::chess::san::SanError;
 use crate::chess::{Square, Status};
 use crate::engine::variant::greedy_variant;
 use crate::engine::Thinking;
+use crate::game::table::{self, Place, Seat};
+use crate::game::CancelFlag;
+use crate::game::{Playable, PlyRecord, RuleSet};
 use crate::record::{Players, Recorder, SavedGame};
-use crate::variants::{PlyRecord, RuleSet, VariantGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -56,19 +58,16 @@ pub enum VariantMode {
 /// Stepping through a variant game.
 pub struct VariantReplay {
     /// The whole game.
-    pub full: Box<dyn VariantGame>,
+    pub full: Box<dyn Playable>,
     /// How many plies are shown.
     pub ply: usize,
 }
 
 /// The whole state of a variant game on screen.
 pub struct VariantApp {
-    pub(super) game: Box<dyn VariantGame>,
+    pub(super) game: Box<dyn Playable>,
     /// The start of the game, for new games and replay.
-    start: Box<dyn VariantGame>,
-    /// Start FEN and seed, kept in saved games.
-    start_fen: Option<String>,
-    seed: u64,
+    start: Box<dyn Playable>,
     pub(super) cursor: Square,
     pub(super) flipped: bool,
     pub(super) mode: VariantMode,
@@ -100,11 +99,11 @@ pub struct VariantApp {
     /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
     /// The work being carried out on a worker thread.
-    pending: Option<Pending<Box<dyn VariantGame>>>,
+    pending: Option<Pending<Box<dyn Playable>>>,
     /// The computer (the variants' greedy player): its sides, its search, its score.
     pub(super) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
-    place: Option<Place<Box<dyn VariantGame>>>,
+    place: Option<Place<Box<dyn Playable>>>,
 }
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names.
@@ -117,20 +116,14 @@ pub fn move_squares(text: &str) -> Option<(Square, Square, bool)> {
 }
 
 impl VariantApp {
-    /// A new app around `game` (at its start), started from `start_fen` with `seed`.
-    pub fn new(
-        game: Box<dyn VariantGame>,
-        start_fen: Option<String>,
-        seed: u64,
-        paint: Paint,
-        ascii: bool,
-    ) -> VariantApp {
-        let start = game.clone_box();
+    /// A new app around `game`.
+    pub fn new(game: Box<dyn Playable>, paint: Paint, ascii: bool) -> VariantApp {
+        // The start is set up again from the game's setup (that cannot fail for a game
+        // that was set up from it; the game itself stands in if it did).
+        let start = crate::game::new_game(&game.setup()).unwrap_or_else(|_| game.clone_box());
         let mut app = VariantApp {
             game,
             start,
-            start_fen,
-            seed,
             cursor: Square(12),
             flipped: false,
             mode: VariantMode::Idle,
@@ -164,22 +157,6 @@ impl VariantApp {
         app
     }
 
-    /// Plays `moves` (from a saved game) on the start, stopping once `cancel` is set; the
-    /// error names the ply.
-    pub fn with_moves(
-        mut self,
-        moves: &[String],
-        cancel: Option<CancelFlag>,
-    ) -> Result<VariantApp, (usize, String)> {
-        self.game.set_cancel(cancel);
-        for (i, m) in moves.iter().enumerate() {
-            self.game.play(m).map_err(|e| (i + 1, e.to_string()))?;
-        }
-        self.game.set_cancel(None);
-        self.welcome();
-        Ok(self)
-    }
-
     /// Lets `computer` play its sides greedily (and give hints); it starts at once when
     /// it is to move.
     pub fn with_computer(mut self, computer: Computer) -> VariantApp {
@@ -209,7 +186,7 @@ impl VariantApp {
     /// What starts a greedy search on a copy of the game, on its own thread.
     fn greedy_search(&self) -> impl FnOnce() -> Thinking {
         let copy = self.game.clone_box();
-        let seed = self.seed ^ self.game.history().len() as u64;
+        let seed = self.game.setup().options.seed ^ self.game.ply() as u64;
         move || Thinking::spawn(move |_, _| greedy_variant(copy.as_ref(), seed))
     }
 
@@ -241,20 +218,20 @@ impl VariantApp {
     }
 
     /// Shows a game shared at `place`, as [`super::App::at_table`].
-    pub fn at_table(mut self, place: Place<Box<dyn VariantGame>>) -> VariantApp {
+    pub fn at_table(mut self, place: Place<Box<dyn Playable>>) -> VariantApp {
         self.place = Some(place);
         self
     }
 
     /// The table this game is shared at, if any.
-    pub fn place(&self) -> Option<&Place<Box<dyn VariantGame>>> {
+    pub fn place(&self) -> Option<&Place<Box<dyn Playable>>> {
         self.place.as_ref()
     }
 
     /// Takes in the shared game after a move made at another screen, as
     /// [`super::App::sync`].
-    pub fn sync(&mut self, game: Box<dyn VariantGame>) {
-        let last = |g: &dyn VariantGame| g.history().last().map(|r| r.text.clone());
+    pub fn sync(&mut self, game: Box<dyn Playable>) {
+        let last = |g: &dyn Playable| g.history().last().map(|r| r.text.clone());
         let (now, new) = (self.game.history().len(), game.history().len());
         if now == new && last(game.as_ref()) == last(self.game.as_ref()) {
             return;
@@ -352,12 +329,12 @@ impl VariantApp {
     }
 
     /// The game, or in replay the state at the shown ply.
-    pub fn game(&self) -> &dyn VariantGame {
+    pub fn game(&self) -> &dyn Playable {
         self.game.as_ref()
     }
 
     /// The game whose moves the history lists: the whole game in replay.
-    pub fn history_game(&self) -> &dyn VariantGame {
+    pub fn history_game(&self) -> &dyn Playable {
         self.replay
             .as_ref()
             .map_or(self.game.as_ref(), |r| r.full.as_ref())
@@ -464,8 +441,8 @@ impl VariantApp {
     fn run_job(
         &mut self,
         job: Job,
-        mut game: Box<dyn VariantGame>,
-        f: impl FnOnce(&mut dyn VariantGame) -> Result<(), String> + Send + 'static,
+        mut game: Box<dyn Playable>,
+        f: impl FnOnce(&mut dyn Playable) -> Result<(), String> + Send + 'static,
     ) {
         self.run_work(job, move |cancel: CancelFlag| {
             game.set_cancel(Some(cancel));
@@ -480,7 +457,7 @@ impl VariantApp {
     fn run_work(
         &mut self,
         job: Job,
-        work: impl FnOnce(CancelFlag) -> Result<Box<dyn VariantGame>, String> + Send + 'static,
+        work: impl FnOnce(CancelFlag) -> Result<Box<dyn Playable>, String> + Send + 'static,
     ) {
         match self.exec {
             Exec::Inline => {
@@ -926,10 +903,7 @@ impl VariantApp {
             Purpose::Move => {
                 self.mode = VariantMode::Idle;
                 self.last_typed = input.clone();
-                match (
-                    forced_suffix(self.game.rules(), &input),
-                    self.san_move(&input),
-                ) {
+                match (self.game.forced_outcome(&input), self.san_move(&input)) {
                     (Some(suffix), _) => self.say(Tone::Error, refused_outcome(&input, &suffix)),
                     (None, Some(Ok(mv))) => self.play(&mv),
                     (None, Some(Err(e))) => self.say(Tone::Error, e.to_string()),
@@ -984,7 +958,7 @@ impl VariantApp {
 
     /// Takes in the game `job` led to and tells the player, or says why it could not be
     /// done (the game is then unchanged).
-    fn finish(&mut self, job: Job, result: Result<Box<dyn VariantGame>, String>) {
+    fn finish(&mut self, job: Job, result: Result<Box<dyn Playable>, String>) {
         let game = match result {
             Ok(game) => game,
             Err(e) => {
@@ -1131,11 +1105,8 @@ impl VariantApp {
         self.selected_ply = None;
         self.trace_scroll = 0;
         self.game_over_popup = false;
-        let last = self
-            .game
-            .history()
-            .last()
-            .map(|p| (p.color, p.text.as_str()));
+        let history = self.game.history();
+        let last = history.last().map(|p| (p.color, p.text.as_str()));
         let said = steps::ply_said(ply, n, last);
         self.say(Tone::Info, said);
     }
@@ -1216,10 +1187,8 @@ impl Asking for VariantApp {
         &self.recorder
     }
     fn record(&self) -> SavedGame {
-        SavedGame::of_variant(
+        SavedGame::of(
             self.history_game(),
-            self.start_fen.clone(),
-            self.seed,
             &self.recorder.players,
             &self.recorder.date,
         )
@@ -1248,18 +1217,6 @@ impl Asking for VariantApp {
     }
     fn leave(&mut self) {
         self.quit = true;
-    }
-}
-
-/// The outcome suffix a typed move forces (harmonics' `.c3=N`), if any.
-pub fn forced_suffix(rules: RuleSet, typed: &str) -> Option<String> {
-    match rules {
-        RuleSet::Harmonics => crate::variants::harmonics::notation::parse(typed)
-            .ok()
-            .filter(|i| !i.forced.is_empty())
-            .map(|i| i.forced.iter().map(ToString::to_string).collect()),
-        // Haft and Quantum Chess moves typed here carry no outcome a player could force.
-        RuleSet::Haft | RuleSet::Quantum => None,
     }
 }
 

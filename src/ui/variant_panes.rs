@@ -54,7 +54,7 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
     let g = app.game();
     if app.game_over_popup && g.status() != Status::Ongoing {
         let reason = g.end_reason().unwrap_or_default();
-        let keys = super::table::game_over_keys(app.place().is_some());
+        let keys = super::popup::game_over_keys(app.place().is_some());
         popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
     }
     if let Some(q) = app.question() {
@@ -243,10 +243,8 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
 }
 
 fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
-    let g = app.game();
-    let shown = app
-        .shown_ply()
-        .and_then(|i| g.history().get(i).map(|r| (i, r)));
+    let history = app.game().history();
+    let shown = app.shown_ply().and_then(|i| history.get(i).map(|r| (i, r)));
     let title = match shown {
         Some((i, r)) => format!(" Trace: ply {} {} ", i + 1, r.text),
         None => " Trace ".into(),

@@ -5,7 +5,7 @@
 use std::any::Any;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,8 +17,7 @@ pub const BUSY_AFTER: Duration = Duration::from_millis(150);
 /// panic there becomes a message on the screen).
 pub const WORKER_THREAD: &str = "qchess-work";
 
-/// A flag the work looks at to stop early; set by [`Work::cancel`] and on drop.
-pub type CancelFlag = Arc<AtomicBool>;
+use crate::game::CancelFlag;
 
 /// Where a screen runs its long work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

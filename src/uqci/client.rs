@@ -18,7 +18,7 @@ use crate::chess::fen::{self, START_FEN};
 use crate::chess::{notation, Game};
 use crate::engine::eval::WIN;
 use crate::engine::{Choice, Info, Player, PlayerError, Thinking};
-use crate::variants::VariantGame;
+use crate::game::Playable;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -269,7 +269,12 @@ impl Player for UqciPlayer {
         format!("{NAME_PREFIX}{}", self.command())
     }
 
-    fn think(&mut self, game: &Game) -> Thinking {
+    fn think(&mut self, game: &dyn Playable) -> Thinking {
+        let Some(game) = game.quantum() else {
+            return Thinking::done(Err(PlayerError::Engine(
+                "a UQCI engine plays Quantum Chess only, not the variants".into(),
+            )));
+        };
         let session = self.connection.session();
         let movetime = self.movetime;
         // The moves are read here: a detached copy keeps the state, not the history.
@@ -294,13 +299,6 @@ impl Player for UqciPlayer {
                 Ok(Choice { mv, info: last })
             })
         })
-    }
-
-    /// UQCI speaks Quantum Chess only: the variants have no notation in it.
-    fn think_variant(&mut self, _game: &dyn VariantGame) -> Thinking {
-        Thinking::done(Err(PlayerError::Engine(
-            "a UQCI engine plays Quantum Chess only, not the variants".into(),
-        )))
     }
 }
 

@@ -3,16 +3,17 @@
 //! scroll positions, and what a key does to them.
 
 use super::keys::{translate, Action};
+use crate::game::CancelFlag;
 use crate::skat::analysis::{analyze_watched, Analysis, AnalysisError, AnalyzeOptions};
 use crate::skat::budget::{bytes_words, duration_words, Progress, Watch};
 use crate::skat::endgame::{Endgame, PRESETS};
 use crate::skat::solve::Solver;
 use crate::skat::toy::{run_toy, ToyReport};
 use crate::skat::view::{line_solver, SkatView, TricksPane};
-use crate::ui::app::{Message, Tone};
 use crate::ui::color::Paint;
+use crate::ui::message::{Message, Tone};
 use crate::ui::terminal::Screen;
-use crate::ui::work::{CancelFlag, Exec, Polled, Work};
+use crate::ui::work::{Exec, Polled, Work};
 use crossterm::event::{Event, KeyCode, KeyEvent};
 use ratatui::Frame;
 use std::cell::Cell;

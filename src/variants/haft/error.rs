@@ -2,7 +2,7 @@
 
 use super::notation::SyntaxError;
 use crate::chess::Square;
-use crate::variants::VariantError;
+use crate::game::PlayError;
 
 /// A refused move or undo.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,8 +89,8 @@ pub enum HaftError {
     NothingToUndo,
 }
 
-impl From<HaftError> for VariantError {
+impl From<HaftError> for PlayError {
     fn from(e: HaftError) -> Self {
-        VariantError(e.to_string())
+        PlayError(e.to_string())
     }
 }

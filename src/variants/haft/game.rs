@@ -9,7 +9,7 @@ use super::rules::{self, Transition};
 use super::words::grouped;
 use super::worlds::Worlds;
 use crate::chess::{Color, Kind, Square, Status};
-use crate::variants::PlyRecord;
+use crate::game::PlyRecord;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -91,6 +91,8 @@ pub struct HaftGame {
     /// Set to refuse further moves (a replay being cancelled): a move takes a few
     /// milliseconds, so it is looked at before each one rather than inside it.
     pub(super) cancel: Option<Arc<AtomicBool>>,
+    /// The seed the game was started with: haft draws nothing, but a saved game keeps it.
+    pub(super) seed: u64,
 }
 
 impl Default for HaftGame {
@@ -107,7 +109,14 @@ impl HaftGame {
             past: Vec::new(),
             history: Vec::new(),
             cancel: None,
+            seed: 0,
         }
+    }
+
+    /// The same game, recorded as started with `seed`.
+    pub fn with_seed(mut self, seed: u64) -> HaftGame {
+        self.seed = seed;
+        self
     }
 
     /// The number of consistent worlds (starting pairs).

@@ -1,15 +1,17 @@
-//! [`VariantGame`] for [`HaftGame`]: what the terminal game, saved games, replay and
-//! `qchess analyze` use.
+//! [`Playable`] for [`HaftGame`]: what the screen, saved games, rooms and `qchess
+//! analyze` use.
 
 use super::game::HaftGame;
 use crate::chess::{Color, Square, Status};
-use crate::variants::{is_set, Cell, PlyRecord, RuleSet, VariantError, VariantGame};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use crate::game::{is_set, CancelFlag, Cell, PlayError, Playable, PlyRecord, RuleSet, Setup};
 
-impl VariantGame for HaftGame {
+impl Playable for HaftGame {
     fn rules(&self) -> RuleSet {
         RuleSet::Haft
+    }
+
+    fn setup(&self) -> Setup {
+        Setup::new(RuleSet::Haft, self.seed)
     }
 
     fn cells(&self) -> Vec<(Square, Cell)> {
@@ -32,19 +34,28 @@ impl VariantGame for HaftGame {
         self.legal().iter().map(|m| m.to_string()).collect()
     }
 
-    fn play(&mut self, text: &str) -> Result<&PlyRecord, VariantError> {
+    fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         if is_set(&self.cancel) {
-            return Err(VariantError::cancelled());
+            return Err(PlayError::cancelled());
         }
-        self.play_move(text).map_err(VariantError::from)
+        self.play_move(text).cloned().map_err(PlayError::from)
     }
 
-    fn undo(&mut self) -> Result<(), VariantError> {
-        self.take_back().map_err(VariantError::from)
+    fn undo(&mut self) -> Result<(), PlayError> {
+        self.take_back().map_err(PlayError::from)
     }
 
-    fn history(&self) -> &[PlyRecord] {
-        &self.history
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    fn history(&self) -> Vec<PlyRecord> {
+        self.history.clone()
+    }
+
+    fn forced_outcome(&self, _typed: &str) -> Option<String> {
+        // A haft move has no random outcome: the rules decide which worlds remain.
+        None
     }
 
     fn details(&self, cursor: Square) -> Vec<String> {
@@ -55,11 +66,11 @@ impl VariantGame for HaftGame {
         self.json()
     }
 
-    fn clone_box(&self) -> Box<dyn VariantGame> {
+    fn clone_box(&self) -> Box<dyn Playable> {
         Box::new(self.clone())
     }
 
-    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+    fn set_cancel(&mut self, flag: Option<CancelFlag>) {
         self.cancel = flag;
     }
 }

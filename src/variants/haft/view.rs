@@ -6,7 +6,7 @@ use super::game::HaftGame;
 use super::words::grouped;
 use crate::chess::{Kind, Square};
 use crate::format::percent;
-use crate::variants::Cell;
+use crate::game::Cell;
 use serde_json::{json, Map, Value};
 
 impl HaftGame {

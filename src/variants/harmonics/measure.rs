@@ -9,7 +9,7 @@ use super::report::harmonics;
 use super::superposition::Superposition;
 use crate::chess::Square;
 use crate::format::percent;
-use crate::variants::VariantError;
+use crate::game::PlayError;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -50,23 +50,18 @@ impl<'a> Measurer<'a> {
 
     /// Picks one candidate byte for `s`, with probability proportional to its weight or as
     /// forced; records the outcome and a trace line.
-    fn choose(
-        &mut self,
-        s: Square,
-        candidates: &[(u8, f64)],
-        what: &str,
-    ) -> Result<u8, VariantError> {
+    fn choose(&mut self, s: Square, candidates: &[(u8, f64)], what: &str) -> Result<u8, PlayError> {
         let draw: f64 = self.rng.gen();
         let (chosen, how) = match self.forced.pop_front() {
             Some(f) if f.square != s => {
-                return Err(VariantError(format!(
+                return Err(PlayError(format!(
                     "the recorded outcome {f} does not fit: this move measures {s} next"
                 )))
             }
             Some(f) => {
                 let c = f.kept.map_or(EMPTY, code);
                 if !candidates.iter().any(|&(k, _)| k == c) {
-                    return Err(VariantError(format!(
+                    return Err(PlayError(format!(
                         "the recorded outcome {f} is impossible: {s} is {}",
                         odds(candidates)
                     )));
@@ -102,7 +97,7 @@ impl<'a> Measurer<'a> {
     /// Measures `s` if different pieces stand there in different harmonics: one piece is
     /// kept, with probability proportional to the weight of the harmonics holding it;
     /// the harmonics holding another piece there are removed (empty ones stay).
-    pub fn conflict(&mut self, sp: &mut Superposition, s: Square) -> Result<(), VariantError> {
+    pub fn conflict(&mut self, sp: &mut Superposition, s: Square) -> Result<(), PlayError> {
         let candidates: Vec<(u8, f64)> = sp
             .square_weights(s)
             .into_iter()
@@ -125,8 +120,8 @@ impl<'a> Measurer<'a> {
         &mut self,
         sp: &mut Superposition,
         limit: usize,
-        go_on: &dyn Fn() -> Result<(), VariantError>,
-    ) -> Result<(), VariantError> {
+        go_on: &dyn Fn() -> Result<(), PlayError>,
+    ) -> Result<(), PlayError> {
         while sp.len() > limit {
             go_on()?;
             let Some((s, candidates)) = most_spread(sp) else {
@@ -144,9 +139,9 @@ impl<'a> Measurer<'a> {
     }
 
     /// The outcomes and trace lines; an error when a forced outcome was not used.
-    pub fn finish(self) -> Result<(Vec<Outcome>, Vec<String>), VariantError> {
+    pub fn finish(self) -> Result<(Vec<Outcome>, Vec<String>), PlayError> {
         if let Some(f) = self.forced.front() {
-            return Err(VariantError(format!(
+            return Err(PlayError(format!(
                 "the recorded outcome {f} does not fit: this move measures nothing more \
                  (no conflict on {})",
                 f.square

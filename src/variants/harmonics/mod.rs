@@ -19,7 +19,8 @@ use self::rules::{Before, Made};
 use self::superposition::{Marginal, Superposition};
 use crate::chess::fen::{self, START_FEN};
 use crate::chess::{Color, Position, Square, Status};
-use crate::variants::{Cell, PlyRecord, RuleSet, VariantError, VariantGame};
+use crate::game::CancelFlag;
+use crate::game::{Cell, PlayError, Playable, PlyRecord, RuleSet, Setup};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -42,6 +43,8 @@ pub const BOUND_RULE: &str = "past it, the least certain square is measured unti
 pub struct HarmonicsGame {
     start: Board,
     start_to_move: Color,
+    /// The start as given (`None`: the standard start), for saved games.
+    start_fen: Option<String>,
     seed: u64,
     limit: usize,
     sp: Superposition,
@@ -52,7 +55,7 @@ pub struct HarmonicsGame {
     end: Option<String>,
     history: Vec<PlyRecord>,
     inputs: Vec<String>,
-    /// Once set, a move or take-back in progress stops (see [`VariantGame::set_cancel`]).
+    /// Once set, a move or take-back in progress stops (see [`Playable::set_cancel`]).
     cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -95,9 +98,11 @@ impl HarmonicsGame {
     }
 
     /// A game from a FEN position (side to move, castling rights and en passant included).
-    pub fn from_fen(fen: &str, seed: u64) -> Result<HarmonicsGame, VariantError> {
-        let position = fen::parse(fen).map_err(|e| VariantError(e.to_string()))?;
-        Ok(HarmonicsGame::from_position(&position, seed))
+    pub fn from_fen(fen: &str, seed: u64) -> Result<HarmonicsGame, PlayError> {
+        let position = fen::parse(fen).map_err(|e| PlayError(e.to_string()))?;
+        let mut game = HarmonicsGame::from_position(&position, seed);
+        game.start_fen = Some(fen.to_string());
+        Ok(game)
     }
 
     /// A game from a classical position: one harmonic of weight 1.
@@ -117,6 +122,7 @@ impl HarmonicsGame {
         HarmonicsGame {
             start,
             start_to_move: to_move,
+            start_fen: None,
             seed,
             limit,
             marginals,
@@ -133,14 +139,14 @@ impl HarmonicsGame {
 
     /// The same game with another bound on the number of harmonics (at least
     /// [`MIN_LIMIT`]); only before the first move.
-    pub fn with_limit(mut self, limit: usize) -> Result<HarmonicsGame, VariantError> {
+    pub fn with_limit(mut self, limit: usize) -> Result<HarmonicsGame, PlayError> {
         if limit < MIN_LIMIT {
-            return Err(VariantError(format!(
+            return Err(PlayError(format!(
                 "the bound on harmonics must be at least {MIN_LIMIT}, not {limit}"
             )));
         }
         if !self.history.is_empty() {
-            return Err(VariantError(
+            return Err(PlayError(
                 "the bound on harmonics can only be set before the first move".into(),
             ));
         }
@@ -170,9 +176,10 @@ impl HarmonicsGame {
 
     /// The game over again from its start with the recorded texts of the first `plies`
     /// plies (their outcomes forced), keeping what was typed.
-    fn replayed(&self, plies: usize) -> Result<HarmonicsGame, VariantError> {
+    fn replayed(&self, plies: usize) -> Result<HarmonicsGame, PlayError> {
         let mut g = HarmonicsGame::begin(self.start, self.start_to_move, self.seed, self.limit);
         g.cancel = self.cancel.clone();
+        g.start_fen = self.start_fen.clone();
         for (record, input) in self.history.iter().zip(&self.inputs).take(plies) {
             g.play(&record.text)?;
             g.inputs.pop();
@@ -182,9 +189,16 @@ impl HarmonicsGame {
     }
 }
 
-impl VariantGame for HarmonicsGame {
+impl Playable for HarmonicsGame {
     fn rules(&self) -> RuleSet {
         RuleSet::Harmonics
+    }
+
+    fn setup(&self) -> Setup {
+        Setup {
+            start: self.start_fen.clone(),
+            ..Setup::new(RuleSet::Harmonics, self.seed)
+        }
     }
 
     fn cells(&self) -> Vec<(Square, Cell)> {
@@ -224,9 +238,9 @@ impl VariantGame for HarmonicsGame {
         listing::legal_moves(&self.sp, &self.marginals, self.to_move)
     }
 
-    fn play(&mut self, text: &str) -> Result<&PlyRecord, VariantError> {
+    fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         if self.status != Status::Ongoing {
-            return Err(VariantError(format!(
+            return Err(PlayError(format!(
                 "the game is over: {}",
                 self.status.describe()
             )));
@@ -266,20 +280,35 @@ impl VariantGame for HarmonicsGame {
             trace,
         });
         self.inputs.push(text.trim().to_string());
-        Ok(self.history.last().expect("a ply was just recorded"))
+        Ok(self
+            .history
+            .last()
+            .expect("a ply was just recorded")
+            .clone())
     }
 
-    fn undo(&mut self) -> Result<(), VariantError> {
+    fn undo(&mut self) -> Result<(), PlayError> {
         let n = self.history.len();
         if n == 0 {
-            return Err(VariantError("there is no move to take back".into()));
+            return Err(PlayError("there is no move to take back".into()));
         }
         *self = self.replayed(n - 1)?;
         Ok(())
     }
 
-    fn history(&self) -> &[PlyRecord] {
-        &self.history
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    fn history(&self) -> Vec<PlyRecord> {
+        self.history.clone()
+    }
+
+    fn forced_outcome(&self, typed: &str) -> Option<String> {
+        notation::parse(typed)
+            .ok()
+            .filter(|i| !i.forced.is_empty())
+            .map(|i| i.forced.iter().map(ToString::to_string).collect())
     }
 
     fn details(&self, cursor: Square) -> Vec<String> {
@@ -290,11 +319,11 @@ impl VariantGame for HarmonicsGame {
         report::to_json(self)
     }
 
-    fn clone_box(&self) -> Box<dyn VariantGame> {
+    fn clone_box(&self) -> Box<dyn Playable> {
         Box::new(self.clone())
     }
 
-    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+    fn set_cancel(&mut self, flag: Option<CancelFlag>) {
         self.cancel = flag;
     }
 }

@@ -3,7 +3,7 @@
 //! (`.c3=N`: the white knight was kept on c3; `.d4=-`: d4 was found empty).
 
 use crate::chess::{Kind, Piece, Square};
-use crate::variants::VariantError;
+use crate::game::PlayError;
 use std::fmt;
 
 /// A move without its outcomes.
@@ -87,17 +87,17 @@ pub struct Input {
     pub forced: Vec<Outcome>,
 }
 
-fn square(text: &str, s: &str) -> Result<Square, VariantError> {
+fn square(text: &str, s: &str) -> Result<Square, PlayError> {
     Square::parse(s).ok_or_else(|| bad_move(text))
 }
 
-fn bad_move(text: &str) -> VariantError {
-    VariantError(format!(
+fn bad_move(text: &str) -> PlayError {
+    PlayError(format!(
         "\"{text}\" is not a move: write e2e4, e7e8q (promotion) or b1~d5 (quantum move)"
     ))
 }
 
-fn parse_move(text: &str, m: &str) -> Result<Move, VariantError> {
+fn parse_move(text: &str, m: &str) -> Result<Move, PlayError> {
     if let Some((from, to)) = m.split_once('~') {
         return Ok(Move::Quantum {
             from: square(text, from)?,
@@ -113,7 +113,7 @@ fn parse_move(text: &str, m: &str) -> Result<Move, VariantError> {
         Some(c) => match Kind::from_letter(c) {
             Some(k @ (Kind::Queen | Kind::Rook | Kind::Bishop | Kind::Knight)) => Some(k),
             _ => {
-                return Err(VariantError(format!(
+                return Err(PlayError(format!(
                     "\"{text}\": a pawn promotes to q, r, b or n, not '{c}'"
                 )))
             }
@@ -126,9 +126,9 @@ fn parse_move(text: &str, m: &str) -> Result<Move, VariantError> {
     })
 }
 
-fn parse_outcome(part: &str) -> Result<Outcome, VariantError> {
+fn parse_outcome(part: &str) -> Result<Outcome, PlayError> {
     let bad = || {
-        VariantError(format!(
+        PlayError(format!(
             "\".{part}\" is not a recorded outcome: write .c3=N for the piece kept on c3 \
              (FEN letter, lower case for black) or .c3=- for an empty square"
         ))
@@ -145,7 +145,7 @@ fn parse_outcome(part: &str) -> Result<Outcome, VariantError> {
 }
 
 /// Reads a move with optional outcomes, e.g. `e1g1.g1=K.f1=R`.
-pub fn parse(text: &str) -> Result<Input, VariantError> {
+pub fn parse(text: &str) -> Result<Input, PlayError> {
     let text = text.trim();
     let mut parts = text.split('.');
     let mv = parse_move(text, parts.next().unwrap_or_default())?;

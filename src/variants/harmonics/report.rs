@@ -4,10 +4,10 @@
 use super::board::{piece, Board};
 use super::superposition::{Marginal, Superposition};
 use super::{HarmonicsGame, BOUND_RULE};
-use crate::analyze::MAX_DISTRIBUTION;
+use crate::chess::report::MAX_DISTRIBUTION;
 use crate::chess::{Piece, Square};
 use crate::format::percent;
-use crate::variants::VariantGame;
+use crate::game::Playable;
 use serde_json::{json, Map, Value};
 
 /// "1 harmonic", "3 harmonics".

@@ -11,7 +11,7 @@ use super::superposition::{Marginal, Superposition};
 use crate::chess::classify::castle_squares;
 use crate::chess::{Color, Kind, Piece, Square};
 use crate::format::percent;
-use crate::variants::VariantError;
+use crate::game::PlayError;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -37,7 +37,7 @@ pub struct Before<'a> {
     pub to_move: Color,
     /// The most harmonics kept after a move.
     pub limit: usize,
-    /// Once set, the move stops with [`VariantError::cancelled`].
+    /// Once set, the move stops with [`PlayError::cancelled`].
     pub cancel: Option<&'a AtomicBool>,
 }
 
@@ -46,20 +46,20 @@ const CANCEL_EVERY: usize = 1024;
 
 impl Before<'_> {
     /// An error once the cancel flag is set.
-    pub fn go_on(&self) -> Result<(), VariantError> {
+    pub fn go_on(&self) -> Result<(), PlayError> {
         match self.cancel {
-            Some(c) if c.load(Ordering::Relaxed) => Err(VariantError::cancelled()),
+            Some(c) if c.load(Ordering::Relaxed) => Err(PlayError::cancelled()),
             _ => Ok(()),
         }
     }
 }
 
-fn refuse<T>(msg: impl Into<String>) -> Result<T, VariantError> {
-    Err(VariantError(msg.into()))
+fn refuse<T>(msg: impl Into<String>) -> Result<T, PlayError> {
+    Err(PlayError(msg.into()))
 }
 
 /// The piece on `from`, which must be the mover's.
-fn mover(before: &Before, from: Square) -> Result<Piece, VariantError> {
+fn mover(before: &Before, from: Square) -> Result<Piece, PlayError> {
     let Some(p) = piece(before.marginals[from.index()].code) else {
         return refuse(format!("there is no piece on {from} in any harmonic"));
     };
@@ -75,7 +75,7 @@ fn mover(before: &Before, from: Square) -> Result<Piece, VariantError> {
 }
 
 /// Makes the move `input` (forcing its recorded outcomes, drawing the rest from `rng`).
-pub fn make(before: &Before, input: &Input, rng: &mut ChaCha8Rng) -> Result<Made, VariantError> {
+pub fn make(before: &Before, input: &Input, rng: &mut ChaCha8Rng) -> Result<Made, PlayError> {
     let (from, to) = (input.mv.from(), input.mv.to());
     let p = mover(before, from)?;
     if from == to {
@@ -121,7 +121,7 @@ fn ordinary(
     promotion: Option<Kind>,
     trace: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> Result<(Superposition, Vec<Square>), VariantError> {
+) -> Result<(Superposition, Vec<Square>), PlayError> {
     let last_rank = p.kind == Kind::Pawn && to.rank() == p.color.opposite().back_rank();
     match (last_rank, promotion) {
         (true, None) => {
@@ -275,7 +275,7 @@ fn quantum(
     to: Square,
     trace: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> Result<(Superposition, Vec<Square>), VariantError> {
+) -> Result<(Superposition, Vec<Square>), PlayError> {
     if p.kind == Kind::Pawn {
         return refuse("pawns can't make quantum moves");
     }
@@ -360,7 +360,7 @@ mod tests {
         Superposition::single(Board::from_position(&fen::parse(f).unwrap()))
     }
 
-    fn make_in(sp: &Superposition, color: Color, text: &str) -> Result<Made, VariantError> {
+    fn make_in(sp: &Superposition, color: Color, text: &str) -> Result<Made, PlayError> {
         let marginals = sp.marginals();
         let before = Before {
             sp,

@@ -9,11 +9,11 @@
 use super::notation::{self, Move};
 use crate::chess::san::{self, Candidate, Castle, SanError};
 use crate::chess::{Kind, Square};
-use crate::variants::VariantGame;
+use crate::game::Playable;
 
 /// The ordinary move `text` names in SAN, in the variant's notation (`g1f3`); `None`
 /// when `text` is not SAN.
-pub fn read(game: &dyn VariantGame, text: &str) -> Option<Result<String, SanError>> {
+pub fn read(game: &dyn Playable, text: &str) -> Option<Result<String, SanError>> {
     let typed = san::parse(text)?;
     let cells = game.cells();
     let kind_at = |sq: Square| {
@@ -59,10 +59,10 @@ pub fn read(game: &dyn VariantGame, text: &str) -> Option<Result<String, SanErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::{new_game, RuleSet};
+    use crate::game::{new_game, RuleSet, Setup};
 
-    fn harmonics(fen: Option<&str>) -> Box<dyn VariantGame> {
-        new_game(RuleSet::Harmonics, fen, 1).unwrap()
+    fn harmonics(fen: Option<&str>) -> Box<dyn Playable> {
+        new_game(&Setup::with_start(RuleSet::Harmonics, fen, 1)).unwrap()
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! take the new game in with their `sync`. A screen at a table never draws an outcome,
 //! takes a move back or writes a file.
 
-use super::work::CancelFlag;
+use super::CancelFlag;
 use crate::chess::Color;
 use crate::record::Players;
 use std::fmt;
@@ -84,16 +84,6 @@ pub const NO_UNDO: &str = "moves cannot be taken back in a shared game";
 pub const NO_SAVE: &str = "this game is saved on the server after every move";
 /// What `n` says at a table.
 pub const NO_NEW_GAME: &str = "a shared game is not restarted here: q leaves it";
-
-/// The keys the game-over popup names: at a table (`shared`), the game can be
-/// neither taken back nor restarted, and `q` leaves the room.
-pub fn game_over_keys(shared: bool) -> &'static str {
-    if shared {
-        "Esc look at the board   q leave the room"
-    } else {
-        "n new game   u take back   Esc look at the board   q quit"
-    }
-}
 
 #[cfg(test)]
 mod tests {

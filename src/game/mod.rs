@@ -1,0 +1,13 @@
+//! What every rule system offers a player: the playable-game trait, the registry of
+//! rule systems, cancel flags, and the tables (seats) where screens share one game.
+//! Nothing above this module asks which rule system it is playing.
+
+pub mod cancel;
+pub mod playable;
+mod quantum;
+pub mod rules;
+pub mod table;
+
+pub use cancel::CancelFlag;
+pub use playable::{is_set, Cell, PlayError, Playable, PlyRecord};
+pub use rules::{new_game, replay, ReplayError, RuleSet, Setup};

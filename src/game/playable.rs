@@ -1,0 +1,111 @@
+//! The playable-game trait: what every rule system offers a screen, a saved game, a
+//! server room and the engine's players.
+
+use super::cancel::CancelFlag;
+use super::rules::{RuleSet, Setup};
+use crate::chess::{Color, Game, Kind, Square, Status};
+
+/// What the board shows on one square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cell {
+    /// The piece's side.
+    pub color: Color,
+    /// The piece's type; `None` while it is undetermined (haft's "M").
+    pub kind: Option<Kind>,
+    /// The probability that the piece stands here (1 for a certain piece).
+    pub probability: f64,
+}
+
+/// One ply as the history, the trace pane and saved games see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlyRecord {
+    /// The move in the rule system's canonical notation, with every random outcome it
+    /// caused, so that playing this text again reproduces the ply exactly.
+    pub text: String,
+    /// The side that moved.
+    pub color: Color,
+    /// A short remark for the history pane ("locks N on g1", "2 harmonics collapsed"),
+    /// empty when there is nothing to say.
+    pub note: String,
+    /// What the move did, line by line, for the trace pane.
+    pub trace: Vec<String>,
+}
+
+/// A move or take-back the rules refuse, with a reason a player understands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PlayError(pub String);
+
+impl PlayError {
+    /// A move stopped part-way because its cancel flag was set (the game is unchanged).
+    pub fn cancelled() -> PlayError {
+        PlayError("the move was cancelled".into())
+    }
+}
+
+/// A game under one rule system. Everything a screen shows comes from here; a feature
+/// that exists for Quantum Chess only (the circuit, the inspector, the engine's search)
+/// reaches its game through [`Playable::quantum`]. `Send`, so that a move can be played
+/// on a worker thread.
+pub trait Playable: Send {
+    /// Which rule system this is.
+    fn rules(&self) -> RuleSet;
+    /// How the game was started: what a saved game keeps besides the moves.
+    fn setup(&self) -> Setup;
+    /// The board as shown: each occupied square with its piece and probability.
+    fn cells(&self) -> Vec<(Square, Cell)>;
+    /// The side to move.
+    fn to_move(&self) -> Color;
+    /// Whether the game is over, and who won.
+    fn status(&self) -> Status;
+    /// Why the game ended, in words; `None` while it goes on.
+    fn end_reason(&self) -> Option<String>;
+    /// Every legal move in canonical notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move typed by a player or read from a saved game.
+    fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError>;
+    /// Takes back the last ply; an error when there is none.
+    fn undo(&mut self) -> Result<(), PlayError>;
+    /// Plies played so far.
+    fn ply(&self) -> usize;
+    /// The plies played so far.
+    fn history(&self) -> Vec<PlyRecord>;
+    /// The outcome a typed move forces (harmonics' `.c3=N`), which only the one who
+    /// draws outcomes may name; `None` when the text names none.
+    fn forced_outcome(&self, typed: &str) -> Option<String>;
+    /// Lines for the side pane: the rule system's overview followed by what is known
+    /// about the piece on `cursor`.
+    fn details(&self, cursor: Square) -> Vec<String>;
+    /// The `qchess analyze --json` object for the current state.
+    fn to_json(&self) -> serde_json::Value;
+    /// A copy behind a new box.
+    fn clone_box(&self) -> Box<dyn Playable>;
+    /// Watches `flag` (or nothing): once it is set, a move (or take-back) being made
+    /// stops with [`PlayError::cancelled`] and leaves the game as it was.
+    fn set_cancel(&mut self, flag: Option<CancelFlag>);
+    /// The Quantum Chess game, for the features that exist only there.
+    fn quantum(&self) -> Option<&Game> {
+        None
+    }
+}
+
+impl Clone for Box<dyn Playable> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl std::fmt::Debug for dyn Playable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Playable")
+            .field("rules", &self.rules())
+            .field("ply", &self.ply())
+            .finish()
+    }
+}
+
+/// Whether a cancel flag given to [`Playable::set_cancel`] is set.
+pub fn is_set(flag: &Option<CancelFlag>) -> bool {
+    flag.as_ref()
+        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+}

@@ -1,0 +1,148 @@
+//! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
+
+use super::cancel::CancelFlag;
+use super::playable::{Cell, PlayError, Playable, PlyRecord};
+use super::rules::{RuleSet, Setup};
+use crate::chess::{fen, report, Color, Game, PlayedMove, Square, Status};
+
+/// The history entry of a played move: its canonical text and, for a measuring move,
+/// the measurement in words.
+fn record(m: &PlayedMove) -> PlyRecord {
+    PlyRecord {
+        text: m.played.clone(),
+        color: m.color,
+        note: m.summary.clone().unwrap_or_default(),
+        trace: Vec::new(),
+    }
+}
+
+impl Playable for Game {
+    fn rules(&self) -> RuleSet {
+        RuleSet::Quantum
+    }
+
+    fn setup(&self) -> Setup {
+        Setup {
+            rules: RuleSet::Quantum,
+            start: Some(fen::format(self.start())),
+            options: self.options(),
+        }
+    }
+
+    fn cells(&self) -> Vec<(Square, Cell)> {
+        Square::all()
+            .filter_map(|s| {
+                let p = self.state().piece(s)?;
+                Some((
+                    s,
+                    Cell {
+                        color: p.color,
+                        kind: Some(p.kind),
+                        probability: self.probability(s),
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    fn to_move(&self) -> Color {
+        Game::to_move(self)
+    }
+
+    fn status(&self) -> Status {
+        Game::status(self)
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        Game::end_reason(self).map(|r| r.describe().to_string())
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        report::legal_moves(self)
+    }
+
+    fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
+        Game::play(self, text)
+            .map(record)
+            .map_err(|e| PlayError(e.to_string()))
+    }
+
+    fn undo(&mut self) -> Result<(), PlayError> {
+        Game::undo(self)
+            .map(|_| ())
+            .ok_or_else(|| PlayError("there is no move to take back".into()))
+    }
+
+    fn ply(&self) -> usize {
+        Game::ply(self)
+    }
+
+    fn history(&self) -> Vec<PlyRecord> {
+        Game::history(self).iter().map(record).collect()
+    }
+
+    fn forced_outcome(&self, typed: &str) -> Option<String> {
+        let text = crate::chess::notation::parse(typed).ok()?;
+        text.outcome.map(|o| format!(".m{}", o as u8))
+    }
+
+    fn details(&self, cursor: Square) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{} branches; {} to move",
+            self.branch_count(),
+            Game::to_move(self).name()
+        )];
+        if let Some(p) = self.state().piece(cursor) {
+            lines.push(format!(
+                "{cursor}: {} {}, {:.0}%",
+                p.color.name(),
+                p.kind.name(),
+                self.probability(cursor) * 100.0
+            ));
+        }
+        lines
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        report::to_json(self)
+    }
+
+    fn clone_box(&self) -> Box<dyn Playable> {
+        Box::new(self.clone())
+    }
+
+    fn set_cancel(&mut self, flag: Option<CancelFlag>) {
+        Game::set_cancel(self, flag)
+    }
+
+    fn quantum(&self) -> Option<&Game> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::new_game;
+
+    #[test]
+    fn a_quantum_game_through_the_trait() {
+        let mut game = new_game(&Setup::new(RuleSet::Quantum, 7)).unwrap();
+        assert_eq!(game.cells().len(), 32);
+        assert!(game.legal_moves().iter().any(|m| m == "g1^f3h3"));
+        let rec = game.play("g1^f3h3").unwrap();
+        assert_eq!((rec.text.as_str(), rec.color), ("g1^f3h3", Color::White));
+        let f3 = game
+            .cells()
+            .into_iter()
+            .find(|(s, _)| s.to_string() == "f3");
+        assert!((f3.unwrap().1.probability - 0.5).abs() < 1e-9);
+        assert_eq!(game.forced_outcome("e2xe4.m1").as_deref(), Some(".m1"));
+        assert_eq!(game.forced_outcome("e2e4"), None);
+        game.undo().unwrap();
+        assert_eq!(game.ply(), 0);
+        assert!(game.undo().is_err());
+        assert!(game.quantum().is_some());
+        assert_eq!(game.setup().start.as_deref(), Some(fen::START_FEN));
+    }
+}
