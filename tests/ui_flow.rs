@@ -12,9 +12,9 @@ use qchess::record::{self, Players, Recorder, SavedGame};
 use qchess::ui::app::{Mode, Purpose};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::message::Tone;
+use qchess::ui::open::{open, Opened, PlayOptions};
 use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
-use qchess::ui::terminal::{open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App, Screen};
@@ -280,7 +280,7 @@ fn resuming_past_broken_autosaves_says_so_in_two_lines_at_80_columns() {
     )
     .unwrap();
     let opts = PlayOptions {
-        open: qchess::ui::terminal::Open::Resume,
+        open: qchess::ui::open::Open::Resume,
         ..session_opts(data)
     };
     let Opened::Quantum(app) = open(&opts).expect("resumes") else {

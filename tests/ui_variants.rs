@@ -6,7 +6,7 @@ use qchess::chess::{Square, Status};
 use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
 use qchess::ui::color::{Paint, Tier};
-use qchess::ui::terminal::{open, Open, Opened, PlayOptions};
+use qchess::ui::open::{open, Open, Opened, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::variant::{VariantApp, VariantMode};
 use qchess::ui::variant_panes::draw;

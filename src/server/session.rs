@@ -14,10 +14,9 @@ use crate::ui::app::App;
 use crate::ui::color::{detect, Paint, Tier};
 use crate::ui::input::Action;
 use crate::ui::message::{Message, Tone};
+use crate::ui::open::Opened;
 use crate::ui::prompts::Asking;
-use crate::ui::terminal::{
-    drive, give_back_terminal, take_terminal, Opened, Screen, TerminalOptions,
-};
+use crate::ui::terminal::{drive, give_back_terminal, take_terminal, Screen, TerminalOptions};
 use crate::ui::top_bar;
 use crate::ui::variant::VariantApp;
 use crate::ui::work::Exec;

@@ -12,6 +12,7 @@ pub mod layout;
 pub mod line_edit;
 pub mod message;
 pub mod mouse;
+pub mod open;
 pub mod opponent;
 pub mod popup;
 pub mod probs;
@@ -33,7 +34,8 @@ pub mod view;
 pub mod work;
 
 pub use app::App;
-pub use terminal::{run, run_screen, PlayOptions, Screen};
+pub use open::PlayOptions;
+pub use terminal::{run, run_screen, Screen};
 
 use layout::Panes;
 use ratatui::Frame;

@@ -3,9 +3,10 @@
 //! reaches the game until the player chose. Also what is printed on leaving.
 
 use super::input::{self, Press};
+use super::open::{open_watched, Open, Opened, PlayOptions};
 use super::popup;
 use super::prompts::{self, Asked};
-use super::terminal::{open_watched, Open, Opened, PlayOptions, Screen};
+use super::terminal::Screen;
 use super::work::{busy_line, Exec, Polled, Work};
 use crate::game::CancelFlag;
 use crate::record::{self, SavedGame};

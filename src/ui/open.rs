@@ -1,0 +1,285 @@
+//! Opening a game as `qchess play` asks: a new one, a saved one to play on, the newest
+//! autosave, or a saved game to step through; apart from the terminal loop, so that the
+//! server and tests open games the same way.
+
+use super::app::App;
+use super::color::{ColorChoice, Paint};
+use super::opponent::{Computer, Sides};
+use super::terminal::NoTerminal;
+use super::theme::Theme;
+use super::variant::VariantApp;
+use crate::chess::fen::FenError;
+use crate::chess::Color;
+use crate::game::{CancelFlag, RuleSet, Setup};
+use crate::quantum::BackendKind;
+use crate::record::{Players, RecordError, Recorder};
+use crate::uqci::client::UqciPlayer;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How `qchess play` was asked to start ([`crate::config::Settings::play_options`]
+/// fills it from the command line and `config.toml`).
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Start position (default: the standard one).
+    pub fen: Option<String>,
+    /// Simulator backend.
+    pub backend: BackendKind,
+    /// Seed of the random outcomes (default: from the clock).
+    pub seed: Option<u64>,
+    /// Letters instead of chess glyphs.
+    pub ascii: bool,
+    /// Colour tier, or detection.
+    pub color: ColorChoice,
+    /// Colours of the panes.
+    pub theme: Theme,
+    /// What to open: a new game, a saved one, the last autosave, or a replay.
+    pub open: Open,
+    /// The data directory (autosaves, saves); `None` when there is none.
+    pub data_dir: Option<PathBuf>,
+    /// Save the game in progress after every move (off by default here, so that programs
+    /// and tests write nothing; `config.toml` turns it on for players).
+    pub autosave: bool,
+    /// The players' names.
+    pub players: Players,
+    /// Dense backend size limit, log2 of the number of amplitudes.
+    pub dense_limit_log2: u32,
+    /// Sparse backend size limit, in branches.
+    pub sparse_limit: usize,
+    /// The rule system of a new game.
+    pub variant: RuleSet,
+    /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
+    /// then needs Shift in most terminals).
+    pub mouse: bool,
+    /// For a new game: first offer to resume the newest autosave when it holds an
+    /// unfinished game (plain `qchess`; off by default, so programs and tests get the
+    /// game they asked for).
+    pub offer_resume: bool,
+    /// The level hints search at (and the computer's, where `--engine` gives none).
+    pub engine_level: u8,
+    /// The external UQCI engine the player gave (`--engine-cmd`, `engine_cmd`): its
+    /// command line. A side named after it ("uqci: CMD") is played by it.
+    pub engine_cmd: Option<String>,
+    /// How long the external engine thinks per move.
+    pub engine_movetime: Duration,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions {
+            fen: None,
+            backend: BackendKind::default(),
+            seed: None,
+            ascii: false,
+            color: ColorChoice::default(),
+            theme: Theme::default(),
+            open: Open::New,
+            data_dir: None,
+            autosave: false,
+            players: Players::default(),
+            dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
+            variant: RuleSet::Quantum,
+            mouse: true,
+            offer_resume: false,
+            engine_level: crate::engine::level::DEFAULT_LEVEL,
+            engine_cmd: None,
+            engine_movetime: crate::uqci::client::DEFAULT_MOVETIME,
+        }
+    }
+}
+
+/// What `qchess play` opens.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Open {
+    /// A new game.
+    #[default]
+    New,
+    /// A saved game, to play on.
+    Load(PathBuf),
+    /// The most recent autosave, to play on (autosave goes on into the same file).
+    Resume,
+    /// A saved game, to step through.
+    Replay(PathBuf),
+}
+
+/// Why the game could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The start position is not valid FEN.
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    /// The terminal failed.
+    #[error("terminal: {0}")]
+    Io(#[from] io::Error),
+    /// A saved game failed to load.
+    #[error("{0}")]
+    Record(#[from] RecordError),
+    /// The game could not be set up (a start the rule system refuses).
+    #[error("{0}")]
+    Start(#[from] crate::game::PlayError),
+    /// `qchess resume` found nothing to resume.
+    #[error("no autosaved game to resume{0}")]
+    NoAutosave(String),
+    /// Standard input or output is not a terminal.
+    #[error("{0}")]
+    NoTerminal(#[from] NoTerminal),
+}
+
+/// What a set of options opens: a Quantum Chess game or one under another rule system.
+pub enum Opened {
+    /// Quantum Chess.
+    Quantum(Box<App>),
+    /// Harmonics or haft.
+    Variant(Box<VariantApp>),
+}
+
+/// Opens what `opts` ask for: a new game, a saved one to play on, the newest autosave, or
+/// a saved game to step through. Errors name the file and what is wrong.
+pub fn open(opts: &PlayOptions) -> Result<Opened, OpenError> {
+    open_watched(opts, None)
+}
+
+/// [`open`], with the replay of a saved game stopped once `cancel` is set (an error that
+/// names the ply); the game opened watches no flag.
+pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Opened, OpenError> {
+    let seed = opts.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let tier = opts.color.resolve(|k| std::env::var(k).ok());
+    let paint = Paint::new(opts.theme.clone(), tier);
+    let recorder = Recorder::new(
+        opts.data_dir.clone(),
+        opts.autosave,
+        opts.players.clone(),
+        crate::record::now_secs(),
+    );
+    // Newer autosaves `qchess resume` passed over (in brief, for the message line).
+    let mut skipped = String::new();
+    let file = match &opts.open {
+        Open::New => None,
+        Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
+        Open::Resume => {
+            let dir = opts.data_dir.as_deref();
+            let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
+            skipped = search.skipped_brief();
+            let Some(found) = search.found else {
+                let mut where_ = dir.map_or(String::new(), |d| {
+                    format!(" in {}", crate::record::autosave_dir(d).display())
+                });
+                if !search.skipped.is_empty() {
+                    where_ += &format!(" (passed over: {})", search.skipped_line());
+                }
+                return Err(OpenError::NoAutosave(where_));
+            };
+            Some(found)
+        }
+    };
+    let replay = matches!(opts.open, Open::Replay(_));
+    let recorder = match &file {
+        None => recorder,
+        Some((path, saved)) => {
+            let r = Recorder {
+                players: saved.players.clone(),
+                ..recorder
+            };
+            match opts.open {
+                Open::Resume => r.resuming(path.clone(), &saved.date)?,
+                Open::Replay(_) => Recorder {
+                    date: saved.date.clone(),
+                    ..r
+                },
+                _ => r,
+            }
+        }
+    };
+    // Who the computer plays comes from the players' names: `--engine` named its side,
+    // and a saved game keeps the names, so a resumed game hands that side back to it
+    // (an external engine's side only when the player gave that engine again).
+    let external = opts
+        .engine_cmd
+        .as_deref()
+        .map(|command| UqciPlayer::new(command, opts.engine_movetime));
+    let computer = Computer::new(
+        Sides::of_players(&recorder.players, external.as_ref()),
+        seed,
+    )
+    .with_hint_level(opts.engine_level);
+    let unclaimed = Sides::unclaimed(&recorder.players, external.as_ref());
+    let verb = if opts.open == Open::Resume {
+        "resumed"
+    } else {
+        "loaded"
+    };
+    let rules = match &file {
+        Some((path, saved)) => saved.rules(path)?,
+        None => opts.variant,
+    };
+    let game = match &file {
+        None => {
+            let mut setup = Setup::new(rules, seed);
+            setup.start = opts.fen.clone();
+            setup.options.backend = opts.backend;
+            setup.options.dense_limit_log2 = opts.dense_limit_log2;
+            setup.options.sparse_limit = opts.sparse_limit;
+            crate::game::new_game(&setup)?
+        }
+        Some((path, saved)) => {
+            let mut game = saved.replay(
+                path,
+                Some(opts.backend),
+                opts.dense_limit_log2,
+                opts.sparse_limit,
+                cancel,
+            )?;
+            game.set_cancel(None);
+            game
+        }
+    };
+    let said = file.as_ref().map(|(path, _)| {
+        let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
+        with_unclaimed(said, unclaimed.as_deref())
+    });
+    if let Some(quantum) = game.quantum() {
+        let app = App::new(quantum.clone(), paint, opts.ascii).with_recorder(recorder);
+        let app = match said {
+            None => app,
+            Some(_) if replay => app.into_replay(quantum.clone()),
+            Some(said) => app.announce(said),
+        };
+        return Ok(Opened::Quantum(Box::new(app.with_computer(computer))));
+    }
+    let app = VariantApp::new(game, paint, opts.ascii).with_recorder(recorder);
+    let app = match said {
+        None => app,
+        Some(_) if replay => app.into_replay(),
+        Some(said) => app.announce(said),
+    };
+    Ok(Opened::Variant(Box::new(app.with_computer(computer))))
+}
+
+/// The message after opening a saved game: which file (an autosave by its name alone:
+/// the folder is the autosave folder), at which ply, and the newer autosaves passed over
+/// (for `resume`), what matters first so that it reads at 80 columns.
+fn opened(verb: &str, path: &Path, ply: usize, to_move: Color, skipped: &str) -> String {
+    let shown = match (verb, path.file_name()) {
+        ("resumed", Some(name)) => name.to_string_lossy().into_owned(),
+        _ => path.display().to_string(),
+    };
+    let mut said = format!("{verb} {shown} at ply {ply}: {} to move", to_move.name());
+    if !skipped.is_empty() {
+        said += &format!("; passed over newer {skipped}");
+    }
+    said
+}
+
+/// The opening message, then which external engine's side is played by hand.
+fn with_unclaimed(said: String, unclaimed: Option<&str>) -> String {
+    match unclaimed {
+        Some(why) => format!("{said}. {why}"),
+        None => said,
+    }
+}
