@@ -5,14 +5,19 @@
 //! stay with their players when a connection drops; the room saves itself after every
 //! move, in the saved-game format of local games.
 
+mod saving;
+mod seats;
+
+use seats::{players, roster, Holder, SeatHolder};
+pub use seats::{JoinError, Person, Want};
+
 use super::computer::{Computer, Computers, FALLBACK_TRIES};
 use super::limits::Limits;
 use crate::chess::{Color, Game, Status};
 use crate::game::table::{Seat, Table};
 use crate::game::{CancelFlag, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
-use crate::record::{self, Players, RecordError, SavedGame};
-use serde::{Deserialize, Serialize};
+use crate::record::{self, Players};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,64 +28,6 @@ pub type SessionId = u64;
 
 /// How a session is told that its room changed (it then asks for a snapshot).
 pub type Wake = Arc<dyn Fn() + Send + Sync>;
-
-/// Someone as the server knows them: the login name and, when they signed in with a
-/// key, its fingerprint.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Person {
-    /// The sanitised login name.
-    pub name: String,
-    /// The SHA-256 fingerprint of the key they signed in with.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-}
-
-impl Person {
-    /// Whether `other` is this person again: the same name and, for someone who came
-    /// with a key, the same key (a seat taken with a key is not given to the name
-    /// alone). Two names are two players even with one key: one person with one SSH
-    /// key may play both sides from two terminals, as the first two distinct names of
-    /// a room take white and black.
-    /// Who this is for counting what they hold: the key when they came with one, else
-    /// the name.
-    pub fn identity(&self) -> &str {
-        self.key.as_deref().unwrap_or(&self.name)
-    }
-
-    /// Whether `other` is this person again (see [`Person::identity`] for counting).
-    pub fn same(&self, other: &Person) -> bool {
-        self.name == other.name
-            && match &self.key {
-                Some(k) => other.key.as_ref() == Some(k),
-                None => true,
-            }
-    }
-}
-
-/// A seat: the player who holds it and the session they are connected with (none while
-/// they are away). The computer's seat has neither: the room knows it as its
-/// [`Computer`], and its moves reach the room through the same path as a player's.
-#[derive(Clone, Debug, Default)]
-struct SeatHolder {
-    person: Option<Person>,
-    session: Option<SessionId>,
-    /// When its player left (Unix seconds), while they are away.
-    away: Option<u64>,
-}
-
-/// Whose a seat is, for someone who wants it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Holder {
-    /// Nobody's (never taken, or a name-only seat left longer than the grace time).
-    Free,
-    /// Theirs: connected from another session, or kept for them while away.
-    Theirs {
-        /// Held by a session that runs now.
-        connected: bool,
-    },
-    /// Someone else's, or the computer's.
-    Other,
-}
 
 /// A new game for a room under `rules` on `backend` (Quantum Chess only), its outcomes
 /// drawn from `seed`; the room's limits bound the simulator.
@@ -103,39 +50,6 @@ fn play_watched(game: &mut dyn Playable, text: &str, cancel: CancelFlag) -> Resu
     let played = game.play(text).map(|_| ()).map_err(|e| e.to_string());
     game.set_cancel(None);
     played
-}
-
-/// What a session wants when it enters a room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Want {
-    /// Its own seat if it has one, else a free seat (white first), else to watch.
-    Any,
-    /// This side.
-    Side(Color),
-    /// To watch.
-    Watch,
-}
-
-/// Why a session could not enter a room.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum JoinError {
-    /// The seat is someone else's.
-    #[error("{side} is taken by {by}")]
-    Taken {
-        /// The side.
-        side: &'static str,
-        /// Its player.
-        by: String,
-    },
-    /// The person already plays the other side here.
-    #[error("you already play {0} in this room")]
-    OtherSide(&'static str),
-    /// The person's seat is in use by another of their connections.
-    #[error("you play {0} in this room from another connection already")]
-    Elsewhere(&'static str),
-    /// The person opened as many rooms as one may.
-    #[error("you have {0} rooms open already: finish or leave one first")]
-    TooMany(usize),
 }
 
 /// Who is in a room, for the lobby and the room's title bar.
@@ -219,32 +133,6 @@ struct State {
     unsaved: Option<String>,
 }
 
-/// The seats as saved beside the game, so that keys are asked for again after a
-/// restart.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatsFile {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    white: Option<Person>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    black: Option<Person>,
-    /// The computer's seat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    computer: Option<Computer>,
-    /// When white's player left (Unix seconds), while away.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    white_away: Option<u64>,
-    /// When black's player left (Unix seconds), while away.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    black_away: Option<u64>,
-    /// Who opened the room.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    opened_by: Option<Person>,
-    /// When a player was last connected (Unix seconds).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    last_player: Option<u64>,
-}
-
 /// A room of the server.
 pub struct Room {
     name: String,
@@ -326,30 +214,6 @@ impl Room {
             .opened_by
             .as_ref()
             .is_some_and(|p| p.identity() == person.identity())
-    }
-
-    /// Whose seat `side` is for `person` at `now` (Unix seconds).
-    fn holder(&self, st: &State, side: Color, person: &Person, now: u64) -> Holder {
-        if st.computer.is_some_and(|c| c.side == side) {
-            return Holder::Other;
-        }
-        let seat = &st.seats[index(side)];
-        let Some(p) = &seat.person else {
-            return Holder::Free;
-        };
-        let connected = seat.session.is_some();
-        let lapsed = !connected
-            && p.key.is_none()
-            && seat
-                .away
-                .is_some_and(|t| now.saturating_sub(t) >= self.grace);
-        if lapsed {
-            Holder::Free
-        } else if p.same(person) {
-            Holder::Theirs { connected }
-        } else {
-            Holder::Other
-        }
     }
 
     /// The side `person` holds here, if any (kept for them or in use elsewhere).
@@ -446,43 +310,6 @@ impl Room {
         }
     }
 
-    /// The room saved in `path` (`NAME.toml`, its seats beside it), as it was.
-    pub fn restore(path: &Path, limits: &Limits) -> Result<Room, RecordError> {
-        let saved = record::load(path)?;
-        let board = saved.replay(
-            path,
-            None,
-            limits.dense_limit_log2,
-            limits.sparse_limit,
-            None,
-        )?;
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let seats = read_seats(&seats_path(path))?;
-        let dir = path.parent();
-        let room = Room::new(&name, board, dir).with_grace(limits.seat_grace);
-        {
-            let mut st = room.lock();
-            let now = record::now_secs();
-            st.date = saved.date.clone();
-            // Nobody is connected after a restart: a seat's player is away since they
-            // left, or since now.
-            let away = |person: &Option<Person>, at: Option<u64>| {
-                person.as_ref().map(|_| at.unwrap_or(now))
-            };
-            st.seats[0].away = away(&seats.white, seats.white_away);
-            st.seats[1].away = away(&seats.black, seats.black_away);
-            st.seats[0].person = seats.white;
-            st.seats[1].person = seats.black;
-            st.computer = seats.computer.map(Computer::checked);
-            st.opened_by = seats.opened_by;
-            st.last_player = seats.last_player.unwrap_or(now);
-        }
-        Ok(room)
-    }
-
     /// The room's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -495,90 +322,6 @@ impl Room {
 
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Seats `person` (session `session`) as `want` asks, or says why not; `wake` is
-    /// called whenever the room changes. A seat in use by another connection is never
-    /// taken: asked for by name it is refused, and `Want::Any` then watches. A dropped
-    /// seat is kept for the same key always, and for the same name alone (no key) for
-    /// the room's grace time; after that it is free.
-    pub fn join(
-        &self,
-        session: SessionId,
-        person: Person,
-        want: Want,
-        wake: Wake,
-    ) -> Result<Seat, JoinError> {
-        let mut st = self.lock();
-        let now = record::now_secs();
-        let holders = [Color::White, Color::Black].map(|c| (c, self.holder(&st, c, &person, now)));
-        let mine = holders.iter().find_map(|&(c, h)| match h {
-            Holder::Theirs { connected } => Some((c, connected)),
-            _ => None,
-        });
-        let free = |c: Color| holders[index(c)].1 == Holder::Free;
-        let seat = match (want, mine) {
-            (Want::Watch, _) => Seat::Watches,
-            (Want::Any, Some((_, true))) => Seat::Watches,
-            (Want::Any, Some((c, false))) => Seat::Plays(c),
-            (Want::Side(c), Some((m, true))) if c == m => {
-                return Err(JoinError::Elsewhere(c.name()))
-            }
-            (Want::Side(c), Some((m, _))) if c == m => Seat::Plays(c),
-            (Want::Side(_), Some((m, _))) => return Err(JoinError::OtherSide(m.name())),
-            (Want::Side(c), None) if free(c) => Seat::Plays(c),
-            (Want::Side(c), None) => {
-                let by = seat_name(&st, c).unwrap_or_default();
-                return Err(JoinError::Taken { side: c.name(), by });
-            }
-            (Want::Any, None) if free(Color::White) => Seat::Plays(Color::White),
-            (Want::Any, None) if free(Color::Black) => Seat::Plays(Color::Black),
-            (Want::Any, None) => Seat::Watches,
-        };
-        let took = if let Seat::Plays(c) = seat {
-            let holder = &mut st.seats[index(c)];
-            let new = !holder.person.as_ref().is_some_and(|p| p.same(&person));
-            if new {
-                holder.person = Some(person);
-            }
-            holder.session = Some(session);
-            holder.away = None;
-            st.last_player = now;
-            new
-        } else {
-            false
-        };
-        st.present.insert(session, Presence { seat, wake });
-        st.version += 1;
-        drop(st);
-        if took {
-            // A seat newly held is on disk before anyone sees it.
-            let _ = self.save();
-        }
-        wake_all(&self.lock());
-        Ok(seat)
-    }
-
-    /// The session leaves (or its connection dropped): its seat stays its player's.
-    pub fn leave(&self, session: SessionId) {
-        let mut st = self.lock();
-        if st.present.remove(&session).is_none() {
-            return;
-        }
-        let now = record::now_secs();
-        let mut player = false;
-        for holder in &mut st.seats {
-            if holder.session == Some(session) {
-                holder.session = None;
-                holder.away = Some(now);
-                player = true;
-            }
-        }
-        if player {
-            st.last_player = now;
-        }
-        st.version += 1;
-        wake_all(&st);
     }
 
     /// Closes the room when no player has been connected to it for `idle` at `now`
@@ -722,98 +465,6 @@ impl Room {
         self.nudge();
         Ok(board)
     }
-
-    /// Writes the seats and the game to the room's files, unless they hold that
-    /// already (saves land in order). A failure is kept until a save works again: the
-    /// room's screens show it, the server's log says it once, and the room goes on.
-    /// Whether the files hold the room as it is now.
-    pub fn save(&self) -> Result<(), String> {
-        let Some(path) = &self.file else {
-            return Ok(());
-        };
-        let mut written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
-        let (game, seats) = {
-            let st = self.lock();
-            let away = |i: usize| st.seats[i].away.filter(|_| st.seats[i].person.is_some());
-            let seats = SeatsFile {
-                white: st.seats[0].person.clone(),
-                black: st.seats[1].person.clone(),
-                computer: st.computer,
-                white_away: away(0),
-                black_away: away(1),
-                opened_by: st.opened_by.clone(),
-                last_player: Some(st.last_player),
-            };
-            (
-                SavedGame::of(st.game.as_ref(), &players(&st), &st.date),
-                seats,
-            )
-        };
-        let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
-        if *written == now {
-            return Ok(());
-        }
-        // The seats first: a game file on disk always has its seats beside it.
-        let result = record::write_atomic(&seats_path(path), &now.1)
-            .and_then(|()| record::write_atomic(path, &now.0));
-        let problem = result
-            .err()
-            .map(|e| format!("cannot save {}: {e}", path.display()));
-        if problem.is_none() {
-            *written = now;
-        }
-        let mut st = self.lock();
-        if st.unsaved != problem {
-            match &problem {
-                Some(p) if st.unsaved.is_none() => {
-                    eprintln!("qchess serve: room {}: {p}", self.name)
-                }
-                None => eprintln!("qchess serve: room {}: saved again", self.name),
-                Some(_) => {}
-            }
-            st.unsaved.clone_from(&problem);
-            st.version += 1;
-            wake_all(&st);
-        }
-        problem.map_or(Ok(()), Err)
-    }
-
-    /// Puts the room's files away once it closed: a finished game goes to the
-    /// `finished` folder beside the rooms, an unstarted one is deleted.
-    pub fn archive(&self) {
-        self.closed.store(true, Ordering::Relaxed);
-        let Some(path) = &self.file else {
-            return;
-        };
-        let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
-        let (started, date) = {
-            let st = self.lock();
-            (st.game.ply() > 0, st.date.clone())
-        };
-        let _ = std::fs::remove_file(seats_path(path));
-        let kept = match path.parent() {
-            Some(dir) if started => {
-                let stamp = date.replace(['-', ':'], "").replace('T', "-");
-                let to = dir.join("finished").join(format!(
-                    "{}-{}.toml",
-                    self.name,
-                    stamp.trim_end_matches('Z')
-                ));
-                std::fs::create_dir_all(dir.join("finished"))
-                    .and_then(|()| std::fs::rename(path, &to))
-            }
-            _ => std::fs::remove_file(path),
-        };
-        if let Err(e) = kept {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                eprintln!(
-                    "qchess serve: room {}: cannot put {} away: {e}",
-                    self.name,
-                    path.display()
-                );
-            }
-        }
-    }
 }
 
 /// Clears the room's "a move is being carried out" mark however the move ends (a
@@ -848,70 +499,6 @@ fn wake_all(st: &State) {
     for p in st.present.values() {
         (p.wake)();
     }
-}
-
-/// Who holds `side`: its player or the computer.
-fn seat_name(st: &State, side: Color) -> Option<String> {
-    match st.computer {
-        Some(c) if c.side == side => Some(c.name()),
-        _ => st.seats[index(side)]
-            .person
-            .as_ref()
-            .map(|p| p.name.clone()),
-    }
-}
-
-/// The seats' names, for the panes ("White" and "Black" while a seat is free).
-fn players(st: &State) -> Players {
-    Players {
-        white: seat_name(st, Color::White).unwrap_or_else(|| "White".into()),
-        black: seat_name(st, Color::Black).unwrap_or_else(|| "Black".into()),
-    }
-}
-
-fn roster(st: &State) -> Roster {
-    // The computer is always there.
-    let seat = |side: Color| {
-        let here =
-            st.seats[index(side)].session.is_some() || st.computer.is_some_and(|c| c.side == side);
-        seat_name(st, side).map(|name| (name, here))
-    };
-    Roster {
-        white: seat(Color::White),
-        black: seat(Color::Black),
-        thinking: st.computer.filter(|_| st.thinking).map(|c| c.side),
-        watching: st
-            .present
-            .values()
-            .filter(|p| p.seat == Seat::Watches)
-            .count(),
-    }
-}
-
-/// The seats saved at `path`: none when there is no file (a room nobody sat in yet);
-/// an unreadable file is an error, so that a room never comes back with its players'
-/// seats free for anyone.
-fn read_seats(path: &Path) -> Result<SeatsFile, RecordError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(SeatsFile::default()),
-        Err(source) => {
-            return Err(RecordError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
-    };
-    toml::from_str(&text).map_err(|e| RecordError::Field {
-        path: path.to_path_buf(),
-        key: "seats",
-        message: format!("not a seats file: {}", e.message().trim()),
-    })
-}
-
-/// The seats file beside a room's game file.
-fn seats_path(game: &Path) -> PathBuf {
-    game.with_extension("seats.toml")
 }
 
 /// A session's place at a room: the [`Table`] its screen plays moves at.

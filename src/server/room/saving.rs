@@ -1,0 +1,194 @@
+//! A room's files: the game in the saved-game format of local games, its seats beside
+//! it, written after every change, read back after a restart, put away when it closes.
+
+use super::seats::players;
+use super::{wake_all, Computer, Person, Room};
+use crate::record::{self, RecordError, SavedGame};
+use crate::server::limits::Limits;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::PoisonError;
+
+/// The seats as saved beside the game, so that keys are asked for again after a
+/// restart.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatsFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    white: Option<Person>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    black: Option<Person>,
+    /// The computer's seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    computer: Option<Computer>,
+    /// When white's player left (Unix seconds), while away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    white_away: Option<u64>,
+    /// When black's player left (Unix seconds), while away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    black_away: Option<u64>,
+    /// Who opened the room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opened_by: Option<Person>,
+    /// When a player was last connected (Unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_player: Option<u64>,
+}
+
+impl Room {
+    /// The room saved in `path` (`NAME.toml`, its seats beside it), as it was.
+    pub fn restore(path: &Path, limits: &Limits) -> Result<Room, RecordError> {
+        let saved = record::load(path)?;
+        let board = saved.replay(
+            path,
+            None,
+            limits.dense_limit_log2,
+            limits.sparse_limit,
+            None,
+        )?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let seats = read_seats(&seats_path(path))?;
+        let dir = path.parent();
+        let room = Room::new(&name, board, dir).with_grace(limits.seat_grace);
+        {
+            let mut st = room.lock();
+            let now = record::now_secs();
+            st.date = saved.date.clone();
+            // Nobody is connected after a restart: a seat's player is away since they
+            // left, or since now.
+            let away = |person: &Option<Person>, at: Option<u64>| {
+                person.as_ref().map(|_| at.unwrap_or(now))
+            };
+            st.seats[0].away = away(&seats.white, seats.white_away);
+            st.seats[1].away = away(&seats.black, seats.black_away);
+            st.seats[0].person = seats.white;
+            st.seats[1].person = seats.black;
+            st.computer = seats.computer.map(Computer::checked);
+            st.opened_by = seats.opened_by;
+            st.last_player = seats.last_player.unwrap_or(now);
+        }
+        Ok(room)
+    }
+
+    /// Writes the seats and the game to the room's files, unless they hold that
+    /// already (saves land in order). A failure is kept until a save works again: the
+    /// room's screens show it, the server's log says it once, and the room goes on.
+    /// Whether the files hold the room as it is now.
+    pub fn save(&self) -> Result<(), String> {
+        let Some(path) = &self.file else {
+            return Ok(());
+        };
+        let mut written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
+        let (game, seats) = {
+            let st = self.lock();
+            let away = |i: usize| st.seats[i].away.filter(|_| st.seats[i].person.is_some());
+            let seats = SeatsFile {
+                white: st.seats[0].person.clone(),
+                black: st.seats[1].person.clone(),
+                computer: st.computer,
+                white_away: away(0),
+                black_away: away(1),
+                opened_by: st.opened_by.clone(),
+                last_player: Some(st.last_player),
+            };
+            (
+                SavedGame::of(st.game.as_ref(), &players(&st), &st.date),
+                seats,
+            )
+        };
+        let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
+        if *written == now {
+            return Ok(());
+        }
+        // The seats first: a game file on disk always has its seats beside it.
+        let result = record::write_atomic(&seats_path(path), &now.1)
+            .and_then(|()| record::write_atomic(path, &now.0));
+        let problem = result
+            .err()
+            .map(|e| format!("cannot save {}: {e}", path.display()));
+        if problem.is_none() {
+            *written = now;
+        }
+        let mut st = self.lock();
+        if st.unsaved != problem {
+            match &problem {
+                Some(p) if st.unsaved.is_none() => {
+                    eprintln!("qchess serve: room {}: {p}", self.name)
+                }
+                None => eprintln!("qchess serve: room {}: saved again", self.name),
+                Some(_) => {}
+            }
+            st.unsaved.clone_from(&problem);
+            st.version += 1;
+            wake_all(&st);
+        }
+        problem.map_or(Ok(()), Err)
+    }
+
+    /// Puts the room's files away once it closed: a finished game goes to the
+    /// `finished` folder beside the rooms, an unstarted one is deleted.
+    pub fn archive(&self) {
+        self.closed.store(true, Ordering::Relaxed);
+        let Some(path) = &self.file else {
+            return;
+        };
+        let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
+        let (started, date) = {
+            let st = self.lock();
+            (st.game.ply() > 0, st.date.clone())
+        };
+        let _ = std::fs::remove_file(seats_path(path));
+        let kept = match path.parent() {
+            Some(dir) if started => {
+                let stamp = date.replace(['-', ':'], "").replace('T', "-");
+                let to = dir.join("finished").join(format!(
+                    "{}-{}.toml",
+                    self.name,
+                    stamp.trim_end_matches('Z')
+                ));
+                std::fs::create_dir_all(dir.join("finished"))
+                    .and_then(|()| std::fs::rename(path, &to))
+            }
+            _ => std::fs::remove_file(path),
+        };
+        if let Err(e) = kept {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                eprintln!(
+                    "qchess serve: room {}: cannot put {} away: {e}",
+                    self.name,
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// The seats saved at `path`: none when there is no file (a room nobody sat in yet);
+/// an unreadable file is an error, so that a room never comes back with its players'
+/// seats free for anyone.
+fn read_seats(path: &Path) -> Result<SeatsFile, RecordError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(SeatsFile::default()),
+        Err(source) => {
+            return Err(RecordError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    toml::from_str(&text).map_err(|e| RecordError::Field {
+        path: path.to_path_buf(),
+        key: "seats",
+        message: format!("not a seats file: {}", e.message().trim()),
+    })
+}
+
+/// The seats file beside a room's game file.
+fn seats_path(game: &Path) -> PathBuf {
+    game.with_extension("seats.toml")
+}
