@@ -315,7 +315,7 @@ fn replay_of(moves: &[&str]) -> App {
     for m in moves {
         g.play(m).unwrap();
     }
-    app(g.clone()).into_replay(g)
+    app(g.clone()).into_replay()
 }
 
 #[test]
@@ -326,14 +326,21 @@ fn replay_steps_through_the_plies() {
     key(&mut a, KeyCode::Right);
     key(&mut a, KeyCode::Right);
     assert_eq!(a.game().ply(), 2);
-    assert!((a.game().probability(Square::parse("a3").unwrap()) - 0.5).abs() < 1e-12);
+    assert!(
+        (a.quantum()
+            .unwrap()
+            .probability(Square::parse("a3").unwrap())
+            - 0.5)
+            .abs()
+            < 1e-12
+    );
     key(&mut a, KeyCode::End);
     assert_eq!(a.game().ply(), 4);
     key(&mut a, KeyCode::Right);
     assert_eq!(a.game().ply(), 4, "no ply after the last");
     key(&mut a, KeyCode::Left);
     assert_eq!(a.game().ply(), 3);
-    assert_eq!(a.game().history()[2].played, "c3xd5.m1");
+    assert_eq!(a.quantum().unwrap().history()[2].played, "c3xd5.m1");
     key(&mut a, KeyCode::Home);
     assert_eq!(a.game().ply(), 0);
     key(&mut a, KeyCode::Char('g'));
@@ -355,7 +362,7 @@ fn replay_steps_through_the_plies() {
     typed(&mut a, "g8f6");
     key(&mut a, KeyCode::Enter);
     assert_eq!(a.game().ply(), 4);
-    assert_eq!(a.game().history()[3].played, "g8f6");
+    assert_eq!(a.quantum().unwrap().history()[3].played, "g8f6");
 }
 
 #[test]

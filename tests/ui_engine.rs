@@ -11,10 +11,9 @@ use qchess::engine::strength::Strength;
 use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players};
 use qchess::ui::color::{Paint, Tier};
-use qchess::ui::open::{open, Open, Opened, PlayOptions};
+use qchess::ui::open::{open, Open, PlayOptions};
 use qchess::ui::opponent::{Computer, Purpose, Sides};
 use qchess::ui::theme::Theme;
-use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App};
 use qchess::uqci::client::UqciPlayer;
 use ratatui::backend::TestBackend;
@@ -65,7 +64,7 @@ fn played(app: &App) -> Vec<String> {
     app.game()
         .history()
         .iter()
-        .map(|m| m.played.clone())
+        .map(|m| m.text.clone())
         .collect()
 }
 
@@ -196,7 +195,7 @@ fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() 
         key(&mut a, KeyCode::Char(c));
     }
     key(&mut a, KeyCode::Enter);
-    assert_eq!(a.game().history()[2].played, "d2d4");
+    assert_eq!(a.quantum().unwrap().history()[2].played, "d2d4");
 }
 
 #[test]
@@ -322,7 +321,7 @@ fn a_hint_is_shown_marked_and_scored() {
     let (mv, _) = a.computer().hint().cloned().expect("a hint");
     type_move(&mut a, &mv);
     assert!(a.computer().hint().is_none());
-    assert_eq!(a.game().history()[0].played, mv);
+    assert_eq!(a.quantum().unwrap().history()[0].played, mv);
 }
 
 #[test]
@@ -363,7 +362,7 @@ fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
         },
         ..PlayOptions::default()
     };
-    let Ok(Opened::Quantum(mut a)) = open(&opts) else {
+    let Ok(mut a) = open(&opts) else {
         panic!("a quantum game opens")
     };
     assert_eq!(a.computer().sides().black, Some(Strength::Level(1)));
@@ -384,7 +383,7 @@ fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
         open: Open::Resume,
         ..opts
     };
-    let Ok(Opened::Quantum(mut a)) = open(&resume) else {
+    let Ok(mut a) = open(&resume) else {
         panic!("the game resumes")
     };
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
@@ -401,7 +400,7 @@ fn the_variants_computer_plays_greedily() {
         black: Some(Strength::Greedy),
         ..Sides::default()
     };
-    let mut a = VariantApp::new(game, paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a = App::new(game, paint(), false).with_computer(Computer::new(sides, 1));
     a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
     for c in "e2e4".chars() {
         a.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -427,8 +426,7 @@ fn the_variants_computer_plays_greedily() {
     // the list of harmonics below it); the top border names the computer.
     let variant_screen = |w, h| {
         let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-        t.draw(|f| qchess::ui::variant_panes::draw(f, &a))
-            .expect("draw");
+        t.draw(|f| qchess::ui::draw(f, &a)).expect("draw");
         t.backend().to_string()
     };
     let s = variant_screen(120, 40);
@@ -625,7 +623,7 @@ fn esc_makes_an_external_engine_move_now() {
     a.finish_work();
     assert!(start.elapsed() < Duration::from_secs(20), "Esc stopped it");
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
-    assert_eq!(a.game().history()[1].played, "e7e5");
+    assert_eq!(a.quantum().unwrap().history()[1].played, "e7e5");
 }
 
 #[test]
@@ -646,7 +644,7 @@ fn a_saved_games_external_engine_plays_again_only_when_named_again() {
             ..PlayOptions::default()
         };
         match open(&opts) {
-            Ok(Opened::Quantum(a)) => a,
+            Ok(a) if a.quantum().is_some() => a,
             _ => panic!("the saved game opens"),
         }
     };

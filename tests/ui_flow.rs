@@ -12,11 +12,10 @@ use qchess::record::{self, Players, Recorder, SavedGame};
 use qchess::ui::app::{Mode, Purpose};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::message::Tone;
-use qchess::ui::open::{open, Opened, PlayOptions};
+use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
 use qchess::ui::theme::Theme;
-use qchess::ui::variant::VariantApp;
 use qchess::ui::{draw, App, Screen};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -195,10 +194,7 @@ fn session_key(s: &mut Session, code: KeyCode) {
 }
 
 fn moves_on_screen(s: &Session) -> usize {
-    match s.game() {
-        Opened::Quantum(app) => app.game().history().len(),
-        Opened::Variant(app) => app.game().history().len(),
-    }
+    s.game().game().ply()
 }
 
 #[test]
@@ -283,9 +279,8 @@ fn resuming_past_broken_autosaves_says_so_in_two_lines_at_80_columns() {
         open: qchess::ui::open::Open::Resume,
         ..session_opts(data)
     };
-    let Opened::Quantum(app) = open(&opts).expect("resumes") else {
-        panic!("a quantum game");
-    };
+    let app = open(&opts).expect("resumes");
+    assert!(app.quantum().is_some(), "a quantum game");
     assert_eq!(
         app.message().text,
         "resumed game-20261123-164000-a1b2c3.toml at ply 2: white to move; passed over newer \
@@ -512,7 +507,7 @@ fn variant_setup(rules: RuleSet, fen: Option<&str>, moves: &[&str]) -> Copied {
 
 /// The `:` line's words and a refusal's, in a variant game.
 fn variant_texts(rules: RuleSet, readme: &[&str]) -> Vec<(&'static str, String)> {
-    let mut a = VariantApp::new(
+    let mut a = App::new(
         new_game(&Setup::with_start(rules, None, 1)).expect("starts"),
         Paint::new(Theme::default(), Tier::None),
         false,

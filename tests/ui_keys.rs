@@ -71,14 +71,16 @@ fn typed(app: &mut App, text: &str) {
 }
 
 fn p(app: &App, sq: &str) -> f64 {
-    app.game().probability(Square::parse(sq).expect("square"))
+    app.quantum()
+        .unwrap()
+        .probability(Square::parse(sq).expect("square"))
 }
 
 fn last_played(app: &App) -> String {
     app.game()
         .history()
         .last()
-        .map(|m| m.played.clone())
+        .map(|m| m.text.clone())
         .unwrap_or_default()
 }
 
@@ -111,7 +113,7 @@ fn split_then_merge_by_keys() {
     assert_eq!(last_played(&app), "a3c3^b1");
     assert!((p(&app, "b1") - 1.0).abs() < 1e-9);
     assert!(p(&app, "a3") < 1e-9);
-    assert_eq!(app.game().branch_count(), 1);
+    assert_eq!(app.quantum().unwrap().branch_count(), 1);
 }
 
 #[test]
@@ -144,7 +146,7 @@ fn capture_by_keys_records_the_measurement() {
     standard(&mut app, "c3", "d5");
     let played = last_played(&app);
     assert!(played.starts_with("c3xd5.m"), "{played}");
-    let m = app.game().history().last().expect("a move");
+    let m = app.quantum().unwrap().history().last().expect("a move");
     assert_eq!(m.p1.map(|x| (x * 100.0).round()), Some(50.0));
     assert!(
         app.message().text.contains("capture:"),
@@ -168,14 +170,18 @@ fn undo_restores_the_position_exactly() {
     let mut app = app_from(None);
     typed(&mut app, "b1^a3c3");
     typed(&mut app, "d7d5");
-    let before_fen = app.game().fen();
-    let before: Vec<f64> = Square::all().map(|s| app.game().probability(s)).collect();
+    let before_fen = app.quantum().unwrap().fen();
+    let before: Vec<f64> = Square::all()
+        .map(|s| app.quantum().unwrap().probability(s))
+        .collect();
     typed(&mut app, "c3xd5");
     assert_eq!(app.game().ply(), 3);
     keys(&mut app, "u");
     assert_eq!(app.game().ply(), 2);
-    assert_eq!(app.game().fen(), before_fen);
-    let after: Vec<f64> = Square::all().map(|s| app.game().probability(s)).collect();
+    assert_eq!(app.quantum().unwrap().fen(), before_fen);
+    let after: Vec<f64> = Square::all()
+        .map(|s| app.quantum().unwrap().probability(s))
+        .collect();
     assert_eq!(before, after);
     assert!(app.message().text.starts_with("took back c3xd5"));
     keys(&mut app, "uu");
@@ -423,7 +429,11 @@ fn promotion_asks_for_the_piece() {
     assert_eq!(app.message().tone, Tone::Error);
     keys(&mut app, "n");
     assert_eq!(last_played(&app), "a7a8n");
-    let piece = app.game().state().piece(Square::parse("a8").expect("a8"));
+    let piece = app
+        .quantum()
+        .unwrap()
+        .state()
+        .piece(Square::parse("a8").expect("a8"));
     assert_eq!(piece.map(|p| p.fen_char()), Some('N'));
 }
 
@@ -511,7 +521,7 @@ mod random_keys {
                     break;
                 }
                 term.draw(|f| draw(f, &app)).expect("draw");
-                let total: f64 = Square::all().map(|s| app.game().probability(s)).sum();
+                let total: f64 = Square::all().map(|s| app.quantum().unwrap().probability(s)).sum();
                 prop_assert!(total <= 32.0 + 1e-9);
                 prop_assert_eq!(app.game().ply(), app.game().history().len());
             }

@@ -84,7 +84,7 @@ impl Screen {
         let hits: Hits = self.app.hits();
         let board = hits.board.expect("a board on screen");
         let at = board.cell_of(sq);
-        if let Some(p) = self.app.game().state().piece(sq) {
+        if let Some(p) = self.app.quantum().unwrap().state().piece(sq) {
             let glyph = qchess::ui::board::glyph(p, false).to_string();
             let (x0, y0) = (at.0 - board.cell.0 / 2, at.1 - board.cell.1 / 2);
             let found = (0..board.cell.1).any(|dy| {
@@ -105,13 +105,14 @@ impl Screen {
             .game()
             .history()
             .last()
-            .map(|m| m.played.clone())
+            .map(|m| m.text.clone())
             .unwrap_or_default()
     }
 
     fn p(&self, sq: &str) -> f64 {
         self.app
-            .game()
+            .quantum()
+            .unwrap()
             .probability(Square::parse(sq).expect("square"))
     }
 }
@@ -395,23 +396,22 @@ fn no_clicks_while_the_terminal_is_too_small_or_a_question_is_up() {
 mod variants {
     use super::*;
     use qchess::game::{new_game, RuleSet, Setup};
+    use qchess::ui::app::Mode;
     use qchess::ui::prompts::Question;
-    use qchess::ui::variant::{VariantApp, VariantMode};
 
-    fn variant(rules: RuleSet) -> VariantApp {
-        VariantApp::new(
+    fn variant(rules: RuleSet) -> App {
+        App::new(
             new_game(&Setup::with_start(rules, None, 7)).expect("starts"),
             Paint::new(Theme::default(), Tier::None),
             false,
         )
     }
 
-    fn redraw(a: &VariantApp, t: &mut Terminal<TestBackend>) {
-        t.draw(|f| qchess::ui::variant_panes::draw(f, a))
-            .expect("draw");
+    fn redraw(a: &App, t: &mut Terminal<TestBackend>) {
+        t.draw(|f| qchess::ui::draw(f, a)).expect("draw");
     }
 
-    fn click(a: &mut VariantApp, t: &mut Terminal<TestBackend>, sq: &str) {
+    fn click(a: &mut App, t: &mut Terminal<TestBackend>, sq: &str) {
         let sq = Square::parse(sq).expect("square");
         let at = a.hits().board.expect("board").cell_of(sq);
         for kind in [
@@ -428,7 +428,7 @@ mod variants {
         }
     }
 
-    fn texts(a: &VariantApp) -> Vec<String> {
+    fn texts(a: &App) -> Vec<String> {
         a.game().history().iter().map(|r| r.text.clone()).collect()
     }
 
@@ -445,10 +445,7 @@ mod variants {
                 KeyModifiers::NONE,
             )));
             redraw(&a, &mut t);
-            assert!(matches!(
-                a.mode(),
-                VariantMode::Source { quantum: true, .. }
-            ));
+            assert!(matches!(a.mode(), Mode::Moves { quantum: true, .. }));
             click(&mut a, &mut t, "c3");
             click(&mut a, &mut t, "e7");
             click(&mut a, &mut t, "e5");

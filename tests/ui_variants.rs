@@ -5,39 +5,40 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Square, Status};
 use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
+use qchess::ui::app::Mode;
 use qchess::ui::color::{Paint, Tier};
-use qchess::ui::open::{open, Open, Opened, PlayOptions};
+use qchess::ui::draw;
+use qchess::ui::open::{open, Open, PlayOptions};
 use qchess::ui::theme::Theme;
-use qchess::ui::variant::{VariantApp, VariantMode};
-use qchess::ui::variant_panes::draw;
+use qchess::ui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::fs;
 use std::process::Command;
 
-fn app(rules: RuleSet, fen: Option<&str>) -> VariantApp {
+fn app(rules: RuleSet, fen: Option<&str>) -> App {
     let game = new_game(&Setup::with_start(rules, fen, 7)).expect("starts");
-    VariantApp::new(game, Paint::new(Theme::default(), Tier::None), false)
+    App::new(game, Paint::new(Theme::default(), Tier::None), false)
 }
 
-fn key(a: &mut VariantApp, code: KeyCode) {
+fn key(a: &mut App, code: KeyCode) {
     a.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
 }
 
-fn typed(a: &mut VariantApp, s: &str) {
+fn typed(a: &mut App, s: &str) {
     for c in s.chars() {
         key(a, KeyCode::Char(c));
     }
 }
 
-fn play(a: &mut VariantApp, m: &str) {
+fn play(a: &mut App, m: &str) {
     key(a, KeyCode::Char(':'));
     typed(a, m);
     key(a, KeyCode::Enter);
 }
 
 /// Moves the cursor to `sq` with hjkl.
-fn goto(a: &mut VariantApp, sq: &str) {
+fn goto(a: &mut App, sq: &str) {
     let to = Square::parse(sq).expect("square");
     for _ in 0..16 {
         let c = a.cursor();
@@ -57,13 +58,13 @@ fn goto(a: &mut VariantApp, sq: &str) {
     assert_eq!(a.cursor(), to);
 }
 
-fn screen(a: &VariantApp, w: u16, h: u16) -> String {
+fn screen(a: &App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
     t.draw(|f| draw(f, a)).expect("draw");
     t.backend().to_string()
 }
 
-fn texts(a: &VariantApp) -> Vec<String> {
+fn texts(a: &App) -> Vec<String> {
     a.game().history().iter().map(|r| r.text.clone()).collect()
 }
 
@@ -73,12 +74,9 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     // A quantum move: pick the knight, t, then the target.
     goto(&mut a, "b1");
     key(&mut a, KeyCode::Char('t'));
-    assert!(matches!(
-        a.mode(),
-        VariantMode::Source { quantum: true, .. }
-    ));
+    assert!(matches!(a.mode(), Mode::Moves { quantum: true, .. }));
     assert!(
-        a.targets().contains(&Square::parse("d5").unwrap()),
+        a.mode().targets().contains(&Square::parse("d5").unwrap()),
         "two steps away"
     );
     goto(&mut a, "c3");
@@ -162,7 +160,7 @@ fn promotion_asks_which_piece() {
     key(&mut a, KeyCode::Enter);
     goto(&mut a, "a8");
     key(&mut a, KeyCode::Enter);
-    assert!(matches!(a.mode(), VariantMode::Choice { .. }));
+    assert!(matches!(a.mode(), Mode::Choice { .. }));
     assert!(
         a.message().text.contains("promote to"),
         "{}",
@@ -223,12 +221,13 @@ fn variant_games_save_load_and_replay() {
             open,
             ..PlayOptions::default()
         };
-        let Ok(Opened::Variant(loaded)) = open(&opts(Open::Load(path.clone()))) else {
-            panic!("a {rules} game opens as a variant game");
+        let Ok(loaded) = open(&opts(Open::Load(path.clone()))) else {
+            panic!("a {rules} game opens");
         };
+        assert_eq!(loaded.game().rules(), rules, "a {rules} game opens as one");
         assert_eq!(loaded.game().cells(), a.game().cells());
         assert_eq!(texts(&loaded), texts(&a));
-        let Ok(Opened::Variant(mut replay)) = open(&opts(Open::Replay(path.clone()))) else {
+        let Ok(mut replay) = open(&opts(Open::Replay(path.clone()))) else {
             panic!("replays");
         };
         assert_eq!(replay.game().history().len(), 0);
@@ -317,9 +316,9 @@ fn typed_outcomes_are_refused_in_a_variant_game() {
         a.message().text,
         "c3d5.d5=N: outcomes are drawn at random; type it without .d5=N"
     );
-    assert!(matches!(a.mode(), VariantMode::Idle));
+    assert!(matches!(a.mode(), Mode::Idle));
     // A refused move closes the line too; Up brings it back.
     key(&mut a, KeyCode::Char(':'));
     key(&mut a, KeyCode::Up);
-    assert!(matches!(a.mode(), VariantMode::Prompt { line, .. } if line.text() == "c3d5.d5=N"));
+    assert!(matches!(a.mode(), Mode::Prompt { line, .. } if line.text() == "c3d5.d5=N"));
 }

@@ -11,7 +11,6 @@ use qchess::skat::analysis::AnalyzeOptions;
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::skat::{builtin_entries, SkatLab};
 use qchess::ui::theme::Theme;
-use qchess::ui::variant::VariantApp;
 use qchess::ui::work::{Exec, BUSY_AFTER};
 use qchess::ui::{draw, App, Screen};
 use ratatui::backend::TestBackend;
@@ -107,7 +106,7 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
     let _one = one_at_a_time();
     let mut app = App::new(bigger_game(), paint(), false);
     app.set_exec(Exec::Background);
-    let before = probabilities(app.game());
+    let before = probabilities(app.quantum().unwrap());
     let ply = app.game().ply();
     let cursor = app.cursor();
     type_move(&mut app, BIG_MOVE);
@@ -123,7 +122,7 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
     assert!(!app.working());
     assert!(!app.tick());
     assert_eq!(app.game().ply(), ply);
-    assert_eq!(probabilities(app.game()), before);
+    assert_eq!(probabilities(app.quantum().unwrap()), before);
     assert_eq!(
         app.message().text,
         format!("cancelled {BIG_MOVE}: the game is unchanged")
@@ -137,9 +136,15 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
     type_move(&mut app, BIG_MOVE);
     app.finish_work();
     assert_eq!(app.game().ply(), ply + 1);
-    assert_eq!(probabilities(app.game()), probabilities(inline.game()));
+    assert_eq!(
+        probabilities(app.quantum().unwrap()),
+        probabilities(inline.quantum().unwrap())
+    );
     assert_eq!(app.message(), inline.message());
-    assert_eq!(app.game().branch_count(), inline.game().branch_count());
+    assert_eq!(
+        app.quantum().unwrap().branch_count(),
+        inline.quantum().unwrap().branch_count()
+    );
 }
 
 #[test]
@@ -220,9 +225,9 @@ fn a_cancelled_move_leaves_the_game_as_it_was() {
 fn variant_moves_run_off_the_screen_thread() {
     let _one = one_at_a_time();
     let game = new_game(&Setup::with_start(RuleSet::Harmonics, None, 7)).unwrap();
-    let mut app = VariantApp::new(game, paint(), false);
+    let mut app = App::new(game, paint(), false);
     app.set_exec(Exec::Background);
-    let play = |app: &mut VariantApp| {
+    let play = |app: &mut App| {
         app.handle_key(key(KeyCode::Char(':')));
         for c in "e2e4".chars() {
             app.handle_key(key(KeyCode::Char(c)));
@@ -341,13 +346,13 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
     let _one = one_at_a_time();
     let mut app = App::new(big_game_played(), paint(), false);
     app.set_exec(Exec::Background);
-    let before = probabilities(app.game());
+    let before = probabilities(app.quantum().unwrap());
     app.handle_key(key(KeyCode::Char('u')));
     assert!(app.working(), "the take-back replays on a worker");
     app.handle_key(key(KeyCode::Esc));
     assert!(!app.working());
     assert_eq!(app.game().ply(), 13);
-    assert_eq!(probabilities(app.game()), before);
+    assert_eq!(probabilities(app.quantum().unwrap()), before);
     assert_eq!(
         app.message().text,
         format!("cancelled taking back {BIG_MOVE}: the game is unchanged")
@@ -355,7 +360,10 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
     app.handle_key(key(KeyCode::Char('u')));
     app.finish_work();
     assert_eq!(app.game().ply(), 12);
-    assert_eq!(probabilities(app.game()), probabilities(&big_game()));
+    assert_eq!(
+        probabilities(app.quantum().unwrap()),
+        probabilities(&big_game())
+    );
     assert_eq!(
         app.message().text,
         format!("took back {BIG_MOVE}; white to move")
@@ -370,7 +378,7 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
 fn replay_steps_and_jumps_run_off_the_screen_thread() {
     let _one = one_at_a_time();
     let full = big_game_played();
-    let mut app = App::new(full.clone(), paint(), false).into_replay(full.clone());
+    let mut app = App::new(full.clone(), paint(), false).into_replay();
     assert_eq!(app.replay().map(|r| r.ply), Some(0));
     app.set_exec(Exec::Background);
     // End: a replay of all 13 plies, on a worker; Esc leaves the shown ply.
@@ -382,7 +390,7 @@ fn replay_steps_and_jumps_run_off_the_screen_thread() {
     app.handle_key(key(KeyCode::End));
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(13));
-    assert_eq!(probabilities(app.game()), probabilities(&full));
+    assert_eq!(probabilities(app.quantum().unwrap()), probabilities(&full));
     // g 12: a jump back replays from the start, also on a worker.
     for c in ['g', '1', '2'] {
         app.handle_key(key(KeyCode::Char(c)));
@@ -391,7 +399,10 @@ fn replay_steps_and_jumps_run_off_the_screen_thread() {
     assert!(app.working());
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(12));
-    assert_eq!(probabilities(app.game()), probabilities(&big_game()));
+    assert_eq!(
+        probabilities(app.quantum().unwrap()),
+        probabilities(&big_game())
+    );
 }
 
 #[test]
@@ -468,7 +479,7 @@ fn variant_take_backs_and_replay_steps_run_off_the_screen_thread() {
     let _one = one_at_a_time();
     use qchess::game::Playable;
     let g = harmonics_at_the_bound();
-    let mut app = VariantApp::new(g.clone_box(), paint(), false);
+    let mut app = App::new(g.clone_box(), paint(), false);
     app.set_exec(Exec::Background);
     // The app starts from the game as given (14 plies): take one back.
     app.handle_key(key(KeyCode::Char('u')));

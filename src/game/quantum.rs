@@ -16,6 +16,12 @@ fn record(m: &PlayedMove) -> PlyRecord {
     }
 }
 
+impl From<Game> for Box<dyn Playable> {
+    fn from(game: Game) -> Self {
+        Box::new(game)
+    }
+}
+
 impl Playable for Game {
     fn rules(&self) -> RuleSet {
         RuleSet::Quantum
@@ -68,9 +74,13 @@ impl Playable for Game {
     }
 
     fn undo(&mut self) -> Result<(), PlayError> {
+        if Game::history(self).is_empty() {
+            return Err(PlayError("there is no move to take back".into()));
+        }
+        // With moves to take back, only the cancel flag stops the replay.
         Game::undo(self)
             .map(|_| ())
-            .ok_or_else(|| PlayError("there is no move to take back".into()))
+            .ok_or_else(PlayError::cancelled)
     }
 
     fn ply(&self) -> usize {

@@ -1,7 +1,7 @@
 //! One SSH session: a thread that runs the lobby, or a room's game, through the same
 //! loop as the local terminal ([`drive`]) on a [`Remote`] console. A room's game is the
-//! local game's screen ([`App`] or [`VariantApp`]) seated at the room's table: its
-//! moves go to the room, and the room's moves come back through the screen's `sync`.
+//! local game's screen ([`App`]) seated at the room's table: its moves go to the room,
+//! and the room's moves come back through the screen's `sync`.
 
 use super::console::{Out, Remote};
 use super::hub::Hub;
@@ -14,11 +14,9 @@ use crate::ui::app::App;
 use crate::ui::color::{detect, Paint, Tier};
 use crate::ui::input::Action;
 use crate::ui::message::{Message, Tone};
-use crate::ui::open::Opened;
 use crate::ui::prompts::Asking;
 use crate::ui::terminal::{drive, give_back_terminal, take_terminal, Screen, TerminalOptions};
 use crate::ui::top_bar;
-use crate::ui::variant::VariantApp;
 use crate::ui::work::Exec;
 use crossterm::event::Event;
 use ratatui::Frame;
@@ -135,7 +133,7 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
 /// A room seen by one session: the game on screen, seated at the room's table.
 struct RoomView {
     room: Arc<Room>,
-    game: Opened,
+    game: Box<App>,
     /// The room's versions last taken in.
     seen: (u64, u64),
     roster: Roster,
@@ -230,28 +228,13 @@ impl SessionScreen {
             session: self.id,
         });
         let (paint, letters) = (self.paint(), self.letters);
-        let mut game = match board.quantum() {
-            Some(g) => {
-                let place = Place {
-                    table: sitting,
-                    seat,
-                };
-                let mut app = App::new(g.clone(), paint, letters).at_table(place);
-                app.set_players(snap.players.clone());
-                app.set_hint_rules(self.hub.hint_rules());
-                Opened::Quantum(Box::new(app))
-            }
-            None => {
-                let place = Place {
-                    table: sitting,
-                    seat,
-                };
-                let mut app = VariantApp::new(board, paint, letters).at_table(place);
-                app.set_players(snap.players.clone());
-                app.set_hint_rules(self.hub.hint_rules());
-                Opened::Variant(Box::new(app))
-            }
+        let place = Place {
+            table: sitting,
+            seat,
         };
+        let mut game = Box::new(App::new(board, paint, letters).at_table(place));
+        game.set_players(snap.players.clone());
+        game.set_hint_rules(self.hub.hint_rules());
         game.set_exec(self.exec);
         let elsewhere = (seat == Seat::Watches && want != Want::Watch)
             .then(|| room.side_of(&self.me))
@@ -276,20 +259,10 @@ impl SessionScreen {
         };
         // Black sees the board from its side.
         let flip = seat == Seat::Plays(Color::Black);
-        match &mut game {
-            Opened::Quantum(app) => {
-                if flip {
-                    app.update(Action::Flip);
-                }
-                app.set_message(said)
-            }
-            Opened::Variant(app) => {
-                if flip {
-                    app.update(Action::Flip);
-                }
-                app.set_message(said)
-            }
+        if flip {
+            game.update(Action::Flip);
         }
+        game.set_message(said);
         self.at = At::Room(Box::new(RoomView {
             room,
             game,
@@ -472,25 +445,13 @@ impl Screen for SessionScreen {
                     tone: Tone::Info,
                 },
             };
-            match &mut v.game {
-                Opened::Quantum(app) => app.set_message(said),
-                Opened::Variant(app) => app.set_message(said),
-            }
+            v.game.set_message(said);
             v.unsaved = snap.unsaved;
         }
-        match (&mut v.game, snap.game) {
-            (Opened::Quantum(app), Some(game)) => {
-                if let Some(g) = game.quantum() {
-                    app.sync(g.clone())
-                }
-            }
-            (Opened::Variant(app), Some(game)) => app.sync(game),
-            _ => {}
+        if let Some(game) = snap.game {
+            v.game.sync(game);
         }
-        match &mut v.game {
-            Opened::Quantum(app) => app.set_players(snap.players),
-            Opened::Variant(app) => app.set_players(snap.players),
-        }
+        v.game.set_players(snap.players);
         v.roster = snap.roster;
         changed |= true;
         changed

@@ -1,6 +1,11 @@
-//! The application state and its update function. Everything the panes show lives here
-//! and changes only through [`App::update`]; there is no terminal in it, so tests drive
-//! it with key events and draw it on a test backend.
+//! The game screen's state and its update function, for every rule system. Everything
+//! the panes show lives here and changes only through [`App::update`]; there is no
+//! terminal in it, so tests drive it with key events and draw it on a test backend.
+//!
+//! The game is a [`Playable`]; the parts that differ between rule systems are small
+//! pieces beside this file: how the board picks a move ([`super::quantum_moves`] for
+//! Quantum Chess's splits and merges, [`super::listed_moves`] for rule systems that list
+//! their moves) and the side panes ([`super::draw`]).
 
 use super::circuit::CircuitView;
 use super::color::Paint;
@@ -15,14 +20,11 @@ pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::recent::Recent;
 use super::steps;
-use super::view::{self, Pick, View};
+use super::view::View;
 use super::work::{Exec, Job, Pending};
-use crate::chess::notation::{self, MoveText};
-use crate::chess::{
-    Game, GameOptions, Kind, MoveError, PlayedMove, Position, Shape, Square, Status,
-};
+use crate::chess::{Game, Square, Status};
 use crate::game::table::{self, Place, Seat};
-use crate::game::CancelFlag;
+use crate::game::{CancelFlag, Playable, PlyRecord, ReplayError};
 use crate::record::{Players, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::cell::{Cell, RefCell};
@@ -86,6 +88,25 @@ pub enum Mode {
         /// A merge (else a split).
         merge: bool,
     },
+    /// A piece is picked in a rule system that lists its moves (harmonics, haft): its
+    /// legal moves of one kind.
+    Moves {
+        /// The picked piece.
+        from: Square,
+        /// Quantum moves (harmonics `~`) instead of ordinary ones.
+        quantum: bool,
+        /// The legal moves of the piece in this kind, in notation.
+        moves: Vec<String>,
+        /// Their targets.
+        targets: Vec<Square>,
+    },
+    /// Several listed moves go to the same square (promotion): pick one by its letter.
+    Choice {
+        /// The moves, in notation.
+        moves: Vec<String>,
+        /// Their target.
+        targets: Vec<Square>,
+    },
     /// Typing into the message line: a move, a file name or a ply number.
     Prompt {
         /// The text so far, with its cursor.
@@ -99,7 +120,7 @@ pub enum Mode {
 #[derive(Clone, Debug)]
 pub struct Replay {
     /// The whole game.
-    pub full: Game,
+    pub full: Box<dyn Playable>,
     /// How many plies of it are shown (0 = the start position).
     pub ply: usize,
 }
@@ -111,10 +132,11 @@ impl Mode {
             Mode::Source { from, .. }
             | Mode::SplitFirst { from, .. }
             | Mode::SplitSecond { from, .. }
-            | Mode::Promotion { from, .. } => vec![*from],
+            | Mode::Promotion { from, .. }
+            | Mode::Moves { from, .. } => vec![*from],
             Mode::MergeSecond { from1, .. } => vec![*from1],
             Mode::MergeTarget { from1, from2, .. } => vec![*from1, *from2],
-            Mode::Idle | Mode::Arm { .. } | Mode::Prompt { .. } => Vec::new(),
+            Mode::Idle | Mode::Arm { .. } | Mode::Choice { .. } | Mode::Prompt { .. } => Vec::new(),
         }
     }
 
@@ -134,16 +156,20 @@ impl Mode {
             | Mode::SplitFirst { targets, .. }
             | Mode::SplitSecond { targets, .. }
             | Mode::MergeSecond { targets, .. }
-            | Mode::MergeTarget { targets, .. } => targets,
+            | Mode::MergeTarget { targets, .. }
+            | Mode::Moves { targets, .. }
+            | Mode::Choice { targets, .. } => targets,
             _ => &[],
         }
     }
 }
 
-/// The whole state of the terminal game.
+/// The whole state of the game screen.
 #[derive(Debug)]
 pub struct App {
-    pub(super) game: Game,
+    pub(super) game: Box<dyn Playable>,
+    /// What the Quantum Chess panes show that is costly to compute (empty for the other
+    /// rule systems), refreshed after every change.
     pub(super) view: View,
     pub(super) cursor: Square,
     pub(super) flipped: bool,
@@ -151,9 +177,9 @@ pub struct App {
     pub(super) message: Message,
     /// The last messages, for the help to show in full.
     pub(super) recent: Recent,
-    /// The history entry whose circuit is shown; `None` follows the last move.
+    /// The history entry whose circuit (or trace) is shown; `None` follows the last move.
     pub(super) selected_move: Option<usize>,
-    /// Circuit scroll: columns, rows.
+    /// Circuit (or trace) scroll: columns, rows.
     pub(super) circuit_scroll: (u16, u16),
     pub(super) circuit_view: CircuitView,
     pub(super) help: bool,
@@ -173,7 +199,7 @@ pub struct App {
     /// The yes/no question shown, if any.
     pub(super) question: Option<Question>,
     /// The last move typed on the `:` line (Up brings it back).
-    last_typed: String,
+    pub(super) last_typed: String,
     /// Where the board and panes were last drawn, for the mouse.
     pub(super) hits: RefCell<Hits>,
     /// The mouse pointer (where a drag started).
@@ -183,25 +209,30 @@ pub struct App {
     /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
     /// The work being carried out on a worker thread.
-    pending: Option<Pending<(Game, View)>>,
+    pending: Option<Pending<(Box<dyn Playable>, View)>>,
     /// The computer: the sides it plays, its search, its last score.
     pub(super) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
-    place: Option<Place<Game>>,
+    place: Option<Place<Box<dyn Playable>>>,
 }
 
 const REPLAY_WELCOME: &str =
     "replay: ← → step, Home End, g go to ply, p play on from here, ? help, q quit";
 
-const WELCOME: &str =
-    "white to move: pick a piece with Enter, s split, m merge, : type a move, ? help";
+/// The panes' costly facts about `game` with the cursor on `cursor` (Quantum Chess).
+fn view_of(game: &dyn Playable, cursor: Square) -> View {
+    game.quantum()
+        .map(|g| View::of(g, cursor))
+        .unwrap_or_default()
+}
 
 impl App {
-    /// A new app around `game`, drawn with `paint`, with letters instead of glyphs when
-    /// `ascii`.
-    pub fn new(game: Game, paint: Paint, ascii: bool) -> App {
+    /// A new screen around `game` (a Quantum Chess [`Game`] or any [`Playable`]), drawn
+    /// with `paint`, with letters instead of glyphs when `ascii`.
+    pub fn new(game: impl Into<Box<dyn Playable>>, paint: Paint, ascii: bool) -> App {
+        let game = game.into();
         let cursor = Square::parse("e2").unwrap_or(Square(12));
-        let view = View::of(&game, cursor);
+        let view = view_of(game.as_ref(), cursor);
         let mut app = App {
             game,
             view,
@@ -209,7 +240,7 @@ impl App {
             flipped: false,
             mode: Mode::Idle,
             message: Message {
-                text: WELCOME.into(),
+                text: String::new(),
                 tone: Tone::Plain,
             },
             recent: Recent::default(),
@@ -236,13 +267,26 @@ impl App {
             computer: Computer::default(),
             place: None,
         };
-        if app.game.status() != Status::Ongoing {
-            app.game_over_popup = true;
-            app.say(Tone::Info, app.game_over_words());
-        } else if app.game.to_move() != crate::chess::Color::White {
-            app.say(Tone::Plain, WELCOME.replacen("white", "black", 1));
-        }
+        app.welcome();
         app
+    }
+
+    /// The first message: how to move, or the result of a finished game.
+    fn welcome(&mut self) {
+        if self.game.status() != Status::Ongoing {
+            self.game_over_popup = true;
+            return self.say(Tone::Info, self.game_over_words());
+        }
+        let keys = if self.game.quantum().is_some() {
+            ", s split, m merge"
+        } else {
+            self.listed_move_keys()
+        };
+        let side = self.game.to_move().name();
+        self.say(
+            Tone::Plain,
+            format!("{side} to move: pick a piece with Enter{keys}, : type a move, ? help"),
+        );
     }
 
     /// Saves the game with `recorder`: autosave after every change, and `w` to save.
@@ -285,22 +329,22 @@ impl App {
 
     /// Shows a game shared at `place`: moves go to its table, and take-backs, new games
     /// and saving to a file are refused (see [`crate::game::table`]).
-    pub fn at_table(mut self, place: Place<Game>) -> App {
+    pub fn at_table(mut self, place: Place<Box<dyn Playable>>) -> App {
         self.place = Some(place);
         self
     }
 
     /// The table this game is shared at, if any.
-    pub fn place(&self) -> Option<&Place<Game>> {
+    pub fn place(&self) -> Option<&Place<Box<dyn Playable>>> {
         self.place.as_ref()
     }
 
     /// Takes in the shared game after a move made at another screen of the table: the
     /// panes show it and the message line tells the move. The game shown already is
     /// left as it is.
-    pub fn sync(&mut self, game: Game) {
-        let last = |g: &Game| g.history().last().map(|m| m.played.clone());
-        if game.ply() == self.game.ply() && last(&game) == last(&self.game) {
+    pub fn sync(&mut self, game: Box<dyn Playable>) {
+        let last = |g: &dyn Playable| g.history().last().map(|r| r.text.clone());
+        if game.ply() == self.game.ply() && last(game.as_ref()) == last(self.game.as_ref()) {
             return;
         }
         self.game = game;
@@ -320,7 +364,7 @@ impl App {
 
     /// "game over: Ann wins: a king was captured with certainty".
     fn game_over_words(&self) -> String {
-        let reason = self.game.end_reason().map_or("", |r| r.describe());
+        let reason = self.game.end_reason().unwrap_or_default();
         format!("game over: {}: {reason}", self.result_words())
     }
 
@@ -346,7 +390,7 @@ impl App {
             return None;
         }
         let ongoing = self.game.status() == Status::Ongoing;
-        prompts::farewell(&self.recorder, self.game.history().len(), ongoing)
+        prompts::farewell(&self.recorder, self.game.ply(), ongoing)
     }
 
     /// Starts with `text` on the message line (unless the game is already over).
@@ -357,8 +401,9 @@ impl App {
         self
     }
 
-    /// Shows `full` for stepping through it, from its start position.
-    pub fn into_replay(mut self, full: Game) -> App {
+    /// Steps through the game played so far, from its start position.
+    pub fn into_replay(mut self) -> App {
+        let full = self.game.clone_box();
         self.replay = Some(Replay { full, ply: 0 });
         self.show_ply(0);
         self.finish_work();
@@ -367,8 +412,13 @@ impl App {
     }
 
     /// The game being played, or in replay the state at the shown ply.
-    pub fn game(&self) -> &Game {
-        &self.game
+    pub fn game(&self) -> &dyn Playable {
+        self.game.as_ref()
+    }
+
+    /// The Quantum Chess game, when this is one (for its circuit, inspector and engine).
+    pub fn quantum(&self) -> Option<&Game> {
+        self.game.quantum()
     }
 
     /// The replay, while stepping through a game.
@@ -377,13 +427,20 @@ impl App {
     }
 
     /// The game whose moves the history pane lists: the whole game in replay.
-    pub fn history_game(&self) -> &Game {
-        self.replay.as_ref().map_or(&self.game, |r| &r.full)
+    pub fn history_game(&self) -> &dyn Playable {
+        self.replay
+            .as_ref()
+            .map_or(self.game.as_ref(), |r| r.full.as_ref())
     }
 
     /// Where the game is saved.
     pub fn recorder(&self) -> &Recorder {
         &self.recorder
+    }
+
+    /// The colours the game is drawn with.
+    pub fn paint(&self) -> &Paint {
+        &self.paint
     }
 
     /// The message line.
@@ -436,9 +493,10 @@ impl App {
         self.inspector.as_ref()
     }
 
-    /// The history entry whose circuit is shown (the last move unless one was picked).
+    /// The history entry whose circuit (or trace) is shown (the last move unless one was
+    /// picked).
     pub fn shown_move(&self) -> Option<usize> {
-        steps::shown(self.selected_move, self.game.history().len())
+        steps::shown(self.selected_move, self.game.ply())
     }
 
     /// Which keys are live now.
@@ -453,7 +511,8 @@ impl App {
             Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
             _ if self.replay.is_some() => InputMode::Replay,
-            _ => InputMode::Board,
+            _ if self.game.quantum().is_some() => InputMode::Board,
+            _ => InputMode::Variant,
         }
     }
 
@@ -511,13 +570,31 @@ impl App {
     }
 
     /// Whether the computer plays the side to move in the game being played.
-    fn computer_to_move(&self) -> bool {
+    pub(super) fn computer_to_move(&self) -> bool {
         self.replay.is_none()
             && self.game.status() == Status::Ongoing
             && self.computer.plays(self.game.to_move())
     }
 
-    /// `H`: the engine's best move for the side to move, searched off the screen's
+    /// What starts the computer's search for `purpose` in the game as it is: the
+    /// engine in Quantum Chess; elsewhere a greedy search on a copy, on its own thread.
+    fn search(&mut self, purpose: Thought) -> Box<dyn FnOnce() -> crate::engine::Thinking> {
+        let side = self.game.to_move();
+        if self.game.quantum().is_some() {
+            let mut player = self.computer.player(purpose, side);
+            let game = self.game.clone_box();
+            return Box::new(move || player.think(game.as_ref()));
+        }
+        let copy = self.game.clone_box();
+        let seed = self.game.setup().options.seed ^ self.game.ply() as u64;
+        Box::new(move || {
+            crate::engine::Thinking::spawn(move |_, _| {
+                crate::engine::variant::greedy_variant(copy.as_ref(), seed)
+            })
+        })
+    }
+
+    /// `H`: the computer's best move for the side to move, searched off the screen's
     /// thread.
     fn ask_hint(&mut self) {
         if self.game.status() != Status::Ongoing {
@@ -528,9 +605,7 @@ impl App {
         }
         let (side, ply) = (self.game.to_move(), self.game.ply());
         let watching = self.place.as_ref().is_some_and(|p| p.seat == Seat::Watches);
-        let mut player = self.computer.player(Thought::Hint, side);
-        let game = &self.game;
-        let search = || player.think(game);
+        let search = self.search(Thought::Hint);
         match self.computer.start_hint(watching, side, ply, search) {
             Ok(()) => self.say(
                 Tone::Plain,
@@ -542,21 +617,44 @@ impl App {
 
     /// Runs `job`'s work `f` here or on a worker thread (see [`App::set_exec`]); `f`
     /// gets the flag that Esc sets, and gives the game the job leads to (watching no
-    /// flag) with its view. [`App::finish`] takes the result in.
+    /// flag). The panes' view of it is computed there too. [`App::finish`] takes the
+    /// result in.
     fn run_job(
         &mut self,
         job: Job,
-        f: impl FnOnce(CancelFlag) -> Result<(Game, View), String> + Send + 'static,
+        f: impl FnOnce(CancelFlag) -> Result<Box<dyn Playable>, String> + Send + 'static,
     ) {
+        let cursor = self.cursor;
+        let work = move |cancel| {
+            let game = f(cancel)?;
+            let view = view_of(game.as_ref(), cursor);
+            Ok((game, view))
+        };
         match self.exec {
             Exec::Inline => {
-                let result = f(CancelFlag::default());
+                let result = work(CancelFlag::default());
                 self.finish(job, result);
             }
             Exec::Background => {
-                self.pending = Some(Pending::start(job, f));
+                self.pending = Some(Pending::start(job, work));
             }
         }
+    }
+
+    /// Runs `job` on a copy of the game that watches the flag Esc sets while `f` changes
+    /// it (see [`App::run_job`]).
+    fn on_copy(
+        &mut self,
+        job: Job,
+        mut game: Box<dyn Playable>,
+        f: impl FnOnce(&mut dyn Playable) -> Result<(), String> + Send + 'static,
+    ) {
+        self.run_job(job, move |cancel| {
+            game.set_cancel(Some(cancel));
+            let r = f(game.as_mut());
+            game.set_cancel(None);
+            r.map(|()| game)
+        });
     }
 
     /// `q`, Ctrl-C and Esc while work is pending (finished or not): quit, or cancel the
@@ -567,7 +665,8 @@ impl App {
             input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
             input::Press::Key(KeyCode::Esc) => {
                 if let Some(p) = self.pending.take() {
-                    if !matches!(p.job, Job::Move { typed: true, .. }) {
+                    let typed = matches!(p.job, Job::Move { typed: true, .. });
+                    if !typed && !matches!(self.mode, Mode::Prompt { .. }) {
                         self.mode = Mode::Idle;
                     }
                     self.say(Tone::Plain, p.job.cancelled());
@@ -602,8 +701,8 @@ impl App {
 
     /// Handles one mouse event, hit-tested against the screen as last drawn: a click on
     /// a square acts as moving the cursor there and pressing Enter (a drag from a piece
-    /// to a target too), the wheel scrolls the history and the circuit, a click in the
-    /// history picks a move, the right button cancels as Esc does.
+    /// to a target too), the wheel scrolls the history and the circuit (or trace), a
+    /// click in the history picks a move, the right button cancels as Esc does.
     pub fn handle_mouse(&mut self, ev: MouseEvent) {
         let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
             return;
@@ -615,7 +714,10 @@ impl App {
             replay: self.replay.is_some(),
             targets: !self.mode.targets().is_empty(),
         };
+        let quantum = self.game.quantum().is_some();
         match self.pointer.act(g, shown) {
+            // A trace pane does not scroll sideways.
+            Some(Act::Action(Action::CircuitLeft | Action::CircuitRight)) if !quantum => {}
             Some(Act::Action(a)) => self.update(a),
             Some(Act::Square(sq)) => self.click_square(sq),
             Some(Act::Move(i)) => self.click_move(i),
@@ -635,31 +737,43 @@ impl App {
                     "choose the new piece: q queen, r rook, b bishop, n knight (Esc cancels)",
                 )
             }
+            Mode::Choice { .. } => {
+                return self.say(
+                    Tone::Error,
+                    "pick the promotion by its letter (Esc cancels)",
+                )
+            }
             // A click on the board leaves the typed line.
             Mode::Prompt { .. } => self.mode = Mode::Idle,
             _ => {}
         }
         self.cursor = sq;
-        self.view.focus(&self.game, sq);
+        if let Some(g) = self.game.quantum() {
+            self.view.focus(g, sq);
+        }
         if self.replay.is_some() && self.inspector.is_none() {
             return;
         }
         if self.mode == Mode::Idle && self.inspector.is_none() {
-            if let Some(why) = self.source_error(sq) {
+            let why = match self.game.quantum() {
+                Some(_) => self.source_error(sq),
+                None => self.listed_source_error(sq),
+            };
+            if let Some(why) = why {
                 return self.say(Tone::Plain, why);
             }
         }
         self.update(Action::Select);
     }
 
-    /// A click on move `i` in the history: its circuit is shown (in replay, the game
-    /// after it).
+    /// A click on move `i` in the history: its circuit (or trace) is shown (in replay,
+    /// the game after it).
     fn click_move(&mut self, i: usize) {
         if let Some(r) = &self.replay {
             let by = (i + 1) as i64 - r.ply as i64;
             return self.step_ply(by);
         }
-        self.selected_move = steps::repick(i, 0, self.game.history().len());
+        self.selected_move = steps::repick(i, 0, self.game.ply());
         self.circuit_scroll = (0, 0);
     }
 
@@ -675,6 +789,11 @@ impl App {
         if self.pending.is_some() {
             return;
         }
+        if let KeyCode::Char(c) = key.code {
+            if self.choose_listed(c) {
+                return;
+            }
+        }
         match input::translate(self.input_mode(), key) {
             Some(a) => self.update(a),
             None => self.unmapped(key),
@@ -682,12 +801,14 @@ impl App {
     }
 
     fn unmapped(&mut self, key: KeyEvent) {
+        // Quantum Chess names a stray key on the board only; the others anywhere.
+        let listed = self.game.quantum().is_none();
         match (self.input_mode(), key.code) {
             (InputMode::Promotion, _) => self.say(
                 Tone::Error,
                 "choose the new piece: q queen, r rook, b bishop, n knight (Esc cancels)",
             ),
-            (InputMode::Board, KeyCode::Char(c)) => self.say(
+            (mode, KeyCode::Char(c)) if listed || mode == InputMode::Board => self.say(
                 Tone::Error,
                 format!("the key '{c}' does nothing here: press ? for the keys"),
             ),
@@ -695,7 +816,7 @@ impl App {
         }
     }
 
-    fn say(&mut self, tone: Tone, text: impl Into<String>) {
+    pub(super) fn say(&mut self, tone: Tone, text: impl Into<String>) {
         self.set_message(Message {
             text: text.into(),
             tone,
@@ -724,19 +845,26 @@ impl App {
         if self.inspector.is_some() && self.inspecting(action) {
             return;
         }
+        let quantum = self.game.quantum().is_some();
         match action {
+            Action::Inspect if !quantum => self.say(
+                Tone::Plain,
+                "the inspector (Bell values, entanglement) belongs to Quantum Chess",
+            ),
             Action::Inspect => self.open_inspector(),
             Action::Select
             | Action::Split
             | Action::Merge
+            | Action::QuantumMove
             | Action::Prompt
             | Action::Undo
             | Action::NewGame
                 if self.replay.is_some() =>
             {
+                let inspects = if quantum { ", i inspects" } else { "" };
                 self.say(
                     Tone::Error,
-                    "this is a replay: p plays on from the shown ply, i inspects",
+                    format!("this is a replay: p plays on from the shown ply{inspects}"),
                 )
             }
             Action::Hint | Action::Pause if self.replay.is_some() => self.say(
@@ -744,26 +872,38 @@ impl App {
                 "this is a replay: p plays on from the shown ply, then H gives hints",
             ),
             Action::Cursor(dx, dy) => self.move_cursor(dx, dy),
-            Action::Select | Action::Split | Action::Merge
+            Action::Select | Action::Split | Action::Merge | Action::QuantumMove
                 if self.computer_to_move() && self.mode == Mode::Idle =>
             {
                 self.say(Tone::Error, opponent::wait_words(self.game.to_move()))
             }
-            Action::Select => self.select(),
+            Action::Select if quantum => self.select(),
+            Action::Select => self.select_listed(false),
+            Action::QuantumMove if quantum => self.say(
+                Tone::Error,
+                "t makes quantum moves in the harmonics variant; here s splits and m merges",
+            ),
+            Action::QuantumMove => self.select_listed(true),
+            Action::Split | Action::Merge if !quantum => self.say(
+                Tone::Error,
+                "splits and merges belong to Quantum Chess; harmonics has quantum moves (t)",
+            ),
             Action::Split => self.start_split(),
             Action::Merge => self.start_merge(),
             Action::Hint => self.ask_hint(),
             Action::Pause => self.pause(),
             Action::Cancel => self.cancel(),
             Action::Prompt => {
+                let hint = if quantum {
+                    "type a move: e2e4 or Nf3, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels"
+                } else {
+                    self.listed_prompt_hint()
+                };
                 self.mode = Mode::Prompt {
                     line: LineEdit::empty(),
                     purpose: Purpose::Move,
                 };
-                self.say(
-                    Tone::Plain,
-                    "type a move: e2e4 or Nf3, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels",
-                );
+                self.say(Tone::Plain, hint);
             }
             Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),
@@ -781,20 +921,14 @@ impl App {
                 );
             }
             Action::PlayFromHere => self.play_from_here(),
-            Action::QuantumMove => self.say(
-                Tone::Error,
-                "t makes quantum moves in the harmonics variant; here s splits and m merges",
-            ),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
             Action::NextPane => {
                 self.drawer = self.drawer.next();
+                let name = self.drawer.name(if quantum { "circuit" } else { "trace" });
                 self.say(
                     Tone::Plain,
-                    format!(
-                        "small screens show the {} below the board",
-                        self.drawer.name("circuit")
-                    ),
+                    format!("small screens show the {name} below the board"),
                 );
             }
             Action::Help => self.help = true,
@@ -804,6 +938,22 @@ impl App {
             Action::NewGame => self.new_game(),
             Action::HistoryPrev => self.pick_move(-1),
             Action::HistoryNext => self.pick_move(1),
+            Action::CircuitUp | Action::CircuitDown if !quantum => {
+                let by = if action == Action::CircuitUp { -3 } else { 3 };
+                let rows = (self.circuit_scroll.1 as i32 + by).max(0);
+                self.circuit_scroll.1 = rows.min(u16::MAX as i32) as u16;
+            }
+            Action::CircuitView
+            | Action::CircuitLeft
+            | Action::CircuitRight
+            | Action::Promote(_)
+                if !quantum =>
+            {
+                self.say(
+                    Tone::Plain,
+                    "this variant has no circuit: the trace pane lists what each move did",
+                )
+            }
             Action::CircuitView => {
                 self.circuit_view = self.circuit_view.next();
                 self.say(
@@ -840,27 +990,28 @@ impl App {
         let Some(r) = &self.replay else {
             return;
         };
-        let ply = ply.min(r.full.history().len());
-        let moves: Vec<String> = r.full.history()[..ply]
-            .iter()
-            .map(|m| m.played.clone())
-            .collect();
+        let texts: Vec<String> = r.full.history().into_iter().map(|p| p.text).collect();
+        let ply = ply.min(texts.len());
         // Forward by one ply plays one move on the shown state; anything else replays.
-        let shown = (ply == r.ply + 1 && self.game.ply() == r.ply).then(|| self.game.clone());
-        let (start, opts, cursor) = (r.full.start().clone(), r.full.options(), self.cursor);
+        if ply == r.ply + 1 && self.game.ply() == r.ply {
+            let text = texts[ply - 1].clone();
+            return self.on_copy(Job::Ply { ply }, self.game.clone_box(), move |g| {
+                g.play(&text)
+                    .map(|_| ())
+                    .map_err(|e| format!("ply {ply} does not replay: {e}"))
+            });
+        }
+        let setup = r.full.setup();
         self.run_job(Job::Ply { ply }, move |cancel| {
-            let game = match shown {
-                Some(mut g) => {
-                    g.set_cancel(Some(cancel));
-                    g.play(&moves[ply - 1])
-                        .map_err(|e| format!("ply {ply} does not replay: {e}"))?;
-                    g.set_cancel(None);
-                    g
-                }
-                None => replayed(start, opts, &moves, cancel)?,
-            };
-            let view = View::of(&game, cursor);
-            Ok((game, view))
+            let mut game =
+                crate::game::replay(&setup, &texts[..ply], Some(cancel)).map_err(|e| match e {
+                    ReplayError::Move { ply, reason, .. } => {
+                        format!("ply {ply} does not replay: {reason}")
+                    }
+                    e => e.to_string(),
+                })?;
+            game.set_cancel(None);
+            Ok(game)
         });
     }
 
@@ -870,20 +1021,17 @@ impl App {
             return;
         };
         r.ply = ply;
-        let n = r.full.history().len();
-        if let Some(ins) = &mut self.inspector {
-            ins.refresh(&self.game);
+        let n = r.full.ply();
+        if let (Some(ins), Some(g)) = (&mut self.inspector, self.game.quantum()) {
+            ins.refresh(g);
         }
         self.mode = Mode::Idle;
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let last = self
-            .game
-            .history()
-            .last()
-            .map(|m| (m.color, m.played.as_str()));
+        let history = self.game.history();
+        let last = history.last().map(|p| (p.color, p.text.as_str()));
         let said = steps::ply_said(ply, n, last);
         self.say(Tone::Info, said);
     }
@@ -892,7 +1040,7 @@ impl App {
         let Some(r) = &self.replay else {
             return;
         };
-        let n = r.full.history().len();
+        let n = r.full.ply();
         self.show_ply(steps::ply_after(r.ply, by, n));
     }
 
@@ -922,7 +1070,11 @@ impl App {
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
     fn autosave(&mut self) {
-        let saved = SavedGame::of(&self.game, &self.recorder.players, &self.recorder.date);
+        let saved = SavedGame::of(
+            self.game.as_ref(),
+            &self.recorder.players,
+            &self.recorder.date,
+        );
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.set_message(m);
         }
@@ -942,56 +1094,13 @@ impl App {
         }
     }
 
-    /// Opens the inspector on the cursor square (dropping any move selection).
-    fn open_inspector(&mut self) {
-        self.mode = Mode::Idle;
-        self.inspector = Some(Inspector::open(&self.game, self.cursor));
-        self.say(
-            Tone::Plain,
-            format!(
-                "inspecting {}: Enter on a second square shows their Bell values; Esc leaves",
-                self.cursor
-            ),
-        );
-    }
-
-    /// Keys that mean something else while the inspector is open; true when handled.
-    fn inspecting(&mut self, action: Action) -> bool {
-        let Some(ins) = &mut self.inspector else {
-            return false;
-        };
-        match action {
-            Action::Select | Action::Inspect => {
-                let first = ins.first();
-                match ins.pick(&self.game, self.cursor) {
-                    Ok(()) => self.say(
-                        Tone::Info,
-                        format!("Bell values of {first} and {}", self.cursor),
-                    ),
-                    Err(e) => self.say(Tone::Error, e),
-                }
-            }
-            Action::Cancel => {
-                self.inspector = None;
-                self.say(Tone::Plain, "left the inspector");
-            }
-            Action::Split | Action::Merge | Action::Prompt => self.say(
-                Tone::Error,
-                "the inspector is open: Esc leaves it, then make your move",
-            ),
-            // A cut inspector scrolls; one shown whole leaves the keys to the circuit.
-            Action::CircuitUp => return ins.scroll_by(-3),
-            Action::CircuitDown => return ins.scroll_by(3),
-            _ => return false,
-        }
-        true
-    }
-
     fn move_cursor(&mut self, dx: i8, dy: i8) {
         let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
         if let Some(s) = self.cursor.offset(dx as i32, dy as i32) {
             self.cursor = s;
-            self.view.focus(&self.game, s);
+            if let Some(g) = self.game.quantum() {
+                self.view.focus(g, s);
+            }
         }
     }
 
@@ -1020,256 +1129,10 @@ impl App {
         }
     }
 
-    /// Why `sq` can't be the source of a move, in the rules' words.
-    fn source_error(&self, sq: Square) -> Option<String> {
-        self.seat_error()
-            .or_else(|| self.game.check_source(sq).err().map(|e| e.to_string()))
-    }
-
     /// Why this screen may not move now: at a table, only the seat to move may.
-    fn seat_error(&self) -> Option<String> {
+    pub(super) fn seat_error(&self) -> Option<String> {
         let place = self.place.as_ref()?;
         place.refusal(self.game.to_move(), &self.recorder.players)
-    }
-
-    fn piece_name(&self, sq: Square) -> String {
-        self.game
-            .state()
-            .piece(sq)
-            .map_or_else(|| "piece".into(), |p| p.kind.name().to_string())
-    }
-
-    fn pick_source(&mut self, sq: Square) {
-        if let Some(e) = self.source_error(sq) {
-            return self.say(Tone::Error, e);
-        }
-        let targets = view::legal_squares(&self.game, Pick::Target(sq));
-        let name = self.piece_name(sq);
-        if targets.is_empty() {
-            self.say(
-                Tone::Plain,
-                format!(
-                    "the {name} on {sq} has no standard move here; s splits, m merges, Esc cancels"
-                ),
-            );
-        } else {
-            self.say(
-                Tone::Plain,
-                format!("{name} on {sq}: pick its target (s split, m merge, Esc cancel)"),
-            );
-        }
-        self.mode = Mode::Source { from: sq, targets };
-    }
-
-    fn select(&mut self) {
-        let sq = self.cursor;
-        match self.mode.clone() {
-            Mode::Idle | Mode::Prompt { .. } | Mode::Promotion { .. } => self.pick_source(sq),
-            Mode::Arm { merge: false } => self.start_split(),
-            Mode::Arm { merge: true } => self.start_merge(),
-            Mode::Source { from, targets } => {
-                let own = self.game.state().piece(sq).map(|p| p.color)
-                    == self.game.state().piece(from).map(|p| p.color);
-                if sq == from {
-                    self.mode = Mode::Idle;
-                    self.say(Tone::Plain, "selection cleared");
-                } else if targets.contains(&sq) && view::promotes(&self.game, from, sq) {
-                    self.mode = Mode::Promotion { from, to: sq };
-                    self.say(
-                        Tone::Plain,
-                        "promote to: q queen, r rook, b bishop, n knight (Esc cancels)",
-                    );
-                } else if !targets.contains(&sq) && own {
-                    self.pick_source(sq);
-                } else {
-                    self.play_text(MoveText::standard(from, sq));
-                }
-            }
-            Mode::SplitFirst { from, targets } => {
-                if targets.contains(&sq) {
-                    let targets = view::legal_squares(&self.game, Pick::SplitSecond(from, sq));
-                    self.mode = Mode::SplitSecond {
-                        from,
-                        to1: sq,
-                        targets,
-                    };
-                    self.say(
-                        Tone::Plain,
-                        format!("split {from} to {sq} and ...: pick the second target"),
-                    );
-                } else {
-                    let why = self.why_not_split_target(from, sq);
-                    self.say(Tone::Error, why);
-                }
-            }
-            Mode::SplitSecond { from, to1, .. } => self.play_text(MoveText {
-                shape: Shape::Split { from, to1, to2: sq },
-                ..MoveText::standard(from, to1)
-            }),
-            Mode::MergeSecond { from1, targets } => {
-                if targets.contains(&sq) {
-                    let targets = view::legal_squares(&self.game, Pick::MergeTarget(from1, sq));
-                    self.mode = Mode::MergeTarget {
-                        from1,
-                        from2: sq,
-                        targets,
-                    };
-                    self.say(
-                        Tone::Plain,
-                        format!("merge {from1} and {sq}: pick the target"),
-                    );
-                } else {
-                    let why = self.why_not_merge_source(from1, sq);
-                    self.say(Tone::Error, why);
-                }
-            }
-            Mode::MergeTarget { from1, from2, .. } => self.play_text(MoveText {
-                shape: Shape::Merge {
-                    from1,
-                    from2,
-                    to: sq,
-                },
-                ..MoveText::standard(from1, sq)
-            }),
-        }
-    }
-
-    /// Why `sq` can't be a split target of the piece on `from`.
-    fn why_not_split_target(&self, from: Square, sq: Square) -> String {
-        if sq == from {
-            return MoveError::RepeatedSquares.to_string();
-        }
-        // A split target must first be reachable as a standard move would be.
-        let text = MoveText::standard(from, sq);
-        match crate::chess::classify::classify(
-            self.game.state(),
-            &text,
-            self.game.options().free_turns,
-        ) {
-            Err(e) => e.to_string(),
-            Ok(_) => match self.game.state().piece(sq) {
-                Some(p) => MoveError::SplitTarget {
-                    square: sq,
-                    what: format!("a {}", p.describe()),
-                }
-                .to_string(),
-                None => format!("{sq} cannot be a target of this split"),
-            },
-        }
-    }
-
-    /// Why `sq` can't be the second source of a merge with `from1`.
-    fn why_not_merge_source(&self, from1: Square, sq: Square) -> String {
-        let st = self.game.state();
-        match (st.piece(from1), st.piece(sq)) {
-            (_, None) => MoveError::NoPiece(sq).to_string(),
-            (Some(p1), Some(p2)) if p1 != p2 => MoveError::MergeSources {
-                from1,
-                p1: p1.describe(),
-                from2: sq,
-                p2: p2.describe(),
-            }
-            .to_string(),
-            _ if sq == from1 => MoveError::RepeatedSquares.to_string(),
-            _ => format!("the pieces on {from1} and {sq} have no empty square both can reach"),
-        }
-    }
-
-    /// The source a split or merge starts from: the selected piece, else the cursor.
-    fn first_source(&self) -> Square {
-        match self.mode {
-            Mode::Source { from, .. } => from,
-            _ => self.cursor,
-        }
-    }
-
-    /// `s`: splits the selected piece (or the one under the cursor); when that piece
-    /// cannot split, says why and waits for the piece to split to be picked.
-    fn start_split(&mut self) {
-        let from = self.first_source();
-        match self.sources_of(from, Pick::SplitFirst(from)) {
-            Ok(targets) => {
-                let name = self.piece_name(from);
-                self.mode = Mode::SplitFirst { from, targets };
-                self.say(
-                    Tone::Plain,
-                    format!("split the {name} on {from}: pick the first target"),
-                );
-            }
-            Err(why) => self.arm(false, why),
-        }
-    }
-
-    /// `m`: merges from the selected piece (or the one under the cursor); when that
-    /// piece cannot merge, says why and waits for the first source to be picked.
-    fn start_merge(&mut self) {
-        let from1 = self.first_source();
-        match self.sources_of(from1, Pick::MergeSecond(from1)) {
-            Ok(targets) => {
-                let name = self.piece_name(from1);
-                self.mode = Mode::MergeSecond { from1, targets };
-                self.say(
-                    Tone::Plain,
-                    format!("merge the {name} on {from1} with ...: pick the second source"),
-                );
-            }
-            Err(why) => self.arm(true, why),
-        }
-    }
-
-    /// The squares the next pick of a split (or merge) from `from` may be, or why it
-    /// cannot start there.
-    fn sources_of(&self, from: Square, pick: Pick) -> Result<Vec<Square>, String> {
-        if let Some(e) = self.source_error(from) {
-            return Err(e);
-        }
-        if self.game.state().piece(from).map(|p| p.kind) == Some(Kind::Pawn) {
-            return Err(MoveError::PawnSplit.to_string());
-        }
-        let targets = view::legal_squares(&self.game, pick);
-        let name = self.piece_name(from);
-        match (targets.is_empty(), pick) {
-            (false, _) => Ok(targets),
-            (true, Pick::MergeSecond(_)) => Err(format!("the {name} on {from} has nothing to merge with: it needs another {name} of its side that can reach a common empty square")),
-            (true, _) => Err(format!("the {name} on {from} cannot split: it needs two reachable squares that are empty or hold a {name} of its side in superposition")),
-        }
-    }
-
-    /// Waits for the piece a split (or merge) starts from. When the last square held no
-    /// piece of the side to move, that is just a hint; when its piece could not split
-    /// (or merge), the reason is told.
-    fn arm(&mut self, merge: bool, why: String) {
-        let none_there = self.source_error(self.first_source()).is_some();
-        self.mode = Mode::Arm { merge };
-        let (what, then) = if merge {
-            ("merge", "a second source and the target")
-        } else {
-            ("split", "two targets")
-        };
-        if none_there {
-            self.say(
-                Tone::Plain,
-                format!("{what}: pick the piece, then {then} (Esc cancels)"),
-            );
-        } else {
-            self.say(Tone::Error, format!("{why}; pick another piece to {what}"));
-        }
-    }
-
-    fn promote(&mut self, k: Kind) {
-        if let Mode::Promotion { from, to } = self.mode {
-            self.play_text(MoveText {
-                promotion: Some(k),
-                ..MoveText::standard(from, to)
-            });
-        }
-    }
-
-    /// Plays a move picked on the board. A refused move keeps the selection (a refused
-    /// promotion goes back to no selection).
-    fn play_text(&mut self, text: MoveText) {
-        let input = text.to_string();
-        self.play(&input, &text, false);
     }
 
     fn submit(&mut self) {
@@ -1296,29 +1159,29 @@ impl App {
             return self.say(Tone::Plain, "no move typed");
         }
         self.last_typed = input.clone();
-        match self.game.read(&input) {
-            Ok(t) => match t.outcome {
-                Some(o) if !self.game.options().free_turns => self.say(
-                    Tone::Error,
-                    refused_outcome(&input, &format!(".m{}", u8::from(o))),
-                ),
-                // A move typed in SAN goes on as the canonical move it names.
-                _ if notation::parse(&input).is_err() => self.play(&t.to_string(), &t, true),
-                _ => self.play(&input, &t, true),
-            },
-            Err(e) => self.say(Tone::Error, e.to_string()),
+        match self.game.quantum() {
+            Some(_) => self.submit_quantum(&input),
+            None => self.submit_listed(&input),
         }
     }
 
-    /// Plays a move (`typed` on the `:` line, else picked on the board), here or on a
-    /// worker thread (see [`App::set_exec`]); [`App::finish`] tells the player.
-    fn play(&mut self, input: &str, text: &MoveText, typed: bool) {
+    /// Plays `input` (`typed` on the `:` line, else picked on the board or the
+    /// computer's), here or on a worker thread (see [`App::set_exec`]); [`App::finish`]
+    /// tells the player.
+    pub(super) fn play(&mut self, input: &str, typed: bool) {
+        if self.replay.is_some() {
+            return self.say(
+                Tone::Error,
+                "this is a replay: p plays on from the shown ply",
+            );
+        }
         if let Some(why) = self.seat_error() {
             self.mode = Mode::Idle;
             return self.say(Tone::Error, why);
         }
+        let owned = input.to_string();
         let job = Job::Move {
-            input: input.to_string(),
+            input: owned.clone(),
             typed,
         };
         if let Some(place) = &self.place {
@@ -1328,35 +1191,25 @@ impl App {
                 self.game.to_move(),
                 self.game.ply(),
             );
-            let (owned, cursor) = (input.to_string(), self.cursor);
-            return self.run_job(job, move |cancel| {
-                let game = table.play(side, ply, &owned, cancel)?;
-                let view = View::of(&game, cursor);
-                Ok((game, view))
-            });
+            return self.run_job(job, move |cancel| table.play(side, ply, &owned, cancel));
         }
         // The move is played on a copy: the screen keeps drawing this game, and a
         // cancelled move leaves it as it was.
-        let mut game = self.game.clone();
-        let (owned, text, cursor) = (input.to_string(), *text, self.cursor);
-        self.run_job(job, move |cancel| {
-            game.set_cancel(Some(cancel));
-            let r = carry_out(&mut game, &owned, &text, cursor);
-            game.set_cancel(None);
-            r.map(|view| (game, view)).map_err(|e| e.to_string())
+        self.on_copy(job, self.game.clone_box(), move |g| {
+            g.play(&owned).map(|_| ()).map_err(|e| e.to_string())
         });
     }
 
     /// Takes in what `job` led to (the game and its view) and tells the player, or says
     /// why it could not be done (the game is then unchanged).
-    fn finish(&mut self, job: Job, result: Result<(Game, View), String>) {
+    fn finish(&mut self, job: Job, result: Result<(Box<dyn Playable>, View), String>) {
         let (game, view) = match result {
             Ok(done) => done,
             Err(e) => {
                 self.say(Tone::Error, job.failed(&e));
                 // A refused target keeps the selected piece; a refused promotion ends
                 // the question. (A typed move's line is closed already.)
-                if matches!(self.mode, Mode::Promotion { .. }) {
+                if matches!(self.mode, Mode::Promotion { .. } | Mode::Choice { .. }) {
                     self.mode = Mode::Idle;
                 }
                 return;
@@ -1386,7 +1239,11 @@ impl App {
 
     /// Tells what the last move did, and the result when it ended the game.
     fn tell_last_move(&mut self) {
-        let said = self.game.history().last().map(describe).unwrap_or_default();
+        let said = match self.game.quantum() {
+            Some(g) => g.history().last().map(super::quantum_moves::describe),
+            None => self.game.history().last().map(describe),
+        }
+        .unwrap_or_default();
         let said = match self.game.status() {
             Status::Ongoing => said,
             _ => format!("{said}. Game over: {}", self.result_words()),
@@ -1396,7 +1253,7 @@ impl App {
 
     /// Refreshes everything derived from the game after it changed.
     fn after_change(&mut self) {
-        let view = View::of(&self.game, self.cursor);
+        let view = view_of(self.game.as_ref(), self.cursor);
         self.after_change_with(view);
     }
 
@@ -1411,19 +1268,19 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = self.game.status() != Status::Ongoing;
-        if let Some(ins) = &mut self.inspector {
-            ins.refresh(&self.game);
+        if let (Some(ins), Some(g)) = (&mut self.inspector, self.game.quantum()) {
+            ins.refresh(g);
         }
     }
 
     /// Takes back the last move (against the computer the last full move, see
-    /// [`opponent::Sides::take_back`]): the others are replayed with their recorded
-    /// outcomes, here or on a worker thread.
+    /// [`opponent::Sides::take_back`]), here or on a worker thread.
     fn undo(&mut self) {
         if self.place.is_some() {
             return self.say(Tone::Error, table::NO_UNDO);
         }
-        let movers: Vec<_> = self.game.history().iter().map(|m| m.color).collect();
+        let history = self.game.history();
+        let movers: Vec<_> = history.iter().map(|m| m.color).collect();
         let n = match self.computer.sides().take_back(&movers) {
             Ok(n) => n,
             Err(why) => return self.say(Tone::Error, why),
@@ -1433,19 +1290,13 @@ impl App {
         }
         // A search for the position being taken back is stopped.
         self.computer.forget();
-        let history = self.game.history();
-        let (kept, gone) = history.split_at(history.len() - n);
-        let moves: Vec<String> = kept.iter().map(|m| m.played.clone()).collect();
-        let (start, opts, cursor) = (self.game.start().clone(), self.game.options(), self.cursor);
-        let taken = gone
+        let taken = history[history.len() - n..]
             .iter()
-            .map(|m| m.played.as_str())
+            .map(|m| m.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        self.run_job(Job::Undo { taken }, move |cancel| {
-            let game = replayed(start, opts, &moves, cancel)?;
-            let view = View::of(&game, cursor);
-            Ok((game, view))
+        self.on_copy(Job::Undo { taken }, self.game.clone_box(), move |g| {
+            (0..n).try_for_each(|_| g.undo().map_err(|e| e.to_string()))
         });
     }
 
@@ -1459,12 +1310,13 @@ impl App {
                 "n starts a new game once this one is over (q quits)",
             );
         }
-        let opts = GameOptions {
-            seed: self.game.options().seed.wrapping_add(1),
-            ..self.game.options()
-        };
-        let start: Position = self.game.start().clone();
-        self.game = Game::from_position(start, opts);
+        // The same start and options, and new outcomes.
+        let mut setup = self.game.setup();
+        setup.options.seed = setup.options.seed.wrapping_add(1);
+        match crate::game::new_game(&setup) {
+            Ok(game) => self.game = game,
+            Err(e) => return self.say(Tone::Error, format!("no new game: {e}")),
+        }
         self.recorder.restart(crate::record::now_secs());
         self.computer.forget();
         self.after_change();
@@ -1474,24 +1326,12 @@ impl App {
     }
 
     fn pick_move(&mut self, step: i64) {
-        let n = self.game.history().len();
+        let n = self.game.ply();
         let Some(cur) = self.shown_move() else {
             return self.say(Tone::Error, "no moves yet");
         };
         self.selected_move = steps::repick(cur, step, n);
         self.circuit_scroll = (0, 0);
-    }
-
-    fn scroll_circuit(&mut self, dx: i32, dy: i32) {
-        let (w, h) = self
-            .shown_move()
-            .map(|i| super::circuit::extent(&self.game.history()[i].ops))
-            .unwrap_or((0, 0));
-        let (x, y) = self.circuit_scroll;
-        self.circuit_scroll = (
-            (x as i32 + dx).clamp(0, w as i32) as u16,
-            (y as i32 + dy).clamp(0, h as i32) as u16,
-        );
     }
 }
 
@@ -1511,16 +1351,23 @@ impl Plays for App {
     }
 
     fn play_computer_move(&mut self, mv: &str) {
-        match notation::parse(mv) {
-            Ok(text) => self.play(mv, &text, false),
-            Err(e) => self.say(Tone::Error, format!("the computer's move {mv}: {e}")),
+        if self.game.quantum().is_some() {
+            if let Err(e) = crate::chess::notation::parse(mv) {
+                return self.say(Tone::Error, format!("the computer's move {mv}: {e}"));
+            }
         }
+        self.play(mv, false);
     }
 
     fn hint_squares(&self, mv: &str) -> Vec<Square> {
-        notation::parse(mv)
-            .map(|t| super::board::shape_squares(t.shape))
-            .unwrap_or_default()
+        match self.game.quantum() {
+            Some(_) => crate::chess::notation::parse(mv)
+                .map(|t| super::board::shape_squares(t.shape))
+                .unwrap_or_default(),
+            None => super::listed_moves::move_squares(mv)
+                .map(|(a, b, _)| vec![a, b])
+                .unwrap_or_default(),
+        }
     }
 
     /// Starts the computer's search when it is to move (in a watched game once the
@@ -1533,10 +1380,9 @@ impl Plays for App {
         if !self.computer.ready() {
             return;
         }
-        let side = self.game.to_move();
-        let thinking = self.computer.player(Thought::Move, side).think(&self.game);
-        self.computer
-            .start(Thought::Move, side, self.game.ply(), thinking);
+        let (side, ply) = (self.game.to_move(), self.game.ply());
+        let thinking = self.search(Thought::Move)();
+        self.computer.start(Thought::Move, side, ply, thinking);
     }
 }
 
@@ -1556,7 +1402,7 @@ impl Asking for App {
         self.place.is_none()
             && self.replay.is_none()
             && self.game.status() == Status::Ongoing
-            && !self.game.history().is_empty()
+            && self.game.ply() > 0
     }
     fn question_mut(&mut self) -> &mut Option<Question> {
         &mut self.question
@@ -1583,41 +1429,12 @@ pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
     format!("{input}: outcomes are drawn at random; type it without {suffix}")
 }
 
-/// The game after `moves` from `start` (their recorded outcomes forced), stopped once
-/// `cancel` is set; the game returned watches no flag.
-fn replayed(
-    start: Position,
-    opts: GameOptions,
-    moves: &[String],
-    cancel: CancelFlag,
-) -> Result<Game, String> {
-    let mut game = Game::replay_watched(start, opts, moves, Some(cancel))
-        .map_err(|(i, e)| format!("ply {} does not replay: {e}", i + 1))?;
-    game.set_cancel(None);
-    Ok(game)
-}
-
-/// Plays a move on `game` and computes the panes' view of the result (both can take
-/// long on a big state).
-fn carry_out(
-    game: &mut Game,
-    input: &str,
-    text: &MoveText,
-    cursor: Square,
-) -> Result<View, MoveError> {
-    game.play_text(input, text)?;
-    Ok(View::of(game, cursor))
-}
-
-/// What a played move did, in words.
-fn describe(m: &PlayedMove) -> String {
-    let who = m.color.name();
-    match (&m.summary, m.p1) {
-        (Some(s), Some(p1)) => format!(
-            "{who} {}: {s} (it had a {:.0}% chance to go on)",
-            m.played,
-            p1 * 100.0
-        ),
-        _ => format!("{who} played {}", m.played),
+/// What a ply of a rule system that lists its moves did, in words.
+fn describe(rec: &PlyRecord) -> String {
+    let who = rec.color.name();
+    if rec.note.is_empty() {
+        format!("{who} played {}", rec.text)
+    } else {
+        format!("{who} played {}: {}", rec.text, rec.note)
     }
 }

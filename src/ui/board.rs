@@ -5,7 +5,7 @@
 use super::app::App;
 use super::mouse::BoardSpot;
 use super::squares::{self, BoardModel, Shown};
-use crate::chess::{Color, Kind, Piece, Shape, Square};
+use crate::chess::{Color, Game, Kind, Piece, Shape, Square};
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
@@ -40,15 +40,14 @@ pub fn shape_squares(shape: Shape) -> Vec<Square> {
 }
 
 /// The squares of the last move (sources and targets).
-fn last_move_squares(app: &App) -> Vec<Square> {
-    app.game
-        .history()
+fn last_move_squares(game: &Game) -> Vec<Square> {
+    game.history()
         .last()
         .map_or_else(Vec::new, |m| shape_squares(m.class.text.shape))
 }
 
 /// Draws the board pane; says where the squares went, for the mouse.
-pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSpot {
+pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16)) -> BoardSpot {
     let title = if app.flipped {
         " Board (flipped) "
     } else {
@@ -62,10 +61,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSp
     let mut pieces = [None; 64];
     for (i, shown) in pieces.iter_mut().enumerate() {
         let sq = Square(i as u8);
-        *shown = app.game.state().piece(sq).map(|p| Shown {
+        *shown = game.state().piece(sq).map(|p| Shown {
             glyph: glyph(p, app.ascii),
             color: p.color,
-            probability: app.game.probability(sq),
+            probability: game.probability(sq),
         });
     }
     let heat = app.inspector.as_ref().map(|ins| {
@@ -81,7 +80,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSp
         cursor: app.cursor,
         selected: &selected,
         targets: app.mode.targets(),
-        last: &last_move_squares(app),
+        last: &last_move_squares(game),
         hint: app
             .computer
             .hint()

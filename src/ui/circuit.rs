@@ -4,7 +4,7 @@
 
 use super::app::App;
 use super::layout::hint_fits;
-use crate::chess::Square;
+use crate::chess::{Game, Square};
 use crate::quantum::{Control, Gate, Op, Qubit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -336,9 +336,9 @@ pub fn extent(ops: &[Op]) -> (usize, usize) {
 }
 
 /// Draws the circuit pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App) {
+pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
     let paint = &app.paint;
-    let history = app.game.history();
+    let history = game.history();
     let shown = app.shown_move();
     let title = match shown {
         Some(i) => format!(" Circuit: ply {} {} ", i + 1, history[i].played),

@@ -4,7 +4,7 @@
 use super::app::App;
 use super::layout::hint_fits;
 use super::mouse::HistorySpot;
-use crate::chess::Color;
+use crate::chess::{Color, Game};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -12,7 +12,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 /// Draws the history pane; says which move each row shows, for the mouse.
-pub fn render(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
+pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) -> HistorySpot {
     let paint = &app.paint;
     let block = paint
         .block()
@@ -34,7 +34,6 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
     let text = paint.fg(paint.theme.text);
     let info = paint.fg(paint.theme.info);
     let shown = app.shown_move();
-    let game = app.history_game();
     let start = game.start();
     // In replay, the plies after the shown one are drawn dim.
     let future = app.replay().map_or(usize::MAX, |r| r.ply);

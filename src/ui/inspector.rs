@@ -137,7 +137,7 @@ pub fn heat_color(theme: &Theme, base: Rgb, v: f64) -> Rgb {
 }
 
 /// Draws the inspector pane (in place of the probability and history panes).
-pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
+pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, ins: &Inspector) {
     let paint = &app.paint;
     let mut block = paint
         .block()
@@ -147,7 +147,6 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, ins: &Inspector) {
     let text = paint.fg(paint.theme.text);
     let head = text.add_modifier(Modifier::BOLD);
     let dim = paint.dim();
-    let game = &app.game;
     let describe = |sq: Square| match game.state().piece(sq) {
         Some(p) => format!("{sq} {} {:.1}%", p.describe(), game.probability(sq) * 100.0),
         None => format!("{sq} empty"),

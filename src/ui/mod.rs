@@ -10,6 +10,7 @@ pub mod input;
 pub mod inspector;
 pub mod layout;
 pub mod line_edit;
+pub mod listed_moves;
 pub mod message;
 pub mod mouse;
 pub mod open;
@@ -17,6 +18,7 @@ pub mod opponent;
 pub mod popup;
 pub mod probs;
 pub mod prompts;
+pub mod quantum_moves;
 pub mod recent;
 pub mod skat;
 pub mod squares;
@@ -28,7 +30,6 @@ pub mod text;
 pub mod theme;
 pub mod top_bar;
 pub mod tty_input;
-pub mod variant;
 pub mod variant_panes;
 pub mod view;
 pub mod work;
@@ -40,8 +41,12 @@ pub use terminal::{run, run_screen, Screen};
 use layout::Panes;
 use ratatui::Frame;
 
-/// Draws the whole screen for `app`.
+/// Draws the whole screen for `app`: the Quantum Chess panes, or those of a rule
+/// system that lists its moves.
 pub fn draw(f: &mut Frame, app: &App) {
+    let Some(game) = app.quantum() else {
+        return variant_panes::draw(f, app);
+    };
     let area = f.area();
     let message = status::message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
@@ -51,25 +56,26 @@ pub fn draw(f: &mut Frame, app: &App) {
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
     };
-    hits.board = Some(board::render(f, p.board, app, p.cell));
+    hits.board = Some(board::render(f, p.board, app, game, p.cell));
     match &app.inspector {
-        Some(ins) => inspector::render(f, p.inspector(), app, ins),
+        Some(ins) => inspector::render(f, p.inspector(), app, game, ins),
         None => {
             if Panes::shown(p.probs) {
-                probs::render(f, p.probs, app);
+                probs::render(f, p.probs, app, game);
             }
-            hits.history = Some(history::render(f, p.history, app));
+            let shown = app.history_game().quantum().unwrap_or(game);
+            hits.history = Some(history::render(f, p.history, app, shown));
         }
     }
     if Panes::shown(p.circuit) {
-        circuit::render(f, p.circuit, app);
+        circuit::render(f, p.circuit, app, game);
         hits.circuit = Some(p.circuit);
     }
     app.hits.replace(hits);
     if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
-    status::render(f, p.status, p.message, app, message);
+    status::render(f, p.status, p.message, app, game, message);
     if app.place().is_none() {
         let players = &app.recorder().players;
         top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());

@@ -7,7 +7,6 @@ use super::color::{ColorChoice, Paint};
 use super::opponent::{Computer, Sides};
 use super::terminal::NoTerminal;
 use super::theme::Theme;
-use super::variant::VariantApp;
 use crate::chess::fen::FenError;
 use crate::chess::Color;
 use crate::game::{CancelFlag, RuleSet, Setup};
@@ -127,23 +126,15 @@ pub enum OpenError {
     NoTerminal(#[from] NoTerminal),
 }
 
-/// What a set of options opens: a Quantum Chess game or one under another rule system.
-pub enum Opened {
-    /// Quantum Chess.
-    Quantum(Box<App>),
-    /// Harmonics or haft.
-    Variant(Box<VariantApp>),
-}
-
 /// Opens what `opts` ask for: a new game, a saved one to play on, the newest autosave, or
 /// a saved game to step through. Errors name the file and what is wrong.
-pub fn open(opts: &PlayOptions) -> Result<Opened, OpenError> {
+pub fn open(opts: &PlayOptions) -> Result<Box<App>, OpenError> {
     open_watched(opts, None)
 }
 
 /// [`open`], with the replay of a saved game stopped once `cancel` is set (an error that
 /// names the ply); the game opened watches no flag.
-pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Opened, OpenError> {
+pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Box<App>, OpenError> {
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -243,22 +234,13 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Op
         let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
         with_unclaimed(said, unclaimed.as_deref())
     });
-    if let Some(quantum) = game.quantum() {
-        let app = App::new(quantum.clone(), paint, opts.ascii).with_recorder(recorder);
-        let app = match said {
-            None => app,
-            Some(_) if replay => app.into_replay(quantum.clone()),
-            Some(said) => app.announce(said),
-        };
-        return Ok(Opened::Quantum(Box::new(app.with_computer(computer))));
-    }
-    let app = VariantApp::new(game, paint, opts.ascii).with_recorder(recorder);
+    let app = App::new(game, paint, opts.ascii).with_recorder(recorder);
     let app = match said {
         None => app,
         Some(_) if replay => app.into_replay(),
         Some(said) => app.announce(said),
     };
-    Ok(Opened::Variant(Box::new(app.with_computer(computer))))
+    Ok(Box::new(app.with_computer(computer)))
 }
 
 /// The message after opening a saved game: which file (an autosave by its name alone:

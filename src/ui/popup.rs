@@ -273,9 +273,9 @@ pub fn drawer_hint(f: &mut Frame, drawer: Rect, paint: &Paint, next: &str) {
 
 /// Draws the game-over popup.
 pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
-    let reason = app.game.end_reason().map_or("", |r| r.describe());
+    let reason = app.game().end_reason().unwrap_or_default();
     let keys = game_over_keys(app.place().is_some());
-    game_over_box(f, area, &app.paint, &app.result_words(), reason, keys);
+    game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
 }
 
 /// Draws a game-over box with the result (in the players' names), the reason and the

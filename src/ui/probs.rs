@@ -3,6 +3,7 @@
 
 use super::app::App;
 use super::view::squares_of;
+use crate::chess::Game;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -10,7 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 /// Draws the probability pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App) {
+pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
     let paint = &app.paint;
     let block = paint
         .block()
@@ -22,9 +23,9 @@ pub fn render(f: &mut Frame, area: Rect, app: &App) {
     let head = text.add_modifier(Modifier::BOLD);
     let dim = paint.dim();
     let sq = app.cursor;
-    let p = app.game.probability(sq);
+    let p = game.probability(sq);
     let mut lines = Vec::new();
-    lines.push(match app.game.state().piece(sq) {
+    lines.push(match game.state().piece(sq) {
         Some(pc) => Line::from(vec![
             Span::styled(format!("{sq} "), head),
             Span::styled(format!("{} {:.1}%", pc.describe(), p * 100.0), text),

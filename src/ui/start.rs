@@ -2,8 +2,9 @@
 //! small popup over the new game offers to resume it or to play the new one; no key
 //! reaches the game until the player chose. Also what is printed on leaving.
 
+use super::app::App;
 use super::input::{self, Press};
-use super::open::{open_watched, Open, Opened, PlayOptions};
+use super::open::{open_watched, Open, PlayOptions};
 use super::popup;
 use super::prompts::{self, Asked};
 use super::terminal::Screen;
@@ -100,7 +101,7 @@ impl Offer {
 
 /// The game on screen, with the resume offer over it until the player chose.
 pub struct Session {
-    game: Opened,
+    game: Box<App>,
     offer: Option<Offer>,
     opts: PlayOptions,
     quit: bool,
@@ -113,7 +114,7 @@ pub struct Session {
 
 /// The offered game being loaded on a worker thread.
 struct Loading {
-    work: Work<Result<Opened, String>>,
+    work: Work<Result<Box<App>, String>>,
     /// Esc asked it to stop: its result is thrown away (which gives back the autosave's
     /// lock), and the offer is shown again once it has stopped.
     stopping: bool,
@@ -121,7 +122,7 @@ struct Loading {
 
 impl Session {
     /// `game` (a new one) with `offer` shown over it; `opts` open the offered game.
-    pub fn new(game: Opened, offer: Option<Offer>, opts: PlayOptions) -> Session {
+    pub fn new(game: Box<App>, offer: Option<Offer>, opts: PlayOptions) -> Session {
         Session {
             game,
             offer,
@@ -133,7 +134,7 @@ impl Session {
     }
 
     /// The game on screen.
-    pub fn game(&self) -> &Opened {
+    pub fn game(&self) -> &App {
         &self.game
     }
 
@@ -144,10 +145,7 @@ impl Session {
 
     /// What to print on the restored terminal after leaving.
     pub fn farewell(&self) -> Option<String> {
-        match &self.game {
-            Opened::Quantum(app) => app.farewell(),
-            Opened::Variant(app) => app.farewell(),
-        }
+        self.game.farewell()
     }
 
     /// Whether the offered game is being loaded.
@@ -208,7 +206,7 @@ impl Session {
     }
 
     /// Takes in the offered game, opened or not.
-    fn resumed(&mut self, result: Result<Opened, String>) {
+    fn resumed(&mut self, result: Result<Box<App>, String>) {
         match result {
             Ok(game) => {
                 self.offer = None;

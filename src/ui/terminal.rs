@@ -3,11 +3,9 @@
 //! kernel until a key, a mouse event, a paste, a resize or a signal comes.
 
 use super::app::App;
-use super::color::Paint;
 use super::input::Press;
-use super::open::{open, Open, OpenError, Opened, PlayOptions};
+use super::open::{open, Open, OpenError, PlayOptions};
 use super::tty_input::{self, Input, InputWatch};
-use super::variant::VariantApp;
 use super::work::Exec;
 use crossterm::cursor::Show;
 use crossterm::event::{
@@ -98,76 +96,6 @@ impl Screen for App {
     }
     fn working(&self) -> bool {
         App::working(self)
-    }
-}
-
-impl Screen for VariantApp {
-    fn draw(&self, f: &mut Frame) {
-        super::variant_panes::draw(f, self)
-    }
-    fn handle_event(&mut self, event: Event) {
-        VariantApp::handle_event(self, event)
-    }
-    fn should_quit(&self) -> bool {
-        VariantApp::should_quit(self)
-    }
-    fn set_exec(&mut self, exec: Exec) {
-        VariantApp::set_exec(self, exec)
-    }
-    fn tick(&mut self) -> bool {
-        VariantApp::tick(self)
-    }
-    fn working(&self) -> bool {
-        VariantApp::working(self)
-    }
-}
-
-impl Screen for Opened {
-    fn draw(&self, f: &mut Frame) {
-        match self {
-            Opened::Quantum(app) => app.draw(f),
-            Opened::Variant(app) => app.draw(f),
-        }
-    }
-    fn handle_event(&mut self, event: Event) {
-        match self {
-            Opened::Quantum(app) => app.handle_event(event),
-            Opened::Variant(app) => app.handle_event(event),
-        }
-    }
-    fn should_quit(&self) -> bool {
-        match self {
-            Opened::Quantum(app) => app.should_quit(),
-            Opened::Variant(app) => app.should_quit(),
-        }
-    }
-    fn set_exec(&mut self, exec: Exec) {
-        match self {
-            Opened::Quantum(app) => app.set_exec(exec),
-            Opened::Variant(app) => app.set_exec(exec),
-        }
-    }
-    fn tick(&mut self) -> bool {
-        match self {
-            Opened::Quantum(app) => app.tick(),
-            Opened::Variant(app) => app.tick(),
-        }
-    }
-    fn working(&self) -> bool {
-        match self {
-            Opened::Quantum(app) => app.working(),
-            Opened::Variant(app) => app.working(),
-        }
-    }
-}
-
-impl Opened {
-    /// The colours the game is drawn with.
-    pub fn paint(&self) -> &Paint {
-        match self {
-            Opened::Quantum(app) => &app.paint,
-            Opened::Variant(app) => &app.paint,
-        }
     }
 }
 

@@ -1,16 +1,17 @@
-//! The four panes of a variant game: the averaged board, the variant's details (harmonics
+//! The four panes of a rule system other than Quantum Chess: the averaged board, the variant's details (harmonics
 //! by weight, or worlds and possible types), the history with its remarks, and the trace
 //! of what the shown move did; plus the status and message lines.
 
+use super::app::{App, Mode};
 use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::layout::{self, Panes};
+use super::listed_moves::move_squares;
 use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::status;
-use super::variant::{move_squares, VariantApp, VariantMode};
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -18,12 +19,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
-/// Draws the whole screen for a variant game.
-pub fn draw(f: &mut Frame, app: &VariantApp) {
+/// Draws the whole screen for a rule system other than Quantum Chess.
+pub fn draw(f: &mut Frame, app: &App) {
     let area = f.area();
     let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
-    let Some(p) = layout::panes(area, app.drawer, message.len() as u16) else {
+    let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
         app.hits.replace(Hits::default());
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return;
@@ -43,7 +44,7 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
         circuit,
     });
     if let Some(d) = p.drawer {
-        popup::drawer_hint(f, d, &app.paint, app.drawer.next().name("trace"));
+        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("trace"));
     }
     status_line(f, p.status, app);
     f.render_widget(Paragraph::new(message), p.message);
@@ -60,7 +61,7 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
     if let Some(q) = app.question() {
         popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
-    if app.help {
+    if app.help_shown() {
         let map = if app.replay.is_some() {
             REPLAY_KEYMAP
         } else {
@@ -77,13 +78,13 @@ pub fn draw(f: &mut Frame, app: &VariantApp) {
             lines,
             rules,
             &app.recent,
-            app.help_page,
+            app.help_page(),
         );
-        app.help_pages.set(pages);
+        app.set_help_pages(pages);
     }
 }
 
-fn pane<'a>(app: &VariantApp, title: String, bottom: &'a str) -> Block<'a> {
+fn pane<'a>(app: &App, title: String, bottom: &'a str) -> Block<'a> {
     let paint = &app.paint;
     paint
         .block()
@@ -91,7 +92,7 @@ fn pane<'a>(app: &VariantApp, title: String, bottom: &'a str) -> Block<'a> {
         .title_bottom(Span::styled(bottom, paint.dim()))
 }
 
-fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> BoardSpot {
+fn board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSpot {
     let g = app.game();
     let mut pieces = [None; 64];
     for (sq, c) in g.cells() {
@@ -118,8 +119,8 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> Board
         .and_then(|r| move_squares(&r.text))
         .map(|(a, b, _)| vec![a, b])
         .unwrap_or_default();
-    let selected: Vec<_> = app.selected().into_iter().collect();
-    let targets = app.targets();
+    let selected = app.mode().sources();
+    let targets = app.mode().targets();
     let title = format!(
         " Board: {}{} ",
         g.rules(),
@@ -130,7 +131,7 @@ fn board(f: &mut Frame, area: Rect, app: &VariantApp, cell: (u16, u16)) -> Board
         pieces,
         cursor: app.cursor(),
         selected: &selected,
-        targets: &targets,
+        targets,
         last: &last,
         hint: app
             .computer()
@@ -157,7 +158,7 @@ fn wrapped(lines: &[String], width: usize) -> Vec<String> {
         .collect()
 }
 
-fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
+fn details(f: &mut Frame, area: Rect, app: &App) {
     let block = pane(app, " Probabilities ".into(), "");
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -176,7 +177,7 @@ fn details(f: &mut Frame, area: Rect, app: &VariantApp) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
+fn history(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
     let bottom = if app.replay.is_some() {
         " ← → step, g go to ply "
     } else {
@@ -191,7 +192,7 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
     f.render_widget(block, area);
     let paint = &app.paint;
     let future = app.replay.as_ref().map_or(usize::MAX, |r| r.ply);
-    let shown = app.shown_ply();
+    let shown = app.shown_move();
     let first_black = app
         .history_game()
         .history()
@@ -242,9 +243,11 @@ fn history(f: &mut Frame, area: Rect, app: &VariantApp) -> HistorySpot {
     }
 }
 
-fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
+fn trace(f: &mut Frame, area: Rect, app: &App) {
     let history = app.game().history();
-    let shown = app.shown_ply().and_then(|i| history.get(i).map(|r| (i, r)));
+    let shown = app
+        .shown_move()
+        .and_then(|i| history.get(i).map(|r| (i, r)));
     let title = match shown {
         Some((i, r)) => format!(" Trace: ply {} {} ", i + 1, r.text),
         None => " Trace ".into(),
@@ -263,13 +266,16 @@ fn trace(f: &mut Frame, area: Rect, app: &VariantApp) {
     );
     let text = app.paint.fg(app.paint.theme.text);
     let lines: Vec<Line> = lines.into_iter().map(|l| Line::styled(l, text)).collect();
-    f.render_widget(Paragraph::new(lines).scroll((app.trace_scroll, 0)), inner);
+    f.render_widget(
+        Paragraph::new(lines).scroll((app.circuit_scroll.1, 0)),
+        inner,
+    );
 }
 
 /// The message area's lines at `width` (see [`status::message_area`]).
-fn message_lines(app: &VariantApp, width: u16) -> Vec<Line<'static>> {
+fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let prompt = match app.mode() {
-        VariantMode::Prompt { line, purpose } => Some((*purpose, line)),
+        Mode::Prompt { line, purpose } => Some((*purpose, line)),
         _ => None,
     };
     status::message_area(
@@ -282,13 +288,10 @@ fn message_lines(app: &VariantApp, width: u16) -> Vec<Line<'static>> {
     )
 }
 
-fn status_line(f: &mut Frame, area: Rect, app: &VariantApp) {
+fn status_line(f: &mut Frame, area: Rect, app: &App) {
     let g = app.game();
-    let facts = vec![
-        format!("ply {}", g.history().len()),
-        g.rules().name().to_string(),
-    ];
-    let replay = app.replay.as_ref().map(|r| (r.ply, r.full.history().len()));
+    let facts = vec![format!("ply {}", g.ply()), g.rules().name().to_string()];
+    let replay = app.replay.as_ref().map(|r| (r.ply, r.full.ply()));
     let who = status::who(g.status(), g.to_move(), &app.result_words());
     let line = status::game_status(&app.paint, replay, who, facts, area.width);
     f.render_widget(Paragraph::new(line), area);

@@ -13,7 +13,7 @@ pub use seats::{JoinError, Person, Want};
 
 use super::computer::{Computer, Computers, FALLBACK_TRIES};
 use super::limits::Limits;
-use crate::chess::{Color, Game, Status};
+use crate::chess::{Color, Status};
 use crate::game::table::{Seat, Table};
 use crate::game::{CancelFlag, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
@@ -509,21 +509,6 @@ pub struct Sitting {
     pub session: SessionId,
 }
 
-impl Table<Game> for Sitting {
-    fn play(
-        &self,
-        side: Color,
-        ply: usize,
-        text: &str,
-        cancel: CancelFlag,
-    ) -> Result<Game, String> {
-        let game = self.room.play(self.session, side, ply, text, cancel)?;
-        game.quantum()
-            .cloned()
-            .ok_or_else(|| "this room plays another variant".into())
-    }
-}
-
 impl Table<Box<dyn Playable>> for Sitting {
     fn play(
         &self,
@@ -532,11 +517,7 @@ impl Table<Box<dyn Playable>> for Sitting {
         text: &str,
         cancel: CancelFlag,
     ) -> Result<Box<dyn Playable>, String> {
-        let game = self.room.play(self.session, side, ply, text, cancel)?;
-        match game.rules() {
-            RuleSet::Quantum => Err("this room plays Quantum Chess".into()),
-            _ => Ok(game),
-        }
+        self.room.play(self.session, side, ply, text, cancel)
     }
 }
 

@@ -1,0 +1,236 @@
+//! How the game screen picks a move in a rule system that lists its legal moves in
+//! notation (harmonics, haft): a piece, then one of its targets (`t` for harmonics'
+//! quantum moves), a letter where several moves share a target (promotions); and how it
+//! reads a typed one.
+
+use super::app::{refused_outcome, App, Mode};
+use super::message::Tone;
+use crate::chess::san::SanError;
+use crate::chess::Square;
+use crate::game::RuleSet;
+
+/// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names, and
+/// whether it is a quantum move.
+pub fn move_squares(text: &str) -> Option<(Square, Square, bool)> {
+    let quantum = text.contains('~');
+    let plain: String = text.chars().filter(|c| *c != '~').collect();
+    let from = Square::parse(plain.get(0..2)?)?;
+    let to = Square::parse(plain.get(2..4)?)?;
+    Some((from, to, quantum))
+}
+
+/// The targets of moves in notation.
+fn targets_of(moves: &[String]) -> Vec<Square> {
+    moves
+        .iter()
+        .filter_map(|m| move_squares(m).map(|(_, t, _)| t))
+        .collect()
+}
+
+impl App {
+    /// The move keys the first message names besides Enter.
+    pub(super) fn listed_move_keys(&self) -> &'static str {
+        if self.game.rules() == RuleSet::Harmonics {
+            ", t quantum move"
+        } else {
+            ""
+        }
+    }
+
+    /// What the `:` line asks for.
+    pub(super) fn listed_prompt_hint(&self) -> &'static str {
+        if self.game.rules() == RuleSet::Harmonics {
+            "type a move: e2e4 or Nf3, e7e8q, b1~d5 (quantum); Enter plays, Esc cancels"
+        } else {
+            "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q"
+        }
+    }
+
+    /// Why a click on `sq` with nothing selected starts no move.
+    pub(super) fn listed_source_error(&self, sq: Square) -> Option<String> {
+        self.seat_error().or_else(|| {
+            (!self.piece_of_mover(sq)).then(|| {
+                format!(
+                    "{sq} holds no piece of the side to move ({})",
+                    self.game.to_move().name()
+                )
+            })
+        })
+    }
+
+    /// A letter while several moves share the picked target: plays the one it names.
+    /// True when the key was taken.
+    pub(super) fn choose_listed(&mut self, c: char) -> bool {
+        let Mode::Choice { moves, .. } = &self.mode else {
+            return false;
+        };
+        let pick = moves
+            .iter()
+            .find(|m| m.ends_with(c.to_ascii_lowercase()))
+            .or_else(|| moves.iter().find(|m| c == 'm' && m.len() == 4))
+            .cloned();
+        match pick {
+            Some(m) => {
+                self.play(&m, false);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The legal moves of the piece on `from`, ordinary or quantum.
+    fn moves_of(&self, from: Square, quantum: bool) -> Vec<String> {
+        self.game
+            .legal_moves()
+            .into_iter()
+            .filter(|m| move_squares(m).is_some_and(|(f, _, q)| f == from && q == quantum))
+            .collect()
+    }
+
+    /// Enter (or `t` for a quantum move) on the cursor square: picks a piece or one of
+    /// its targets.
+    pub(super) fn select_listed(&mut self, quantum: bool) {
+        if let Some(why) = self.seat_error() {
+            return self.say(Tone::Error, why);
+        }
+        if quantum && self.game.rules() != RuleSet::Harmonics {
+            return self.say(
+                Tone::Error,
+                format!(
+                    "{} has no quantum moves: Enter picks a piece, then its target",
+                    self.game.rules()
+                ),
+            );
+        }
+        let sq = self.cursor;
+        if let Mode::Moves {
+            from,
+            quantum: q,
+            moves,
+            ..
+        } = self.mode.clone()
+        {
+            if quantum && !q {
+                return self.pick_listed(from, true);
+            }
+            if sq == from && !quantum {
+                self.mode = Mode::Idle;
+                return self.say(Tone::Plain, "selection cleared");
+            }
+            let to_here: Vec<String> = moves
+                .into_iter()
+                .filter(|m| move_squares(m).is_some_and(|(_, t, _)| t == sq))
+                .collect();
+            return match to_here.len() {
+                0 if self.piece_of_mover(sq) => self.pick_listed(sq, false),
+                0 => {
+                    let kind = if q { "quantum move" } else { "move" };
+                    self.say(
+                        Tone::Error,
+                        format!("the piece on {from} has no legal {kind} to {sq}"),
+                    )
+                }
+                1 => self.play(&to_here[0], false),
+                _ => {
+                    let letters: Vec<String> = to_here
+                        .iter()
+                        .map(|m| {
+                            m.get(4..)
+                                .filter(|s| !s.is_empty())
+                                .unwrap_or("m")
+                                .to_string()
+                        })
+                        .collect();
+                    self.say(
+                        Tone::Plain,
+                        format!("promote to: {} (Esc cancels)", letters.join(" ")),
+                    );
+                    let targets = targets_of(&to_here);
+                    self.mode = Mode::Choice {
+                        moves: to_here,
+                        targets,
+                    };
+                }
+            };
+        }
+        self.pick_listed(sq, quantum);
+    }
+
+    /// Whether a piece of the side to move may stand on `sq`.
+    fn piece_of_mover(&self, sq: Square) -> bool {
+        let mover = self.game.to_move();
+        self.game
+            .cells()
+            .iter()
+            .any(|(s, c)| *s == sq && c.color == mover)
+    }
+
+    fn pick_listed(&mut self, from: Square, quantum: bool) {
+        let moves = self.moves_of(from, quantum);
+        if moves.is_empty() {
+            let what = if quantum {
+                "quantum move"
+            } else {
+                "legal move"
+            };
+            let why = if self.piece_of_mover(from) {
+                format!("the piece on {from} has no {what} now")
+            } else {
+                format!(
+                    "{from} holds no piece of the side to move ({})",
+                    self.game.to_move().name()
+                )
+            };
+            self.mode = Mode::Idle;
+            return self.say(Tone::Error, why);
+        }
+        let kind = if quantum { "quantum move" } else { "move" };
+        self.say(
+            Tone::Plain,
+            format!("{from}: pick the target of its {kind} (Esc cancels)"),
+        );
+        let targets = targets_of(&moves);
+        self.mode = Mode::Moves {
+            from,
+            quantum,
+            moves,
+            targets,
+        };
+    }
+
+    /// A harmonics move typed in standard algebraic notation (`Nf3`), as the move it
+    /// names; `None` for anything else (haft's pieces have no type to name until their
+    /// moves lock one in, so haft takes only squares).
+    fn san_move(&self, input: &str) -> Option<Result<String, SanError>> {
+        let harmonics = self.game.rules() == RuleSet::Harmonics;
+        if !harmonics || crate::variants::harmonics::notation::parse(input).is_ok() {
+            return None;
+        }
+        crate::variants::harmonics::san::read(self.game.as_ref(), input)
+    }
+
+    /// Plays a move typed on the `:` line; a typed outcome is refused (outcomes are
+    /// drawn).
+    pub(super) fn submit_listed(&mut self, input: &str) {
+        match (self.game.forced_outcome(input), self.san_move(input)) {
+            (Some(suffix), _) => self.say(Tone::Error, refused_outcome(input, &suffix)),
+            (None, Some(Ok(mv))) => self.play(&mv, true),
+            (None, Some(Err(e))) => self.say(Tone::Error, e.to_string()),
+            (None, None) => self.play(input, true),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_of_moves() {
+        let sq = |s| Square::parse(s).unwrap();
+        assert_eq!(move_squares("e2e4"), Some((sq("e2"), sq("e4"), false)));
+        assert_eq!(move_squares("b1~d4"), Some((sq("b1"), sq("d4"), true)));
+        assert_eq!(move_squares("e7e8q"), Some((sq("e7"), sq("e8"), false)));
+        assert_eq!(move_squares("e7"), None);
+    }
+}
