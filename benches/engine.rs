@@ -3,10 +3,10 @@
 //! positions) and nodes per second, then criterion timings of single searches with their
 //! nodes per second as throughput (`thrpt`, in elements/s: one element is one node).
 //! Last, the same for a late endgame of a level 4 vs level 3 match, where pieces of both
-//! sides are split over many squares (`common/late_endgame.rs`): there a node costs most
-//! in the simulator, not in the rules.
+//! sides are split over many squares (`tests/support/late_endgame.rs`): there a node
+//! costs most in the simulator, not in the rules.
 
-#[path = "common/late_endgame.rs"]
+#[path = "../tests/support/late_endgame.rs"]
 mod late_endgame;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

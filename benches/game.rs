@@ -3,7 +3,7 @@
 //! storm and the knight storm of issue 15 (independent pieces in superposition, one
 //! factor each).
 
-#[path = "common/storms.rs"]
+#[path = "../tests/support/storms.rs"]
 mod storms;
 
 use criterion::{criterion_group, criterion_main, Criterion};

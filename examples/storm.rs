@@ -5,7 +5,7 @@
 //! (`--single`: one register for the whole state, as before factoring; the default size
 //! limits stop it where it would outgrow them).
 
-#[path = "../benches/common/storms.rs"]
+#[path = "../tests/support/storms.rs"]
 mod storms;
 
 use qchess::chess::GameOptions;

@@ -2,8 +2,7 @@
 //! players' terminals, a vt100 screen to read what the server drew. Every test is
 //! bounded in time and stops its server.
 
-#[path = "support/ssh_term.rs"]
-mod ssh_term;
+mod support;
 
 #[path = "serve/hostile.rs"]
 mod hostile;
@@ -13,11 +12,11 @@ use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::PrivateKey;
 use russh::{ChannelMsg, Pty};
-use ssh_term::{connect, connect_from, Ask, Term};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::ssh_term::{connect, connect_from, Ask, Term};
 
 /// How long any one thing may take before a test fails.
 const T: Duration = Duration::from_secs(10);

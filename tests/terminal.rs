@@ -3,14 +3,11 @@
 //! captures the mouse unless told not to, and plays against an external UQCI engine
 //! (`qchess uqci` itself) or goes on hot-seat when the engine fails.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-// One of its helpers is used here.
-#[allow(dead_code)]
-#[path = "common/fake_engine.rs"]
-mod fake_engine;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("qchess-term-{name}-{}", std::process::id()));
@@ -546,9 +543,12 @@ mod pty {
         let dir = scratch("uqci-load-files");
         let log = dir.join("go.log");
         let on_go = format!("echo \"$rest\" >> '{}'; echo bestmove e7e5", log.display());
-        let engine = super::fake_engine::fake_answering(
+        let engine = crate::support::fake_engine::fake_answering(
             "load-movetime",
-            &[("uci", super::fake_engine::HANDSHAKE_OK), ("go", &on_go)],
+            &[
+                ("uci", crate::support::fake_engine::HANDSHAKE_OK),
+                ("go", &on_go),
+            ],
         );
         let saved = dir.join("game.toml");
         std::fs::write(

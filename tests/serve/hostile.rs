@@ -3,7 +3,7 @@
 //! that fail, `authorized_keys` options and broken room files. Every wait is bounded.
 
 use super::{bounded, scratch, start, T};
-use crate::ssh_term::{connect, connect_from, Ask, Term};
+use crate::support::ssh_term::{connect, connect_from, Ask, Term};
 use qchess::server::limits::Limits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;

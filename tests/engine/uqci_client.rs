@@ -7,10 +7,7 @@ use qchess::uqci::client::UqciPlayer;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-#[path = "common/fake_engine.rs"]
-#[allow(dead_code)] // fake_answering serves the terminal game's tests
-mod fake_engine;
-use fake_engine::{fake, HANDSHAKE_OK};
+use crate::support::fake_engine::{fake, HANDSHAKE_OK};
 
 const BIN: &str = env!("CARGO_BIN_EXE_qchess");
 
@@ -285,8 +282,8 @@ fn a_match_ended_by_ctrl_c_leaves_no_engine_behind() {
 /// `uci:CMD`: a classical UCI engine (scripted fakes here) playing the most likely
 /// classical board.
 mod uci {
-    use super::fake_engine::{fake, fake_answering, HANDSHAKE_OK};
     use super::BIN;
+    use crate::support::fake_engine::{fake, fake_answering, HANDSHAKE_OK};
     use qchess::chess::{Game, GameOptions, Status};
     use qchess::engine::uci::{UciPlayer, UciSettings};
     use qchess::engine::Player;

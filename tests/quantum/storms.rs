@@ -1,14 +1,11 @@
 //! The split storms of issue 15, factored and as one register: the same probabilities,
 //! distributions and state, on both backends. The factored games reach their full size
 //! here; the single register is compared where it stays small (the full-size comparison
-//! is an ignored test: `cargo test --release --test storms -- --ignored`).
+//! is an ignored test: `cargo test --release --test quantum storms -- --ignored`).
 
-#[path = "../benches/common/storms.rs"]
-mod storms;
-
+use crate::support::storms::{self, Storm};
 use qchess::chess::{Game, GameOptions, Square};
 use qchess::quantum::BackendKind;
-use storms::Storm;
 
 fn opts(backend: BackendKind, factored: bool) -> GameOptions {
     GameOptions {

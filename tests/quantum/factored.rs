@@ -8,10 +8,7 @@ use qchess::quantum::{
     BackendKind, BackendOptions, Bits, Complex64, Control, Gate, QuantumError, Qubit, Simulator,
 };
 
-#[path = "common/circuits.rs"]
-mod circuits;
-
-use circuits::{any_gate, gate_step, initial, measure_step, qubit, Step};
+use crate::support::circuits::{any_gate, gate_step, initial, measure_step, qubit, Step};
 
 /// The qubits circuits use, across the 64-bit word boundaries.
 const POOL: [Qubit; 10] = [0, 1, 2, 3, 5, 8, 63, 64, 65, 130];

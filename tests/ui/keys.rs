@@ -1,5 +1,6 @@
 //! Key-driven tests: short games played through the app's input handling.
 
+use crate::support::driver::{goto, keys, press, typed};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::ui::app::{Mode, Purpose};
@@ -25,48 +26,11 @@ fn app_seeded(fen: Option<&str>, seed: u64) -> App {
     App::new(game, Paint::new(Theme::default(), Tier::None), false)
 }
 
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        press(app, KeyCode::Char(c));
-    }
-}
-
-/// Moves the cursor to `sq` with hjkl.
-fn goto(app: &mut App, sq: &str) {
-    let to = Square::parse(sq).expect("square");
-    for _ in 0..16 {
-        let c = app.cursor();
-        let key = if c.file() < to.file() {
-            'l'
-        } else if c.file() > to.file() {
-            'h'
-        } else if c.rank() < to.rank() {
-            'k'
-        } else if c.rank() > to.rank() {
-            'j'
-        } else {
-            return;
-        };
-        keys(app, &key.to_string());
-    }
-    assert_eq!(app.cursor(), to);
-}
-
 /// Picks `from` then `to` with Enter.
 fn standard(app: &mut App, from: &str, to: &str) {
     goto(app, from);
     press(app, KeyCode::Enter);
     goto(app, to);
-    press(app, KeyCode::Enter);
-}
-
-fn typed(app: &mut App, text: &str) {
-    keys(app, ":");
-    keys(app, text);
     press(app, KeyCode::Enter);
 }
 
@@ -366,7 +330,7 @@ fn q_asks_during_a_game_and_a_second_q_leaves() {
     assert!(!app.should_quit());
     assert_eq!(app.question(), Some(&Question::Quit));
     // Without autosave the line says that the game is not saved (with it, it names the
-    // file: tests/ui_flow.rs).
+    // file: tests/ui/flow.rs).
     assert_eq!(
         app.message().text,
         "Quit? y or q leaves, n stays, w saves: not saved (autosave is off)"

@@ -1,9 +1,7 @@
 //! The engine on the command line: `analyze --json` gains `legal_moves` and, with
 //! `--best`, a `best` object; `qchess match` plays and reports.
 
-#[path = "common/cli.rs"]
-mod cli;
-use cli::qchess;
+use crate::support::cli::qchess;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = qchess(args);

@@ -16,7 +16,6 @@ pub fn qchess(args: &[&str]) -> (i32, String, String) {
 }
 
 /// Runs `qchess analyze` with `args`.
-#[allow(dead_code)] // not every test file analyses
 pub fn analyze(args: &[&str]) -> (i32, String, String) {
     qchess(&[&["analyze"], args].concat())
 }

@@ -5,7 +5,8 @@
 //! Every test here sets `HOME` to one folder of this test process, so that paths are
 //! shown from `~` and the snapshots do not depend on where the tests run.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crate::support::driver::{keys, press, screen, typed};
+use crossterm::event::KeyCode;
 use qchess::chess::{Game, GameOptions, Status};
 use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, Recorder, SavedGame};
@@ -16,9 +17,7 @@ use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
 use qchess::ui::theme::Theme;
-use qchess::ui::{draw, App, Screen};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
+use qchess::ui::{App, Screen};
 use std::path::PathBuf;
 
 /// The home folder of this test process (set as `HOME`), with a fresh sub-folder `name`.
@@ -50,28 +49,6 @@ fn standard() -> Game {
     })
 }
 
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        press(app, KeyCode::Char(c));
-    }
-}
-
-fn typed(app: &mut App, line: &str) {
-    keys(app, ":");
-    keys(app, line);
-    press(app, KeyCode::Enter);
-}
-
-fn screen_of(draw_it: impl Fn(&mut ratatui::Frame), w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| draw_it(f)).expect("draw");
-    t.backend().to_string()
-}
-
 /// The screen with each autosave name's random suffix (`game-STAMP-3f9a0c`) as `XXXXXX`,
 /// so that snapshots do not change from run to run.
 fn masked(screen: String) -> String {
@@ -90,14 +67,8 @@ fn masked(screen: String) -> String {
 }
 
 fn both(name: &str, app: &App) {
-    insta::assert_snapshot!(
-        format!("{name}_80x24"),
-        masked(screen_of(|f| draw(f, app), 80, 24))
-    );
-    insta::assert_snapshot!(
-        format!("{name}_120x40"),
-        masked(screen_of(|f| draw(f, app), 120, 40))
-    );
+    insta::assert_snapshot!(format!("{name}_80x24"), masked(screen(app, 80, 24)));
+    insta::assert_snapshot!(format!("{name}_120x40"), masked(screen(app, 120, 40)));
 }
 
 #[test]
@@ -110,7 +81,7 @@ fn quit_asks_and_names_the_autosave() {
     keys(&mut app, "q");
     assert_eq!(app.question(), Some(&Question::Quit));
     both("quit_confirm", &app);
-    let shown = screen_of(|f| draw(f, &app), 80, 24);
+    let shown = screen(&app, 80, 24);
     assert!(
         shown.contains("autosave/game-19700101-000000-"),
         "the autosave is named:\n{shown}"
@@ -137,7 +108,7 @@ fn quit_without_autosave_says_the_game_is_not_saved() {
     let mut app = app_with(standard(), rec);
     typed(&mut app, "e2e4");
     keys(&mut app, "q");
-    let shown = screen_of(|f| draw(f, &app), 80, 24);
+    let shown = screen(&app, 80, 24);
     assert!(shown.contains("not saved: autosave is off"), "{shown}");
     keys(&mut app, "q");
     assert!(app.should_quit());
@@ -189,10 +160,6 @@ fn session_opts(data: PathBuf) -> PlayOptions {
     }
 }
 
-fn session_key(s: &mut Session, code: KeyCode) {
-    s.handle_event(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
 fn moves_on_screen(s: &Session) -> usize {
     s.game().game().ply()
 }
@@ -217,12 +184,12 @@ fn the_start_offers_an_unfinished_autosave() {
         Some(offer.clone()),
         opts.clone(),
     );
-    insta::assert_snapshot!("resume_offer_80x24", screen_of(|f| s.draw(f), 80, 24));
-    insta::assert_snapshot!("resume_offer_120x40", screen_of(|f| s.draw(f), 120, 40));
+    insta::assert_snapshot!("resume_offer_80x24", screen(&s, 80, 24));
+    insta::assert_snapshot!("resume_offer_120x40", screen(&s, 120, 40));
     // Keys go to the offer, not the game.
-    session_key(&mut s, KeyCode::Char('j'));
+    press(&mut s, KeyCode::Char('j'));
     assert!(s.offer().is_some());
-    session_key(&mut s, KeyCode::Char('r'));
+    press(&mut s, KeyCode::Char('r'));
     assert!(s.offer().is_none());
     assert_eq!(moves_on_screen(&s), 2, "the autosaved game is on screen");
 
@@ -231,13 +198,13 @@ fn the_start_offers_an_unfinished_autosave() {
         Some(offer.clone()),
         opts.clone(),
     );
-    session_key(&mut s, KeyCode::Esc);
+    press(&mut s, KeyCode::Esc);
     assert!(s.offer().is_none());
     assert_eq!(moves_on_screen(&s), 0, "the new game is on screen");
     assert!(!s.should_quit());
 
     let mut s = Session::new(open(&opts).expect("opens"), Some(offer), opts);
-    session_key(&mut s, KeyCode::Char('q'));
+    press(&mut s, KeyCode::Char('q'));
     assert!(s.should_quit());
 
     // A finished newest autosave is not offered.
@@ -286,7 +253,7 @@ fn resuming_past_broken_autosaves_says_so_in_two_lines_at_80_columns() {
         "resumed game-20261123-164000-a1b2c3.toml at ply 2: white to move; passed over newer \
          game-20261126-000000-dddddd.toml (unreadable) and 2 more"
     );
-    let s = screen_of(|f| draw(f, &app), 80, 24);
+    let s = screen(&*app, 80, 24);
     let message: Vec<&str> = s.lines().skip(22).collect();
     assert!(!s.contains('…'), "{s}");
     assert!(
@@ -351,11 +318,11 @@ fn a_long_path_scrolls_with_the_cursor() {
             .unwrap_or_default()
             .to_string()
     };
-    let end = typed(screen_of(|f| draw(f, &app), 80, 24));
+    let end = typed(screen(&app, 80, 24));
     assert!(end.contains("ann-vs-bo-final.toml"), "{end}");
     assert!(!end.contains("/srv/games"), "the start scrolled out: {end}");
     press(&mut app, KeyCode::Home);
-    let start = typed(screen_of(|f| draw(f, &app), 80, 24));
+    let start = typed(screen(&app, 80, 24));
     assert!(start.contains("save to: /srv/games"), "{start}");
 }
 
@@ -512,7 +479,7 @@ fn variant_texts(rules: RuleSet, readme: &[&str]) -> Vec<(&'static str, String)>
         Paint::new(Theme::default(), Tier::None),
         false,
     );
-    a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
+    press(&mut a, KeyCode::Char(':'));
     let refused = new_game(&Setup::with_start(rules, None, 1))
         .unwrap()
         .play("zz")

@@ -1,67 +1,22 @@
 //! The terminal game under the other rule systems: keys, snapshots, saving, loading and
 //! replay of harmonics and haft games, and `qchess analyze --variant`.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::support::driver::{goto, press, screen, typed};
+use crossterm::event::KeyCode;
 use qchess::chess::{Square, Status};
 use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
 use qchess::ui::app::Mode;
 use qchess::ui::color::{Paint, Tier};
-use qchess::ui::draw;
 use qchess::ui::open::{open, Open, PlayOptions};
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use std::fs;
 use std::process::Command;
 
 fn app(rules: RuleSet, fen: Option<&str>) -> App {
     let game = new_game(&Setup::with_start(rules, fen, 7)).expect("starts");
     App::new(game, Paint::new(Theme::default(), Tier::None), false)
-}
-
-fn key(a: &mut App, code: KeyCode) {
-    a.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn typed(a: &mut App, s: &str) {
-    for c in s.chars() {
-        key(a, KeyCode::Char(c));
-    }
-}
-
-fn play(a: &mut App, m: &str) {
-    key(a, KeyCode::Char(':'));
-    typed(a, m);
-    key(a, KeyCode::Enter);
-}
-
-/// Moves the cursor to `sq` with hjkl.
-fn goto(a: &mut App, sq: &str) {
-    let to = Square::parse(sq).expect("square");
-    for _ in 0..16 {
-        let c = a.cursor();
-        let k = if c.file() < to.file() {
-            'l'
-        } else if c.file() > to.file() {
-            'h'
-        } else if c.rank() < to.rank() {
-            'k'
-        } else if c.rank() > to.rank() {
-            'j'
-        } else {
-            return;
-        };
-        key(a, KeyCode::Char(k));
-    }
-    assert_eq!(a.cursor(), to);
-}
-
-fn screen(a: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| draw(f, a)).expect("draw");
-    t.backend().to_string()
 }
 
 fn texts(a: &App) -> Vec<String> {
@@ -73,20 +28,20 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     let mut a = app(RuleSet::Harmonics, None);
     // A quantum move: pick the knight, t, then the target.
     goto(&mut a, "b1");
-    key(&mut a, KeyCode::Char('t'));
+    press(&mut a, KeyCode::Char('t'));
     assert!(matches!(a.mode(), Mode::Moves { quantum: true, .. }));
     assert!(
         a.mode().targets().contains(&Square::parse("d5").unwrap()),
         "two steps away"
     );
     goto(&mut a, "c3");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     assert_eq!(texts(&a), vec!["b1~c3"]);
     // An ordinary move by Enter, Enter.
     goto(&mut a, "e7");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     goto(&mut a, "e5");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     assert_eq!(texts(&a), vec!["b1~c3", "e7e5"]);
     let p = a
         .game()
@@ -96,11 +51,11 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
         .map(|(_, c)| c.probability);
     assert_eq!(p, Some(0.5));
     // Refusals say why and change nothing.
-    play(&mut a, "c3c5");
+    typed(&mut a, "c3c5");
     assert!(a.message().text.contains("c3c5"), "{}", a.message().text);
-    key(&mut a, KeyCode::Esc);
+    press(&mut a, KeyCode::Esc);
     goto(&mut a, "a2");
-    key(&mut a, KeyCode::Char('t'));
+    press(&mut a, KeyCode::Char('t'));
     assert!(
         a.message().text.contains("no quantum move"),
         "{}",
@@ -108,13 +63,13 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     );
     assert_eq!(a.game().history().len(), 2);
     // Take back.
-    key(&mut a, KeyCode::Char('u'));
+    press(&mut a, KeyCode::Char('u'));
     assert_eq!(texts(&a), vec!["b1~c3"]);
     insta::assert_snapshot!("harmonics_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("harmonics_120x40", screen(&a, 120, 40));
     insta::assert_snapshot!("harmonics_80x23", screen(&a, 80, 23));
     insta::assert_snapshot!("harmonics_60x20", screen(&a, 60, 20));
-    key(&mut a, KeyCode::Tab);
+    press(&mut a, KeyCode::Tab);
     insta::assert_snapshot!("harmonics_trace_60x20", screen(&a, 60, 20));
 }
 
@@ -133,9 +88,9 @@ fn the_trace_pane_before_any_move_fits_at_80x24() {
 #[test]
 fn harmonics_takes_san_for_ordinary_moves_and_haft_does_not() {
     let mut a = app(RuleSet::Harmonics, None);
-    play(&mut a, "Nf3");
+    typed(&mut a, "Nf3");
     assert_eq!(texts(&a), vec!["g1f3"]);
-    play(&mut a, "Nc3");
+    typed(&mut a, "Nc3");
     assert!(
         a.message()
             .text
@@ -144,7 +99,7 @@ fn harmonics_takes_san_for_ordinary_moves_and_haft_does_not() {
         a.message().text
     );
     let mut h = app(RuleSet::Haft, None);
-    play(&mut h, "e4");
+    typed(&mut h, "e4");
     assert!(texts(&h).is_empty());
     assert!(
         h.message().text.contains("write the two squares"),
@@ -157,16 +112,16 @@ fn harmonics_takes_san_for_ordinary_moves_and_haft_does_not() {
 fn promotion_asks_which_piece() {
     let mut a = app(RuleSet::Harmonics, Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
     goto(&mut a, "a7");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     goto(&mut a, "a8");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     assert!(matches!(a.mode(), Mode::Choice { .. }));
     assert!(
         a.message().text.contains("promote to"),
         "{}",
         a.message().text
     );
-    key(&mut a, KeyCode::Char('n'));
+    press(&mut a, KeyCode::Char('n'));
     assert_eq!(texts(&a), vec!["a7a8n"]);
 }
 
@@ -174,14 +129,14 @@ fn promotion_asks_which_piece() {
 fn haft_by_keys_locks_types() {
     let mut a = app(RuleSet::Haft, None);
     goto(&mut a, "e2");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     goto(&mut a, "e4");
-    key(&mut a, KeyCode::Enter);
-    play(&mut a, "e7e5");
+    press(&mut a, KeyCode::Enter);
+    typed(&mut a, "e7e5");
     goto(&mut a, "g1");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     goto(&mut a, "f3");
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     assert_eq!(texts(&a), vec!["e2e4", "e7e5", "g1f3"]);
     assert!(a.game().history()[2].note.contains("locks N"));
     // The knight-mover is now shown as a knight, the others as M.
@@ -190,7 +145,7 @@ fn haft_by_keys_locks_types() {
     goto(&mut a, "b1");
     insta::assert_snapshot!("haft_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("haft_120x40", screen(&a, 120, 40));
-    key(&mut a, KeyCode::Char('t'));
+    press(&mut a, KeyCode::Char('t'));
     assert!(
         a.message().text.contains("haft has no quantum moves"),
         "{}",
@@ -208,7 +163,7 @@ fn variant_games_save_load_and_replay() {
     ] {
         let mut a = app(rules, None);
         for m in &moves {
-            play(&mut a, m);
+            typed(&mut a, m);
         }
         assert_eq!(a.game().history().len(), 4, "{}", a.message().text);
         let saved = SavedGame::of(a.game(), &Players::default(), "d");
@@ -231,12 +186,12 @@ fn variant_games_save_load_and_replay() {
             panic!("replays");
         };
         assert_eq!(replay.game().history().len(), 0);
-        key(&mut replay, KeyCode::Right);
-        key(&mut replay, KeyCode::Right);
+        press(&mut *replay, KeyCode::Right);
+        press(&mut *replay, KeyCode::Right);
         assert_eq!(replay.game().history().len(), 2);
-        key(&mut replay, KeyCode::End);
+        press(&mut *replay, KeyCode::End);
         assert_eq!(replay.game().cells(), a.game().cells());
-        key(&mut replay, KeyCode::Char('p'));
+        press(&mut *replay, KeyCode::Char('p'));
         assert!(replay.replay().is_none());
         assert_eq!(replay.game().status(), Status::Ongoing);
     }
@@ -305,12 +260,12 @@ fn analyze_variants() {
 #[test]
 fn typed_outcomes_are_refused_in_a_variant_game() {
     let mut a = app(RuleSet::Harmonics, None);
-    play(&mut a, "b1~c3");
-    play(&mut a, "d7d5");
-    play(&mut a, "e2e3");
-    play(&mut a, "d5d4");
+    typed(&mut a, "b1~c3");
+    typed(&mut a, "d7d5");
+    typed(&mut a, "e2e3");
+    typed(&mut a, "d5d4");
     // An outcome typed with the move (as saved games record them) is refused.
-    play(&mut a, "c3d5.d5=N");
+    typed(&mut a, "c3d5.d5=N");
     assert_eq!(texts(&a).len(), 4, "{}", a.message().text);
     assert_eq!(
         a.message().text,
@@ -318,7 +273,7 @@ fn typed_outcomes_are_refused_in_a_variant_game() {
     );
     assert!(matches!(a.mode(), Mode::Idle));
     // A refused move closes the line too; Up brings it back.
-    key(&mut a, KeyCode::Char(':'));
-    key(&mut a, KeyCode::Up);
+    press(&mut a, KeyCode::Char(':'));
+    press(&mut a, KeyCode::Up);
     assert!(matches!(a.mode(), Mode::Prompt { line, .. } if line.text() == "c3d5.d5=N"));
 }

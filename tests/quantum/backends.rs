@@ -476,7 +476,7 @@ fn allocation_failure_below_the_limit_says_out_of_memory() {
     let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(
-            "ulimit -v 700000 && exec \"$0\" --exact \
+            "ulimit -v 700000 && exec \"$0\" --exact backends::\
              allocation_failure_below_the_limit_says_out_of_memory --nocapture --test-threads 1",
         )
         .arg(exe)

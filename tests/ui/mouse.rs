@@ -3,9 +3,8 @@
 //! board. Squares are found on the drawn screen and checked against what is drawn
 //! there, so the tests fail if hit-testing and drawing disagree.
 
-use crossterm::event::{
-    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use crate::support::driver::press;
+use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use qchess::chess::{Game, GameOptions, Square};
 use qchess::ui::app::Mode;
 use qchess::ui::color::{Paint, Tier};
@@ -65,10 +64,7 @@ impl Screen {
     }
 
     fn key(&mut self, c: char) {
-        self.app.handle_event(Event::Key(KeyEvent::new(
-            KeyCode::Char(c),
-            KeyModifiers::NONE,
-        )));
+        press(&mut self.app, KeyCode::Char(c));
         self.draw();
     }
 
@@ -440,10 +436,7 @@ mod variants {
             redraw(&a, &mut t);
             // A quantum move: the piece, t, the target.
             click(&mut a, &mut t, "b1");
-            a.handle_event(Event::Key(KeyEvent::new(
-                KeyCode::Char('t'),
-                KeyModifiers::NONE,
-            )));
+            press(&mut a, KeyCode::Char('t'));
             redraw(&a, &mut t);
             assert!(matches!(a.mode(), Mode::Moves { quantum: true, .. }));
             click(&mut a, &mut t, "c3");
@@ -451,10 +444,7 @@ mod variants {
             click(&mut a, &mut t, "e5");
             assert_eq!(texts(&a), vec!["b1~c3", "e7e5"], "{w}x{h}");
             // q asks here too.
-            a.handle_event(Event::Key(KeyEvent::new(
-                KeyCode::Char('q'),
-                KeyModifiers::NONE,
-            )));
+            press(&mut a, KeyCode::Char('q'));
             assert_eq!(a.question(), Some(&Question::Quit));
 
             let mut a = variant(RuleSet::Haft);

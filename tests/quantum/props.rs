@@ -7,10 +7,7 @@ use qchess::quantum::{
     Simulator,
 };
 
-#[path = "common/circuits.rs"]
-mod circuits;
-
-use circuits::{any_gate, gate_step, initial, measure_step, qubit, Step};
+use crate::support::circuits::{self, any_gate, gate_step, initial, measure_step, qubit, Step};
 
 /// The qubits circuits use: both sides of the 64-bit word boundaries.
 const QUBITS: [Qubit; 8] = [0, 1, 2, 3, 63, 64, 65, 130];

@@ -2,6 +2,7 @@
 //! history, one pane below the board picked with Tab), the help turning its pages, and
 //! the "too small" note below that.
 
+use crate::support::driver::{press, screen};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions};
 use qchess::ui::color::{Paint, Tier};
@@ -20,16 +21,6 @@ fn app(moves: &[&str]) -> App {
         game.play(m).expect("legal move");
     }
     App::new(game, Paint::new(Theme::default(), Tier::None), false)
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| draw(f, app)).expect("draw");
-    t.backend().to_string()
 }
 
 #[test]

@@ -1,11 +1,9 @@
 //! `qchess analyze --qasm OUT`: the file it writes reads back to the game, and a file
 //! that can't be written is an error in words.
 
+use crate::support::cli::analyze;
 use qchess::qasm;
 use qchess::quantum::BackendKind;
-#[path = "common/cli.rs"]
-mod cli;
-use cli::analyze;
 
 #[test]
 fn writes_a_program_that_reads_back_to_the_game() {

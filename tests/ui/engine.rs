@@ -5,7 +5,8 @@
 //! engine (`qchess uqci` itself, and scripted fakes that fail) plays a side too, and
 //! its failure hands the side to the player.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::support::driver::{press, screen, typed};
+use crossterm::event::KeyCode;
 use qchess::chess::{Color, Game, GameOptions};
 use qchess::engine::strength::Strength;
 use qchess::game::{new_game, RuleSet, Setup};
@@ -14,16 +15,12 @@ use qchess::ui::color::{Paint, Tier};
 use qchess::ui::open::{open, Open, PlayOptions};
 use qchess::ui::opponent::{Computer, Purpose, Sides};
 use qchess::ui::theme::Theme;
-use qchess::ui::{draw, App};
+use qchess::ui::App;
 use qchess::uqci::client::UqciPlayer;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-#[path = "common/fake_engine.rs"]
-mod fake_engine;
-use fake_engine::{fake, fake_answering, HANDSHAKE_OK};
+use crate::support::fake_engine::{fake, fake_answering, HANDSHAKE_OK};
 
 const BIN: &str = env!("CARGO_BIN_EXE_qchess");
 
@@ -47,18 +44,6 @@ fn against_black() -> App {
     App::new(game(), paint(), false).with_computer(Computer::new(sides, 1))
 }
 
-fn key(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn type_move(app: &mut App, m: &str) {
-    key(app, KeyCode::Char(':'));
-    for c in m.chars() {
-        key(app, KeyCode::Char(c));
-    }
-    key(app, KeyCode::Enter);
-}
-
 /// The moves played so far, as written.
 fn played(app: &App) -> Vec<String> {
     app.game()
@@ -66,12 +51,6 @@ fn played(app: &App) -> Vec<String> {
         .iter()
         .map(|m| m.text.clone())
         .collect()
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| draw(f, app)).expect("draw");
-    t.backend().to_string()
 }
 
 /// The screen with what depends on the clock (the spinner, the seconds) masked.
@@ -116,7 +95,7 @@ fn the_computer_replies_and_its_move_is_news() {
         None,
         "white (the player) moves first"
     );
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
     a.finish_work();
     let h = a.game().history();
@@ -142,7 +121,7 @@ fn the_computer_replies_and_its_move_is_news() {
 #[test]
 fn the_thinking_line_is_drawn_while_it_searches() {
     let mut a = against_black();
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     // Nothing takes the answer in before a tick: the search is still on screen.
     let s = screen(&a, 80, 24);
     assert!(s.contains("black thinks"), "{s}");
@@ -161,23 +140,23 @@ fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() 
         ..Sides::default()
     };
     let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     // A move typed on the computer's turn is refused, and nothing is played.
-    type_move(&mut a, "e7e5");
+    typed(&mut a, "e7e5");
     assert!(
         a.message().text.contains("black is the computer's"),
         "{}",
         a.message().text
     );
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     assert!(
         a.message().text.contains("computer's"),
         "{}",
         a.message().text
     );
     // A line opened while it thinks stays open when its move comes.
-    key(&mut a, KeyCode::Char(':'));
-    key(&mut a, KeyCode::Char('d'));
+    press(&mut a, KeyCode::Char(':'));
+    press(&mut a, KeyCode::Char('d'));
     assert_eq!(a.game().history().len(), 1);
     a.hurry();
     a.finish_work();
@@ -192,21 +171,21 @@ fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() 
         a.mode()
     );
     for c in "2d4".chars() {
-        key(&mut a, KeyCode::Char(c));
+        press(&mut a, KeyCode::Char(c));
     }
-    key(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Enter);
     assert_eq!(a.quantum().unwrap().history()[2].played, "d2d4");
 }
 
 #[test]
 fn u_takes_back_a_full_move_against_the_computer() {
     let mut a = against_black();
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     a.finish_work();
-    type_move(&mut a, "d2d4");
+    typed(&mut a, "d2d4");
     a.finish_work();
     assert_eq!(a.game().history().len(), 4);
-    key(&mut a, KeyCode::Char('u'));
+    press(&mut a, KeyCode::Char('u'));
     a.finish_work();
     let played = played(&a);
     assert_eq!(played.len(), 2, "{played:?}");
@@ -217,9 +196,9 @@ fn u_takes_back_a_full_move_against_the_computer() {
         a.message().text
     );
     // While it thinks, u takes back the player's move and the search is dropped.
-    type_move(&mut a, "g1f3");
+    typed(&mut a, "g1f3");
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
-    key(&mut a, KeyCode::Char('u'));
+    press(&mut a, KeyCode::Char('u'));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2);
     assert_eq!(a.computer().thinking(), None);
@@ -233,8 +212,8 @@ fn esc_makes_a_long_search_move_now() {
         ..Sides::default()
     };
     let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
-    type_move(&mut a, "e2e4");
-    key(&mut a, KeyCode::Esc);
+    typed(&mut a, "e2e4");
+    press(&mut a, KeyCode::Esc);
     assert!(
         a.message().text.contains("moving now"),
         "{}",
@@ -257,7 +236,7 @@ fn both_sides_play_with_a_pause_key() {
     a.finish_work();
     assert_eq!(a.game().history().len(), 1);
     // The next move waits a moment (so a person can follow); p pauses meanwhile.
-    key(&mut a, KeyCode::Char('p'));
+    press(&mut a, KeyCode::Char('p'));
     assert!(a.computer().paused());
     assert!(screen(&a, 80, 24).contains("paused: p goes on"));
     std::thread::sleep(Duration::from_millis(1000));
@@ -265,7 +244,7 @@ fn both_sides_play_with_a_pause_key() {
     a.finish_work();
     assert_eq!(a.game().history().len(), 1, "nothing moves while paused");
     assert!(!a.working());
-    key(&mut a, KeyCode::Char('p'));
+    press(&mut a, KeyCode::Char('p'));
     assert!(!a.computer().paused());
     a.finish_work();
     assert_eq!(
@@ -279,7 +258,7 @@ fn both_sides_play_with_a_pause_key() {
         a.tick();
         std::thread::sleep(Duration::from_millis(10));
     }
-    key(&mut a, KeyCode::Char('u'));
+    press(&mut a, KeyCode::Char('u'));
     a.finish_work();
     assert!(a.computer().paused());
     let n = a.game().history().len();
@@ -290,7 +269,7 @@ fn both_sides_play_with_a_pause_key() {
 fn a_hint_is_shown_marked_and_scored() {
     let mut a =
         App::new(game(), paint(), false).with_computer(Computer::default().with_hint_level(1));
-    key(&mut a, KeyCode::Char('H'));
+    press(&mut a, KeyCode::Char('H'));
     assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
     a.finish_work();
     let (mv, squares) = a.computer().hint().cloned().expect("a hint");
@@ -312,14 +291,14 @@ fn a_hint_is_shown_marked_and_scored() {
     );
     let wide = screen(&a, 120, 40);
     assert!(wide.contains("(hint, depth 1)"), "{wide}");
-    key(&mut a, KeyCode::Esc);
+    press(&mut a, KeyCode::Esc);
     assert!(a.computer().hint().is_none());
     assert_eq!(screen(&a, 80, 24).matches('*').count(), 0);
     // Playing the hinted move clears the mark too.
-    key(&mut a, KeyCode::Char('H'));
+    press(&mut a, KeyCode::Char('H'));
     a.finish_work();
     let (mv, _) = a.computer().hint().cloned().expect("a hint");
-    type_move(&mut a, &mv);
+    typed(&mut a, &mv);
     assert!(a.computer().hint().is_none());
     assert_eq!(a.quantum().unwrap().history()[0].played, mv);
 }
@@ -328,19 +307,19 @@ fn a_hint_is_shown_marked_and_scored() {
 fn a_screen_runs_one_hint_search_at_a_time() {
     let computer = Computer::default().with_hint_level(5);
     let mut a = App::new(game(), paint(), false).with_computer(computer);
-    key(&mut a, KeyCode::Char('H'));
+    press(&mut a, KeyCode::Char('H'));
     assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
     for _ in 0..50 {
-        key(&mut a, KeyCode::Char('H'));
+        press(&mut a, KeyCode::Char('H'));
     }
     assert_eq!(
         a.message().text,
         "already looking for a hint: wait for it, or Esc stops it"
     );
     // Stopped, its thread may still wind down: a new H starts nothing until it has.
-    key(&mut a, KeyCode::Esc);
+    press(&mut a, KeyCode::Esc);
     assert_eq!(a.computer().thinking(), None);
-    key(&mut a, KeyCode::Char('H'));
+    press(&mut a, KeyCode::Char('H'));
     let text = a.message().text.clone();
     assert!(
         text == "the last hint search is still stopping: ask again in a moment"
@@ -366,9 +345,9 @@ fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
         panic!("a quantum game opens")
     };
     assert_eq!(a.computer().sides().black, Some(Strength::Level(1)));
-    type_move(&mut a, "e2e4");
+    typed(&mut *a, "e2e4");
     a.finish_work();
-    type_move(&mut a, "d2d4");
+    typed(&mut *a, "d2d4");
     // Quit while it thinks: the autosave holds the last completed move.
     let file = a.recorder().autosave_to.clone().expect("autosave");
     drop(a);
@@ -401,20 +380,20 @@ fn the_variants_computer_plays_greedily() {
         ..Sides::default()
     };
     let mut a = App::new(game, paint(), false).with_computer(Computer::new(sides, 1));
-    a.handle_key(KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE));
+    press(&mut a, KeyCode::Char(':'));
     for c in "e2e4".chars() {
-        a.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        press(&mut a, KeyCode::Char(c));
     }
-    a.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    press(&mut a, KeyCode::Enter);
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2);
     assert_eq!(a.game().history()[1].color, Color::Black);
     // u takes back both moves; H hints a move for white.
-    a.handle_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::NONE));
+    press(&mut a, KeyCode::Char('u'));
     a.finish_work();
     assert_eq!(a.game().history().len(), 0);
-    a.handle_key(KeyEvent::new(KeyCode::Char('H'), KeyModifiers::NONE));
+    press(&mut a, KeyCode::Char('H'));
     a.finish_work();
     assert!(a.computer().hint().is_some());
     assert!(
@@ -424,17 +403,12 @@ fn the_variants_computer_plays_greedily() {
     );
     // Its score in the probabilities pane, whole at 80x24 too (wrapped, not cut off by
     // the list of harmonics below it); the top border names the computer.
-    let variant_screen = |w, h| {
-        let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-        t.draw(|f| qchess::ui::draw(f, &a)).expect("draw");
-        t.backend().to_string()
-    };
-    let s = variant_screen(120, 40);
+    let s = screen(&a, 120, 40);
     assert!(s.contains("engine "), "{s}");
     assert!(s.contains("(hint, depth 1)"), "{s}");
     assert!(s.contains(" White v qchess greedy "), "{s}");
     insta::assert_snapshot!("variant_hint_120x40", s);
-    let s = variant_screen(80, 24);
+    let s = screen(&a, 80, 24);
     assert!(s.contains("depth 1)"), "{s}");
     insta::assert_snapshot!("variant_hint_80x24", s);
 }
@@ -442,12 +416,12 @@ fn the_variants_computer_plays_greedily() {
 #[test]
 fn snapshots_thinking_and_hint() {
     let mut a = against_black();
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     insta::assert_snapshot!("engine_thinking_80x24", steady(&screen(&a, 80, 24)));
     insta::assert_snapshot!("engine_thinking_120x40", steady(&screen(&a, 120, 40)));
     insta::assert_snapshot!("engine_thinking_60x20", steady(&screen(&a, 60, 20)));
     a.finish_work();
-    key(&mut a, KeyCode::Char('H'));
+    press(&mut a, KeyCode::Char('H'));
     a.finish_work();
     insta::assert_snapshot!("engine_hint_80x24", screen(&a, 80, 24));
     insta::assert_snapshot!("engine_hint_120x40", screen(&a, 120, 40));
@@ -524,7 +498,7 @@ fn against_external(command: &str, movetime: Duration) -> App {
 #[test]
 fn qchess_uqci_as_an_external_engine_replies_and_hints() {
     let mut a = against_external(&format!("{BIN} uqci"), Duration::from_millis(150));
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     assert_eq!(a.computer().thinking(), Some(Purpose::Move));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
@@ -534,10 +508,10 @@ fn qchess_uqci_as_an_external_engine_replies_and_hints() {
         a.message().text
     );
     // The hint for white comes from the same engine.
-    key(&mut a, KeyCode::Char('H'));
+    press(&mut a, KeyCode::Char('H'));
     a.finish_work();
     let (mv, _) = a.computer().hint().cloned().expect("a hint");
-    type_move(&mut a, &mv);
+    typed(&mut a, &mv);
     a.finish_work();
     assert_eq!(a.game().history().len(), 4, "{}", a.message().text);
 }
@@ -546,7 +520,7 @@ fn qchess_uqci_as_an_external_engine_replies_and_hints() {
 /// hot-seat with black moved by hand.
 fn failure_hands_black_over(command: &str, needle: &str) {
     let mut a = against_external(command, Duration::from_millis(150));
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     a.finish_work();
     let said = a.message().text.clone();
     assert!(said.contains(needle), "{said}");
@@ -561,9 +535,9 @@ fn failure_hands_black_over(command: &str, needle: &str) {
     assert!(!a.computer().sides().any(), "nobody is the computer now");
     assert_eq!(a.game().history().len(), 1, "white's move is kept");
     // Black moves by hand, and so does white after it: no computer waits anywhere.
-    type_move(&mut a, "e7e5");
+    typed(&mut a, "e7e5");
     assert_eq!(a.computer().thinking(), None);
-    type_move(&mut a, "g1f3");
+    typed(&mut a, "g1f3");
     a.finish_work();
     let played = played(&a);
     assert_eq!(played, ["e2e4", "e7e5", "g1f3"]);
@@ -611,7 +585,7 @@ fn esc_makes_an_external_engine_move_now() {
         ],
     );
     let mut a = against_external(&command, Duration::from_secs(60));
-    type_move(&mut a, "e2e4");
+    typed(&mut a, "e2e4");
     // Its info line shows on the thinking line before Esc.
     let start = Instant::now();
     while !screen(&a, 120, 40).contains("best e7e5") {
@@ -619,7 +593,7 @@ fn esc_makes_an_external_engine_move_now() {
         assert!(start.elapsed() < Duration::from_secs(20), "no info shown");
         std::thread::sleep(Duration::from_millis(5));
     }
-    key(&mut a, KeyCode::Esc);
+    press(&mut a, KeyCode::Esc);
     a.finish_work();
     assert!(start.elapsed() < Duration::from_secs(20), "Esc stopped it");
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);

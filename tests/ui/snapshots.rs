@@ -2,7 +2,8 @@
 //! tmux's status line), 60x20 (the compact arrangement) and 120x40, plus checks that
 //! colour reaches the cells.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::support::driver::{self as driver, screen};
+use crossterm::event::KeyCode;
 use qchess::chess::{Game, GameOptions};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::theme::Theme;
@@ -31,13 +32,7 @@ fn press(app: &mut App, c: char) {
     } else {
         KeyCode::Char(c)
     };
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| draw(f, app)).expect("draw");
-    t.backend().to_string()
+    driver::press(app, code);
 }
 
 fn both(name: &str, app: &App) {
@@ -113,7 +108,7 @@ fn the_help_ends_with_the_last_messages_in_full() {
         for c in typed.chars() {
             press(&mut app, c);
         }
-        app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        driver::press(&mut app, KeyCode::Enter);
     }
     press(&mut app, '?');
     // At 120x40 the keys and the messages share one page; at 80x24 the messages are on
@@ -188,7 +183,7 @@ fn busy_mark() {
     for c in ":d7d5".chars() {
         press(&mut app, c);
     }
-    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    driver::press(&mut app, KeyCode::Enter);
     // The move counts as running until the screen takes it in.
     std::thread::sleep(qchess::ui::work::BUSY_AFTER);
     for (w, h) in [(80, 24), (80, 23), (60, 20), (120, 40)] {

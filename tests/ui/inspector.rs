@@ -1,7 +1,8 @@
 //! The inspector in the play screen: keys, what it computes (from the state it is given),
 //! the heat map on the board, and snapshots with it open after a split.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::support::driver::{goto, press, screen};
+use crossterm::event::KeyCode;
 use qchess::analyze::entanglement_map;
 use qchess::chess::{Game, GameOptions, Square};
 use qchess::quantum::bell::bell;
@@ -29,36 +30,8 @@ fn app_with(moves: &[&str], tier: Tier) -> App {
     App::new(game(moves), Paint::new(Theme::default(), tier), false)
 }
 
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
-}
-
 fn sq(s: &str) -> Square {
     Square::parse(s).expect("square")
-}
-
-/// Moves the cursor to `to` with hjkl.
-fn goto(app: &mut App, to: &str) {
-    let to = sq(to);
-    while app.cursor() != to {
-        let c = app.cursor();
-        let key = if c.file() < to.file() {
-            'l'
-        } else if c.file() > to.file() {
-            'h'
-        } else if c.rank() < to.rank() {
-            'k'
-        } else {
-            'j'
-        };
-        press(app, KeyCode::Char(key));
-    }
-}
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| draw(f, app)).expect("draw");
-    t.backend().to_string()
 }
 
 /// After the split b1^a3c3: the inspector opened on a3, c3 picked.

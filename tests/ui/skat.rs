@@ -2,6 +2,7 @@
 //! 80x24 and 120x40, and what the keys do to the selection, the focus, the shown
 //! endgame and quitting.
 
+use crate::support::driver::{keys, press, screen, terminal};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use qchess::quantum::BackendKind;
 use qchess::skat::analysis::AnalyzeOptions;
@@ -12,8 +13,6 @@ use qchess::ui::skat::lab::Shown;
 use qchess::ui::skat::{builtin_entries, Pane, SkatLab};
 use qchess::ui::theme::Theme;
 use qchess::ui::Screen;
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
 
 fn lab_with(start: usize, tier: Tier, options: AnalyzeOptions) -> SkatLab {
     SkatLab::new(
@@ -29,26 +28,6 @@ fn lab_with(start: usize, tier: Tier, options: AnalyzeOptions) -> SkatLab {
 /// The lab on entry `start` (0 nine-card, 1 five-each, 2 toy), without colour.
 fn lab(start: usize) -> SkatLab {
     lab_with(start, Tier::None, AnalyzeOptions::default())
-}
-
-fn key(lab: &mut SkatLab, code: KeyCode) {
-    Screen::handle_event(lab, Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
-fn keys(lab: &mut SkatLab, s: &str) {
-    for c in s.chars() {
-        key(lab, KeyCode::Char(c));
-    }
-}
-
-fn terminal(lab: &SkatLab, w: u16, h: u16) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| lab.draw(f)).expect("draw");
-    t
-}
-
-fn screen(lab: &SkatLab, w: u16, h: u16) -> String {
-    terminal(lab, w, h).backend().to_string()
 }
 
 fn both(name: &str, lab: &SkatLab) {
@@ -107,7 +86,7 @@ fn help_lists_the_keys() {
     keys(&mut l, "?");
     assert!(l.help_shown());
     both("skat_help", &l);
-    key(&mut l, KeyCode::Esc);
+    press(&mut l, KeyCode::Esc);
     assert!(!l.help_shown());
 }
 
@@ -115,31 +94,31 @@ fn help_lists_the_keys() {
 fn arrows_and_vim_keys_move_the_selection() {
     let mut l = lab(0);
     assert_eq!(selection(&l), (card("HQ"), 0));
-    key(&mut l, KeyCode::Down);
+    press(&mut l, KeyCode::Down);
     keys(&mut l, "j");
     assert_eq!(selection(&l), (card("HQ"), 2));
     keys(&mut l, "k");
     assert_eq!(selection(&l), (card("HQ"), 1));
-    key(&mut l, KeyCode::Left);
+    press(&mut l, KeyCode::Left);
     assert_eq!(selection(&l), (card("H10"), 1));
     keys(&mut l, "h");
     assert_eq!(selection(&l), (card("H10"), 1), "stops at the first card");
     keys(&mut l, "lll");
     assert_eq!(selection(&l), (card("H7"), 1), "stops at the last card");
-    key(&mut l, KeyCode::End);
+    press(&mut l, KeyCode::End);
     assert_eq!(selection(&l), (card("H7"), 11));
-    key(&mut l, KeyCode::PageDown);
+    press(&mut l, KeyCode::PageDown);
     assert_eq!(
         selection(&l),
         (card("H7"), 11),
         "stops at the last distribution"
     );
-    key(&mut l, KeyCode::PageUp);
+    press(&mut l, KeyCode::PageUp);
     assert_eq!(selection(&l), (card("H7"), 1));
-    key(&mut l, KeyCode::Home);
+    press(&mut l, KeyCode::Home);
     assert_eq!(selection(&l), (card("H7"), 0));
     // The selected distribution's line is drawn, and the pane follows the selection.
-    key(&mut l, KeyCode::End);
+    press(&mut l, KeyCode::End);
     let s = screen(&l, 80, 24);
     assert!(s.contains("distribution 12 of 12"), "{s}");
     assert!(s.contains("▶ 12   48 lost"), "{s}");
@@ -150,12 +129,12 @@ fn tab_moves_the_focus_and_arrows_then_scroll() {
     let mut l = lab(0);
     assert_eq!(l.focus(), Pane::Probabilities);
     for want in [Pane::Table, Pane::Tricks, Pane::Circuit] {
-        key(&mut l, KeyCode::Tab);
+        press(&mut l, KeyCode::Tab);
         assert_eq!(l.focus(), want);
     }
-    key(&mut l, KeyCode::Tab);
+    press(&mut l, KeyCode::Tab);
     assert_eq!(l.focus(), Pane::Probabilities);
-    key(&mut l, KeyCode::BackTab);
+    press(&mut l, KeyCode::BackTab);
     assert_eq!(l.focus(), Pane::Circuit);
 
     // At 80x24 the circuit is longer than its pane: j scrolls it, the selection stays.
@@ -257,7 +236,7 @@ fn focused_pane_border_is_lit() {
     let lit = Color::Rgb(t.title.0, t.title.1, t.title.2);
     let plain = Color::Rgb(t.border.0, t.border.1, t.border.2);
     assert_eq!(border(&l), (lit, plain));
-    key(&mut l, KeyCode::Tab);
+    press(&mut l, KeyCode::Tab);
     assert_eq!(border(&l), (plain, lit));
 }
 

@@ -3,6 +3,7 @@
 //! meanwhile, the busy line shows after 150 ms, Esc cancels with the game unchanged, and
 //! `q` and Ctrl-C quit at once.
 
+use crate::support::driver::{press, screen, typed};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square};
 use qchess::game::{new_game, RuleSet, Setup};
@@ -12,9 +13,7 @@ use qchess::ui::color::{Paint, Tier};
 use qchess::ui::skat::{builtin_entries, SkatLab};
 use qchess::ui::theme::Theme;
 use qchess::ui::work::{Exec, BUSY_AFTER};
-use qchess::ui::{draw, App, Screen};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
+use qchess::ui::{App, Screen};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -79,22 +78,8 @@ fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
 
-fn type_move(app: &mut App, m: &str) {
-    app.handle_key(key(KeyCode::Char(':')));
-    for c in m.chars() {
-        app.handle_key(key(KeyCode::Char(c)));
-    }
-    app.handle_key(key(KeyCode::Enter));
-}
-
 fn probabilities(g: &Game) -> Vec<f64> {
     Square::all().map(|s| g.probability(s)).collect()
-}
-
-fn screen(draw_it: impl FnOnce(&mut ratatui::Frame), w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(draw_it).unwrap();
-    t.backend().to_string()
 }
 
 /// A queen slide through the squares of two superposed bishops (d2, d3): it entangles
@@ -109,16 +94,16 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
     let before = probabilities(app.quantum().unwrap());
     let ply = app.game().ply();
     let cursor = app.cursor();
-    type_move(&mut app, BIG_MOVE);
+    typed(&mut app, BIG_MOVE);
     assert!(app.working());
     // Keys are handled while the move runs: they do nothing to the game or the cursor.
     for c in "jjkhs".chars() {
-        app.handle_key(key(KeyCode::Char(c)));
+        press(&mut app, KeyCode::Char(c));
     }
     assert_eq!(app.cursor(), cursor);
     assert!(app.working());
     // Esc cancels: nothing of the move reaches the game.
-    app.handle_key(key(KeyCode::Esc));
+    press(&mut app, KeyCode::Esc);
     assert!(!app.working());
     assert!(!app.tick());
     assert_eq!(app.game().ply(), ply);
@@ -130,10 +115,10 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
 
     // Played to the end on the worker, the move gives what it gives inline.
     let mut inline = App::new(bigger_game(), paint(), false);
-    type_move(&mut inline, BIG_MOVE);
+    typed(&mut inline, BIG_MOVE);
     assert_eq!(inline.game().ply(), ply + 1);
-    app.handle_key(key(KeyCode::Esc));
-    type_move(&mut app, BIG_MOVE);
+    press(&mut app, KeyCode::Esc);
+    typed(&mut app, BIG_MOVE);
     app.finish_work();
     assert_eq!(app.game().ply(), ply + 1);
     assert_eq!(
@@ -152,10 +137,10 @@ fn a_refused_move_on_the_worker_is_said_as_inline() {
     let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
-    type_move(&mut app, "d1d8");
+    typed(&mut app, "d1d8");
     app.finish_work();
     let mut inline = App::new(big_game(), paint(), false);
-    type_move(&mut inline, "d1d8");
+    typed(&mut inline, "d1d8");
     assert_eq!(app.message(), inline.message());
     assert_eq!(app.mode(), inline.mode());
 }
@@ -165,7 +150,7 @@ fn the_busy_line_shows_after_150_ms_with_the_time() {
     let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);
     app.set_exec(Exec::Background);
-    type_move(&mut app, BIG_MOVE);
+    typed(&mut app, BIG_MOVE);
     // Not yet: quick moves do not flicker.
     let shown_early = app.busy().is_some();
     std::thread::sleep(BUSY_AFTER + std::time::Duration::from_millis(50));
@@ -176,7 +161,7 @@ fn the_busy_line_shows_after_150_ms_with_the_time() {
     assert!(!shown_early || elapsed >= BUSY_AFTER);
     // Every size draws it (a resize while busy is drawn like any other).
     for (w, h) in [(80, 24), (120, 40), (80, 23), (60, 20)] {
-        let s = screen(|f| draw(f, &app), w, h);
+        let s = screen(&app, w, h);
         assert!(s.contains(&format!("playing {BIG_MOVE}: ")), "{w}x{h}\n{s}");
         assert!(s.contains(" s (Esc cancels, q quits)"), "{w}x{h}\n{s}");
     }
@@ -193,7 +178,7 @@ fn q_and_ctrl_c_quit_at_once_while_busy() {
     ] {
         let mut app = App::new(big_game(), paint(), false);
         app.set_exec(Exec::Background);
-        type_move(&mut app, BIG_MOVE);
+        typed(&mut app, BIG_MOVE);
         Screen::handle_event(&mut app, Event::Key(k));
         assert!(app.should_quit(), "{k:?}");
     }
@@ -227,20 +212,14 @@ fn variant_moves_run_off_the_screen_thread() {
     let game = new_game(&Setup::with_start(RuleSet::Harmonics, None, 7)).unwrap();
     let mut app = App::new(game, paint(), false);
     app.set_exec(Exec::Background);
-    let play = |app: &mut App| {
-        app.handle_key(key(KeyCode::Char(':')));
-        for c in "e2e4".chars() {
-            app.handle_key(key(KeyCode::Char(c)));
-        }
-        app.handle_key(key(KeyCode::Enter));
-    };
+    let play = |app: &mut App| typed(app, "e2e4");
     play(&mut app);
     assert!(app.working());
-    app.handle_key(key(KeyCode::Esc));
+    press(&mut app, KeyCode::Esc);
     assert!(!app.working());
     assert!(app.game().history().is_empty());
     assert_eq!(app.message().text, "cancelled e2e4: the game is unchanged");
-    app.handle_key(key(KeyCode::Esc));
+    press(&mut app, KeyCode::Esc);
     play(&mut app);
     app.finish_work();
     assert_eq!(app.game().history().len(), 1);
@@ -259,7 +238,7 @@ fn the_skat_lab_analyses_on_a_worker() {
     assert!(Screen::working(&lab));
     assert!(lab.shown().is_none());
     // The screen draws while it waits.
-    let s = screen(|f| Screen::draw(&lab, f), 80, 24);
+    let s = screen(&lab, 80, 24);
     assert!(s.contains("nine-card"), "{s}");
     lab.finish_work();
     assert!(lab.shown().is_some());
@@ -269,19 +248,19 @@ fn the_skat_lab_analyses_on_a_worker() {
     // where it was, and keeps the toy for later.
     let mut lab = SkatLab::in_background(builtin_entries(), 0, options, paint(), false);
     lab.finish_work();
-    lab.handle_key(key(KeyCode::Char('3')));
+    press(&mut lab, KeyCode::Char('3'));
     assert!(Screen::working(&lab));
-    lab.handle_key(key(KeyCode::Esc));
+    press(&mut lab, KeyCode::Esc);
     lab.finish_work();
     assert_eq!(lab.current(), 0);
     assert_eq!(
         lab.message().text,
         "toy was done before it could stop: 3 shows it"
     );
-    lab.handle_key(key(KeyCode::Char('3')));
+    press(&mut lab, KeyCode::Char('3'));
     assert!(!Screen::working(&lab), "kept, not analysed again");
     assert_eq!(lab.current(), 2);
-    lab.handle_key(key(KeyCode::Char('q')));
+    press(&mut lab, KeyCode::Char('q'));
     assert!(lab.should_quit());
 }
 
@@ -308,7 +287,7 @@ fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
     let a = lab.analysing().expect("analysing");
     assert_eq!(a.name, "five-each");
     for (w, h) in [(80, 24), (80, 23), (120, 40)] {
-        let s = screen(|f| Screen::draw(&lab, f), w, h);
+        let s = screen(&lab, w, h);
         // What runs, its stage, and for how long.
         let stage = [
             "solving the distributions",
@@ -323,9 +302,9 @@ fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
         assert!(s.contains("% of about "), "{w}x{h}\n{s}");
         assert!(s.contains("━"), "{w}x{h}\n{s}");
     }
-    lab.handle_key(key(KeyCode::Esc));
+    press(&mut lab, KeyCode::Esc);
     assert!(lab.analysing().is_some_and(|a| a.stopping));
-    let s = screen(|f| Screen::draw(&lab, f), 80, 24);
+    let s = screen(&lab, 80, 24);
     assert!(s.contains("stopping the analysis of five-each"), "{s}");
     // The analysis itself stops (it would take seconds more): its result is the
     // cancellation, not a finished analysis.
@@ -347,9 +326,9 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
     let mut app = App::new(big_game_played(), paint(), false);
     app.set_exec(Exec::Background);
     let before = probabilities(app.quantum().unwrap());
-    app.handle_key(key(KeyCode::Char('u')));
+    press(&mut app, KeyCode::Char('u'));
     assert!(app.working(), "the take-back replays on a worker");
-    app.handle_key(key(KeyCode::Esc));
+    press(&mut app, KeyCode::Esc);
     assert!(!app.working());
     assert_eq!(app.game().ply(), 13);
     assert_eq!(probabilities(app.quantum().unwrap()), before);
@@ -357,7 +336,7 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
         app.message().text,
         format!("cancelled taking back {BIG_MOVE}: the game is unchanged")
     );
-    app.handle_key(key(KeyCode::Char('u')));
+    press(&mut app, KeyCode::Char('u'));
     app.finish_work();
     assert_eq!(app.game().ply(), 12);
     assert_eq!(
@@ -369,7 +348,7 @@ fn undo_runs_off_the_screen_thread_and_esc_cancels_it() {
         format!("took back {BIG_MOVE}; white to move")
     );
     // The game on screen watches no cancel flag: the next move plays.
-    type_move(&mut app, BIG_MOVE);
+    typed(&mut app, BIG_MOVE);
     app.finish_work();
     assert_eq!(app.game().ply(), 13);
 }
@@ -382,20 +361,20 @@ fn replay_steps_and_jumps_run_off_the_screen_thread() {
     assert_eq!(app.replay().map(|r| r.ply), Some(0));
     app.set_exec(Exec::Background);
     // End: a replay of all 13 plies, on a worker; Esc leaves the shown ply.
-    app.handle_key(key(KeyCode::End));
+    press(&mut app, KeyCode::End);
     assert!(app.working());
-    app.handle_key(key(KeyCode::Esc));
+    press(&mut app, KeyCode::Esc);
     assert_eq!(app.replay().map(|r| r.ply), Some(0));
     assert_eq!(app.message().text, "cancelled going to ply 13");
-    app.handle_key(key(KeyCode::End));
+    press(&mut app, KeyCode::End);
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(13));
     assert_eq!(probabilities(app.quantum().unwrap()), probabilities(&full));
     // g 12: a jump back replays from the start, also on a worker.
     for c in ['g', '1', '2'] {
-        app.handle_key(key(KeyCode::Char(c)));
+        press(&mut app, KeyCode::Char(c));
     }
-    app.handle_key(key(KeyCode::Enter));
+    press(&mut app, KeyCode::Enter);
     assert!(app.working());
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(12));
@@ -482,15 +461,15 @@ fn variant_take_backs_and_replay_steps_run_off_the_screen_thread() {
     let mut app = App::new(g.clone_box(), paint(), false);
     app.set_exec(Exec::Background);
     // The app starts from the game as given (14 plies): take one back.
-    app.handle_key(key(KeyCode::Char('u')));
+    press(&mut app, KeyCode::Char('u'));
     assert!(app.working(), "the take-back replays on a worker");
-    app.handle_key(key(KeyCode::Esc));
+    press(&mut app, KeyCode::Esc);
     assert_eq!(app.game().history().len(), 14);
     assert_eq!(
         app.message().text,
         "cancelled taking back g8~f6: the game is unchanged"
     );
-    app.handle_key(key(KeyCode::Char('u')));
+    press(&mut app, KeyCode::Char('u'));
     app.finish_work();
     assert_eq!(app.game().history().len(), 13);
     assert!(

@@ -1,8 +1,6 @@
 //! Random circuits for the property tests: gates, controls and steps over a pool of
 //! qubits.
 
-#![allow(dead_code)]
-
 use proptest::prelude::*;
 use qchess::quantum::{Bits, Control, Gate, Qubit};
 

@@ -1,0 +1,386 @@
+//! The engine's search on small positions: forced king captures, an expectimax value
+//! worked out by hand, determinism, and the players.
+
+use qchess::chess::{Game, GameOptions, Status};
+use qchess::engine::eval::{evaluate, Style, WIN};
+use qchess::engine::moves::candidates;
+use qchess::engine::{level, search, search_among, Limits, Report};
+use std::sync::atomic::AtomicBool;
+
+use crate::support::late_endgame::late_endgame;
+
+fn game(fen: &str) -> Game {
+    Game::from_fen(fen, GameOptions::default()).expect("valid FEN")
+}
+
+fn run(g: &Game, limits: &Limits) -> Report {
+    search(g, limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+#[test]
+fn king_capture_in_one_beats_the_queen() {
+    // The knight on d6 takes the king on e8; the rook could take the queen on a7.
+    let g = game("4k3/q7/3N4/8/8/8/8/R3K3 w - - 0 1");
+    for l in 1..=3 {
+        let r = run(&g, &level::limits(l, 0));
+        assert_eq!(r.best.as_deref(), Some("d6xe8"), "level {l}");
+        assert_eq!(r.info.score, WIN - 1.0, "level {l}: a win one ply away");
+    }
+}
+
+#[test]
+fn king_capture_in_two_is_found() {
+    // Smothered: the king on h8 has no square, the knight goes to f7 where nothing can
+    // take it, and captures on h8 next (Ng6 would fall to the h7 pawn).
+    let g = game("6rk/6pp/8/4N3/8/8/8/4K3 w - - 0 1");
+    let limits = Limits {
+        quiescence: 0,
+        ..level::limits(3, 0)
+    };
+    let r = run(&g, &limits);
+    assert_eq!(r.best.as_deref(), Some("e5f7"));
+    assert_eq!(r.info.score, WIN - 3.0);
+    assert_eq!(r.info.pv.len(), 3);
+    assert_eq!(r.info.pv[0], "e5f7");
+    assert_eq!(
+        r.info.pv[2], "f7xh8.m1",
+        "a certain measurement is still written"
+    );
+    // Two plies do not see it without the capture search after the horizon, unless the
+    // knight's check is searched a ply deeper.
+    let shallow = Limits {
+        depth: 2,
+        extend_checks: false,
+        ..limits
+    };
+    assert!(run(&g, &shallow).info.score < WIN - 100.0);
+    let extended = Limits {
+        extend_checks: true,
+        ..shallow
+    };
+    assert_eq!(run(&g, &extended).info.score, WIN - 3.0);
+}
+
+#[test]
+fn two_plies_of_captures_see_the_recapture() {
+    // Black's queen on d8 attacks both white knights (d4 down the file, h4 along the
+    // diagonal); the pawns on c3 and g3 defend them. White can move one knight away,
+    // never both. With one ply of captures after the horizon, Black's Qxh4 (or Qxd4)
+    // stands, a knight lost; with two, White's pawn takes the queen back, so Black does
+    // not capture and the material stays as it is: 620 + 200 against 950. Level 5 searches
+    // two plies of captures, the other levels one.
+    let g = game("3qk3/8/8/8/3N3N/2P3P1/8/4K3 w - - 0 1");
+    let limits = |quiescence| Limits {
+        depth: 1,
+        quiescence,
+        style: Style::Material,
+        ..Limits::default()
+    };
+    let one = run(&g, &limits(1)).info.score;
+    let two = run(&g, &limits(2)).info.score;
+    assert!((two - -130.0).abs() < 1e-6, "no capture pays: {two}");
+    assert!(
+        (one - (-130.0 - 310.0)).abs() < 1e-6,
+        "a knight falls: {one}"
+    );
+    assert_eq!(level::limits(5, 0).quiescence, 2);
+    assert!((1..5).all(|l| level::limits(l, 0).quiescence == 1));
+}
+
+/// White: king e1, rook a1, a knight split between a3 and c3, another between a4 and
+/// c4; Black: king e8, pawn a6. White to move.
+fn one_measurement() -> Game {
+    let mut g = game("4k3/8/p7/8/8/8/1N6/RN2K3 w - - 0 1");
+    for m in ["b1^a3c3", "e8d8", "b2^a4c4", "d8e8"] {
+        g.play(m).unwrap();
+    }
+    g
+}
+
+#[test]
+fn expectimax_value_by_hand() {
+    // The only capture, a1xa6, measures whether the path is clear: neither knight on the
+    // a-file, probability 1/2 * 1/2 = 1/4. Outcome 1: the pawn is taken, material White
+    // 1120 (rook and two knights), Black 0. Outcome 0: a knight blocks, nothing moves,
+    // 1120 against 100. Kings are equal. Value 1/4 * 1120 + 3/4 * 1020 = 1045; every
+    // other move keeps 1020.
+    let g = one_measurement();
+    let mut probe = g.clone();
+    let p1 = probe.play("a1xa6.m1").unwrap().p1.unwrap();
+    assert!((p1 - 0.25).abs() < 1e-9, "{p1}");
+    let limits = Limits {
+        depth: 1,
+        quiescence: 0,
+        style: Style::Material,
+        ..Limits::default()
+    };
+    let r = run(&g, &limits);
+    assert_eq!(r.best.as_deref(), Some("a1xa6"));
+    assert!((r.info.score - 1045.0).abs() < 1e-6, "{}", r.info.score);
+    assert_eq!(r.info.pv, ["a1xa6.m0"], "the likelier outcome");
+    // One node per move, two for a move with two possible outcomes.
+    let moves = candidates(&g);
+    let measuring = moves.iter().filter(|m| m.measures()).count();
+    assert!(measuring >= 3, "a1xa6, a1wa3, a1wa4");
+    assert_eq!(r.info.nodes, (moves.len() + measuring) as u64);
+}
+
+/// Plain expectimax, no pruning: every move, both outcomes of every measurement.
+fn expectimax(g: &Game, depth: u32, ply: usize, style: Style) -> f64 {
+    let win = WIN - ply as f64;
+    match g.status() {
+        Status::Ongoing => {}
+        Status::Draw => return 0.0,
+        Status::WhiteWins if g.to_move() == qchess::chess::Color::White => return win,
+        Status::BlackWins if g.to_move() == qchess::chess::Color::Black => return win,
+        _ => return -win,
+    }
+    if depth == 0 {
+        return evaluate(g, style);
+    }
+    let child = |m: &qchess::chess::Classified, outcome: Option<bool>| {
+        let mut c = g.clone();
+        let mut text = m.text;
+        text.outcome = outcome;
+        let p1 = c.play_text("", &text).ok().map(|p| p.p1.unwrap_or(1.0));
+        p1.map(|p1| (p1, -expectimax(&c, depth - 1, ply + 1, style)))
+    };
+    candidates(g)
+        .iter()
+        .map(|m| {
+            if !m.measures() {
+                return child(m, None).unwrap().1;
+            }
+            match (child(m, Some(true)), child(m, Some(false))) {
+                (Some((p1, v1)), Some((_, v0))) => p1 * v1 + (1.0 - p1) * v0,
+                (Some((_, v1)), None) => v1,
+                (None, Some((_, v0))) => v0,
+                (None, None) => unreachable!("one outcome is possible"),
+            }
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn pruning_keeps_the_expectimax_value() {
+    // Alpha-beta, Star1 at chance nodes, null windows and the table must give the value
+    // of the full tree exactly (no late-move pruning, no quiescence).
+    let mut positions = vec![one_measurement()];
+    let mut g = game("r3k3/1p6/8/3n4/8/8/1P6/R3K1N1 w - - 0 1");
+    for m in ["g1^f3h3", "d5^b4f4", "b2b3"] {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    positions.push(g);
+    for g in &positions {
+        for (depth, style) in [(1, Style::Full), (2, Style::Material), (2, Style::Full)] {
+            let limits = Limits {
+                depth,
+                quiescence: 0,
+                late_moves: 0,
+                style,
+                ..Limits::default()
+            };
+            let want = expectimax(g, depth, 0, style);
+            let got = run(g, &limits).info.score;
+            assert!(
+                (got - want).abs() < 1e-6,
+                "depth {depth} {style:?}: {got} != {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn same_seed_and_level_same_result() {
+    let mut g = Game::standard(GameOptions::default());
+    for m in ["e2e4", "g8^f6h6", "d1h5", "f6e4.m1"] {
+        if g.play(m).is_err() {
+            break;
+        }
+    }
+    for l in [1, 2] {
+        let a = run(&g, &level::limits(l, 42));
+        let b = run(&g, &level::limits(l, 42));
+        assert_eq!(a.best, b.best);
+        assert_eq!(
+            (a.info.depth, a.info.score, a.info.nodes, &a.info.pv),
+            (b.info.depth, b.info.score, b.info.nodes, &b.info.pv)
+        );
+    }
+    // A node budget cuts the search at the same place every time.
+    let tight = Limits {
+        nodes: Some(500),
+        ..level::limits(3, 7)
+    };
+    let (a, b) = (run(&g, &tight), run(&g, &tight));
+    assert_eq!((a.best, a.info.nodes), (b.best, b.info.nodes));
+}
+
+#[test]
+fn no_move_once_the_game_is_over() {
+    let mut g = game("3k4/8/8/8/8/8/8/3RK3 w - - 0 1");
+    g.play("d1xd8").unwrap();
+    assert_eq!(g.status(), Status::WhiteWins);
+    assert_eq!(run(&g, &level::limits(1, 0)).best, None);
+}
+
+#[test]
+fn late_move_pruning_still_tries_every_king_move() {
+    // White's knight checks from d6 (e4d6); Black's only answers are king moves, which
+    // come after many quiet moves in the order. Pruning the late quiet moves once cut
+    // the king's moves too, so levels 2 to 5 saw a forced king capture that is not there
+    // and played e4d6 instead of taking the bishop on g1.
+    let mut g = Game::standard(GameOptions::default());
+    let opening = "c2c4 e7e6 d1a4 c7c6 b1c3 f8c5 c3e4 c5xf2.m1 e1d1 f2xg1.m1";
+    for m in opening.split(' ') {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    for l in 2..=3 {
+        let limits = level::limits(l, 0);
+        assert!(limits.late_moves > 0, "level {l} prunes late moves");
+        let r = run(&g, &limits);
+        assert!(r.info.score < WIN - 100.0, "level {l}: {r:?}");
+        assert_ne!(r.best.as_deref(), Some("e4d6"), "level {l}");
+    }
+}
+
+#[test]
+fn a_fifty_move_ending_is_scored_by_the_kings() {
+    // White's rook took the black king on d8 in one of its two places; the king is on
+    // e8 with probability 1/2. White's next quiet move is the hundredth half-move
+    // without a capture: the board is measured, and White wins when the king is gone.
+    let before_the_hundredth = |opts: GameOptions| {
+        let mut g = Game::from_fen("4k3/8/8/8/8/8/8/3RK3 b - - 96 1", opts).unwrap();
+        for m in ["e8^d8f8", "d1xd8.m1", "f8e8"] {
+            g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        g
+    };
+    let g = before_the_hundredth(GameOptions::default());
+    let limits = Limits {
+        depth: 1,
+        quiescence: 0,
+        ..Limits::default()
+    };
+    let only = |text: &'static str| move |m: &qchess::chess::MoveText| m.to_string() == text;
+    let stop = AtomicBool::new(false);
+    let r = search_among(&g, &limits, &stop, &mut |_| {}, &only("e1e2"));
+    assert_eq!(r.best.as_deref(), Some("e1e2"));
+    // One ply on: a win (WIN - 1) for White half the time, a draw otherwise.
+    assert!(
+        (r.info.score - (WIN - 1.0) * 0.5).abs() < 1e-6,
+        "{}",
+        r.info.score
+    );
+    let mut ended = g.clone();
+    ended.play("e1e2").unwrap();
+    let white = ended.expected_measured_result().expect("measured");
+    assert!((white - 0.5).abs() < 1e-9, "{white}");
+    // Taking the king outright is still better than leaving it to the measurement.
+    assert_eq!(run(&g, &limits).best.as_deref(), Some("d8xe8"));
+    // Without win conditions (UQCI's forcewin) the measured ending is a draw.
+    let opts = GameOptions {
+        no_win: true,
+        ..GameOptions::default()
+    };
+    let g = before_the_hundredth(opts);
+    let r = search_among(&g, &limits, &stop, &mut |_| {}, &only("e1e2"));
+    assert_eq!(r.info.score, 0.0);
+}
+
+#[test]
+fn a_budget_of_work_counts_big_states_for_more() {
+    use qchess::engine::search::WORK_BRANCHES;
+    let g = late_endgame();
+    let branches = g.simulator().backend().branch_total();
+    assert!(branches > 10 * WORK_BRANCHES, "{branches} branches");
+    // Level 1: depth 1 and 5,000 units of work.
+    let level_1 = level::limits(1, 0);
+    let work = level_1.work.expect("a level has a budget of work");
+    // Counted plainly, the budget is enough for the whole first iteration.
+    let plain = Limits {
+        nodes: Some(work),
+        work: None,
+        ..level_1
+    };
+    let by_nodes = run(&g, &plain);
+    assert_eq!(by_nodes.info.depth, 1);
+    assert!(by_nodes.info.nodes < work);
+    // A child of this state that measured nothing holds as many branches, and costs 13
+    // units of work (a measured one is smaller): the same budget buys far fewer nodes.
+    let by_work = run(&g, &level_1);
+    assert_eq!(by_work.info.depth, 0, "the first iteration is not finished");
+    assert!(
+        by_work.info.nodes * 2 < by_nodes.info.nodes,
+        "{} nodes for {work} units of work, {} for the iteration",
+        by_work.info.nodes,
+        by_nodes.info.nodes
+    );
+    assert!(by_work.best.is_some(), "a move all the same");
+}
+
+#[test]
+fn in_small_states_work_and_nodes_are_the_same_budget() {
+    // No state of this search reaches WORK_BRANCHES branches: the same search either way.
+    let g = one_measurement();
+    let found = |r: Report| (r.best, r.info.depth, r.info.score, r.info.nodes, r.info.pv);
+    for budget in [50, 400, 3_000] {
+        let base = Limits {
+            depth: 4,
+            ..level::limits(3, 5)
+        };
+        let by_work = run(
+            &g,
+            &Limits {
+                work: Some(budget),
+                ..base
+            },
+        );
+        let by_nodes = run(
+            &g,
+            &Limits {
+                nodes: Some(budget),
+                work: None,
+                ..base
+            },
+        );
+        assert_eq!(found(by_work), found(by_nodes), "budget {budget}");
+    }
+}
+
+/// Issue 33: the king under attack, and classical mating nets.
+mod king_safety {
+    use super::{game, run};
+    use qchess::engine::level;
+
+    #[test]
+    fn splitting_the_attacked_king_is_worse_than_retreating() {
+        // The rook on d8 attacks the lone white king on d4. A split leaves each half a
+        // target of its own (the next check takes half the king for certain); a step off
+        // the file keeps the king whole.
+        let g = game("3r3k/8/8/8/3K4/8/8/8 w - - 0 1");
+        for l in 2..=3 {
+            for seed in 0..4 {
+                let r = run(&g, &level::limits(l, seed));
+                let mv = r.best.unwrap();
+                let whole_off_the_file = !mv.contains('^') && !mv[2..].starts_with('d');
+                assert!(whole_off_the_file, "level {l} seed {seed}: {mv}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_classical_mating_net_is_seen_at_level_2() {
+        // The back rank: either rook checks on the eighth rank; the queen's block on b8
+        // is taken, and the king, boxed in by its pawns, can only split onto f8 and h8,
+        // both on the rook's rank. Level 2 reaches the capture of the king's half only
+        // with the checks extended.
+        let g = game("6k1/5ppp/8/8/8/8/1q6/R3R1K1 w - - 0 1");
+        for seed in 0..4 {
+            let r = run(&g, &level::limits(2, seed));
+            let mv = r.best.unwrap();
+            assert!(mv == "a1a8" || mv == "e1e8", "seed {seed}: {mv}");
+            assert!(r.info.score > 14_000.0, "seed {seed}: {}", r.info.score);
+        }
+    }
+}
