@@ -12,7 +12,7 @@ use super::eval::{value, KING, WIN};
 use super::player::{Choice, PlayerError};
 use super::search::Info;
 use crate::chess::{Color, Kind, Status};
-use crate::game::{replay, Playable, RuleSet};
+use crate::game::{replay, Playable};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -46,7 +46,7 @@ pub fn variant_value(game: &dyn Playable, side: Color) -> f64 {
 
 /// A copy of `game` to try moves on whose random source is seeded by `seed`.
 fn trial_copy(game: &dyn Playable, seed: u64) -> Box<dyn Playable> {
-    if game.rules() == RuleSet::Harmonics {
+    if game.draws_outcomes() {
         let mut setup = game.setup();
         setup.options.seed = seed;
         let moves: Vec<String> = game.history().into_iter().map(|r| r.text).collect();
@@ -93,7 +93,7 @@ pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, Setup};
+    use crate::game::{new_game, RuleSet, Setup};
 
     #[test]
     fn greedy_takes_the_queen_in_harmonics() {

@@ -7,6 +7,8 @@ pub mod playable;
 mod quantum;
 pub mod rules;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod toy;
 
 pub use cancel::CancelFlag;
 pub use playable::{is_set, Cell, PlayError, Playable, PlyRecord};

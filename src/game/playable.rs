@@ -70,6 +70,23 @@ pub trait Playable: Send {
     fn ply(&self) -> usize;
     /// The plies played so far.
     fn history(&self) -> Vec<PlyRecord>;
+    /// How a move is typed here, by example, for the move line's hint.
+    fn typing_hint(&self) -> &'static str;
+    /// Whether pieces may make quantum moves written with `~` (harmonics' `b1~d5`).
+    fn has_quantum_moves(&self) -> bool {
+        false
+    }
+    /// Whether moves draw random outcomes (a copy of the game would then draw the same
+    /// ones the game will).
+    fn draws_outcomes(&self) -> bool {
+        true
+    }
+    /// A move typed in standard algebraic notation (`Nf3`), as the canonical move it
+    /// names, or why it names none; `None` when the text is not such a move here.
+    fn read_san(&self, typed: &str) -> Option<Result<String, String>> {
+        let _ = typed;
+        None
+    }
     /// The outcome a typed move forces (harmonics' `.c3=N`), which only the one who
     /// draws outcomes may name; `None` when the text names none.
     fn forced_outcome(&self, typed: &str) -> Option<String>;

@@ -91,6 +91,10 @@ impl Playable for Game {
         Game::history(self).iter().map(record).collect()
     }
 
+    fn typing_hint(&self) -> &'static str {
+        "type a move: e2e4 or Nf3, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels"
+    }
+
     fn forced_outcome(&self, typed: &str) -> Option<String> {
         let text = crate::chess::notation::parse(typed).ok()?;
         text.outcome.map(|o| format!(".m{}", o as u8))

@@ -20,6 +20,10 @@ pub enum RuleSet {
     Harmonics,
     /// Haft Schroedinger Chess (docs/rules/haft.md).
     Haft,
+    /// A toy rule system that exists in unit tests only: it shows that a rule system
+    /// is a [`Playable`] and a line in each `match` of this file, nothing more.
+    #[cfg(test)]
+    Toy,
 }
 
 impl RuleSet {
@@ -32,6 +36,8 @@ impl RuleSet {
             RuleSet::Quantum => "quantum",
             RuleSet::Harmonics => "harmonics",
             RuleSet::Haft => "haft",
+            #[cfg(test)]
+            RuleSet::Toy => "toy",
         }
     }
 
@@ -42,6 +48,8 @@ impl RuleSet {
             RuleSet::Quantum => &QUANTUM_RULES,
             RuleSet::Harmonics => &HARMONICS_RULES,
             RuleSet::Haft => &HAFT_RULES,
+            #[cfg(test)]
+            RuleSet::Toy => &super::toy::RULES,
         }
     }
 }
@@ -160,6 +168,8 @@ pub fn new_game(setup: &Setup) -> Result<Box<dyn Playable>, PlayError> {
         (RuleSet::Harmonics, None) => Ok(Box::new(harmonics::HarmonicsGame::new(seed))),
         (RuleSet::Harmonics, Some(f)) => Ok(Box::new(harmonics::HarmonicsGame::from_fen(f, seed)?)),
         (RuleSet::Haft, None) => Ok(Box::new(haft::HaftGame::new().with_seed(seed))),
+        #[cfg(test)]
+        (RuleSet::Toy, _) => Ok(Box::new(super::toy::Toy::new(seed))),
         (RuleSet::Haft, Some(_)) => Err(PlayError(
             "haft always starts from its own position (pawns, and undetermined pieces on the back ranks): a start FEN is not supported".into(),
         )),

@@ -894,11 +894,7 @@ impl App {
             Action::Pause => self.pause(),
             Action::Cancel => self.cancel(),
             Action::Prompt => {
-                let hint = if quantum {
-                    "type a move: e2e4 or Nf3, b1^a3c3 (split), a3c3^b5 (merge), e7e8q; Enter plays, Esc cancels"
-                } else {
-                    self.listed_prompt_hint()
-                };
+                let hint = self.game.typing_hint();
                 self.mode = Mode::Prompt {
                     line: LineEdit::empty(),
                     purpose: Purpose::Move,

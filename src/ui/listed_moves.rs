@@ -5,9 +5,7 @@
 
 use super::app::{refused_outcome, App, Mode};
 use super::message::Tone;
-use crate::chess::san::SanError;
 use crate::chess::Square;
-use crate::game::RuleSet;
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names, and
 /// whether it is a quantum move.
@@ -30,19 +28,10 @@ fn targets_of(moves: &[String]) -> Vec<Square> {
 impl App {
     /// The move keys the first message names besides Enter.
     pub(super) fn listed_move_keys(&self) -> &'static str {
-        if self.game.rules() == RuleSet::Harmonics {
+        if self.game.has_quantum_moves() {
             ", t quantum move"
         } else {
             ""
-        }
-    }
-
-    /// What the `:` line asks for.
-    pub(super) fn listed_prompt_hint(&self) -> &'static str {
-        if self.game.rules() == RuleSet::Harmonics {
-            "type a move: e2e4 or Nf3, e7e8q, b1~d5 (quantum); Enter plays, Esc cancels"
-        } else {
-            "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q"
         }
     }
 
@@ -93,7 +82,7 @@ impl App {
         if let Some(why) = self.seat_error() {
             return self.say(Tone::Error, why);
         }
-        if quantum && self.game.rules() != RuleSet::Harmonics {
+        if quantum && !self.game.has_quantum_moves() {
             return self.say(
                 Tone::Error,
                 format!(
@@ -198,24 +187,13 @@ impl App {
         };
     }
 
-    /// A harmonics move typed in standard algebraic notation (`Nf3`), as the move it
-    /// names; `None` for anything else (haft's pieces have no type to name until their
-    /// moves lock one in, so haft takes only squares).
-    fn san_move(&self, input: &str) -> Option<Result<String, SanError>> {
-        let harmonics = self.game.rules() == RuleSet::Harmonics;
-        if !harmonics || crate::variants::harmonics::notation::parse(input).is_ok() {
-            return None;
-        }
-        crate::variants::harmonics::san::read(self.game.as_ref(), input)
-    }
-
     /// Plays a move typed on the `:` line; a typed outcome is refused (outcomes are
     /// drawn).
     pub(super) fn submit_listed(&mut self, input: &str) {
-        match (self.game.forced_outcome(input), self.san_move(input)) {
+        match (self.game.forced_outcome(input), self.game.read_san(input)) {
             (Some(suffix), _) => self.say(Tone::Error, refused_outcome(input, &suffix)),
             (None, Some(Ok(mv))) => self.play(&mv, true),
-            (None, Some(Err(e))) => self.say(Tone::Error, e.to_string()),
+            (None, Some(Err(e))) => self.say(Tone::Error, e),
             (None, None) => self.play(input, true),
         }
     }
@@ -224,6 +202,60 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{new_game, RuleSet, Setup};
+    use crate::record::{Players, SavedGame};
+    use crate::ui::color::{Paint, Tier};
+    use crate::ui::theme::Theme;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    fn press(app: &mut App, code: KeyCode) {
+        app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    /// A rule system the screen has never heard of (the test-only toy, registered in
+    /// `game::rules` under `cfg(test)`) is played, drawn, taken back and recorded
+    /// through the one game screen.
+    #[test]
+    fn a_new_rule_system_plays_through_the_screen() {
+        let game = new_game(&Setup::new(RuleSet::Toy, 3)).unwrap();
+        let mut app = App::new(game, Paint::new(Theme::default(), Tier::None), false);
+        assert_eq!(
+            app.message().text,
+            "white to move: pick a piece with Enter, : type a move, ? help"
+        );
+        // The cursor starts on e2: down to the king on e1, pick it, up, play.
+        press(&mut app, KeyCode::Char('j'));
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.mode().targets().len(), 5);
+        press(&mut app, KeyCode::Char('k'));
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.message().text, "white played e1e2");
+        // A typed move, and one the toy refuses with its own words.
+        press(&mut app, KeyCode::Char(':'));
+        for c in "e8e6".chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.message().text, "e8e6: e8e6 is not a king's step here");
+        press(&mut app, KeyCode::Char(':'));
+        for c in "e8e7".chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.game().ply(), 2);
+        let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        t.draw(|f| crate::ui::draw(f, &app)).unwrap();
+        let shown = t.backend().to_string();
+        assert!(shown.contains("Board: toy"), "{shown}");
+        assert!(shown.contains("the king steps to e7"), "{shown}");
+        let saved = SavedGame::of(app.game(), &Players::default(), "d");
+        assert_eq!((saved.variant.as_str(), saved.moves.len()), ("toy", 2));
+        press(&mut app, KeyCode::Char('u'));
+        assert_eq!(app.game().ply(), 1);
+        assert_eq!(app.message().text, "took back e8e7; black to move");
+    }
 
     #[test]
     fn squares_of_moves() {

@@ -53,6 +53,14 @@ impl Playable for HaftGame {
         self.history.clone()
     }
 
+    fn typing_hint(&self) -> &'static str {
+        "type a move: e2e4, b1c3, e7e8 (type left open) or e7e8q"
+    }
+
+    fn draws_outcomes(&self) -> bool {
+        false
+    }
+
     fn forced_outcome(&self, _typed: &str) -> Option<String> {
         // A haft move has no random outcome: the rules decide which worlds remain.
         None

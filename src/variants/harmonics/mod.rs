@@ -304,6 +304,21 @@ impl Playable for HarmonicsGame {
         self.history.clone()
     }
 
+    fn typing_hint(&self) -> &'static str {
+        "type a move: e2e4 or Nf3, e7e8q, b1~d5 (quantum); Enter plays, Esc cancels"
+    }
+
+    fn has_quantum_moves(&self) -> bool {
+        true
+    }
+
+    fn read_san(&self, typed: &str) -> Option<Result<String, String>> {
+        if notation::parse(typed).is_ok() {
+            return None;
+        }
+        san::read(self, typed).map(|r| r.map_err(|e| e.to_string()))
+    }
+
     fn forced_outcome(&self, typed: &str) -> Option<String> {
         notation::parse(typed)
             .ok()
