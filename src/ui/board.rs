@@ -64,7 +64,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16
         *shown = game.state().piece(sq).map(|p| Shown {
             glyph: glyph(p, app.ascii),
             color: p.color,
-            probability: game.probability(sq),
+            probability: app.view.chance(sq),
         });
     }
     let heat = app.inspector.as_ref().map(|ins| {

@@ -148,7 +148,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, ins: &Inspector
     let head = text.add_modifier(Modifier::BOLD);
     let dim = paint.dim();
     let describe = |sq: Square| match game.state().piece(sq) {
-        Some(p) => format!("{sq} {} {:.1}%", p.describe(), game.probability(sq) * 100.0),
+        Some(p) => {
+            let chance = app.view.chance(sq);
+            format!("{sq} {} {:.1}%", p.describe(), chance * 100.0)
+        }
         None => format!("{sq} empty"),
     };
     let mut lines = vec![Line::styled(describe(ins.first), head)];

@@ -23,7 +23,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
     let head = text.add_modifier(Modifier::BOLD);
     let dim = paint.dim();
     let sq = app.cursor;
-    let p = game.probability(sq);
+    let p = app.view.chance(sq);
     let mut lines = Vec::new();
     lines.push(match game.state().piece(sq) {
         Some(pc) => Line::from(vec![

@@ -12,6 +12,8 @@ const LISTED: usize = 64;
 /// What the panes need that is costly to compute: refreshed after every move.
 #[derive(Clone, Debug, Default)]
 pub struct View {
+    /// The probability that each square is occupied (0 where it is empty).
+    pub probability: Vec<f64>,
     /// The most likely sets of occupied squares, largest first.
     pub dist: Vec<(u64, f64)>,
     /// How many sets of occupied squares the state has.
@@ -32,8 +34,10 @@ impl View {
     pub fn of(game: &Game, focus: Square) -> View {
         let mut superposed = 0u64;
         let mut count = [0.0; 2];
+        let mut probability = vec![0.0; 64];
         for s in Square::all() {
             let p = game.probability(s);
+            probability[s.0 as usize] = p;
             if p > CERTAIN_EPS && p < 1.0 - CERTAIN_EPS {
                 superposed |= 1 << s.0;
             }
@@ -43,6 +47,7 @@ impl View {
         }
         let dist = game.distribution(LISTED);
         let mut v = View {
+            probability,
             dist: dist.entries,
             occupancies: dist.sets,
             superposed,
@@ -52,6 +57,11 @@ impl View {
         };
         v.focus(game, focus);
         v
+    }
+
+    /// The probability that `sq` is occupied.
+    pub fn chance(&self, sq: Square) -> f64 {
+        self.probability.get(sq.0 as usize).copied().unwrap_or_default()
     }
 
     /// Recomputes the correlations for a new cursor square.
