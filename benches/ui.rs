@@ -42,7 +42,10 @@ fn bench(c: &mut Criterion) {
     let start = App::new(Game::standard(GameOptions::default()), paint.clone(), false);
     c.bench_function("frame 120x40, start position", |b| {
         b.iter(|| {
-            term.draw(|f| draw(f, &start)).expect("draw");
+            term.draw(|f| {
+                draw(f, &start);
+            })
+            .expect("draw");
         })
     });
 
@@ -50,7 +53,10 @@ fn bench(c: &mut Criterion) {
     let big = App::new(game.clone(), paint.clone(), false);
     c.bench_function("frame 120x40, 2^12 branches", |b| {
         b.iter(|| {
-            term.draw(|f| draw(f, &big)).expect("draw");
+            term.draw(|f| {
+                draw(f, &big);
+            })
+            .expect("draw");
         })
     });
 
@@ -60,7 +66,10 @@ fn bench(c: &mut Criterion) {
             |mut app| {
                 app.handle_key(key(KeyCode::Enter));
                 assert_eq!(app.game().ply(), SPLITS.len() + 1);
-                term.draw(|f| draw(f, &app)).expect("draw");
+                term.draw(|f| {
+                    draw(f, &app);
+                })
+                .expect("draw");
                 app
             },
             BatchSize::LargeInput,

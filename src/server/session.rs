@@ -355,11 +355,12 @@ fn welcome(room: &str, seat: Seat, roster: &Roster) -> String {
 }
 
 impl Screen for SessionScreen {
-    fn draw(&self, f: &mut Frame) {
-        match &self.at {
+    fn draw(&mut self, f: &mut Frame) {
+        let paint = self.paint();
+        match &mut self.at {
             At::Lobby(l) => {
                 let theme = &self.hub.themes[self.theme].0;
-                l.draw(f, &self.paint(), theme, self.letters);
+                l.draw(f, &paint, theme, self.letters);
             }
             At::Room(v) => {
                 v.game.draw(f);
@@ -496,7 +497,7 @@ mod tests {
         )));
     }
 
-    fn screen_text(s: &SessionScreen) -> String {
+    fn screen_text(s: &mut SessionScreen) -> String {
         let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
         t.draw(|f| s.draw(f)).unwrap();
         let buf = t.backend().buffer();
@@ -528,9 +529,9 @@ mod tests {
         }
         // Black cannot move first; the watcher cannot move at all.
         typed(&mut bo, ":e7e5");
-        assert!(screen_text(&bo).contains("white to move (ann): you play black"));
+        assert!(screen_text(&mut bo).contains("white to move (ann): you play black"));
         typed(&mut cy, ":e2e4");
-        assert!(screen_text(&cy).contains("you are watching"));
+        assert!(screen_text(&mut cy).contains("you are watching"));
         typed(&mut ann, ":e2e4");
         for s in [&mut bo, &mut cy] {
             assert!(s.tick());
@@ -540,26 +541,26 @@ mod tests {
                 screen_text(s)
             );
         }
-        let bar = screen_text(&cy);
+        let bar = screen_text(&mut cy);
         assert!(bar.contains("ann v bo · 1 watching"), "{bar}");
         // Ann leaves: her seat is kept, and she gets it back.
         ann.handle_event(key('q'));
         assert_eq!(ann.room(), None);
         cy.tick();
-        assert!(screen_text(&cy).contains("ann (away) v bo"));
+        assert!(screen_text(&mut cy).contains("ann (away) v bo"));
         ann.open("r1");
-        let text = screen_text(&ann);
+        let text = screen_text(&mut ann);
         assert!(text.contains("you play white"), "{text}");
         assert!(text.contains("e2e4"), "the whole game: {text}");
     }
 
-    fn screen_at(s: &SessionScreen, w: u16, h: u16) -> String {
+    fn screen_at(s: &mut SessionScreen, w: u16, h: u16) -> String {
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
         t.draw(|f| s.draw(f)).unwrap();
         t.backend().to_string()
     }
 
-    fn both(name: &str, s: &SessionScreen) {
+    fn both(name: &str, s: &mut SessionScreen) {
         insta::assert_snapshot!(format!("{name}_80x24"), screen_at(s, 80, 24));
         insta::assert_snapshot!(format!("{name}_120x40"), screen_at(s, 120, 40));
     }
@@ -580,13 +581,13 @@ mod tests {
         bo.tick();
         let mut cy = session(&hub, "cy");
         cy.tick();
-        both("lobby", &cy);
+        both("lobby", &mut cy);
         cy.handle_event(key('c'));
-        both("lobby_form", &cy);
+        both("lobby_form", &mut cy);
         cy.handle_event(Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
         cy.handle_event(key('e'));
-        both("lobby_computer_form", &cy);
-        both("room_black", &bo);
+        both("lobby_computer_form", &mut cy);
+        both("room_black", &mut bo);
     }
 
     /// Ticks `s` until its screen shows `words`, for at most a minute.
@@ -619,12 +620,12 @@ mod tests {
             KeyModifiers::NONE,
         )));
         assert_eq!(ann.room(), Some("ann"));
-        let text = screen_text(&ann);
+        let text = screen_text(&mut ann);
         assert!(
             text.contains("you play white against qchess level 1"),
             "{text}"
         );
-        both("room_computer", &ann);
+        both("room_computer", &mut ann);
         let mut cy = session(&hub, "cy");
         cy.open("ann");
         typed(&mut ann, ":e2e4");
@@ -638,7 +639,7 @@ mod tests {
         // The computer's seat is not anyone's to take.
         let mut bo = session(&hub, "bo");
         bo.handle_event(key('b'));
-        let text = screen_text(&bo);
+        let text = screen_text(&mut bo);
         assert!(text.contains("black is taken by qchess level 1"), "{text}");
     }
 }

@@ -27,7 +27,6 @@ use crate::game::table::{self, Place, Seat};
 use crate::game::{CancelFlag, Playable, PlyRecord, ReplayError};
 use crate::record::{Players, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
-use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -185,7 +184,7 @@ pub struct App {
     pub(super) help: bool,
     /// The help page shown, and how many pages the last drawing needed.
     help_page: usize,
-    help_pages: Cell<usize>,
+    help_pages: usize,
     pub(super) game_over_popup: bool,
     pub(super) quit: bool,
     pub(super) paint: Paint,
@@ -201,7 +200,7 @@ pub struct App {
     /// The last move typed on the `:` line (Up brings it back).
     pub(super) last_typed: String,
     /// Where the board and panes were last drawn, for the mouse.
-    pub(super) hits: RefCell<Hits>,
+    hits: Hits,
     /// The mouse pointer (where a drag started).
     pointer: Pointer,
     /// The pane below the board in the compact arrangement.
@@ -249,7 +248,7 @@ impl App {
             circuit_view: CircuitView::Auto,
             help: false,
             help_page: 0,
-            help_pages: Cell::new(1),
+            help_pages: 1,
             game_over_popup: false,
             quit: false,
             paint: paint.with_ascii(ascii),
@@ -259,7 +258,7 @@ impl App {
             inspector: None,
             question: None,
             last_typed: String::new(),
-            hits: RefCell::default(),
+            hits: Hits::default(),
             pointer: Pointer::default(),
             drawer: Drawer::default(),
             exec: Exec::Inline,
@@ -375,7 +374,15 @@ impl App {
 
     /// Where the board and the panes were last drawn (what the mouse hits).
     pub fn hits(&self) -> Hits {
-        self.hits.borrow().clone()
+        self.hits.clone()
+    }
+
+    /// Keeps what the last drawing learned ([`super::draw`]).
+    pub fn took(&mut self, drawn: super::Drawn) {
+        self.hits = drawn.hits;
+        if let Some(pages) = drawn.help_pages {
+            self.help_pages = pages;
+        }
     }
 
     /// The yes/no question shown, if any.
@@ -476,11 +483,6 @@ impl App {
     /// The help page shown (the help turns its pages on small screens).
     pub fn help_page(&self) -> usize {
         self.help_page
-    }
-
-    /// Records how many pages the help needed when last drawn.
-    pub fn set_help_pages(&self, pages: usize) {
-        self.help_pages.set(pages);
     }
 
     /// True while the game-over popup is shown.
@@ -704,7 +706,7 @@ impl App {
     /// to a target too), the wheel scrolls the history and the circuit (or trace), a
     /// click in the history picks a move, the right button cancels as Esc does.
     pub fn handle_mouse(&mut self, ev: MouseEvent) {
-        let Some(g) = mouse::gesture(&self.hits.borrow(), ev) else {
+        let Some(g) = mouse::gesture(&self.hits, ev) else {
             return;
         };
         let shown = Shown {
@@ -831,7 +833,7 @@ impl App {
         }
         if self.help {
             // Any key turns the page; after the last page it closes the help.
-            if action != Action::Quit && self.help_page + 1 < self.help_pages.get() {
+            if action != Action::Quit && self.help_page + 1 < self.help_pages {
                 self.help_page += 1;
                 return;
             }

@@ -246,7 +246,10 @@ mod tests {
         press(&mut app, KeyCode::Enter);
         assert_eq!(app.game().ply(), 2);
         let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        t.draw(|f| crate::ui::draw(f, &app)).unwrap();
+        t.draw(|f| {
+            crate::ui::draw(f, &app);
+        })
+        .unwrap();
         let shown = t.backend().to_string();
         assert!(shown.contains("Board: toy"), "{shown}");
         assert!(shown.contains("the king steps to e7"), "{shown}");

@@ -41,9 +41,20 @@ pub use terminal::{run, run_screen, Screen};
 use layout::Panes;
 use ratatui::Frame;
 
+/// What drawing the game screen learned: where the board and panes went (for the
+/// mouse), and how many pages the help needed when it is shown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawn {
+    /// Where things were drawn.
+    pub hits: mouse::Hits,
+    /// The help's page count, when the help was drawn.
+    pub help_pages: Option<usize>,
+}
+
 /// Draws the whole screen for `app`: the Quantum Chess panes, or those of a rule
-/// system that lists its moves.
-pub fn draw(f: &mut Frame, app: &App) {
+/// system that lists its moves. What it learned goes back to the app with
+/// [`App::took`].
+pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     let Some(game) = app.quantum() else {
         return variant_panes::draw(f, app);
     };
@@ -52,9 +63,8 @@ pub fn draw(f: &mut Frame, app: &App) {
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let mut hits = mouse::Hits::default();
     let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
-        app.hits.replace(hits);
         popup::too_small(f, area, layout::COMPACT_SIZE);
-        return;
+        return Drawn::default();
     };
     hits.board = Some(board::render(f, p.board, app, game, p.cell));
     match &app.inspector {
@@ -71,7 +81,6 @@ pub fn draw(f: &mut Frame, app: &App) {
         circuit::render(f, p.circuit, app, game);
         hits.circuit = Some(p.circuit);
     }
-    app.hits.replace(hits);
     if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
@@ -86,7 +95,6 @@ pub fn draw(f: &mut Frame, app: &App) {
     if let Some(q) = app.question() {
         popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
-    if app.help_shown() {
-        popup::help(f, area, app);
-    }
+    let help_pages = app.help_shown().then(|| popup::help(f, area, app));
+    Drawn { hits, help_pages }
 }

@@ -108,9 +108,9 @@ fn after_common_words<'a>(first: &str, text: &'a str) -> &'a str {
     &text[cut..]
 }
 
-/// Draws the help over the whole screen.
-pub fn help(f: &mut Frame, area: Rect, app: &App) {
-    let pages = help_box(
+/// Draws the help over the whole screen; the number of pages it needs.
+pub fn help(f: &mut Frame, area: Rect, app: &App) -> usize {
+    help_box(
         f,
         area,
         &app.paint,
@@ -122,8 +122,7 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) {
         RuleSet::Quantum.short_rules(),
         &app.recent,
         app.help_page(),
-    );
-    app.set_help_pages(pages);
+    )
 }
 
 /// How to read the board, after the keys.

@@ -223,7 +223,7 @@ impl Session {
 }
 
 impl Screen for Session {
-    fn draw(&self, f: &mut Frame) {
+    fn draw(&mut self, f: &mut Frame) {
         self.game.draw(f);
         if let Some(offer) = &self.offer {
             let paint = self.game.paint();

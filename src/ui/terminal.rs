@@ -57,8 +57,9 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(500);
 /// Something the terminal loop can show and drive: the quantum game, a variant, the
 /// Skat lab.
 pub trait Screen {
-    /// Draws the whole screen.
-    fn draw(&self, f: &mut Frame);
+    /// Draws the whole screen, and keeps what the drawing learned (where things went,
+    /// for the mouse; how many pages the help needed).
+    fn draw(&mut self, f: &mut Frame);
     /// Reacts to one terminal event: a key press, a mouse event, a paste or a resize.
     fn handle_event(&mut self, event: Event);
     /// Whether the player asked to leave.
@@ -79,8 +80,9 @@ pub trait Screen {
 }
 
 impl Screen for App {
-    fn draw(&self, f: &mut Frame) {
-        super::draw(f, self)
+    fn draw(&mut self, f: &mut Frame) {
+        let drawn = super::draw(f, self);
+        self.took(drawn);
     }
     fn handle_event(&mut self, event: Event) {
         App::handle_event(self, event)

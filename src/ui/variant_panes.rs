@@ -12,6 +12,7 @@ use super::mouse::{BoardSpot, HistorySpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::status;
+use super::Drawn;
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -19,15 +20,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
-/// Draws the whole screen for a rule system other than Quantum Chess.
-pub fn draw(f: &mut Frame, app: &App) {
+/// Draws the whole screen for a rule system other than Quantum Chess; what it learned.
+pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     let area = f.area();
     let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
-        app.hits.replace(Hits::default());
         popup::too_small(f, area, layout::COMPACT_SIZE);
-        return;
+        return Drawn::default();
     };
     let board = board(f, p.board, app, p.cell);
     if Panes::shown(p.probs) {
@@ -38,11 +38,11 @@ pub fn draw(f: &mut Frame, app: &App) {
         trace(f, p.circuit, app);
         p.circuit
     });
-    app.hits.replace(Hits {
+    let hits = Hits {
         board: Some(board),
         history: Some(history),
         circuit,
-    });
+    };
     if let Some(d) = p.drawer {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("trace"));
     }
@@ -61,7 +61,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     if let Some(q) = app.question() {
         popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
-    if app.help_shown() {
+    let help_pages = app.help_shown().then(|| {
         let map = if app.replay.is_some() {
             REPLAY_KEYMAP
         } else {
@@ -71,7 +71,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             popup::shown_bindings(map, app.computer().sides().both(), app.place().is_some());
         let lines = popup::map_lines(&shown);
         let rules = app.game().rules().short_rules();
-        let pages = popup::help_box(
+        popup::help_box(
             f,
             area,
             &app.paint,
@@ -79,9 +79,9 @@ pub fn draw(f: &mut Frame, app: &App) {
             rules,
             &app.recent,
             app.help_page(),
-        );
-        app.set_help_pages(pages);
-    }
+        )
+    });
+    Drawn { hits, help_pages }
 }
 
 fn pane<'a>(app: &App, title: String, bottom: &'a str) -> Block<'a> {

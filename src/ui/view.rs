@@ -61,7 +61,10 @@ impl View {
 
     /// The probability that `sq` is occupied.
     pub fn chance(&self, sq: Square) -> f64 {
-        self.probability.get(sq.0 as usize).copied().unwrap_or_default()
+        self.probability
+            .get(sq.0 as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Recomputes the correlations for a new cursor square.

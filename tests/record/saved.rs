@@ -354,8 +354,8 @@ fn replay_snapshot() {
     for _ in 0..3 {
         press(&mut a, KeyCode::Right);
     }
-    insta::assert_snapshot!("replay_ply3_80x24", screen(&a, 80, 24));
-    insta::assert_snapshot!("replay_ply3_120x40", screen(&a, 120, 40));
+    insta::assert_snapshot!("replay_ply3_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("replay_ply3_120x40", screen(&mut a, 120, 40));
 }
 
 fn qchess(args: &[&str], data: &Path) -> (i32, String) {

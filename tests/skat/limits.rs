@@ -239,7 +239,7 @@ fn lab_refusal(endgame: Endgame) -> (String, String) {
     let mut lab = SkatLab::in_background(entries, 0, AnalyzeOptions::default(), paint, false);
     lab.finish_work();
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
-    t.draw(|f| Screen::draw(&lab, f)).unwrap();
+    t.draw(|f| Screen::draw(&mut lab, f)).unwrap();
     let rows: Vec<String> = (0..24)
         .map(|y| {
             (0..80)

@@ -28,12 +28,12 @@ pub fn typed(s: &mut impl Screen, line: &str) {
 }
 
 /// The screen drawn on a `w`x`h` terminal, as text.
-pub fn screen(s: &impl Screen, w: u16, h: u16) -> String {
+pub fn screen(s: &mut impl Screen, w: u16, h: u16) -> String {
     terminal(s, w, h).backend().to_string()
 }
 
 /// A `w`x`h` test terminal with the screen drawn on it.
-pub fn terminal(s: &impl Screen, w: u16, h: u16) -> Terminal<TestBackend> {
+pub fn terminal(s: &mut impl Screen, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
     t.draw(|f| s.draw(f)).expect("draw");
     t

@@ -45,7 +45,7 @@ fn against_black() -> App {
 }
 
 /// The moves played so far, as written.
-fn played(app: &App) -> Vec<String> {
+fn played(app: &mut App) -> Vec<String> {
     app.game()
         .history()
         .iter()
@@ -112,7 +112,7 @@ fn the_computer_replies_and_its_move_is_news() {
         "white to move: nothing to think"
     );
     // Its score shows in the probabilities pane, said to come from its search.
-    let s = screen(&a, 120, 40);
+    let s = screen(&mut a, 120, 40);
     assert!(s.contains("cp for black (black's search, depth 1)"), "{s}");
     // Who plays whom: the computer by its level, on the top border.
     assert!(s.contains(" White v qchess level 1 "), "{s}");
@@ -123,11 +123,11 @@ fn the_thinking_line_is_drawn_while_it_searches() {
     let mut a = against_black();
     typed(&mut a, "e2e4");
     // Nothing takes the answer in before a tick: the search is still on screen.
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     assert!(s.contains("black thinks"), "{s}");
     assert!(s.contains("(Esc moves now)"), "{s}");
     a.finish_work();
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     assert!(!s.contains("thinks"), "{s}");
 }
 
@@ -187,7 +187,7 @@ fn u_takes_back_a_full_move_against_the_computer() {
     assert_eq!(a.game().history().len(), 4);
     press(&mut a, KeyCode::Char('u'));
     a.finish_work();
-    let played = played(&a);
+    let played = played(&mut a);
     assert_eq!(played.len(), 2, "{played:?}");
     assert_eq!(a.game().to_move(), Color::White);
     assert!(
@@ -238,7 +238,7 @@ fn both_sides_play_with_a_pause_key() {
     // The next move waits a moment (so a person can follow); p pauses meanwhile.
     press(&mut a, KeyCode::Char('p'));
     assert!(a.computer().paused());
-    assert!(screen(&a, 80, 24).contains("paused: p goes on"));
+    assert!(screen(&mut a, 80, 24).contains("paused: p goes on"));
     std::thread::sleep(Duration::from_millis(1000));
     a.tick();
     a.finish_work();
@@ -282,18 +282,18 @@ fn a_hint_is_shown_marked_and_scored() {
         a.message().text
     );
     assert_eq!(a.game().history().len(), 0, "a hint plays nothing");
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     // Both squares are marked (`*x*`), the one under the cursor as the cursor.
     let marks = s.matches('*').count();
     assert!(
         marks == 4 || (marks == 2 && squares.contains(&a.cursor())),
         "{s}"
     );
-    let wide = screen(&a, 120, 40);
+    let wide = screen(&mut a, 120, 40);
     assert!(wide.contains("(hint, depth 1)"), "{wide}");
     press(&mut a, KeyCode::Esc);
     assert!(a.computer().hint().is_none());
-    assert_eq!(screen(&a, 80, 24).matches('*').count(), 0);
+    assert_eq!(screen(&mut a, 80, 24).matches('*').count(), 0);
     // Playing the hinted move clears the mark too.
     press(&mut a, KeyCode::Char('H'));
     a.finish_work();
@@ -403,12 +403,12 @@ fn the_variants_computer_plays_greedily() {
     );
     // Its score in the probabilities pane, whole at 80x24 too (wrapped, not cut off by
     // the list of harmonics below it); the top border names the computer.
-    let s = screen(&a, 120, 40);
+    let s = screen(&mut a, 120, 40);
     assert!(s.contains("engine "), "{s}");
     assert!(s.contains("(hint, depth 1)"), "{s}");
     assert!(s.contains(" White v qchess greedy "), "{s}");
     insta::assert_snapshot!("variant_hint_120x40", s);
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     assert!(s.contains("depth 1)"), "{s}");
     insta::assert_snapshot!("variant_hint_80x24", s);
 }
@@ -417,14 +417,14 @@ fn the_variants_computer_plays_greedily() {
 fn snapshots_thinking_and_hint() {
     let mut a = against_black();
     typed(&mut a, "e2e4");
-    insta::assert_snapshot!("engine_thinking_80x24", steady(&screen(&a, 80, 24)));
-    insta::assert_snapshot!("engine_thinking_120x40", steady(&screen(&a, 120, 40)));
-    insta::assert_snapshot!("engine_thinking_60x20", steady(&screen(&a, 60, 20)));
+    insta::assert_snapshot!("engine_thinking_80x24", steady(&screen(&mut a, 80, 24)));
+    insta::assert_snapshot!("engine_thinking_120x40", steady(&screen(&mut a, 120, 40)));
+    insta::assert_snapshot!("engine_thinking_60x20", steady(&screen(&mut a, 60, 20)));
     a.finish_work();
     press(&mut a, KeyCode::Char('H'));
     a.finish_work();
-    insta::assert_snapshot!("engine_hint_80x24", screen(&a, 80, 24));
-    insta::assert_snapshot!("engine_hint_120x40", screen(&a, 120, 40));
+    insta::assert_snapshot!("engine_hint_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("engine_hint_120x40", screen(&mut a, 120, 40));
 }
 
 /// Runs `qchess play` with `args` (refused before any terminal is needed).
@@ -530,7 +530,7 @@ fn failure_hands_black_over(command: &str, needle: &str) {
     );
     assert!(!said.contains('\n'), "one line: {said}");
     // At 80 columns the message wraps in full.
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     assert!(s.contains("(hot-seat, every move kept)"), "{s}");
     assert!(!a.computer().sides().any(), "nobody is the computer now");
     assert_eq!(a.game().history().len(), 1, "white's move is kept");
@@ -539,7 +539,7 @@ fn failure_hands_black_over(command: &str, needle: &str) {
     assert_eq!(a.computer().thinking(), None);
     typed(&mut a, "g1f3");
     a.finish_work();
-    let played = played(&a);
+    let played = played(&mut a);
     assert_eq!(played, ["e2e4", "e7e5", "g1f3"]);
 }
 
@@ -588,7 +588,7 @@ fn esc_makes_an_external_engine_move_now() {
     typed(&mut a, "e2e4");
     // Its info line shows on the thinking line before Esc.
     let start = Instant::now();
-    while !screen(&a, 120, 40).contains("best e7e5") {
+    while !screen(&mut a, 120, 40).contains("best e7e5") {
         a.tick();
         assert!(start.elapsed() < Duration::from_secs(20), "no info shown");
         std::thread::sleep(Duration::from_millis(5));

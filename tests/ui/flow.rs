@@ -66,7 +66,7 @@ fn masked(screen: String) -> String {
     out
 }
 
-fn both(name: &str, app: &App) {
+fn both(name: &str, app: &mut App) {
     insta::assert_snapshot!(format!("{name}_80x24"), masked(screen(app, 80, 24)));
     insta::assert_snapshot!(format!("{name}_120x40"), masked(screen(app, 120, 40)));
 }
@@ -80,8 +80,8 @@ fn quit_asks_and_names_the_autosave() {
     typed(&mut app, "e2e4");
     keys(&mut app, "q");
     assert_eq!(app.question(), Some(&Question::Quit));
-    both("quit_confirm", &app);
-    let shown = screen(&app, 80, 24);
+    both("quit_confirm", &mut app);
+    let shown = screen(&mut app, 80, 24);
     assert!(
         shown.contains("autosave/game-19700101-000000-"),
         "the autosave is named:\n{shown}"
@@ -108,7 +108,7 @@ fn quit_without_autosave_says_the_game_is_not_saved() {
     let mut app = app_with(standard(), rec);
     typed(&mut app, "e2e4");
     keys(&mut app, "q");
-    let shown = screen(&app, 80, 24);
+    let shown = screen(&mut app, 80, 24);
     assert!(shown.contains("not saved: autosave is off"), "{shown}");
     keys(&mut app, "q");
     assert!(app.should_quit());
@@ -133,7 +133,7 @@ fn game_over_names_the_winner() {
     typed(&mut app, "e7e8");
     assert_eq!(app.game().status(), Status::WhiteWins);
     assert_eq!(app.result_words(), "Ann wins");
-    both("game_over_winner", &app);
+    both("game_over_winner", &mut app);
     // Over: q leaves without asking.
     keys(&mut app, "q");
     assert!(app.should_quit());
@@ -160,7 +160,7 @@ fn session_opts(data: PathBuf) -> PlayOptions {
     }
 }
 
-fn moves_on_screen(s: &Session) -> usize {
+fn moves_on_screen(s: &mut Session) -> usize {
     s.game().game().ply()
 }
 
@@ -184,14 +184,18 @@ fn the_start_offers_an_unfinished_autosave() {
         Some(offer.clone()),
         opts.clone(),
     );
-    insta::assert_snapshot!("resume_offer_80x24", screen(&s, 80, 24));
-    insta::assert_snapshot!("resume_offer_120x40", screen(&s, 120, 40));
+    insta::assert_snapshot!("resume_offer_80x24", screen(&mut s, 80, 24));
+    insta::assert_snapshot!("resume_offer_120x40", screen(&mut s, 120, 40));
     // Keys go to the offer, not the game.
     press(&mut s, KeyCode::Char('j'));
     assert!(s.offer().is_some());
     press(&mut s, KeyCode::Char('r'));
     assert!(s.offer().is_none());
-    assert_eq!(moves_on_screen(&s), 2, "the autosaved game is on screen");
+    assert_eq!(
+        moves_on_screen(&mut s),
+        2,
+        "the autosaved game is on screen"
+    );
 
     let mut s = Session::new(
         open(&opts).expect("opens"),
@@ -200,7 +204,7 @@ fn the_start_offers_an_unfinished_autosave() {
     );
     press(&mut s, KeyCode::Esc);
     assert!(s.offer().is_none());
-    assert_eq!(moves_on_screen(&s), 0, "the new game is on screen");
+    assert_eq!(moves_on_screen(&mut s), 0, "the new game is on screen");
     assert!(!s.should_quit());
 
     let mut s = Session::new(open(&opts).expect("opens"), Some(offer), opts);
@@ -246,14 +250,14 @@ fn resuming_past_broken_autosaves_says_so_in_two_lines_at_80_columns() {
         open: qchess::ui::open::Open::Resume,
         ..session_opts(data)
     };
-    let app = open(&opts).expect("resumes");
+    let mut app = open(&opts).expect("resumes");
     assert!(app.quantum().is_some(), "a quantum game");
     assert_eq!(
         app.message().text,
         "resumed game-20261123-164000-a1b2c3.toml at ply 2: white to move; passed over newer \
          game-20261126-000000-dddddd.toml (unreadable) and 2 more"
     );
-    let s = screen(&*app, 80, 24);
+    let s = screen(&mut *app, 80, 24);
     let message: Vec<&str> = s.lines().skip(22).collect();
     assert!(!s.contains('…'), "{s}");
     assert!(
@@ -286,7 +290,7 @@ fn the_save_line_offers_a_path_that_typing_replaces() {
     press(&mut app, KeyCode::Enter);
     assert!(matches!(app.question(), Some(Question::CreateDir { .. })));
     assert_eq!(app.message().text, "create ~/games? y/n");
-    both("save_create_folder", &app);
+    both("save_create_folder", &mut app);
     assert!(!home.join("games").exists());
     // No: back to the line, with the text, to fix it.
     keys(&mut app, "n");
@@ -310,7 +314,7 @@ fn a_long_path_scrolls_with_the_cursor() {
     let long =
         "/srv/games/quantum-chess/tournaments/2026/november/round-3/board-12/ann-vs-bo-final.toml";
     keys(&mut app, long);
-    both("save_long_path", &app);
+    both("save_long_path", &mut app);
     // The typed line is the message area's first row (the hint flows on below it).
     let typed = |s: String| {
         s.lines()
@@ -318,11 +322,11 @@ fn a_long_path_scrolls_with_the_cursor() {
             .unwrap_or_default()
             .to_string()
     };
-    let end = typed(screen(&app, 80, 24));
+    let end = typed(screen(&mut app, 80, 24));
     assert!(end.contains("ann-vs-bo-final.toml"), "{end}");
     assert!(!end.contains("/srv/games"), "the start scrolled out: {end}");
     press(&mut app, KeyCode::Home);
-    let start = typed(screen(&app, 80, 24));
+    let start = typed(screen(&mut app, 80, 24));
     assert!(start.contains("save to: /srv/games"), "{start}");
 }
 

@@ -146,7 +146,10 @@ fn the_heat_map_shades_the_board() {
     press(&mut app, KeyCode::Char('i'));
     goto(&mut app, "e2");
     let mut t = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
-    t.draw(|f| draw(f, &app)).expect("draw");
+    t.draw(|f| {
+        draw(f, &app);
+    })
+    .expect("draw");
     let buf = t.backend().buffer();
     let (x, y) = cell_of(sq("c3"));
     assert_eq!(
@@ -160,7 +163,10 @@ fn the_heat_map_shades_the_board() {
     // Picked squares are marked as selected instead.
     let picked = inspecting_split(Tier::TrueColor);
     let mut t = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
-    t.draw(|f| draw(f, &picked)).expect("draw");
+    t.draw(|f| {
+        draw(f, &picked);
+    })
+    .expect("draw");
     let (x, y) = cell_of(sq("a3"));
     assert_eq!(t.backend().buffer()[(x, y)].symbol(), "<");
 }
@@ -170,7 +176,7 @@ fn help_lists_the_inspector_key() {
     let mut app = app_with(&[], Tier::None);
     press(&mut app, KeyCode::Char('?'));
     for (w, h) in [(80, 24), (120, 40)] {
-        let s = screen(&app, w, h);
+        let s = screen(&mut app, w, h);
         assert!(s.contains("inspect: entanglement map"), "{s}");
         assert!(
             s.contains("( ) "),
@@ -181,20 +187,20 @@ fn help_lists_the_inspector_key() {
 
 #[test]
 fn snapshots_after_a_split() {
-    let app = inspecting_split(Tier::None);
-    insta::assert_snapshot!("inspector_split_80x24", screen(&app, 80, 24));
-    insta::assert_snapshot!("inspector_split_120x40", screen(&app, 120, 40));
+    let mut app = inspecting_split(Tier::None);
+    insta::assert_snapshot!("inspector_split_80x24", screen(&mut app, 80, 24));
+    insta::assert_snapshot!("inspector_split_120x40", screen(&mut app, 120, 40));
     let mut open = app_with(&["b1^a3c3"], Tier::None);
     goto(&mut open, "a3");
     press(&mut open, KeyCode::Char('i'));
-    insta::assert_snapshot!("inspector_open_80x24", screen(&open, 80, 24));
+    insta::assert_snapshot!("inspector_open_80x24", screen(&mut open, 80, 24));
 }
 
 #[test]
 fn merge_advice_only_for_the_same_piece_on_both_squares() {
     // The split knight on a3 and c3: same type and colour, the merge reading shows.
-    let app = inspecting_split(Tier::None);
-    assert!(screen(&app, 120, 40).contains("merge:"));
+    let mut app = inspecting_split(Tier::None);
+    assert!(screen(&mut app, 120, 40).contains("merge:"));
     // The knight on a3 and a pawn, an empty square, a black knight: no merge advice.
     for second in ["b2", "a5", "b8"] {
         let mut app = app_with(&["b1^a3c3"], Tier::None);
@@ -203,7 +209,7 @@ fn merge_advice_only_for_the_same_piece_on_both_squares() {
         goto(&mut app, second);
         press(&mut app, KeyCode::Enter);
         assert_eq!(app.inspector().and_then(|i| i.second()), Some(sq(second)));
-        let shown = screen(&app, 120, 40);
+        let shown = screen(&mut app, 120, 40);
         assert!(shown.contains("opposite share"), "{second}: {shown}");
         assert!(!shown.contains("merge:"), "{second}: {shown}");
     }
@@ -212,7 +218,7 @@ fn merge_advice_only_for_the_same_piece_on_both_squares() {
 #[test]
 fn a_cut_inspector_scrolls_at_60x20() {
     let mut app = inspecting_split(Tier::None);
-    let first = screen(&app, 60, 20);
+    let first = screen(&mut app, 60, 20);
     assert!(first.contains("PgDn: more"), "{first}");
     assert!(
         !first.contains("heat"),
@@ -223,9 +229,9 @@ fn a_cut_inspector_scrolls_at_60x20() {
     let mut seen = first;
     for _ in 0..10 {
         press(&mut app, KeyCode::PageDown);
-        seen += &screen(&app, 60, 20);
+        seen += &screen(&mut app, 60, 20);
     }
-    let last = screen(&app, 60, 20);
+    let last = screen(&mut app, 60, 20);
     assert!(
         last.contains("PgUp: more") && last.contains("heat"),
         "{last}"
@@ -243,7 +249,7 @@ fn a_cut_inspector_scrolls_at_60x20() {
     for _ in 0..10 {
         press(&mut app, KeyCode::PageUp);
     }
-    assert!(screen(&app, 60, 20).contains("PgDn: more"));
-    let full = screen(&app, 120, 40);
+    assert!(screen(&mut app, 60, 20).contains("PgDn: more"));
+    let full = screen(&mut app, 120, 40);
     assert!(!full.contains("more "), "{full}");
 }

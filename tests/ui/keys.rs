@@ -484,7 +484,9 @@ mod random_keys {
                 if app.should_quit() {
                     break;
                 }
-                term.draw(|f| draw(f, &app)).expect("draw");
+                term.draw(|f| {
+        draw(f, &app);
+    }).expect("draw");
                 let total: f64 = Square::all().map(|s| app.quantum().unwrap().probability(s)).sum();
                 prop_assert!(total <= 32.0 + 1e-9);
                 prop_assert_eq!(app.game().ply(), app.game().history().len());

@@ -46,7 +46,11 @@ impl Screen {
 
     fn draw(&mut self) {
         let app = &self.app;
-        self.term.draw(|f| draw(f, app)).expect("draw");
+        let mut drawn = None;
+        self.term
+            .draw(|f| drawn = Some(draw(f, app)))
+            .expect("draw");
+        self.app.took(drawn.expect("drawn"));
     }
 
     fn buffer(&self) -> &Buffer {
@@ -403,8 +407,11 @@ mod variants {
         )
     }
 
-    fn redraw(a: &App, t: &mut Terminal<TestBackend>) {
-        t.draw(|f| qchess::ui::draw(f, a)).expect("draw");
+    fn redraw(a: &mut App, t: &mut Terminal<TestBackend>) {
+        let mut drawn = None;
+        t.draw(|f| drawn = Some(qchess::ui::draw(f, a)))
+            .expect("draw");
+        a.took(drawn.expect("drawn"));
     }
 
     fn click(a: &mut App, t: &mut Terminal<TestBackend>, sq: &str) {
@@ -433,11 +440,11 @@ mod variants {
         for (w, h) in SIZES {
             let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
             let mut a = variant(RuleSet::Harmonics);
-            redraw(&a, &mut t);
+            redraw(&mut a, &mut t);
             // A quantum move: the piece, t, the target.
             click(&mut a, &mut t, "b1");
             press(&mut a, KeyCode::Char('t'));
-            redraw(&a, &mut t);
+            redraw(&mut a, &mut t);
             assert!(matches!(a.mode(), Mode::Moves { quantum: true, .. }));
             click(&mut a, &mut t, "c3");
             click(&mut a, &mut t, "e7");
@@ -448,7 +455,7 @@ mod variants {
             assert_eq!(a.question(), Some(&Question::Quit));
 
             let mut a = variant(RuleSet::Haft);
-            redraw(&a, &mut t);
+            redraw(&mut a, &mut t);
             click(&mut a, &mut t, "g1");
             click(&mut a, &mut t, "f3");
             assert_eq!(texts(&a), vec!["g1f3"], "{w}x{h}");

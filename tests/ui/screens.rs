@@ -25,9 +25,9 @@ fn app(moves: &[&str]) -> App {
 
 #[test]
 fn every_pane_shows_from_80x23() {
-    let a = app(&["b1^a3c3"]);
+    let mut a = app(&["b1^a3c3"]);
     for (w, h) in [(80, 23), (80, 24), (120, 40)] {
-        let s = screen(&a, w, h);
+        let s = screen(&mut a, w, h);
         for title in ["Board", "Probabilities", "History", "Circuit"] {
             assert!(s.contains(title), "{title} at {w}x{h}\n{s}");
         }
@@ -39,7 +39,7 @@ fn every_pane_shows_from_80x23() {
 fn tab_picks_the_pane_below_the_board_on_small_screens() {
     let mut a = app(&["b1^a3c3"]);
     for (w, h) in [(60, 20), (79, 24), (100, 21)] {
-        let s = screen(&a, w, h);
+        let s = screen(&mut a, w, h);
         assert!(s.contains("Board") && s.contains("History"), "{w}x{h}\n{s}");
         assert!(s.contains("Probabilities"), "{w}x{h}\n{s}");
         assert!(!s.contains("Circuit"), "{w}x{h}\n{s}");
@@ -51,7 +51,7 @@ fn tab_picks_the_pane_below_the_board_on_small_screens() {
         a.message().text,
         "small screens show the circuit below the board"
     );
-    let s = screen(&a, 60, 20);
+    let s = screen(&mut a, 60, 20);
     assert!(s.contains("Circuit: ply 1 b1^a3c3"), "{s}");
     assert!(!s.contains("Probabilities"), "{s}");
     assert!(s.contains("Tab: probabilities"), "{s}");
@@ -59,18 +59,18 @@ fn tab_picks_the_pane_below_the_board_on_small_screens() {
     assert_eq!(a.drawer(), Drawer::Probabilities);
     // The help lists the key.
     press(&mut a, KeyCode::Char('?'));
-    assert!(screen(&a, 120, 40).contains("Tab "));
+    assert!(screen(&mut a, 120, 40).contains("Tab "));
 }
 
 #[test]
 fn the_help_turns_pages_where_it_does_not_fit() {
     let mut a = app(&[]);
     press(&mut a, KeyCode::Char('?'));
-    let first = screen(&a, 60, 20);
+    let first = screen(&mut a, 60, 20);
     assert!(first.contains("Keys 1/4 (any key: more)"), "{first}");
     press(&mut a, KeyCode::Char('x'));
     assert!(a.help_shown());
-    let second = screen(&a, 60, 20);
+    let second = screen(&mut a, 60, 20);
     assert!(second.contains("Keys 2/4 (any key: more)"), "{second}");
     assert!(
         second.contains("quit (asks first during a game)"),
@@ -78,32 +78,32 @@ fn the_help_turns_pages_where_it_does_not_fit() {
     );
     // Then the rules in short, on two pages at this size; the last key closes.
     press(&mut a, KeyCode::Char('x'));
-    assert!(screen(&a, 60, 20).contains("Rules 3/4 (any key: more)"));
+    assert!(screen(&mut a, 60, 20).contains("Rules 3/4 (any key: more)"));
     press(&mut a, KeyCode::Char('x'));
-    assert!(screen(&a, 60, 20).contains("Rules 4/4 (any key closes)"));
+    assert!(screen(&mut a, 60, 20).contains("Rules 4/4 (any key closes)"));
     press(&mut a, KeyCode::Char('x'));
     assert!(!a.help_shown());
     // Where the keys fit on one page, the rules are the second.
     press(&mut a, KeyCode::Char('?'));
-    let s = screen(&a, 80, 23);
+    let s = screen(&mut a, 80, 23);
     assert!(s.contains("Keys 1/2 (any key: more)"), "{s}");
     assert!(s.contains("( ) legal target"), "{s}");
     press(&mut a, KeyCode::Char('x'));
-    assert!(screen(&a, 80, 23).contains("Rules 2/2 (any key closes)"));
+    assert!(screen(&mut a, 80, 23).contains("Rules 2/2 (any key closes)"));
     press(&mut a, KeyCode::Char('x'));
     assert!(!a.help_shown());
     // Ctrl-C quits from any page.
     press(&mut a, KeyCode::Char('?'));
-    let _ = screen(&a, 60, 20);
+    let _ = screen(&mut a, 60, 20);
     a.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     assert!(a.should_quit());
 }
 
 #[test]
 fn below_60x20_a_note_says_so() {
-    let a = app(&[]);
+    let mut a = app(&[]);
     for (w, h) in [(59, 20), (60, 19), (40, 10)] {
-        let s = screen(&a, w, h);
+        let s = screen(&mut a, w, h);
         assert!(s.contains("too small"), "{w}x{h}\n{s}");
         assert!(s.contains("60x20"), "{w}x{h}\n{s}");
         assert!(!s.contains("Board"), "{w}x{h}");
@@ -121,7 +121,10 @@ fn percentages_are_drawn_to_stand_out_and_mark_superposition() {
     let a = App::new(game, Paint::new(theme.clone(), Tier::TrueColor), false);
     let rgb = |c: qchess::ui::theme::Rgb| Color::Rgb(c.0, c.1, c.2);
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
-    t.draw(|f| draw(f, &a)).unwrap();
+    t.draw(|f| {
+        draw(f, &a);
+    })
+    .unwrap();
     let buf = t.backend().buffer();
     // a3 (dark square, compact board): glyph at x 4, "50" at x 5 and 6, row 6.
     assert_eq!(buf[(4, 6)].symbol(), "♘");
@@ -134,7 +137,10 @@ fn percentages_are_drawn_to_stand_out_and_mark_superposition() {
     assert_eq!(buf[(10, 7)].symbol(), " ");
     // Large squares: "50%" under the glyph, in the same ink.
     let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    t.draw(|f| draw(f, &a)).unwrap();
+    t.draw(|f| {
+        draw(f, &a);
+    })
+    .unwrap();
     let text = t.backend().to_string();
     assert!(text.contains("50%"), "{text}");
     let buf = t.backend().buffer();
@@ -166,7 +172,7 @@ fn bottom_words(screen: &str, rows: usize) -> String {
 }
 
 /// Whether `text`, word for word, is what the message area shows at `w`x`h`.
-fn message_shows_all(a: &App, w: u16, h: u16, text: &str) {
+fn message_shows_all(a: &mut App, w: u16, h: u16, text: &str) {
     let s = screen(a, w, h);
     let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
@@ -187,7 +193,7 @@ fn long_messages_wrap_at_80_columns() {
     assert!(said.len() > 80, "{said}");
     assert!(said.contains("chance to go on"), "{said}");
     for (w, h) in [(80, 24), (80, 23)] {
-        message_shows_all(&a, w, h, &said);
+        message_shows_all(&mut a, w, h, &said);
     }
     // A refusal: the rook on a1 cannot split at the start.
     let mut a = app(&[]);
@@ -196,23 +202,23 @@ fn long_messages_wrap_at_80_columns() {
     }
     let refusal = a.message().text.clone();
     assert!(refusal.len() > 80, "{refusal}");
-    message_shows_all(&a, 80, 24, &refusal);
+    message_shows_all(&mut a, 80, 24, &refusal);
     // The `:` hint, after the typed text.
     press(&mut a, KeyCode::Char(':'));
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     let hint = a.message().text.clone();
     assert!(hint.ends_with("Esc cancels"), "{hint}");
     assert!(bottom_words(&s, 2).starts_with(": type a move"), "{s}");
-    message_shows_all(&a, 80, 24, &hint);
+    message_shows_all(&mut a, 80, 24, &hint);
     for c in "e2e".chars() {
         press(&mut a, KeyCode::Char(c));
     }
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     assert!(bottom_words(&s, 2).starts_with(": e2e type a move"), "{s}");
-    message_shows_all(&a, 80, 24, &hint);
+    message_shows_all(&mut a, 80, 24, &hint);
     // Short messages keep one line: the panes keep their room.
-    let a = app(&[]);
-    let s = screen(&a, 80, 24);
+    let mut a = app(&[]);
+    let s = screen(&mut a, 80, 24);
     assert!(s.lines().nth(21).unwrap().contains("└"), "{s}");
 }
 
@@ -221,9 +227,9 @@ fn the_game_over_status_line_fits_80_columns() {
     let mut game = Game::from_fen("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", GameOptions::default())
         .expect("valid FEN");
     game.play("e7e8").unwrap();
-    let a = App::new(game, Paint::new(Theme::default(), Tier::None), false);
+    let mut a = App::new(game, Paint::new(Theme::default(), Tier::None), false);
     for (w, h) in [(80, 24), (60, 20)] {
-        let s = screen(&a, w, h);
+        let s = screen(&mut a, w, h);
         let status = s.lines().rev().find(|l| l.contains("game over")).unwrap();
         assert!(status.contains("game over: White wins"), "{s}");
         // Parts are left out whole, never cut.
@@ -247,7 +253,7 @@ fn the_inspector_says_no_square_is_entangled_in_full() {
     let mut a = app(&[]);
     press(&mut a, KeyCode::Char('i'));
     for (w, h) in [(80, 24), (80, 23)] {
-        let s = screen(&a, w, h);
+        let s = screen(&mut a, w, h);
         // The inspector's column, right of the board pane (44 cells) and its border.
         let pane: Vec<String> = s
             .lines()
@@ -290,7 +296,7 @@ fn a_failed_autosave_keeps_its_reason() {
         .unwrap()
         .to_string();
     assert!(!reason.is_empty() && !reason.starts_with('/'), "{said}");
-    let s = screen(&a, 80, 24);
+    let s = screen(&mut a, 80, 24);
     let shown = bottom_words(&s, 2);
     assert!(shown.contains(&format!("Autosave failed: {reason}")), "{s}");
     std::fs::remove_file(&file).unwrap();
@@ -300,9 +306,9 @@ fn a_failed_autosave_keeps_its_reason() {
 fn ascii_draws_ascii_borders() {
     let mut game = Game::standard(GameOptions::default());
     game.play("b1^a3c3").unwrap();
-    let a = App::new(game, Paint::new(Theme::default(), Tier::None), true);
+    let mut a = App::new(game, Paint::new(Theme::default(), Tier::None), true);
     for (w, h) in [(80, 24), (60, 20), (120, 40)] {
-        let s = screen(&a, w, h);
+        let s = screen(&mut a, w, h);
         assert!(s.is_ascii(), "{w}x{h}: not ASCII\n{s}");
         assert!(s.starts_with("\"+ Board -"), "{s}");
     }

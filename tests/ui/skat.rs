@@ -30,13 +30,13 @@ fn lab(start: usize) -> SkatLab {
     lab_with(start, Tier::None, AnalyzeOptions::default())
 }
 
-fn both(name: &str, lab: &SkatLab) {
+fn both(name: &str, lab: &mut SkatLab) {
     insta::assert_snapshot!(format!("{name}_80x24"), screen(lab, 80, 24));
     insta::assert_snapshot!(format!("{name}_120x40"), screen(lab, 120, 40));
 }
 
 /// (card, distribution) selected in the shown endgame.
-fn selection(lab: &SkatLab) -> (Card, usize) {
+fn selection(lab: &mut SkatLab) -> (Card, usize) {
     match lab.shown() {
         Some(Shown::Endgame(s)) => {
             // The tricks pane always plays the selected card in the selected deal.
@@ -54,7 +54,7 @@ fn card(name: &str) -> Card {
 
 #[test]
 fn nine_card_opens_on_the_recommendation() {
-    both("skat_nine_card", &lab(0));
+    both("skat_nine_card", &mut lab(0));
 }
 
 #[test]
@@ -62,16 +62,16 @@ fn nine_card_with_a_selection() {
     let mut l = lab(0);
     // H7 led in distribution 9: a line the defenders lose.
     keys(&mut l, "ljjjjjjjj");
-    assert_eq!(selection(&l), (card("H7"), 8));
-    both("skat_nine_card_h7_d9", &l);
+    assert_eq!(selection(&mut l), (card("H7"), 8));
+    both("skat_nine_card_h7_d9", &mut l);
 }
 
 #[test]
 fn toy_shows_each_phase() {
     let mut l = lab(2);
-    both("skat_toy", &l);
+    both("skat_toy", &mut l);
     keys(&mut l, "ll");
-    both("skat_toy_phase3", &l);
+    both("skat_toy_phase3", &mut l);
     let Some(Shown::Toy(t)) = l.shown() else {
         panic!("the toy should be shown");
     };
@@ -85,7 +85,7 @@ fn help_lists_the_keys() {
     let mut l = lab(0);
     keys(&mut l, "?");
     assert!(l.help_shown());
-    both("skat_help", &l);
+    both("skat_help", &mut l);
     press(&mut l, KeyCode::Esc);
     assert!(!l.help_shown());
 }
@@ -93,33 +93,37 @@ fn help_lists_the_keys() {
 #[test]
 fn arrows_and_vim_keys_move_the_selection() {
     let mut l = lab(0);
-    assert_eq!(selection(&l), (card("HQ"), 0));
+    assert_eq!(selection(&mut l), (card("HQ"), 0));
     press(&mut l, KeyCode::Down);
     keys(&mut l, "j");
-    assert_eq!(selection(&l), (card("HQ"), 2));
+    assert_eq!(selection(&mut l), (card("HQ"), 2));
     keys(&mut l, "k");
-    assert_eq!(selection(&l), (card("HQ"), 1));
+    assert_eq!(selection(&mut l), (card("HQ"), 1));
     press(&mut l, KeyCode::Left);
-    assert_eq!(selection(&l), (card("H10"), 1));
+    assert_eq!(selection(&mut l), (card("H10"), 1));
     keys(&mut l, "h");
-    assert_eq!(selection(&l), (card("H10"), 1), "stops at the first card");
+    assert_eq!(
+        selection(&mut l),
+        (card("H10"), 1),
+        "stops at the first card"
+    );
     keys(&mut l, "lll");
-    assert_eq!(selection(&l), (card("H7"), 1), "stops at the last card");
+    assert_eq!(selection(&mut l), (card("H7"), 1), "stops at the last card");
     press(&mut l, KeyCode::End);
-    assert_eq!(selection(&l), (card("H7"), 11));
+    assert_eq!(selection(&mut l), (card("H7"), 11));
     press(&mut l, KeyCode::PageDown);
     assert_eq!(
-        selection(&l),
+        selection(&mut l),
         (card("H7"), 11),
         "stops at the last distribution"
     );
     press(&mut l, KeyCode::PageUp);
-    assert_eq!(selection(&l), (card("H7"), 1));
+    assert_eq!(selection(&mut l), (card("H7"), 1));
     press(&mut l, KeyCode::Home);
-    assert_eq!(selection(&l), (card("H7"), 0));
+    assert_eq!(selection(&mut l), (card("H7"), 0));
     // The selected distribution's line is drawn, and the pane follows the selection.
     press(&mut l, KeyCode::End);
-    let s = screen(&l, 80, 24);
+    let s = screen(&mut l, 80, 24);
     assert!(s.contains("distribution 12 of 12"), "{s}");
     assert!(s.contains("▶ 12   48 lost"), "{s}");
 }
@@ -138,15 +142,15 @@ fn tab_moves_the_focus_and_arrows_then_scroll() {
     assert_eq!(l.focus(), Pane::Circuit);
 
     // At 80x24 the circuit is longer than its pane: j scrolls it, the selection stays.
-    let before = screen(&l, 80, 24);
+    let before = screen(&mut l, 80, 24);
     keys(&mut l, "jj");
     assert_eq!(l.scroll(Pane::Circuit), 2);
-    assert_eq!(selection(&l), (card("HQ"), 0));
-    let after = screen(&l, 80, 24);
+    assert_eq!(selection(&mut l), (card("HQ"), 0));
+    let after = screen(&mut l, 80, 24);
     assert_ne!(before, after);
     // Scrolling stops at the end of the text.
     keys(&mut l, &"j".repeat(60));
-    screen(&l, 80, 24);
+    screen(&mut l, 80, 24);
     let end = l.scroll(Pane::Circuit);
     assert!(end > 2 && end < 40, "{end}");
     keys(&mut l, "j");
@@ -173,7 +177,7 @@ fn presets_switch_by_number_and_by_p() {
     assert!(matches!(l.shown(), Some(Shown::Toy(_))));
     keys(&mut l, "p");
     assert_eq!(l.current(), 0, "p wraps around");
-    assert_eq!(selection(&l), (card("HQ"), 0));
+    assert_eq!(selection(&mut l), (card("HQ"), 0));
     keys(&mut l, "p");
     assert_eq!(l.current(), 1);
     match l.shown() {
@@ -183,13 +187,13 @@ fn presets_switch_by_number_and_by_p() {
         }
         other => panic!("five-each should be shown, not {other:?}"),
     }
-    assert!(screen(&l, 120, 40).contains("126 distributions"));
+    assert!(screen(&mut l, 120, 40).contains("126 distributions"));
     keys(&mut l, "P");
     assert_eq!(l.current(), 0);
     // The selection in an endgame is kept when coming back to it.
     keys(&mut l, "jl2P");
     assert_eq!(l.current(), 0);
-    assert_eq!(selection(&l), (card("H7"), 1));
+    assert_eq!(selection(&mut l), (card("H7"), 1));
     keys(&mut l, "9");
     assert_eq!(l.current(), 0);
     assert!(
@@ -227,7 +231,7 @@ fn focused_pane_border_is_lit() {
     use ratatui::style::Color;
     let mut l = lab_with(0, Tier::TrueColor, AnalyzeOptions::default());
     let t = Theme::default();
-    let border = |l: &SkatLab| {
+    let border = |l: &mut SkatLab| {
         // Top left corner of the probabilities pane and of the table pane (80x24).
         let term = terminal(l, 80, 24);
         let b = term.backend().buffer();
@@ -235,14 +239,14 @@ fn focused_pane_border_is_lit() {
     };
     let lit = Color::Rgb(t.title.0, t.title.1, t.title.2);
     let plain = Color::Rgb(t.border.0, t.border.1, t.border.2);
-    assert_eq!(border(&l), (lit, plain));
+    assert_eq!(border(&mut l), (lit, plain));
     press(&mut l, KeyCode::Tab);
-    assert_eq!(border(&l), (plain, lit));
+    assert_eq!(border(&mut l), (plain, lit));
 }
 
 #[test]
 fn ascii_cards_and_a_too_small_terminal() {
-    let l = SkatLab::new(
+    let mut l = SkatLab::new(
         builtin_entries(),
         0,
         AnalyzeOptions::default(),
@@ -250,9 +254,9 @@ fn ascii_cards_and_a_too_small_terminal() {
         true,
     )
     .expect("analyses");
-    let s = screen(&l, 120, 40);
+    let s = screen(&mut l, 120, 40);
     assert!(s.contains("HQ") && !s.contains('♥'), "{s}");
-    let s = screen(&l, 79, 24);
+    let s = screen(&mut l, 79, 24);
     assert!(s.contains("terminal too small"), "{s}");
 }
 
@@ -288,15 +292,15 @@ fn command_line_without_a_terminal() {
 
 #[test]
 fn the_lab_at_80x23_and_too_small_below() {
-    let l = lab(0);
-    insta::assert_snapshot!("skat_nine_card_80x23", screen(&l, 80, 23));
-    let s = screen(&l, 79, 23);
+    let mut l = lab(0);
+    insta::assert_snapshot!("skat_nine_card_80x23", screen(&mut l, 80, 23));
+    let s = screen(&mut l, 79, 23);
     assert!(s.contains("too small: need 80x23"), "{s}");
-    insta::assert_snapshot!("skat_too_small_60x20", screen(&l, 60, 20));
+    insta::assert_snapshot!("skat_too_small_60x20", screen(&mut l, 60, 20));
     let mut help = lab(0);
     keys(&mut help, "?");
-    insta::assert_snapshot!("skat_help_80x23", screen(&help, 80, 23));
-    let s = screen(&l, 80, 22);
+    insta::assert_snapshot!("skat_help_80x23", screen(&mut help, 80, 23));
+    let s = screen(&mut l, 80, 22);
     assert!(s.contains("too small: need 80x23"), "{s}");
 }
 
@@ -324,13 +328,13 @@ fn cards_are_whole(screen: &str) -> Result<(), String> {
 fn five_each_rows_at_80_columns_never_cut_a_card() {
     let mut l = lab_with(1, Tier::None, fast());
     for (w, h) in [(80, 24), (80, 23), (120, 40)] {
-        let s = screen(&l, w, h);
+        let s = screen(&mut l, w, h);
         cards_are_whole(&s).unwrap_or_else(|e| panic!("{w}x{h}: {e}\n{s}"));
     }
-    insta::assert_snapshot!("skat_five_each_80x24", screen(&l, 80, 24));
+    insta::assert_snapshot!("skat_five_each_80x24", screen(&mut l, 80, 24));
     // Another distribution selected, further down the list.
     keys(&mut l, "jjjj");
-    let s = screen(&l, 80, 24);
+    let s = screen(&mut l, 80, 24);
     cards_are_whole(&s).unwrap_or_else(|e| panic!("{e}\n{s}"));
     assert!(s.contains("▶   5"), "{s}");
     assert!(cards_are_whole("P ♣J ♠1").is_err());

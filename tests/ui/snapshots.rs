@@ -35,13 +35,13 @@ fn press(app: &mut App, c: char) {
     driver::press(app, code);
 }
 
-fn both(name: &str, app: &App) {
+fn both(name: &str, app: &mut App) {
     insta::assert_snapshot!(format!("{name}_80x24"), screen(app, 80, 24));
     insta::assert_snapshot!(format!("{name}_120x40"), screen(app, 120, 40));
 }
 
 /// Snapshots at every size the game supports in full or compact.
-fn all_sizes(name: &str, app: &App) {
+fn all_sizes(name: &str, app: &mut App) {
     both(name, app);
     insta::assert_snapshot!(format!("{name}_80x23"), screen(app, 80, 23));
     insta::assert_snapshot!(format!("{name}_60x20"), screen(app, 60, 20));
@@ -49,7 +49,7 @@ fn all_sizes(name: &str, app: &App) {
 
 #[test]
 fn start_position() {
-    all_sizes("start", &app_from(None, &[]));
+    all_sizes("start", &mut app_from(None, &[]));
 }
 
 #[test]
@@ -59,23 +59,23 @@ fn after_a_split() {
     for c in "hhk".chars() {
         press(&mut app, c);
     }
-    all_sizes("split", &app);
+    all_sizes("split", &mut app);
 }
 
 #[test]
 fn circuit_after_a_capture() {
-    let app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
-    both("capture", &app);
+    let mut app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
+    both("capture", &mut app);
 }
 
 #[test]
 fn help_screen() {
     let mut app = app_from(None, &[]);
     press(&mut app, '?');
-    all_sizes("help", &app);
+    all_sizes("help", &mut app);
     // The second page of the help at 60x20.
     press(&mut app, 'x');
-    insta::assert_snapshot!("help_page2_60x20", screen(&app, 60, 20));
+    insta::assert_snapshot!("help_page2_60x20", screen(&mut app, 60, 20));
 }
 
 #[test]
@@ -83,18 +83,18 @@ fn the_help_ends_with_the_rules_in_short() {
     for (w, h) in [(80, 24), (120, 40), (60, 20)] {
         let mut app = app_from(None, &[]);
         press(&mut app, '?');
-        let mut shown = screen(&app, w, h);
+        let mut shown = screen(&mut app, w, h);
         while !shown.contains(" Rules ") {
             assert!(!shown.contains("any key closes"), "no rules page: {shown}");
             press(&mut app, 'x');
-            shown = screen(&app, w, h);
+            shown = screen(&mut app, w, h);
         }
         insta::assert_snapshot!(format!("help_rules_{w}x{h}"), &shown);
         // The rules end on the last page, whole.
         let mut rules = shown.clone();
         while !shown.contains("any key closes") {
             press(&mut app, 'x');
-            shown = screen(&app, w, h);
+            shown = screen(&mut app, w, h);
             rules.push_str(&shown);
         }
         assert!(rules.contains("found has lost."), "{rules}");
@@ -113,22 +113,22 @@ fn the_help_ends_with_the_last_messages_in_full() {
     press(&mut app, '?');
     // At 120x40 the keys and the messages share one page; at 80x24 the messages are on
     // the second.
-    insta::assert_snapshot!("help_messages_120x40", screen(&app, 120, 40));
+    insta::assert_snapshot!("help_messages_120x40", screen(&mut app, 120, 40));
     // The page turns by the pages of the last drawing.
-    let first = screen(&app, 80, 24);
+    let first = screen(&mut app, 80, 24);
     assert!(first.contains(" Keys 1/3 (any key: more) "), "{first}");
     press(&mut app, 'x');
-    insta::assert_snapshot!("help_messages_page2_80x24", screen(&app, 80, 24));
+    insta::assert_snapshot!("help_messages_page2_80x24", screen(&mut app, 80, 24));
     // On a small screen the messages keep one page under their heading, newest first
     // (the rules come after them: the third page at 80x24 closes).
     press(&mut app, 'x');
     press(&mut app, 'x');
     press(&mut app, '?');
-    let mut last = screen(&app, 60, 20);
+    let mut last = screen(&mut app, 60, 20);
     while !last.contains("Last messages") {
         assert!(!last.contains("any key closes"), "no messages page: {last}");
         press(&mut app, 'x');
-        last = screen(&app, 60, 20);
+        last = screen(&mut app, 60, 20);
     }
     assert_eq!(
         last.matches("Last messages, newest first:").count(),
@@ -140,23 +140,23 @@ fn the_help_ends_with_the_last_messages_in_full() {
 
 #[test]
 fn too_small() {
-    let app = app_from(None, &[]);
-    insta::assert_snapshot!("too_small_59x20", screen(&app, 59, 20));
-    insta::assert_snapshot!("too_small_80x19", screen(&app, 80, 19));
+    let mut app = app_from(None, &[]);
+    insta::assert_snapshot!("too_small_59x20", screen(&mut app, 59, 20));
+    insta::assert_snapshot!("too_small_80x19", screen(&mut app, 80, 19));
 }
 
 #[test]
 fn game_over() {
-    let app = app_from(Some("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8"]);
-    all_sizes("game_over", &app);
+    let mut app = app_from(Some("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), &["e7e8"]);
+    all_sizes("game_over", &mut app);
 }
 
 #[test]
 fn compact_arrangement_with_the_circuit_below() {
     let mut app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
     press(&mut app, '\t');
-    insta::assert_snapshot!("compact_circuit_60x20", screen(&app, 60, 20));
-    insta::assert_snapshot!("compact_circuit_79x24", screen(&app, 79, 24));
+    insta::assert_snapshot!("compact_circuit_60x20", screen(&mut app, 60, 20));
+    insta::assert_snapshot!("compact_circuit_79x24", screen(&mut app, 79, 24));
 }
 
 /// The busy line's spinner and time, which change from run to run, as `#` and `#.#`.
@@ -187,7 +187,7 @@ fn busy_mark() {
     // The move counts as running until the screen takes it in.
     std::thread::sleep(qchess::ui::work::BUSY_AFTER);
     for (w, h) in [(80, 24), (80, 23), (60, 20), (120, 40)] {
-        insta::assert_snapshot!(format!("busy_{w}x{h}"), steady(&screen(&app, w, h)));
+        insta::assert_snapshot!(format!("busy_{w}x{h}"), steady(&screen(&mut app, w, h)));
     }
     app.finish_work();
 }
@@ -200,7 +200,10 @@ fn ascii_pieces() {
         Paint::new(Theme::default(), Tier::None),
         true,
     );
-    t.draw(|f| draw(f, &app)).expect("draw");
+    t.draw(|f| {
+        draw(f, &app);
+    })
+    .expect("draw");
     let s = t.backend().to_string();
     assert!(s.contains("r    n    b    q    k    b    n    r"), "{s}");
     assert!(!s.contains('♜'));
@@ -216,7 +219,10 @@ fn colours_follow_the_tier() {
             false,
         );
         let mut t = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
-        t.draw(|f| draw(f, &app)).expect("draw");
+        t.draw(|f| {
+            draw(f, &app);
+        })
+        .expect("draw");
         // a8 (top left square, compact layout): border 1 + rank label 2.
         t.backend().buffer()[(4, 1)].bg
     };
@@ -231,5 +237,5 @@ fn circuit_list_view() {
     let mut app = app_from(None, &["b1^a3c3", "d7d5", "c3xd5.m1"]);
     press(&mut app, 'c');
     press(&mut app, 'c');
-    insta::assert_snapshot!("capture_list_80x24", screen(&app, 80, 24));
+    insta::assert_snapshot!("capture_list_80x24", screen(&mut app, 80, 24));
 }

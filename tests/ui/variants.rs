@@ -19,7 +19,7 @@ fn app(rules: RuleSet, fen: Option<&str>) -> App {
     App::new(game, Paint::new(Theme::default(), Tier::None), false)
 }
 
-fn texts(a: &App) -> Vec<String> {
+fn texts(a: &mut App) -> Vec<String> {
     a.game().history().iter().map(|r| r.text.clone()).collect()
 }
 
@@ -36,13 +36,13 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     );
     goto(&mut a, "c3");
     press(&mut a, KeyCode::Enter);
-    assert_eq!(texts(&a), vec!["b1~c3"]);
+    assert_eq!(texts(&mut a), vec!["b1~c3"]);
     // An ordinary move by Enter, Enter.
     goto(&mut a, "e7");
     press(&mut a, KeyCode::Enter);
     goto(&mut a, "e5");
     press(&mut a, KeyCode::Enter);
-    assert_eq!(texts(&a), vec!["b1~c3", "e7e5"]);
+    assert_eq!(texts(&mut a), vec!["b1~c3", "e7e5"]);
     let p = a
         .game()
         .cells()
@@ -64,24 +64,24 @@ fn harmonics_by_keys_ordinary_and_quantum_moves() {
     assert_eq!(a.game().history().len(), 2);
     // Take back.
     press(&mut a, KeyCode::Char('u'));
-    assert_eq!(texts(&a), vec!["b1~c3"]);
-    insta::assert_snapshot!("harmonics_80x24", screen(&a, 80, 24));
-    insta::assert_snapshot!("harmonics_120x40", screen(&a, 120, 40));
-    insta::assert_snapshot!("harmonics_80x23", screen(&a, 80, 23));
-    insta::assert_snapshot!("harmonics_60x20", screen(&a, 60, 20));
+    assert_eq!(texts(&mut a), vec!["b1~c3"]);
+    insta::assert_snapshot!("harmonics_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("harmonics_120x40", screen(&mut a, 120, 40));
+    insta::assert_snapshot!("harmonics_80x23", screen(&mut a, 80, 23));
+    insta::assert_snapshot!("harmonics_60x20", screen(&mut a, 60, 20));
     press(&mut a, KeyCode::Tab);
-    insta::assert_snapshot!("harmonics_trace_60x20", screen(&a, 60, 20));
+    insta::assert_snapshot!("harmonics_trace_60x20", screen(&mut a, 60, 20));
 }
 
 #[test]
 fn the_trace_pane_before_any_move_fits_at_80x24() {
     for (rules, name) in [(RuleSet::Harmonics, "harmonics"), (RuleSet::Haft, "haft")] {
-        let a = app(rules, None);
-        let s = screen(&a, 80, 24);
+        let mut a = app(rules, None);
+        let s = screen(&mut a, 80, 24);
         // The whole sentence, wrapped: the pane is 40 columns wide inside.
         assert!(s.contains("is listed here"), "{s}");
         insta::assert_snapshot!(format!("{name}_start_80x24"), s);
-        insta::assert_snapshot!(format!("{name}_start_120x40"), screen(&a, 120, 40));
+        insta::assert_snapshot!(format!("{name}_start_120x40"), screen(&mut a, 120, 40));
     }
 }
 
@@ -89,7 +89,7 @@ fn the_trace_pane_before_any_move_fits_at_80x24() {
 fn harmonics_takes_san_for_ordinary_moves_and_haft_does_not() {
     let mut a = app(RuleSet::Harmonics, None);
     typed(&mut a, "Nf3");
-    assert_eq!(texts(&a), vec!["g1f3"]);
+    assert_eq!(texts(&mut a), vec!["g1f3"]);
     typed(&mut a, "Nc3");
     assert!(
         a.message()
@@ -100,7 +100,7 @@ fn harmonics_takes_san_for_ordinary_moves_and_haft_does_not() {
     );
     let mut h = app(RuleSet::Haft, None);
     typed(&mut h, "e4");
-    assert!(texts(&h).is_empty());
+    assert!(texts(&mut h).is_empty());
     assert!(
         h.message().text.contains("write the two squares"),
         "{}",
@@ -122,7 +122,7 @@ fn promotion_asks_which_piece() {
         a.message().text
     );
     press(&mut a, KeyCode::Char('n'));
-    assert_eq!(texts(&a), vec!["a7a8n"]);
+    assert_eq!(texts(&mut a), vec!["a7a8n"]);
 }
 
 #[test]
@@ -137,14 +137,14 @@ fn haft_by_keys_locks_types() {
     press(&mut a, KeyCode::Enter);
     goto(&mut a, "f3");
     press(&mut a, KeyCode::Enter);
-    assert_eq!(texts(&a), vec!["e2e4", "e7e5", "g1f3"]);
+    assert_eq!(texts(&mut a), vec!["e2e4", "e7e5", "g1f3"]);
     assert!(a.game().history()[2].note.contains("locks N"));
     // The knight-mover is now shown as a knight, the others as M.
-    let board = screen(&a, 120, 40);
+    let board = screen(&mut a, 120, 40);
     assert!(board.contains('♘') && board.contains('M'), "{board}");
     goto(&mut a, "b1");
-    insta::assert_snapshot!("haft_80x24", screen(&a, 80, 24));
-    insta::assert_snapshot!("haft_120x40", screen(&a, 120, 40));
+    insta::assert_snapshot!("haft_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("haft_120x40", screen(&mut a, 120, 40));
     press(&mut a, KeyCode::Char('t'));
     assert!(
         a.message().text.contains("haft has no quantum moves"),
@@ -176,12 +176,12 @@ fn variant_games_save_load_and_replay() {
             open,
             ..PlayOptions::default()
         };
-        let Ok(loaded) = open(&opts(Open::Load(path.clone()))) else {
+        let Ok(mut loaded) = open(&opts(Open::Load(path.clone()))) else {
             panic!("a {rules} game opens");
         };
         assert_eq!(loaded.game().rules(), rules, "a {rules} game opens as one");
         assert_eq!(loaded.game().cells(), a.game().cells());
-        assert_eq!(texts(&loaded), texts(&a));
+        assert_eq!(texts(&mut loaded), texts(&mut a));
         let Ok(mut replay) = open(&opts(Open::Replay(path.clone()))) else {
             panic!("replays");
         };
@@ -266,7 +266,7 @@ fn typed_outcomes_are_refused_in_a_variant_game() {
     typed(&mut a, "d5d4");
     // An outcome typed with the move (as saved games record them) is refused.
     typed(&mut a, "c3d5.d5=N");
-    assert_eq!(texts(&a).len(), 4, "{}", a.message().text);
+    assert_eq!(texts(&mut a).len(), 4, "{}", a.message().text);
     assert_eq!(
         a.message().text,
         "c3d5.d5=N: outcomes are drawn at random; type it without .d5=N"

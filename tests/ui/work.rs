@@ -161,7 +161,7 @@ fn the_busy_line_shows_after_150_ms_with_the_time() {
     assert!(!shown_early || elapsed >= BUSY_AFTER);
     // Every size draws it (a resize while busy is drawn like any other).
     for (w, h) in [(80, 24), (120, 40), (80, 23), (60, 20)] {
-        let s = screen(&app, w, h);
+        let s = screen(&mut app, w, h);
         assert!(s.contains(&format!("playing {BIG_MOVE}: ")), "{w}x{h}\n{s}");
         assert!(s.contains(" s (Esc cancels, q quits)"), "{w}x{h}\n{s}");
     }
@@ -238,7 +238,7 @@ fn the_skat_lab_analyses_on_a_worker() {
     assert!(Screen::working(&lab));
     assert!(lab.shown().is_none());
     // The screen draws while it waits.
-    let s = screen(&lab, 80, 24);
+    let s = screen(&mut lab, 80, 24);
     assert!(s.contains("nine-card"), "{s}");
     lab.finish_work();
     assert!(lab.shown().is_some());
@@ -287,7 +287,7 @@ fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
     let a = lab.analysing().expect("analysing");
     assert_eq!(a.name, "five-each");
     for (w, h) in [(80, 24), (80, 23), (120, 40)] {
-        let s = screen(&lab, w, h);
+        let s = screen(&mut lab, w, h);
         // What runs, its stage, and for how long.
         let stage = [
             "solving the distributions",
@@ -304,7 +304,7 @@ fn esc_stops_the_skat_analysis_and_the_lab_shows_its_progress() {
     }
     press(&mut lab, KeyCode::Esc);
     assert!(lab.analysing().is_some_and(|a| a.stopping));
-    let s = screen(&lab, 80, 24);
+    let s = screen(&mut lab, 80, 24);
     assert!(s.contains("stopping the analysis of five-each"), "{s}");
     // The analysis itself stops (it would take seconds more): its result is the
     // cancellation, not a finished analysis.

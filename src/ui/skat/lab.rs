@@ -563,7 +563,7 @@ impl EndgameState {
 }
 
 impl Screen for SkatLab {
-    fn draw(&self, f: &mut Frame) {
+    fn draw(&mut self, f: &mut Frame) {
         super::draw(f, self)
     }
     fn handle_event(&mut self, event: Event) {
