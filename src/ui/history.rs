@@ -1,25 +1,91 @@
-//! The history pane: numbered moves in canonical notation, measured moves with their
-//! outcome in words; the shown move is highlighted and kept in view.
+//! The history pane: numbered moves in canonical notation, each with what it did in
+//! words (a measurement's outcome, harmonics collapsed); the shown move is highlighted
+//! and kept in view. Drawn from a [`HistoryModel`] of any rule system's game.
 
 use super::app::App;
+use super::color::Paint;
 use super::layout::hint_fits;
 use super::mouse::HistorySpot;
-use crate::chess::{Color, Game};
+use crate::chess::Color;
+use crate::game::Playable;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
+/// One move as the history lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The full-move number.
+    pub number: usize,
+    /// The side that moved.
+    pub color: Color,
+    /// The move in notation.
+    pub text: String,
+    /// What it did, in words (empty when there is nothing to say).
+    pub note: String,
+}
+
+/// What the history pane shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryModel {
+    /// The moves.
+    pub entries: Vec<Entry>,
+    /// The highlighted move (0-based).
+    pub shown: Option<usize>,
+    /// Moves from this index on are after the replay's shown ply (drawn dim).
+    pub future: usize,
+    /// Stepping through a replay (the keys at the bottom say so).
+    pub replay: bool,
+}
+
+impl HistoryModel {
+    /// The history of the screen's game: in replay the whole game, with the plies after
+    /// the shown one dim.
+    pub fn of(app: &App) -> HistoryModel {
+        let game = app.history_game();
+        // Full-move numbers go on from the start position's.
+        let start = game
+            .setup()
+            .start
+            .and_then(|fen| crate::chess::fen::parse(&fen).ok());
+        let first = start.as_ref().map_or(1, |p| p.fullmove as usize);
+        let black_first = start.is_some_and(|p| p.to_move == Color::Black);
+        HistoryModel {
+            entries: entries(game, first, black_first),
+            shown: app.shown_move(),
+            future: app.replay().map_or(usize::MAX, |r| r.ply),
+            replay: app.replay().is_some(),
+        }
+    }
+}
+
+/// The moves of `game`, numbered from `first` (black's move first when `black_first`).
+fn entries(game: &dyn Playable, first: usize, black_first: bool) -> Vec<Entry> {
+    game.history()
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let ply = i + black_first as usize;
+            Entry {
+                number: first + ply / 2,
+                color: r.color,
+                text: r.text,
+                note: r.note,
+            }
+        })
+        .collect()
+}
+
 /// Draws the history pane; says which move each row shows, for the mouse.
-pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) -> HistorySpot {
-    let paint = &app.paint;
+pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &HistoryModel) -> HistorySpot {
     let block = paint
         .block()
         .title(Span::styled(" History ", paint.title()))
         .title_bottom(Span::styled(
             hint_fits(
-                if app.replay().is_some() {
+                if model.replay {
                     " ← → step, g go to ply "
                 } else {
                     " [ ] pick a move "
@@ -33,32 +99,24 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) -> HistorySpot 
 
     let text = paint.fg(paint.theme.text);
     let info = paint.fg(paint.theme.info);
-    let shown = app.shown_move();
-    let start = game.start();
-    // In replay, the plies after the shown one are drawn dim.
-    let future = app.replay().map_or(usize::MAX, |r| r.ply);
-    // Full-move number of the first ply, and whether black made it.
-    let first_black = start.to_move == Color::Black;
     let mut lines: Vec<Line> = Vec::new();
     // The move of each line.
     let mut owners: Vec<Option<usize>> = Vec::new();
     let mut shown_line = 0;
     let width = inner.width as usize;
-    for (i, m) in game.history().iter().enumerate() {
-        let ply = i + first_black as usize;
-        let number = start.fullmove as usize + ply / 2;
+    for (i, m) in model.entries.iter().enumerate() {
         let dots = if m.color == Color::White { "." } else { "..." };
-        let mut style = if i >= future { paint.dim() } else { text };
-        if Some(i) == shown {
+        let mut style = if i >= model.future { paint.dim() } else { text };
+        if Some(i) == model.shown {
             style = style.add_modifier(Modifier::REVERSED);
             shown_line = lines.len();
         }
         lines.push(Line::from(Span::styled(
-            format!("{number}{dots} {}", m.played),
+            format!("{}{dots} {}", m.number, m.text),
             style,
         )));
-        if let Some(s) = m.summary.as_deref().filter(|s| !s.is_empty()) {
-            for chunk in wrap(s, width.saturating_sub(3)) {
+        if !m.note.is_empty() {
+            for chunk in wrap(&m.note, width.saturating_sub(3)) {
                 lines.push(Line::from(vec![
                     Span::raw("   "),
                     Span::styled(chunk, info),

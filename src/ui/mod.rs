@@ -73,8 +73,8 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
             if Panes::shown(p.probs) {
                 probs::render(f, p.probs, app, game);
             }
-            let shown = app.history_game().quantum().unwrap_or(game);
-            hits.history = Some(history::render(f, p.history, app, shown));
+            let model = history::HistoryModel::of(app);
+            hits.history = Some(history::render(f, p.history, &app.paint, &model));
         }
     }
     if Panes::shown(p.circuit) {

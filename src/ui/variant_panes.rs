@@ -8,14 +8,13 @@ use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::layout::{self, Panes};
 use super::listed_moves::move_squares;
-use super::mouse::{BoardSpot, HistorySpot, Hits};
+use super::mouse::{BoardSpot, Hits};
 use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::status;
 use super::Drawn;
 use crate::chess::{Color, Piece, Status};
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
@@ -33,7 +32,12 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     if Panes::shown(p.probs) {
         details(f, p.probs, app);
     }
-    let history = history(f, p.history, app);
+    let history = super::history::render(
+        f,
+        p.history,
+        &app.paint,
+        &super::history::HistoryModel::of(app),
+    );
     let circuit = Panes::shown(p.circuit).then(|| {
         trace(f, p.circuit, app);
         p.circuit
@@ -175,72 +179,6 @@ fn details(f: &mut Frame, area: Rect, app: &App) {
         .map(|l| Line::styled(l, text))
         .collect();
     f.render_widget(Paragraph::new(lines), inner);
-}
-
-fn history(f: &mut Frame, area: Rect, app: &App) -> HistorySpot {
-    let bottom = if app.replay.is_some() {
-        " ← → step, g go to ply "
-    } else {
-        " [ ] pick a move "
-    };
-    let block = pane(
-        app,
-        " History ".into(),
-        layout::hint_fits(bottom, area.width),
-    );
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    let paint = &app.paint;
-    let future = app.replay.as_ref().map_or(usize::MAX, |r| r.ply);
-    let shown = app.shown_move();
-    let first_black = app
-        .history_game()
-        .history()
-        .first()
-        .is_some_and(|r| r.color == Color::Black);
-    let mut lines: Vec<Line> = Vec::new();
-    // The move of each line.
-    let mut owners: Vec<Option<usize>> = Vec::new();
-    let mut shown_line = 0;
-    for (i, r) in app.history_game().history().iter().enumerate() {
-        let ply = i + first_black as usize;
-        let dots = if r.color == Color::White { "." } else { "..." };
-        let mut style = if i >= future {
-            paint.dim()
-        } else {
-            paint.fg(paint.theme.text)
-        };
-        if Some(i) == shown {
-            style = style.add_modifier(Modifier::REVERSED);
-            shown_line = lines.len();
-        }
-        lines.push(Line::styled(
-            format!("{}{dots} {}", 1 + ply / 2, r.text),
-            style,
-        ));
-        for chunk in wrapped(std::slice::from_ref(&r.note), inner.width as usize - 3) {
-            if !chunk.is_empty() {
-                lines.push(Line::from(vec![
-                    Span::raw("   "),
-                    Span::styled(chunk, paint.fg(paint.theme.info)),
-                ]));
-            }
-        }
-        owners.resize(lines.len(), Some(i));
-    }
-    if lines.is_empty() {
-        lines.push(Line::styled("no moves yet", paint.dim()));
-    }
-    let offset = (shown_line + 1).saturating_sub(inner.height as usize);
-    f.render_widget(Paragraph::new(lines).scroll((offset as u16, 0)), inner);
-    HistorySpot {
-        area: inner,
-        rows: owners
-            .into_iter()
-            .skip(offset)
-            .take(inner.height as usize)
-            .collect(),
-    }
 }
 
 fn trace(f: &mut Frame, area: Rect, app: &App) {
