@@ -84,7 +84,7 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
-    status::render(f, p.status, p.message, app, game, message);
+    status::render(f, p.status, p.message, app, message);
     if app.place().is_none() {
         let players = &app.recorder().players;
         top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());

@@ -10,7 +10,7 @@ use super::message::{Message, Tone};
 use super::prompts::Purpose;
 use super::text::{clip, flow, flow_after, status_line, words};
 use super::work::{busy_line, BUSY_KEYS};
-use crate::chess::{Color, Game, Status};
+use crate::chess::{Color, Status};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -125,14 +125,26 @@ pub fn who(status: Status, to_move: Color, result: &str) -> String {
     }
 }
 
+/// The facts the status line gives about the screen's game: the ply, and for Quantum
+/// Chess the 50-move count, the branches and the backend; for the others their name.
+fn facts(app: &App) -> Vec<String> {
+    let g = app.game();
+    let ply = format!("ply {}", g.ply());
+    match g.quantum() {
+        Some(q) => vec![
+            ply,
+            format!("50-move {}/100", q.fifty_counter()),
+            format!("branches {}", app.view.branches),
+            q.options().backend.name().to_string(),
+        ],
+        None => vec![ply, g.rules().name().to_string()],
+    }
+}
+
 /// Draws the status line into `status` and the message area's `lines` into `message`.
-pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App, g: &Game, lines: Vec<Line>) {
-    let facts = vec![
-        format!("ply {}", g.ply()),
-        format!("50-move {}/100", g.fifty_counter()),
-        format!("branches {}", app.view.branches),
-        g.options().backend.name().to_string(),
-    ];
+pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App, lines: Vec<Line>) {
+    let g = app.game();
+    let facts = facts(app);
     let replay = app.replay().map(|r| (r.ply, r.full.ply()));
     let who = who(g.status(), g.to_move(), &app.result_words());
     let line = game_status(&app.paint, replay, who, facts, status.width);

@@ -2,7 +2,7 @@
 //! by weight, or worlds and possible types), the history with its remarks, and the trace
 //! of what the shown move did; plus the status and message lines.
 
-use super::app::{App, Mode};
+use super::app::App;
 use super::board::glyph;
 use super::history::wrap;
 use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
@@ -22,7 +22,7 @@ use ratatui::Frame;
 /// Draws the whole screen for a rule system other than Quantum Chess; what it learned.
 pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     let area = f.area();
-    let message = message_lines(app, area.width);
+    let message = status::message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
         popup::too_small(f, area, layout::COMPACT_SIZE);
@@ -50,8 +50,7 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     if let Some(d) = p.drawer {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("trace"));
     }
-    status_line(f, p.status, app);
-    f.render_widget(Paragraph::new(message), p.message);
+    status::render(f, p.status, p.message, app, message);
     if app.place().is_none() {
         let players = &app.recorder().players;
         super::top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
@@ -210,27 +209,3 @@ fn trace(f: &mut Frame, area: Rect, app: &App) {
     );
 }
 
-/// The message area's lines at `width` (see [`status::message_area`]).
-fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let prompt = match app.mode() {
-        Mode::Prompt { line, purpose } => Some((*purpose, line)),
-        _ => None,
-    };
-    status::message_area(
-        &app.paint,
-        &app.message,
-        prompt,
-        app.busy(),
-        app.thinking_line(),
-        width,
-    )
-}
-
-fn status_line(f: &mut Frame, area: Rect, app: &App) {
-    let g = app.game();
-    let facts = vec![format!("ply {}", g.ply()), g.rules().name().to_string()];
-    let replay = app.replay.as_ref().map(|r| (r.ply, r.full.ply()));
-    let who = status::who(g.status(), g.to_move(), &app.result_words());
-    let line = status::game_status(&app.paint, replay, who, facts, area.width);
-    f.render_widget(Paragraph::new(line), area);
-}
