@@ -85,6 +85,13 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
     }
     status::render(f, p.status, p.message, app, message);
+    let help_pages = overlays(f, area, app);
+    Drawn { hits, help_pages }
+}
+
+/// What is drawn over the panes of every rule system: who plays the computer, the
+/// game-over box, a question, the help; the help's page count when it is shown.
+fn overlays(f: &mut Frame, area: ratatui::layout::Rect, app: &App) -> Option<usize> {
     if app.place().is_none() {
         let players = &app.recorder().players;
         top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
@@ -95,6 +102,5 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     if let Some(q) = app.question() {
         popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
     }
-    let help_pages = app.help_shown().then(|| popup::help(f, area, app));
-    Drawn { hits, help_pages }
+    app.help_shown().then(|| popup::help(f, area, app))
 }

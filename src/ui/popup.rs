@@ -4,10 +4,9 @@
 use super::app::App;
 use super::color::Paint;
 use super::history::wrap;
-use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
+use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::prompts::Asked;
 use super::recent::Recent;
-use crate::game::RuleSet;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -25,12 +24,22 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-/// The help lines: one per entry of the key map in use (the replay one in replay); the
+/// The help lines: one per entry of the key map in use (the replay one in replay, else
+/// Quantum Chess's or the one of the rule systems that list their moves); the
 /// pause key only while the computer plays both sides (`watching`), where it acts.
-pub fn help_lines(replay: bool, watching: bool, shared: bool) -> Vec<(String, String)> {
-    let map = if replay { REPLAY_KEYMAP } else { KEYMAP };
+pub fn help_lines(
+    replay: bool,
+    quantum: bool,
+    watching: bool,
+    shared: bool,
+) -> Vec<(String, String)> {
+    let map = match (replay, quantum) {
+        (true, _) => REPLAY_KEYMAP,
+        (false, true) => KEYMAP,
+        (false, false) => VARIANT_KEYMAP,
+    };
     let mut v = map_lines(&shown_bindings(map, watching, shared));
-    if !replay {
+    if !replay && quantum {
         v.push(("q r b n".into(), "promotion piece, when asked".into()));
     }
     v
@@ -116,10 +125,11 @@ pub fn help(f: &mut Frame, area: Rect, app: &App) -> usize {
         &app.paint,
         help_lines(
             app.replay().is_some(),
+            app.quantum().is_some(),
             app.computer().sides().both(),
             app.place().is_some(),
         ),
-        RuleSet::Quantum.short_rules(),
+        app.game().rules().short_rules(),
         &app.recent,
         app.help_page(),
     )
@@ -371,14 +381,14 @@ mod tests {
 
     #[test]
     fn the_help_lists_only_keys_that_act_here() {
-        let alone = help_lines(false, false, false);
+        let alone = help_lines(false, true, false, false);
         for k in ["u", "n", "w"] {
             assert!(keys(&alone).contains(&k), "{k} in {alone:?}");
         }
         assert!(!keys(&alone).contains(&"p"), "pause only when watching");
-        assert!(keys(&help_lines(false, true, false)).contains(&"p"));
+        assert!(keys(&help_lines(false, true, true, false)).contains(&"p"));
         // A server room refuses take-backs, new games and saving: not listed there.
-        let room = help_lines(false, false, true);
+        let room = help_lines(false, true, false, true);
         for k in ["u", "n", "w"] {
             assert!(!keys(&room).contains(&k), "{k} in {room:?}");
         }

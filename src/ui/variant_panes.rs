@@ -5,7 +5,6 @@
 use super::app::App;
 use super::board::glyph;
 use super::history::wrap;
-use super::input::{REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::layout::{self, Panes};
 use super::listed_moves::move_squares;
 use super::mouse::{BoardSpot, Hits};
@@ -13,7 +12,7 @@ use super::popup;
 use super::squares::{self, BoardModel, Shown};
 use super::status;
 use super::Drawn;
-use crate::chess::{Color, Piece, Status};
+use crate::chess::{Color, Piece};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
@@ -51,39 +50,7 @@ pub fn draw(f: &mut Frame, app: &App) -> Drawn {
         popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("trace"));
     }
     status::render(f, p.status, p.message, app, message);
-    if app.place().is_none() {
-        let players = &app.recorder().players;
-        super::top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
-    }
-    let g = app.game();
-    if app.game_over_popup && g.status() != Status::Ongoing {
-        let reason = g.end_reason().unwrap_or_default();
-        let keys = super::popup::game_over_keys(app.place().is_some());
-        popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
-    }
-    if let Some(q) = app.question() {
-        popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
-    }
-    let help_pages = app.help_shown().then(|| {
-        let map = if app.replay.is_some() {
-            REPLAY_KEYMAP
-        } else {
-            VARIANT_KEYMAP
-        };
-        let shown =
-            popup::shown_bindings(map, app.computer().sides().both(), app.place().is_some());
-        let lines = popup::map_lines(&shown);
-        let rules = app.game().rules().short_rules();
-        popup::help_box(
-            f,
-            area,
-            &app.paint,
-            lines,
-            rules,
-            &app.recent,
-            app.help_page(),
-        )
-    });
+    let help_pages = super::overlays(f, area, app);
     Drawn { hits, help_pages }
 }
 
