@@ -14,8 +14,8 @@ use super::inspector::Inspector;
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::message::{Message, Tone};
-use super::mouse::{self, Act, Hits, Pointer, Shown};
-use super::opponent::{self, Computer, Plays, Purpose as Thought};
+use super::mouse::{self, Act, Hits, OnScreen, Pointer};
+use super::opponent::{self, Computer, Plays, ThinkingFor};
 pub use super::prompts::Purpose;
 use super::prompts::{self, Asking, Question};
 use super::recent::Recent;
@@ -314,7 +314,7 @@ impl App {
     /// Esc while the computer thinks: its search answers at once with the best move so
     /// far.
     pub fn hurry(&mut self) {
-        if self.computer.thinking() == Some(Thought::Move) {
+        if self.computer.thinking() == Some(ThinkingFor::Move) {
             self.computer.hurry();
             self.say(Tone::Plain, "moving now with the best move found so far");
         }
@@ -580,7 +580,7 @@ impl App {
 
     /// What starts the computer's search for `purpose` in the game as it is: the
     /// engine in Quantum Chess; elsewhere a greedy search on a copy, on its own thread.
-    fn search(&mut self, purpose: Thought) -> Box<dyn FnOnce() -> crate::engine::Thinking> {
+    fn search(&mut self, purpose: ThinkingFor) -> Box<dyn FnOnce() -> crate::engine::Thinking> {
         let side = self.game.to_move();
         if self.game.quantum().is_some() {
             let mut player = self.computer.player(purpose, side);
@@ -607,7 +607,7 @@ impl App {
         }
         let (side, ply) = (self.game.to_move(), self.game.ply());
         let watching = self.place.as_ref().is_some_and(|p| p.seat == Seat::Watches);
-        let search = self.search(Thought::Hint);
+        let search = self.search(ThinkingFor::Hint);
         match self.computer.start_hint(watching, side, ply, search) {
             Ok(()) => self.say(
                 Tone::Plain,
@@ -709,7 +709,7 @@ impl App {
         let Some(g) = mouse::gesture(&self.hits, ev) else {
             return;
         };
-        let shown = Shown {
+        let shown = OnScreen {
             help: self.help,
             game_over: self.game_over_popup,
             question: self.question.is_some(),
@@ -1110,8 +1110,8 @@ impl App {
             self.say(Tone::Plain, "hint hidden");
         } else if let Some(purpose) = self.computer.thinking() {
             match purpose {
-                Thought::Move => self.hurry(),
-                Thought::Hint => {
+                ThinkingFor::Move => self.hurry(),
+                ThinkingFor::Hint => {
                     self.computer.forget();
                     self.say(Tone::Plain, "hint stopped");
                 }
@@ -1371,7 +1371,7 @@ impl Plays for App {
     /// Starts the computer's search when it is to move (in a watched game once the
     /// pause after the last move is over).
     fn computer_turn(&mut self) {
-        let searching = self.computer.thinking() == Some(Thought::Move);
+        let searching = self.computer.thinking() == Some(ThinkingFor::Move);
         if !self.computer_to_move() || self.pending.is_some() || searching {
             return;
         }
@@ -1379,8 +1379,8 @@ impl Plays for App {
             return;
         }
         let (side, ply) = (self.game.to_move(), self.game.ply());
-        let thinking = self.search(Thought::Move)();
-        self.computer.start(Thought::Move, side, ply, thinking);
+        let thinking = self.search(ThinkingFor::Move)();
+        self.computer.start(ThinkingFor::Move, side, ply, thinking);
     }
 }
 

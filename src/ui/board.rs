@@ -4,7 +4,7 @@
 
 use super::app::App;
 use super::mouse::BoardSpot;
-use super::squares::{self, BoardModel, Shown};
+use super::squares::{self, BoardModel, ShownPiece};
 use crate::chess::{Color, Game, Kind, Piece, Shape, Square};
 use ratatui::layout::Rect;
 use ratatui::Frame;
@@ -61,7 +61,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16
     let mut pieces = [None; 64];
     for (i, shown) in pieces.iter_mut().enumerate() {
         let sq = Square(i as u8);
-        *shown = game.state().piece(sq).map(|p| Shown {
+        *shown = game.state().piece(sq).map(|p| ShownPiece {
             glyph: glyph(p, app.ascii),
             color: p.color,
             probability: app.view.chance(sq),

@@ -137,7 +137,7 @@ pub fn gesture(hits: &Hits, ev: MouseEvent) -> Option<Gesture> {
 
 /// What a game screen shows, as far as the mouse is concerned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Shown {
+pub struct OnScreen {
     /// The help is up (a click closes it).
     pub help: bool,
     /// The game-over popup is up (a click closes it).
@@ -172,7 +172,7 @@ impl Pointer {
     /// What `g` asks of a screen showing `shown`: a click closes the help or the
     /// game-over popup, a question takes no clicks, the right button cancels, the wheel
     /// picks moves over the history (plies in replay) and scrolls the circuit.
-    pub fn act(&mut self, g: Gesture, shown: Shown) -> Option<Act> {
+    pub fn act(&mut self, g: Gesture, shown: OnScreen) -> Option<Act> {
         let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
         if shown.help || shown.game_over {
             let close = if shown.help {
@@ -289,13 +289,13 @@ mod tests {
         let sq = |s| Square::parse(s).unwrap();
         let (g1, f3) = (Spot::Square(sq("g1")), Spot::Square(sq("f3")));
         let mut p = Pointer::default();
-        let plain = Shown::default();
+        let plain = OnScreen::default();
         assert_eq!(
             p.act(Gesture::Press(g1), plain),
             Some(Act::Square(sq("g1")))
         );
         // Released elsewhere with a piece selected: a drag, the target is picked.
-        let picked = Shown {
+        let picked = OnScreen {
             targets: true,
             ..plain
         };
@@ -307,7 +307,7 @@ mod tests {
         p.act(Gesture::Press(f3), plain);
         assert_eq!(p.act(Gesture::Release(f3), picked), None);
         // Popups: a click closes them; a question takes no clicks.
-        let help = Shown {
+        let help = OnScreen {
             help: true,
             ..plain
         };
@@ -316,12 +316,12 @@ mod tests {
             Some(Act::Action(Action::Help))
         );
         assert_eq!(p.act(Gesture::Wheel(Spot::Circuit, 1), help), None);
-        let asked = Shown {
+        let asked = OnScreen {
             question: true,
             ..plain
         };
         assert_eq!(p.act(Gesture::Press(g1), asked), None);
-        let replay = Shown {
+        let replay = OnScreen {
             replay: true,
             ..plain
         };

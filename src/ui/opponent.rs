@@ -128,7 +128,7 @@ pub fn wait_words(side: Color) -> String {
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
+pub enum ThinkingFor {
     /// The computer's own move.
     Move,
     /// A hint for the player to move.
@@ -138,7 +138,7 @@ pub enum Purpose {
 /// A search under way.
 struct Thought {
     thinking: Thinking,
-    purpose: Purpose,
+    purpose: ThinkingFor,
     /// The side it searches for and the ply it started at (a take-back or a new game
     /// since makes its answer stale).
     side: Color,
@@ -152,7 +152,7 @@ struct Thought {
 #[derive(Debug)]
 pub struct Answer {
     /// What it was for.
-    pub purpose: Purpose,
+    pub purpose: ThinkingFor,
     /// The side it searched for.
     pub side: Color,
     /// The ply it started at.
@@ -171,7 +171,7 @@ pub struct Score {
     /// The depth of the search.
     pub depth: u32,
     /// From a hint, else from the computer's own search.
-    pub purpose: Purpose,
+    pub purpose: ThinkingFor,
 }
 
 /// The pause between the computer's moves when it plays both sides, so a person can
@@ -263,7 +263,7 @@ impl Computer {
         if watching && !self.hint_rules.watchers {
             return Err("hints are for the players in this room, not for watchers");
         }
-        if self.thinking() == Some(Purpose::Hint) {
+        if self.thinking() == Some(ThinkingFor::Hint) {
             return Err("already looking for a hint: wait for it, or Esc stops it");
         }
         if self.last_hint.now() {
@@ -276,7 +276,7 @@ impl Computer {
             None => make(),
         };
         self.last_hint = thinking.tracker();
-        self.start(Purpose::Hint, side, ply, thinking);
+        self.start(ThinkingFor::Hint, side, ply, thinking);
         Ok(())
     }
 
@@ -298,10 +298,10 @@ impl Computer {
 
     /// The player for `purpose` on `side`'s turn: its own strength, or for a hint the
     /// other side's computer, else the hint level.
-    pub fn player(&self, purpose: Purpose, side: Color) -> Box<dyn Player> {
+    pub fn player(&self, purpose: ThinkingFor, side: Color) -> Box<dyn Player> {
         let strength = match purpose {
-            Purpose::Move => self.sides.of(side),
-            Purpose::Hint => self.sides.of(side).or(self.sides.of(side.opposite())),
+            ThinkingFor::Move => self.sides.of(side),
+            ThinkingFor::Hint => self.sides.of(side).or(self.sides.of(side.opposite())),
         };
         match strength {
             Some(s) => s.player(self.seed),
@@ -339,7 +339,7 @@ impl Computer {
     }
 
     /// Whether a search runs.
-    pub fn thinking(&self) -> Option<Purpose> {
+    pub fn thinking(&self) -> Option<ThinkingFor> {
         self.thought.as_ref().map(|t| t.purpose)
     }
 
@@ -350,7 +350,7 @@ impl Computer {
 
     /// Starts `thinking` for `purpose`, for `side` at `ply` (a search already running
     /// is dropped, which stops it).
-    pub fn start(&mut self, purpose: Purpose, side: Color, ply: usize, thinking: Thinking) {
+    pub fn start(&mut self, purpose: ThinkingFor, side: Color, ply: usize, thinking: Thinking) {
         self.next_at = None;
         self.thought = Some(Thought {
             thinking,
@@ -406,7 +406,7 @@ impl Computer {
     /// resuming).
     pub fn set_paused(&mut self, paused: bool) {
         self.paused = paused;
-        if paused && self.thinking() == Some(Purpose::Move) {
+        if paused && self.thinking() == Some(ThinkingFor::Move) {
             self.thought = None;
         }
     }
@@ -490,8 +490,8 @@ impl Computer {
         let t = self.thought.as_ref()?;
         let elapsed = t.started.elapsed();
         let who = match t.purpose {
-            Purpose::Move => format!("{} thinks", t.side.name()),
-            Purpose::Hint => format!("hint for {}", t.side.name()),
+            ThinkingFor::Move => format!("{} thinks", t.side.name()),
+            ThinkingFor::Hint => format!("hint for {}", t.side.name()),
         };
         let what = match &t.info {
             Some(i) => format!(
@@ -503,8 +503,8 @@ impl Computer {
             None => "searching".into(),
         };
         let keys = match t.purpose {
-            Purpose::Move => "Esc moves now",
-            Purpose::Hint => "Esc stops",
+            ThinkingFor::Move => "Esc moves now",
+            ThinkingFor::Hint => "Esc stops",
         };
         Some(format!(
             "{} {who} {:.1} s ({keys}): {what}",
@@ -550,8 +550,8 @@ pub(super) trait Plays {
                 let said = self.computer_mut().failed(a.side, &e);
                 self.tell(Tone::Error, &said);
             }
-            (Ok(choice), Purpose::Move) => self.play_computer_move(&choice.mv),
-            (Ok(choice), Purpose::Hint) => {
+            (Ok(choice), ThinkingFor::Move) => self.play_computer_move(&choice.mv),
+            (Ok(choice), ThinkingFor::Hint) => {
                 let squares = self.hint_squares(&choice.mv);
                 let said = self.computer_mut().show_hint(a.side, choice.mv, squares);
                 self.tell(Tone::Info, &said);
@@ -591,8 +591,8 @@ pub(super) fn tick(screen: &mut impl Plays) -> bool {
 /// "-20 cp for black (black's search, depth 3)".
 pub fn score_words(s: &Score) -> String {
     let from = match s.purpose {
-        Purpose::Hint => "hint".to_string(),
-        Purpose::Move => format!("{}'s search", s.side.name()),
+        ThinkingFor::Hint => "hint".to_string(),
+        ThinkingFor::Move => format!("{}'s search", s.side.name()),
     };
     format!(
         "{:+} cp for {} ({from}, depth {})",
@@ -605,7 +605,7 @@ pub fn score_words(s: &Score) -> String {
 /// The hint on the message line: "hint for white: e2e4, +35 cp (depth 3); Esc hides it".
 fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
     let score = score
-        .filter(|s| s.purpose == Purpose::Hint)
+        .filter(|s| s.purpose == ThinkingFor::Hint)
         .map(|s| format!(", {:+} cp (depth {})", s.centipawns.round() as i64, s.depth))
         .unwrap_or_default();
     format!("hint for {}: {mv}{score}; Esc hides it", side.name())
@@ -638,7 +638,7 @@ mod tests {
                 info: Some(sent),
             })
         });
-        c.start(Purpose::Move, Color::Black, 1, thinking);
+        c.start(ThinkingFor::Move, Color::Black, 1, thinking);
         let line = c.thinking_line(true).unwrap();
         assert!(
             line.contains("black thinks") && line.ends_with("searching"),
@@ -661,7 +661,10 @@ mod tests {
         assert_eq!(score_words(s), "-35 cp for black (black's search, depth 2)");
         c.hurry();
         let a = c.wait().expect("an answer");
-        assert_eq!((a.purpose, a.side, a.ply), (Purpose::Move, Color::Black, 1));
+        assert_eq!(
+            (a.purpose, a.side, a.ply),
+            (ThinkingFor::Move, Color::Black, 1)
+        );
         assert_eq!(a.choice.unwrap().mv, "e7e5");
         assert_eq!(c.thinking_line(true), None);
         let s = c.score().expect("its score");

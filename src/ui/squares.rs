@@ -15,7 +15,7 @@ use ratatui::Frame;
 
 /// A piece as the board shows it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Shown {
+pub struct ShownPiece {
     /// The character drawn (a glyph, a letter, or `M` for an undetermined piece).
     pub glyph: char,
     /// The piece's side.
@@ -30,7 +30,7 @@ pub struct BoardModel<'a> {
     /// The pane title.
     pub title: &'a str,
     /// What stands on each square (index = square number).
-    pub pieces: [Option<Shown>; 64],
+    pub pieces: [Option<ShownPiece>; 64],
     /// The cursor.
     pub cursor: Square,
     /// Selected squares.

@@ -9,7 +9,7 @@ use super::layout::{self, Panes};
 use super::listed_moves::move_squares;
 use super::mouse::{BoardSpot, Hits};
 use super::popup;
-use super::squares::{self, BoardModel, Shown};
+use super::squares::{self, BoardModel, ShownPiece};
 use super::status;
 use super::Drawn;
 use crate::chess::{Color, Piece};
@@ -77,7 +77,7 @@ fn board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSpot {
             None if c.color == Color::White => 'M',
             None => 'm',
         };
-        pieces[sq.0 as usize] = Some(Shown {
+        pieces[sq.0 as usize] = Some(ShownPiece {
             glyph,
             color: c.color,
             probability: c.probability,
@@ -175,4 +175,3 @@ fn trace(f: &mut Frame, area: Rect, app: &App) {
         inner,
     );
 }
-

@@ -13,7 +13,7 @@ use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::open::{open, Open, PlayOptions};
-use qchess::ui::opponent::{Computer, Purpose, Sides};
+use qchess::ui::opponent::{Computer, Sides, ThinkingFor};
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
 use qchess::uqci::client::UqciPlayer;
@@ -96,7 +96,7 @@ fn the_computer_replies_and_its_move_is_news() {
         "white (the player) moves first"
     );
     typed(&mut a, "e2e4");
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Move));
     a.finish_work();
     let h = a.game().history();
     assert_eq!(h.len(), 2);
@@ -197,7 +197,7 @@ fn u_takes_back_a_full_move_against_the_computer() {
     );
     // While it thinks, u takes back the player's move and the search is dropped.
     typed(&mut a, "g1f3");
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Move));
     press(&mut a, KeyCode::Char('u'));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2);
@@ -232,7 +232,11 @@ fn both_sides_play_with_a_pause_key() {
         black: Some(Strength::Level(1)),
     };
     let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move), "white starts");
+    assert_eq!(
+        a.computer().thinking(),
+        Some(ThinkingFor::Move),
+        "white starts"
+    );
     a.finish_work();
     assert_eq!(a.game().history().len(), 1);
     // The next move waits a moment (so a person can follow); p pauses meanwhile.
@@ -270,7 +274,7 @@ fn a_hint_is_shown_marked_and_scored() {
     let mut a =
         App::new(game(), paint(), false).with_computer(Computer::default().with_hint_level(1));
     press(&mut a, KeyCode::Char('H'));
-    assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Hint));
     a.finish_work();
     let (mv, squares) = a.computer().hint().cloned().expect("a hint");
     assert_eq!(squares.len(), 2, "{mv}");
@@ -308,7 +312,7 @@ fn a_screen_runs_one_hint_search_at_a_time() {
     let computer = Computer::default().with_hint_level(5);
     let mut a = App::new(game(), paint(), false).with_computer(computer);
     press(&mut a, KeyCode::Char('H'));
-    assert_eq!(a.computer().thinking(), Some(Purpose::Hint));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Hint));
     for _ in 0..50 {
         press(&mut a, KeyCode::Char('H'));
     }
@@ -365,7 +369,7 @@ fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
     let Ok(mut a) = open(&resume) else {
         panic!("the game resumes")
     };
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Move));
     a.finish_work();
     assert_eq!(a.game().history().len(), 4);
     assert_eq!(record::load(&file).unwrap().moves.len(), 4);
@@ -385,7 +389,7 @@ fn the_variants_computer_plays_greedily() {
         press(&mut a, KeyCode::Char(c));
     }
     press(&mut a, KeyCode::Enter);
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Move));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2);
     assert_eq!(a.game().history()[1].color, Color::Black);
@@ -499,7 +503,7 @@ fn against_external(command: &str, movetime: Duration) -> App {
 fn qchess_uqci_as_an_external_engine_replies_and_hints() {
     let mut a = against_external(&format!("{BIN} uqci"), Duration::from_millis(150));
     typed(&mut a, "e2e4");
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Move));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
     assert!(
@@ -628,7 +632,7 @@ fn a_saved_games_external_engine_plays_again_only_when_named_again() {
         a.computer().sides().black,
         Some(Strength::External(_))
     ));
-    assert_eq!(a.computer().thinking(), Some(Purpose::Move));
+    assert_eq!(a.computer().thinking(), Some(ThinkingFor::Move));
     a.finish_work();
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
     // Not named, or another command: the saved game starts no program; black is
