@@ -1,6 +1,7 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
 //! (docs/rules/notation.md).
 
+use crate::chess::distribution::MAX_DISTRIBUTION;
 use crate::chess::{fen::START_FEN, EndReason, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};
 use crate::quantum::bell::{bell, log_negativity};
@@ -14,9 +15,6 @@ use std::time::Duration;
 pub const BELL_NAMES: [&str; 8] = [
     "Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i",
 ];
-
-/// Most distribution entries printed.
-pub const MAX_DISTRIBUTION: usize = 4096;
 
 /// What `analyze` was asked.
 #[derive(Clone, Debug, Default)]

@@ -12,6 +12,7 @@
 pub mod computer;
 pub mod console;
 pub mod hub;
+pub mod incoming;
 pub mod input;
 pub mod keys;
 pub mod limits;
