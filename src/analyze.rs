@@ -1,6 +1,8 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
 //! (docs/rules/notation.md).
 
+pub mod cli;
+
 use crate::chess::{fen::START_FEN, report, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};
 use crate::game::{Playable, RuleSet, Setup};

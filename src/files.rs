@@ -1,11 +1,11 @@
 //! Reading the files a player names (saved games, `config.toml`, themes, Skat endgames,
 //! OpenQASM programs): regular files only, and at most [`MAX_BYTES`], so that
 //! `/dev/zero`, a FIFO or a huge file is refused at once instead of blocking or filling
-//! the memory.
+//! the memory. Writing files whole or not at all ([`write_atomic`]).
 
 use std::fs::{self, File};
-use std::io::{self, Read};
-use std::path::Path;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 
 /// The largest file qchess reads: 16 MiB, far more than any saved game, configuration,
 /// theme, endgame or exported circuit it writes.
@@ -91,6 +91,37 @@ pub fn read_text(path: &Path) -> io::Result<String> {
             ),
         )
     })
+}
+
+/// Writes `contents` to `path` so that the file is either the old one or the new one,
+/// never a mix: a temporary file beside it is written, flushed to disk and renamed over.
+/// Missing parent folders are made.
+pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
+    if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(d)?;
+    }
+    replace_atomic(path, contents)
+}
+
+/// [`write_atomic`] into a folder that must exist already.
+pub fn replace_atomic(path: &Path, contents: &str) -> io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp_name = format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id());
+    let tmp = dir.map_or_else(|| PathBuf::from(&tmp_name), |d| d.join(&tmp_name));
+    let written = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(contents.as_bytes())?;
+        f.flush()?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! qchess: Quantum Chess in the terminal, on an exact quantum simulator.
 pub mod analyze;
 pub mod chess;
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod files;

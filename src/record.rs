@@ -11,8 +11,7 @@ use crate::config::FileError;
 use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use serde::{Deserialize, Serialize};
-use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -459,36 +458,8 @@ pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
     SavedGame::parse(&text, path)
 }
 
-/// Writes `contents` to `path` so that the file is either the old one or the new one,
-/// never a mix: a temporary file beside it is written, flushed to disk and renamed over.
-/// Missing parent folders are made.
-pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
-    if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(d)?;
-    }
-    replace_atomic(path, contents)
-}
-
-/// [`write_atomic`] into a folder that must exist already.
-pub fn replace_atomic(path: &Path, contents: &str) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-    let tmp_name = format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id());
-    let tmp = dir.map_or_else(|| PathBuf::from(&tmp_name), |d| d.join(&tmp_name));
-    let written = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(contents.as_bytes())?;
-        f.flush()?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
-}
+/// Saved games are written whole or not at all (the server's rooms write theirs so too).
+pub use crate::files::write_atomic;
 
 /// Saves `game` to `path`, refusing to replace a file that is not a qchess saved game.
 pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {

@@ -8,6 +8,9 @@ use super::game::set_order;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// Most distribution entries printed (`qchess analyze`, the harmonics report).
+pub const MAX_DISTRIBUTION: usize = 4096;
+
 /// Entries under this probability are left out.
 const SMALLEST: f64 = 1e-12;
 

@@ -1,12 +1,10 @@
 //! What a Quantum Chess position holds, as the JSON object of docs/rules/notation.md
 //! (`qchess analyze --json` adds its own requests to it).
 
+use super::distribution::MAX_DISTRIBUTION;
 use super::{EndReason, Game, Square};
 use crate::quantum::FactorSize;
 use serde_json::{json, Map, Value};
-
-/// Most distribution entries printed.
-pub const MAX_DISTRIBUTION: usize = 4096;
 
 /// Every legal move of the side to move in canonical notation (splits in both target
 /// orders, merges in both source orders), none once the game is over.

@@ -5,6 +5,7 @@ use super::dirs::{config_dir, CONFIG_FILE, THEMES_DIR};
 use super::file::Config;
 use super::themes::{Catalogue, Source};
 use super::ConfigError;
+use crate::cli::{warn, write_stdout, Done, Failure, Outcome};
 use crate::ui::color::{ColorChoice, Paint, Tier};
 use crate::ui::theme::Theme;
 use crossterm::style::{Color as TermColor, ResetColor, SetBackgroundColor};
@@ -24,7 +25,12 @@ pub enum ConfigCommand {
     },
 }
 
-/// Runs `qchess config`; the text to print.
+/// Runs `qchess config`.
+pub fn run(cmd: ConfigCommand) -> Outcome {
+    config(cmd).map(Done::Print).map_err(Failure::new)
+}
+
+/// What `qchess config` prints.
 pub fn config(cmd: ConfigCommand) -> Result<String, ConfigError> {
     let path = config_dir()?.join(CONFIG_FILE);
     match cmd {
@@ -54,7 +60,23 @@ pub struct Listing {
     pub broken: Vec<ConfigError>,
 }
 
-/// Runs `qchess themes`.
+/// Runs `qchess themes`: the list, then the problems of the broken themes (exit code 2
+/// when there are any).
+pub fn run_themes(args: &ThemesArgs) -> Outcome {
+    let listing = themes(args).map_err(Failure::new)?;
+    if listing.broken.is_empty() {
+        return Ok(Done::Print(listing.text));
+    }
+    if let Err(f) = write_stdout(&listing.text) {
+        warn(f.message);
+    }
+    for e in &listing.broken {
+        warn(e);
+    }
+    Ok(Done::Exit(2))
+}
+
+/// The list of themes `qchess themes` prints.
 pub fn themes(args: &ThemesArgs) -> Result<Listing, ConfigError> {
     let themes_dir = config_dir()?.join(THEMES_DIR);
     let catalogue = Catalogue::with_user_dir(&themes_dir)?;

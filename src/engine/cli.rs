@@ -4,6 +4,7 @@
 use super::matches::{run_match, MatchError, MatchOptions, Result1};
 use super::spec::PlayerSpec;
 use super::uci::UciSettings;
+use crate::cli::{Done, Failure, Outcome};
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -76,8 +77,17 @@ fn probability(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Runs the match; the report as text or JSON.
-pub fn run(args: &MatchArgs) -> Result<String, MatchError> {
+/// Runs `qchess match`: the report as text or JSON.
+pub fn run(args: MatchArgs) -> Outcome {
+    // Without it an external engine would outlive a Ctrl-C (default handling still
+    // ends qchess if it cannot be set up).
+    #[cfg(unix)]
+    let _ = crate::uqci::client::end_all_on_signal();
+    play_match(&args).map(Done::Print).map_err(Failure::new)
+}
+
+/// Plays the match; the report as text or JSON.
+fn play_match(args: &MatchArgs) -> Result<String, MatchError> {
     let uci = UciSettings {
         depth: args.uci_depth,
         multipv: args.uci_multipv,

@@ -2,7 +2,7 @@
 //! it was made from, and never over a file that is not an earlier qchess export unless
 //! the player says so (`--force`).
 
-use crate::record::replace_atomic;
+use crate::files::replace_atomic;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! connection's writer task. Drawing never waits for the network: when the client
 //! reads too slowly, frames are dropped and the next one is drawn whole.
 
-use super::session::Incoming;
+use super::incoming::Incoming;
 use crate::ui::terminal::{Console, Ended, Woke};
 use crossterm::event::Event;
 use ratatui::backend::CrosstermBackend;

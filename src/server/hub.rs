@@ -3,10 +3,10 @@
 //! computers, the count of open sessions, and the themes a session may pick.
 
 use super::computer::{Computer, Computers};
+use super::incoming::Incoming;
 use super::limits::{Counter, Full, Limits, Ticket};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
-use super::session::Incoming;
 use crate::engine::player::SearchSlots;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;

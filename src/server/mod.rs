@@ -9,9 +9,11 @@
 //! computers on a few worker threads of their own ([`computer`]), so no move, no search
 //! and no slow client ever holds up the runtime, another session or another room.
 
+pub mod cli;
 pub mod computer;
 pub mod console;
 pub mod hub;
+pub mod incoming;
 pub mod input;
 pub mod keys;
 pub mod limits;

@@ -5,6 +5,7 @@
 
 use super::console::{Out, Remote};
 use super::hub::Hub;
+use super::incoming::Incoming;
 use super::limits::Ticket;
 use super::lobby::{self, Intent, Lobby};
 use super::room::{Person, Room, Roster, SessionId, Sitting, Wake, Want};
@@ -24,19 +25,6 @@ use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::Arc;
-
-/// What reaches a session's thread.
-#[derive(Debug)]
-pub enum Incoming {
-    /// A terminal event from the client (keys, mouse, paste, window size).
-    Event(Event),
-    /// The room changed: look at it.
-    Wake,
-    /// End the session, saying why on the client's terminal.
-    Close(String),
-    /// The client is gone.
-    Hangup,
-}
 
 /// Where a session starts.
 #[derive(Clone, Debug, PartialEq, Eq)]

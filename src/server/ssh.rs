@@ -7,12 +7,13 @@
 
 use super::console::{Out, QUEUE};
 use super::hub::Hub;
+use super::incoming::Incoming;
 use super::input::Parser;
 use super::keys::{fingerprint, Allowed};
 use super::limits::{self, Budget, Full, Ticket};
 use super::names;
 use super::room::Person;
-use super::session::{self, Incoming, Setup, Start};
+use super::session::{self, Setup, Start};
 use crossterm::event::Event;
 use russh::keys::PublicKey;
 use russh::server::{Auth, Handler, Msg, PublicKeyOffer, Session, VerifiedPublicKey};

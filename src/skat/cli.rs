@@ -14,6 +14,7 @@ use super::encode::EncodingKind;
 use super::endgame::{preset, Endgame, Side, PRESETS};
 use super::toy::{run_toy, ToyReport};
 use super::view::SkatView;
+use crate::cli::{Done, Failure, Outcome};
 use crate::quantum::BackendKind;
 use crate::ui::color::ColorChoice;
 use crate::ui::skat::{builtin_entries, Entry, LabOptions};
@@ -21,7 +22,6 @@ use crate::ui::terminal::Ended;
 use serde_json::{json, Value};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `qchess skat`.
 #[derive(clap::Args, Debug, Clone)]
@@ -136,15 +136,13 @@ fn parse_backend(s: &str) -> Result<BackendKind, String> {
     s.parse::<BackendKind>().map_err(|e| e.to_string())
 }
 
-/// A failure with its exit code.
-struct Failure {
-    code: u8,
-    message: String,
-}
-
-impl Failure {
-    fn user(message: String) -> Failure {
-        Failure { code: 2, message }
+/// A failure of what the user gave (exit code 2), said as the lab says its errors:
+/// `error: {message}`.
+fn refused(message: String) -> Failure {
+    Failure {
+        by: "error",
+        message,
+        code: 2,
     }
 }
 
@@ -156,6 +154,7 @@ impl From<AnalysisError> for Failure {
             2
         };
         Failure {
+            by: "error",
             code,
             message: e.to_string(),
         }
@@ -167,26 +166,22 @@ fn load(source: &Source) -> Result<(String, Endgame), Failure> {
         (Some(path), _) => {
             let label = path.display().to_string();
             let text = crate::files::read_text(path)
-                .map_err(|e| Failure::user(format!("{label}: cannot read: {e}")))?;
+                .map_err(|e| refused(format!("{label}: cannot read: {e}")))?;
             (label, text)
         }
         (None, Some(name)) => {
             let text = preset(name).ok_or_else(|| {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
-                Failure::user(format!(
+                refused(format!(
                     "unknown preset \"{name}\" (choose {})",
                     names.join(", ")
                 ))
             })?;
             (format!("preset {name}"), text.to_string())
         }
-        (None, None) => {
-            return Err(Failure::user(
-                "give an endgame FILE or --preset NAME".to_string(),
-            ))
-        }
+        (None, None) => return Err(refused("give an endgame FILE or --preset NAME".to_string())),
     };
-    let eg = Endgame::from_toml(&text).map_err(|e| Failure::user(format!("{label}: {e}")))?;
+    let eg = Endgame::from_toml(&text).map_err(|e| refused(format!("{label}: {e}")))?;
     Ok((label, eg))
 }
 
@@ -416,7 +411,7 @@ fn lab_options(t: TuiArgs) -> Result<LabOptions, Failure> {
             .position(|e| e.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = entries.iter().map(|e| e.name()).collect();
-                Failure::user(format!(
+                refused(format!(
                     "unknown preset \"{name}\" (choose {})",
                     names.join(", ")
                 ))
@@ -442,7 +437,7 @@ fn lab_options(t: TuiArgs) -> Result<LabOptions, Failure> {
 fn tui(t: TuiArgs) -> Result<u8, Failure> {
     let opts = lab_options(t)?;
     if !std::io::stdout().is_terminal() {
-        return Err(Failure::user(
+        return Err(refused(
             "the Skat lab needs a terminal (`qchess skat view` prints the panes as text)"
                 .to_string(),
         ));
@@ -450,7 +445,7 @@ fn tui(t: TuiArgs) -> Result<u8, Failure> {
     match crate::ui::skat::run(opts) {
         Ok(Ended::Quit) => Ok(0),
         Ok(Ended::Signal(sig)) => Ok((128 + sig).clamp(0, 255) as u8),
-        Err(e) => Err(Failure::user(e.to_string())),
+        Err(e) => Err(refused(e.to_string())),
     }
 }
 
@@ -496,13 +491,7 @@ fn analyze_with_bar(label: &str, eg: &Endgame, opts: &AnalyzeOptions) -> Result<
     })
 }
 
-/// What a command left to do: print text, or exit with a code (the lab ran).
-enum Done {
-    Text(String),
-    Exit(u8),
-}
-
-fn execute(command: SkatCommand) -> Result<Done, Failure> {
+fn execute(command: SkatCommand) -> Outcome {
     let text = match command {
         SkatCommand::Tui(t) => return tui(t).map(Done::Exit),
         SkatCommand::Analyze {
@@ -529,6 +518,7 @@ fn execute(command: SkatCommand) -> Result<Done, Failure> {
         }
         SkatCommand::Toy { backend, json } => {
             let r = run_toy(backend).map_err(|e| Failure {
+                by: "error",
                 code: 1,
                 message: format!("toy: {e}"),
             })?;
@@ -558,29 +548,22 @@ fn execute(command: SkatCommand) -> Result<Done, Failure> {
             .map(|(name, what, _)| format!("{name:<10} {what}\n"))
             .collect(),
     };
-    Ok(Done::Text(text))
+    Ok(Done::Print(text))
 }
 
-/// Runs a `qchess skat` command, printing its result on stdout or one error line on
-/// stderr; the exit code is 0, 2 for bad input, 1 for an internal failure, 128 + the
-/// signal when one stopped the lab.
-pub fn run(args: SkatArgs) -> ExitCode {
+/// Runs a `qchess skat` command: its output, or its error on one line; the exit code is
+/// 0, 2 for bad input, 1 for an internal failure, 128 + the signal when one stopped the
+/// lab.
+pub fn run(args: SkatArgs) -> Outcome {
     let command = match args.command {
         Some(c) => c,
         None if std::io::stdout().is_terminal() => SkatCommand::Tui(args.tui),
         None => text_instead(args.tui),
     };
-    match execute(command) {
-        Ok(Done::Text(out)) => {
-            print!("{out}");
-            ExitCode::SUCCESS
-        }
-        Ok(Done::Exit(code)) => ExitCode::from(code),
-        Err(f) => {
-            eprintln!("error: {}", f.message.replace('\n', " "));
-            ExitCode::from(f.code)
-        }
-    }
+    execute(command).map_err(|f| Failure {
+        message: f.message.replace('\n', " "),
+        ..f
+    })
 }
 
 #[cfg(test)]

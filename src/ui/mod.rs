@@ -4,6 +4,7 @@
 pub mod app;
 pub mod board;
 pub mod circuit;
+pub mod cli;
 pub mod color;
 pub mod history;
 pub mod input;

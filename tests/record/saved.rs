@@ -211,14 +211,14 @@ fn a_file_that_failed_to_parse_is_never_overwritten() {
 fn atomic_write_keeps_the_old_file_when_the_write_fails() {
     let dir = temp_dir("atomic");
     let path = dir.join("auto.toml");
-    record::write_atomic(&path, "old").unwrap();
+    qchess::files::write_atomic(&path, "old").unwrap();
     // Block the temporary file with a folder of the same name: creating it fails.
     let tmp = dir.join(format!(".auto.toml.tmp-{}", std::process::id()));
     fs::create_dir_all(tmp.join("x")).unwrap();
-    assert!(record::write_atomic(&path, "new").is_err());
+    assert!(qchess::files::write_atomic(&path, "new").is_err());
     assert_eq!(fs::read_to_string(&path).unwrap(), "old");
     fs::remove_dir_all(&tmp).unwrap();
-    record::write_atomic(&path, "new").unwrap();
+    qchess::files::write_atomic(&path, "new").unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), "new");
     let left: Vec<_> = fs::read_dir(&dir)
         .unwrap()

@@ -146,7 +146,7 @@ fn unfinished_autosave(data: &std::path::Path) -> PathBuf {
     g.play("e7e5").expect("legal");
     let saved = SavedGame::of(&g, &ann_and_bo(), "2026-11-23T16:40:00Z");
     let path = record::autosave_path(data, "20261123-164000", "a1b2c3");
-    record::write_atomic(&path, &saved.to_toml()).expect("write");
+    qchess::files::write_atomic(&path, &saved.to_toml()).expect("write");
     path
 }
 
@@ -218,7 +218,7 @@ fn the_start_offers_an_unfinished_autosave() {
     let done = SavedGame::of(&g, &ann_and_bo(), "2026-11-23T17:00:00Z");
     let later = record::autosave_path(&data, "20261123-170000", "d4e5f6");
     std::thread::sleep(std::time::Duration::from_millis(20));
-    record::write_atomic(&later, &done.to_toml()).expect("write");
+    qchess::files::write_atomic(&later, &done.to_toml()).expect("write");
     assert_eq!(resumable(&data), None);
 }
 

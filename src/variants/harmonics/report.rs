@@ -4,7 +4,7 @@
 use super::board::{piece, Board};
 use super::superposition::{Marginal, Superposition};
 use super::{HarmonicsGame, BOUND_RULE};
-use crate::chess::report::MAX_DISTRIBUTION;
+use crate::chess::distribution::MAX_DISTRIBUTION;
 use crate::chess::{Piece, Square};
 use crate::format::percent;
 use crate::game::Playable;

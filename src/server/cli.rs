@@ -1,0 +1,125 @@
+//! `qchess serve`: its arguments, read into the server's options with the themes of
+//! the configuration, and the run of the server.
+
+use super::{ServeError, ServeOptions};
+use crate::cli::{warn, Done, Failure, Outcome};
+use crate::config::{Catalogue, Settings};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `qchess serve`.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:2222")]
+    listen: std::net::SocketAddr,
+    /// The host key (ed25519, created on first start; default: server/host_ed25519 in
+    /// the data directory).
+    #[arg(long, value_name = "FILE")]
+    host_key: Option<PathBuf>,
+    /// Game sessions at once, in all.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_sessions: u32,
+    /// Game sessions at once from one address.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_per_address: u32,
+    /// Rooms at once.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_rooms: u32,
+    /// Computer searches at once, over all rooms (default: one per core); rooms whose
+    /// computer is to move wait their turn.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    computer_searches: Option<u32>,
+    /// Hint searches (H) at once, over all sessions (default: one per core); each
+    /// session runs one at a time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    hint_searches: Option<u32>,
+    /// Let watchers ask for hints too (by default only the players may).
+    #[arg(long)]
+    watcher_hints: bool,
+    /// Minutes without input before a session is closed (its seat is kept).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_080))]
+    idle_minutes: u64,
+    /// Rooms one player may have opened at once (counted by key when they signed in
+    /// with one, else by name).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    rooms_per_player: u32,
+    /// Hours a room may go without a player connected before it is closed (its game is
+    /// kept with the finished ones).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=8760))]
+    room_idle_hours: u64,
+    /// Minutes a dropped seat is kept for its player's name alone (a seat taken with a
+    /// key is always kept for that key).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=10_080))]
+    seat_grace_minutes: u64,
+    /// Only the keys in this authorized_keys file may sign in (default: anyone, by any
+    /// name, without a password).
+    #[arg(long, value_name = "FILE")]
+    authorized_keys: Option<PathBuf>,
+    /// Where the host key and the rooms are kept (default: the data directory).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+/// Runs `qchess serve`: the options from the flags, the themes from the configuration.
+pub fn run(args: ServeArgs) -> Outcome {
+    let data_dir = args
+        .data_dir
+        .map_or_else(crate::config::data_dir, Ok)
+        .map_err(Failure::new)?;
+    let mut opts = ServeOptions::in_data_dir(args.listen, &data_dir);
+    if let Some(key) = args.host_key {
+        opts.host_key = key;
+    }
+    opts.authorized_keys = args.authorized_keys;
+    opts.limits.max_sessions = args.max_sessions as usize;
+    opts.limits.per_address = args.max_per_address as usize;
+    opts.limits.max_rooms = args.max_rooms as usize;
+    opts.limits.idle = Duration::from_secs(args.idle_minutes * 60);
+    if let Some(n) = args.computer_searches {
+        opts.limits.computer_searches = n as usize;
+    }
+    if let Some(n) = args.hint_searches {
+        opts.limits.hint_searches = n as usize;
+    }
+    opts.limits.watcher_hints = args.watcher_hints;
+    opts.limits.rooms_per_player = args.rooms_per_player as usize;
+    opts.limits.room_idle = Duration::from_secs(args.room_idle_hours * 3600);
+    opts.limits.seat_grace = Duration::from_secs(args.seat_grace_minutes * 60);
+    // The server's themes: the built-in ones and the user's, starting with config.toml's.
+    let settings = crate::config::config_dir().and_then(|d| Settings::load(&d));
+    let (catalogue, chosen) = match settings {
+        Ok(s) => (s.themes, s.config.theme),
+        Err(e) => {
+            warn(format!("{e}; serving the built-in themes"));
+            (
+                Catalogue::built_in(),
+                crate::config::file::DEFAULT_THEME.to_string(),
+            )
+        }
+    };
+    for entry in catalogue.entries() {
+        match entry.load() {
+            Ok(theme) => opts.themes.push((entry.name.clone(), theme)),
+            Err(e) => warn(e),
+        }
+    }
+    opts.default_theme = opts
+        .themes
+        .iter()
+        .position(|(name, _)| *name == chosen)
+        .unwrap_or(0);
+    match super::run(opts) {
+        Ok(()) => Ok(Done::Exit(0)),
+        Err(e) => Err(Failure {
+            by: "qchess serve",
+            code: if matches!(e, ServeError::Unsaved(_)) {
+                1
+            } else {
+                2
+            },
+            message: e.to_string(),
+        }),
+    }
+}

@@ -1,0 +1,335 @@
+//! `qchess play`, `qchess resume` and `qchess replay`: the terminal game's arguments,
+//! read over config.toml and the defaults into the options of [`super::run`].
+
+use super::color::ColorChoice;
+use super::open::Open;
+use super::terminal::Ended;
+use super::PlayOptions;
+use crate::cli::{
+    parse_backend, parse_color, parse_dense_limit, parse_level, parse_sparse_limit, parse_variant,
+    Done, Failure, Outcome,
+};
+use crate::config::{Pieces, PlayFlags};
+use crate::engine::strength::Strength;
+use crate::game::RuleSet;
+use crate::quantum::BackendKind;
+use crate::record::Players;
+use crate::uqci::client::UqciPlayer;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Options of the terminal game.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Start position as FEN (default: the standard start).
+    #[arg(long, conflicts_with = "load")]
+    fen: Option<String>,
+    /// Seed for the random outcomes of measurements (default: from the clock).
+    #[arg(long, conflicts_with = "load")]
+    seed: Option<u64>,
+    /// Open a saved game and play on.
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// Rule system: quantum (Quantum Chess), harmonics or haft.
+    #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
+    variant: RuleSet,
+    /// White's name, kept in saved games.
+    #[arg(long, value_name = "NAME", default_value = "White")]
+    white: String,
+    /// Black's name, kept in saved games.
+    #[arg(long, value_name = "NAME", default_value = "Black")]
+    black: String,
+    /// The computer plays black, white or both (a game to watch: p pauses). Its name in
+    /// saved games ("qchess level 3") hands it its side again on resume. In harmonics
+    /// and haft the computer plays greedily (one ply, whatever the level).
+    #[arg(long, value_name = "SIDE", value_parser = parse_side, conflicts_with = "load")]
+    engine: Option<EngineSides>,
+    /// The computer's level, 1 (weakest) to 5 (strongest), also the level of hints
+    /// (H) (default: config.toml, else 3).
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    level: Option<u8>,
+    /// The computer thinks this many milliseconds per move instead of playing a level
+    /// (an external engine: 1000 unless given). With --load: the time of the external
+    /// engine that plays the saved game's side again.
+    #[arg(long, value_name = "MS", conflicts_with = "level",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    #[command(flatten)]
+    engine_cmd: EngineCmdArg,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// The external engine the player names.
+#[derive(Args, Debug, Clone, Default)]
+struct EngineCmdArg {
+    /// An external UQCI engine plays the computer's side (--engine), run by this command
+    /// line, e.g. "myengine --uqci"; "" for qchess's own engine (default: config.toml's
+    /// engine_cmd, else qchess's own). A saved game's side that this command played
+    /// goes back to it; a saved game alone never starts a program.
+    #[arg(long = "engine-cmd", value_name = "CMD")]
+    command: Option<String>,
+}
+
+/// Options of `qchess resume`.
+#[derive(Args, Debug, Clone)]
+pub struct ResumeArgs {
+    #[command(flatten)]
+    engine_cmd: EngineCmdArg,
+    /// The external engine (--engine-cmd, or engine_cmd in config.toml) thinks this
+    /// many milliseconds per move (default 1000).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// Options of `qchess replay`.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The saved game (TOML).
+    file: PathBuf,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// The sides `--engine` gives the computer: (white, black).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct EngineSides(bool, bool);
+
+/// `--engine`: black, white or both.
+fn parse_side(s: &str) -> Result<EngineSides, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "white" => Ok(EngineSides(true, false)),
+        "black" => Ok(EngineSides(false, true)),
+        "both" => Ok(EngineSides(true, true)),
+        _ => Err(format!(
+            "\"{s}\" is not a side: expected black, white or both"
+        )),
+    }
+}
+
+/// The computer's part in a new game: its sides and how it plays them.
+#[derive(Clone, Copy, Debug)]
+struct EngineChoice {
+    sides: EngineSides,
+    movetime: Option<u64>,
+}
+
+impl EngineChoice {
+    /// The players' names with the computer's sides named after its strength (the
+    /// game reads who the computer plays from the names): the external engine of
+    /// `opts` in Quantum Chess when there is one, else qchess's own.
+    fn name_sides(self, players: &mut Players, opts: &PlayOptions, variant: RuleSet) {
+        let external = opts
+            .engine_cmd
+            .as_deref()
+            .filter(|_| variant == RuleSet::Quantum);
+        let strength = match (external, self.movetime) {
+            (Some(command), _) => {
+                Strength::External(UqciPlayer::new(command, opts.engine_movetime))
+            }
+            (None, _) if variant != RuleSet::Quantum => Strength::Greedy,
+            (None, Some(ms)) => Strength::Movetime(ms),
+            (None, None) => Strength::Level(opts.engine_level),
+        };
+        if self.sides.0 {
+            players.white = strength.name();
+        }
+        if self.sides.1 {
+            players.black = strength.name();
+        }
+    }
+}
+
+/// How the game is shown, simulated and saved.
+#[derive(Args, Debug, Clone)]
+struct DisplayArgs {
+    /// Do not write the autosave file after every move (default: config.toml, else on).
+    #[arg(long)]
+    no_autosave: bool,
+    /// Simulator backend: sparse or dense (default: config.toml, else sparse).
+    #[arg(long, value_parser = parse_backend)]
+    backend: Option<BackendKind>,
+    /// Letters (K Q R B N P, lower case for black) instead of chess glyphs.
+    #[arg(long, conflicts_with = "unicode")]
+    ascii: bool,
+    /// Chess glyphs, even where config.toml asks for letters.
+    #[arg(long)]
+    unicode: bool,
+    /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none
+    /// (default: config.toml, else auto).
+    #[arg(long, value_parser = parse_color)]
+    color: Option<ColorChoice>,
+    /// Colour theme, built-in or your own (`qchess themes` lists them).
+    #[arg(long)]
+    theme: Option<String>,
+    /// Largest dense state, as log2 of the number of amplitudes (default: config.toml,
+    /// else 26).
+    #[arg(long, value_name = "LOG2", value_parser = parse_dense_limit)]
+    dense_limit: Option<u32>,
+    /// Largest sparse state, in branches (default: config.toml, else 4194304).
+    #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
+    sparse_limit: Option<usize>,
+    /// Leave the mouse to the terminal (its text selection), no clicks in the game
+    /// (default: config.toml, else the mouse is captured).
+    #[arg(long)]
+    no_mouse: bool,
+}
+
+/// `qchess play`: a new game, or a saved one opened with --load.
+pub fn play(args: PlayArgs) -> Outcome {
+    let open = args.load.map_or(Open::New, Open::Load);
+    let players = Players {
+        white: args.white,
+        black: args.black,
+    };
+    let engine = args.engine.map(|sides| EngineChoice {
+        sides,
+        movetime: args.movetime,
+    });
+    // A UQCI engine speaks Quantum Chess only: naming one for a variant is a mistake
+    // (one in config.toml just leaves the variants to qchess's own computer).
+    let named = args.engine_cmd.command.as_deref().map(str::trim);
+    if args.variant != RuleSet::Quantum && engine.is_some() && named.is_some_and(|c| !c.is_empty())
+    {
+        return Err(Failure::new(format!(
+            "--engine-cmd: a UQCI engine plays Quantum Chess only; in {} the \
+             computer is qchess's own (leave out --engine-cmd)",
+            args.variant
+        )));
+    }
+    if engine.is_none() && open == Open::New && args.movetime.is_some() {
+        return Err(Failure::new(
+            "--movetime is the computer's time per move: give --engine SIDE (black, \
+             white or both), or --load FILE for the external engine of a saved game",
+        ));
+    }
+    if engine.is_none() && open == Open::New && named.is_some_and(|c| !c.is_empty()) {
+        return Err(Failure::new(
+            "--engine-cmd names the engine for --engine SIDE (black, white or both), \
+             or for the side it played in a game opened with --load",
+        ));
+    }
+    let game = NewGame {
+        fen: args.fen,
+        seed: args.seed,
+        players,
+        variant: args.variant,
+        engine,
+        level: args.level,
+        engine_cmd: args.engine_cmd.command,
+        saved_engine_movetime: args.movetime.filter(|_| engine.is_none()),
+    };
+    run_tui(args.display, open, game)
+}
+
+/// `qchess resume`: the most recent autosave.
+pub fn resume(args: ResumeArgs) -> Outcome {
+    let game = NewGame {
+        engine_cmd: args.engine_cmd.command,
+        saved_engine_movetime: args.movetime,
+        ..NewGame::default()
+    };
+    run_tui(args.display, Open::Resume, game)
+}
+
+/// `qchess replay FILE`: steps through a saved game.
+pub fn replay(args: ReplayArgs) -> Outcome {
+    run_tui(args.display, Open::Replay(args.file), NewGame::default())
+}
+
+/// What `qchess play` asks of a new game (for resume only the engine command).
+#[derive(Debug, Default)]
+struct NewGame {
+    fen: Option<String>,
+    seed: Option<u64>,
+    players: Players,
+    variant: RuleSet,
+    engine: Option<EngineChoice>,
+    level: Option<u8>,
+    engine_cmd: Option<String>,
+    /// Opening a saved game: the external engine's time per move (ms).
+    saved_engine_movetime: Option<u64>,
+}
+
+/// Runs the terminal game: flags over config.toml over defaults.
+fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
+    let NewGame {
+        fen,
+        seed,
+        mut players,
+        variant,
+        engine,
+        level,
+        engine_cmd,
+        saved_engine_movetime,
+    } = game;
+    // A plain new game first offers an unfinished autosave; a game asked for by
+    // position, seed, rule system or computer opponent starts as asked.
+    let offer_resume = open == Open::New
+        && fen.is_none()
+        && seed.is_none()
+        && variant == RuleSet::Quantum
+        && engine.is_none();
+    let pieces = match (display.ascii, display.unicode) {
+        (true, _) => Some(Pieces::Ascii),
+        (_, true) => Some(Pieces::Unicode),
+        _ => None,
+    };
+    let flags = PlayFlags {
+        fen,
+        seed,
+        backend: display.backend,
+        theme: display.theme,
+        pieces,
+        color: display.color,
+        dense_limit_log2: display.dense_limit,
+        sparse_limit: display.sparse_limit,
+        mouse: display.no_mouse.then_some(false),
+        engine_level: level,
+        engine_cmd,
+    };
+    let mut opts: PlayOptions = crate::config::play_options(flags).map_err(Failure::new)?;
+    opts.offer_resume = offer_resume;
+    opts.variant = variant;
+    // A saved game names its computer's strength, but not an external engine's time:
+    // that comes with the command, and only means something when there is one.
+    if saved_engine_movetime.is_some() && opts.engine_cmd.is_none() {
+        return Err(Failure::new(
+            "--movetime on a saved game is the time of an external engine, and none \
+             is named (--engine-cmd, or engine_cmd in config.toml); qchess's own computer \
+             plays as its name in the saved game says",
+        ));
+    }
+    if let Some(ms) = engine.and_then(|e| e.movetime).or(saved_engine_movetime) {
+        opts.engine_movetime = std::time::Duration::from_millis(ms);
+    }
+    if let Some(e) = engine {
+        e.name_sides(&mut players, &opts, variant);
+    }
+    opts.players = players;
+    opts.autosave &= !display.no_autosave;
+    // Autosave and resume need the data directory: a game that would silently not be
+    // saved is refused (exit 2) with the reason; a replay, or a game without autosave,
+    // plays without it (the save line then offers no folder of its own).
+    let needed = (opts.autosave && !matches!(open, Open::Replay(_))) || open == Open::Resume;
+    opts.data_dir = match crate::config::data_dir() {
+        Ok(dir) => Some(dir),
+        Err(e) if needed => {
+            let why = if open == Open::Resume {
+                "resume looks for autosaves there"
+            } else {
+                "autosave needs it (or play with --no-autosave)"
+            };
+            return Err(Failure::new(format!("{e}; {why}")));
+        }
+        Err(_) => None,
+    };
+    opts.open = open;
+    match super::run(opts) {
+        Ok(Ended::Quit) => Ok(Done::Exit(0)),
+        Ok(Ended::Signal(sig)) => Ok(Done::Exit((128 + sig).clamp(0, 255) as u8)),
+        Err(e) => Err(Failure::new(e)),
+    }
+}
