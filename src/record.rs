@@ -8,6 +8,7 @@
 use crate::chess::fen::START_FEN;
 use crate::chess::{Game, GameOptions, Status};
 use crate::config::FileError;
+use crate::files::write_atomic;
 use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use serde::{Deserialize, Serialize};
@@ -457,9 +458,6 @@ pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
     })?;
     SavedGame::parse(&text, path)
 }
-
-/// Saved games are written whole or not at all (the server's rooms write theirs so too).
-pub use crate::files::write_atomic;
 
 /// Saves `game` to `path`, refusing to replace a file that is not a qchess saved game.
 pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {

@@ -105,8 +105,8 @@ impl Room {
             return Ok(());
         }
         // The seats first: a game file on disk always has its seats beside it.
-        let result = record::write_atomic(&seats_path(path), &now.1)
-            .and_then(|()| record::write_atomic(path, &now.0));
+        let result = crate::files::write_atomic(&seats_path(path), &now.1)
+            .and_then(|()| crate::files::write_atomic(path, &now.0));
         let problem = result
             .err()
             .map(|e| format!("cannot save {}: {e}", path.display()));
