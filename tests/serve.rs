@@ -7,7 +7,7 @@ mod support;
 #[path = "serve/hostile.rs"]
 mod hostile;
 
-use qchess::server::limits::Limits;
+use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::PrivateKey;
@@ -27,7 +27,7 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-async fn start(dir: &std::path::Path, limits: Limits) -> Server {
+async fn start(dir: &std::path::Path, limits: ServerLimits) -> Server {
     let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), dir);
     opts.limits = limits;
     Server::start(opts).await.expect("the server starts")
@@ -46,7 +46,7 @@ async fn bounded(secs: u64, body: impl Future<Output = Result<(), String>>) {
 async fn two_players_a_watcher_a_drop_and_a_rejoin() {
     bounded(50, async {
         let dir = scratch("play");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let addr = srv.addr();
         let mut ann = Term::open(addr, "ann", Ask::Room("r1"), (100, 30)).await?;
         ann.wait_for("you play white", T).await?;
@@ -118,7 +118,7 @@ async fn two_players_a_watcher_a_drop_and_a_rejoin() {
 async fn the_lobby_creates_lists_and_joins_rooms() {
     bounded(40, async {
         let dir = scratch("lobby");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let addr = srv.addr();
         let mut ann = Term::open(addr, "ann", Ask::Shell, (100, 30)).await?;
         ann.wait_for("No rooms yet", T).await?;
@@ -158,7 +158,7 @@ async fn the_lobby_creates_lists_and_joins_rooms() {
 async fn nothing_is_run_and_no_pty_is_refused() {
     bounded(40, async {
         let dir = scratch("refuse");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let addr = srv.addr();
         // A command that is not a room name.
         let mut t = Term::open(addr, "ann", Ask::Exec("ls /"), (80, 24)).await?;
@@ -230,7 +230,7 @@ fn garbage(n: usize) -> Vec<u8> {
 async fn malformed_pty_garbage_and_huge_pastes_stall_nobody() {
     bounded(50, async {
         let dir = scratch("garbage");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let addr = srv.addr();
         let mut ann = Term::open(addr, "ann", Ask::Room("calm"), (80, 24)).await?;
         ann.wait_for("you play white", T).await?;
@@ -300,7 +300,7 @@ async fn malformed_pty_garbage_and_huge_pastes_stall_nobody() {
 async fn rooms_come_back_after_a_restart() {
     bounded(40, async {
         let dir = scratch("restart");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let mut ann = Term::open(srv.addr(), "ann", Ask::Room("r1"), (80, 24)).await?;
         ann.wait_for("you play white", T).await?;
         let mut bo = Term::open(srv.addr(), "bo", Ask::Room("r1"), (80, 24)).await?;
@@ -310,7 +310,7 @@ async fn rooms_come_back_after_a_restart() {
         srv.shutdown("restarting").await;
         ann.wait_closed(T).await?;
 
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let rooms = srv.hub().summaries();
         assert_eq!(rooms.len(), 1);
         assert_eq!((rooms[0].name.as_str(), rooms[0].ply), ("r1", 1));
@@ -341,11 +341,11 @@ async fn limits_keys_and_idle_time() {
         std::fs::write(&list, format!("{line} ann\n")).map_err(|e| e.to_string())?;
         let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
         opts.authorized_keys = Some(list);
-        opts.limits = Limits {
+        opts.limits = ServerLimits {
             max_sessions: 2,
             per_address: 1,
             idle: Duration::from_secs(2),
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let srv = Server::start(opts).await.map_err(|e| e.to_string())?;
         let addr = srv.addr();
@@ -463,7 +463,7 @@ async fn room_reaches(srv: &Server, ply: usize) -> Result<(), String> {
 async fn the_lobby_plays_the_computer_and_it_plays_on_after_a_restart() {
     bounded(50, async {
         let dir = scratch("computer");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let addr = srv.addr();
         let mut ann = Term::open(addr, "ann", Ask::Shell, (100, 30)).await?;
         ann.wait_for("e play the computer", T).await?;
@@ -505,7 +505,7 @@ async fn the_lobby_plays_the_computer_and_it_plays_on_after_a_restart() {
 
         // Brought back, the computer plays its side on: its answer to b8c6 at once, and
         // the next after ann's move.
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         room_reaches(&srv, 5).await?;
         let mut ann = Term::open(srv.addr(), "ann", Ask::Room("ann"), (100, 30)).await?;
         ann.wait_for("you play black against qchess level 1", T)

@@ -1,4 +1,4 @@
-//! The computer at a room's table: who it is ([`Computer`]: a side and a level) and the
+//! The computer at a room's table: who it is ([`ComputerSeat`]: a side and a level) and the
 //! searches that play it ([`Computers`]: a fixed set of worker threads, one search each).
 //!
 //! A room whose computer is to move asks the workers (a queue); a worker takes the room,
@@ -32,7 +32,7 @@ pub const FALLBACK_TRIES: u64 = 16;
 /// The computer's seat in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Computer {
+pub struct ComputerSeat {
     /// The side it plays.
     pub side: Color,
     /// Its level (1..5) in Quantum Chess; none in harmonics and haft, where it is the
@@ -41,7 +41,7 @@ pub struct Computer {
     pub level: Option<u8>,
 }
 
-impl Computer {
+impl ComputerSeat {
     /// How the seat is named on screens and in the saved game ("qchess level 2",
     /// "qchess greedy").
     pub fn name(&self) -> String {
@@ -55,8 +55,8 @@ impl Computer {
     }
 
     /// The same computer with its level within 1..5 (a hand-edited seats file).
-    pub fn checked(self) -> Computer {
-        Computer {
+    pub fn checked(self) -> ComputerSeat {
+        ComputerSeat {
             level: self
                 .level
                 .map(|l| l.clamp(level::MIN_LEVEL, level::MAX_LEVEL)),
@@ -150,35 +150,36 @@ mod tests {
     use super::*;
     use crate::game::RuleSet;
     use crate::quantum::BackendKind;
-    use crate::server::limits::Limits;
+    use crate::server::limits::ServerLimits;
 
     fn board(rules: RuleSet) -> Box<dyn Playable> {
-        super::super::room::new_game(rules, BackendKind::Sparse, 5, &Limits::default()).unwrap()
+        super::super::room::new_game(rules, BackendKind::Sparse, 5, &ServerLimits::default())
+            .unwrap()
     }
 
     #[test]
     fn names_and_levels() {
-        let c = Computer {
+        let c = ComputerSeat {
             side: Color::Black,
             level: Some(2),
         };
         assert_eq!(c.name(), "qchess level 2");
-        let greedy = Computer { level: None, ..c };
+        let greedy = ComputerSeat { level: None, ..c };
         assert_eq!(greedy.name(), "qchess greedy");
-        let wild = Computer {
+        let wild = ComputerSeat {
             level: Some(9),
             ..c
         };
         assert_eq!(wild.checked().level, Some(5));
         let text = toml::to_string(&c).unwrap();
-        assert_eq!(toml::from_str::<Computer>(&text).unwrap(), c);
+        assert_eq!(toml::from_str::<ComputerSeat>(&text).unwrap(), c);
     }
 
     #[test]
     fn the_computer_moves_in_every_variant_and_stops_when_told() {
         for rules in [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft] {
             let level = (rules == RuleSet::Quantum).then_some(1);
-            let c = Computer {
+            let c = ComputerSeat {
                 side: Color::White,
                 level,
             };
@@ -186,9 +187,9 @@ mod tests {
             let mv = c.choose(b.as_ref(), 3, &|| false).unwrap().expect("a move");
             let mut after = b.clone();
             assert!(after.play(&mv).is_ok(), "{rules:?}: {mv}");
-            assert!(Computer::fallback(b.as_ref(), 3, 0).is_some());
+            assert!(ComputerSeat::fallback(b.as_ref(), 3, 0).is_some());
         }
-        let c = Computer {
+        let c = ComputerSeat {
             side: Color::White,
             level: Some(5),
         };

@@ -2,9 +2,9 @@
 //! closed, saved and brought back after a restart), the workers that play the rooms'
 //! computers, the count of open sessions, and the themes a session may pick.
 
-use super::computer::{Computer, Computers};
+use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
-use super::limits::{Counter, Full, Limits, Ticket};
+use super::limits::{Counter, Full, ServerLimits, Ticket};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
 use crate::engine::player::SearchSlots;
@@ -43,7 +43,7 @@ pub enum HubError {
 pub struct Hub {
     rooms: Mutex<BTreeMap<String, Arc<Room>>>,
     /// What sessions and rooms may use.
-    pub limits: Limits,
+    pub limits: ServerLimits,
     /// Where rooms are saved (`None`: nowhere).
     rooms_dir: Option<PathBuf>,
     /// The themes a session may pick, by name, and the one it starts with.
@@ -68,7 +68,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Hub {
     /// A hub with no rooms yet; rooms are saved into `rooms_dir`.
     pub fn new(
-        limits: Limits,
+        limits: ServerLimits,
         rooms_dir: Option<PathBuf>,
         themes: Vec<(String, Theme)>,
         default_theme: usize,
@@ -223,7 +223,7 @@ impl Hub {
         by: &Person,
         rules: RuleSet,
         backend: BackendKind,
-        computer: Option<Computer>,
+        computer: Option<ComputerSeat>,
     ) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
@@ -258,7 +258,7 @@ impl Hub {
         by: &Person,
         rules: RuleSet,
         backend: BackendKind,
-        computer: Option<Computer>,
+        computer: Option<ComputerSeat>,
     ) -> Result<Arc<Room>, HubError> {
         if rooms.len() >= self.limits.max_rooms {
             return Err(HubError::TooManyRooms(self.limits.max_rooms));
@@ -367,9 +367,9 @@ mod tests {
 
     #[test]
     fn rooms_are_limited_named_and_closed() {
-        let limits = Limits {
+        let limits = ServerLimits {
             max_rooms: 2,
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let hub = Hub::new(limits, None, Vec::new(), 0);
         let ann = &person("ann", None);
@@ -403,10 +403,10 @@ mod tests {
 
     #[test]
     fn one_person_opens_a_few_rooms_and_idle_rooms_close() {
-        let limits = Limits {
+        let limits = ServerLimits {
             rooms_per_player: 2,
             room_idle: std::time::Duration::from_secs(3600),
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let hub = Hub::new(limits, None, Vec::new(), 0);
         let sq = person("sq", None);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 /// The limits of one server.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Game sessions at once, in all.
     pub max_sessions: usize,
     /// Game sessions at once from one address.
@@ -49,9 +49,9 @@ pub struct Limits {
     pub seat_grace: Duration,
 }
 
-impl Default for Limits {
+impl Default for ServerLimits {
     fn default() -> Self {
-        Limits {
+        ServerLimits {
             max_sessions: 64,
             per_address: 8,
             max_rooms: 32,

@@ -4,7 +4,7 @@
 //! the computer's level), to pick a theme, or to leave. No terminal in here: the
 //! session draws it and feeds it events.
 
-use super::computer::Computer;
+use super::computer::ComputerSeat;
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
 use crate::engine;
@@ -39,7 +39,7 @@ pub enum Intent {
         /// Its simulator backend.
         backend: BackendKind,
         /// The computer in the other seat, when the player plays the computer.
-        computer: Option<Computer>,
+        computer: Option<ComputerSeat>,
     },
     /// Use the next theme.
     NextTheme,
@@ -302,7 +302,7 @@ impl Lobby {
                 Some(Action::Submit) => {
                     let rules = RULES[form.rules];
                     // The variants have no search: their computer is the greedy player.
-                    let computer = form.computer.map(|(side, level)| Computer {
+                    let computer = form.computer.map(|(side, level)| ComputerSeat {
                         side: side.opposite(),
                         level: (rules == RuleSet::Quantum).then_some(level),
                     });
@@ -643,7 +643,7 @@ mod tests {
             }
         };
         // As it comes: the player white, the computer black at the default level.
-        let black = |level| Computer {
+        let black = |level| ComputerSeat {
             side: Color::Black,
             level,
         };
@@ -651,7 +651,7 @@ mod tests {
         // Side and level: Tab to the side, → flips it; Tab to the level, ← ← from 2 is 5.
         let (tab, left, right) = (KeyCode::Tab, KeyCode::Left, KeyCode::Right);
         let keys = [tab, tab, tab, right, tab, left, left];
-        let white = Computer {
+        let white = ComputerSeat {
             side: Color::White,
             level: Some(5),
         };

@@ -25,7 +25,7 @@ pub mod ssh;
 
 use hub::Hub;
 use keys::KeyError;
-use limits::{Counter, Limits};
+use limits::{Counter, ServerLimits};
 use russh::server::{Config, Handle};
 use russh::{Disconnect, MethodKind, MethodSet, SshId};
 use ssh::{Access, Conn, Progress};
@@ -49,7 +49,7 @@ pub struct ServeOptions {
     /// Where rooms are saved (`None`: nowhere).
     pub rooms_dir: Option<PathBuf>,
     /// What sessions and rooms may use.
-    pub limits: Limits,
+    pub limits: ServerLimits,
     /// The themes a session may pick, by name.
     pub themes: Vec<(String, crate::ui::theme::Theme)>,
     /// Index of the theme sessions start with.
@@ -65,7 +65,7 @@ impl ServeOptions {
             host_key: keys::default_host_key(data_dir),
             authorized_keys: None,
             rooms_dir: Some(data_dir.join("server").join("rooms")),
-            limits: Limits::default(),
+            limits: ServerLimits::default(),
             themes: Vec::new(),
             default_theme: 0,
         }

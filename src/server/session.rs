@@ -466,7 +466,7 @@ mod tests {
     use super::*;
     use crate::game::RuleSet;
     use crate::quantum::BackendKind;
-    use crate::server::limits::Limits;
+    use crate::server::limits::ServerLimits;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
@@ -505,7 +505,7 @@ mod tests {
 
     #[test]
     fn two_players_and_a_watcher_share_one_game() {
-        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let hub = Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0));
         let (mut ann, mut bo, mut cy) = (
             session(&hub, "ann"),
             session(&hub, "bo"),
@@ -555,7 +555,7 @@ mod tests {
 
     #[test]
     fn lobby_form_and_room_screens() {
-        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let hub = Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0));
         let (mut ann, mut bo) = (session(&hub, "ann"), session(&hub, "bo-the-long-name"));
         let eve = Person {
             name: "eve".into(),
@@ -594,7 +594,7 @@ mod tests {
 
     #[test]
     fn the_computer_answers_in_its_room_and_is_watched() {
-        let hub = Arc::new(Hub::new(Limits::default(), None, Vec::new(), 0));
+        let hub = Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0));
         let mut ann = session(&hub, "ann");
         // e opens the form: the name offered, ann white; Tab to the level, ← to 1.
         ann.handle_event(key('e'));

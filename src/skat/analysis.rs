@@ -3,7 +3,7 @@
 //! backend, the favourable projector measured per card, and quantum counting simulated
 //! beside the exact count.
 
-use super::budget::{Estimate, Limits, Meter, Plan, Stage, Watch};
+use super::budget::{Allowance, Estimate, Meter, Plan, Stage, Watch};
 use super::cards::Card;
 use super::deal::{enumerate, Deal};
 use super::encode::{register, EncodingKind, Preparation};
@@ -44,7 +44,7 @@ pub enum AnalysisError {
         /// What it would take.
         estimate: Estimate,
         /// What was allowed.
-        limits: Limits,
+        limits: Allowance,
     },
     /// The caller set the cancel flag.
     #[error("the analysis was cancelled")]
@@ -61,7 +61,7 @@ pub struct AnalyzeOptions {
     /// How the distributions are written into qubits.
     pub encoding: EncodingKind,
     /// What the analysis may cost; `None` runs anything (`--no-limit`).
-    pub limits: Option<Limits>,
+    pub limits: Option<Allowance>,
 }
 
 impl Default for AnalyzeOptions {
@@ -70,7 +70,7 @@ impl Default for AnalyzeOptions {
             backend: BackendKind::Sparse,
             counting_qubits: DEFAULT_COUNTING_QUBITS,
             encoding: EncodingKind::Owners,
-            limits: Some(Limits::DEFAULT),
+            limits: Some(Allowance::DEFAULT),
         }
     }
 }
@@ -192,10 +192,10 @@ pub fn analyze_watched(
         table_bytes: TABLE_ENTRY_BYTES << table_bits,
     };
     let refuse =
-        |estimate: Estimate, limits: Limits| AnalysisError::TooMuchWork { estimate, limits };
+        |estimate: Estimate, limits: Allowance| AnalysisError::TooMuchWork { estimate, limits };
     // Before anything runs: the memory, then (with the preparation's size) the quantum
     // stages, every distribution counted as favourable.
-    let over = |e: &Estimate, l: &Limits| e.bytes > l.bytes || e.seconds > l.seconds as f64;
+    let over = |e: &Estimate, l: &Allowance| e.bytes > l.bytes || e.seconds > l.seconds as f64;
     if let Some(limits) = opts.limits {
         // Without the preparation (and the solver) the time is a lower bound.
         let estimate = plan.estimate(0, n * cards_n, true);

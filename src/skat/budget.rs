@@ -3,7 +3,7 @@
 //! the progress reports and cancel flag a caller watches a run with.
 //!
 //! The cost model counts the work of each stage in the units it is made of and turns it
-//! into seconds with rates measured on a 2-core machine (see docs/skat.md, "Limits"):
+//! into seconds with rates measured on a 2-core machine (see docs/skat.md, "Allowance"):
 //! * solving: searched positions of the double-dummy solver, projected from the first
 //!   1/32 of the distributions (each solved for every card I hold);
 //! * measuring P_fav: one gate per favourable distribution and card over the whole state
@@ -23,24 +23,24 @@ use crate::quantum::BackendKind;
 
 /// How much an analysis may take before it is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct Allowance {
     /// Estimated seconds.
     pub seconds: u64,
     /// Estimated bytes of memory.
     pub bytes: u64,
 }
 
-impl Limits {
+impl Allowance {
     /// A minute and 1 GiB.
-    pub const DEFAULT: Limits = Limits {
+    pub const DEFAULT: Allowance = Allowance {
         seconds: 60,
         bytes: 1 << 30,
     };
 }
 
-impl Default for Limits {
+impl Default for Allowance {
     fn default() -> Self {
-        Limits::DEFAULT
+        Allowance::DEFAULT
     }
 }
 
@@ -221,7 +221,7 @@ impl Plan {
 
     /// Positions the solver may search within `limits`, after the other stages' share
     /// (every distribution counted as favourable); 0 when nothing is left.
-    pub fn solver_allowance(&self, limits: &Limits) -> u64 {
+    pub fn solver_allowance(&self, limits: &Allowance) -> u64 {
         let rest = limits.seconds as f64
             - self.measure_seconds(self.n * self.cards)
             - self.count_seconds();

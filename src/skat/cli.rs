@@ -9,7 +9,7 @@
 use super::analysis::{
     analyze_watched, Analysis, AnalysisError, AnalyzeOptions, DEFAULT_COUNTING_QUBITS,
 };
-use super::budget::{Limits, Progress, Watch};
+use super::budget::{Allowance, Progress, Watch};
 use super::encode::EncodingKind;
 use super::endgame::{preset, Endgame, Side, PRESETS};
 use super::toy::{run_toy, ToyReport};
@@ -450,8 +450,8 @@ fn tui(t: TuiArgs) -> Result<u8, Failure> {
 }
 
 /// The limits of `--no-limit` given or not.
-fn limits(no_limit: bool) -> Option<Limits> {
-    (!no_limit).then_some(Limits::DEFAULT)
+fn limits(no_limit: bool) -> Option<Allowance> {
+    (!no_limit).then_some(Allowance::DEFAULT)
 }
 
 /// A run shows its progress bar once it has taken this long (or is expected to).
@@ -580,12 +580,12 @@ mod tests {
     #[test]
     fn no_limit_reaches_the_lab() {
         for (args, limits) in [
-            (&["qchess"][..], Some(Limits::DEFAULT)),
+            (&["qchess"][..], Some(Allowance::DEFAULT)),
             (&["qchess", "--no-limit"], None),
             (&["qchess", "tui", "--no-limit"], None),
             (
                 &["qchess", "tui", "--preset", "five-each"],
-                Some(Limits::DEFAULT),
+                Some(Allowance::DEFAULT),
             ),
         ] {
             let cli = Cli::try_parse_from(args).expect("parses");

@@ -16,6 +16,6 @@ pub mod toy;
 pub mod view;
 
 pub use analysis::{analyze, analyze_watched, Analysis, AnalysisError, AnalyzeOptions, CardResult};
-pub use budget::{Estimate, Limits, Progress, Stage, Watch};
+pub use budget::{Allowance, Estimate, Progress, Stage, Watch};
 pub use cards::{Card, Game, Rank, Suit};
 pub use endgame::{Endgame, EndgameError};

@@ -4,7 +4,7 @@
 
 use super::{bounded, scratch, start, T};
 use crate::support::ssh_term::{connect, connect_from, Ask, Term};
-use qchess::server::limits::Limits;
+use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::PrivateKey;
@@ -45,9 +45,9 @@ async fn closed_after(
 async fn a_flood_of_hints_runs_one_search_per_session_within_the_servers_bound() {
     bounded(60, async {
         let dir = scratch("hints");
-        let limits = Limits {
+        let limits = ServerLimits {
             hint_searches: 1,
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
         let addr = srv.addr();
@@ -102,11 +102,11 @@ async fn a_flood_of_hints_runs_one_search_per_session_within_the_servers_bound()
 async fn connections_that_do_not_play_are_cut() {
     bounded(60, async {
         let dir = scratch("idle-conns");
-        let limits = Limits {
+        let limits = ServerLimits {
             sign_in: Duration::from_secs(1),
             no_session: Duration::from_secs(1),
             per_address: 2,
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
         let addr = srv.addr();
@@ -199,10 +199,10 @@ async fn connections_that_do_not_play_are_cut() {
 async fn one_player_cannot_squat_every_room_and_idle_rooms_close() {
     bounded(60, async {
         let dir = scratch("squat");
-        let limits = Limits {
+        let limits = ServerLimits {
             rooms_per_player: 2,
             room_idle: Duration::from_secs(4),
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
         let addr = srv.addr();
@@ -263,9 +263,9 @@ async fn one_player_cannot_squat_every_room_and_idle_rooms_close() {
 async fn a_live_seat_is_never_taken_and_guests_are_told_apart() {
     bounded(60, async {
         let dir = scratch("seats");
-        let limits = Limits {
+        let limits = ServerLimits {
             seat_grace: Duration::ZERO,
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
         let addr = srv.addr();
@@ -395,7 +395,7 @@ async fn authorized_keys_options_are_honoured_or_the_key_is_refused() {
 async fn broken_rooms_stay_closed_and_are_never_written_over() {
     bounded(40, async {
         let dir = scratch("broken");
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let mut ann = Term::open(srv.addr(), "ann", Ask::Room("r1"), (80, 24)).await?;
         ann.wait_for("you play white", T).await?;
         ann.send(b":e2e4\r").await?;
@@ -406,7 +406,7 @@ async fn broken_rooms_stay_closed_and_are_never_written_over() {
         std::fs::write(rooms.join("r1.seats.toml"), "white = [").map_err(|e| e.to_string())?;
         std::fs::write(rooms.join(".r1.toml.tmp-99999"), "half").map_err(|e| e.to_string())?;
 
-        let srv = start(&dir, Limits::default()).await;
+        let srv = start(&dir, ServerLimits::default()).await;
         let said = srv.problems().join("\n");
         assert!(
             said.contains("not brought back") && said.contains("r1.broken-"),

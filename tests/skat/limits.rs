@@ -5,7 +5,7 @@
 use qchess::skat::encode::EncodingKind;
 use qchess::skat::endgame::preset;
 use qchess::skat::{
-    analyze, analyze_watched, AnalysisError, AnalyzeOptions, Endgame, Limits, Progress, Stage,
+    analyze, analyze_watched, Allowance, AnalysisError, AnalyzeOptions, Endgame, Progress, Stage,
     Watch,
 };
 use std::cell::RefCell;
@@ -34,7 +34,7 @@ fn wide_open(each: usize) -> Endgame {
 fn refused(r: Result<qchess::skat::Analysis, AnalysisError>) -> (f64, u64, bool) {
     match r {
         Err(AnalysisError::TooMuchWork { estimate, limits }) => {
-            assert_eq!(limits, Limits::DEFAULT);
+            assert_eq!(limits, Allowance::DEFAULT);
             (estimate.seconds, estimate.bytes, estimate.at_least)
         }
         Err(e) => panic!("refused for another reason: {e}"),
@@ -56,7 +56,7 @@ fn big_endgames_are_refused_at_once_with_an_estimate() {
         };
         let (seconds, bytes, _) = refused(analyze(&wide_open(each), &opts));
         assert!(
-            seconds > 60.0 || bytes > Limits::DEFAULT.bytes,
+            seconds > 60.0 || bytes > Allowance::DEFAULT.bytes,
             "{each}: {seconds} s {bytes} B"
         );
         // Refused before the work, not after it (the test profile is slower than
@@ -84,9 +84,9 @@ fn the_solver_is_stopped_once_its_sample_uses_up_its_share() {
     let opts = AnalyzeOptions {
         counting_qubits: 0,
         encoding: EncodingKind::Index,
-        limits: Some(Limits {
+        limits: Some(Allowance {
             seconds: 1,
-            bytes: Limits::DEFAULT.bytes,
+            bytes: Allowance::DEFAULT.bytes,
         }),
         ..AnalyzeOptions::default()
     };
@@ -102,9 +102,9 @@ fn the_solver_is_stopped_once_its_sample_uses_up_its_share() {
 fn no_limit_runs_what_the_limits_refuse() {
     let eg = Endgame::from_toml(preset("five-each").unwrap()).unwrap();
     let tight = AnalyzeOptions {
-        limits: Some(Limits {
+        limits: Some(Allowance {
             seconds: 0,
-            bytes: Limits::DEFAULT.bytes,
+            bytes: Allowance::DEFAULT.bytes,
         }),
         ..AnalyzeOptions::default()
     };
@@ -113,7 +113,7 @@ fn no_limit_runs_what_the_limits_refuse() {
         Err(AnalysisError::TooMuchWork { .. })
     ));
     let tiny = AnalyzeOptions {
-        limits: Some(Limits {
+        limits: Some(Allowance {
             seconds: 60,
             bytes: 1 << 20,
         }),

@@ -11,8 +11,8 @@ mod seats;
 use seats::{players, roster, Holder, SeatHolder};
 pub use seats::{JoinError, Person, Want};
 
-use super::computer::{Computer, Computers, FALLBACK_TRIES};
-use super::limits::Limits;
+use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
+use super::limits::ServerLimits;
 use crate::chess::{Color, Status};
 use crate::game::table::{Seat, Table};
 use crate::game::{CancelFlag, Playable, RuleSet, Setup};
@@ -35,7 +35,7 @@ pub fn new_game(
     rules: RuleSet,
     backend: BackendKind,
     seed: u64,
-    limits: &Limits,
+    limits: &ServerLimits,
 ) -> Result<Box<dyn Playable>, String> {
     let mut setup = Setup::new(rules, seed);
     setup.options.backend = backend;
@@ -116,7 +116,7 @@ struct State {
     /// A move is being carried out.
     moving: bool,
     /// The computer's seat, if the room has one.
-    computer: Option<Computer>,
+    computer: Option<ComputerSeat>,
     /// The computer's move is asked of the workers and not yet begun.
     asked: bool,
     /// The computer is thinking.
@@ -156,7 +156,7 @@ enum Mover {
     /// A session in the room, for its player.
     Session(SessionId),
     /// The room's computer.
-    Computer,
+    ComputerSeat,
 }
 
 fn index(side: Color) -> usize {
@@ -191,7 +191,7 @@ impl Room {
             saving: Mutex::new(Default::default()),
             computers: OnceLock::new(),
             closed: AtomicBool::new(false),
-            grace: Limits::default().seat_grace.as_secs(),
+            grace: ServerLimits::default().seat_grace.as_secs(),
         }
     }
 
@@ -226,13 +226,13 @@ impl Room {
     }
 
     /// The room with `computer` in its seat.
-    pub fn with_computer(self, computer: Computer) -> Room {
+    pub fn with_computer(self, computer: ComputerSeat) -> Room {
         self.lock().computer = Some(computer.checked());
         self
     }
 
     /// The room's computer seat, if it has one.
-    pub fn computer(&self) -> Option<Computer> {
+    pub fn computer(&self) -> Option<ComputerSeat> {
         self.lock().computer
     }
 
@@ -259,7 +259,7 @@ impl Room {
     }
 
     /// The computer, when it is its turn and nothing is under way for it already.
-    fn computer_due(&self, st: &State) -> Option<Computer> {
+    fn computer_due(&self, st: &State) -> Option<ComputerSeat> {
         let c = st.computer?;
         let due = st.game.status() == Status::Ongoing && st.game.to_move() == c.side;
         let busy = st.moving || st.thinking || self.closed.load(Ordering::Relaxed);
@@ -294,12 +294,12 @@ impl Room {
         };
         // A move the room refuses (past its size limits) is replaced by a random one.
         let tries = std::iter::once(Some(first))
-            .chain((0..FALLBACK_TRIES).map(|n| Computer::fallback(board.as_ref(), seed, n)));
+            .chain((0..FALLBACK_TRIES).map(|n| ComputerSeat::fallback(board.as_ref(), seed, n)));
         for mv in tries.flatten() {
             if halt() {
                 return;
             }
-            match self.carry_out(Mover::Computer, side, ply, &mv, CancelFlag::default()) {
+            match self.carry_out(Mover::ComputerSeat, side, ply, &mv, CancelFlag::default()) {
                 Ok(_) => return,
                 Err(e) => eprintln!(
                     "qchess serve: room {}: {} tried {mv}: {e}",
@@ -421,7 +421,7 @@ impl Room {
             let mut st = self.lock();
             let holds = match mover {
                 Mover::Session(s) => st.seats[index(side)].session == Some(s),
-                Mover::Computer => st.computer.is_some_and(|c| c.side == side),
+                Mover::ComputerSeat => st.computer.is_some_and(|c| c.side == side),
             };
             if !holds {
                 return Err(format!("you no longer hold {} in this room", side.name()));
@@ -545,7 +545,7 @@ mod tests {
     }
 
     fn room() -> Arc<Room> {
-        let limits = Limits::default();
+        let limits = ServerLimits::default();
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         Arc::new(Room::new("r", board, None))
     }
@@ -616,7 +616,7 @@ mod tests {
 
     #[test]
     fn a_dropped_seat_is_kept_for_its_name_only_for_the_grace_time() {
-        let limits = Limits::default();
+        let limits = ServerLimits::default();
         let board = || new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let (w, _) = counter();
         let keyed = Person {
@@ -701,7 +701,7 @@ mod tests {
     fn a_move_is_on_disk_before_any_screen_is_woken() {
         let dir = std::env::temp_dir().join(format!("qchess-room-order-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let limits = Limits::default();
+        let limits = ServerLimits::default();
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let r = Arc::new(Room::new("o1", board, Some(&dir)));
         let file = dir.join("o1.toml");
@@ -725,9 +725,9 @@ mod tests {
 
     #[test]
     fn a_move_past_the_rooms_size_limit_is_refused() {
-        let limits = Limits {
+        let limits = ServerLimits {
             sparse_limit: 1,
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let r = Arc::new(Room::new("r", board, None));
@@ -756,11 +756,11 @@ mod tests {
     fn the_computer_plays_its_seat_saves_and_comes_back() {
         let dir = std::env::temp_dir().join(format!("qchess-room-cpu-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let limits = Limits::default();
+        let limits = ServerLimits::default();
         let stopping = Arc::new(AtomicBool::new(false));
         let computers = Computers::start(1, Arc::clone(&stopping));
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
-        let computer = Computer {
+        let computer = ComputerSeat {
             side: Color::White,
             level: Some(1),
         };
@@ -816,7 +816,7 @@ mod tests {
     fn saved_rooms_come_back_with_their_seats() {
         let dir = std::env::temp_dir().join(format!("qchess-room-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let limits = Limits::default();
+        let limits = ServerLimits::default();
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
         let r = Arc::new(Room::new("r1", board, Some(&dir)));
         let (w, _) = counter();

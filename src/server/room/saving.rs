@@ -2,9 +2,9 @@
 //! it, written after every change, read back after a restart, put away when it closes.
 
 use super::seats::players;
-use super::{wake_all, Computer, Person, Room};
+use super::{wake_all, ComputerSeat, Person, Room};
 use crate::record::{self, RecordError, SavedGame};
-use crate::server::limits::Limits;
+use crate::server::limits::ServerLimits;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -21,7 +21,7 @@ struct SeatsFile {
     black: Option<Person>,
     /// The computer's seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    computer: Option<Computer>,
+    computer: Option<ComputerSeat>,
     /// When white's player left (Unix seconds), while away.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     white_away: Option<u64>,
@@ -38,7 +38,7 @@ struct SeatsFile {
 
 impl Room {
     /// The room saved in `path` (`NAME.toml`, its seats beside it), as it was.
-    pub fn restore(path: &Path, limits: &Limits) -> Result<Room, RecordError> {
+    pub fn restore(path: &Path, limits: &ServerLimits) -> Result<Room, RecordError> {
         let saved = record::load(path)?;
         let board = saved.replay(
             path,
@@ -67,7 +67,7 @@ impl Room {
             st.seats[1].away = away(&seats.black, seats.black_away);
             st.seats[0].person = seats.white;
             st.seats[1].person = seats.black;
-            st.computer = seats.computer.map(Computer::checked);
+            st.computer = seats.computer.map(ComputerSeat::checked);
             st.opened_by = seats.opened_by;
             st.last_player = seats.last_player.unwrap_or(now);
         }

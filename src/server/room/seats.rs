@@ -41,7 +41,7 @@ impl Person {
 
 /// A seat: the player who holds it and the session they are connected with (none while
 /// they are away). The computer's seat has neither: the room knows it as its
-/// [`Computer`], and its moves reach the room through the same path as a player's.
+/// [`ComputerSeat`], and its moves reach the room through the same path as a player's.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SeatHolder {
     pub(super) person: Option<Person>,
