@@ -56,9 +56,11 @@ pub fn warn(message: impl fmt::Display) {
     say("qchess", message);
 }
 
-/// The one printer of the command line's errors: `{by}: {message}` on standard error.
+/// The one printer of the command line's errors: `{by}: {message}` on standard error
+/// (a terminal that is gone, as after a hangup, is not a reason to panic).
 fn say(by: &str, message: impl fmt::Display) {
-    eprintln!("{by}: {message}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{by}: {message}");
 }
 
 /// Ends a subcommand: writes its output or says its failure; the exit code.

@@ -19,7 +19,7 @@ use crossterm::terminal::{
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Size;
 use ratatui::{Frame, Terminal};
-use std::io::{self, stdout, IsTerminal, Stdout};
+use std::io::{self, stdout, IsTerminal, Stdout, Write};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -126,7 +126,8 @@ pub fn run(opts: PlayOptions) -> Result<Ended, OpenError> {
     let ended = run_screen(&mut session, term)?;
     if ended == Ended::Quit {
         if let Some(bye) = session.farewell() {
-            println!("{bye}");
+            // Where the game is saved; a terminal closed meanwhile just misses it.
+            let _ = writeln!(io::stdout(), "{bye}");
         }
     }
     Ok(ended)
