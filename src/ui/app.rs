@@ -9,6 +9,7 @@
 
 use super::circuit::CircuitView;
 use super::color::Paint;
+use super::drawn::Drawn;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
 use super::layout::Drawer;
@@ -378,7 +379,7 @@ impl App {
     }
 
     /// Keeps what the last drawing learned ([`super::draw`]).
-    pub fn took(&mut self, drawn: super::Drawn) {
+    pub fn took(&mut self, drawn: Drawn) {
         self.hits = drawn.hits;
         if let Some(pages) = drawn.help_pages {
             self.help_pages = pages;
@@ -1238,7 +1239,7 @@ impl App {
     /// Tells what the last move did, and the result when it ended the game.
     fn tell_last_move(&mut self) {
         let said = match self.game.quantum() {
-            Some(g) => g.history().last().map(super::quantum_moves::describe),
+            Some(_) => self.last_quantum_move_words(),
             None => self.game.history().last().map(describe),
         }
         .unwrap_or_default();
@@ -1362,9 +1363,7 @@ impl Plays for App {
             Some(_) => crate::chess::notation::parse(mv)
                 .map(|t| super::board::shape_squares(t.shape))
                 .unwrap_or_default(),
-            None => super::listed_moves::move_squares(mv)
-                .map(|(a, b, _)| vec![a, b])
-                .unwrap_or_default(),
+            None => self.listed_move_squares(mv),
         }
     }
 

@@ -2,9 +2,9 @@
 //! (ancillas as q64, q65, ...), with gates, controls, path controls, ancillas and
 //! measurements with their outcomes; or, when the drawing does not fit, as a list.
 
-use super::app::App;
+use super::color::Paint;
 use super::layout::hint_fits;
-use crate::chess::{Game, Square};
+use crate::chess::{PlayedMove, Square};
 use crate::quantum::{Control, Gate, Op, Qubit};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -335,11 +335,27 @@ pub fn extent(ops: &[Op]) -> (usize, usize) {
     (w, h)
 }
 
+/// What the circuit pane shows.
+pub struct CircuitModel<'a> {
+    /// The colours.
+    pub paint: &'a Paint,
+    /// The moves played, with their circuits.
+    pub moves: &'a [PlayedMove],
+    /// The move whose circuit is shown.
+    pub shown: Option<usize>,
+    /// Scroll: columns, rows.
+    pub scroll: (u16, u16),
+    /// Drawn as a diagram or a list.
+    pub view: CircuitView,
+    /// Letters instead of box-drawing characters.
+    pub ascii: bool,
+}
+
 /// Draws the circuit pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
-    let paint = &app.paint;
-    let history = game.history();
-    let shown = app.shown_move();
+pub fn render(f: &mut Frame, area: Rect, model: &CircuitModel) {
+    let paint = model.paint;
+    let history = model.moves;
+    let shown = model.shown;
     let title = match shown {
         Some(i) => format!(" Circuit: ply {} {} ", i + 1, history[i].played),
         None => " Circuit ".into(),
@@ -369,11 +385,11 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
     let ops = &history[i].ops;
     let text = paint.fg(paint.theme.text);
     let info = paint.fg(paint.theme.info);
-    let (sx, sy) = app.circuit_scroll;
-    let d = draw(ops, app.ascii);
+    let (sx, sy) = model.scroll;
+    let d = draw(ops, model.ascii);
     let label_w = d.labels.iter().map(|l| l.len()).max().unwrap_or(0) + 1;
     let drawing_w = label_w + d.rows.first().map_or(0, |r| r.chars().count());
-    let as_list = match app.circuit_view {
+    let as_list = match model.view {
         CircuitView::Auto => drawing_w > inner.width as usize,
         CircuitView::Diagram => false,
         CircuitView::List => true,
@@ -386,7 +402,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
         return;
     }
     if as_list {
-        let lines: Vec<Line> = list(ops, app.ascii)
+        let lines: Vec<Line> = list(ops, model.ascii)
             .into_iter()
             .map(|l| Line::styled(l, text))
             .collect();

@@ -2,7 +2,6 @@
 //! words (a measurement's outcome, harmonics collapsed); the shown move is highlighted
 //! and kept in view. Drawn from a [`HistoryModel`] of any rule system's game.
 
-use super::app::App;
 use super::color::Paint;
 use super::layout::hint_fits;
 use super::mouse::HistorySpot;
@@ -41,10 +40,13 @@ pub struct HistoryModel {
 }
 
 impl HistoryModel {
-    /// The history of the screen's game: in replay the whole game, with the plies after
-    /// the shown one dim.
-    pub fn of(app: &App) -> HistoryModel {
-        let game = app.history_game();
+    /// The history of `game` (in replay the whole game, the plies after `replay_ply`
+    /// dim), with move `shown` highlighted.
+    pub fn of(
+        game: &dyn Playable,
+        shown: Option<usize>,
+        replay_ply: Option<usize>,
+    ) -> HistoryModel {
         // Full-move numbers go on from the start position's.
         let start = game
             .setup()
@@ -54,9 +56,9 @@ impl HistoryModel {
         let black_first = start.is_some_and(|p| p.to_move == Color::Black);
         HistoryModel {
             entries: entries(game, first, black_first),
-            shown: app.shown_move(),
-            future: app.replay().map_or(usize::MAX, |r| r.ply),
-            replay: app.replay().is_some(),
+            shown,
+            future: replay_ply.unwrap_or(usize::MAX),
+            replay: replay_ply.is_some(),
         }
     }
 }

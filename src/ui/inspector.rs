@@ -4,10 +4,11 @@
 //! Everything is computed from the game passed in, so it works for whatever state the
 //! panes show (the live game or an earlier ply).
 
-use super::app::App;
+use super::color::Paint;
 use super::history::wrap;
 use super::layout::hint_fits;
 use super::theme::{Rgb, Theme};
+use super::view::View;
 use crate::analyze::{entanglement_map, BELL_NAMES};
 use crate::chess::{Game, Square};
 use crate::quantum::bell::{bell, Bell};
@@ -136,9 +137,21 @@ pub fn heat_color(theme: &Theme, base: Rgb, v: f64) -> Rgb {
     Rgb(mix(base.0, hot.0), mix(base.1, hot.1), mix(base.2, hot.2))
 }
 
+/// What the inspector pane draws from besides the inspector's own state.
+pub struct InspectorModel<'a> {
+    /// The colours.
+    pub paint: &'a Paint,
+    /// Letters instead of glyphs.
+    pub ascii: bool,
+    /// The game's costly facts (the probabilities).
+    pub view: &'a View,
+    /// The game.
+    pub game: &'a Game,
+}
+
 /// Draws the inspector pane (in place of the probability and history panes).
-pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, ins: &Inspector) {
-    let paint = &app.paint;
+pub fn render(f: &mut Frame, area: Rect, on: &InspectorModel, ins: &Inspector) {
+    let (paint, game) = (on.paint, on.game);
     let mut block = paint
         .block()
         .border_style(paint.fg(paint.theme.title))
@@ -149,7 +162,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, ins: &Inspector
     let dim = paint.dim();
     let describe = |sq: Square| match game.state().piece(sq) {
         Some(p) => {
-            let chance = app.view.chance(sq);
+            let chance = on.view.chance(sq);
             format!("{sq} {} {:.1}%", p.describe(), chance * 100.0)
         }
         None => format!("{sq} empty"),
@@ -206,7 +219,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, ins: &Inspector
             lines.push(Line::styled(l, text));
         }
     }
-    lines.push(legend(app));
+    lines.push(legend(paint, on.ascii));
     let height = block.inner(area).height;
     let hidden = (lines.len() as u16).saturating_sub(height);
     ins.hidden.set(hidden);
@@ -226,14 +239,13 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game, ins: &Inspector
 }
 
 /// The heat map's legend: each level's shade on its colour, with its range.
-fn legend(app: &App) -> Line<'static> {
-    let paint = &app.paint;
+fn legend(paint: &Paint, ascii: bool) -> Line<'static> {
     let mut spans = vec![Span::styled("heat ", paint.dim())];
     for (l, upper) in ["≤.25", "≤.5", "≤.75", "≤1"].iter().enumerate() {
         let v = (l as f64 + 1.0) / 4.0;
         let bg = heat_color(&paint.theme, paint.theme.dark_square, v);
         let style = paint.on(paint.fg(paint.theme.text), bg);
-        spans.push(Span::styled(format!("{}", shade(l, app.ascii)), style));
+        spans.push(Span::styled(format!("{}", shade(l, ascii)), style));
         spans.push(Span::styled(format!("{upper} "), paint.dim()));
     }
     Line::from(spans)

@@ -26,6 +26,13 @@ fn targets_of(moves: &[String]) -> Vec<Square> {
 }
 
 impl App {
+    /// The squares of a listed move `mv` (for the hint on the board).
+    pub(super) fn listed_move_squares(&self, mv: &str) -> Vec<Square> {
+        move_squares(mv)
+            .map(|(a, b, _)| vec![a, b])
+            .unwrap_or_default()
+    }
+
     /// The move keys the first message names besides Enter.
     pub(super) fn listed_move_keys(&self) -> &'static str {
         if self.game.has_quantum_moves() {

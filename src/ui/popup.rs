@@ -1,7 +1,6 @@
 //! Overlays: the help (generated from the key map, with the last messages), the
 //! game-over popup, and the "terminal too small" screen.
 
-use super::app::App;
 use super::color::Paint;
 use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
@@ -115,24 +114,6 @@ fn after_common_words<'a>(first: &str, text: &'a str) -> &'a str {
         cut += a.len();
     }
     &text[cut..]
-}
-
-/// Draws the help over the whole screen; the number of pages it needs.
-pub fn help(f: &mut Frame, area: Rect, app: &App) -> usize {
-    help_box(
-        f,
-        area,
-        &app.paint,
-        help_lines(
-            app.replay().is_some(),
-            app.quantum().is_some(),
-            app.computer().sides().both(),
-            app.place().is_some(),
-        ),
-        app.game().rules().short_rules(),
-        &app.recent,
-        app.help_page(),
-    )
 }
 
 /// How to read the board, after the keys.
@@ -278,13 +259,6 @@ pub fn drawer_hint(f: &mut Frame, drawer: Rect, paint: &Paint, next: &str) {
     }
     let r = Rect::new(drawer.right() - w - 1, drawer.y, w, 1);
     f.render_widget(Paragraph::new(Span::styled(text, paint.dim())), r);
-}
-
-/// Draws the game-over popup.
-pub fn game_over(f: &mut Frame, area: Rect, app: &App) {
-    let reason = app.game().end_reason().unwrap_or_default();
-    let keys = game_over_keys(app.place().is_some());
-    game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
 }
 
 /// Draws a game-over box with the result (in the players' names), the reason and the

@@ -1,18 +1,32 @@
 //! The probability pane: the square under the cursor (piece, probability, correlated
 //! squares), the piece count, the number of branches and the most likely branches.
 
-use super::app::App;
-use super::view::squares_of;
-use crate::chess::Game;
+use super::color::Paint;
+use super::view::{squares_of, View};
+use crate::chess::{Piece, Square};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
+/// What the probability pane shows.
+pub struct ProbsModel<'a> {
+    /// The colours.
+    pub paint: &'a Paint,
+    /// The square under the cursor.
+    pub cursor: Square,
+    /// The piece that may stand there.
+    pub piece: Option<Piece>,
+    /// The game's costly facts.
+    pub view: &'a View,
+    /// The engine's last score, in words.
+    pub score: Option<String>,
+}
+
 /// Draws the probability pane.
-pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
-    let paint = &app.paint;
+pub fn render(f: &mut Frame, area: Rect, model: &ProbsModel) {
+    let paint = model.paint;
     let block = paint
         .block()
         .title(Span::styled(" Probabilities ", paint.title()));
@@ -22,10 +36,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
     let text = paint.fg(paint.theme.text);
     let head = text.add_modifier(Modifier::BOLD);
     let dim = paint.dim();
-    let sq = app.cursor;
-    let p = app.view.chance(sq);
+    let sq = model.cursor;
+    let p = model.view.chance(sq);
     let mut lines = Vec::new();
-    lines.push(match game.state().piece(sq) {
+    lines.push(match model.piece {
         Some(pc) => Line::from(vec![
             Span::styled(format!("{sq} "), head),
             Span::styled(format!("{} {:.1}%", pc.describe(), p * 100.0), text),
@@ -35,7 +49,7 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
             Span::styled("empty", dim),
         ]),
     });
-    let view = &app.view;
+    let view = model.view;
     if !view.correlations.is_empty() {
         let mut spans = vec![Span::styled("correlated with ", dim)];
         for (y, r) in view.correlations.iter().take(6) {
@@ -56,10 +70,10 @@ pub fn render(f: &mut Frame, area: Rect, app: &App, game: &Game) {
         Span::styled(view.branches.to_string(), text),
         Span::styled(format!("  occupancies {}", view.occupancies), dim),
     ]));
-    if let Some(score) = app.computer.score() {
+    if let Some(score) = &model.score {
         lines.push(Line::from(vec![
             Span::styled("engine ", dim),
-            Span::styled(super::opponent::score_words(score), text),
+            Span::styled(score.clone(), text),
         ]));
     }
     if view.superposed == 0 {

@@ -12,7 +12,7 @@ use crate::chess::notation::{self, MoveText};
 use crate::chess::{Game, Kind, MoveError, PlayedMove, Shape, Square};
 
 /// What a played move did, in words.
-pub(super) fn describe(m: &PlayedMove) -> String {
+fn describe(m: &PlayedMove) -> String {
     let who = m.color.name();
     match (&m.summary, m.p1) {
         (Some(s), Some(p1)) => format!(
@@ -25,6 +25,11 @@ pub(super) fn describe(m: &PlayedMove) -> String {
 }
 
 impl App {
+    /// What the last move of the Quantum Chess game did, in words.
+    pub(super) fn last_quantum_move_words(&self) -> Option<String> {
+        self.chess()?.history().last().map(describe)
+    }
+
     /// The Quantum Chess game; these pieces are used only when there is one.
     fn chess(&self) -> Option<&Game> {
         self.game.quantum()

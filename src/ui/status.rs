@@ -3,7 +3,6 @@
 //! busy line of a long move): one or two lines, so nothing a player needs is cut at
 //! 80 columns.
 
-use super::app::{App, Mode};
 use super::color::Paint;
 use super::line_edit::LineEdit;
 use super::message::{Message, Tone};
@@ -78,16 +77,6 @@ pub fn message_area(
     lines
 }
 
-/// The game's message area at `width` (see [`message_area`]).
-pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let prompt = match &app.mode {
-        Mode::Prompt { line, purpose } => Some((*purpose, line)),
-        _ => None,
-    };
-    let below = app.thinking_line();
-    message_area(&app.paint, &app.message, prompt, app.busy(), below, width)
-}
-
 /// The status line of a game at `width`: the replay position (`shown` of `plies`), who is
 /// to move (or the result), the `facts`, and the key hint. When short, the hint goes
 /// first, then the facts from the last; who is to move always stays.
@@ -125,29 +114,25 @@ pub fn who(status: Status, to_move: Color, result: &str) -> String {
     }
 }
 
-/// The facts the status line gives about the screen's game: the ply, and for Quantum
-/// Chess the 50-move count, the branches and the backend; for the others their name.
-fn facts(app: &App) -> Vec<String> {
-    let g = app.game();
-    let ply = format!("ply {}", g.ply());
-    match g.quantum() {
-        Some(q) => vec![
-            ply,
-            format!("50-move {}/100", q.fifty_counter()),
-            format!("branches {}", app.view.branches),
-            q.options().backend.name().to_string(),
-        ],
-        None => vec![ply, g.rules().name().to_string()],
-    }
+/// What the status line shows.
+pub struct StatusModel {
+    /// In replay: the shown ply, of how many.
+    pub replay: Option<(usize, usize)>,
+    /// Who is to move, or how the game ended.
+    pub who: String,
+    /// Facts about the game (ply, ...).
+    pub facts: Vec<String>,
 }
 
 /// Draws the status line into `status` and the message area's `lines` into `message`.
-pub fn render(f: &mut Frame, status: Rect, message: Rect, app: &App, lines: Vec<Line>) {
-    let g = app.game();
-    let facts = facts(app);
-    let replay = app.replay().map(|r| (r.ply, r.full.ply()));
-    let who = who(g.status(), g.to_move(), &app.result_words());
-    let line = game_status(&app.paint, replay, who, facts, status.width);
+pub fn render(
+    f: &mut Frame,
+    (status, message): (Rect, Rect),
+    paint: &Paint,
+    model: StatusModel,
+    lines: Vec<Line>,
+) {
+    let line = game_status(paint, model.replay, model.who, model.facts, status.width);
     f.render_widget(Paragraph::new(line), status);
     f.render_widget(Paragraph::new(lines), message);
 }

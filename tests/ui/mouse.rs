@@ -164,7 +164,7 @@ fn edges_match(s: &Screen, sq: Square, at: &str) {
 fn hit_boxes_follow_a_two_row_message() {
     for (w, h) in ALL_SIZES {
         let mut s = Screen::new(w, h);
-        let rows = |s: &Screen| qchess::ui::status::message_lines(&s.app, w).len();
+        let rows = |s: &Screen| qchess::ui::screen::message_lines(&s.app, w).len();
         let before = s.app.hits();
         // The rook on a1 cannot split at the start: the reason takes two rows.
         for c in "hhhhjs".chars() {

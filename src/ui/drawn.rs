@@ -1,0 +1,13 @@
+//! What drawing the game screen learned, handed back to the screen after each frame.
+
+use super::mouse;
+
+/// What drawing the game screen learned: where the board and panes went (for the
+/// mouse), and how many pages the help needed when it is shown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawn {
+    /// Where things were drawn.
+    pub hits: mouse::Hits,
+    /// The help's page count, when the help was drawn.
+    pub help_pages: Option<usize>,
+}

@@ -1,0 +1,326 @@
+//! The game screen put together: the models each pane draws from, built from the
+//! screen's state once per frame, and the order the panes and overlays are drawn in.
+//! The panes themselves know nothing of the screen.
+
+use super::app::{App, Mode};
+use super::board::{glyph, shape_squares};
+use super::circuit::{self, CircuitModel};
+use super::drawn::Drawn;
+use super::history::{self, HistoryModel};
+use super::inspector::{self, InspectorModel};
+use super::layout::{self, Panes};
+use super::listed_moves::move_squares;
+use super::mouse::{BoardSpot, Hits};
+use super::popup;
+use super::probs::{self, ProbsModel};
+use super::squares::{self, BoardModel, ShownPiece};
+use super::status::{self, StatusModel};
+use super::top_bar;
+use super::variant_panes::{self, TraceModel};
+use crate::chess::{Color, Game, Piece, Square};
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::Frame;
+
+/// Draws the Quantum Chess screen of `app` (its game is `game`); what it learned.
+pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
+    let area = f.area();
+    let message = message_lines(app, area.width);
+    // Where things are drawn, for the mouse: nothing while the terminal is too small.
+    let mut hits = Hits::default();
+    let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
+        popup::too_small(f, area, layout::COMPACT_SIZE);
+        return Drawn::default();
+    };
+    hits.board = Some(board(f, p.board, app, game, p.cell));
+    match &app.inspector {
+        Some(ins) => {
+            let on = InspectorModel {
+                paint: &app.paint,
+                ascii: app.ascii,
+                view: &app.view,
+                game,
+            };
+            inspector::render(f, p.inspector(), &on, ins)
+        }
+        None => {
+            if Panes::shown(p.probs) {
+                let model = ProbsModel {
+                    paint: &app.paint,
+                    cursor: app.cursor,
+                    piece: game.state().piece(app.cursor),
+                    view: &app.view,
+                    score: app.computer.score().map(super::opponent::score_words),
+                };
+                probs::render(f, p.probs, &model);
+            }
+            hits.history = Some(history::render(
+                f,
+                p.history,
+                &app.paint,
+                &history_model(app),
+            ));
+        }
+    }
+    if Panes::shown(p.circuit) {
+        let model = CircuitModel {
+            paint: &app.paint,
+            moves: game.history(),
+            shown: app.shown_move(),
+            scroll: app.circuit_scroll,
+            view: app.circuit_view,
+            ascii: app.ascii,
+        };
+        circuit::render(f, p.circuit, &model);
+        hits.circuit = Some(p.circuit);
+    }
+    if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
+        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
+    }
+    status::render(
+        f,
+        (p.status, p.message),
+        &app.paint,
+        status_model(app),
+        message,
+    );
+    let help_pages = overlays(f, area, app);
+    Drawn { hits, help_pages }
+}
+
+/// Draws the screen of a rule system that lists its moves; what it learned.
+pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
+    let area = f.area();
+    let message = message_lines(app, area.width);
+    // Where things are drawn, for the mouse: nothing while the terminal is too small.
+    let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
+        popup::too_small(f, area, layout::COMPACT_SIZE);
+        return Drawn::default();
+    };
+    let board = listed_board(f, p.board, app, p.cell);
+    let g = app.game();
+    if Panes::shown(p.probs) {
+        let mut details = g.details(app.cursor());
+        if let Some(score) = app.computer().score() {
+            // After the first line (the count), where a long list below cannot push it
+            // out of the pane.
+            let score = format!("engine {}", super::opponent::score_words(score));
+            details.insert(details.len().min(1), score);
+        }
+        variant_panes::details(f, p.probs, &app.paint, &details);
+    }
+    let history = history::render(f, p.history, &app.paint, &history_model(app));
+    let circuit = Panes::shown(p.circuit).then(|| {
+        let shown = app
+            .shown_move()
+            .and_then(|i| g.history().into_iter().nth(i).map(|r| (i, r)));
+        let model = TraceModel {
+            lines: shown
+                .as_ref()
+                .map(|(_, r)| r.trace.clone())
+                .unwrap_or_default(),
+            shown: shown.map(|(i, r)| (i, r.text)),
+            scroll: app.circuit_scroll.1,
+        };
+        variant_panes::trace(f, p.circuit, &app.paint, &model);
+        p.circuit
+    });
+    let hits = Hits {
+        board: Some(board),
+        history: Some(history),
+        circuit,
+    };
+    if let Some(d) = p.drawer {
+        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("trace"));
+    }
+    status::render(
+        f,
+        (p.status, p.message),
+        &app.paint,
+        status_model(app),
+        message,
+    );
+    let help_pages = overlays(f, area, app);
+    Drawn { hits, help_pages }
+}
+
+/// Draws the board of a rule system that lists its moves; where the squares went.
+fn listed_board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> BoardSpot {
+    let g = app.game();
+    let mut pieces = [None; 64];
+    for (sq, c) in g.cells() {
+        let glyph = match c.kind {
+            Some(kind) => glyph(
+                Piece {
+                    color: c.color,
+                    kind,
+                },
+                app.ascii,
+            ),
+            None if c.color == Color::White => 'M',
+            None => 'm',
+        };
+        pieces[sq.0 as usize] = Some(ShownPiece {
+            glyph,
+            color: c.color,
+            probability: c.probability,
+        });
+    }
+    let last: Vec<_> = g
+        .history()
+        .last()
+        .and_then(|r| move_squares(&r.text))
+        .map(|(a, b, _)| vec![a, b])
+        .unwrap_or_default();
+    let selected = app.mode().sources();
+    let title = format!(
+        " Board: {}{} ",
+        g.rules(),
+        if app.flipped { " (flipped)" } else { "" }
+    );
+    let model = BoardModel {
+        title: &title,
+        pieces,
+        cursor: app.cursor(),
+        selected: &selected,
+        targets: app.mode().targets(),
+        last: &last,
+        hint: app
+            .computer()
+            .hint()
+            .map_or(&[], |(_, squares)| squares.as_slice()),
+        flipped: app.flipped,
+        ascii: app.ascii,
+        heat: None,
+    };
+    squares::render(f, area, &app.paint, &model, cell)
+}
+
+/// The history the screen shows: in replay the whole game.
+pub(super) fn history_model(app: &App) -> HistoryModel {
+    HistoryModel::of(
+        app.history_game(),
+        app.shown_move(),
+        app.replay().map(|r| r.ply),
+    )
+}
+
+/// The message area's lines at `width`: the message, or the line being typed.
+pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    let prompt = match app.mode() {
+        Mode::Prompt { line, purpose } => Some((*purpose, line)),
+        _ => None,
+    };
+    let below = app.thinking_line();
+    status::message_area(&app.paint, app.message(), prompt, app.busy(), below, width)
+}
+
+/// The status line: the replay position, who is to move, and the facts about the game
+/// (for Quantum Chess the 50-move count, the branches and the backend; for the others
+/// their name).
+pub(super) fn status_model(app: &App) -> StatusModel {
+    let g = app.game();
+    let ply = format!("ply {}", g.ply());
+    let facts = match g.quantum() {
+        Some(q) => vec![
+            ply,
+            format!("50-move {}/100", q.fifty_counter()),
+            format!("branches {}", app.view.branches),
+            q.options().backend.name().to_string(),
+        ],
+        None => vec![ply, g.rules().name().to_string()],
+    };
+    StatusModel {
+        replay: app.replay().map(|r| (r.ply, r.full.ply())),
+        who: status::who(g.status(), g.to_move(), &app.result_words()),
+        facts,
+    }
+}
+
+/// What is drawn over the panes of every rule system: who plays the computer, the
+/// game-over box, a question, the help; the help's page count when it is shown.
+pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
+    if app.place().is_none() {
+        let players = &app.recorder().players;
+        top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
+    }
+    if app.game_over_shown() {
+        let reason = app.game().end_reason().unwrap_or_default();
+        let keys = popup::game_over_keys(app.place().is_some());
+        popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
+    }
+    if let Some(q) = app.question() {
+        popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
+    }
+    app.help_shown().then(|| {
+        let lines = popup::help_lines(
+            app.replay().is_some(),
+            app.quantum().is_some(),
+            app.computer().sides().both(),
+            app.place().is_some(),
+        );
+        let rules = app.game().rules().short_rules();
+        popup::help_box(
+            f,
+            area,
+            &app.paint,
+            lines,
+            rules,
+            &app.recent,
+            app.help_page(),
+        )
+    })
+}
+
+/// The squares of the last move (sources and targets).
+fn last_move_squares(game: &Game) -> Vec<Square> {
+    game.history()
+        .last()
+        .map_or_else(Vec::new, |m| shape_squares(m.class.text.shape))
+}
+
+/// Draws the Quantum Chess board; says where the squares went, for the mouse.
+fn board(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16)) -> BoardSpot {
+    let title = if app.flipped {
+        " Board (flipped) "
+    } else {
+        " Board "
+    };
+    let mut selected = app.mode.sources();
+    if let Some(ins) = &app.inspector {
+        selected.extend(ins.squares());
+    }
+    selected.extend(app.mode.picked_targets());
+    let mut pieces = [None; 64];
+    for (i, shown) in pieces.iter_mut().enumerate() {
+        let sq = Square(i as u8);
+        *shown = game.state().piece(sq).map(|p| ShownPiece {
+            glyph: glyph(p, app.ascii),
+            color: p.color,
+            probability: app.view.chance(sq),
+        });
+    }
+    let heat = app.inspector.as_ref().map(|ins| {
+        let mut h = [0.0; 64];
+        for (i, v) in h.iter_mut().enumerate() {
+            *v = ins.heat(Square(i as u8));
+        }
+        h
+    });
+    let model = BoardModel {
+        title,
+        pieces,
+        cursor: app.cursor,
+        selected: &selected,
+        targets: app.mode.targets(),
+        last: &last_move_squares(game),
+        hint: app
+            .computer
+            .hint()
+            .map_or(&[], |(_, squares)| squares.as_slice()),
+        flipped: app.flipped,
+        ascii: app.ascii,
+        heat,
+    };
+    squares::render(f, area, &app.paint, &model, cell)
+}
