@@ -25,27 +25,6 @@
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
 //!   against its own king (it has a move to answer first).
 //!
-//! * **King zone** ([`king_zone`]): the squares around each square of a king that
-//!   the other side attacks, each attacker counted by its probability, the chance its
-//!   path is clear and the weight of its kind (a queen most), squared ([`ZONE`] per
-//!   unit squared, at most [`ZONE_CAP`]) and times the king's probability there; a
-//!   third of it when the attackers have no queen. It sees a net closing a move or two
-//!   before a capture of the king is on the board: the king risk above counts only
-//!   attacks on the king's own squares.
-//! * **Mating net** ([`boxed_in`]): a side to move in check as in classical chess with
-//!   no square to go to and no other piece to take the checking piece loses
-//!   [`MATE_NET`] of a king ([`ONE_ESCAPE`] of that with one square): at the horizon a
-//!   mate the search does not reach the end of is not a mere check.
-//!
-//! The king is worth [`KING`] (10,000) here and a won game [`WIN`] (30,000) in the
-//! search, so losing half the king costs a sixth of a lost game, and a chance node
-//! weighs a 10% shot at the other king (`0.1 * WIN`) like three queens. Mapping the
-//! evaluation onto the scale of expected results (a `tanh` of the centipawns, so that a
-//! half king or three queens come near a whole game) was tried and measured against
-//! Stockfish: it gambled less and scored less (docs/measurements.md, issue 33), so the
-//! scale stays linear. Against an opponent that sees one classical board, the shots at
-//! its king are worth more than their expectation against a perfect one.
-//!
 //! Bounds the search relies on (expectimax pruning at chance nodes, see
 //! `search.rs`): every value this module returns lies in `[-BOUND, BOUND]`, and a game
 //! won or lost scores `±(WIN - plies)` with `WIN - MAX_PLY > BOUND`. So every value the
@@ -64,15 +43,6 @@ pub const BOUND: f64 = 25_000.0;
 pub const THREAT_NOW: f64 = 0.5;
 /// Share of a capture threat on its own king counted against the side to move.
 pub const THREAT_LATER: f64 = 0.3;
-/// Share of a king counted against the side to move when its king is in check with
-/// nowhere to go ([`boxed_in`] 1): a mating net the search may not reach the end of.
-pub const MATE_NET: f64 = 0.3;
-/// [`boxed_in`] with one square to go to.
-pub const ONE_ESCAPE: f64 = 0.2;
-/// Centipawns per squared unit of attack on a king's zone ([`king_zone`]).
-pub const ZONE: f64 = 2.0;
-/// The most a king's zone costs, in centipawns (per whole king).
-pub const ZONE_CAP: f64 = 900.0;
 
 /// Which terms an evaluation uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,27 +79,19 @@ pub struct Terms {
     /// The king each side could lose to the other's captures ([`king_threat`]): index 0
     /// White's king, 1 Black's.
     pub threat: [f64; 2],
-    /// The attacks on each side's king zone ([`king_zone`]), in centipawns: index 0
-    /// White's king, 1 Black's.
-    pub zone: [f64; 2],
 }
 
 /// The position's value for the side to move, in centipawns, in `[-BOUND, BOUND]`.
 pub fn evaluate(game: &Game, style: Style) -> f64 {
     let t = terms(game, style);
-    let white = t.king + t.material + t.mobility + t.centre - t.zone[0] + t.zone[1];
+    let white = t.king + t.material + t.mobility + t.centre;
     let to_move = game.to_move();
     let (own, other) = match to_move {
         Color::White => (t.threat[0], t.threat[1]),
         Color::Black => (t.threat[1], t.threat[0]),
     };
     let side = if to_move == Color::White { 1.0 } else { -1.0 };
-    let net = if style == Style::Full {
-        MATE_NET * boxed_in(game)
-    } else {
-        0.0
-    };
-    let v = side * white + KING * (THREAT_NOW * other - THREAT_LATER * own - net);
+    let v = side * white + KING * (THREAT_NOW * other - THREAT_LATER * own);
     v.clamp(-BOUND, BOUND)
 }
 
@@ -162,7 +124,6 @@ pub fn terms(game: &Game, style: Style) -> Terms {
             king_threat(game, Color::White),
             king_threat(game, Color::Black),
         ];
-        t.zone = [king_zone(game, Color::White), king_zone(game, Color::Black)];
     }
     t
 }
@@ -266,138 +227,6 @@ pub fn king_threat(game: &Game, victim: Color) -> f64 {
     total
 }
 
-/// Weight of an attacker of a king's zone, by kind.
-fn zone_weight(kind: Kind) -> f64 {
-    match kind {
-        Kind::Pawn => 0.5,
-        Kind::Knight | Kind::Bishop => 2.0,
-        Kind::Rook => 3.0,
-        Kind::Queen => 5.0,
-        Kind::King => 0.0,
-    }
-}
-
-/// The attacks on the zone of `victim`'s king, in centipawns: for each square `k` of
-/// the king, the units of attack on `k` and the squares next to it (each attacker's
-/// probability times the chance its path is clear times [`zone_weight`], summed over
-/// the squares it attacks), `ZONE * units^2` at most [`ZONE_CAP`], times the king's
-/// probability on `k`; a third of it when the attacking side has no queen on the board.
-pub fn king_zone(game: &Game, victim: Color) -> f64 {
-    let st = game.state();
-    let attacker = victim.opposite();
-    let queen: f64 = st
-        .register
-        .pieces()
-        .filter(|(_, p)| p.color == attacker && p.kind == Kind::Queen)
-        .map(|(s, _)| st.probs[s.index()])
-        .sum();
-    let mut total = 0.0;
-    for (k, kp) in st.register.pieces() {
-        if kp.color != victim || kp.kind != Kind::King {
-            continue;
-        }
-        let pk = st.probs[k.index()];
-        if pk <= 0.0 {
-            continue;
-        }
-        let mut units = 0.0;
-        for (a, ap) in st.register.pieces() {
-            let pa = st.probs[a.index()];
-            let w = zone_weight(ap.kind);
-            if ap.color != attacker || pa <= 0.0 || w == 0.0 {
-                continue;
-            }
-            for (df, dr) in (-1..=1).flat_map(|f| (-1..=1).map(move |r| (f, r))) {
-                let Some(z) = k.offset(df, dr) else {
-                    continue;
-                };
-                if z == a {
-                    continue;
-                }
-                if let Some(clear) = attack_chance(game, a, ap.kind, attacker, z) {
-                    units += w * pa * clear;
-                }
-            }
-        }
-        total += pk * (ZONE * units * units).min(ZONE_CAP);
-    }
-    total * (1.0 + 2.0 * queen.min(1.0)) / 3.0
-}
-
-/// How boxed in the side to move's king is when it is in check as in classical chess
-/// ([`in_check`]): 1 when no square next to it is free of its own certain pieces and
-/// attacked with probability under one half (the king taken off its square, so a
-/// slider's attack goes on behind it) and the checking piece can't be taken by another
-/// piece; [`ONE_ESCAPE`] with one such square; else 0 (and 0 when not in check).
-pub fn boxed_in(game: &Game) -> f64 {
-    if !in_check(game) {
-        return 0.0;
-    }
-    let st = game.state();
-    let me = st.to_move;
-    let enemy = me.opposite();
-    let Some((k, _)) = st
-        .register
-        .pieces()
-        .find(|&(s, p)| p.color == me && p.kind == Kind::King && st.certain(s))
-    else {
-        return 0.0;
-    };
-    let attacked = |z: Square, by: Color, empty: Option<Square>| -> f64 {
-        let mut sum = 0.0;
-        for (a, ap) in st.register.pieces() {
-            let pa = st.probs[a.index()];
-            if ap.color != by || pa <= 0.0 || a == z {
-                continue;
-            }
-            if let Some(clear) = attack_through(game, a, ap.kind, by, z, empty) {
-                sum += pa * clear;
-            }
-        }
-        sum
-    };
-    let mut escapes = 0;
-    for (df, dr) in (-1..=1).flat_map(|f| (-1..=1).map(move |r| (f, r))) {
-        let Some(z) = k.offset(df, dr) else {
-            continue;
-        };
-        if z == k {
-            continue;
-        }
-        let own = st.register.get(z).is_some_and(|p| p.color == me) && st.certain(z);
-        if !own && attacked(z, enemy, Some(k)) < 0.5 {
-            escapes += 1;
-        }
-    }
-    // A single certain checker that another piece attacks for certain can be taken.
-    let checkers: Vec<Square> = st
-        .register
-        .pieces()
-        .filter(|&(a, ap)| {
-            ap.color == enemy
-                && st.certain(a)
-                && attack_chance(game, a, ap.kind, enemy, k).is_some_and(|c| c >= 1.0 - 1e-9)
-        })
-        .map(|(a, _)| a)
-        .collect();
-    if let [c] = checkers[..] {
-        let takers = st.register.pieces().any(|(a, ap)| {
-            ap.color == me
-                && ap.kind != Kind::King
-                && st.certain(a)
-                && attack_chance(game, a, ap.kind, me, c).is_some_and(|p| p >= 1.0 - 1e-9)
-        });
-        if takers {
-            return 0.0;
-        }
-    }
-    match escapes {
-        0 => 1.0,
-        1 => ONE_ESCAPE,
-        _ => 0.0,
-    }
-}
-
 /// Whether the side to move is in check as in classical chess: its king certain on one
 /// square, attacked by a certain piece along a certainly clear path.
 pub fn in_check(game: &Game) -> bool {
@@ -413,19 +242,6 @@ pub fn in_check(game: &Game) -> bool {
 /// Whether a piece of `kind` and `color` on `a` attacks `k` by its capture pattern, and
 /// the probability its path is clear (path squares taken as independent).
 pub fn attack_chance(game: &Game, a: Square, kind: Kind, color: Color, k: Square) -> Option<f64> {
-    attack_through(game, a, kind, color, k, None)
-}
-
-/// [`attack_chance`] with the square `empty` taken as empty (the king that would step
-/// away from it).
-fn attack_through(
-    game: &Game,
-    a: Square,
-    kind: Kind,
-    color: Color,
-    k: Square,
-    empty: Option<Square>,
-) -> Option<f64> {
     let st = game.state();
     let (df, dr) = (k.file() - a.file(), k.rank() - a.rank());
     let (adf, adr) = (df.abs(), dr.abs());
@@ -442,9 +258,6 @@ fn attack_through(
     }
     let mut clear = 1.0;
     for s in crate::chess::classify::between(a, k) {
-        if Some(s) == empty {
-            continue;
-        }
         clear *= 1.0 - st.probs[s.index()];
         if clear <= 0.0 {
             return None;
@@ -527,39 +340,6 @@ mod tests {
         // And the rook on f8 attacks f4: both halves, the whole king (the best single
         // capture would take half).
         assert!((threat("5R2/8/8/8/8/4k3/R7/7K b - - 0 1") - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_king_in_check_with_nowhere_to_go_is_boxed_in() {
-        // The back rank: f8 and h8 are on the rook's rank (h8 behind the king), the
-        // pawns take the rest.
-        assert_eq!(boxed_in(&game("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")), 1.0);
-        // With h7 free (the pawn on h6) the king has one square.
-        let luft = game("R5k1/5pp1/7p/8/8/8/8/6K1 b - - 0 1");
-        assert_eq!(boxed_in(&luft), ONE_ESCAPE);
-        // A rook on a1 takes the checker.
-        assert_eq!(boxed_in(&game("R5k1/5ppp/8/8/8/8/8/r5K1 b - - 0 1")), 0.0);
-        // Not in check: nothing.
-        assert_eq!(boxed_in(&game("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")), 0.0);
-        let net = evaluate(&game("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Style::Full);
-        let open = evaluate(&luft, Style::Full);
-        assert!(net < open - KING * MATE_NET / 2.0, "{net} {open}");
-    }
-
-    #[test]
-    fn the_king_zone_counts_attackers_near_the_king() {
-        // Nothing of Black's near White's king on g1.
-        let quiet = game("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1");
-        assert_eq!(king_zone(&quiet, Color::White), 0.0);
-        // A queen on g4 reaches g2 (through g3) and h3 is not in the zone: 5 units, 50 cp.
-        let queen = game("6k1/8/8/8/6q1/8/5PPP/6K1 w - - 0 1");
-        assert!((king_zone(&queen, Color::White) - ZONE * 25.0).abs() < 1e-9);
-        // A knight on h4 reaches g2 only in the zone (2 units): with the queen, 7 units.
-        let both = game("6k1/8/8/8/6qn/8/5PPP/6K1 w - - 0 1");
-        assert!((king_zone(&both, Color::White) - ZONE * 49.0).abs() < 1e-9);
-        // Without the queen on the board a third.
-        let knight = game("6k1/8/8/8/7n/8/5PPP/6K1 w - - 0 1");
-        assert!((king_zone(&knight, Color::White) - ZONE * 4.0 / 3.0).abs() < 1e-9);
     }
 
     #[test]
