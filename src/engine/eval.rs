@@ -25,6 +25,14 @@
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
 //!   against its own king (it has a move to answer first).
 //!
+//! The king is [`KING`] (10,000) here and a won game [`WIN`] (30,000) in the search:
+//! losing half the king costs a sixth of a lost game, and a chance node weighs a 10%
+//! shot at the other king like three queens. Making the two consistent (the
+//! evaluation mapped onto the scale of expected results, `tanh` of the centipawns) was
+//! measured against Stockfish: it gambled less and scored less (docs/measurements.md,
+//! issue 33), so the scale stays linear. Against an opponent that sees one classical
+//! board, shots at its king are worth more than they would be against a perfect one.
+//!
 //! Bounds the search relies on (expectimax pruning at chance nodes, see
 //! `search.rs`): every value this module returns lies in `[-BOUND, BOUND]`, and a game
 //! won or lost scores `±(WIN - plies)` with `WIN - MAX_PLY > BOUND`. So every value the
