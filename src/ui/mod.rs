@@ -40,7 +40,8 @@ pub mod work;
 pub use app::App;
 pub use drawn::Drawn;
 pub use open::PlayOptions;
-pub use terminal::{run, run_screen, Screen};
+pub use start::run;
+pub use terminal::{run_screen, Screen};
 
 use ratatui::Frame;
 

@@ -4,15 +4,16 @@
 
 use super::app::App;
 use super::input::{self, Press};
-use super::open::{open_watched, Open, PlayOptions};
+use super::open::{open, open_watched, Open, OpenError, PlayOptions};
 use super::popup;
 use super::prompts::{self, Asked};
-use super::terminal::Screen;
+use super::terminal::{require_terminal, run_screen, Ended, Screen, TerminalOptions};
 use super::work::{busy_line, Exec, Polled, Work};
 use crate::game::CancelFlag;
 use crate::record::{self, SavedGame};
 use crossterm::event::{Event, KeyCode};
 use ratatui::Frame;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -97,6 +98,29 @@ impl Offer {
             },
         }
     }
+}
+
+/// Runs the game in the terminal until the player quits or a signal stops it. The
+/// terminal is given back in its normal state on every way out; after a quit, where the
+/// game is saved is printed on it.
+pub fn run(opts: PlayOptions) -> Result<Ended, OpenError> {
+    // What is wrong with the game asked for is said first, then that a terminal is missing.
+    let opened = open(&opts)?;
+    require_terminal()?;
+    let term = TerminalOptions { mouse: opts.mouse };
+    let offer = match (&opts.open, &opts.data_dir) {
+        (Open::New, Some(dir)) if opts.offer_resume && opts.autosave => resumable(dir),
+        _ => None,
+    };
+    let mut session = Session::new(opened, offer, opts);
+    let ended = run_screen(&mut session, term)?;
+    if ended == Ended::Quit {
+        if let Some(bye) = session.farewell() {
+            // Where the game is saved; a terminal closed meanwhile just misses it.
+            let _ = writeln!(io::stdout(), "{bye}");
+        }
+    }
+    Ok(ended)
 }
 
 /// The game on screen, with the resume offer over it until the player chose.

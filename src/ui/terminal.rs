@@ -4,7 +4,6 @@
 
 use super::app::App;
 use super::input::Press;
-use super::open::{open, Open, OpenError, PlayOptions};
 use super::tty_input::{self, Input, InputWatch};
 use super::work::Exec;
 use crossterm::cursor::Show;
@@ -19,7 +18,7 @@ use crossterm::terminal::{
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Size;
 use ratatui::{Frame, Terminal};
-use std::io::{self, stdout, IsTerminal, Stdout, Write};
+use std::io::{self, stdout, IsTerminal, Stdout};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -106,31 +105,6 @@ impl Screen for App {
 pub struct TerminalOptions {
     /// Capture the mouse (SGR reports of clicks, drags and the wheel).
     pub mouse: bool,
-}
-
-/// Runs the game in the terminal until the player quits or a signal stops it. The
-/// terminal is given back in its normal state on every way out; after a quit, where the
-/// game is saved is printed on it.
-pub fn run(opts: PlayOptions) -> Result<Ended, OpenError> {
-    // What is wrong with the game asked for is said first, then that a terminal is missing.
-    let opened = open(&opts)?;
-    require_terminal()?;
-    let term = TerminalOptions { mouse: opts.mouse };
-    let offer = match (&opts.open, &opts.data_dir) {
-        (Open::New, Some(dir)) if opts.offer_resume && opts.autosave => {
-            super::start::resumable(dir)
-        }
-        _ => None,
-    };
-    let mut session = super::start::Session::new(opened, offer, opts);
-    let ended = run_screen(&mut session, term)?;
-    if ended == Ended::Quit {
-        if let Some(bye) = session.farewell() {
-            // Where the game is saved; a terminal closed meanwhile just misses it.
-            let _ = writeln!(io::stdout(), "{bye}");
-        }
-    }
-    Ok(ended)
 }
 
 /// The signals that end the game (the terminal is restored first).
