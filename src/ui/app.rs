@@ -384,6 +384,9 @@ impl App {
         if let Some(pages) = drawn.help_pages {
             self.help_pages = pages;
         }
+        if let (Some(hidden), Some(ins)) = (drawn.inspector_hidden, &mut self.inspector) {
+            ins.drawn_hiding(hidden);
+        }
     }
 
     /// The yes/no question shown, if any.

@@ -10,4 +10,6 @@ pub struct Drawn {
     pub hits: mouse::Hits,
     /// The help's page count, when the help was drawn.
     pub help_pages: Option<usize>,
+    /// The inspector's lines that did not fit, when it was drawn.
+    pub inspector_hidden: Option<u16>,
 }

@@ -17,7 +17,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
-use std::cell::Cell;
 
 /// Log negativities at or below this are drawn as none.
 const NONE: f64 = 1e-9;
@@ -37,7 +36,7 @@ pub struct Inspector {
     /// Lines scrolled past at the top (the compact arrangement cuts the pane).
     scroll: u16,
     /// How many lines the last drawing could not show: the most `scroll` can be.
-    hidden: Cell<u16>,
+    hidden: u16,
 }
 
 impl Inspector {
@@ -49,19 +48,24 @@ impl Inspector {
             pair: None,
             heat: entanglement_map(game, first),
             scroll: 0,
-            hidden: Cell::new(0),
+            hidden: 0,
         }
     }
 
     /// Scrolls the pane by `lines` (up when negative) within what the last drawing cut
     /// off; false when everything was shown, so there is nothing to scroll.
     pub fn scroll_by(&mut self, lines: i16) -> bool {
-        let hidden = self.hidden.get();
+        let hidden = self.hidden;
         if hidden == 0 {
             return false;
         }
         self.scroll = self.scroll.saturating_add_signed(lines).min(hidden);
         true
+    }
+
+    /// Keeps how many lines the last drawing could not show (see [`render`]).
+    pub fn drawn_hiding(&mut self, hidden: u16) {
+        self.hidden = hidden;
     }
 
     /// Picks the second square; an error in words when it is the first one.
@@ -149,8 +153,9 @@ pub struct InspectorModel<'a> {
     pub game: &'a Game,
 }
 
-/// Draws the inspector pane (in place of the probability and history panes).
-pub fn render(f: &mut Frame, area: Rect, on: &InspectorModel, ins: &Inspector) {
+/// Draws the inspector pane (in place of the probability and history panes); how many
+/// of its lines did not fit.
+pub fn render(f: &mut Frame, area: Rect, on: &InspectorModel, ins: &Inspector) -> u16 {
     let (paint, game) = (on.paint, on.game);
     let mut block = paint
         .block()
@@ -222,7 +227,6 @@ pub fn render(f: &mut Frame, area: Rect, on: &InspectorModel, ins: &Inspector) {
     lines.push(legend(paint, on.ascii));
     let height = block.inner(area).height;
     let hidden = (lines.len() as u16).saturating_sub(height);
-    ins.hidden.set(hidden);
     let scroll = ins.scroll.min(hidden);
     if hidden > 0 {
         let more = match (scroll > 0, scroll < hidden) {
@@ -236,6 +240,7 @@ pub fn render(f: &mut Frame, area: Rect, on: &InspectorModel, ins: &Inspector) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+    hidden
 }
 
 /// The heat map's legend: each level's shade on its colour, with its range.

@@ -33,6 +33,7 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
         return Drawn::default();
     };
     hits.board = Some(board(f, p.board, app, game, p.cell));
+    let mut inspector_hidden = None;
     match &app.inspector {
         Some(ins) => {
             let on = InspectorModel {
@@ -41,7 +42,7 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
                 view: &app.view,
                 game,
             };
-            inspector::render(f, p.inspector(), &on, ins)
+            inspector_hidden = Some(inspector::render(f, p.inspector(), &on, ins));
         }
         None => {
             if Panes::shown(p.probs) {
@@ -85,7 +86,11 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
         message,
     );
     let help_pages = overlays(f, area, app);
-    Drawn { hits, help_pages }
+    Drawn {
+        hits,
+        help_pages,
+        inspector_hidden,
+    }
 }
 
 /// Draws the screen of a rule system that lists its moves; what it learned.
@@ -141,7 +146,11 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
         message,
     );
     let help_pages = overlays(f, area, app);
-    Drawn { hits, help_pages }
+    Drawn {
+        hits,
+        help_pages,
+        inspector_hidden: None,
+    }
 }
 
 /// Draws the board of a rule system that lists its moves; where the squares went.
