@@ -5,8 +5,7 @@
 //! with their recorded `.m0`/`.m1` outcomes; loading replays the moves with those outcomes
 //! forced, so the loaded state is the saved one on either backend.
 
-use crate::chess::fen::START_FEN;
-use crate::chess::{Game, GameOptions, Status};
+use crate::chess::{GameOptions, Status};
 use crate::config::FileError;
 use crate::files::write_atomic;
 use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
@@ -307,31 +306,6 @@ impl SavedGame {
             },
         })
     }
-
-    /// Replays a Quantum Chess record with its outcomes forced, as a Quantum Chess game.
-    /// `backend` overrides the file's choice; `dense_limit_log2` and `sparse_limit` are
-    /// the backends' size limits.
-    pub fn replay_quantum(
-        &self,
-        path: &Path,
-        backend: Option<BackendKind>,
-        dense_limit_log2: u32,
-        sparse_limit: usize,
-    ) -> Result<Game, RecordError> {
-        let setup = self.setup(path, backend, dense_limit_log2, sparse_limit)?;
-        let fen = setup.start.as_deref().unwrap_or(START_FEN);
-        let start = crate::chess::fen::parse(fen).map_err(|e| RecordError::Field {
-            path: path.to_path_buf(),
-            key: "start",
-            message: e.to_string(),
-        })?;
-        Game::replay(start, setup.options, &self.moves).map_err(|(i, e)| RecordError::Move {
-            path: path.to_path_buf(),
-            ply: i + 1,
-            text: self.moves[i].clone(),
-            reason: e.to_string(),
-        })
-    }
 }
 
 /// Where a game in progress is saved: its autosave file and the folder offered for saves.
@@ -526,6 +500,7 @@ pub fn file_stamp(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Game;
 
     #[test]
     fn dates() {

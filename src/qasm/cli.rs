@@ -26,11 +26,12 @@ pub fn run(args: ExportArgs) -> Outcome {
     let file = args.file.as_path();
     let game = crate::record::load(file)
         .and_then(|saved| match saved.rules(file)? {
-            RuleSet::Quantum => saved.replay_quantum(
+            RuleSet::Quantum => saved.replay(
                 file,
                 None,
                 crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
                 crate::quantum::DEFAULT_SPARSE_LIMIT,
+                None,
             ),
             other => Err(RecordError::Field {
                 path: file.to_path_buf(),
@@ -39,7 +40,12 @@ pub fn run(args: ExportArgs) -> Outcome {
             }),
         })
         .map_err(Failure::new)?;
-    let program = super::export(&game);
+    let Some(game) = game.quantum() else {
+        return Err(Failure::new(
+            "the saved game has no quantum circuit to export",
+        ));
+    };
+    let program = super::export(game);
     if args.qasm == Path::new("-") {
         return Ok(Done::Print(program));
     }

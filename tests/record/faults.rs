@@ -202,7 +202,8 @@ fn hand_written_games_need_only_format_and_moves() {
     assert_eq!(saved.players, Players::default());
     assert!(!saved.finished());
     let g = saved
-        .replay_quantum(&p, None, 26, qchess::quantum::DEFAULT_SPARSE_LIMIT)
+        .replay(&p, None, 26, qchess::quantum::DEFAULT_SPARSE_LIMIT, None)
+        .map(|g| g.quantum().cloned().expect("a quantum game"))
         .unwrap();
     assert_eq!(g.ply(), 2);
     fs::write(&p, "format = 1\n[players]\nwhite = \"Ann\"\n").unwrap();

@@ -69,7 +69,8 @@ fn save_load_round_trips_on_both_backends() {
             assert_eq!(back, saved);
             for load_on in [BackendKind::Sparse, BackendKind::Dense] {
                 let loaded = back
-                    .replay_quantum(path, Some(load_on), 26, DEFAULT_SPARSE_LIMIT)
+                    .replay(path, Some(load_on), 26, DEFAULT_SPARSE_LIMIT, None)
+                    .map(|g| g.quantum().cloned().expect("a quantum game"))
                     .expect("replays");
                 assert_same_state(&game, &loaded);
                 // The random draws stay in step: the loaded game goes on like the original.
@@ -127,7 +128,8 @@ fn file_round_trip_and_the_documented_fields() {
     assert_same_state(
         &game,
         &loaded
-            .replay_quantum(&path, None, 26, DEFAULT_SPARSE_LIMIT)
+            .replay(&path, None, 26, DEFAULT_SPARSE_LIMIT, None)
+            .map(|g| g.quantum().cloned().expect("a quantum game"))
             .unwrap(),
     );
 }
@@ -141,7 +143,8 @@ fn load_error(text: &str) -> RecordError {
         Ok(s) => s,
     };
     saved
-        .replay_quantum(&path, None, 26, DEFAULT_SPARSE_LIMIT)
+        .replay(&path, None, 26, DEFAULT_SPARSE_LIMIT, None)
+        .map(|g| g.ply())
         .expect_err("this file must not load")
 }
 
