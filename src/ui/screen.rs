@@ -75,22 +75,31 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
         circuit::render(f, p.circuit, &model);
         hits.circuit = Some(p.circuit);
     }
-    if let Some(d) = p.drawer.filter(|_| app.inspector.is_none()) {
-        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("circuit"));
-    }
-    status::render(
-        f,
-        (p.status, p.message),
-        &app.paint,
-        status_model(app),
-        message,
-    );
-    let help_pages = overlays(f, area, app);
+    let drawer = p.drawer.filter(|_| app.inspector.is_none());
+    let help_pages = below_and_over(f, app, &p, drawer.map(|d| (d, "circuit")), message);
     Drawn {
         hits,
         help_pages,
         inspector_hidden,
     }
+}
+
+/// Draws what every game screen has below and over its panes: the drawer's hint (`pane`
+/// is what the drawer shows next), the status line, the message area and the overlays;
+/// the help's page count when it is shown.
+fn below_and_over(
+    f: &mut Frame,
+    app: &App,
+    p: &layout::Panes,
+    drawer: Option<(Rect, &'static str)>,
+    message: Vec<Line<'static>>,
+) -> Option<usize> {
+    if let Some((d, pane)) = drawer {
+        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name(pane));
+    }
+    let model = status_model(app);
+    status::render(f, (p.status, p.message), &app.paint, model, message);
+    overlays(f, f.area(), app)
 }
 
 /// Draws the screen of a rule system that lists its moves; what it learned.
@@ -135,17 +144,7 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
         history: Some(history),
         circuit,
     };
-    if let Some(d) = p.drawer {
-        popup::drawer_hint(f, d, &app.paint, app.drawer().next().name("trace"));
-    }
-    status::render(
-        f,
-        (p.status, p.message),
-        &app.paint,
-        status_model(app),
-        message,
-    );
-    let help_pages = overlays(f, area, app);
+    let help_pages = below_and_over(f, app, &p, p.drawer.map(|d| (d, "trace")), message);
     Drawn {
         hits,
         help_pages,
