@@ -56,9 +56,7 @@ fn quiet_line(plies: usize) -> Vec<String> {
                 }
                 let text = format!("{}{}", Square(from), Square(to));
                 let mut next = game.clone();
-                let quiet = next
-                    .play(&text)
-                    .is_ok_and(|m| m.outcome.is_none() && m.summary.is_none());
+                let quiet = next.play(&text).is_ok_and(|m| m.outcome.is_none());
                 let fen = next.fen();
                 let key = fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
                 if quiet && next.status() == Status::Ongoing && seen.insert(key) {

@@ -3,6 +3,7 @@
 
 pub mod cli;
 
+use crate::chess::threat::king_threat;
 use crate::chess::{fen::START_FEN, report, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};
 use crate::game::{Playable, RuleSet, Setup};
@@ -40,6 +41,8 @@ pub struct Request {
     pub sparse_limit: Option<usize>,
     /// Search for the best move of the side to move.
     pub best: Option<BestRequest>,
+    /// Explain every move in the text report.
+    pub explain: bool,
 }
 
 /// How hard `--best` searches.
@@ -203,10 +206,16 @@ pub fn to_text(game: &Game, req: &Request) -> String {
     s.push_str("   a     b     c     d     e     f     g     h\n\n");
     for (i, m) in game.history().iter().enumerate() {
         s.push_str(&format!("{:>3}. {}", i + 1, m.played));
-        if let Some(w) = &m.summary {
-            s.push_str(&format!("  ({w})"));
+        let note = m.explained.note();
+        if !note.is_empty() {
+            s.push_str(&format!("  ({note})"));
         }
         s.push('\n');
+        if req.explain {
+            for line in m.explained.lines() {
+                s.push_str(&format!("       {line}\n"));
+            }
+        }
     }
     s.push_str(&format!(
         "\nstatus: {}{}; {} to move; ply {}; 50-move counter {}; {} branches in {} factors, the largest {} qubits / {} branches ({} backend)\n",
@@ -223,6 +232,14 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         largest.branches,
         game.options().backend.name()
     ));
+    if let Some(t) = king_threat(game, game.to_move()) {
+        s.push_str(&format!(
+            "king attacked: {}% by {} (if {} did nothing)\n",
+            crate::format::percent(t.p),
+            t.by,
+            game.to_move().name()
+        ));
+    }
     if let Some(b) = &req.best {
         let r = best_move(game, b, req.seed);
         match &r.best {
@@ -284,8 +301,9 @@ pub fn run_variant(
 }
 
 /// The text report of a variant game: the board (pieces with their probability, `M` for
-/// an undetermined piece), the moves with their remarks, and the status.
-pub fn variant_text(game: &dyn Playable) -> String {
+/// an undetermined piece), the moves with their remarks (and explanations when
+/// `explain`), and the status.
+pub fn variant_text(game: &dyn Playable, explain: bool) -> String {
     let cells = game.cells();
     let mut s = String::new();
     for rank in (0..8).rev() {
@@ -321,6 +339,11 @@ pub fn variant_text(game: &dyn Playable) -> String {
             s.push_str(&format!("  ({})", r.note));
         }
         s.push('\n');
+        if explain {
+            for line in &r.explanation.lines {
+                s.push_str(&format!("       {line}\n"));
+            }
+        }
     }
     let json = game.to_json();
     let count = ["harmonics", "worlds"]

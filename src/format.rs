@@ -7,6 +7,9 @@ pub fn percent(p: f64) -> String {
     if p >= 1.0 - CERTAIN_EPS {
         return "100".into();
     }
+    if p <= CERTAIN_EPS {
+        return "0".into();
+    }
     match (p * 100.0).round() as i64 {
         0 => "<1".into(),
         100 => "99".into(),
@@ -24,5 +27,6 @@ mod tests {
         assert_eq!(percent(0.999), "99");
         assert_eq!(percent(0.5), "50");
         assert_eq!(percent(0.001), "<1");
+        assert_eq!(percent(0.0), "0");
     }
 }

@@ -3,6 +3,8 @@
 
 #[path = "rules/chess.rs"]
 mod chess;
+#[path = "rules/explain.rs"]
+mod explain;
 #[path = "rules/haft.rs"]
 mod haft;
 #[path = "rules/haft_random.rs"]

@@ -327,6 +327,34 @@ async fn rooms_come_back_after_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_explains_a_measuring_move_on_both_screens() {
+    bounded(40, async {
+        let dir = scratch("explain");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let mut ann = Term::open(srv.addr(), "ann", Ask::Room("ex"), (80, 24)).await?;
+        ann.wait_for("you play white", T).await?;
+        let mut bo = Term::open(srv.addr(), "bo", Ask::Room("ex"), (80, 24)).await?;
+        bo.wait_for("you play black", T).await?;
+        ann.send(b":b1^a3c3\r").await?;
+        bo.wait_for("the knight is now on a3 50%, c3 50%", T)
+            .await?;
+        bo.send(b":d7d5\r").await?;
+        ann.wait_for("black played d7d5", T).await?;
+        ann.send(b":c3xd5\r").await?;
+        // Either answer rules out one half of the knight; both screens say which.
+        ann.wait_for("(a 50% chance)", T).await?;
+        bo.wait_for("vanished: N", T).await?;
+        bo.send(b"e").await?;
+        bo.wait_for("It asked first: was the knight on c3?", T)
+            .await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_keys_and_idle_time() {
     bounded(40, async {
         let dir = scratch("limits");

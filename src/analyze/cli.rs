@@ -35,6 +35,10 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Explain every move in the text report: what it asked, what it answered, and
+    /// every square whose chance changed (the JSON always has it, as `explain`).
+    #[arg(long)]
+    explain: bool,
     /// Rule system: quantum (Quantum Chess), harmonics or haft.
     #[arg(long, default_value = "quantum", value_parser = parse_variant)]
     variant: RuleSet,
@@ -76,6 +80,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         seed,
         free_turns,
         json,
+        explain,
         variant,
         bell,
         entanglement,
@@ -107,7 +112,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         return Ok(Done::Print(if json {
             format!("{}\n", variant_json(game.as_ref(), search.as_ref(), seed))
         } else {
-            variant_text(game.as_ref())
+            variant_text(game.as_ref(), explain)
         }));
     }
     let req = Request {
@@ -119,6 +124,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         bell: bell.map(|v| (v[0], v[1])),
         entanglement,
         best: search,
+        explain,
         dense_limit_log2: dense_limit,
         sparse_limit,
     };

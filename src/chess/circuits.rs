@@ -13,7 +13,14 @@ pub struct Applied {
     /// The squares the move may have put a piece on, with that piece (empty when a
     /// measurement stopped the move).
     pub placed: Vec<(Square, Piece)>,
+    /// The ancillas that took a captured piece, with the square each was taken from.
+    pub captures: Vec<(Square, Qubit)>,
 }
+
+/// What a move's unitary part did: the squares it may have put a piece on, with that
+/// piece, and the ancillas that took a captured piece, with the square each was taken
+/// from.
+pub type Moved = (Vec<(Square, Piece)>, Vec<(Square, Qubit)>);
 
 fn q(s: Square) -> Qubit {
     s.0 as Qubit
@@ -40,25 +47,15 @@ fn path(a: Square, b: Square, skip: Option<Square>) -> Vec<Square> {
         .collect()
 }
 
-/// Runs the circuit of a classified move. `forced` forces the outcome of its measurement.
-pub fn apply(
-    sim: &mut Simulator,
-    mv: &Classified,
-    forced: Option<bool>,
-) -> Result<Applied, QuantumError> {
-    let iswap = Gate::ISwap;
-    let piece = mv.piece;
-    let landed = match mv.text.promotion {
-        Some(k) => Piece::new(piece.color, k),
-        None => piece,
-    };
-    // The measurement of the variant: outcome 1 = the move goes on.
-    let pre: Vec<Control> = match (mv.variant, mv.text.shape) {
+/// The condition a move's measurement asks, as controls that all hold when the move
+/// goes on (outcome 1); empty for a move that does not measure.
+pub fn condition(mv: &Classified) -> Vec<Control> {
+    match (mv.variant, mv.text.shape) {
         (Variant::Basic, _) => Vec::new(),
         (Variant::Excluded, Shape::Standard { to, .. }) => match mv.kind {
             MoveType::CastleKingSide | MoveType::CastleQueenSide => {
                 let (_, kt, _, rt, _) =
-                    castle_squares(piece.color, mv.kind == MoveType::CastleKingSide);
+                    castle_squares(mv.piece.color, mv.kind == MoveType::CastleKingSide);
                 vec![Control::Bit(q(rt), false), Control::Bit(q(kt), false)]
             }
             _ => vec![Control::Bit(q(to), false)],
@@ -71,18 +68,53 @@ pub fn apply(
             v
         }
         (_, shape) => unreachable!("split and merge moves are basic: {shape:?}"),
-    };
-    let measurement = if pre.is_empty() {
-        None
-    } else {
-        let m = sim.measure(&pre, forced)?;
-        if !m.outcome {
-            return Ok(Applied {
-                measurement: Some(m),
-                placed: Vec::new(),
-            });
-        }
-        Some(m)
+    }
+}
+
+/// Runs the circuit of a classified move. `forced` forces the outcome of its measurement.
+pub fn apply(
+    sim: &mut Simulator,
+    mv: &Classified,
+    forced: Option<bool>,
+) -> Result<Applied, QuantumError> {
+    let measurement = measure(sim, mv, forced)?;
+    if measurement.is_some_and(|m| !m.outcome) {
+        return Ok(Applied {
+            measurement,
+            placed: Vec::new(),
+            captures: Vec::new(),
+        });
+    }
+    let (placed, captures) = go_on(sim, mv)?;
+    Ok(Applied {
+        measurement,
+        placed,
+        captures,
+    })
+}
+
+/// The measurement of a move's [`condition`], if it has one: outcome 1 = the move goes on.
+pub fn measure(
+    sim: &mut Simulator,
+    mv: &Classified,
+    forced: Option<bool>,
+) -> Result<Option<Measurement>, QuantumError> {
+    let pre = condition(mv);
+    if pre.is_empty() {
+        return Ok(None);
+    }
+    sim.measure(&pre, forced).map(Some)
+}
+
+/// What a move does once its measurement (if any) said it goes on: the squares it may
+/// have put a piece on, and the ancillas that took a captured piece, each with the square
+/// it was taken from.
+pub fn go_on(sim: &mut Simulator, mv: &Classified) -> Result<Moved, QuantumError> {
+    let iswap = Gate::ISwap;
+    let piece = mv.piece;
+    let landed = match mv.text.promotion {
+        Some(k) => Piece::new(piece.color, k),
+        None => piece,
     };
     let placed = match mv.text.shape {
         Shape::Standard { from, to } => standard(sim, mv, from, to, landed)?,
@@ -107,7 +139,7 @@ pub fn apply(
                     sim.apply(iswap, &[q(from), q(to1)], &c)?;
                 }
             }
-            vec![(to1, piece), (to2, piece)]
+            (vec![(to1, piece), (to2, piece)], Vec::new())
         }
         Shape::Merge { from1, from2, to } => {
             if mv.kind == MoveType::MergeJump {
@@ -130,13 +162,10 @@ pub fn apply(
                     sim.apply(Gate::ISwapInv, &[q(from1), q(to)], &c)?;
                 }
             }
-            vec![(to, piece)]
+            (vec![(to, piece)], Vec::new())
         }
     };
-    Ok(Applied {
-        measurement,
-        placed,
-    })
+    Ok(placed)
 }
 
 /// The unitary part of a one-source, one-target move (after its measurement went on).
@@ -146,9 +175,10 @@ fn standard(
     from: Square,
     to: Square,
     landed: Piece,
-) -> Result<Vec<(Square, Piece)>, QuantumError> {
+) -> Result<Moved, QuantumError> {
     let iswap = Gate::ISwap;
     let (s, t) = (q(from), q(to));
+    let mut captures = Vec::new();
     match (mv.kind, mv.variant) {
         (MoveType::Jump | MoveType::PawnStep, Variant::Basic | Variant::Excluded) => {
             sim.apply(iswap, &[s, t], &[])?;
@@ -160,15 +190,18 @@ fn standard(
             let a = sim.alloc()?;
             sim.apply(iswap, &[t, a], &[])?;
             sim.apply(iswap, &[s, t], &[])?;
+            captures.push((to, a));
         }
         (MoveType::PawnCapture, _) => {
             let a = sim.alloc()?;
             sim.apply(iswap, &[t, a], &[])?;
             sim.apply(iswap, &[s, t], &[Control::Bit(a, true)])?;
+            captures.push((to, a));
         }
         (MoveType::EnPassant, Variant::Basic | Variant::Excluded) => {
-            let ep =
-                q(Square::at(to.file(), from.rank()).expect("en passant square is on the board"));
+            let ep_square =
+                Square::at(to.file(), from.rank()).expect("en passant square is on the board");
+            let ep = q(ep_square);
             let a = sim.alloc()?;
             sim.apply(
                 iswap,
@@ -176,15 +209,19 @@ fn standard(
                 &[Control::Bit(s, true), Control::Bit(t, false)],
             )?;
             sim.apply(iswap, &[s, t], &[Control::Bit(a, true)])?;
+            captures.push((ep_square, a));
         }
         (MoveType::EnPassant, Variant::Capture) => {
-            let ep =
-                q(Square::at(to.file(), from.rank()).expect("en passant square is on the board"));
+            let ep_square =
+                Square::at(to.file(), from.rank()).expect("en passant square is on the board");
+            let ep = q(ep_square);
             let a1 = sim.alloc()?;
             let a2 = sim.alloc()?;
             sim.apply(iswap, &[t, a1], &[])?;
             sim.apply(iswap, &[ep, a2], &[Control::Bit(a1, false)])?;
             sim.apply(iswap, &[s, t], &[Control::Blocked(vec![a1, a2])])?;
+            captures.push((to, a1));
+            captures.push((ep_square, a2));
         }
         (MoveType::CastleKingSide | MoveType::CastleQueenSide, _) => {
             let king_side = mv.kind == MoveType::CastleKingSide;
@@ -192,12 +229,12 @@ fn standard(
             let ctl: Vec<Control> = b.map(|b| Control::Bit(q(b), false)).into_iter().collect();
             sim.apply(iswap, &[q(kf), q(kt)], &ctl)?;
             sim.apply(iswap, &[q(rf), q(rt)], &ctl)?;
-            return Ok(vec![
-                (kt, mv.piece),
-                (rt, Piece::new(mv.piece.color, Kind::Rook)),
-            ]);
+            return Ok((
+                vec![(kt, mv.piece), (rt, Piece::new(mv.piece.color, Kind::Rook))],
+                captures,
+            ));
         }
         (k, v) => unreachable!("no circuit for {k:?} {v:?}"),
     }
-    Ok(vec![(to, landed)])
+    Ok((vec![(to, landed)], captures))
 }

@@ -2,8 +2,9 @@
 
 use super::board::{Color, Kind, Position, Register, Square};
 use super::circuits;
-use super::classify::{check_source, classify, Classified, MoveError, MoveType, State, Variant};
+use super::classify::{check_source, classify, Classified, MoveError, MoveType, State};
 use super::distribution::{self, Distribution};
+use super::explain::{self, Explained, Snapshot, Stages};
 use super::fen::{self, FenError, START_FEN};
 use super::notation::{self, MoveText, Shape};
 use super::repetition::{Seen, SeenList};
@@ -138,8 +139,19 @@ pub struct PlayedMove {
     /// The circuit that ran (gates, measurements, ancillas), including any final
     /// measurement of the board that ended the game.
     pub ops: Vec<Op>,
-    /// The measurement in words, if there was one.
-    pub summary: Option<String>,
+    /// What the move did: its measurement's question and answer, and every square whose
+    /// chance changed, with the cause.
+    pub explained: Explained,
+}
+
+/// The chance that each square is occupied in `sim`'s state.
+fn probs_of(sim: &Simulator) -> [f64; 64] {
+    let v = sim.backend().probabilities(SQUARES);
+    let mut p = [0.0; 64];
+    for (dst, src) in p.iter_mut().zip(v) {
+        *dst = src.clamp(0.0, 1.0);
+    }
+    p
 }
 
 /// A game: clone it to branch off, replay it from its moves.
@@ -265,28 +277,61 @@ impl Game {
     pub fn play_text(&mut self, input: &str, text: &MoveText) -> Result<&PlayedMove, MoveError> {
         self.check_ongoing()?;
         let class = classify(&self.state, text, self.opts.free_turns)?;
+        let before = Snapshot::of(&self.state);
         // Work on a copy so a failing circuit (impossible outcome, size limit) changes nothing.
         let mut sim = self.sim.clone();
-        let applied = circuits::apply(&mut sim, &class, text.outcome)?;
+        let measurement = circuits::measure(&mut sim, &class, text.outcome)?;
+        let measured = match measurement {
+            Some(_) => probs_of(&sim),
+            None => before.probs,
+        };
+        let (placed, captures) = match measurement {
+            Some(m) if !m.outcome => Default::default(),
+            _ => circuits::go_on(&mut sim, &class)?,
+        };
+        let captured: Vec<(Square, f64)> = captures
+            .iter()
+            .map(|&(s, a)| (s, sim.backend().probability(a)))
+            .collect();
+        let applied = circuits::Applied {
+            measurement,
+            placed,
+            captures,
+        };
         self.sim = sim;
         self.settle(&class, &applied);
+        let moved = Snapshot::of(&self.state);
+        let ongoing = self.status == Status::Ongoing;
+        self.after_move()?;
+        let after = Snapshot::of(&self.state);
+        let ending = self
+            .end
+            .filter(|r| ongoing && matches!(r, EndReason::FiftyMoves | EndReason::Repetition));
+        let explained = explain::explain(
+            &class,
+            measurement.map(|m| (m.outcome, m.p1)),
+            Stages {
+                before: &before,
+                measured: &measured,
+                moved: &moved,
+                after: &after,
+                captured: &captured,
+            },
+            ending,
+        );
         let mut played_text = class.text;
-        played_text.outcome = applied.measurement.map(|m| m.outcome);
-        let summary = applied.measurement.map(|m| summarize(&class, m.outcome));
+        played_text.outcome = measurement.map(|m| m.outcome);
         self.history.push(PlayedMove {
             input: input.trim().to_string(),
             played: played_text.to_string(),
-            outcome: applied.measurement.map(|m| m.outcome),
-            p1: applied.measurement.map(|m| m.p1),
+            outcome: measurement.map(|m| m.outcome),
+            p1: measurement.map(|m| m.p1),
             class,
             color: class.piece.color,
-            ops: Vec::new(),
-            summary,
+            ops: self.sim.take_trace(),
+            explained,
         });
-        self.after_move()?;
-        let ops = self.sim.take_trace();
-        let last = self.history.last_mut().expect("a move was just pushed");
-        last.ops = ops;
+        let last = self.history.last().expect("a move was just pushed");
         Ok(last)
     }
 
@@ -343,12 +388,7 @@ impl Game {
     }
 
     fn probs_now(&self) -> [f64; 64] {
-        let v = self.sim.backend().probabilities(SQUARES);
-        let mut p = [0.0; 64];
-        for (dst, src) in p.iter_mut().zip(v) {
-            *dst = src.clamp(0.0, 1.0);
-        }
-        p
+        probs_of(&self.sim)
     }
 
     fn clear_empty_squares(&mut self) {
@@ -407,7 +447,7 @@ impl Game {
     }
 
     /// The probability that `color`'s king is on the board.
-    fn king_presence(&self, color: Color) -> f64 {
+    pub fn king_presence(&self, color: Color) -> f64 {
         self.state
             .register
             .pieces()
@@ -521,6 +561,15 @@ impl Game {
             // A search's copy answers to its own stop flag, not to the screen's.
             cancel: None,
         }
+    }
+
+    /// A [`Game::detached`] copy in which the other side is to move, as if the side to
+    /// move had passed (no en passant right): what it threatens.
+    pub fn passed(&self) -> Game {
+        let mut g = self.detached();
+        g.state.to_move = g.state.to_move.opposite();
+        g.state.en_passant = None;
+        g
     }
 
     /// The rules' view of the state (register, probabilities, side, rights).
@@ -675,44 +724,6 @@ pub fn set_order(a: u64, b: u64) -> std::cmp::Ordering {
         first
     } else {
         first.reverse()
-    }
-}
-
-/// A measured move's outcome in words.
-fn summarize(c: &Classified, went_on: bool) -> String {
-    let to = match c.text.shape {
-        Shape::Standard { to, .. } => to,
-        Shape::Split { to1, .. } => to1,
-        Shape::Merge { to, .. } => to,
-    };
-    let from = c.text.shape.source();
-    let piece = c.piece.kind.name();
-    match (c.variant, c.kind, went_on) {
-        (Variant::Excluded, MoveType::CastleKingSide | MoveType::CastleQueenSide, true) => {
-            "excluded: the squares between were empty, the king castled".into()
-        }
-        (Variant::Excluded, MoveType::CastleKingSide | MoveType::CastleQueenSide, false) => {
-            "excluded: a square between was occupied, the castle stopped".into()
-        }
-        (Variant::Excluded, _, true) => format!("excluded: {to} was empty, the move went on"),
-        (Variant::Excluded, _, false) => format!("excluded: {to} was occupied, the move stopped"),
-        (Variant::Capture, MoveType::Slide, true) => {
-            format!(
-                "capture: the {piece} was on {from} and the path was clear; it captured on {to}"
-            )
-        }
-        (Variant::Capture, MoveType::Slide, false) => {
-            format!(
-                "capture: the {piece} was not on {from} or the path was blocked; the move stopped"
-            )
-        }
-        (Variant::Capture, _, true) => {
-            format!("capture: the {piece} was on {from}; it captured on {to}")
-        }
-        (Variant::Capture, _, false) => {
-            format!("capture: the {piece} was not on {from}; the move stopped")
-        }
-        (Variant::Basic, _, _) => String::new(),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod board;
 pub mod circuits;
 pub mod classify;
 pub mod distribution;
+pub mod explain;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -14,6 +15,7 @@ pub mod random;
 mod repetition;
 pub mod report;
 pub mod san;
+pub mod threat;
 
 pub use board::{Color, Kind, Piece, Position, Square};
 pub use classify::{Classified, MoveError, MoveType, Variant};

@@ -2,6 +2,7 @@
 //! (`qchess analyze --json` adds its own requests to it).
 
 use super::distribution::MAX_DISTRIBUTION;
+use super::threat::king_threat;
 use super::{EndReason, Game, Square};
 use crate::quantum::FactorSize;
 use serde_json::{json, Map, Value};
@@ -59,7 +60,8 @@ pub fn end_reason_name(r: EndReason) -> &'static str {
 }
 
 /// The position as JSON: pieces and their chances, the distribution of occupied
-/// squares, the moves played with their outcomes, the factors and the legal moves.
+/// squares, the moves played with their outcomes and explanations, the factors, the
+/// legal moves, and the most likely capture of the side to move's king if it passed.
 pub fn to_json(game: &Game) -> Value {
     let (factors, largest) = factors(game);
     let moves: Vec<Value> = game
@@ -71,6 +73,7 @@ pub fn to_json(game: &Game) -> Value {
                 "played": m.played,
                 "outcome": m.outcome.map(|o| o as u8),
                 "p": outcome_probability(m.outcome, m.p1),
+                "explain": m.explained.to_json(&m.played),
             })
         })
         .collect();
@@ -105,6 +108,11 @@ pub fn to_json(game: &Game) -> Value {
         "largest_factor": {"qubits": largest.qubits, "branches": largest.branches},
         "backend": game.options().backend.name(),
         "legal_moves": legal_moves(game),
+        "king_attacked": king_threat(game, game.to_move()).map(|t| json!({
+            "p": t.p,
+            "move": t.by,
+            "square": t.king.to_string(),
+        })),
     });
     if truncated {
         out["truncated"] = json!(true);

@@ -3,6 +3,7 @@
 //! Nothing above this module asks which rule system it is playing.
 
 pub mod cancel;
+pub mod explanation;
 pub mod playable;
 mod quantum;
 pub mod rules;
@@ -11,5 +12,6 @@ pub mod table;
 pub(crate) mod toy;
 
 pub use cancel::CancelFlag;
+pub use explanation::Explanation;
 pub use playable::{is_set, Cell, PlayError, Playable, PlyRecord};
 pub use rules::{new_game, replay, ReplayError, RuleSet, Setup};

@@ -2,6 +2,7 @@
 //! server room and the engine's players.
 
 use super::cancel::CancelFlag;
+use super::explanation::Explanation;
 use super::rules::{RuleSet, Setup};
 use crate::chess::{Color, Game, Kind, Square, Status};
 
@@ -29,6 +30,8 @@ pub struct PlyRecord {
     pub note: String,
     /// What the move did, line by line, for the trace pane.
     pub trace: Vec<String>,
+    /// What the move did, told to a player (message line, explanation popup, marks).
+    pub explanation: Explanation,
 }
 
 /// A move or take-back the rules refuse, with a reason a player understands.

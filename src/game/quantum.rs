@@ -1,18 +1,20 @@
 //! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
 
 use super::cancel::CancelFlag;
+use super::explanation::Explanation;
 use super::playable::{Cell, PlayError, Playable, PlyRecord};
 use super::rules::{RuleSet, Setup};
 use crate::chess::{fen, report, Color, Game, PlayedMove, Square, Status};
 
-/// The history entry of a played move: its canonical text and, for a measuring move,
-/// the measurement in words.
+/// The history entry of a played move: its canonical text, a few words on what it did
+/// and its explanation.
 fn record(m: &PlayedMove) -> PlyRecord {
     PlyRecord {
         text: m.played.clone(),
         color: m.color,
-        note: m.summary.clone().unwrap_or_default(),
+        note: m.explained.note(),
         trace: Vec::new(),
+        explanation: Explanation::quantum(&m.explained),
     }
 }
 

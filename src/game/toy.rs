@@ -4,6 +4,7 @@
 //! which is all a new rule system needs.
 
 use super::cancel::CancelFlag;
+use super::explanation::Explanation;
 use super::playable::{Cell, PlayError, Playable, PlyRecord};
 use super::rules::{RuleSet, Setup};
 use crate::chess::{Color, Kind, Square, Status};
@@ -116,14 +117,24 @@ impl Playable for Toy {
             return Err(PlayError(format!("{text} is not a king's step here")));
         }
         let to = Square::parse(&text[2..4]).ok_or_else(|| PlayError("no square".into()))?;
-        let record = PlyRecord {
+        let cells = self.cells();
+        let mut record = PlyRecord {
             text: text.to_string(),
             color: self.to_move(),
             note: String::new(),
             trace: vec![format!("the king steps to {to}")],
+            explanation: Explanation::default(),
         };
         let before = self.kings;
         self.kings[side(self.to_move())] = to;
+        record.explanation = Explanation::listed(
+            &record.text,
+            &record.note,
+            &record.trace,
+            false,
+            &cells,
+            &self.cells(),
+        );
         self.history.push((record.clone(), before));
         Ok(record)
     }

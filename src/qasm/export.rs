@@ -173,8 +173,9 @@ impl Writer {
     fn played(&mut self, ply: usize, m: &PlayedMove) {
         self.line("");
         self.line(&format!("// Ply {ply}, {}: {}", m.color.name(), m.played));
-        if let Some(s) = &m.summary {
-            self.line(&format!("// {s}"));
+        if let Some(a) = &m.explained.asked {
+            let answer = if a.answer { "yes" } else { "no" };
+            self.line(&format!("// it asked: {} {answer}", a.question));
         }
         let mut map = std::mem::take(&mut self.ancillas);
         let mut ops = m.ops.as_slice();

@@ -25,7 +25,7 @@ use super::view::View;
 use super::work::{Exec, Job, Pending};
 use crate::chess::{Game, Square, Status};
 use crate::game::table::{self, Place, Seat};
-use crate::game::{CancelFlag, Playable, PlyRecord, ReplayError};
+use crate::game::{CancelFlag, Playable, ReplayError};
 use crate::record::{Players, Recorder, SavedGame};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::sync::Arc;
@@ -183,6 +183,8 @@ pub struct App {
     pub(super) circuit_scroll: (u16, u16),
     pub(super) circuit_view: CircuitView,
     pub(super) help: bool,
+    /// The explanation of the shown move is open.
+    pub(super) explaining: bool,
     /// The help page shown, and how many pages the last drawing needed.
     help_page: usize,
     help_pages: usize,
@@ -248,6 +250,7 @@ impl App {
             circuit_scroll: (0, 0),
             circuit_view: CircuitView::Auto,
             help: false,
+            explaining: false,
             help_page: 0,
             help_pages: 1,
             game_over_popup: false,
@@ -489,6 +492,27 @@ impl App {
         self.help_page
     }
 
+    /// The explanation of the shown move while it is open: who played what, and the
+    /// explanation's lines.
+    pub fn explanation(&self) -> Option<(String, Vec<String>)> {
+        if !self.explaining {
+            return None;
+        }
+        let i = self.shown_move()?;
+        let rec = self.game.history().into_iter().nth(i)?;
+        let title = format!("ply {}: {} {}", i + 1, rec.color.name(), rec.text);
+        Some((title, rec.explanation.lines))
+    }
+
+    /// Opens the explanation of the shown move, or says there is none yet.
+    fn open_explanation(&mut self) {
+        if self.shown_move().is_none() {
+            self.say(Tone::Plain, "no move yet: e explains the shown move");
+        } else {
+            self.explaining = true;
+        }
+    }
+
     /// True while the game-over popup is shown.
     pub fn game_over_shown(&self) -> bool {
         self.game_over_popup
@@ -507,7 +531,7 @@ impl App {
 
     /// Which keys are live now.
     pub fn input_mode(&self) -> InputMode {
-        if self.help {
+        if self.help || self.explaining {
             return InputMode::Help;
         }
         if self.question.is_some() {
@@ -835,6 +859,11 @@ impl App {
             self.quit = true;
             return;
         }
+        if self.explaining {
+            // Any key closes the explanation.
+            self.explaining = false;
+            return;
+        }
         if self.help {
             // Any key turns the page; after the last page it closes the help.
             if action != Action::Quit && self.help_page + 1 < self.help_pages {
@@ -934,6 +963,7 @@ impl App {
                 );
             }
             Action::Help => self.help = true,
+            Action::Explain => self.open_explanation(),
             Action::Quit => self.ask_quit(),
             Action::Interrupt => self.quit = true,
             Action::Yes | Action::No => {}
@@ -1032,9 +1062,7 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let history = self.game.history();
-        let last = history.last().map(|p| (p.color, p.text.as_str()));
-        let said = steps::ply_said(ply, n, last);
+        let said = steps::ply_said(ply, n, self.game.history().last());
         self.say(Tone::Info, said);
     }
 
@@ -1239,13 +1267,20 @@ impl App {
         }
     }
 
-    /// Tells what the last move did, and the result when it ended the game.
+    /// Tells what the last move did, warns when it left the mover's own king likely to
+    /// be captured, and tells the result when it ended the game.
     fn tell_last_move(&mut self) {
-        let said = match self.game.quantum() {
-            Some(_) => self.last_quantum_move_words(),
-            None => self.game.history().last().map(describe),
+        let Some(last) = self.game.history().pop() else {
+            return;
+        };
+        let mut said = steps::ply_words(&last);
+        if let Some(t) = self.view.threat(last.color).filter(|t| t.p >= 0.5) {
+            said = format!(
+                "{said}. Careful: your king can be captured ({}% by {})",
+                crate::format::percent(t.p),
+                t.by
+            );
         }
-        .unwrap_or_default();
         let said = match self.game.status() {
             Status::Ongoing => said,
             _ => format!("{said}. Game over: {}", self.result_words()),
@@ -1427,14 +1462,4 @@ impl Asking for App {
 /// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
 pub(super) fn refused_outcome(input: &str, suffix: &str) -> String {
     format!("{input}: outcomes are drawn at random; type it without {suffix}")
-}
-
-/// What a ply of a rule system that lists its moves did, in words.
-fn describe(rec: &PlyRecord) -> String {
-    let who = rec.color.name();
-    if rec.note.is_empty() {
-        format!("{who} played {}", rec.text)
-    } else {
-        format!("{who} played {}: {}", rec.text, rec.note)
-    }
 }

@@ -63,18 +63,26 @@ impl HistoryModel {
     }
 }
 
-/// The moves of `game`, numbered from `first` (black's move first when `black_first`).
+/// The moves of `game`, numbered from `first` (black's move first when `black_first`),
+/// each with its remark and the pieces that vanished in it.
 fn entries(game: &dyn Playable, first: usize, black_first: bool) -> Vec<Entry> {
     game.history()
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
             let ply = i + black_first as usize;
+            let mut note = r.note;
+            if !r.explanation.vanished.is_empty() {
+                if !note.is_empty() {
+                    note.push_str("; ");
+                }
+                note.push_str(&format!("gone {}", r.explanation.vanished.join(" ")));
+            }
             Entry {
                 number: first + ply / 2,
                 color: r.color,
                 text: r.text,
-                note: r.note,
+                note,
             }
         })
         .collect()

@@ -80,6 +80,8 @@ pub enum Action {
     Hint,
     /// The computer plays both sides: stop the game, or let it go on.
     Pause,
+    /// Open the explanation of the shown move (what it asked, what changed).
+    Explain,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -258,6 +260,13 @@ const PAUSE: Binding = Binding {
     help: "computer vs computer: pause / go on",
 };
 
+const EXPLAIN: Binding = Binding {
+    keys: &[KeyCode::Char('e')],
+    label: "e",
+    action: Action::Explain,
+    help: "explain the shown move in full",
+};
+
 const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
@@ -306,6 +315,7 @@ pub const KEYMAP: &[Binding] = &[
         action: Action::HistoryPrev,
         help: "previous / next move: its circuit",
     },
+    EXPLAIN,
     CIRCUIT_VIEW,
     CIRCUIT_X,
     CIRCUIT_Y,
@@ -348,6 +358,7 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
         action: Action::HistoryPrev,
         help: "previous / next move: what it did",
     },
+    EXPLAIN,
     Binding {
         keys: &[KeyCode::PageUp, KeyCode::PageDown],
         label: "PgUp PgDn",
@@ -413,6 +424,7 @@ pub const REPLAY_KEYMAP: &[Binding] = &[
         action: Action::Cursor(1, 0),
         help: "cursor right",
     },
+    EXPLAIN,
     INSPECT,
     Binding {
         keys: &[KeyCode::Enter],

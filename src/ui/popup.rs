@@ -119,7 +119,7 @@ fn after_common_words<'a>(first: &str, text: &'a str) -> &'a str {
 /// How to read the board, after the keys.
 const LEGEND: [&str; 2] = [
     "Board: a number is the chance (%) the piece is there; none means certain",
-    "[ ] cursor  < > selected  ( ) legal target  * * hint",
+    "[ ] cursor  < > selected  ( ) legal target  * * hint  ! ! king attacked",
 ];
 
 /// Draws page `page` of a help box listing `entries` (keys, what they do), how to read
@@ -220,6 +220,49 @@ pub fn help_box(
         r,
     );
     n
+}
+
+/// The explanation of one move (`title`: the ply and the move) in a box over the
+/// screen: each line wrapped to the box, indented lines kept indented; cut with a note
+/// where the screen is too short.
+pub fn explanation_box(f: &mut Frame, area: Rect, paint: &Paint, title: &str, lines: &[String]) {
+    let w = area.width.min(78);
+    let inner = (w as usize).saturating_sub(3).max(8);
+    let text = paint.fg(paint.theme.text);
+    let mut shown: Vec<Line> = Vec::new();
+    for l in lines {
+        let indent = l.len() - l.trim_start().len();
+        let style = if indent == 0 { paint.title() } else { text };
+        for (k, part) in wrap(l.trim_start(), inner.saturating_sub(indent + 2).max(8))
+            .into_iter()
+            .enumerate()
+        {
+            let pad = if k == 0 { indent } else { indent + 2 };
+            shown.push(Line::styled(format!(" {}{part}", " ".repeat(pad)), style));
+        }
+    }
+    let rows = area.height.saturating_sub(2) as usize;
+    if shown.len() > rows {
+        shown.truncate(rows.saturating_sub(1));
+        shown.push(Line::styled(
+            " ... (the whole text: qchess analyze --explain)",
+            paint.dim(),
+        ));
+    }
+    let r = centered(area, w, shown.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(shown).block(
+            paint
+                .block()
+                .border_style(paint.fg(paint.theme.title))
+                .title(Span::styled(
+                    format!(" {title} (any key closes) "),
+                    paint.title(),
+                )),
+        ),
+        r,
+    );
 }
 
 /// The rules in short (a heading, then paragraphs), wrapped to `width` and cut into

@@ -9,27 +9,9 @@ use super::inspector::Inspector;
 use super::message::Tone;
 use super::view::{self, Pick};
 use crate::chess::notation::{self, MoveText};
-use crate::chess::{Game, Kind, MoveError, PlayedMove, Shape, Square};
-
-/// What a played move did, in words.
-fn describe(m: &PlayedMove) -> String {
-    let who = m.color.name();
-    match (&m.summary, m.p1) {
-        (Some(s), Some(p1)) => format!(
-            "{who} {}: {s} (it had a {:.0}% chance to go on)",
-            m.played,
-            p1 * 100.0
-        ),
-        _ => format!("{who} played {}", m.played),
-    }
-}
+use crate::chess::{Game, Kind, MoveError, Shape, Square};
 
 impl App {
-    /// What the last move of the Quantum Chess game did, in words.
-    pub(super) fn last_quantum_move_words(&self) -> Option<String> {
-        self.chess()?.history().last().map(describe)
-    }
-
     /// The Quantum Chess game; these pieces are used only when there is one.
     fn chess(&self) -> Option<&Game> {
         self.game.quantum()

@@ -17,7 +17,9 @@ use super::squares::{self, BoardModel, ShownPiece};
 use super::status::{self, StatusModel};
 use super::top_bar;
 use super::variant_panes::{self, TraceModel};
+use crate::chess::threat::Threat;
 use crate::chess::{Color, Game, Piece, Square};
+use crate::format::percent;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
@@ -197,6 +199,7 @@ fn listed_board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> Board
             .computer()
             .hint()
             .map_or(&[], |(_, squares)| squares.as_slice()),
+        attacked: None,
         flipped: app.flipped,
         ascii: app.ascii,
         heat: None,
@@ -241,8 +244,14 @@ pub(super) fn status_model(app: &App) -> StatusModel {
     StatusModel {
         replay: app.replay().map(|r| (r.ply, r.full.ply())),
         who: status::who(g.status(), g.to_move(), &app.result_words()),
+        warning: app.view.threat(g.to_move()).map(threat_words),
         facts,
     }
+}
+
+/// "king attacked: 50% by e7xe1".
+pub(super) fn threat_words(t: &Threat) -> String {
+    format!("king attacked: {}% by {}", percent(t.p), t.by)
 }
 
 /// What is drawn over the panes of every rule system: who plays the computer, the
@@ -259,6 +268,9 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
     }
     if let Some(q) = app.question() {
         popup::question_box(f, area, &app.paint, &q.asked(app.recorder()));
+    }
+    if let Some((title, lines)) = app.explanation() {
+        popup::explanation_box(f, area, &app.paint, &title, &lines);
     }
     app.help_shown().then(|| {
         let lines = popup::help_lines(
@@ -326,6 +338,7 @@ fn board(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16)) ->
             .computer
             .hint()
             .map_or(&[], |(_, squares)| squares.as_slice()),
+        attacked: app.view.threat(game.to_move()).map(|t| t.king),
         flipped: app.flipped,
         ascii: app.ascii,
         heat,

@@ -41,6 +41,8 @@ pub struct BoardModel<'a> {
     pub last: &'a [Square],
     /// Squares of the engine's hint.
     pub hint: &'a [Square],
+    /// The side to move's king square that the other side could capture on next.
+    pub attacked: Option<Square>,
     /// Black at the bottom.
     pub flipped: bool,
     /// Plain ASCII only.
@@ -56,6 +58,7 @@ enum Mark {
     Selected,
     Target,
     Hint,
+    Attacked,
     LastMove,
     Plain,
 }
@@ -94,6 +97,8 @@ pub fn render(
                     Mark::Target
                 } else if m.hint.contains(&sq) {
                     Mark::Hint
+                } else if m.attacked == Some(sq) {
+                    Mark::Attacked
                 } else if m.last.contains(&sq) {
                     Mark::LastMove
                 } else {
@@ -139,6 +144,7 @@ fn cell_spans(
         Mark::Cursor => theme.cursor,
         Mark::Selected => theme.selected,
         Mark::Target | Mark::Hint => theme.target,
+        Mark::Attacked => theme.error,
         Mark::LastMove => theme.last_move,
         Mark::Plain if light => theme.light_square,
         Mark::Plain => theme.dark_square,
@@ -158,6 +164,7 @@ fn cell_spans(
         Mark::Selected => ('<', '>'),
         Mark::Target => ('(', ')'),
         Mark::Hint => ('*', '*'),
+        Mark::Attacked => ('!', '!'),
         _ => match level {
             Some(l) => {
                 let c = inspector::shade(l, m.ascii);

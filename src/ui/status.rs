@@ -78,12 +78,13 @@ pub fn message_area(
 }
 
 /// The status line of a game at `width`: the replay position (`shown` of `plies`), who is
-/// to move (or the result), the `facts`, and the key hint. When short, the hint goes
-/// first, then the facts from the last; who is to move always stays.
+/// to move (or the result) and a `warning` about that side's king, the `facts`, and the
+/// key hint. When short, the hint goes first, then the facts from the last; who is to
+/// move and the warning always stay.
 pub fn game_status(
     paint: &Paint,
     replay: Option<(usize, usize)>,
-    who: String,
+    (who, warning): (String, Option<String>),
     facts: Vec<String>,
     width: u16,
 ) -> Line<'static> {
@@ -97,6 +98,12 @@ pub fn game_status(
     }
     parts.push(vec![Span::styled(who, text.add_modifier(Modifier::BOLD))]);
     let mut droppable: Vec<usize> = (0..parts.len() - 1).collect();
+    if let Some(w) = warning {
+        parts.push(vec![Span::styled(
+            w,
+            paint.fg(paint.theme.error).add_modifier(Modifier::BOLD),
+        )]);
+    }
     for fact in facts {
         droppable.push(parts.len());
         parts.push(vec![Span::styled(fact, text)]);
@@ -120,6 +127,8 @@ pub struct StatusModel {
     pub replay: Option<(usize, usize)>,
     /// Who is to move, or how the game ended.
     pub who: String,
+    /// The side to move's king can be captured next move: "king attacked: 50% by e7xe1".
+    pub warning: Option<String>,
     /// Facts about the game (ply, ...).
     pub facts: Vec<String>,
 }
@@ -132,7 +141,13 @@ pub fn render(
     model: StatusModel,
     lines: Vec<Line>,
 ) {
-    let line = game_status(paint, model.replay, model.who, model.facts, status.width);
+    let line = game_status(
+        paint,
+        model.replay,
+        (model.who, model.warning),
+        model.facts,
+        status.width,
+    );
     f.render_widget(Paragraph::new(line), status);
     f.render_widget(Paragraph::new(lines), message);
 }

@@ -1,7 +1,7 @@
 //! Moving through a game's plies, shared by the Quantum Chess and the variant apps: which
 //! history entry is shown, and where a replay step lands.
 
-use crate::chess::Color;
+use crate::game::PlyRecord;
 
 /// The history entry shown among `n`: the picked one while it exists, else the last.
 pub fn shown(picked: Option<usize>, n: usize) -> Option<usize> {
@@ -23,12 +23,19 @@ pub fn ply_after(ply: usize, by: i64, n: usize) -> usize {
     (ply as i64).saturating_add(by).clamp(0, n as i64) as usize
 }
 
-/// What a replay step says: the ply shown and who played what to reach it.
-pub fn ply_said(ply: usize, n: usize, last: Option<(Color, &str)>) -> String {
+/// What a ply did, on one line: who played what, then its explanation's headline.
+pub fn ply_words(rec: &PlyRecord) -> String {
+    let who = rec.color.name();
+    match rec.explanation.headline.as_str() {
+        "" => format!("{who} played {}", rec.text),
+        said => format!("{who} played {}: {said}", rec.text),
+    }
+}
+
+/// What a replay step says: the ply shown and what the ply that reached it did.
+pub fn ply_said(ply: usize, n: usize, last: Option<&PlyRecord>) -> String {
     match last {
-        Some((color, text)) if ply > 0 => {
-            format!("ply {ply} of {n}: {} played {text}", color.name())
-        }
+        Some(rec) if ply > 0 => format!("ply {ply} of {n}: {}", ply_words(rec)),
         _ => format!("start position (ply 0 of {n})"),
     }
 }
@@ -49,9 +56,18 @@ mod tests {
         assert_eq!(ply_after(2, -5, 4), 0);
         assert_eq!(ply_after(2, i64::MAX / 2, 4), 4);
         assert_eq!(ply_said(0, 4, None), "start position (ply 0 of 4)");
+        let mut rec = PlyRecord {
+            text: "e2e4".into(),
+            color: crate::chess::Color::White,
+            note: String::new(),
+            trace: Vec::new(),
+            explanation: Default::default(),
+        };
+        assert_eq!(ply_said(1, 4, Some(&rec)), "ply 1 of 4: white played e2e4");
+        rec.explanation.headline = "the pawn is now on e4 50%, e2 50%".into();
         assert_eq!(
-            ply_said(1, 4, Some((Color::White, "e2e4"))),
-            "ply 1 of 4: white played e2e4"
+            ply_said(1, 4, Some(&rec)),
+            "ply 1 of 4: white played e2e4: the pawn is now on e4 50%, e2 50%"
         );
     }
 }

@@ -3,6 +3,7 @@
 //! Computed once per change (not per frame) and kept in [`View`].
 
 use crate::chess::movegen::moves_from;
+use crate::chess::threat::{king_threat, Threat};
 use crate::chess::{Color, Game, Shape, Square};
 use crate::quantum::CERTAIN_EPS;
 
@@ -27,6 +28,9 @@ pub struct View {
     /// Correlations of the cursor square with every other superposed square, strongest
     /// first.
     pub correlations: Vec<(Square, f64)>,
+    /// The most likely capture of each side's king (white, black) by the other side's
+    /// next move; for the side to move, as if it passed.
+    pub threats: [Option<Threat>; 2],
 }
 
 impl View {
@@ -54,6 +58,7 @@ impl View {
             count,
             branches: game.branch_count(),
             correlations: Vec::new(),
+            threats: [Color::White, Color::Black].map(|c| king_threat(game, c)),
         };
         v.focus(game, focus);
         v
@@ -65,6 +70,11 @@ impl View {
             .get(sq.0 as usize)
             .copied()
             .unwrap_or_default()
+    }
+
+    /// The most likely capture of `color`'s king by the other side's next move.
+    pub fn threat(&self, color: Color) -> Option<&Threat> {
+        self.threats[(color == Color::Black) as usize].as_ref()
     }
 
     /// Recomputes the correlations for a new cursor square.

@@ -361,6 +361,47 @@ fn replay_snapshot() {
     insta::assert_snapshot!("replay_ply3_120x40", screen(&mut a, 120, 40));
 }
 
+#[test]
+fn stepping_through_a_replay_tells_what_vanished_and_explains_the_shown_ply() {
+    let mut a = replay_of(&["b1^a3c3", "d7d5", "c3xd5.m1", "e7e6"]);
+    press(&mut a, KeyCode::Right);
+    assert_eq!(
+        a.message().text,
+        "ply 1 of 4: white played b1^a3c3: the knight is now on a3 50%, c3 50%"
+    );
+    press(&mut a, KeyCode::Right);
+    press(&mut a, KeyCode::Right);
+    // The half on a3 is gone at ply 3, and the message says so.
+    assert_eq!(
+        a.game()
+            .cells()
+            .iter()
+            .filter(|(s, _)| s.to_string() == "a3")
+            .count(),
+        0
+    );
+    assert_eq!(
+        a.message().text,
+        "ply 3 of 4: white played c3xd5.m1: the knight was on c3 (a 50% chance); \
+         took the pawn on d5; vanished: Na3"
+    );
+    // e opens the full explanation of the shown ply, not of the game's last.
+    press(&mut a, KeyCode::Char('e'));
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("ply 3: white c3xd5.m1"), "{s}");
+    assert!(
+        s.contains("It asked first: was the knight on c3? (yes: 50%)"),
+        "{s}"
+    );
+    assert!(s.contains("knight a3 50% -> 0%"), "{s}");
+    press(&mut a, KeyCode::Char('x'));
+    // The history marks the ply that measured and what vanished in it.
+    assert!(screen(&mut a, 80, 24).contains("yes (50%); took Pd5; gone Na3"));
+    press(&mut a, KeyCode::Left);
+    press(&mut a, KeyCode::Char('e'));
+    assert!(screen(&mut a, 80, 24).contains("ply 2: black d7d5"));
+}
+
 fn qchess(args: &[&str], data: &Path) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
         .args(args)

@@ -117,8 +117,9 @@ fn excluded_pawn_step_both_outcomes() {
             "a stopped move still uses the turn"
         );
         assert_eq!(
-            g.history()[1].summary.as_deref(),
-            Some("excluded: e3 was occupied, the move stopped")
+            g.history()[1].explained.headline(),
+            "e3 was occupied (a 50% chance): the move did not happen; \
+             vanished: Nh2; now certain: Ne3"
         );
     }
 }

@@ -507,7 +507,7 @@ fn qchess_uqci_as_an_external_engine_replies_and_hints() {
     a.finish_work();
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
     assert!(
-        a.message().text.starts_with("black played"),
+        a.message().text.starts_with("black "),
         "{}",
         a.message().text
     );

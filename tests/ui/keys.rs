@@ -61,7 +61,10 @@ fn split_then_merge_by_keys() {
     assert_eq!(last_played(&app), "b1^a3c3");
     assert!((p(&app, "a3") - 0.5).abs() < 1e-9);
     assert!((p(&app, "c3") - 0.5).abs() < 1e-9);
-    assert_eq!(app.message().text, "white played b1^a3c3");
+    assert_eq!(
+        app.message().text,
+        "white played b1^a3c3: the knight is now on a3 50%, c3 50%"
+    );
 
     standard(&mut app, "g8", "f6");
     assert_eq!(last_played(&app), "g8f6");
@@ -92,7 +95,7 @@ fn excluded_move_is_told_in_words() {
     assert_eq!(msg.tone, Tone::Info);
     assert!(
         msg.text
-            .contains("excluded: c3 was occupied, the move stopped"),
+            .contains("c3 was occupied (a 50% chance): the move did not happen"),
         "{}",
         msg.text
     );
@@ -113,7 +116,7 @@ fn capture_by_keys_records_the_measurement() {
     let m = app.quantum().unwrap().history().last().expect("a move");
     assert_eq!(m.p1.map(|x| (x * 100.0).round()), Some(50.0));
     assert!(
-        app.message().text.contains("capture:"),
+        app.message().text.contains("on c3 (a 50% chance)"),
         "{}",
         app.message().text
     );

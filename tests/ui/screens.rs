@@ -85,11 +85,11 @@ fn the_help_turns_pages_where_it_does_not_fit() {
     assert!(!a.help_shown());
     // Where the keys fit on one page, the rules are the second.
     press(&mut a, KeyCode::Char('?'));
-    let s = screen(&mut a, 80, 23);
+    let s = screen(&mut a, 80, 24);
     assert!(s.contains("Keys 1/2 (any key: more)"), "{s}");
     assert!(s.contains("( ) legal target"), "{s}");
     press(&mut a, KeyCode::Char('x'));
-    assert!(screen(&mut a, 80, 23).contains("Rules 2/2 (any key closes)"));
+    assert!(screen(&mut a, 80, 24).contains("Rules 2/2 (any key closes)"));
     press(&mut a, KeyCode::Char('x'));
     assert!(!a.help_shown());
     // Ctrl-C quits from any page.
@@ -191,7 +191,7 @@ fn long_messages_wrap_at_80_columns() {
     press(&mut a, KeyCode::Enter);
     let said = a.message().text.clone();
     assert!(said.len() > 80, "{said}");
-    assert!(said.contains("chance to go on"), "{said}");
+    assert!(said.contains("on c3 (a 50% chance)"), "{said}");
     for (w, h) in [(80, 24), (80, 23)] {
         message_shows_all(&mut a, w, h, &said);
     }

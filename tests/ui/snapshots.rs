@@ -239,3 +239,34 @@ fn circuit_list_view() {
     press(&mut app, 'c');
     insta::assert_snapshot!("capture_list_80x24", screen(&mut app, 80, 24));
 }
+
+#[test]
+fn a_move_explained_on_the_message_line_and_in_the_popup() {
+    let mut app = app_from(None, &["b1^a3c3", "d7d5"]);
+    for c in ":c3xd5".chars() {
+        press(&mut app, c);
+    }
+    driver::press(&mut app, KeyCode::Enter);
+    let said = app.message().text.clone();
+    assert!(said.contains("on c3 (a 50% chance)"), "{said}");
+    both("explained_message", &mut app);
+    press(&mut app, 'e');
+    both("explained_popup", &mut app);
+    // Any key closes it.
+    press(&mut app, 'x');
+    assert!(app.explanation().is_none());
+}
+
+#[test]
+fn a_king_in_reach_is_marked_and_a_move_into_reach_is_warned() {
+    let mut app = app_from(Some("4r2k/8/8/8/8/8/8/4K3 w - - 0 1"), &[]);
+    both("king_attacked", &mut app);
+    for c in ":e1e2".chars() {
+        press(&mut app, c);
+    }
+    driver::press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.message().text,
+        "white played e1e2. Careful: your king can be captured (100% by e8xe2)"
+    );
+}

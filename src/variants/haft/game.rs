@@ -9,7 +9,7 @@ use super::rules::{self, Transition};
 use super::words::grouped;
 use super::worlds::Worlds;
 use crate::chess::{Color, Kind, Square, Status};
-use crate::game::PlyRecord;
+use crate::game::{Explanation, PlyRecord};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -180,6 +180,7 @@ impl HaftGame {
         if let Some(end) = self.ending() {
             return Err(HaftError::GameOver(end.describe()));
         }
+        let cells_before = self.board_cells();
         let before = &self.state;
         let t = rules::transition(&before.board, mv)?;
         let shaped = rules::shaped(&before.worlds, &t);
@@ -199,9 +200,20 @@ impl HaftGame {
                 shaped.count(),
                 next.census.worlds(),
             ),
+            explanation: Explanation::default(),
         };
         let previous = std::mem::replace(&mut self.state, next);
         self.past.push(previous);
+        let mut record = record;
+        // Haft draws nothing at random: the rules rule worlds out and fix types.
+        record.explanation = Explanation::listed(
+            &record.text,
+            &record.note,
+            &record.trace,
+            false,
+            &cells_before,
+            &self.board_cells(),
+        );
         self.history.push(record);
         Ok(self.history.last().expect("a ply was just recorded"))
     }

@@ -20,7 +20,7 @@ use self::superposition::{Marginal, Superposition};
 use crate::chess::fen::{self, START_FEN};
 use crate::chess::{Color, Position, Square, Status};
 use crate::game::CancelFlag;
-use crate::game::{Cell, PlayError, Playable, PlyRecord, RuleSet, Setup};
+use crate::game::{Cell, Explanation, PlayError, Playable, PlyRecord, RuleSet, Setup};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -253,6 +253,7 @@ impl Playable for HarmonicsGame {
             limit: self.limit,
             cancel: self.cancel.as_deref(),
         };
+        let cells_before = self.cells();
         let mut rng = self.rng.clone();
         let Made {
             next,
@@ -273,11 +274,21 @@ impl Playable for HarmonicsGame {
             }
             note.push_str(self.status.describe());
         }
+        let played = notation::format(input.mv, &outcomes);
+        let explanation = Explanation::listed(
+            &played,
+            &note,
+            &trace,
+            !outcomes.is_empty(),
+            &cells_before,
+            &self.cells(),
+        );
         self.history.push(PlyRecord {
-            text: notation::format(input.mv, &outcomes),
+            text: played,
             color,
             note,
             trace,
+            explanation,
         });
         self.inputs.push(text.trim().to_string());
         Ok(self
