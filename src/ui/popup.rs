@@ -23,6 +23,29 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
+/// Draws `lines` in a box `w` wide with the `title` on its border, centred in `area`
+/// over whatever is below.
+pub fn titled_box(
+    f: &mut Frame,
+    area: Rect,
+    paint: &Paint,
+    w: u16,
+    title: String,
+    lines: Vec<Line>,
+) {
+    let r = centered(area, w, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(
+            paint
+                .block()
+                .border_style(paint.fg(paint.theme.title))
+                .title(Span::styled(title, paint.title())),
+        ),
+        r,
+    );
+}
+
 /// The help lines: one per entry of the key map in use (the replay one in replay, else
 /// Quantum Chess's or the one of the rule systems that list their moves); the
 /// pause key only while the computer plays both sides (`watching`), where it acts.
@@ -207,18 +230,7 @@ pub fn help_box(
     } else {
         format!(" {what} {}/{n} (any key closes) ", page + 1)
     };
-    let lines = pages.swap_remove(page);
-    let r = centered(area, w, lines.len() as u16 + 2);
-    f.render_widget(Clear, r);
-    f.render_widget(
-        Paragraph::new(lines).block(
-            paint
-                .block()
-                .border_style(paint.fg(paint.theme.title))
-                .title(Span::styled(title, paint.title())),
-        ),
-        r,
-    );
+    titled_box(f, area, paint, w, title, pages.swap_remove(page));
     n
 }
 
@@ -249,19 +261,13 @@ pub fn explanation_box(f: &mut Frame, area: Rect, paint: &Paint, title: &str, li
             paint.dim(),
         ));
     }
-    let r = centered(area, w, shown.len() as u16 + 2);
-    f.render_widget(Clear, r);
-    f.render_widget(
-        Paragraph::new(shown).block(
-            paint
-                .block()
-                .border_style(paint.fg(paint.theme.title))
-                .title(Span::styled(
-                    format!(" {title} (any key closes) "),
-                    paint.title(),
-                )),
-        ),
-        r,
+    titled_box(
+        f,
+        area,
+        paint,
+        w,
+        format!(" {title} (any key closes) "),
+        shown,
     );
 }
 

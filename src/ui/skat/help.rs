@@ -2,9 +2,8 @@
 
 use super::keys::KEYMAP;
 use super::lab::SkatLab;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
 /// Draws the help over `area`.
@@ -28,24 +27,6 @@ pub fn render(f: &mut Frame, area: Rect, lab: &SkatLab) {
         " won/lost: my side reaches its goal or not (that card, that distribution)",
         paint.dim(),
     ));
-    let h = lines.len() as u16 + 2;
-    let [row] = Layout::vertical([Constraint::Length(h)])
-        .flex(Flex::Center)
-        .areas(area);
-    let [r] = Layout::horizontal([Constraint::Length(78)])
-        .flex(Flex::Center)
-        .areas(row);
-    f.render_widget(Clear, r);
-    f.render_widget(
-        Paragraph::new(lines).block(
-            paint
-                .block()
-                .border_style(paint.fg(paint.theme.title))
-                .title(Span::styled(
-                    " Skat lab keys (any key closes) ",
-                    paint.title(),
-                )),
-        ),
-        r,
-    );
+    let title = " Skat lab keys (any key closes) ".to_string();
+    crate::ui::popup::titled_box(f, area, paint, 78, title, lines);
 }
