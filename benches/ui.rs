@@ -1,9 +1,12 @@
-//! Terminal UI timings: one full frame at 120x40, and a move played by key press at
-//! 2^12 branches followed by the frame that shows it.
+//! Terminal UI timings: one full frame at 120x40 (at the start, at 2^12 branches, after
+//! 200 plies), the attacked-king check, and a move played by key press at 2^12 branches
+//! followed by the frame that shows it.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use qchess::chess::{Game, GameOptions, Square};
+use qchess::chess::random::seeded_game;
+use qchess::chess::threat::king_threat;
+use qchess::chess::{Color, Game, GameOptions, Square};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::theme::Theme;
 use qchess::ui::{draw, App};
@@ -58,6 +61,31 @@ fn bench(c: &mut Criterion) {
             })
             .expect("draw");
         })
+    });
+
+    let mut long = Game::standard(GameOptions::default());
+    for m in seeded_game(0, 200) {
+        long.play(&m).expect("the seeded game's moves are legal");
+    }
+    let long = App::new(long, paint.clone(), false);
+    c.bench_function("frame 120x40, after a 200-ply game", |b| {
+        b.iter(|| {
+            term.draw(|f| {
+                draw(f, &long);
+            })
+            .expect("draw");
+        })
+    });
+
+    // The attacked-king check the view makes after every move: every capture of a
+    // square a king may stand on, played with both answers. Here the white king on f2 is
+    // in reach of the black queen, which slid to h4 only where e7 and f6 were empty.
+    let mut reach = game.clone();
+    for m in ["d8h4", "e1f2"] {
+        reach.play(m).expect("the bench moves are legal");
+    }
+    c.bench_function("king threats of both sides at 2^12 branches", |b| {
+        b.iter(|| [Color::White, Color::Black].map(|side| king_threat(&reach, side).map(|t| t.p)))
     });
 
     c.bench_function("key to frame: Ke1f2 at 2^12 branches", |b| {

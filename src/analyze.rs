@@ -340,7 +340,7 @@ pub fn variant_text(game: &dyn Playable, explain: bool) -> String {
         }
         s.push('\n');
         if explain {
-            for line in &r.explanation.lines {
+            for line in r.explanation.lines() {
                 s.push_str(&format!("       {line}\n"));
             }
         }

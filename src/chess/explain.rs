@@ -272,11 +272,9 @@ pub fn explain(
     let asked = outcome.map(|(answer, p)| asked(class, stages.before, answer, p));
     let mut changes = Vec::new();
     for s in Square::all() {
-        let mut pieces = vec![];
-        pieces.extend(stages.before.register.get(s));
-        pieces.extend(stages.after.register.get(s));
-        pieces.dedup();
-        for piece in pieces {
+        let was = stages.before.register.get(s);
+        let is = stages.after.register.get(s).filter(|p| Some(*p) != was);
+        for piece in [was, is].into_iter().flatten() {
             let before = stages.before.chance(s, piece);
             let after = stages.after.chance(s, piece);
             if (before - after).abs() < LISTED_CHANGE {

@@ -9,28 +9,72 @@ use crate::chess::Square;
 use crate::format::percent;
 use crate::quantum::CERTAIN_EPS;
 
-/// What one ply did, in words.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Explanation {
-    /// One short line, the most important fact first (without the move itself); empty
-    /// for a plain move that needs no words.
-    pub headline: String,
-    /// The full explanation, line by line.
-    pub lines: Vec<String>,
-    /// The ply drew a random outcome or asked the state a question.
-    pub measured: bool,
-    /// The pieces that vanished in this ply other than by moving away ("Nh3").
-    pub vanished: Vec<String>,
+/// What one ply did, in words. Quantum Chess keeps the facts and words them when asked
+/// (a history of hundreds of plies is copied for every frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation(Told);
+
+/// How an explanation is kept.
+#[derive(Clone, Debug, PartialEq)]
+enum Told {
+    /// A Quantum Chess move's facts.
+    Quantum(Explained),
+    /// A listed rule system's words.
+    Listed {
+        headline: String,
+        lines: Vec<String>,
+        measured: bool,
+        vanished: Vec<String>,
+    },
+}
+
+impl Default for Explanation {
+    fn default() -> Self {
+        Explanation(Told::Listed {
+            headline: String::new(),
+            lines: Vec::new(),
+            measured: false,
+            vanished: Vec::new(),
+        })
+    }
 }
 
 impl Explanation {
     /// The explanation of a Quantum Chess move.
     pub fn quantum(e: &Explained) -> Explanation {
-        Explanation {
-            headline: e.headline(),
-            lines: e.lines(),
-            measured: e.asked.is_some(),
-            vanished: e.vanished(),
+        Explanation(Told::Quantum(e.clone()))
+    }
+
+    /// One short line, the most important fact first (without the move itself); empty
+    /// for a plain move that needs no words.
+    pub fn headline(&self) -> String {
+        match &self.0 {
+            Told::Quantum(e) => e.headline(),
+            Told::Listed { headline, .. } => headline.clone(),
+        }
+    }
+
+    /// The full explanation, line by line.
+    pub fn lines(&self) -> Vec<String> {
+        match &self.0 {
+            Told::Quantum(e) => e.lines(),
+            Told::Listed { lines, .. } => lines.clone(),
+        }
+    }
+
+    /// Whether the ply drew a random outcome or asked the state a question.
+    pub fn measured(&self) -> bool {
+        match &self.0 {
+            Told::Quantum(e) => e.asked.is_some(),
+            Told::Listed { measured, .. } => *measured,
+        }
+    }
+
+    /// The pieces that vanished in this ply other than by moving away ("Nh3").
+    pub fn vanished(&self) -> Vec<String> {
+        match &self.0 {
+            Told::Quantum(e) => e.vanished(),
+            Told::Listed { vanished, .. } => vanished.clone(),
         }
     }
 
@@ -113,12 +157,12 @@ impl Explanation {
             lines.push("What changed (chance before -> after):".into());
             lines.extend(changed);
         }
-        Explanation {
+        Explanation(Told::Listed {
             headline,
             lines,
             measured,
             vanished: gone,
-        }
+        })
     }
 }
 
@@ -173,14 +217,13 @@ mod tests {
             (sq("c3"), cell(Some(Kind::Bishop), 1.0)),
         ];
         let e = Explanation::listed("g1f3", "locks B on c3", &[], false, &before, &after);
-        assert_eq!(e.headline, "locks B on c3; vanished: Qh5");
-        assert_eq!(e.vanished, ["Qh5"]);
-        assert!(e.lines.contains(&"    knight g1 100% -> 0%".to_string()));
-        assert!(e.lines.contains(&"    knight f3 0% -> 100%".to_string()));
-        assert!(e.lines.contains(&"    queen h5 50% -> 0%".to_string()));
-        assert!(e
-            .lines
-            .contains(&"    c3: the white piece is now known: bishop".to_string()));
+        assert_eq!(e.headline(), "locks B on c3; vanished: Qh5");
+        assert_eq!(e.vanished(), ["Qh5"]);
+        let lines = e.lines();
+        assert!(lines.contains(&"    knight g1 100% -> 0%".to_string()));
+        assert!(lines.contains(&"    knight f3 0% -> 100%".to_string()));
+        assert!(lines.contains(&"    queen h5 50% -> 0%".to_string()));
+        assert!(lines.contains(&"    c3: the white piece is now known: bishop".to_string()));
     }
 
     #[test]
@@ -188,7 +231,7 @@ mod tests {
         let before = vec![(sq("e2"), cell(Some(Kind::Pawn), 1.0))];
         let after = vec![(sq("e4"), cell(Some(Kind::Pawn), 1.0))];
         let e = Explanation::listed("e2e4", "", &[], false, &before, &after);
-        assert_eq!(e.headline, "");
-        assert!(e.vanished.is_empty());
+        assert_eq!(e.headline(), "");
+        assert!(e.vanished().is_empty());
     }
 }

@@ -501,7 +501,7 @@ impl App {
         let i = self.shown_move()?;
         let rec = self.game.history().into_iter().nth(i)?;
         let title = format!("ply {}: {} {}", i + 1, rec.color.name(), rec.text);
-        Some((title, rec.explanation.lines))
+        Some((title, rec.explanation.lines()))
     }
 
     /// Opens the explanation of the shown move, or says there is none yet.

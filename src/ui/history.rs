@@ -72,11 +72,12 @@ fn entries(game: &dyn Playable, first: usize, black_first: bool) -> Vec<Entry> {
         .map(|(i, r)| {
             let ply = i + black_first as usize;
             let mut note = r.note;
-            if !r.explanation.vanished.is_empty() {
+            let vanished = r.explanation.vanished();
+            if !vanished.is_empty() {
                 if !note.is_empty() {
                     note.push_str("; ");
                 }
-                note.push_str(&format!("gone {}", r.explanation.vanished.join(" ")));
+                note.push_str(&format!("gone {}", vanished.join(" ")));
             }
             Entry {
                 number: first + ply / 2,

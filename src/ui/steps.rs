@@ -26,7 +26,7 @@ pub fn ply_after(ply: usize, by: i64, n: usize) -> usize {
 /// What a ply did, on one line: who played what, then its explanation's headline.
 pub fn ply_words(rec: &PlyRecord) -> String {
     let who = rec.color.name();
-    match rec.explanation.headline.as_str() {
+    match rec.explanation.headline().as_str() {
         "" => format!("{who} played {}", rec.text),
         said => format!("{who} played {}: {said}", rec.text),
     }
@@ -43,6 +43,7 @@ pub fn ply_said(ply: usize, n: usize, last: Option<&PlyRecord>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Explanation;
 
     #[test]
     fn picks_and_steps() {
@@ -56,7 +57,7 @@ mod tests {
         assert_eq!(ply_after(2, -5, 4), 0);
         assert_eq!(ply_after(2, i64::MAX / 2, 4), 4);
         assert_eq!(ply_said(0, 4, None), "start position (ply 0 of 4)");
-        let mut rec = PlyRecord {
+        let rec = PlyRecord {
             text: "e2e4".into(),
             color: crate::chess::Color::White,
             note: String::new(),
@@ -64,10 +65,21 @@ mod tests {
             explanation: Default::default(),
         };
         assert_eq!(ply_said(1, 4, Some(&rec)), "ply 1 of 4: white played e2e4");
-        rec.explanation.headline = "the pawn is now on e4 50%, e2 50%".into();
+        let split = PlyRecord {
+            text: "b1^a3c3".into(),
+            explanation: Explanation::listed(
+                "b1^a3c3",
+                "the knight is now on a3 50%, c3 50%",
+                &[],
+                false,
+                &[],
+                &[],
+            ),
+            ..rec
+        };
         assert_eq!(
-            ply_said(1, 4, Some(&rec)),
-            "ply 1 of 4: white played e2e4: the pawn is now on e4 50%, e2 50%"
+            ply_said(1, 4, Some(&split)),
+            "ply 1 of 4: white played b1^a3c3: the knight is now on a3 50%, c3 50%"
         );
     }
 }

@@ -151,6 +151,17 @@ fn haft_by_keys_locks_types() {
         "{}",
         a.message().text
     );
+    // e explains the ply in full: the rules' trace, then what changed on the board.
+    press(&mut a, KeyCode::Char('e'));
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("ply 3: white g1f3"), "{s}");
+    assert!(s.contains("What changed (chance before -> after):"), "{s}");
+    assert!(
+        s.contains("consistent worlds: 25,401,600 -> 6,350,400"),
+        "{s}"
+    );
+    assert!(s.contains("piece g1 100% -> 0%"), "{s}");
+    assert!(s.contains("knight f3 0% -> 100%"), "{s}");
 }
 
 #[test]
