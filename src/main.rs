@@ -30,6 +30,8 @@ enum Command {
     Resume(qchess::ui::cli::ResumeArgs),
     /// Step through a saved game: ← → one ply, Home/End, g go to ply, p play on from there.
     Replay(qchess::ui::cli::ReplayArgs),
+    /// Learn Quantum Chess: short lessons with a task each (qchess learn 3 opens the third).
+    Learn(qchess::ui::cli::LearnArgs),
     /// Play moves from a position and print the resulting state (for scripts and tests).
     Analyze(qchess::analyze::cli::AnalyzeArgs),
     /// Play games between two players (the engine at a level, random, greedy) and
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => qchess::ui::cli::play(args),
         Some(Command::Resume(args)) => qchess::ui::cli::resume(args),
         Some(Command::Replay(args)) => qchess::ui::cli::replay(args),
+        Some(Command::Learn(args)) => qchess::ui::cli::learn(args),
         Some(Command::Analyze(args)) => qchess::analyze::cli::run(args),
         Some(Command::Match(args)) => qchess::engine::cli::run(args),
         Some(Command::Uqci) => {

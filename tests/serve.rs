@@ -355,6 +355,30 @@ async fn a_room_explains_a_measuring_move_on_both_screens() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_opens_the_lessons() {
+    bounded(30, async {
+        let dir = scratch("learn");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let mut ann = Term::open(srv.addr(), "ann", Ask::Shell, (80, 24)).await?;
+        ann.wait_for("l lessons", T).await?;
+        ann.send(b"l").await?;
+        ann.wait_for("Lesson 1/15: Win by taking the king", T)
+            .await?;
+        ann.send(b":e1e8\r").await?;
+        ann.wait_for("Done: the king is gone", T).await?;
+        ann.send(b"n").await?;
+        ann.wait_for("Lesson 2/15", T).await?;
+        // q leaves the lessons (no move made in this one yet: at once), to the lobby.
+        ann.send(b"q").await?;
+        ann.wait_for("you left the lessons", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_keys_and_idle_time() {
     bounded(40, async {
         let dir = scratch("limits");

@@ -14,6 +14,8 @@ mod flow;
 mod inspector;
 #[path = "ui/keys.rs"]
 mod keys;
+#[path = "ui/lessons.rs"]
+mod lessons;
 #[path = "ui/mouse.rs"]
 mod mouse;
 #[path = "ui/screens.rs"]

@@ -41,6 +41,8 @@ pub enum Intent {
         /// The computer in the other seat, when the player plays the computer.
         computer: Option<ComputerSeat>,
     },
+    /// Open the lessons (`qchess learn`) in this session.
+    Learn,
     /// Use the next theme.
     NextTheme,
     /// Switch between chess glyphs and letters.
@@ -214,6 +216,7 @@ impl Lobby {
             KeyCode::Char('s') => self.join(Want::Watch),
             KeyCode::Char('c') => self.open_form(None),
             KeyCode::Char('e') => self.open_form(Some((Color::White, COMPUTER_LEVEL))),
+            KeyCode::Char('l') => self.intent = Some(Intent::Learn),
             KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
             KeyCode::Char('a') => self.intent = Some(Intent::Letters),
             KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
@@ -346,7 +349,7 @@ impl Lobby {
                 paint.fg(paint.theme.text),
             ),
             Line::styled(
-                format!("c new room   t theme ({theme})   a {pieces}   q leave"),
+                format!("c new room   l lessons   t theme ({theme})   a {pieces}   q leave"),
                 paint.fg(paint.theme.text),
             ),
             Line::styled(

@@ -11,6 +11,7 @@ use super::lobby::{self, Intent, Lobby};
 use super::room::{Person, Room, Roster, SessionId, Sitting, Wake, Want};
 use crate::chess::Color;
 use crate::game::table::{Place, Seat};
+use crate::learn::Progress;
 use crate::ui::app::App;
 use crate::ui::color::{detect, Paint, Tier};
 use crate::ui::input::Action;
@@ -133,6 +134,8 @@ struct RoomView {
 enum At {
     Lobby(Box<Lobby>),
     Room(Box<RoomView>),
+    /// The lessons: this session's own board, nothing shared.
+    Lesson(Box<App>),
 }
 
 /// What a session shows and drives: the lobby or a room.
@@ -177,7 +180,7 @@ impl SessionScreen {
     pub fn room(&self) -> Option<&str> {
         match &self.at {
             At::Room(v) => Some(v.room.name()),
-            At::Lobby(_) => None,
+            At::Lobby(_) | At::Lesson(_) => None,
         }
     }
 
@@ -266,17 +269,20 @@ impl SessionScreen {
             let room = Arc::clone(&v.room);
             room.leave(self.id);
             self.hub.left(&room);
-            let kept = super::hub::words_for(self.hub.limits.room_idle);
-            let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept);
-            lobby.say(
-                Tone::Plain,
-                format!(
-                    "you left {}: a seat you hold there stays yours",
-                    room.name()
-                ),
+            let said = format!(
+                "you left {}: a seat you hold there stays yours",
+                room.name()
             );
-            self.at = At::Lobby(Box::new(lobby));
+            self.back_to_lobby(said);
         }
+    }
+
+    /// Shows the lobby again, saying `said`.
+    fn back_to_lobby(&mut self, said: String) {
+        let kept = super::hub::words_for(self.hub.limits.room_idle);
+        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept);
+        lobby.say(Tone::Plain, said);
+        self.at = At::Lobby(Box::new(lobby));
     }
 
     fn act(&mut self, intent: Intent) {
@@ -298,6 +304,16 @@ impl SessionScreen {
                 }
                 Err(e) => self.lobby_says(Tone::Error, e.to_string()),
             },
+            Intent::Learn => {
+                // Over SSH a name is not an identity: the progress lasts the session.
+                let seed = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
+                let look = (self.paint(), self.letters);
+                let mut app = App::learning(None, Progress::default(), None, seed, look);
+                app.set_exec(self.exec);
+                self.at = At::Lesson(Box::new(app));
+            }
             Intent::NextTheme => {
                 self.theme = (self.theme + 1) % self.hub.themes.len();
                 let name = self.hub.themes[self.theme].0.clone();
@@ -350,6 +366,7 @@ impl Screen for SessionScreen {
                 let theme = &self.hub.themes[self.theme].0;
                 l.draw(f, &paint, theme, self.letters);
             }
+            At::Lesson(a) => a.draw(f),
             At::Room(v) => {
                 v.game.draw(f);
                 let mut bar = lobby::room_bar(v.room.name(), &v.roster);
@@ -375,6 +392,12 @@ impl Screen for SessionScreen {
                     self.leave_room();
                 }
             }
+            At::Lesson(a) => {
+                a.handle_event(event);
+                if a.should_quit() {
+                    self.back_to_lobby("you left the lessons".into());
+                }
+            }
         }
     }
 
@@ -384,8 +407,10 @@ impl Screen for SessionScreen {
 
     fn set_exec(&mut self, exec: Exec) {
         self.exec = exec;
-        if let At::Room(v) = &mut self.at {
-            v.game.set_exec(exec);
+        match &mut self.at {
+            At::Room(v) => v.game.set_exec(exec),
+            At::Lesson(a) => a.set_exec(exec),
+            At::Lobby(_) => {}
         }
     }
 
@@ -393,6 +418,7 @@ impl Screen for SessionScreen {
         let id = self.id;
         let v = match &mut self.at {
             At::Lobby(l) => return l.refresh(self.hub.summaries()),
+            At::Lesson(a) => return a.tick(),
             At::Room(v) => v,
         };
         let mut changed = v.game.tick();
@@ -449,6 +475,7 @@ impl Screen for SessionScreen {
     fn working(&self) -> bool {
         match &self.at {
             At::Room(v) => v.game.working(),
+            At::Lesson(a) => a.working(),
             At::Lobby(_) => false,
         }
     }
@@ -456,6 +483,7 @@ impl Screen for SessionScreen {
     fn min_size(&self) -> (u16, u16) {
         match &self.at {
             At::Room(v) => v.game.min_size(),
+            At::Lesson(a) => a.min_size(),
             At::Lobby(_) => lobby::MIN_SIZE,
         }
     }

@@ -185,6 +185,8 @@ pub struct App {
     pub(super) help: bool,
     /// The explanation of the shown move is open.
     pub(super) explaining: bool,
+    /// The lesson this screen teaches, if it does.
+    pub(super) lesson: Option<super::lesson::Run>,
     /// The help page shown, and how many pages the last drawing needed.
     help_page: usize,
     help_pages: usize,
@@ -251,6 +253,7 @@ impl App {
             circuit_view: CircuitView::Auto,
             help: false,
             explaining: false,
+            lesson: None,
             help_page: 0,
             help_pages: 1,
             game_over_popup: false,
@@ -390,6 +393,9 @@ impl App {
         if let (Some(hidden), Some(ins)) = (drawn.inspector_hidden, &mut self.inspector) {
             ins.drawn_hiding(hidden);
         }
+        if let (Some(hidden), Some(run)) = (drawn.lesson_hidden, &mut self.lesson) {
+            run.hidden = hidden;
+        }
     }
 
     /// The yes/no question shown, if any.
@@ -510,6 +516,7 @@ impl App {
             self.say(Tone::Plain, "no move yet: e explains the shown move");
         } else {
             self.explaining = true;
+            self.lesson_key_goal(super::lesson::Met::Explained);
         }
     }
 
@@ -537,10 +544,14 @@ impl App {
         if self.question.is_some() {
             return InputMode::Question;
         }
+        if self.lesson.as_ref().is_some_and(|r| r.list.is_some()) {
+            return InputMode::List;
+        }
         match self.mode {
             Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
             _ if self.replay.is_some() => InputMode::Replay,
+            _ if self.lesson.is_some() => InputMode::Lesson,
             _ if self.game.quantum().is_some() => InputMode::Board,
             _ => InputMode::Variant,
         }
@@ -573,7 +584,11 @@ impl App {
         if self.pending.is_some() {
             return worked;
         }
-        opponent::tick(self) || worked
+        let changed = opponent::tick(self) || worked;
+        if self.computer.hint().is_some() {
+            self.lesson_key_goal(super::lesson::Met::Hinted);
+        }
+        changed
     }
 
     /// Takes in the work on a worker thread (see [`App::tick`]).
@@ -877,6 +892,9 @@ impl App {
         if let Some(q) = self.question.take() {
             return self.answer(q, action);
         }
+        if self.lesson_action(action) {
+            return;
+        }
         if self.inspector.is_some() && self.inspecting(action) {
             return;
         }
@@ -964,6 +982,10 @@ impl App {
             }
             Action::Help => self.help = true,
             Action::Explain => self.open_explanation(),
+            Action::NextLesson | Action::RestartLesson | Action::LessonList => self.say(
+                Tone::Plain,
+                "lessons: qchess learn (or learn in the SSH lobby)",
+            ),
             Action::Quit => self.ask_quit(),
             Action::Interrupt => self.quit = true,
             Action::Yes | Action::No => {}
@@ -1286,10 +1308,11 @@ impl App {
             _ => format!("{said}. Game over: {}", self.result_words()),
         };
         self.say(Tone::Info, said);
+        self.judge_lesson_move();
     }
 
     /// Refreshes everything derived from the game after it changed.
-    fn after_change(&mut self) {
+    pub(super) fn after_change(&mut self) {
         let view = view_of(self.game.as_ref(), self.cursor);
         self.after_change_with(view);
     }
@@ -1433,9 +1456,11 @@ impl Asking for App {
         )
     }
     fn playing(&self) -> bool {
-        // At a table, leaving loses nothing: the table keeps the game and the seat.
+        // At a table, leaving loses nothing: the table keeps the game and the seat; a
+        // lesson keeps its progress and can be played again.
         self.place.is_none()
             && self.replay.is_none()
+            && self.lesson.is_none()
             && self.game.status() == Status::Ongoing
             && self.game.ply() > 0
     }

@@ -93,6 +93,30 @@ pub struct ReplayArgs {
     display: DisplayArgs,
 }
 
+/// Options of `qchess learn`.
+#[derive(Args, Debug, Clone)]
+pub struct LearnArgs {
+    /// The lesson to open, from 1 (default: where you left off).
+    #[arg(value_name = "N", value_parser = parse_lesson)]
+    lesson: Option<usize>,
+    /// List the lessons, with the ones you finished, and exit.
+    #[arg(long, conflicts_with = "lesson")]
+    list: bool,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// A lesson's number: 1 to the number of lessons.
+fn parse_lesson(s: &str) -> Result<usize, String> {
+    let n = crate::learn::LESSONS.len();
+    match s.parse::<usize>() {
+        Ok(k) if (1..=n).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "\"{s}\" is not a lesson: there are lessons 1 to {n}"
+        )),
+    }
+}
+
 /// The sides `--engine` gives the computer: (white, black).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct EngineSides(bool, bool);
@@ -237,6 +261,55 @@ pub fn resume(args: ResumeArgs) -> Outcome {
 /// `qchess replay FILE`: steps through a saved game.
 pub fn replay(args: ReplayArgs) -> Outcome {
     run_tui(args.display, Open::Replay(args.file), NewGame::default())
+}
+
+/// Runs `qchess learn`: the lessons in the terminal, progress kept in the data
+/// directory; or with `--list`, the lessons and which are done.
+pub fn learn(args: LearnArgs) -> Outcome {
+    use crate::learn::{Progress, LESSONS};
+    let store = crate::config::data_dir().ok();
+    let progress = store.as_deref().map(Progress::load).unwrap_or_default();
+    if args.list {
+        let mut out = String::new();
+        for (i, l) in LESSONS.iter().enumerate() {
+            let done = if progress.done.contains(&(i + 1)) {
+                "done"
+            } else {
+                "    "
+            };
+            out.push_str(&format!("{:>2}. {done}  {}\n", i + 1, l.title));
+        }
+        return Ok(Done::Print(out));
+    }
+    let display = args.display;
+    let pieces = match (display.ascii, display.unicode) {
+        (true, _) => Some(Pieces::Ascii),
+        (_, true) => Some(Pieces::Unicode),
+        _ => None,
+    };
+    let flags = PlayFlags {
+        theme: display.theme,
+        pieces,
+        color: display.color,
+        mouse: display.no_mouse.then_some(false),
+        ..PlayFlags::default()
+    };
+    let opts: PlayOptions = crate::config::play_options(flags).map_err(Failure::new)?;
+    super::terminal::require_terminal().map_err(Failure::new)?;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let paint = super::color::Paint::new(
+        opts.theme.clone(),
+        opts.color.resolve(|k| std::env::var(k).ok()),
+    );
+    let mut app = super::App::learning(args.lesson, progress, store, seed, (paint, opts.ascii));
+    let term = super::terminal::TerminalOptions { mouse: opts.mouse };
+    match super::terminal::run_screen(&mut app, term) {
+        Ok(Ended::Quit) => Ok(Done::Exit(0)),
+        Ok(Ended::Signal(sig)) => Ok(Done::Exit((128 + sig).clamp(0, 255) as u8)),
+        Err(e) => Err(Failure::new(e)),
+    }
 }
 
 /// What `qchess play` asks of a new game (for resume only the engine command).

@@ -12,4 +12,6 @@ pub struct Drawn {
     pub help_pages: Option<usize>,
     /// The inspector's lines that did not fit, when it was drawn.
     pub inspector_hidden: Option<u16>,
+    /// The lesson's lines that did not fit, when a lesson was drawn.
+    pub lesson_hidden: Option<u16>,
 }

@@ -82,6 +82,12 @@ pub enum Action {
     Pause,
     /// Open the explanation of the shown move (what it asked, what changed).
     Explain,
+    /// Lessons: open the next lesson.
+    NextLesson,
+    /// Lessons: start this lesson again.
+    RestartLesson,
+    /// Lessons: show the list of lessons.
+    LessonList,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -101,6 +107,10 @@ pub enum InputMode {
     Variant,
     /// A yes/no question is shown (quit? create the folder?).
     Question,
+    /// A lesson: its own keys, then the game's.
+    Lesson,
+    /// A list to pick from (the lessons): up, down, Enter, Esc.
+    List,
 }
 
 /// One entry of a key map (the game's, or another screen's with its own actions).
@@ -329,6 +339,29 @@ pub const KEYMAP: &[Binding] = &[
     QUIT,
 ];
 
+/// The keys a lesson adds to the game's (consulted first), in the order the help lists
+/// them.
+pub const LESSON_KEYMAP: &[Binding] = &[
+    Binding {
+        keys: &[KeyCode::Char('n')],
+        label: "n",
+        action: Action::NextLesson,
+        help: "lessons: the next lesson",
+    },
+    Binding {
+        keys: &[KeyCode::Char('r')],
+        label: "r",
+        action: Action::RestartLesson,
+        help: "lessons: start this lesson again",
+    },
+    Binding {
+        keys: &[KeyCode::Char('L')],
+        label: "L",
+        action: Action::LessonList,
+        help: "lessons: the list, with the ones you finished",
+    },
+];
+
 /// The key map of the other rule systems (harmonics, haft), in the order the help lists
 /// it.
 pub const VARIANT_KEYMAP: &[Binding] = &[
@@ -496,6 +529,17 @@ pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
             _ => None,
         },
         InputMode::Board => map_action(KEYMAP, key.code),
+        InputMode::Lesson => {
+            map_action(LESSON_KEYMAP, key.code).or_else(|| map_action(KEYMAP, key.code))
+        }
+        InputMode::List => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Action::Cursor(0, 1)),
+            KeyCode::Down | KeyCode::Char('j') => Some(Action::Cursor(0, -1)),
+            KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Select),
+            KeyCode::Esc | KeyCode::Char('L') => Some(Action::Cancel),
+            KeyCode::Char('q') => Some(Action::Quit),
+            _ => None,
+        },
         InputMode::Replay => map_action(REPLAY_KEYMAP, key.code),
         InputMode::Variant => map_action(VARIANT_KEYMAP, key.code),
     }

@@ -67,6 +67,8 @@ pub struct Panes {
     /// The compact arrangement's place below the board (one pane at a time); `None` in
     /// the full arrangement.
     pub drawer: Option<Rect>,
+    /// A lesson's text (empty outside lessons).
+    pub lesson: Rect,
 }
 
 impl Panes {
@@ -124,6 +126,7 @@ pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
         message,
         cell,
         drawer: None,
+        lesson: Rect::default(),
     };
     if too_small(area, MIN_SIZE) || body_h < board_h + 6 {
         // Compact: the history beside the board, one more pane below it.
@@ -147,6 +150,62 @@ pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
         p.probs = Rect::new(x + board_w, y, right_w, probs_h);
         p.history = Rect::new(x + board_w, y + probs_h, right_w, body_h - probs_h);
         p.circuit = Rect::new(x, y + board_h, board_w, body_h - board_h);
+    }
+    Some(p)
+}
+
+/// Rows of a lesson's pane where there is room: its borders, six lines of text and the
+/// task.
+pub const LESSON_ROWS: u16 = 9;
+
+/// The panes of a lesson for a terminal of `area`: the lesson across the top, the board
+/// below it, and beside the board `drawer` (probabilities or circuit, Tab) over the
+/// history, or the history alone where the side is narrow; `None` below
+/// [`COMPACT_SIZE`].
+pub fn lesson_panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
+    if too_small(area, COMPACT_SIZE) {
+        return None;
+    }
+    let message_rows = message_rows.clamp(1, 2);
+    let body_h = area.height - 1 - message_rows;
+    let large_h = 8 * CELL_LARGE.1 + 3;
+    let large = area.width >= LARGE_SIZE.0 && body_h >= LESSON_ROWS + large_h;
+    let cell = if large { CELL_LARGE } else { CELL_COMPACT };
+    let board_w = 8 * cell.0 + 4;
+    let board_h = 8 * cell.1 + 3;
+    let lesson_h = LESSON_ROWS.min(body_h - board_h);
+    let (x, y) = (area.x, area.y);
+    let board = Rect::new(x, y + lesson_h, board_w, board_h);
+    let right = Rect::new(
+        x + board_w,
+        y + lesson_h,
+        area.width - board_w,
+        body_h - lesson_h,
+    );
+    let mut p = Panes {
+        board,
+        probs: Rect::default(),
+        history: right,
+        circuit: Rect::default(),
+        status: Rect::new(x, y + body_h, area.width, 1),
+        message: Rect::new(x, y + body_h + 1, area.width, message_rows),
+        cell,
+        drawer: None,
+        lesson: Rect::new(x, y, area.width, lesson_h),
+    };
+    if right.width >= 30 {
+        let top = Rect::new(right.x, right.y, right.width, right.height / 2);
+        p.history = Rect::new(
+            right.x,
+            top.bottom(),
+            right.width,
+            right.height - top.height,
+        );
+        match drawer {
+            Drawer::Probabilities => p.probs = top,
+            Drawer::Circuit => p.circuit = top,
+        }
+        p.drawer = Some(top);
     }
     Some(p)
 }
@@ -223,6 +282,29 @@ mod tests {
         assert!(panes(Rect::new(0, 0, 59, 24), Drawer::Probabilities, 1).is_none());
         assert!(panes(Rect::new(0, 0, 80, 19), Drawer::Probabilities, 1).is_none());
         assert_eq!(Drawer::Probabilities.next().next(), Drawer::Probabilities);
+    }
+
+    #[test]
+    fn a_lesson_has_its_text_over_the_board_at_every_size() {
+        for (w, h, rows, text) in [
+            (80, 24, 2, 9),
+            (80, 23, 2, 9),
+            (60, 20, 2, 6),
+            (120, 40, 2, 9),
+        ] {
+            let a = Rect::new(0, 0, w, h);
+            let p = lesson_panes(a, Drawer::Probabilities, rows).expect("big enough");
+            check(&p, a, &format!("lesson {w}x{h}"));
+            assert_eq!(p.lesson.height, text, "{w}x{h}");
+            assert_eq!(p.lesson.width, w);
+            assert!(Panes::shown(p.history));
+            assert!(p.lesson.bottom() <= p.board.y);
+        }
+        assert_eq!(
+            lesson_panes(Rect::new(0, 0, 120, 40), Drawer::Circuit, 2).map(|p| p.cell),
+            Some(CELL_LARGE)
+        );
+        assert!(lesson_panes(Rect::new(0, 0, 59, 30), Drawer::Probabilities, 1).is_none());
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod history;
 pub mod input;
 pub mod inspector;
 pub mod layout;
+pub mod lesson;
 pub mod line_edit;
 pub mod listed_moves;
 pub mod message;

@@ -3,7 +3,7 @@
 
 use super::color::Paint;
 use super::history::wrap;
-use super::input::{Action, Binding, KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
+use super::input::{Action, Binding, KEYMAP, LESSON_KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::prompts::Asked;
 use super::recent::Recent;
 use ratatui::layout::Rect;
@@ -64,6 +64,14 @@ pub fn help_lines(
     if !replay && quantum {
         v.push(("q r b n".into(), "promotion piece, when asked".into()));
     }
+    v
+}
+
+/// The help lines of a lesson: its own keys first, then the game's without the new
+/// game (`n` is the next lesson there).
+pub fn with_lesson_keys(lines: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut v = map_lines(LESSON_KEYMAP);
+    v.extend(lines.into_iter().filter(|(k, _)| k != "n"));
     v
 }
 

@@ -6,6 +6,7 @@
 use super::app::{refused_outcome, App, Mode};
 use super::input::Action;
 use super::inspector::Inspector;
+use super::lesson::Met;
 use super::message::Tone;
 use super::view::{self, Pick};
 use crate::chess::notation::{self, MoveText};
@@ -32,6 +33,7 @@ impl App {
                 self.cursor
             ),
         );
+        self.lesson_key_goal(Met::Inspected(self.cursor));
     }
 
     /// Keys that mean something else while the inspector is open; true when handled.

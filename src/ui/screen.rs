@@ -9,6 +9,7 @@ use super::drawn::Drawn;
 use super::history::{self, HistoryModel};
 use super::inspector::{self, InspectorModel};
 use super::layout::{self, Panes};
+use super::lesson;
 use super::listed_moves::move_squares;
 use super::mouse::{BoardSpot, Hits};
 use super::popup;
@@ -30,10 +31,17 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
     let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let mut hits = Hits::default();
-    let Some(p) = layout::panes(area, app.drawer(), message.len() as u16) else {
+    let arrange = match app.lesson_run() {
+        Some(_) => layout::lesson_panes,
+        None => layout::panes,
+    };
+    let Some(p) = arrange(area, app.drawer(), message.len() as u16) else {
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return Drawn::default();
     };
+    let lesson_hidden = app
+        .lesson_run()
+        .map(|run| lesson::render(f, p.lesson, &app.paint, run));
     hits.board = Some(board(f, p.board, app, game, p.cell));
     let mut inspector_hidden = None;
     match &app.inspector {
@@ -83,6 +91,7 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
         hits,
         help_pages,
         inspector_hidden,
+        lesson_hidden,
     }
 }
 
@@ -150,7 +159,7 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
     Drawn {
         hits,
         help_pages,
-        inspector_hidden: None,
+        ..Drawn::default()
     }
 }
 
@@ -272,13 +281,19 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
     if let Some((title, lines)) = app.explanation() {
         popup::explanation_box(f, area, &app.paint, &title, &lines);
     }
+    if let Some((run, at)) = app.lesson_run().and_then(|r| Some((r, r.list?))) {
+        lesson::render_list(f, area, &app.paint, run, at);
+    }
     app.help_shown().then(|| {
-        let lines = popup::help_lines(
+        let mut lines = popup::help_lines(
             app.replay().is_some(),
             app.quantum().is_some(),
             app.computer().sides().both(),
             app.place().is_some(),
         );
+        if app.lesson_run().is_some() {
+            lines = popup::with_lesson_keys(lines);
+        }
         let rules = app.game().rules().short_rules();
         popup::help_box(
             f,

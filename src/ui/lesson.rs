@@ -1,0 +1,311 @@
+//! Lessons on the game screen: the lesson's position on the board, its text over it,
+//! the task checked after every try (a wrong move is taken back with the reason), the
+//! next lesson, and the list of lessons with the ones finished.
+
+use super::app::{App, Mode};
+use super::color::Paint;
+use super::history::wrap;
+use super::input::Action;
+use super::message::Tone;
+use super::popup;
+use crate::chess::Square;
+use crate::learn::{Goal, Lesson, Progress, Verdict, LESSONS};
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+use std::path::PathBuf;
+
+/// A task met by a key rather than a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Met {
+    /// The explanation of a move was opened.
+    Explained,
+    /// The inspector was opened on this square.
+    Inspected(Square),
+    /// A hint is shown.
+    Hinted,
+}
+
+/// The lesson on screen and the player's progress.
+#[derive(Debug)]
+pub struct Run {
+    /// The lesson's number, from 1.
+    pub number: usize,
+    /// Its task is done.
+    pub done: bool,
+    /// The lessons finished, and the last opened.
+    pub progress: Progress,
+    /// Where the progress is kept (`None`: not kept, as for a guest over SSH).
+    pub store: Option<PathBuf>,
+    /// The lesson list, while it is open: the highlighted entry (from 0).
+    pub list: Option<usize>,
+    /// The text's first line shown (PgUp/PgDn, where the text does not fit).
+    pub scroll: u16,
+    /// The text's lines the last drawing could not show.
+    pub(super) hidden: u16,
+    /// The outcomes of the lesson's measurements are drawn from this seed on.
+    seed: u64,
+}
+
+impl Run {
+    /// The lesson on screen.
+    pub fn lesson(&self) -> &'static Lesson {
+        &LESSONS[self.number - 1]
+    }
+}
+
+impl App {
+    /// A screen on lesson `number` (from 1; the one to resume when `None`), with the
+    /// player's `progress` kept in `store`, drawing outcomes from `seed`.
+    pub fn learning(
+        number: Option<usize>,
+        progress: Progress,
+        store: Option<PathBuf>,
+        seed: u64,
+        (paint, ascii): (Paint, bool),
+    ) -> App {
+        let number = number
+            .filter(|n| (1..=LESSONS.len()).contains(n))
+            .unwrap_or_else(|| progress.resume(LESSONS.len()));
+        let mut app = App::new(LESSONS[number - 1].game(seed), paint, ascii);
+        app.lesson = Some(Run {
+            number,
+            done: false,
+            progress,
+            store,
+            list: None,
+            scroll: 0,
+            hidden: 0,
+            seed,
+        });
+        app.open_lesson(number);
+        app
+    }
+
+    /// The lesson run, while this screen teaches.
+    pub fn lesson_run(&self) -> Option<&Run> {
+        self.lesson.as_ref()
+    }
+
+    /// Sets up lesson `number` on the board and says its task.
+    fn open_lesson(&mut self, number: usize) {
+        let Some(run) = &mut self.lesson else {
+            return;
+        };
+        run.number = number;
+        run.done = false;
+        run.list = None;
+        run.scroll = 0;
+        run.seed = run.seed.wrapping_add(1);
+        run.progress.last = Some(number);
+        let game = run.lesson().game(run.seed);
+        let task = run.lesson().task;
+        self.game = Box::new(game);
+        self.mode = Mode::Idle;
+        self.inspector = None;
+        self.selected_move = None;
+        self.explaining = false;
+        self.computer.forget();
+        self.after_change();
+        self.keep_progress();
+        self.say(Tone::Info, format!("lesson {number}: {task}"));
+    }
+
+    /// Saves the progress, saying so when it cannot be.
+    fn keep_progress(&mut self) {
+        let Some(run) = &self.lesson else {
+            return;
+        };
+        if let Some(dir) = &run.store {
+            if let Err(e) = run.progress.save(dir) {
+                self.say(Tone::Error, e.to_string());
+            }
+        }
+    }
+
+    /// A lesson's own keys, and the lesson list's; true when the action was one of them.
+    pub(super) fn lesson_action(&mut self, action: Action) -> bool {
+        let Some(run) = &mut self.lesson else {
+            return false;
+        };
+        if let Some(at) = run.list {
+            match action {
+                Action::Cursor(_, dy) => {
+                    let last = LESSONS.len() as i64 - 1;
+                    run.list = Some((at as i64 - dy as i64).clamp(0, last) as usize);
+                }
+                Action::Select => self.open_lesson(at + 1),
+                Action::Quit => self.quit = true,
+                _ => run.list = None,
+            }
+            return true;
+        }
+        match action {
+            Action::NextLesson if run.number < LESSONS.len() => {
+                let next = run.number + 1;
+                self.open_lesson(next);
+            }
+            Action::NextLesson => self.say(
+                Tone::Info,
+                "that was the last lesson: qchess play for a game, qchess play --engine black against the computer",
+            ),
+            Action::RestartLesson => {
+                let n = run.number;
+                self.open_lesson(n);
+            }
+            Action::LessonList => run.list = Some(run.number - 1),
+            // Where the text does not fit, PgUp/PgDn scroll it rather than the circuit.
+            Action::CircuitDown if run.hidden > 0 || run.scroll > 0 => {
+                run.scroll = (run.scroll + 2).min(run.scroll + run.hidden);
+            }
+            Action::CircuitUp if run.scroll > 0 => run.scroll = run.scroll.saturating_sub(2),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Judges the move just played against a move task: done, or taken back with why.
+    pub(super) fn judge_lesson_move(&mut self) {
+        let Some(run) = &self.lesson else {
+            return;
+        };
+        let (Goal::Move(check), false) = (run.lesson().goal, run.done) else {
+            return;
+        };
+        let Some(g) = self.game.quantum() else {
+            return;
+        };
+        let Some(last) = g.history().last() else {
+            return;
+        };
+        match check(g, last) {
+            Verdict::Done(words) => self.lesson_done(&words),
+            Verdict::Retry(why) => {
+                // The lesson's position is small: the take-back is immediate.
+                let _ = self.game.undo();
+                self.after_change();
+                self.say(
+                    Tone::Error,
+                    format!("not yet: {why}. The move was taken back; try again."),
+                );
+            }
+        }
+    }
+
+    /// Marks a task met by a key (explanation, inspector, hint) when it is this lesson's.
+    pub(super) fn lesson_key_goal(&mut self, met: Met) {
+        let Some(run) = &self.lesson else {
+            return;
+        };
+        let words = match (run.lesson().goal, met) {
+            (Goal::Explain, Met::Explained) => {
+                "that is the whole story of a move. Any key closes it; [ ] pick another move."
+            }
+            (Goal::Inspect(want), Met::Inspected(at)) if Square::parse(want) == Some(at) => {
+                "the warm squares are tied to a3: the other half of the knight and the rook."
+            }
+            (Goal::Hint, Met::Hinted) => "the hint is marked * * on the board; Esc hides it.",
+            _ => return,
+        };
+        if !run.done {
+            self.lesson_done(words);
+        }
+    }
+
+    /// Records the lesson as done and says so, with what comes next.
+    fn lesson_done(&mut self, words: &str) {
+        let Some(run) = &mut self.lesson else {
+            return;
+        };
+        run.done = true;
+        run.progress.done.insert(run.number);
+        let next = if run.number < LESSONS.len() {
+            "n: next lesson"
+        } else {
+            "that was the last lesson"
+        };
+        let said = format!("Done: {words} ({next})");
+        self.keep_progress();
+        self.say(Tone::Info, said);
+    }
+}
+
+/// Draws the lesson's pane: its number and title on the border, the task first where
+/// the text does not fit (which PgUp/PgDn then scroll), else the text and the task
+/// under it. Returns the text's lines left out.
+pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
+    let lesson = run.lesson();
+    let mark = if run.done { " (done)" } else { "" };
+    let title = format!(
+        " Lesson {}/{}: {}{mark} ",
+        run.number,
+        LESSONS.len(),
+        lesson.title
+    );
+    let w = area.width.saturating_sub(3).max(8) as usize;
+    let text: Vec<String> = wrap(lesson.text, w);
+    let task = wrap(&format!("Task: {}", lesson.task), w);
+    let rows = area.height.saturating_sub(2) as usize;
+    let fits = text.len() + task.len() <= rows;
+    let room = rows.saturating_sub(task.len());
+    let hidden = if fits {
+        0
+    } else {
+        text.len().saturating_sub(room)
+    };
+    let first = (run.scroll as usize).min(hidden);
+    let keys = if fits {
+        " n next  r again  L lessons "
+    } else {
+        " PgUp PgDn more  n next  L lessons "
+    };
+    let block = paint
+        .block()
+        .title(Span::styled(title, paint.title()))
+        .title_bottom(Span::styled(keys, paint.dim()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let plain = paint.fg(paint.theme.text);
+    let bold = paint.title().add_modifier(Modifier::BOLD);
+    let line = |l: &String, style| Line::styled(format!(" {l}"), style);
+    let mut lines: Vec<Line> = Vec::new();
+    if fits {
+        lines.extend(text.iter().map(|l| line(l, plain)));
+        if lines.len() + task.len() < rows {
+            lines.push(Line::default());
+        }
+        lines.extend(task.iter().map(|l| line(l, bold)));
+    } else {
+        lines.extend(task.iter().map(|l| line(l, bold)));
+        lines.extend(text.iter().skip(first).take(room).map(|l| line(l, plain)));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+    (hidden - first) as u16
+}
+
+/// Draws the list of lessons over `area`, the highlighted one reversed, the finished
+/// ones ticked.
+pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Run, at: usize) {
+    let text = paint.fg(paint.theme.text);
+    let lines: Vec<Line> = LESSONS
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let tick = if run.progress.done.contains(&(i + 1)) {
+                "done"
+            } else {
+                "    "
+            };
+            let style = if i == at {
+                text.add_modifier(Modifier::REVERSED)
+            } else {
+                text
+            };
+            Line::styled(format!(" {:>2}. {tick}  {}", i + 1, l.title), style)
+        })
+        .collect();
+    let title = " Lessons: ↑ ↓ Enter opens, Esc closes ".to_string();
+    popup::titled_box(f, area, paint, 60, title, lines);
+}
