@@ -45,6 +45,8 @@ pub struct Run {
     pub scroll: u16,
     /// The text's lines the last drawing could not show.
     pub(super) hidden: u16,
+    /// Once the task is met by a move: what that move did, in a line.
+    pub told: Option<String>,
     /// The outcomes of the lesson's measurements are drawn from this seed on.
     seed: u64,
 }
@@ -78,6 +80,7 @@ impl App {
             list: None,
             scroll: 0,
             hidden: 0,
+            told: None,
             seed,
         });
         app.open_lesson(number);
@@ -96,12 +99,20 @@ impl App {
         };
         run.number = number;
         run.done = false;
+        run.told = None;
         run.list = None;
         run.scroll = 0;
         run.seed = run.seed.wrapping_add(1);
         run.progress.last = Some(number);
         let game = run.lesson().game(run.seed);
         let task = run.lesson().task;
+        // The cursor starts on the first square the task names (the piece to move).
+        if let Some(sq) = task
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .find_map(Square::parse)
+        {
+            self.cursor = sq;
+        }
         self.game = Box::new(game);
         self.mode = Mode::Idle;
         self.inspector = None;
@@ -180,8 +191,15 @@ impl App {
         let Some(last) = g.history().last() else {
             return;
         };
+        let told =
+            super::steps::ply_words(&crate::game::Playable::history(g).pop().expect("a move"));
         match check(g, last) {
-            Verdict::Done(words) => self.lesson_done(&words),
+            Verdict::Done(words) => {
+                if let Some(run) = &mut self.lesson {
+                    run.told = Some(told);
+                }
+                self.lesson_done(&words);
+            }
             Verdict::Retry(why) => {
                 // The lesson's position is small: the take-back is immediate.
                 let _ = self.game.undo();
@@ -234,7 +252,8 @@ impl App {
 
 /// Draws the lesson's pane: its number and title on the border, the task first where
 /// the text does not fit (which PgUp/PgDn then scroll), else the text and the task
-/// under it. Returns the text's lines left out.
+/// under it; once a move met the task, what that move did last. Returns the text's
+/// lines left out.
 pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
     let lesson = run.lesson();
     let mark = if run.done { " (done)" } else { "" };
@@ -246,10 +265,11 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
     );
     let w = area.width.saturating_sub(3).max(8) as usize;
     let text: Vec<String> = wrap(lesson.text, w);
-    let task = wrap(&format!("Task: {}", lesson.task), w);
+    let mut task = wrap(&format!("Task: {}", lesson.task), w);
+    let said = run.told.as_deref().map(|t| wrap(t, w)).unwrap_or_default();
     let rows = area.height.saturating_sub(2) as usize;
-    let fits = text.len() + task.len() <= rows;
-    let room = rows.saturating_sub(task.len());
+    let fits = text.len() + task.len() + said.len() <= rows;
+    let room = rows.saturating_sub(task.len() + said.len());
     let hidden = if fits {
         0
     } else {
@@ -271,16 +291,18 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
     let bold = paint.title().add_modifier(Modifier::BOLD);
     let line = |l: &String, style| Line::styled(format!(" {l}"), style);
     let mut lines: Vec<Line> = Vec::new();
+    let info = paint.fg(paint.theme.info);
     if fits {
         lines.extend(text.iter().map(|l| line(l, plain)));
-        if lines.len() + task.len() < rows {
+        if lines.len() + task.len() + said.len() < rows {
             lines.push(Line::default());
         }
-        lines.extend(task.iter().map(|l| line(l, bold)));
+        lines.extend(task.drain(..).map(|l| line(&l, bold)));
     } else {
-        lines.extend(task.iter().map(|l| line(l, bold)));
+        lines.extend(task.drain(..).map(|l| line(&l, bold)));
         lines.extend(text.iter().skip(first).take(room).map(|l| line(l, plain)));
     }
+    lines.extend(said.iter().map(|l| line(l, info)));
     f.render_widget(Paragraph::new(lines), inner);
     (hidden - first) as u16
 }
