@@ -7,6 +7,7 @@ pub mod engine;
 pub mod files;
 pub mod format;
 pub mod game;
+pub mod puzzles;
 pub mod qasm;
 pub mod quantum;
 pub mod record;
