@@ -3,7 +3,7 @@
 
 use super::generate::{generate, Options};
 use super::pack::{self, Puzzle};
-use super::prove::{prove, TIE};
+use super::prove::prove;
 use crate::cli::{Done, Failure, Outcome};
 use crate::engine::spec::PlayerSpec;
 use clap::{Args, Subcommand};
@@ -72,7 +72,7 @@ struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     max_nodes: u64,
     /// The most moves from the last classical position to the puzzle's.
-    #[arg(long, value_name = "N", default_value_t = 12)]
+    #[arg(long, value_name = "N", default_value_t = 40)]
     max_setup: usize,
     /// Two-move tasks are tried in positions with at most this many legal moves.
     #[arg(long, value_name = "N", default_value_t = 60)]
@@ -161,8 +161,8 @@ fn prove_pack(id: Option<&str>) -> Outcome {
         let t = Instant::now();
         let game = p.game().map_err(Failure::new)?;
         let proof = prove(&game, p.task()).map_err(|e| Failure::new(format!("{}: {e}", p.id)))?;
-        let same = (proof.value - p.value).abs() <= TIE && proof.best == p.best;
-        if !same {
+        let differences = p.differences(&proof);
+        if !differences.is_empty() {
             wrong += 1;
         }
         out.push_str(&format!(
@@ -175,7 +175,11 @@ fn prove_pack(id: Option<&str>) -> Outcome {
             proof.best.join(" "),
             proof.nodes,
             t.elapsed().as_secs_f64(),
-            if same { "" } else { "  DIFFERS" }
+            if differences.is_empty() {
+                String::new()
+            } else {
+                format!("  DIFFERS: {}", differences.join(", "))
+            }
         ));
     }
     out.push_str(&format!(

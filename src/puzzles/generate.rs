@@ -15,13 +15,15 @@
 //!   (else it is the one-move puzzle again),
 //! * it has a quantum twist (unless `classical`): a piece in superposition, or a best
 //!   move that splits or merges,
-//! * it is new: no puzzle of the pack and no earlier find has the same state and task.
+//! * it is new: no puzzle of the pack and no earlier find has the same state and task,
+//!   nor the same FEN, task, answer and value (the same puzzle a move or two later).
 //!
 //! A position is stored as the last classical position of its game (a FEN) and the
-//! moves played since, up to `max_setup` of them.
+//! moves played since, up to `max_setup` of them, and proved as set up from them (so
+//! that the game's earlier positions, which repetition counts, play no part).
 
 use super::goal::{queens, Goal, Task};
-use super::pack::Puzzle;
+use super::pack::{position, Puzzle};
 use super::prove::{answer_key, prove_within, Proof, ProveError, TIE};
 use super::rating::rating;
 use crate::chess::classify::Variant;
@@ -106,8 +108,10 @@ pub fn generate(
     progress: &(dyn Fn(u32) + Sync),
 ) -> Result<Found, GenerateError> {
     let mut seen = HashSet::new();
+    let mut answered = HashSet::new();
     for p in existing {
         seen.insert((p.game()?.state_hash(), p.task()));
+        answered.insert(same_answer(p));
     }
     let report = run_match(
         &MatchOptions {
@@ -156,12 +160,20 @@ pub fn generate(
         found.proofs += scan.proofs;
         found.too_large += scan.too_large;
         for (hash, puzzle) in scan.puzzles {
-            if seen.insert((hash, puzzle.task())) {
+            if seen.insert((hash, puzzle.task())) && answered.insert(same_answer(&puzzle)) {
                 found.puzzles.push(puzzle);
             }
         }
     }
     Ok(found)
+}
+
+/// What makes two puzzles the same puzzle a move apart: the same FEN, task, answer and
+/// value (the game went on a move or two, and the answer did not change).
+fn same_answer(p: &Puzzle) -> (String, Task, String, u64) {
+    let answer = parse(&p.best[0]).map_or(p.best[0].clone(), |t| answer_key(&t).to_string());
+    let value = (p.value / TIE).round() as u64;
+    (p.fen.clone(), p.task(), answer, value)
 }
 
 /// One game's finds, each with its state's hash.
@@ -203,7 +215,13 @@ fn scan(opts: &Options, record: &GameRecord, source: &str) -> Result<Scan, Gener
             continue;
         }
         out.positions += 1;
-        let position = g.detached();
+        // Proved as the pack sets it up: from the FEN, without the game's earlier
+        // positions (which repetition would count).
+        let position = position(&fen, &setup).map_err(|why| GenerateError::Replay {
+            game: record.index,
+            ply: i + 1,
+            why,
+        })?;
         let at = format!("{source}, ply {}", i + 1);
         for task in candidates(opts, &position) {
             out.proofs += 1;

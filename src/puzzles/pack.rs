@@ -6,7 +6,8 @@
 //! its own, so the FEN is the last classical position of the game it came from.
 
 use super::goal::{Goal, Task};
-use crate::chess::{Game, GameOptions, MoveError};
+use super::prove::{Proof, TIE};
+use crate::chess::{Game, GameOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -50,21 +51,52 @@ impl Puzzle {
         }
     }
 
+    /// What differs between the stored proof and `proof` (a new proof of it): the
+    /// value (beyond [`TIE`]), the best moves, the second value or the line; empty when
+    /// they agree.
+    pub fn differences(&self, proof: &Proof) -> Vec<String> {
+        let mut out = Vec::new();
+        if (proof.value - self.value).abs() > TIE {
+            out.push(format!("value {} (stored {})", proof.value, self.value));
+        }
+        if proof.best != self.best {
+            out.push(format!(
+                "best {} (stored {})",
+                proof.best.join(" "),
+                self.best.join(" ")
+            ));
+        }
+        let second = proof.second().unwrap_or(0.0);
+        if (second - self.second).abs() > TIE {
+            out.push(format!("second {second} (stored {})", self.second));
+        }
+        if proof.line != self.line {
+            out.push(format!(
+                "line {} (stored {})",
+                proof.line.join(" "),
+                self.line.join(" ")
+            ));
+        }
+        out
+    }
+
     /// The puzzle's position: `fen` with the setup played, as a
     /// [`Game::detached`] copy (no history).
     pub fn game(&self) -> Result<Game, PackError> {
-        let start = crate::chess::fen::parse(&self.fen).map_err(|e| PackError::Position {
+        position(&self.fen, &self.setup).map_err(|why| PackError::Position {
             id: self.id.clone(),
-            why: e.to_string(),
-        })?;
-        let g = Game::replay(start, GameOptions::default(), &self.setup).map_err(
-            |(i, e): (usize, MoveError)| PackError::Position {
-                id: self.id.clone(),
-                why: format!("setup move {} ({}): {e}", i + 1, self.setup[i]),
-            },
-        )?;
-        Ok(g.detached())
+            why,
+        })
     }
+}
+
+/// The position after `setup` from `fen` (outcomes forced), as a [`Game::detached`]
+/// copy; or why it cannot be set up.
+pub fn position(fen: &str, setup: &[String]) -> Result<Game, String> {
+    let start = crate::chess::fen::parse(fen).map_err(|e| e.to_string())?;
+    let g = Game::replay(start, GameOptions::default(), setup)
+        .map_err(|(i, e)| format!("setup move {} ({}): {e}", i + 1, setup[i]))?;
+    Ok(g.detached())
 }
 
 /// A pack file as written.
@@ -130,25 +162,30 @@ pub fn find(id: &str) -> Option<&'static Puzzle> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzles::prove::{answer_key, prove, TIE};
+    use crate::puzzles::prove::{answer_key, prove};
 
-    /// Re-proves `p`: the value to 1e-9 and the same best moves.
+    /// Re-proves `p`: the value to 1e-9, the same best moves, second value and line.
     fn proves_again(p: &Puzzle) {
         let proof = prove(&p.game().unwrap(), p.task()).unwrap();
-        assert!(
-            (proof.value - p.value).abs() <= TIE,
-            "{}: proved {} stored {}",
-            p.id,
-            proof.value,
-            p.value
+        assert_eq!(p.differences(&proof), Vec::<String>::new(), "{}", p.id);
+    }
+
+    #[test]
+    fn a_changed_proof_is_told_apart() {
+        let p = &pack()[0];
+        let proof = prove(&p.game().unwrap(), p.task()).unwrap();
+        assert!(p.differences(&proof).is_empty());
+        let mut other = proof.clone();
+        other.value += 1e-6;
+        other.best = vec!["a1a2".into()];
+        other.line.push("h1h2".into());
+        // The second value is the best of the first moves no longer in `best`.
+        assert_eq!(
+            p.differences(&other).len(),
+            4,
+            "{:?}",
+            p.differences(&other)
         );
-        assert_eq!(proof.best, p.best, "{}", p.id);
-        assert!(
-            (proof.second().unwrap_or(0.0) - p.second).abs() <= TIE,
-            "{}",
-            p.id
-        );
-        assert_eq!(proof.line, p.line, "{}", p.id);
     }
 
     #[test]
@@ -156,9 +193,16 @@ mod tests {
         let all = pack();
         assert!(all.len() >= 60, "{} puzzles", all.len());
         let mut seen = std::collections::HashSet::new();
+        let mut answered = std::collections::HashSet::new();
         for p in all {
             let g = p.game().unwrap();
             assert!(seen.insert((g.state_hash(), p.task())), "{} twice", p.id);
+            let key = (&p.fen, p.task(), &p.best[0], (p.value * 1e9).round() as u64);
+            assert!(
+                answered.insert(key),
+                "{}: a move after another puzzle",
+                p.id
+            );
             assert!((0.0..=1.0).contains(&p.value), "{}", p.id);
             assert!(p.value - p.second >= 0.1 - TIE, "{}: margin", p.id);
             let answers: std::collections::HashSet<_> = p
@@ -186,7 +230,7 @@ mod tests {
 
     /// Every puzzle of the pack (`cargo test --release -- --ignored every_pack_puzzle`).
     #[test]
-    #[ignore = "minutes: run with -- --ignored every_pack_puzzle_proves_again"]
+    #[ignore = "the whole pack: run with -- --ignored every_pack_puzzle_proves_again"]
     fn every_pack_puzzle_proves_again() {
         for p in pack() {
             proves_again(p);
