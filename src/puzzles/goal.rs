@@ -21,7 +21,7 @@
 //! side with no legal move ends the line where it stands: the position is valued as at
 //! the horizon.
 
-use crate::chess::{Color, Game, Kind, Status};
+use crate::chess::{Color, EndReason, Game, Kind, Status};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -50,10 +50,12 @@ impl Goal {
 
     /// The value, for `solver`, of a game at the horizon or ended.
     pub fn value(self, game: &Game, solver: Color) -> f64 {
-        match game.status() {
-            Status::Ongoing => self.horizon(game, solver),
-            Status::WhiteWins if solver == Color::White => 1.0,
-            Status::BlackWins if solver == Color::Black => 1.0,
+        match (game.status(), game.end_reason()) {
+            // The board was measured (and its outcome drawn): not reached by play.
+            (_, Some(EndReason::FiftyMoves | EndReason::Repetition)) => 0.0,
+            (Status::Ongoing, _) => self.horizon(game, solver),
+            (Status::WhiteWins, _) if solver == Color::White => 1.0,
+            (Status::BlackWins, _) if solver == Color::Black => 1.0,
             _ => 0.0,
         }
     }
@@ -131,5 +133,61 @@ impl Task {
             Goal::Queen => format!("win the queen within {n} move{s}"),
             Goal::Survive => format!("keep your king through {n} move{s} of the attacker"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::GameOptions;
+
+    /// Half the black king taken, then the knights dance until the position repeats.
+    fn repeated(seed: u64) -> Game {
+        let opts = GameOptions {
+            seed,
+            ..GameOptions::default()
+        };
+        let mut g = Game::from_fen("1n2k3/8/2N5/8/8/8/8/4K1N1 b - - 0 1", opts).unwrap();
+        for m in "e8^d8f8 c6xd8 b8a6 g1f3 a6b8 f3g1 b8a6 g1f3 a6b8 f3g1".split(' ') {
+            g.play(m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_measured_ending_by_repetition_counts_nothing() {
+        let won = (0..32)
+            .map(repeated)
+            .find(|g| g.status() == Status::WhiteWins)
+            .expect("the board's measurement removes the half king in some seed");
+        assert_eq!(won.end_reason(), Some(EndReason::Repetition));
+        for goal in [Goal::King, Goal::Queen, Goal::Survive] {
+            assert_eq!(goal.value(&won, Color::White), 0.0, "{goal}");
+        }
+    }
+
+    #[test]
+    fn values_at_the_horizon() {
+        let mut g =
+            Game::from_fen("3qk3/8/2N5/8/8/8/8/4K3 b - - 0 1", GameOptions::default()).unwrap();
+        g.play("e8^e7f8").unwrap();
+        // A split king is all there.
+        assert_eq!(Goal::King.value(&g, Color::White), 0.0);
+        assert!((Goal::Survive.value(&g, Color::Black) - 1.0).abs() < 1e-12);
+        // Half of it taken: the chance it would be found gone.
+        g.play("c6xe7").unwrap();
+        assert!((Goal::King.value(&g, Color::White) - 0.5).abs() < 1e-12);
+        assert!((Goal::Survive.value(&g, Color::Black) - 0.5).abs() < 1e-12);
+        assert_eq!(Goal::Queen.value(&g, Color::White), 0.0);
+        assert_eq!("survive".parse::<Goal>(), Ok(Goal::Survive));
+        assert!("mate".parse::<Goal>().is_err());
+        let t = Task {
+            goal: Goal::King,
+            moves: 2,
+        };
+        assert_eq!(
+            (t.plies(), t.describe().as_str()),
+            (3, "capture the king within 2 moves")
+        );
     }
 }

@@ -20,14 +20,16 @@
 //!   (every value is in [0, 1]); outcome 1 is searched in the window that makes this
 //!   test exact, and outcome 0 is skipped when the interval is outside the window. The
 //!   first moves are all searched with the full window, so each has its exact value.
-//! * **A transposition table** for the proof's own nodes, keyed by
-//!   [`Game::state_hash`] and the plies left, holding what is known of a node's value
-//!   as an interval. A hit is used only when the stored state is the same: the same
-//!   register, side to move and rights, and a quantum state equal up to a global phase
-//!   ([`Signature::matches`]: amplitudes equal to about 1e-9; unequal states almost
-//!   never match). Two paths to one state have the same future within the puzzle's few
-//!   plies (the 50-move counter and repetition cannot end a line from the pack's
-//!   positions), so the interval holds for both.
+//! * **A transposition table** for the positions one move after the root (the first
+//!   moves' children, reached twice by a split in both orders, a merge from both
+//!   sources, or two moves to one state), keyed by [`Game::state_hash`], holding what is
+//!   known of a position's value as an interval. A hit is used only when the stored
+//!   state is the same: the same register, side to move and rights, and a quantum
+//!   state equal up to a global phase ([`Signature::matches`]: amplitudes equal to
+//!   about 1e-9; unequal states almost never match). Only there is the future of a
+//!   position the same whatever the path: its past is the root's and its own, so the
+//!   repetition count and the 50-move counter agree; deeper, two paths to one state
+//!   have passed through different positions, which repetition would count.
 //!
 //! Nothing is cut by a heuristic: no move ordering, reduction or evaluation changes a
 //! value, only how soon the windows close.
@@ -153,8 +155,8 @@ pub fn prove(game: &Game, task: Task) -> Result<Proof, ProveError> {
 /// [`prove`], giving up with [`ProveError::TooLarge`] after `limit` positions.
 pub fn prove_within(game: &Game, task: Task, limit: Option<u64>) -> Result<Proof, ProveError> {
     check(game, task)?;
-    let mut p = Prover::new(task.goal, game.to_move(), limit);
     let plies = task.plies();
+    let mut p = Prover::new(task.goal, game.to_move(), plies, limit);
     let moves = p.ordered(game);
     if moves.is_empty() {
         return Err(ProveError::NoMoves);
@@ -199,7 +201,7 @@ pub fn defence(game: &Game, goal: Goal, plies: u32) -> Result<Option<String>, Pr
         return Ok(None);
     }
     let solver = game.to_move().opposite();
-    let mut p = Prover::new(goal, solver, None);
+    let mut p = Prover::new(goal, solver, plies, None);
     let v = p.node(game, plies, OPEN.0, OPEN.1)?;
     Ok(p.choose(game, plies, v)?.map(|m| m.text.to_string()))
 }
@@ -257,13 +259,13 @@ pub fn judge(game: &Game, goal: Goal, plies: u32, input: &str) -> Result<Judgeme
         return Err(ProveError::GameOver.into());
     }
     let text = game.read(input)?;
-    let mut p = Prover::new(goal, game.to_move(), None);
+    let plies = plies.max(1);
+    let mut p = Prover::new(goal, game.to_move(), plies, None);
     let moves = p.ordered(game);
     let key = answer_key(&text);
     let Some(chosen) = moves.iter().find(|m| answer_key(&m.text) == key).copied() else {
         return Err(JudgeError::Illegal(input.trim().to_string()));
     };
-    let plies = plies.max(1);
     let value = p.chance(game, &chosen, plies, OPEN.0, OPEN.1)?;
     let best_value = p.node(game, plies, OPEN.0, OPEN.1)?.max(value);
     let best = if value >= best_value - TIE {
@@ -335,20 +337,23 @@ impl Entry {
     }
 }
 
-/// One proof's search.
+/// One search, from a root `plies` plies before the horizon.
 struct Prover {
     goal: Goal,
     solver: Color,
+    plies: u32,
     nodes: u64,
     limit: Option<u64>,
-    table: HashMap<(u64, u32), Entry>,
+    /// The positions one move after the root, by [`Game::state_hash`].
+    table: HashMap<u64, Entry>,
 }
 
 impl Prover {
-    fn new(goal: Goal, solver: Color, limit: Option<u64>) -> Prover {
+    fn new(goal: Goal, solver: Color, plies: u32, limit: Option<u64>) -> Prover {
         Prover {
             goal,
             solver,
+            plies,
             nodes: 0,
             limit,
             table: HashMap::new(),
@@ -460,8 +465,13 @@ impl Prover {
         if left == 0 || g.status() != Status::Ongoing {
             return Ok(self.goal.value(g, self.solver));
         }
-        let key = (g.state_hash(), left);
-        if let Some(e) = self.table.get(&key).filter(|e| e.same_state(g)) {
+        // Only the root's children share their past (the root's and their own
+        // positions, which repetition counts) whatever the path: the table holds them.
+        let key = (left + 1 == self.plies).then(|| g.state_hash());
+        if let Some(e) = key
+            .and_then(|k| self.table.get(&k))
+            .filter(|e| e.same_state(g))
+        {
             if e.low >= beta || e.low == e.high {
                 return Ok(e.low);
             }
@@ -489,12 +499,14 @@ impl Prover {
                 break;
             }
         }
-        self.store(key, g, best, alpha, beta);
+        if let Some(k) = key {
+            self.store(k, g, best, alpha, beta);
+        }
         Ok(best)
     }
 
     /// Keeps what a search within (alpha, beta) that returned `v` says of the node.
-    fn store(&mut self, key: (u64, u32), g: &Game, v: f64, alpha: f64, beta: f64) {
+    fn store(&mut self, key: u64, g: &Game, v: f64, alpha: f64, beta: f64) {
         let (low, high) = if v <= alpha {
             (0.0, v)
         } else if v >= beta {
