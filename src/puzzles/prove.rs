@@ -193,8 +193,9 @@ pub fn prove_within(game: &Game, task: Task, limit: Option<u64>) -> Result<Proof
 }
 
 /// The defender's best reply in `game` (the defender to move), `plies` plies before the
-/// horizon of a puzzle with `goal`: the first move, in the order moves are listed, that
-/// holds the solver to the least. `None` when the game is over, the defender has no
+/// horizon of a puzzle with `goal`: a move that holds the solver to the least (the
+/// first such in the prover's order: captures of a king, other measuring moves, king
+/// moves, the rest). `None` when the game is over, the defender has no
 /// move, or the horizon is reached.
 pub fn defence(game: &Game, goal: Goal, plies: u32) -> Result<Option<String>, ProveError> {
     if plies == 0 || game.status() != Status::Ongoing {
