@@ -37,6 +37,9 @@ enum Command {
     /// Play games between two players (the engine at a level, random, greedy) and
     /// report the score, the Elo difference and the time per move.
     Match(qchess::engine::cli::MatchArgs),
+    /// Puzzles whose answers are proved: list the pack (--json), prove it again, or
+    /// generate more from engine games.
+    Puzzles(qchess::puzzles::cli::PuzzlesArgs),
     /// Speak UQCI (UCI with Quantum Chess moves) on standard input and output, as an
     /// engine for other front ends.
     Uqci,
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Learn(args)) => qchess::ui::cli::learn(args),
         Some(Command::Analyze(args)) => qchess::analyze::cli::run(args),
         Some(Command::Match(args)) => qchess::engine::cli::run(args),
+        Some(Command::Puzzles(args)) => qchess::puzzles::cli::run(args),
         Some(Command::Uqci) => {
             qchess::uqci::engine::run_stdio();
             Ok(Done::Exit(0))

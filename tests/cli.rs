@@ -1,5 +1,5 @@
 //! The command line, one test binary: `qchess analyze` (with the engine and the QASM
-//! export), `qchess config` and the settings.
+//! export), `qchess config` and the settings, `qchess puzzles`.
 
 mod support;
 
@@ -9,5 +9,7 @@ mod analyze;
 mod config;
 #[path = "cli/engine.rs"]
 mod engine;
+#[path = "cli/puzzles.rs"]
+mod puzzles;
 #[path = "cli/qasm.rs"]
 mod qasm;

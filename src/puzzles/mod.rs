@@ -1,0 +1,17 @@
+//! Puzzles whose answers are proved: the goals, the prover, the pack shipped with the
+//! binary and the generator that finds more in engine games (docs/puzzles.md).
+//!
+//! For a play screen: [`pack`] lists the puzzles, [`Puzzle::game`] sets one up,
+//! [`defence`] answers the player's move with the proof's best defence, and [`judge`]
+//! compares the player's move with the optimum.
+
+pub mod cli;
+pub mod generate;
+pub mod goal;
+pub mod pack;
+pub mod prove;
+pub mod rating;
+
+pub use goal::{Goal, Task};
+pub use pack::{find, pack, PackError, Puzzle};
+pub use prove::{defence, judge, prove, JudgeError, Judgement, Proof, ProveError};

@@ -1,0 +1,101 @@
+//! `qchess puzzles`: the pack as text and JSON, proving a puzzle again, and the generator
+//! extending a pack file without repeating itself.
+
+use crate::support::cli::qchess;
+
+#[test]
+fn the_pack_lists_as_json_for_scripts() {
+    let (code, out, err) = qchess(&["puzzles", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON array");
+    let list = v.as_array().unwrap();
+    assert!(list.len() >= 60, "{} puzzles", list.len());
+    for p in list {
+        for field in [
+            "id", "fen", "goal", "moves", "value", "best", "rating", "line",
+        ] {
+            assert!(p.get(field).is_some(), "{field} missing from {p}");
+        }
+        let value = p["value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&value), "{p}");
+        assert!(["king", "queen", "survive"].contains(&p["goal"].as_str().unwrap()));
+    }
+    let (code, text, _) = qchess(&["puzzles"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.starts_with(&format!("{} puzzles", list.len())),
+        "{text}"
+    );
+    assert!(text.contains(list[0]["id"].as_str().unwrap()));
+}
+
+#[test]
+fn a_puzzle_proves_again_and_an_unknown_one_is_refused() {
+    let (_, out, _) = qchess(&["puzzles", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let one = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["moves"] == 1 && p["goal"] == "king")
+        .expect("a one-move king puzzle");
+    let id = one["id"].as_str().unwrap();
+    let (code, out, err) = qchess(&["puzzles", "prove", id]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("value {:.6}", one["value"].as_f64().unwrap())),
+        "{out}"
+    );
+    assert!(out.contains("0 differ from the pack"), "{out}");
+    let (code, _, err) = qchess(&["puzzles", "prove", "nine-nine-nine"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "qchess: there is no puzzle \"nine-nine-nine\" in the pack"
+    );
+}
+
+#[test]
+fn the_generator_extends_a_pack_and_finds_nothing_twice() {
+    let dir = std::env::temp_dir().join(format!("qchess-puzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pack = dir.join("pack.toml");
+    let run = || {
+        let (code, out, err) = qchess(&[
+            "puzzles",
+            "generate",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--max-plies",
+            "80",
+            "--width",
+            "0",
+            "--classical",
+            "--min-value",
+            "0.1",
+            "--pack",
+            pack.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let first = run();
+    let text = std::fs::read_to_string(&pack).unwrap();
+    let found = text.matches("[[puzzle]]").count();
+    assert!(found > 0, "{first}");
+    assert!(first.contains(&format!("{found} new puzzles")), "{first}");
+    assert!(text.contains("id = \"001\""));
+    let again = run();
+    assert!(again.contains("0 new puzzles"), "{again}");
+    assert!(again.contains(&format!("now holds {found}")), "{again}");
+    let (code, _, err) = qchess(&["puzzles", "generate", "--min-value", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a probability"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
