@@ -18,6 +18,8 @@ mod keys;
 mod lessons;
 #[path = "ui/mouse.rs"]
 mod mouse;
+#[path = "ui/puzzles.rs"]
+mod puzzles;
 #[path = "ui/screens.rs"]
 mod screens;
 #[path = "ui/skat.rs"]

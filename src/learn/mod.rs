@@ -4,6 +4,7 @@
 
 pub mod lessons;
 pub mod progress;
+pub mod solved;
 
 pub use lessons::{Goal, Lesson, Verdict, LESSONS};
 pub use progress::Progress;

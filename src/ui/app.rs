@@ -187,6 +187,8 @@ pub struct App {
     pub(super) explaining: bool,
     /// The lesson this screen teaches, if it does.
     pub(super) lesson: Option<super::lesson::Run>,
+    /// The puzzles this screen sets, if it does.
+    pub(super) puzzle: Option<super::puzzle::Solving>,
     /// The help page shown, and how many pages the last drawing needed.
     help_page: usize,
     help_pages: usize,
@@ -254,6 +256,7 @@ impl App {
             help: false,
             explaining: false,
             lesson: None,
+            puzzle: None,
             help_page: 0,
             help_pages: 1,
             game_over_popup: false,
@@ -394,6 +397,9 @@ impl App {
             ins.drawn_hiding(hidden);
         }
         if let (Some(hidden), Some(run)) = (drawn.lesson_hidden, &mut self.lesson) {
+            run.hidden = hidden;
+        }
+        if let (Some(hidden), Some(run)) = (drawn.lesson_hidden, &mut self.puzzle) {
             run.hidden = hidden;
         }
     }
@@ -544,14 +550,16 @@ impl App {
         if self.question.is_some() {
             return InputMode::Question;
         }
-        if self.lesson.as_ref().is_some_and(|r| r.list.is_some()) {
+        if self.lesson.as_ref().is_some_and(|r| r.list.is_some())
+            || self.puzzle.as_ref().is_some_and(|r| r.list.is_some())
+        {
             return InputMode::List;
         }
         match self.mode {
             Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
             _ if self.replay.is_some() => InputMode::Replay,
-            _ if self.lesson.is_some() => InputMode::Lesson,
+            _ if self.lesson.is_some() || self.puzzle.is_some() => InputMode::Lesson,
             _ if self.game.quantum().is_some() => InputMode::Board,
             _ => InputMode::Variant,
         }
@@ -892,7 +900,7 @@ impl App {
         if let Some(q) = self.question.take() {
             return self.answer(q, action);
         }
-        if self.lesson_action(action) {
+        if self.lesson_action(action) || self.puzzle_action(action) {
             return;
         }
         if self.inspector.is_some() && self.inspecting(action) {
@@ -982,10 +990,12 @@ impl App {
             }
             Action::Help => self.help = true,
             Action::Explain => self.open_explanation(),
-            Action::NextLesson | Action::RestartLesson | Action::LessonList => self.say(
-                Tone::Plain,
-                "lessons: qchess learn (or learn in the SSH lobby)",
-            ),
+            Action::NextLesson | Action::RestartLesson | Action::LessonList | Action::ShowBest => {
+                self.say(
+                    Tone::Plain,
+                    "lessons: qchess learn; puzzles: qchess puzzles play",
+                )
+            }
             Action::Quit => self.ask_quit(),
             Action::Interrupt => self.quit = true,
             Action::Yes | Action::No => {}
@@ -1309,6 +1319,7 @@ impl App {
         };
         self.say(Tone::Info, said);
         self.judge_lesson_move();
+        self.judge_puzzle_move();
     }
 
     /// Refreshes everything derived from the game after it changed.
@@ -1327,7 +1338,9 @@ impl App {
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
         self.view = view;
-        self.game_over_popup = self.game.status() != Status::Ongoing;
+        // A lesson or a puzzle says how it ended in its own pane.
+        self.game_over_popup =
+            self.game.status() != Status::Ongoing && self.lesson.is_none() && self.puzzle.is_none();
         if let (Some(ins), Some(g)) = (&mut self.inspector, self.game.quantum()) {
             ins.refresh(g);
         }
@@ -1461,6 +1474,7 @@ impl Asking for App {
         self.place.is_none()
             && self.replay.is_none()
             && self.lesson.is_none()
+            && self.puzzle.is_none()
             && self.game.status() == Status::Ongoing
             && self.game.ply() > 0
     }

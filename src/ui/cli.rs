@@ -281,7 +281,49 @@ pub fn learn(args: LearnArgs) -> Outcome {
         }
         return Ok(Done::Print(out));
     }
-    let display = args.display;
+    let (lesson, store) = (args.lesson, store);
+    guided(args.display, |seed, look| {
+        Ok(super::App::learning(lesson, progress, store, seed, look))
+    })
+}
+
+/// Options of `qchess puzzles play`.
+#[derive(Args, Debug, Clone)]
+pub struct PuzzlePlayArgs {
+    /// The puzzle to open, by its id (default: the first you have not solved).
+    #[arg(value_name = "ID")]
+    pub id: Option<String>,
+    #[command(flatten)]
+    display: DisplayArgs,
+}
+
+/// Runs `qchess puzzles play`: the pack's puzzles in the terminal, the player's record
+/// kept in the data directory.
+pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
+    use crate::learn::solved::Solved;
+    let pack = crate::puzzles::pack().to_vec();
+    let first = match &args.id {
+        Some(id) => Some(pack.iter().position(|p| &p.id == id).ok_or_else(|| {
+            Failure::new(format!(
+                "there is no puzzle \"{id}\" (qchess puzzles --list)"
+            ))
+        })?),
+        None => None,
+    };
+    let store = crate::config::data_dir().ok();
+    let record = store.as_deref().map(Solved::load).unwrap_or_default();
+    guided(args.display, |seed, look| {
+        super::App::solving(pack, first, record, store, seed, look)
+            .ok_or_else(|| Failure::new("the puzzle pack is empty"))
+    })
+}
+
+/// Runs a lesson's or a puzzle's screen (made by `make` from a seed and the look the
+/// display options ask for) in the terminal.
+fn guided(
+    display: DisplayArgs,
+    make: impl FnOnce(u64, (super::color::Paint, bool)) -> Result<super::App, Failure>,
+) -> Outcome {
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
         (_, true) => Some(Pieces::Unicode),
@@ -303,7 +345,7 @@ pub fn learn(args: LearnArgs) -> Outcome {
         opts.theme.clone(),
         opts.color.resolve(|k| std::env::var(k).ok()),
     );
-    let mut app = super::App::learning(args.lesson, progress, store, seed, (paint, opts.ascii));
+    let mut app = make(seed, (paint, opts.ascii))?;
     let term = super::terminal::TerminalOptions { mouse: opts.mouse };
     match super::terminal::run_screen(&mut app, term) {
         Ok(Ended::Quit) => Ok(Done::Exit(0)),

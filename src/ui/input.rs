@@ -88,6 +88,8 @@ pub enum Action {
     RestartLesson,
     /// Lessons: show the list of lessons.
     LessonList,
+    /// Puzzles: show the best line.
+    ShowBest,
 }
 
 /// Which keys are live: the board, the move line, the promotion question, the help.
@@ -346,19 +348,25 @@ pub const LESSON_KEYMAP: &[Binding] = &[
         keys: &[KeyCode::Char('n')],
         label: "n",
         action: Action::NextLesson,
-        help: "lessons: the next lesson",
+        help: "the next lesson or puzzle",
     },
     Binding {
         keys: &[KeyCode::Char('r')],
         label: "r",
         action: Action::RestartLesson,
-        help: "lessons: start this lesson again",
+        help: "this lesson or puzzle again",
     },
     Binding {
         keys: &[KeyCode::Char('L')],
         label: "L",
         action: Action::LessonList,
-        help: "lessons: the list, with the ones you finished",
+        help: "the list of lessons or puzzles, with the ones you finished",
+    },
+    Binding {
+        keys: &[KeyCode::Char('b')],
+        label: "b",
+        action: Action::ShowBest,
+        help: "puzzles: the best line",
     },
 ];
 

@@ -250,23 +250,54 @@ impl App {
     }
 }
 
-/// Draws the lesson's pane: its number and title on the border, the task first where
-/// the text does not fit (which PgUp/PgDn then scroll), else the text and the task
-/// under it; once a move met the task, what that move did last. Returns the text's
-/// lines left out.
+/// What a guide's pane (a lesson's, a puzzle's) shows.
+pub struct Pane<'a> {
+    /// The border's title.
+    pub title: String,
+    /// The text, wrapped to the pane.
+    pub text: &'a str,
+    /// The task, always shown.
+    pub task: String,
+    /// What the last move did or came to, once there is something to say.
+    pub told: Option<&'a str>,
+    /// The text's first line shown where it does not fit.
+    pub scroll: u16,
+    /// The keys on the bottom border.
+    pub keys: &'static str,
+}
+
+/// Draws the lesson's pane: its number and title on the border, then [`pane`].
 pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
     let lesson = run.lesson();
     let mark = if run.done { " (done)" } else { "" };
-    let title = format!(
-        " Lesson {}/{}: {}{mark} ",
-        run.number,
-        LESSONS.len(),
-        lesson.title
-    );
+    pane(
+        f,
+        area,
+        paint,
+        &Pane {
+            title: format!(
+                " Lesson {}/{}: {}{mark} ",
+                run.number,
+                LESSONS.len(),
+                lesson.title
+            ),
+            text: lesson.text,
+            task: format!("Task: {}", lesson.task),
+            told: run.told.as_deref(),
+            scroll: run.scroll,
+            keys: " n next  r again  L lessons ",
+        },
+    )
+}
+
+/// Draws a guide's pane: the text and the task under it, or the task first where the
+/// text does not fit (PgUp/PgDn then scroll the text), and what the last move did last.
+/// Returns the text's lines left out.
+pub fn pane(f: &mut Frame, area: Rect, paint: &Paint, p: &Pane) -> u16 {
     let w = area.width.saturating_sub(3).max(8) as usize;
-    let text: Vec<String> = wrap(lesson.text, w);
-    let mut task = wrap(&format!("Task: {}", lesson.task), w);
-    let said = run.told.as_deref().map(|t| wrap(t, w)).unwrap_or_default();
+    let text: Vec<String> = wrap(p.text, w);
+    let task = wrap(&p.task, w);
+    let said = p.told.map(|t| wrap(t, w)).unwrap_or_default();
     let rows = area.height.saturating_sub(2) as usize;
     let fits = text.len() + task.len() + said.len() <= rows;
     let room = rows.saturating_sub(task.len() + said.len());
@@ -275,31 +306,31 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
     } else {
         text.len().saturating_sub(room)
     };
-    let first = (run.scroll as usize).min(hidden);
+    let first = (p.scroll as usize).min(hidden);
     let keys = if fits {
-        " n next  r again  L lessons "
+        p.keys
     } else {
-        " PgUp PgDn more  n next  L lessons "
+        " PgUp PgDn more  n next "
     };
     let block = paint
         .block()
-        .title(Span::styled(title, paint.title()))
+        .title(Span::styled(p.title.clone(), paint.title()))
         .title_bottom(Span::styled(keys, paint.dim()));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let plain = paint.fg(paint.theme.text);
     let bold = paint.title().add_modifier(Modifier::BOLD);
+    let info = paint.fg(paint.theme.info);
     let line = |l: &String, style| Line::styled(format!(" {l}"), style);
     let mut lines: Vec<Line> = Vec::new();
-    let info = paint.fg(paint.theme.info);
     if fits {
         lines.extend(text.iter().map(|l| line(l, plain)));
         if lines.len() + task.len() + said.len() < rows {
             lines.push(Line::default());
         }
-        lines.extend(task.drain(..).map(|l| line(&l, bold)));
+        lines.extend(task.iter().map(|l| line(l, bold)));
     } else {
-        lines.extend(task.drain(..).map(|l| line(&l, bold)));
+        lines.extend(task.iter().map(|l| line(l, bold)));
         lines.extend(text.iter().skip(first).take(room).map(|l| line(l, plain)));
     }
     lines.extend(said.iter().map(|l| line(l, info)));

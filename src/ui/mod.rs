@@ -21,6 +21,7 @@ pub mod opponent;
 pub mod popup;
 pub mod probs;
 pub mod prompts;
+pub mod puzzle;
 pub mod quantum_moves;
 pub mod recent;
 pub mod screen;

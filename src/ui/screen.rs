@@ -14,6 +14,7 @@ use super::listed_moves::move_squares;
 use super::mouse::{BoardSpot, Hits};
 use super::popup;
 use super::probs::{self, ProbsModel};
+use super::puzzle;
 use super::squares::{self, BoardModel, ShownPiece};
 use super::status::{self, StatusModel};
 use super::top_bar;
@@ -31,17 +32,19 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
     let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
     let mut hits = Hits::default();
-    let arrange = match app.lesson_run() {
-        Some(_) => layout::lesson_panes,
-        None => layout::panes,
+    let arrange = match guided(app) {
+        true => layout::lesson_panes,
+        false => layout::panes,
     };
     let Some(p) = arrange(area, app.drawer(), message.len() as u16) else {
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return Drawn::default();
     };
-    let lesson_hidden = app
-        .lesson_run()
-        .map(|run| lesson::render(f, p.lesson, &app.paint, run));
+    let lesson_hidden = match (app.lesson_run(), app.puzzle_run()) {
+        (Some(run), _) => Some(lesson::render(f, p.lesson, &app.paint, run)),
+        (_, Some(run)) => Some(puzzle::render(f, p.lesson, &app.paint, run)),
+        _ => None,
+    };
     hits.board = Some(board(f, p.board, app, game, p.cell));
     let mut inspector_hidden = None;
     match &app.inspector {
@@ -258,6 +261,11 @@ pub(super) fn status_model(app: &App) -> StatusModel {
     }
 }
 
+/// Whether the screen is a lesson's or a puzzle's.
+fn guided(app: &App) -> bool {
+    app.lesson_run().is_some() || app.puzzle_run().is_some()
+}
+
 /// "king attacked: 50% by e7xe1".
 pub(super) fn threat_words(t: &Threat) -> String {
     format!("king attacked: {}% by {}", percent(t.p), t.by)
@@ -284,6 +292,9 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
     if let Some((run, at)) = app.lesson_run().and_then(|r| Some((r, r.list?))) {
         lesson::render_list(f, area, &app.paint, run, at);
     }
+    if let Some((run, at)) = app.puzzle_run().and_then(|r| Some((r, r.list?))) {
+        puzzle::render_list(f, area, &app.paint, run, at);
+    }
     app.help_shown().then(|| {
         let mut lines = popup::help_lines(
             app.replay().is_some(),
@@ -291,7 +302,7 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
             app.computer().sides().both(),
             app.place().is_some(),
         );
-        if app.lesson_run().is_some() {
+        if guided(app) {
             lines = popup::with_lesson_keys(lines);
         }
         let rules = app.game().rules().short_rules();

@@ -229,6 +229,6 @@ fn lesson_screens() {
     press(&mut a, KeyCode::Esc);
     keys(&mut a, "?");
     let help = screen(&mut a, 120, 40);
-    assert!(help.contains("lessons: the next lesson"), "{help}");
+    assert!(help.contains("the next lesson or puzzle"), "{help}");
     assert!(!help.contains("new game (when the game is over)"), "{help}");
 }

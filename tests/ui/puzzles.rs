@@ -1,0 +1,136 @@
+//! `qchess puzzles play`: a move judged against the proved optimum, the proof's
+//! defence as the reply, the record, the list and the screens.
+
+use crate::support::driver::{keys, press, screen, typed};
+use crossterm::event::KeyCode;
+use qchess::learn::solved::Solved;
+use qchess::puzzles::{prove, Goal, Puzzle, Task};
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::theme::Theme;
+use qchess::ui::App;
+
+/// A puzzle made here and proved here: `fen`, `goal` in `moves` moves.
+fn puzzle(id: &str, fen: &str, goal: Goal, moves: u32) -> Puzzle {
+    let start = qchess::chess::Game::from_fen(fen, Default::default()).expect("FEN");
+    let proof = prove(&start, Task { goal, moves }).expect("proved");
+    Puzzle {
+        id: id.into(),
+        fen: fen.into(),
+        setup: Vec::new(),
+        goal,
+        moves,
+        value: proof.value,
+        second: proof.second().unwrap_or(0.0),
+        best: proof.best.clone(),
+        rating: 1000,
+        line: proof.line.clone(),
+        source: "made by the test".into(),
+    }
+}
+
+fn solving(puzzles: Vec<Puzzle>, store: Option<std::path::PathBuf>) -> App {
+    let record = store.as_deref().map(Solved::load).unwrap_or_default();
+    App::solving(
+        puzzles,
+        None,
+        record,
+        store,
+        1,
+        (Paint::new(Theme::default(), Tier::None), false),
+    )
+    .expect("a pack")
+}
+
+fn told(a: &App) -> String {
+    a.puzzle_run()
+        .and_then(|r| r.told.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_move_is_judged_exactly_and_the_record_kept() {
+    let dir = std::env::temp_dir().join(format!("qchess-puzzles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let one = puzzle("t1", "4k3/8/8/8/8/8/8/4RK2 w - - 0 1", Goal::King, 1);
+    assert_eq!(
+        (one.value, one.best.as_slice()),
+        (1.0, ["e1xe8".to_string()].as_slice())
+    );
+    let mut a = solving(vec![one.clone()], Some(dir.clone()));
+    // A move that misses: 0% against the best's 100%, with the better move named.
+    typed(&mut a, "e1e2");
+    assert!(told(&a).starts_with("Not solved: your line captures the king with 0%; the best captures it with 100%: e1xe8 first"), "{}", told(&a));
+    let after_miss = a.puzzle_run().unwrap().record.rating;
+    assert!(after_miss < 1200.0);
+    keys(&mut a, "b");
+    assert!(
+        a.message().text.contains("the best line: e1xe8"),
+        "{}",
+        a.message().text
+    );
+    // Again, and solved.
+    keys(&mut a, "r");
+    assert_eq!(a.game().ply(), 0);
+    typed(&mut a, "e1e8");
+    assert!(
+        told(&a).starts_with("Solved: your line captures the king with 100%: the best there is"),
+        "{}",
+        told(&a)
+    );
+    let s = Solved::load(&dir);
+    assert!(s.is_solved("t1") && s.puzzles["t1"].attempts == 2);
+    assert!(s.rating > after_miss);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_defence_answers_until_the_horizon() {
+    // Two moves: the rook and a knight against a lone king, which runs.
+    let two = puzzle("t2", "7k/8/8/8/8/8/8/R3K1N1 w - - 0 1", Goal::King, 2);
+    let mut a = solving(vec![two.clone()], None);
+    let first = two.best[0].clone();
+    typed(&mut a, &first);
+    assert_eq!(
+        a.game().ply(),
+        2,
+        "the defender answered: {}",
+        a.message().text
+    );
+    assert!(
+        a.message().text.contains("Reply: black played"),
+        "{}",
+        a.message().text
+    );
+    assert!(told(&a).is_empty(), "one more move to go");
+    let next = qchess::puzzles::prove(
+        a.quantum().expect("quantum"),
+        Task {
+            goal: Goal::King,
+            moves: 1,
+        },
+    )
+    .expect("proved")
+    .best[0]
+        .clone();
+    typed(&mut a, &next);
+    assert!(told(&a).starts_with("Solved"), "{}", told(&a));
+}
+
+#[test]
+fn puzzle_screens_and_list() {
+    let pack = vec![
+        puzzle("t1", "4k3/8/8/8/8/8/8/4RK2 w - - 0 1", Goal::King, 1),
+        puzzle("t2", "7k/8/8/8/8/8/8/R3K1N1 w - - 0 1", Goal::King, 2),
+    ];
+    let mut a = solving(pack, None);
+    insta::assert_snapshot!("puzzle_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("puzzle_120x40", screen(&mut a, 120, 40));
+    typed(&mut a, "e1e8");
+    insta::assert_snapshot!("puzzle_solved_80x24", screen(&mut a, 80, 24));
+    keys(&mut a, "L");
+    let s = screen(&mut a, 80, 24);
+    assert!(s.contains("t1 solved"), "{s}");
+    press(&mut a, KeyCode::Down);
+    press(&mut a, KeyCode::Enter);
+    assert_eq!(a.puzzle_run().unwrap().puzzle().id, "t2");
+}
