@@ -25,6 +25,9 @@ pub struct PuzzlesArgs {
 /// The subcommands of `qchess puzzles`.
 #[derive(Subcommand, Debug, Clone)]
 enum PuzzlesCommand {
+    /// Play the puzzles in the terminal: your moves are judged exactly against the best,
+    /// the other side defends as the proof does.
+    Play(crate::ui::cli::PuzzlePlayArgs),
     /// Prove the pack's puzzles again (or the one named) and compare with the stored
     /// values.
     Prove(ProveArgs),
@@ -102,6 +105,7 @@ pub fn run(args: PuzzlesArgs) -> Outcome {
     match args.command {
         Some(PuzzlesCommand::Prove(a)) => prove_pack(a.id.as_deref()),
         Some(PuzzlesCommand::Generate(a)) => run_generate(&a),
+        Some(PuzzlesCommand::Play(a)) => crate::ui::cli::play_puzzles(a),
         None if args.json => Ok(Done::Print(format!("{}\n", to_json(pack::pack())))),
         None => Ok(Done::Print(to_text(pack::pack()))),
     }
@@ -141,7 +145,7 @@ fn to_text(puzzles: &[Puzzle]) -> String {
             p.task().describe()
         ));
     }
-    out.push_str("The puzzle screen is coming; `qchess puzzles --json` lists the positions.\n");
+    out.push_str("Play them: qchess puzzles play [ID]; for scripts: qchess puzzles --json.\n");
     out
 }
 
