@@ -124,6 +124,8 @@ impl App {
         run.scroll = 0;
         let task = run.puzzle().task().describe();
         let side = game.to_move().name();
+        // The solver sees the board from its side.
+        self.flipped = game.to_move() == crate::chess::Color::Black;
         self.game = Box::new(game);
         self.mode = Mode::Idle;
         self.inspector = None;
