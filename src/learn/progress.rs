@@ -1,10 +1,10 @@
 //! Which lessons a player finished and where they left off, kept in `learn.toml` in the
 //! data directory.
 
-use crate::files::{read_text, replace_atomic};
+use super::SaveError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The file name of the progress in the data directory.
 pub const FILE: &str = "learn.toml";
@@ -20,31 +20,16 @@ pub struct Progress {
     pub last: Option<usize>,
 }
 
-/// Why the progress could not be kept.
-#[derive(Debug, thiserror::Error)]
-#[error("the lesson progress could not be saved to {path}: {source}")]
-pub struct SaveError {
-    path: PathBuf,
-    source: std::io::Error,
-}
-
 impl Progress {
     /// The progress saved in `dir`; none yet (or a file that cannot be read) starts
     /// afresh, since losing it costs only the ticks in the lesson list.
     pub fn load(dir: &Path) -> Progress {
-        read_text(&dir.join(FILE))
-            .ok()
-            .and_then(|t| toml::from_str(&t).ok())
-            .unwrap_or_default()
+        super::load(dir, FILE)
     }
 
     /// Saves it into `dir` (created when missing).
     pub fn save(&self, dir: &Path) -> Result<(), SaveError> {
-        let path = dir.join(FILE);
-        let text = toml::to_string(self).expect("the progress is plain data");
-        std::fs::create_dir_all(dir)
-            .and_then(|_| replace_atomic(&path, &text))
-            .map_err(|source| SaveError { path, source })
+        super::save(self, dir, FILE, "the lesson progress")
     }
 
     /// The lesson to open when none is named: the one after the last opened when that

@@ -1,10 +1,10 @@
 //! A player's record of the puzzles, kept in `puzzles.toml` in the data directory: per
 //! puzzle the tries and whether it was solved, and the player's rating.
 
-use crate::files::{read_text, replace_atomic};
+use super::SaveError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The file name of the record in the data directory.
 pub const FILE: &str = "puzzles.toml";
@@ -44,30 +44,15 @@ impl Default for Solved {
     }
 }
 
-/// Why the record could not be kept.
-#[derive(Debug, thiserror::Error)]
-#[error("the puzzle record could not be saved to {path}: {source}")]
-pub struct SaveError {
-    path: PathBuf,
-    source: std::io::Error,
-}
-
 impl Solved {
     /// The record saved in `dir`; none yet (or a file that cannot be read) starts afresh.
     pub fn load(dir: &Path) -> Solved {
-        read_text(&dir.join(FILE))
-            .ok()
-            .and_then(|t| toml::from_str(&t).ok())
-            .unwrap_or_default()
+        super::load(dir, FILE)
     }
 
     /// Saves it into `dir` (created when missing).
     pub fn save(&self, dir: &Path) -> Result<(), SaveError> {
-        let path = dir.join(FILE);
-        let text = toml::to_string(self).expect("the record is plain data");
-        std::fs::create_dir_all(dir)
-            .and_then(|_| replace_atomic(&path, &text))
-            .map_err(|source| SaveError { path, source })
+        super::save(self, dir, FILE, "the puzzle record")
     }
 
     /// Records a finished try of puzzle `id` (rated `rating`); returns the change of the

@@ -143,10 +143,7 @@ impl App {
         };
         if let Some(at) = run.list {
             match action {
-                Action::Cursor(_, dy) => {
-                    let last = LESSONS.len() as i64 - 1;
-                    run.list = Some((at as i64 - dy as i64).clamp(0, last) as usize);
-                }
+                Action::Cursor(_, dy) => run.list = Some(list_step(at, dy, LESSONS.len())),
                 Action::Select => self.open_lesson(at + 1),
                 Action::Quit => self.quit = true,
                 _ => run.list = None,
@@ -336,6 +333,11 @@ pub fn pane(f: &mut Frame, area: Rect, paint: &Paint, p: &Pane) -> u16 {
     lines.extend(said.iter().map(|l| line(l, info)));
     f.render_widget(Paragraph::new(lines), inner);
     (hidden - first) as u16
+}
+
+/// The entry of a list of `n` highlighted after an arrow key (`dy` 1 is up) from `at`.
+pub(super) fn list_step(at: usize, dy: i8, n: usize) -> usize {
+    (at as i64 - dy as i64).clamp(0, n as i64 - 1) as usize
 }
 
 /// Draws the list of lessons over `area`, the highlighted one reversed, the finished

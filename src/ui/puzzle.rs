@@ -5,7 +5,7 @@
 use super::app::{App, Mode};
 use super::color::Paint;
 use super::input::Action;
-use super::lesson::{pane, Pane};
+use super::lesson::{list_step, pane, Pane};
 use super::message::Tone;
 use super::popup;
 use crate::chess::{Game, Status};
@@ -144,9 +144,7 @@ impl App {
         let n = run.puzzles.len();
         if let Some(at) = run.list {
             match action {
-                Action::Cursor(_, dy) => {
-                    run.list = Some((at as i64 - dy as i64).clamp(0, n as i64 - 1) as usize);
-                }
+                Action::Cursor(_, dy) => run.list = Some(list_step(at, dy, n)),
                 Action::Select => self.open_puzzle(at),
                 Action::Quit => self.quit = true,
                 _ => run.list = None,
