@@ -305,7 +305,7 @@ pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
     let first = match &args.id {
         Some(id) => Some(pack.iter().position(|p| &p.id == id).ok_or_else(|| {
             Failure::new(format!(
-                "there is no puzzle \"{id}\" (qchess puzzles --list)"
+                "there is no puzzle \"{id}\" (qchess puzzles lists them)"
             ))
         })?),
         None => None,
