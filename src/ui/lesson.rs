@@ -165,11 +165,7 @@ impl App {
             }
             Action::LessonList => run.list = Some(run.number - 1),
             // Where the text does not fit, PgUp/PgDn scroll it rather than the circuit.
-            Action::CircuitDown if run.hidden > 0 || run.scroll > 0 => {
-                run.scroll = (run.scroll + 2).min(run.scroll + run.hidden);
-            }
-            Action::CircuitUp if run.scroll > 0 => run.scroll = run.scroll.saturating_sub(2),
-            _ => return false,
+            a => return scroll_text(&mut run.scroll, run.hidden, a),
         }
         true
     }
@@ -333,6 +329,18 @@ pub fn pane(f: &mut Frame, area: Rect, paint: &Paint, p: &Pane) -> u16 {
     lines.extend(said.iter().map(|l| line(l, info)));
     f.render_widget(Paragraph::new(lines), inner);
     (hidden - first) as u16
+}
+
+/// PgUp/PgDn (`action`) on a guide's text that does not fit (`hidden` lines left out
+/// below, `scroll` the first shown); true when the keys were used for it, rather than
+/// for the circuit.
+pub(super) fn scroll_text(scroll: &mut u16, hidden: u16, action: Action) -> bool {
+    match action {
+        Action::CircuitDown if hidden > 0 || *scroll > 0 => *scroll += hidden.min(2),
+        Action::CircuitUp if *scroll > 0 => *scroll = scroll.saturating_sub(2),
+        _ => return false,
+    }
+    true
 }
 
 /// The entry of a list of `n` highlighted after an arrow key (`dy` 1 is up) from `at`.

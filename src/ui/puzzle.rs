@@ -5,7 +5,7 @@
 use super::app::{App, Mode};
 use super::color::Paint;
 use super::input::Action;
-use super::lesson::{list_step, pane, Pane};
+use super::lesson::{list_step, pane, scroll_text, Pane};
 use super::message::Tone;
 use super::popup;
 use crate::chess::{Game, Status};
@@ -170,11 +170,7 @@ impl App {
                 );
                 self.say(Tone::Info, words);
             }
-            Action::CircuitDown if run.hidden > 0 || run.scroll > 0 => {
-                run.scroll = (run.scroll + 2).min(run.scroll + run.hidden);
-            }
-            Action::CircuitUp if run.scroll > 0 => run.scroll = run.scroll.saturating_sub(2),
-            _ => return false,
+            a => return scroll_text(&mut run.scroll, run.hidden, a),
         }
         true
     }
