@@ -524,8 +524,9 @@ async fn the_lobby_plays_the_computer_and_it_plays_on_after_a_restart() {
         ann.send(b"e").await?;
         ann.wait_for("Play the computer", T).await?;
         ann.send(b"\t\t\t\x1b[C\t\x1b[D\r").await?;
-        ann.wait_for("you play black against qchess level 1", T)
-            .await?;
+        // The greeting may already be replaced by the computer's first move: the
+        // pane's title names the seats for good.
+        ann.wait_for("qchess level 1 v ann", T).await?;
         room_reaches(&srv, 1).await?;
         ann.wait_for("1. ", T).await?;
         let mut cy = Term::open(addr, "cy", Ask::Room("ann"), (100, 30)).await?;
