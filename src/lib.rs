@@ -12,6 +12,7 @@ pub mod puzzles;
 pub mod qasm;
 pub mod quantum;
 pub mod record;
+pub mod review;
 pub mod server;
 pub mod skat;
 pub mod ui;

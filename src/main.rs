@@ -32,6 +32,9 @@ enum Command {
     Replay(qchess::ui::cli::ReplayArgs),
     /// Learn Quantum Chess: short lessons with a task each (qchess learn 3 opens the third).
     Learn(qchess::ui::cli::LearnArgs),
+    /// Review a saved game: the engine's verdict on every move, mistakes and luck
+    /// marked, kept in the file (--json for scripts).
+    Review(qchess::review::cli::ReviewArgs),
     /// Play moves from a position and print the resulting state (for scripts and tests).
     Analyze(qchess::analyze::cli::AnalyzeArgs),
     /// Play games between two players (the engine at a level, random, greedy) and
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Resume(args)) => qchess::ui::cli::resume(args),
         Some(Command::Replay(args)) => qchess::ui::cli::replay(args),
         Some(Command::Learn(args)) => qchess::ui::cli::learn(args),
+        Some(Command::Review(args)) => qchess::review::cli::run(args),
         Some(Command::Analyze(args)) => qchess::analyze::cli::run(args),
         Some(Command::Match(args)) => qchess::engine::cli::run(args),
         Some(Command::Puzzles(args)) => qchess::puzzles::cli::run(args),

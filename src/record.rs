@@ -82,6 +82,10 @@ pub struct SavedGame {
     /// The players' names.
     #[serde(default)]
     pub players: Players,
+    /// The engine's review of the game, when one was made (`qchess review`): an
+    /// optional section with its own version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<crate::review::Review>,
 }
 
 fn quantum() -> String {
@@ -185,6 +189,7 @@ impl SavedGame {
             result: game.status(),
             moves: game.history().into_iter().map(|m| m.text).collect(),
             players: players.clone(),
+            review: None,
         }
     }
 
@@ -223,7 +228,15 @@ impl SavedGame {
                 hint: "the moves in notation, e.g. moves = [\"e2e4\", \"e7e5\"], or moves = []",
             });
         }
-        let saved: SavedGame = toml::from_str(text).map_err(syntax)?;
+        let saved: SavedGame = if later_sections(&table).is_empty() {
+            toml::from_str(text).map_err(syntax)?
+        } else {
+            let mut table = table;
+            for key in later_sections(&table) {
+                table.remove(&key);
+            }
+            table.try_into().map_err(syntax)?
+        };
         saved.rules(&path)?;
         saved.backend_kind(&path)?;
         Ok(saved)
@@ -306,6 +319,25 @@ impl SavedGame {
             },
         })
     }
+}
+
+/// The optional sections of a saved game's table this build skips: a table with a
+/// `version` number this build does not read (a `[review]` written by a later qchess,
+/// or a section it added). Such a section is dropped, not refused, so that a file
+/// stays readable by the qchess versions before it; what the section held is made
+/// again where it can be (a review is redone).
+fn later_sections(table: &toml::Table) -> Vec<String> {
+    table
+        .iter()
+        .filter_map(|(key, value)| {
+            let version = value.as_table()?.get("version")?.as_integer()?;
+            let known = match key.as_str() {
+                "review" => version == i64::from(crate::review::VERSION),
+                _ => false,
+            };
+            (!known).then(|| key.clone())
+        })
+        .collect()
 }
 
 /// Where a game in progress is saved: its autosave file and the folder offered for saves.

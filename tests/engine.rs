@@ -1,8 +1,10 @@
-//! The engine, one test binary: its search, `qchess uqci` and external UQCI engines as
+//! The engine, one test binary: its search, game review, `qchess uqci` and external UQCI engines as
 //! players.
 
 mod support;
 
+#[path = "engine/review.rs"]
+mod review;
 #[path = "engine/search.rs"]
 mod search;
 #[path = "engine/uqci.rs"]

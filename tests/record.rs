@@ -1,9 +1,11 @@
-//! Saved games, one test binary: round trips, autosaves, replays, and faults and bad
-//! input.
+//! Saved games, one test binary: round trips, autosaves, replays, reviews kept in the
+//! file, and faults and bad input.
 
 mod support;
 
 #[path = "record/faults.rs"]
 mod faults;
+#[path = "record/reviews.rs"]
+mod reviews;
 #[path = "record/saved.rs"]
 mod saved;

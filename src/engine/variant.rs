@@ -57,27 +57,76 @@ fn trial_copy(game: &dyn Playable, seed: u64) -> Box<dyn Playable> {
     game.clone_box()
 }
 
+/// Each legal move of `game` with its value for the side to move: the mean over copies
+/// whose random source is seeded by each of `seeds` (one plain copy when the game draws
+/// no outcomes), in the order the game lists them; a move that cannot be played is
+/// left out.
+pub fn move_values(game: &dyn Playable, seeds: &[u64]) -> Vec<(String, f64)> {
+    valued(game, trial_copies(game, seeds), &|after, side, _| {
+        variant_value(after, side)
+    })
+}
+
+/// [`move_values`] one ply deeper: each move valued after the other side's greedy
+/// reply (the reply that leaves the mover the least), so a piece left to be taken
+/// counts as lost. The replies are tried on the copy the move was played on, whose
+/// random source is already not the game's.
+pub fn move_values_after_reply(game: &dyn Playable, seeds: &[u64]) -> Vec<(String, f64)> {
+    valued(game, trial_copies(game, seeds), &|after, side, seed| {
+        let plain = vec![(seed, after.clone_box())];
+        valued(after, plain, &|reply, _, _| variant_value(reply, side))
+            .into_iter()
+            .map(|(_, v)| v)
+            .min_by(f64::total_cmp)
+            .unwrap_or_else(|| variant_value(after, side))
+    })
+}
+
+/// The copies of `game` to try moves on: one per seed when the game draws outcomes,
+/// else one plain copy.
+fn trial_copies(game: &dyn Playable, seeds: &[u64]) -> Vec<(u64, Box<dyn Playable>)> {
+    if game.draws_outcomes() {
+        seeds.iter().map(|&s| (s, trial_copy(game, s))).collect()
+    } else {
+        vec![(seeds.first().copied().unwrap_or(0), game.clone_box())]
+    }
+}
+
+/// Each legal move of `game` with the mean over `copies` of `value(position after
+/// it, mover, copy's seed)`.
+fn valued(
+    game: &dyn Playable,
+    copies: Vec<(u64, Box<dyn Playable>)>,
+    value: &dyn Fn(&dyn Playable, Color, u64) -> f64,
+) -> Vec<(String, f64)> {
+    let side = game.to_move();
+    game.legal_moves()
+        .into_iter()
+        .filter_map(|mv| {
+            let mut sum = 0.0;
+            for (seed, base) in &copies {
+                let mut copy = base.clone_box();
+                copy.play(&mv).ok()?;
+                sum += value(copy.as_ref(), side, *seed);
+            }
+            Some((mv, sum / copies.len().max(1) as f64))
+        })
+        .collect()
+}
+
 /// The greedy choice in a variant game; equal moves are chosen among by `seed`.
 pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerError> {
-    let mut moves = game.legal_moves();
-    moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let start = Instant::now();
-    let side = game.to_move();
-    let base = trial_copy(game, seed);
-    let mut best: Option<(f64, String)> = None;
-    let mut nodes = 0;
-    for mv in moves {
-        let mut copy = base.clone_box();
-        nodes += 1;
-        if copy.play(&mv).is_err() {
-            continue;
-        }
-        let v = variant_value(copy.as_ref(), side);
-        if best.as_ref().is_none_or(|(b, _)| v > *b) {
-            best = Some((v, mv));
+    let mut values = move_values(game, &[seed]);
+    let nodes = values.len() as u64;
+    values.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let mut best: Option<&(String, f64)> = None;
+    for v in &values {
+        if best.is_none_or(|b| v.1 > b.1) {
+            best = Some(v);
         }
     }
-    let (score, mv) = best.ok_or(PlayerError::NoMove)?;
+    let (mv, score) = best.cloned().ok_or(PlayerError::NoMove)?;
     Ok(Choice {
         mv: mv.clone(),
         info: Some(Info {

@@ -70,6 +70,15 @@ impl Explanation {
         }
     }
 
+    /// The chance the drawn outcome had, when the ply measured and the chance is known
+    /// (Quantum Chess); `None` otherwise.
+    pub fn drawn_chance(&self) -> Option<f64> {
+        match &self.0 {
+            Told::Quantum(e) => e.asked.as_ref().map(|a| a.p_answer()),
+            Told::Listed { .. } => None,
+        }
+    }
+
     /// The pieces that vanished in this ply other than by moving away ("Nh3").
     pub fn vanished(&self) -> Vec<String> {
         match &self.0 {

@@ -1,0 +1,373 @@
+//! What a review says about each move: how much expected result it gave away against
+//! the best move (the marks), how much its measurement's outcome changed (luck), and a
+//! summary per player.
+//!
+//! A move's **loss** is, from its mover's side, the expected result of the best move
+//! minus that of the move played, both judged before the outcome of any measurement
+//! (a capture that may fail is worth its chances): never below 0 (a move the engine
+//! judged better than its own best is no loss). Marks: inaccuracy from [`INACCURACY`],
+//! mistake from [`MISTAKE`], blunder from [`BLUNDER`].
+//!
+//! A measuring move's **luck** is what its outcome changed: the expected result after
+//! it minus the move's own expected result before the draw. Beyond [`LUCK`] either way
+//! it is marked as a turn of luck, apart from the marks (a lucky blunder is both).
+
+use super::expected::{for_side, rounded as round};
+use super::{Judged, Review};
+use crate::chess::Color;
+use crate::game::Playable;
+use serde_json::json;
+
+/// Loss at which a move is an inaccuracy.
+pub const INACCURACY: f64 = 0.10;
+/// Loss at which a move is a mistake.
+pub const MISTAKE: f64 = 0.20;
+/// Loss at which a move is a blunder.
+pub const BLUNDER: f64 = 0.30;
+/// Change by a measurement's outcome beyond which it is a turn of luck.
+pub const LUCK: f64 = 0.30;
+
+/// How bad a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// Gave away at least [`INACCURACY`].
+    Inaccuracy,
+    /// Gave away at least [`MISTAKE`].
+    Mistake,
+    /// Gave away at least [`BLUNDER`].
+    Blunder,
+}
+
+impl Mark {
+    /// The mark of a move that gave away `loss`, if any.
+    pub fn of(loss: f64) -> Option<Mark> {
+        if loss >= BLUNDER {
+            Some(Mark::Blunder)
+        } else if loss >= MISTAKE {
+            Some(Mark::Mistake)
+        } else if loss >= INACCURACY {
+            Some(Mark::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// "blunder".
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+
+    /// The annotation chess players write after such a move: `?!`, `?`, `??`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "?!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
+        }
+    }
+}
+
+/// The review's verdict on one ply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// The ply, from 1.
+    pub ply: usize,
+    /// Who played it.
+    pub mover: Color,
+    /// The move as recorded.
+    pub mv: String,
+    /// White's expected result after it (its outcome included).
+    pub expected: f64,
+    /// White's expected result before it.
+    pub before: f64,
+    /// The best move there, and the line after it.
+    pub best: Option<String>,
+    /// The best line, the best move first.
+    pub best_line: Vec<String>,
+    /// Expected result the move gave away, from the mover's side (0 or more).
+    pub loss: f64,
+    /// The mark the loss earns.
+    pub mark: Option<Mark>,
+    /// What the outcome of its measurement changed, from the mover's side, when beyond
+    /// [`LUCK`] either way.
+    pub luck: Option<f64>,
+}
+
+impl Verdict {
+    /// Whether the move is marked (a mark or a turn of luck).
+    pub fn marked(&self) -> bool {
+        self.mark.is_some() || self.luck.is_some()
+    }
+
+    /// "blunder (-0.42); best g1f3" or "lucky (+0.35)": the verdict in a few words,
+    /// empty for an unmarked move.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = self.mark {
+            let best = self
+                .best
+                .as_deref()
+                .map(|b| format!("; best {b}"))
+                .unwrap_or_default();
+            parts.push(format!("{} (-{:.2}){best}", m.name(), self.loss));
+        }
+        if let Some(l) = self.luck {
+            let how = if l > 0.0 { "lucky" } else { "unlucky" };
+            parts.push(format!("{how} ({l:+.2})"));
+        }
+        parts.join("; ")
+    }
+
+    /// The verdict for scripts: `ply`, `move`, `expected`, `best`, `best_line`, `loss`,
+    /// `mark`, `luck`.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "ply": self.ply,
+            "side": self.mover.name(),
+            "move": self.mv,
+            "expected": round(self.expected),
+            "best": self.best,
+            "best_line": self.best_line,
+            "loss": round(self.loss),
+            "mark": self.mark.map(Mark::name),
+            "luck": self.luck.map(round),
+        })
+    }
+}
+
+/// The moves of `game` as a review reads them: each as recorded, with who played it.
+pub fn moves_of(game: &dyn Playable) -> Vec<(String, Color)> {
+    game.history()
+        .into_iter()
+        .map(|r| (r.text, r.color))
+        .collect()
+}
+
+/// The verdict on every ply of a game with `moves` (each with its mover), where both
+/// positions around it are judged (`None` where one is not).
+pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdict>> {
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, (mv, mover)) in moves.iter().enumerate() {
+        let mover = *mover;
+        let v = (|| {
+            let before = review.at(i)?;
+            let after = review.at(i + 1)?;
+            let played = before.played_expected?;
+            let loss = (for_side(before.expected, mover) - for_side(played, mover)).max(0.0);
+            // White's gain is the mover's when White moved, its loss otherwise.
+            let sign = if mover == Color::White { 1.0 } else { -1.0 };
+            let change = luck(before, after.expected, mv).map(|l| sign * l);
+            Some(Verdict {
+                ply: i + 1,
+                mover,
+                mv: mv.clone(),
+                expected: after.expected,
+                before: before.expected,
+                best: before.best.clone(),
+                best_line: before.line.clone(),
+                loss,
+                mark: Mark::of(loss).filter(|_| review.marks),
+                luck: change.filter(|c| c.abs() > LUCK),
+            })
+        })();
+        out.push(v);
+    }
+    out
+}
+
+/// What the outcome drawn by the move played from `before` changed in White's expected
+/// result, `after` being the result with it: with both outcomes judged, the result
+/// after it less the mean over the outcomes (`(1 - p) * (after - other)`, `p` the
+/// chance of the outcome drawn); for a rule system whose chances are not known (a
+/// move recorded with drawn outcomes, `b1~d4.d4=n`), less the move's value before the
+/// draw. `None` for a move that drew nothing.
+fn luck(before: &Judged, after: f64, mv: &str) -> Option<f64> {
+    match (before.drawn_chance, before.other_expected) {
+        (Some(p), Some(other)) => Some((1.0 - p) * (after - other)),
+        (Some(_), None) => None,
+        (None, _) if mv.contains('.') => before.played_expected.map(|e| after - e),
+        (None, _) => None,
+    }
+}
+
+/// One player's review in numbers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Moves judged.
+    pub moves: usize,
+    /// Mean loss over them.
+    pub average_loss: f64,
+    /// Inaccuracies, mistakes, blunders.
+    pub marks: [usize; 3],
+    /// Turns of luck, for and against.
+    pub luck: [usize; 2],
+    /// The ply whose move changed White's expected result the most, and by how much
+    /// (from the player's side).
+    pub biggest_swing: Option<(usize, f64)>,
+}
+
+impl Summary {
+    /// The summary of `side`'s moves.
+    pub fn of(verdicts: &[Option<Verdict>], side: Color) -> Summary {
+        let mut s = Summary::default();
+        let mut total = 0.0;
+        for v in verdicts.iter().flatten().filter(|v| v.mover == side) {
+            s.moves += 1;
+            total += v.loss;
+            if let Some(m) = v.mark {
+                s.marks[m as usize] += 1;
+            }
+            if let Some(l) = v.luck {
+                s.luck[usize::from(l < 0.0)] += 1;
+            }
+            let swing = for_side(v.expected, side) - for_side(v.before, side);
+            if s.biggest_swing.is_none_or(|(_, b)| swing.abs() > b.abs()) {
+                s.biggest_swing = Some((v.ply, swing));
+            }
+        }
+        if s.moves > 0 {
+            s.average_loss = total / s.moves as f64;
+        }
+        s
+    }
+
+    /// "average loss 0.04; 1 inaccuracy, 0 mistakes, 1 blunder; luck 1 for, 0
+    /// against; biggest swing -0.48 at ply 23".
+    pub fn words(&self) -> String {
+        let swing = self
+            .biggest_swing
+            .map(|(p, d)| format!("; biggest swing {d:+.2} at ply {p}"))
+            .unwrap_or_default();
+        format!(
+            "average loss {:.2}; {} {}, {} {}, {} {}; luck {} for, {} against{swing}",
+            self.average_loss,
+            self.marks[0],
+            plural(self.marks[0], "inaccuracy", "inaccuracies"),
+            self.marks[1],
+            plural(self.marks[1], "mistake", "mistakes"),
+            self.marks[2],
+            plural(self.marks[2], "blunder", "blunders"),
+            self.luck[0],
+            self.luck[1],
+        )
+    }
+
+    /// The summary for scripts.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "moves": self.moves,
+            "average_loss": round(self.average_loss),
+            "inaccuracies": self.marks[0],
+            "mistakes": self.marks[1],
+            "blunders": self.marks[2],
+            "lucky": self.luck[0],
+            "unlucky": self.luck[1],
+            "biggest_swing": self.biggest_swing.map(|(p, d)| json!({"ply": p, "change": round(d)})),
+        })
+    }
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::Judged;
+
+    fn with_movers(moves: &[&str]) -> Vec<(String, Color)> {
+        let side = |i: usize| {
+            if i.is_multiple_of(2) {
+                Color::White
+            } else {
+                Color::Black
+            }
+        };
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.to_string(), side(i)))
+            .collect()
+    }
+
+    fn at(ply: usize, expected: f64, played: Option<(&str, f64)>) -> Judged {
+        Judged {
+            ply,
+            expected,
+            best: Some("best".into()),
+            line: vec!["best".into()],
+            played: played.map(|p| p.0.to_string()),
+            played_expected: played.map(|p| p.1),
+            drawn_chance: None,
+            other_expected: None,
+        }
+    }
+
+    #[test]
+    fn losses_are_marked_from_the_movers_side_and_luck_apart() {
+        let moves = with_movers(&["e2e4", "d8xh4.m1", "a2a3"]);
+        let review = Review {
+            version: 1,
+            by: "test".into(),
+            marks: true,
+            positions: vec![
+                // White gives away 0.35: a blunder.
+                at(0, 0.6, Some(("e2e4", 0.25))),
+                // Black's capture is its best move; it came off and White's result
+                // falls from 0.25 to 0.05: +0.20 for Black, not a turn of luck.
+                at(1, 0.25, Some(("d8xh4.m1", 0.25))),
+                // Ply 3 is not judged: no position after it.
+                at(2, 0.05, Some(("a2a3", 0.04))),
+            ],
+        };
+        let v = verdicts(&review, &moves);
+        let first = v[0].as_ref().unwrap();
+        assert_eq!(first.mark, Some(Mark::Blunder));
+        assert!((first.loss - 0.35).abs() < 1e-9);
+        assert_eq!(first.luck, None);
+        let second = v[1].as_ref().unwrap();
+        assert_eq!(second.mover, Color::Black);
+        assert_eq!(second.mark, None);
+        assert_eq!(second.luck, None);
+        // Ply 3 has no position after it.
+        assert!(v[2].is_none());
+        assert!(first.words().starts_with("blunder (-0.35); best best"));
+    }
+
+    #[test]
+    fn a_lucky_outcome_is_luck_not_a_mistake() {
+        let moves = with_movers(&["c3xd5.m1"]);
+        let review = Review {
+            version: 1,
+            by: "test".into(),
+            marks: true,
+            positions: vec![at(0, 0.5, Some(("c3xd5.m1", 0.5))), at(1, 0.9, None)],
+        };
+        let v = verdicts(&review, &moves);
+        let v = v[0].as_ref().unwrap();
+        assert_eq!(v.mark, None);
+        assert!((v.luck.unwrap() - 0.4).abs() < 1e-9);
+        assert_eq!(v.words(), "lucky (+0.40)");
+        let s = Summary::of(&[Some(v.clone())], Color::White);
+        assert_eq!(s.luck, [1, 0]);
+        assert_eq!(s.biggest_swing.map(|b| b.0), Some(1));
+    }
+
+    #[test]
+    fn marks_by_threshold() {
+        assert_eq!(Mark::of(0.05), None);
+        assert_eq!(Mark::of(0.1), Some(Mark::Inaccuracy));
+        assert_eq!(Mark::of(0.25), Some(Mark::Mistake));
+        assert_eq!(Mark::of(0.3), Some(Mark::Blunder));
+        assert_eq!(Mark::Blunder.symbol(), "??");
+    }
+}

@@ -1,0 +1,178 @@
+//! Game review: marks on planted blunders, none on the engine's own moves, luck apart
+//! from mistakes, stopping and going on, the variants.
+
+use qchess::chess::{Color, GameOptions};
+use qchess::engine::{level, search};
+use qchess::game::{new_game, replay, Playable, RuleSet, Setup};
+use qchess::review::{moves_of, review, verdicts, Judge, Mark, Review};
+use std::sync::atomic::AtomicBool;
+
+fn game(fen: Option<&str>, moves: &[&str]) -> Box<dyn Playable> {
+    let mut setup = Setup::with_start(RuleSet::Quantum, fen, 0);
+    setup.options = GameOptions {
+        seed: 0,
+        ..setup.options
+    };
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    replay(&setup, &moves, None).expect("the game replays")
+}
+
+fn reviewed(g: &dyn Playable, judge: Judge) -> Review {
+    let stop = AtomicBool::new(false);
+    review(g, judge, 2, None, &stop, &mut |_, _| {}).expect("the review runs")
+}
+
+#[test]
+fn a_king_walked_into_a_rook_is_a_blunder_and_the_capture_is_the_best_reply() {
+    // White's king steps onto the rank of Black's rook.
+    let g = game(Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"), &["e1e2"]);
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    assert!(r.complete(1));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let blunder = v[0].as_ref().expect("ply 1 is judged");
+    assert_eq!(blunder.mark, Some(Mark::Blunder), "{blunder:?}");
+    assert_eq!(blunder.mover, Color::White);
+    assert!(blunder.loss >= 0.3);
+    assert_eq!(blunder.expected, 0.0, "the king is lost for certain");
+    let reply = r.at(1).and_then(|j| j.best.clone());
+    assert_eq!(reply.as_deref(), Some("h2xe2"));
+}
+
+#[test]
+fn the_engines_own_best_moves_earn_no_mark() {
+    // Each move is the one the review's search finds best (level 2, the review's seed).
+    let mut g: Box<dyn Playable> = new_game(&Setup::new(RuleSet::Quantum, 0)).unwrap();
+    let stop = AtomicBool::new(false);
+    for _ in 0..8 {
+        let q = g.quantum().expect("quantum chess");
+        let best = search(q, &level::limits(2, 0), &stop, &mut |_| {})
+            .best
+            .expect("a move");
+        g.play(&best).expect("the best move plays");
+    }
+    let r = reviewed(g.as_ref(), Judge::Level(2));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    assert_eq!(v.iter().flatten().count(), 8);
+    for v in v.iter().flatten() {
+        assert_eq!(v.loss, 0.0, "{v:?}");
+        assert_eq!(v.mark, None, "{v:?}");
+    }
+}
+
+/// White's split queen tries to take the king from h5: a coin toss that wins at once
+/// or leaves White a rook down.
+const GAMBLE: &str = "q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1";
+
+#[test]
+fn a_lucky_measurement_is_luck_not_a_mistake() {
+    for (outcome, sign) in [("h5xe8.m1", 1.0), ("h5xe8.m0", -1.0)] {
+        let g = game(Some(GAMBLE), &["d1^d5h5", "a8a7", outcome]);
+        let r = reviewed(g.as_ref(), Judge::Level(3));
+        let v = verdicts(&r, &moves_of(g.as_ref()));
+        let toss = v[2].as_ref().expect("ply 3 is judged");
+        assert_eq!(toss.mark, None, "{toss:?}");
+        let luck = toss.luck.expect("a turn of luck");
+        assert!(sign * luck > 0.3, "{outcome}: {luck}");
+        let before = r.at(2).unwrap();
+        assert_eq!(before.drawn_chance, Some(0.5));
+        assert!(before.other_expected.is_some());
+    }
+}
+
+#[test]
+fn a_stopped_review_keeps_nothing_half_done_and_goes_on_later() {
+    let g = game(None, &["e2e4", "e7e5", "g1f3"]);
+    let stop = AtomicBool::new(true);
+    let none = review(g.as_ref(), Judge::Level(1), 2, None, &stop, &mut |_, _| {}).unwrap();
+    assert!(none.positions.is_empty());
+    let mut heard = Vec::new();
+    let stop = AtomicBool::new(false);
+    let all = review(
+        g.as_ref(),
+        Judge::Level(1),
+        1,
+        Some(none),
+        &stop,
+        &mut |d, t| heard.push((d, t)),
+    )
+    .unwrap();
+    assert!(all.complete(3));
+    assert_eq!(heard.last(), Some(&(4, 4)));
+    // Judged again with nothing missing: no work.
+    heard.clear();
+    let again = review(
+        g.as_ref(),
+        Judge::Level(1),
+        2,
+        Some(all.clone()),
+        &stop,
+        &mut |d, t| heard.push((d, t)),
+    )
+    .unwrap();
+    assert_eq!(again, all);
+    assert_eq!(heard, vec![(0, 0)]);
+    // Another judge judges everything again.
+    let other = review(
+        g.as_ref(),
+        Judge::Level(2),
+        2,
+        Some(all),
+        &stop,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(other.by, "qchess level 2");
+    assert!(other.complete(3));
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_review() {
+    let g = game(None, &["b1^a3c3", "d7d5", "c3xd5.m1", "d8xd5.m1"]);
+    let stop = AtomicBool::new(false);
+    let one = review(g.as_ref(), Judge::Level(2), 1, None, &stop, &mut |_, _| {}).unwrap();
+    let two = review(g.as_ref(), Judge::Level(2), 2, None, &stop, &mut |_, _| {}).unwrap();
+    assert_eq!(one, two);
+}
+
+fn variant_review(
+    rules: RuleSet,
+    moves: &[&str],
+) -> (Review, Vec<Option<qchess::review::Verdict>>) {
+    let mut g = new_game(&Setup::new(rules, 3)).unwrap();
+    for m in moves {
+        g.play(m).unwrap();
+    }
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    assert_eq!(r.by, "greedy");
+    assert!(r.complete(g.ply()), "{rules:?}: {r:?}");
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    assert!(v.iter().all(Option::is_some));
+    (r, v)
+}
+
+#[test]
+fn harmonics_is_judged_by_its_greedy_evaluation_after_the_reply() {
+    // Qh5xf7 takes a pawn the king takes back: the queen given for a pawn.
+    let (_, v) = variant_review(
+        RuleSet::Harmonics,
+        &["e2e4", "e7e5", "d1h5", "b8c6", "h5f7"],
+    );
+    let v = v[4].as_ref().unwrap();
+    assert_eq!(v.mark, Some(Mark::Blunder), "{v:?}");
+    assert_ne!(v.best.as_deref(), Some("h5f7"));
+}
+
+#[test]
+fn haft_is_judged_by_its_greedy_evaluation() {
+    let mut g = new_game(&Setup::new(RuleSet::Haft, 3)).unwrap();
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        let mv = g.legal_moves()[0].clone();
+        g.play(&mv).unwrap();
+        moves.push(mv);
+    }
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let (r, v) = variant_review(RuleSet::Haft, &moves);
+    assert!(!r.marks);
+    assert!(v.iter().flatten().all(|v| v.mark.is_none()));
+}

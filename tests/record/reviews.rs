@@ -1,0 +1,118 @@
+//! A review kept in the saved game: written by `qchess review`, read back without
+//! redoing it, older files without one, and a section a later qchess wrote.
+
+use crate::support::cli::qchess;
+use qchess::record::{self, SavedGame};
+use std::path::{Path, PathBuf};
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qchess-reviews-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const GAME: &str =
+    "format = 1\nstart = \"4k3/8/8/8/8/8/7r/R3K3 w - - 0 1\"\nmoves = [\"e1e2\", \"h2xe2\"]\n";
+
+fn review(path: &Path, extra: &[&str]) -> (i32, String, String) {
+    let p = path.to_str().unwrap();
+    let mut args = vec!["review", p];
+    args.extend_from_slice(extra);
+    qchess(&args)
+}
+
+#[test]
+fn the_review_is_kept_in_the_file_and_not_redone() {
+    let path = scratch("kept.toml", GAME);
+    let (code, out, err) = review(&path, &["--level", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ply 1 (white) e1e2??: blunder"), "{out}");
+    let saved = record::load(&path).unwrap();
+    let kept = saved.review.clone().expect("the review is saved");
+    assert_eq!(kept.by, "qchess level 2");
+    assert!(kept.complete(2));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains("[review]") && text.contains("version = 1"),
+        "{text}"
+    );
+    // Opened again, the file is not written (nothing to judge) and the verdict is the same.
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let (code, again, _) = review(&path, &["--level", "2"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+        modified
+    );
+    assert_eq!(strip_time(&again), strip_time(&out));
+    // The game replays as before.
+    let game = saved.replay(&path, None, 20, 1 << 16, None).unwrap();
+    assert_eq!(game.ply(), 2);
+}
+
+/// The report without its first line (which says how long it took).
+fn strip_time(report: &str) -> String {
+    report.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn the_json_has_a_verdict_per_ply() {
+    let path = scratch("json.toml", GAME);
+    let (code, out, err) = review(&path, &["--level", "1", "--json", "--no-save"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["by"], "qchess level 1");
+    assert_eq!(v["complete"], true);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    for key in [
+        "ply",
+        "move",
+        "expected",
+        "best",
+        "best_line",
+        "loss",
+        "mark",
+        "luck",
+    ] {
+        assert!(moves[0].get(key).is_some(), "{key} in {}", moves[0]);
+    }
+    assert_eq!(moves[0]["mark"], "blunder");
+    assert_eq!(moves[0]["expected"], 0.0);
+    assert!(moves[1]["move"].as_str().unwrap().starts_with("h2xe2"));
+    assert_eq!(v["white"]["blunders"], 1);
+    // --no-save left the file alone.
+    assert!(record::load(&path).unwrap().review.is_none());
+}
+
+#[test]
+fn older_files_load_and_a_later_section_is_skipped() {
+    let path = scratch("later.toml", &format!(
+        "{GAME}\n[review]\nversion = 99\nby = \"a later qchess\"\nnew_field = 1\n\n[annotations]\nversion = 1\nx = 2\n"
+    ));
+    let saved = record::load(&path).expect("a later section does not stop the game loading");
+    assert!(saved.review.is_none());
+    assert_eq!(saved.moves.len(), 2);
+    // A table without a version is still a mistake in the file.
+    let bad = scratch("bad.toml", &format!("{GAME}\n[reveiw]\nby = 1\n"));
+    let err = record::load(&bad).unwrap_err().to_string();
+    assert!(err.contains("reveiw"), "{err}");
+    // And a review of this version with a typo is refused with its place.
+    let typo = scratch("typo.toml", &format!("{GAME}\n[review]\nversion = 1\nby = \"x\"\n[[review.positions]]\nply = 0\nexpectd = 0.5\n"));
+    let err = record::load(&typo).unwrap_err().to_string();
+    assert!(err.contains("expectd") || err.contains("expected"), "{err}");
+    let _: SavedGame = record::load(&path).unwrap();
+}
+
+#[test]
+fn bad_arguments_are_said_plainly() {
+    let path = scratch("args.toml", GAME);
+    let (code, _, err) = review(&path, &["--threads", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--threads must be at least 1"), "{err}");
+    let (code, _, err) = qchess(&["review", "/nonexistent/game.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("qchess: /nonexistent/game.toml"), "{err}");
+}
