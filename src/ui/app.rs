@@ -220,6 +220,8 @@ pub struct App {
     pub(super) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
     place: Option<Place<Box<dyn Playable>>>,
+    /// A replay's review, and the work on it.
+    pub(super) reviewing: super::review::Reviewing,
 }
 
 const REPLAY_WELCOME: &str =
@@ -275,6 +277,7 @@ impl App {
             pending: None,
             computer: Computer::default(),
             place: None,
+            reviewing: Default::default(),
         };
         app.welcome();
         app
@@ -588,7 +591,7 @@ impl App {
     /// answer. True when the screen should be drawn again: the work finished, or the
     /// busy line's time moved on, or the computer thinks.
     pub fn tick(&mut self) -> bool {
-        let worked = self.tick_work();
+        let worked = self.tick_work() | self.tick_review();
         if self.pending.is_some() {
             return worked;
         }
@@ -774,6 +777,7 @@ impl App {
             Some(Act::Action(a)) => self.update(a),
             Some(Act::Square(sq)) => self.click_square(sq),
             Some(Act::Move(i)) => self.click_move(i),
+            Some(Act::Ply(ply)) => self.click_graph(ply),
             None => {}
         }
     }
@@ -953,6 +957,7 @@ impl App {
             Action::Merge => self.start_merge(),
             Action::Hint => self.ask_hint(),
             Action::Pause => self.pause(),
+            Action::Cancel if self.reviewing.running() => self.stop_review(),
             Action::Cancel => self.cancel(),
             Action::Prompt => {
                 let hint = self.game.typing_hint();
@@ -978,6 +983,9 @@ impl App {
                 );
             }
             Action::PlayFromHere => self.play_from_here(),
+            Action::Review => self.review_key(),
+            Action::MarkPrev => self.jump_marked(-1),
+            Action::MarkNext => self.jump_marked(1),
             Action::Undo => self.undo(),
             Action::Flip => self.flipped = !self.flipped,
             Action::NextPane => {
@@ -1094,11 +1102,14 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let said = steps::ply_said(ply, n, self.game.history().last());
+        let mut said = steps::ply_said(ply, n, self.game.history().last());
+        if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.marked()) {
+            said = format!("{} · {said}", v.words());
+        }
         self.say(Tone::Info, said);
     }
 
-    fn step_ply(&mut self, by: i64) {
+    pub(super) fn step_ply(&mut self, by: i64) {
         let Some(r) = &self.replay else {
             return;
         };
@@ -1462,11 +1473,15 @@ impl Asking for App {
         &self.recorder
     }
     fn record(&self) -> SavedGame {
-        SavedGame::of(
+        let mut saved = SavedGame::of(
             self.history_game(),
             &self.recorder.players,
             &self.recorder.date,
-        )
+        );
+        if self.replay.is_some() {
+            saved.review = self.reviewing.review().cloned();
+        }
+        saved
     }
     fn playing(&self) -> bool {
         // At a table, leaving loses nothing: the table keeps the game and the seat; a

@@ -72,6 +72,12 @@ pub enum Action {
     GotoPly,
     /// Replay: leave the replay and play on from the shown ply.
     PlayFromHere,
+    /// Replay: review the game with the engine (or stop the review running).
+    Review,
+    /// Replay: show the previous move the review marked.
+    MarkPrev,
+    /// Replay: show the next move the review marked.
+    MarkNext,
     /// Variants: switch the selected piece between ordinary and quantum moves.
     QuantumMove,
     /// Small screens: show the next pane below the board.
@@ -442,6 +448,18 @@ pub const REPLAY_KEYMAP: &[Binding] = &[
         help: "play on from the shown ply (a new game)",
     },
     Binding {
+        keys: &[KeyCode::Char('R')],
+        label: "R",
+        action: Action::Review,
+        help: "review the game: the engine's verdict on every move (Esc stops)",
+    },
+    Binding {
+        keys: &[KeyCode::Char('['), KeyCode::Char(']')],
+        label: "[ ]",
+        action: Action::MarkPrev,
+        help: "previous / next move the review marked",
+    },
+    Binding {
         keys: &[KeyCode::Char('h')],
         label: "h",
         action: Action::Cursor(-1, 0),
@@ -500,6 +518,7 @@ fn map_action(map: &[Binding], code: KeyCode) -> Option<Action> {
         (Action::CircuitUp, true) => Action::CircuitDown,
         (Action::PlyStep(d), true) => Action::PlyStep(-d),
         (Action::PlyFirst, true) => Action::PlyLast,
+        (Action::MarkPrev, true) => Action::MarkNext,
         (a, _) => a,
     })
 }

@@ -69,6 +69,8 @@ pub struct Panes {
     pub drawer: Option<Rect>,
     /// A lesson's text (empty outside lessons).
     pub lesson: Rect,
+    /// A replay's review (empty elsewhere: [`with_review`]).
+    pub review: Rect,
 }
 
 impl Panes {
@@ -127,6 +129,7 @@ pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
         cell,
         drawer: None,
         lesson: Rect::default(),
+        review: Rect::default(),
     };
     if too_small(area, MIN_SIZE) || body_h < board_h + 6 {
         // Compact: the history beside the board, one more pane below it.
@@ -152,6 +155,32 @@ pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
         p.circuit = Rect::new(x, y + board_h, board_w, body_h - board_h);
     }
     Some(p)
+}
+
+/// Rows of the review pane in the 80-column arrangement: its borders, three rows of
+/// graph and the line under it.
+pub const REVIEW_ROWS: u16 = 6;
+
+/// `p` with room for a replay's review: in the full arrangement, taken half from the
+/// bottom of the probabilities and half from the top of the history; in the large one,
+/// beside the circuit, under the history. The compact arrangement has no room for it.
+pub fn with_review(mut p: Panes) -> Panes {
+    if p.drawer.is_some() {
+        return p;
+    }
+    if p.cell == CELL_LARGE {
+        let w = p.probs.width.min(p.circuit.width.saturating_sub(30));
+        p.review = Rect::new(p.circuit.right() - w, p.circuit.y, w, p.circuit.height);
+        p.circuit.width -= w;
+    } else {
+        let from_probs = REVIEW_ROWS / 2;
+        let from_history = REVIEW_ROWS - from_probs;
+        p.probs.height = p.probs.height.saturating_sub(from_probs);
+        p.review = Rect::new(p.probs.x, p.probs.bottom(), p.probs.width, REVIEW_ROWS);
+        p.history.y += from_history;
+        p.history.height = p.history.height.saturating_sub(from_history);
+    }
+    p
 }
 
 /// Rows of a lesson's pane where there is room: its borders, six lines of text and the
@@ -192,6 +221,7 @@ pub fn lesson_panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Pan
         cell,
         drawer: None,
         lesson: Rect::new(x, y, area.width, lesson_h),
+        review: Rect::default(),
     };
     if right.width >= 30 {
         let top = Rect::new(right.x, right.y, right.width, right.height / 2);
@@ -219,7 +249,9 @@ mod tests {
     }
 
     fn check(p: &Panes, a: Rect, what: &str) {
-        let all = [p.board, p.probs, p.history, p.circuit, p.status, p.message];
+        let all = [
+            p.board, p.probs, p.history, p.circuit, p.status, p.message, p.review,
+        ];
         let shown: Vec<Rect> = all.into_iter().filter(|r| Panes::shown(*r)).collect();
         for (i, r) in shown.iter().enumerate() {
             assert!(inside(*r, a), "{what}: pane {i} {r:?} outside");
@@ -234,6 +266,23 @@ mod tests {
         for r in [p.board, p.history] {
             assert!(r.height >= 4 && r.width >= 14, "{what}: {r:?} too small");
         }
+    }
+
+    #[test]
+    fn the_review_fits_beside_the_other_panes() {
+        for (w, h) in [(80, 23), (80, 24), (100, 30), (120, 38), (120, 40), (200, 60)] {
+            for rows in [1, 2] {
+                let a = Rect::new(0, 0, w, h);
+                let p = with_review(panes(a, Drawer::Probabilities, rows).unwrap());
+                check(&p, a, &format!("{w}x{h} with a review"));
+                assert!(p.review.height >= REVIEW_ROWS, "{w}x{h}: {:?}", p.review);
+                assert!(p.review.width >= 30, "{w}x{h}: {:?}", p.review);
+                assert!(p.probs.height >= 4 && p.circuit.width >= 40, "{w}x{h}");
+            }
+        }
+        let a = Rect::new(0, 0, 60, 20);
+        let p = with_review(panes(a, Drawer::Probabilities, 1).unwrap());
+        assert!(!Panes::shown(p.review), "no room in the compact arrangement");
     }
 
     #[test]

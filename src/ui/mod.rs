@@ -24,6 +24,8 @@ pub mod prompts;
 pub mod puzzle;
 pub mod quantum_moves;
 pub mod recent;
+pub mod review;
+pub mod review_pane;
 pub mod screen;
 pub mod skat;
 pub mod squares;

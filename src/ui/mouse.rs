@@ -71,6 +71,8 @@ pub struct Hits {
     pub history: Option<HistorySpot>,
     /// The circuit (or trace) pane.
     pub circuit: Option<Rect>,
+    /// A replay's graph of the review.
+    pub graph: Option<super::review_pane::GraphSpot>,
 }
 
 /// What is under the pointer.
@@ -82,6 +84,8 @@ pub enum Spot {
     History(Option<usize>),
     /// The circuit (or trace) pane.
     Circuit,
+    /// The review's graph, on the column of this ply.
+    Graph(usize),
     /// Anything else.
     Elsewhere,
 }
@@ -99,6 +103,13 @@ impl Hits {
         }
         if self.circuit.is_some_and(|c| c.contains(at)) {
             return Spot::Circuit;
+        }
+        if let Some(ply) = self
+            .graph
+            .filter(|g| g.area.contains(at))
+            .and_then(|g| g.ply_at(col))
+        {
+            return Spot::Graph(ply);
         }
         Spot::Elsewhere
     }
@@ -159,6 +170,8 @@ pub enum Act {
     Square(Square),
     /// A click on a move in the history.
     Move(usize),
+    /// A click on the review's graph: show this ply.
+    Ply(usize),
 }
 
 /// The pointer of one game screen: remembers where the left button went down, so that
@@ -199,6 +212,8 @@ impl Pointer {
                 _ => None,
             },
             Gesture::Press(Spot::History(Some(i))) => Some(Act::Move(i)),
+            Gesture::Press(Spot::Graph(ply)) => Some(Act::Ply(ply)),
+            Gesture::Wheel(Spot::Graph(_), d) => Some(Act::Action(Action::PlyStep(d.into()))),
             Gesture::Wheel(Spot::History(_), d) if shown.replay => {
                 Some(Act::Action(Action::PlyStep(d.into())))
             }

@@ -235,10 +235,10 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         with_unclaimed(said, unclaimed.as_deref())
     });
     let app = App::new(game, paint, opts.ascii).with_recorder(recorder);
-    let app = match said {
-        None => app,
-        Some(_) if replay => app.into_replay(),
-        Some(said) => app.announce(said),
+    let app = match (said, file) {
+        (None, _) => app,
+        (Some(_), Some((path, saved))) if replay => app.into_replay().with_review(path, saved.review),
+        (Some(said), _) => app.announce(said),
     };
     Ok(Box::new(app.with_computer(computer)))
 }

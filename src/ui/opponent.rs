@@ -19,6 +19,7 @@ use super::message::Tone;
 use super::work::spinner;
 use crate::chess::{Color, Square};
 use crate::engine::level::DEFAULT_LEVEL;
+use crate::review::expected;
 use crate::engine::player::{Running, SearchSlots};
 use crate::engine::strength::Strength;
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
@@ -284,6 +285,11 @@ impl Computer {
     pub fn with_hint_level(mut self, level: u8) -> Computer {
         self.hint_level = level;
         self
+    }
+
+    /// The level of the hints (and of a replay's review).
+    pub fn hint_level(&self) -> u8 {
+        self.hint_level
     }
 
     /// The sides it plays.
@@ -587,26 +593,39 @@ pub(super) fn tick(screen: &mut impl Plays) -> bool {
     changed || screen.computer_mut().thinking().is_some()
 }
 
-/// The score as the probabilities pane shows it: "+35 cp for white (hint, depth 3)",
-/// "-20 cp for black (black's search, depth 3)".
+/// The score as the probabilities pane shows it, always from White's side: White's
+/// expected result ([`crate::review::expected`], the mapping a review uses) and the
+/// centipawns: "white 0.53 (+35 cp for white; black's search, depth 2)".
 pub fn score_words(s: &Score) -> String {
     let from = match s.purpose {
         ThinkingFor::Hint => "hint".to_string(),
         ThinkingFor::Move => format!("{}'s search", s.side.name()),
     };
     format!(
-        "{:+} cp for {} ({from}, depth {})",
-        s.centipawns.round() as i64,
-        s.side.name(),
+        "white {} ({:+} cp for white; {from}, depth {})",
+        expected::words(expected::from_side(s.centipawns, s.side)),
+        white_cp(s).round() as i64,
         s.depth
     )
 }
 
-/// The hint on the message line: "hint for white: e2e4, +35 cp (depth 3); Esc hides it".
+/// The score's centipawns from White's side.
+fn white_cp(s: &Score) -> f64 {
+    match s.side {
+        Color::White => s.centipawns,
+        Color::Black => -s.centipawns,
+    }
+}
+
+/// The hint on the message line: "hint for black: e7e5 (white 0.53, depth 3); Esc
+/// hides it".
 fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
     let score = score
         .filter(|s| s.purpose == ThinkingFor::Hint)
-        .map(|s| format!(", {:+} cp (depth {})", s.centipawns.round() as i64, s.depth))
+        .map(|s| {
+            let white = expected::from_side(s.centipawns, s.side);
+            format!(" (white {}, depth {})", expected::words(white), s.depth)
+        })
         .unwrap_or_default();
     format!("hint for {}: {mv}{score}; Esc hides it", side.name())
 }
@@ -658,7 +677,10 @@ mod tests {
         );
         // The score shows while it searches, from the last info.
         let s = c.score().expect("a score from the info");
-        assert_eq!(score_words(s), "-35 cp for black (black's search, depth 2)");
+        assert_eq!(
+            score_words(s),
+            "white 0.53 (+35 cp for white; black's search, depth 2)"
+        );
         c.hurry();
         let a = c.wait().expect("an answer");
         assert_eq!(
@@ -668,7 +690,10 @@ mod tests {
         assert_eq!(a.choice.unwrap().mv, "e7e5");
         assert_eq!(c.thinking_line(true), None);
         let s = c.score().expect("its score");
-        assert_eq!(score_words(s), "-35 cp for black (black's search, depth 2)");
+        assert_eq!(
+            score_words(s),
+            "white 0.53 (+35 cp for white; black's search, depth 2)"
+        );
         c.forget();
         assert!(c.score().is_none());
     }

@@ -15,6 +15,7 @@ use super::mouse::{BoardSpot, Hits};
 use super::popup;
 use super::probs::{self, ProbsModel};
 use super::puzzle;
+use super::review_pane::{self, GraphSpot};
 use super::squares::{self, BoardModel, ShownPiece};
 use super::status::{self, StatusModel};
 use super::top_bar;
@@ -40,6 +41,8 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return Drawn::default();
     };
+    let p = with_review(app, p);
+    hits.graph = review(f, &p, app);
     let lesson_hidden = match (app.lesson_run(), app.puzzle_run()) {
         (Some(run), _) => Some(lesson::render(f, p.lesson, &app.paint, run)),
         (_, Some(run)) => Some(puzzle::render(f, p.lesson, &app.paint, run)),
@@ -125,6 +128,8 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
         popup::too_small(f, area, layout::COMPACT_SIZE);
         return Drawn::default();
     };
+    let p = with_review(app, p);
+    let graph = review(f, &p, app);
     let board = listed_board(f, p.board, app, p.cell);
     let g = app.game();
     if Panes::shown(p.probs) {
@@ -157,6 +162,7 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
         board: Some(board),
         history: Some(history),
         circuit,
+        graph,
     };
     let help_pages = below_and_over(f, app, &p, p.drawer.map(|d| (d, "trace")), message);
     Drawn {
@@ -219,13 +225,34 @@ fn listed_board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> Board
     squares::render(f, area, &app.paint, &model, cell)
 }
 
-/// The history the screen shows: in replay the whole game.
+/// The panes of `p`, with room for the review in a replay.
+fn with_review(app: &App, p: Panes) -> Panes {
+    match app.replay() {
+        Some(_) => layout::with_review(p),
+        None => p,
+    }
+}
+
+/// Draws a replay's review pane where there is room; where its graph went.
+fn review(f: &mut Frame, p: &Panes, app: &App) -> Option<GraphSpot> {
+    let model = app.review_model().filter(|_| Panes::shown(p.review))?;
+    Some(review_pane::render(f, p.review, &app.paint, &model))
+}
+
+/// The history the screen shows: in replay the whole game, each move with the
+/// review's mark (`??`, `?`, `?!`).
 pub(super) fn history_model(app: &App) -> HistoryModel {
-    HistoryModel::of(
+    let mut model = HistoryModel::of(
         app.history_game(),
         app.shown_move(),
         app.replay().map(|r| r.ply),
-    )
+    );
+    for (i, e) in model.entries.iter_mut().enumerate() {
+        if let Some(mark) = app.reviewing().verdict(i + 1).and_then(|v| v.mark) {
+            e.text.push_str(mark.symbol());
+        }
+    }
+    model
 }
 
 /// The message area's lines at `width`: the message, or the line being typed.

@@ -111,9 +111,11 @@ fn the_computer_replies_and_its_move_is_news() {
         None,
         "white to move: nothing to think"
     );
-    // Its score shows in the probabilities pane, said to come from its search.
+    // Its score shows in the probabilities pane, from White's side, said to come from
+    // its search.
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("cp for black (black's search, depth 1)"), "{s}");
+    assert!(s.contains("engine white 0."), "{s}");
+    assert!(s.contains("cp for white; black's search, depth"), "{s}");
     // Who plays whom: the computer by its level, on the top border.
     assert!(s.contains(" White v qchess level 1 "), "{s}");
 }
@@ -281,7 +283,7 @@ fn a_hint_is_shown_marked_and_scored() {
     assert!(
         a.message()
             .text
-            .starts_with(&format!("hint for white: {mv}, ")),
+            .starts_with(&format!("hint for white: {mv} (white 0.")),
         "{}",
         a.message().text
     );
@@ -294,7 +296,7 @@ fn a_hint_is_shown_marked_and_scored() {
         "{s}"
     );
     let wide = screen(&mut a, 120, 40);
-    assert!(wide.contains("(hint, depth 1)"), "{wide}");
+    assert!(wide.contains("; hint, depth 1)"), "{wide}");
     press(&mut a, KeyCode::Esc);
     assert!(a.computer().hint().is_none());
     assert_eq!(screen(&mut a, 80, 24).matches('*').count(), 0);
@@ -409,7 +411,7 @@ fn the_variants_computer_plays_greedily() {
     // the list of harmonics below it); the top border names the computer.
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("engine "), "{s}");
-    assert!(s.contains("(hint, depth 1)"), "{s}");
+    assert!(s.contains("hint, depth 1)"), "{s}");
     assert!(s.contains(" White v qchess greedy "), "{s}");
     insta::assert_snapshot!("variant_hint_120x40", s);
     let s = screen(&mut a, 80, 24);

@@ -1,0 +1,189 @@
+//! The review pane of the replay screen: White's expected result over the game as a
+//! bar graph (a full bar: White wins; half: even), the shown ply's bar marked, marked
+//! moves coloured, and one line under it: the shown move's verdict, the review's
+//! progress, or how to start one.
+
+use super::color::Paint;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{LineGauge, Paragraph};
+use ratatui::Frame;
+
+/// How a ply is marked in the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Marker {
+    /// A turn of luck (a measurement's outcome, not a choice).
+    Luck,
+    /// An inaccuracy.
+    Inaccuracy,
+    /// A mistake.
+    Mistake,
+    /// A blunder.
+    Blunder,
+}
+
+/// What the review pane shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReviewModel {
+    /// The pane's title: who judged.
+    pub title: String,
+    /// White's expected result after each ply (index 0: the start), where judged.
+    pub curve: Vec<Option<f64>>,
+    /// Each ply's marker (index 0: the start, never marked).
+    pub markers: Vec<Option<Marker>>,
+    /// The ply shown on the board.
+    pub shown: usize,
+    /// The line under the graph.
+    pub line: String,
+    /// A review running: positions judged and to judge.
+    pub progress: Option<(usize, usize)>,
+}
+
+/// The graph as drawn: where, and how many plies each column stands for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GraphSpot {
+    /// The graph's cells.
+    pub area: Rect,
+    /// Points in the curve (plies + 1).
+    pub points: usize,
+    /// Columns drawn.
+    pub columns: u16,
+}
+
+impl GraphSpot {
+    /// The ply of the column at screen column `x`.
+    pub fn ply_at(&self, x: u16) -> Option<usize> {
+        if x < self.area.x || x >= self.area.x + self.columns {
+            return None;
+        }
+        let c = (x - self.area.x) as usize;
+        Some(last_ply(c, self.points, self.columns as usize))
+    }
+}
+
+/// The last ply column `c` of `columns` stands for, `points` plies in all.
+fn last_ply(c: usize, points: usize, columns: usize) -> usize {
+    ((c + 1) * points).div_ceil(columns).saturating_sub(1).min(points - 1)
+}
+
+/// The column that stands for `ply`.
+fn column_of(ply: usize, points: usize, columns: usize) -> usize {
+    (0..columns)
+        .find(|&c| last_ply(c, points, columns) >= ply)
+        .unwrap_or(columns.saturating_sub(1))
+}
+
+/// Draws the review pane; where the graph went, for the mouse.
+pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> GraphSpot {
+    let block = paint
+        .block()
+        .title(Span::styled(format!(" {} ", model.title), paint.title()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return GraphSpot::default();
+    }
+    let graph = Rect::new(inner.x, inner.y, inner.width, inner.height - 1);
+    let below = Rect::new(inner.x, inner.bottom() - 1, inner.width, 1);
+    match model.progress {
+        Some((done, total)) => {
+            let ratio = if total == 0 { 1.0 } else { done as f64 / total as f64 };
+            let gauge = LineGauge::default()
+                .filled_style(paint.fg(paint.theme.info))
+                .unfilled_style(paint.dim())
+                .label(format!("{done}/{total} Esc stops "))
+                .ratio(ratio.clamp(0.0, 1.0));
+            f.render_widget(gauge, below);
+        }
+        None => f.render_widget(
+            Paragraph::new(Line::styled(model.line.clone(), paint.fg(paint.theme.text))),
+            below,
+        ),
+    }
+    let points = model.curve.len();
+    if graph.height == 0 || points == 0 || model.curve.iter().all(Option::is_none) {
+        return GraphSpot::default();
+    }
+    let columns = (graph.width as usize).min(points);
+    let levels: &[char] = if paint.ascii {
+        &[' ', '.', '.', ':', ':', '|', '|', '#', '#']
+    } else {
+        &[' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█']
+    };
+    let shown = column_of(model.shown, points, columns);
+    let buf = f.buffer_mut();
+    let rows = graph.height as usize;
+    let mut first = 0;
+    for c in 0..columns {
+        let last = last_ply(c, points, columns);
+        let plies = first..=last;
+        first = last + 1;
+        let value = model.curve[last];
+        let marker = plies
+            .clone()
+            .filter_map(|p| model.markers.get(p).copied().flatten())
+            .max();
+        let mut style = match marker {
+            Some(Marker::Blunder | Marker::Mistake) => paint.fg(paint.theme.error),
+            Some(Marker::Inaccuracy) => paint.fg(paint.theme.title),
+            Some(Marker::Luck) => paint.fg(paint.theme.info),
+            None => paint.fg(paint.theme.text),
+        };
+        if c == shown {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        let eighths = value.map_or(0, |v| (v.clamp(0.0, 1.0) * (rows * 8) as f64).round() as usize);
+        for r in 0..rows {
+            let fill = eighths.saturating_sub(r * 8).min(8);
+            let x = graph.x + c as u16;
+            let y = graph.bottom() - 1 - r as u16;
+            let (ch, st) = if fill == 0 && r == rows / 2 && value.is_some() {
+                // The even line, where no bar reaches it.
+                (if paint.ascii { '-' } else { '·' }, paint.dim())
+            } else if value.is_none() && r == 0 {
+                ('?', paint.dim())
+            } else {
+                (levels[fill], style)
+            };
+            let st = if c == shown { st.add_modifier(Modifier::REVERSED) } else { st };
+            if let Some(cell) = buf.cell_mut((x, y)) {
+                cell.set_char(ch).set_style(Style::default().patch(st));
+            }
+        }
+    }
+    GraphSpot {
+        area: graph,
+        points,
+        columns: columns as u16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_stand_for_plies_and_clicks_find_them() {
+        // As many columns as points: one ply each.
+        assert_eq!(last_ply(0, 10, 10), 0);
+        assert_eq!(column_of(7, 10, 10), 7);
+        // 81 points in 30 columns: every ply has a column, the last the end.
+        let (points, columns) = (81, 30);
+        assert_eq!(last_ply(columns - 1, points, columns), 80);
+        for ply in 0..points {
+            let c = column_of(ply, points, columns);
+            assert!(last_ply(c, points, columns) >= ply);
+            assert!(c == 0 || last_ply(c - 1, points, columns) < ply);
+        }
+        let spot = GraphSpot {
+            area: Rect::new(10, 2, 30, 3),
+            points,
+            columns: columns as u16,
+        };
+        assert_eq!(spot.ply_at(9), None);
+        assert_eq!(spot.ply_at(10), Some(last_ply(0, points, columns)));
+        assert_eq!(spot.ply_at(39), Some(80));
+        assert_eq!(spot.ply_at(40), None);
+    }
+}
