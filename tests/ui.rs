@@ -1,5 +1,5 @@
 //! The terminal game's screens, one test binary: keys, mice, snapshots, the computer,
-//! long work, the inspector, the other rule systems and the Skat lab. The game in a
+//! long work, the inspector, the replay's review, the other rule systems and the Skat lab. The game in a
 //! real terminal stays a binary of its own (`tests/terminal.rs`): beside these tests a
 //! game can still be drawing when its terminal closes, and then ends by a panic (exit
 //! 101) instead of as a hangup.
@@ -20,6 +20,8 @@ mod lessons;
 mod mouse;
 #[path = "ui/puzzles.rs"]
 mod puzzles;
+#[path = "ui/review.rs"]
+mod review;
 #[path = "ui/screens.rs"]
 mod screens;
 #[path = "ui/skat.rs"]

@@ -270,7 +270,14 @@ mod tests {
 
     #[test]
     fn the_review_fits_beside_the_other_panes() {
-        for (w, h) in [(80, 23), (80, 24), (100, 30), (120, 38), (120, 40), (200, 60)] {
+        for (w, h) in [
+            (80, 23),
+            (80, 24),
+            (100, 30),
+            (120, 38),
+            (120, 40),
+            (200, 60),
+        ] {
             for rows in [1, 2] {
                 let a = Rect::new(0, 0, w, h);
                 let p = with_review(panes(a, Drawer::Probabilities, rows).unwrap());
@@ -282,7 +289,10 @@ mod tests {
         }
         let a = Rect::new(0, 0, 60, 20);
         let p = with_review(panes(a, Drawer::Probabilities, 1).unwrap());
-        assert!(!Panes::shown(p.review), "no room in the compact arrangement");
+        assert!(
+            !Panes::shown(p.review),
+            "no room in the compact arrangement"
+        );
     }
 
     #[test]

@@ -273,8 +273,15 @@ mod tests {
                 rows: vec![Some(0), Some(1), Some(1)],
             }),
             circuit: Some(Rect::new(0, 12, 40, 8)),
+            graph: Some(super::super::review_pane::GraphSpot {
+                area: Rect::new(50, 2, 20, 3),
+                points: 5,
+                columns: 20,
+            }),
         };
         assert_eq!(hits.spot(55, 11), Spot::History(Some(1)));
+        assert_eq!(hits.spot(50, 3), Spot::Graph(0));
+        assert_eq!(hits.spot(69, 4), Spot::Graph(4));
         assert_eq!(hits.spot(55, 13), Spot::History(None));
         assert_eq!(hits.spot(5, 15), Spot::Circuit);
         assert_eq!(hits.spot(45, 5), Spot::Elsewhere);

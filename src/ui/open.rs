@@ -237,7 +237,9 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
     let app = App::new(game, paint, opts.ascii).with_recorder(recorder);
     let app = match (said, file) {
         (None, _) => app,
-        (Some(_), Some((path, saved))) if replay => app.into_replay().with_review(path, saved.review),
+        (Some(_), Some((path, saved))) if replay => {
+            app.into_replay().with_review(path, saved.review)
+        }
         (Some(said), _) => app.announce(said),
     };
     Ok(Box::new(app.with_computer(computer)))

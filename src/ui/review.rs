@@ -117,7 +117,10 @@ impl App {
             .as_ref()
             .is_some_and(|r| r.missing(&moves_to_texts(game.as_ref())).is_empty())
         {
-            return self.say(Tone::Plain, "the game is reviewed: [ ] go to the marked moves");
+            return self.say(
+                Tone::Plain,
+                "the game is reviewed: [ ] go to the marked moves",
+            );
         }
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, news) = mpsc::channel();
@@ -126,9 +129,16 @@ impl App {
         let threads = crate::review::cli::default_threads();
         std::thread::spawn(move || {
             let progress = tx.clone();
-            let result = review(game.as_ref(), judge, threads, earlier, &flag, &mut |d, t| {
-                let _ = progress.send(News::Progress(d, t));
-            });
+            let result = review(
+                game.as_ref(),
+                judge,
+                threads,
+                earlier,
+                &flag,
+                &mut |d, t| {
+                    let _ = progress.send(News::Progress(d, t));
+                },
+            );
             let _ = tx.send(News::Done(result));
         });
         self.reviewing.run = Some(Run {
@@ -198,7 +208,12 @@ impl App {
         let full = replay.full.clone_box();
         self.reviewing.set(review.clone(), full.as_ref());
         let saved = self.save_review(review);
-        let marked = self.reviewing.verdicts.iter().flatten().filter(|v| v.marked());
+        let marked = self
+            .reviewing
+            .verdicts
+            .iter()
+            .flatten()
+            .filter(|v| v.marked());
         let done = if whole {
             match marked.count() {
                 0 => "reviewed: no move marked".to_string(),

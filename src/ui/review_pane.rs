@@ -58,20 +58,30 @@ impl GraphSpot {
             return None;
         }
         let c = (x - self.area.x) as usize;
-        Some(last_ply(c, self.points, self.columns as usize))
+        Some(plies_of(c, self.points, self.columns as usize).1)
     }
 }
 
-/// The last ply column `c` of `columns` stands for, `points` plies in all.
-fn last_ply(c: usize, points: usize, columns: usize) -> usize {
-    ((c + 1) * points).div_ceil(columns).saturating_sub(1).min(points - 1)
+/// Columns a graph of `points` plies takes in `width` cells: a whole number of
+/// columns per ply when they fit (a short game is drawn wide), else every column.
+fn columns_for(points: usize, width: usize) -> usize {
+    if points == 0 || points > width {
+        width
+    } else {
+        points * (width / points)
+    }
 }
 
-/// The column that stands for `ply`.
-fn column_of(ply: usize, points: usize, columns: usize) -> usize {
-    (0..columns)
-        .find(|&c| last_ply(c, points, columns) >= ply)
-        .unwrap_or(columns.saturating_sub(1))
+/// The plies column `c` of `columns` stands for (first, last), `points` plies in all:
+/// one ply over several columns, or several plies in one.
+fn plies_of(c: usize, points: usize, columns: usize) -> (usize, usize) {
+    if points <= columns {
+        let ply = c * points / columns;
+        return (ply, ply);
+    }
+    let last = |c: usize| ((c + 1) * points).div_ceil(columns) - 1;
+    let first = if c == 0 { 0 } else { last(c - 1) + 1 };
+    (first, last(c).min(points - 1))
 }
 
 /// Draws the review pane; where the graph went, for the mouse.
@@ -88,7 +98,11 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
     let below = Rect::new(inner.x, inner.bottom() - 1, inner.width, 1);
     match model.progress {
         Some((done, total)) => {
-            let ratio = if total == 0 { 1.0 } else { done as f64 / total as f64 };
+            let ratio = if total == 0 {
+                1.0
+            } else {
+                done as f64 / total as f64
+            };
             let gauge = LineGauge::default()
                 .filled_style(paint.fg(paint.theme.info))
                 .unfilled_style(paint.dim())
@@ -105,39 +119,32 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
     if graph.height == 0 || points == 0 || model.curve.iter().all(Option::is_none) {
         return GraphSpot::default();
     }
-    let columns = (graph.width as usize).min(points);
+    let columns = columns_for(points, graph.width as usize);
     let levels: &[char] = if paint.ascii {
         &[' ', '.', '.', ':', ':', '|', '|', '#', '#']
     } else {
         &[' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█']
     };
-    let shown = column_of(model.shown, points, columns);
     let buf = f.buffer_mut();
     let rows = graph.height as usize;
-    let mut first = 0;
     for c in 0..columns {
-        let last = last_ply(c, points, columns);
-        let plies = first..=last;
-        first = last + 1;
+        let (first, last) = plies_of(c, points, columns);
         let value = model.curve[last];
-        let marker = plies
-            .clone()
+        let marker = (first..=last)
             .filter_map(|p| model.markers.get(p).copied().flatten())
             .max();
-        let mut style = match marker {
+        let shown = (first..=last).contains(&model.shown);
+        let style = match marker {
             Some(Marker::Blunder | Marker::Mistake) => paint.fg(paint.theme.error),
             Some(Marker::Inaccuracy) => paint.fg(paint.theme.title),
             Some(Marker::Luck) => paint.fg(paint.theme.info),
             None => paint.fg(paint.theme.text),
         };
-        if c == shown {
-            style = style.add_modifier(Modifier::REVERSED);
-        }
-        let eighths = value.map_or(0, |v| (v.clamp(0.0, 1.0) * (rows * 8) as f64).round() as usize);
+        let eighths = value.map_or(0, |v| {
+            (v.clamp(0.0, 1.0) * (rows * 8) as f64).round() as usize
+        });
         for r in 0..rows {
             let fill = eighths.saturating_sub(r * 8).min(8);
-            let x = graph.x + c as u16;
-            let y = graph.bottom() - 1 - r as u16;
             let (ch, st) = if fill == 0 && r == rows / 2 && value.is_some() {
                 // The even line, where no bar reaches it.
                 (if paint.ascii { '-' } else { '·' }, paint.dim())
@@ -146,8 +153,13 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
             } else {
                 (levels[fill], style)
             };
-            let st = if c == shown { st.add_modifier(Modifier::REVERSED) } else { st };
-            if let Some(cell) = buf.cell_mut((x, y)) {
+            let st = if shown {
+                st.add_modifier(Modifier::REVERSED)
+            } else {
+                st
+            };
+            let at = (graph.x + c as u16, graph.bottom() - 1 - r as u16);
+            if let Some(cell) = buf.cell_mut(at) {
                 cell.set_char(ch).set_style(Style::default().patch(st));
             }
         }
@@ -165,24 +177,30 @@ mod tests {
 
     #[test]
     fn columns_stand_for_plies_and_clicks_find_them() {
-        // As many columns as points: one ply each.
-        assert_eq!(last_ply(0, 10, 10), 0);
-        assert_eq!(column_of(7, 10, 10), 7);
-        // 81 points in 30 columns: every ply has a column, the last the end.
-        let (points, columns) = (81, 30);
-        assert_eq!(last_ply(columns - 1, points, columns), 80);
-        for ply in 0..points {
-            let c = column_of(ply, points, columns);
-            assert!(last_ply(c, points, columns) >= ply);
-            assert!(c == 0 || last_ply(c - 1, points, columns) < ply);
+        // A short game is drawn wide: 3 plies in 34 cells take 11 columns each.
+        assert_eq!(columns_for(3, 34), 33);
+        assert_eq!(plies_of(0, 3, 33), (0, 0));
+        assert_eq!(plies_of(10, 3, 33), (0, 0));
+        assert_eq!(plies_of(11, 3, 33), (1, 1));
+        assert_eq!(plies_of(32, 3, 33), (2, 2));
+        // 81 points in 30 columns: every ply in exactly one column, the last the end.
+        let (points, columns) = (81, columns_for(81, 30));
+        assert_eq!(columns, 30);
+        let mut next = 0;
+        for c in 0..columns {
+            let (first, last) = plies_of(c, points, columns);
+            assert_eq!(first, next, "column {c}");
+            assert!(last >= first);
+            next = last + 1;
         }
+        assert_eq!(next, points);
         let spot = GraphSpot {
             area: Rect::new(10, 2, 30, 3),
             points,
             columns: columns as u16,
         };
         assert_eq!(spot.ply_at(9), None);
-        assert_eq!(spot.ply_at(10), Some(last_ply(0, points, columns)));
+        assert_eq!(spot.ply_at(10), Some(plies_of(0, points, columns).1));
         assert_eq!(spot.ply_at(39), Some(80));
         assert_eq!(spot.ply_at(40), None);
     }

@@ -10,5 +10,6 @@ pub mod cli;
 pub mod driver;
 pub mod fake_engine;
 pub mod late_endgame;
+pub mod review_game;
 pub mod ssh_term;
 pub mod storms;

@@ -1,0 +1,123 @@
+//! The replay's review: `R` reviews with a gauge, the graph and the history's marks,
+//! `[` `]` and a click on the graph go to the plies, Esc stops a review and keeps what
+//! was judged, and the review goes into the game's file.
+
+use crate::support::driver::{press, screen};
+use crate::support::review_game::review_game;
+use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use qchess::game::{replay, Playable, RuleSet, Setup};
+use qchess::record::{self, Players, SavedGame};
+use qchess::ui::color::{Paint, Tier};
+use qchess::ui::opponent::Computer;
+use qchess::ui::theme::Theme;
+use qchess::ui::{App, Screen};
+
+fn paint() -> Paint {
+    Paint::new(Theme::default(), Tier::None)
+}
+
+/// White's king walks onto the rook's rank and is taken: a blunder at ply 1.
+fn blunder_game() -> Box<dyn Playable> {
+    let setup = Setup::with_start(RuleSet::Quantum, Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"), 0);
+    replay(&setup, &["e1e2".into(), "h2xe2".into()], None).unwrap()
+}
+
+fn replaying(game: Box<dyn Playable>) -> App {
+    App::new(game, paint(), false)
+        .with_computer(Computer::default().with_hint_level(1))
+        .into_replay()
+}
+
+#[test]
+fn r_reviews_the_replay_and_the_marks_take_you_there() {
+    let mut app = replaying(blunder_game());
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("R: review the game (level 1)"), "{s}");
+    press(&mut app, KeyCode::Char('R'));
+    app.finish_review();
+    assert_eq!(
+        app.message().text,
+        "reviewed: 1 marked move, ] goes to it; w saves the game with it"
+    );
+    press(&mut app, KeyCode::Char(']'));
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(1));
+    assert!(
+        app.message().text.starts_with("blunder (-"),
+        "{}",
+        app.message().text
+    );
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("1. e1e2??"), "{s}");
+    assert!(s.contains("e1e2: blunder"), "{s}");
+    insta::assert_snapshot!("review_80x24", s);
+    insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
+    press(&mut app, KeyCode::Char(']'));
+    assert_eq!(app.message().text, "no marked move after this one");
+    // A click on the graph's first column shows the start.
+    let graph = app.hits().graph.expect("the graph is drawn");
+    assert_eq!(graph.points, 3);
+    app.handle_event(Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: graph.area.x,
+        row: graph.area.y,
+        modifiers: KeyModifiers::NONE,
+    }));
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(0));
+    // Reviewed already: R says so.
+    press(&mut app, KeyCode::Char('R'));
+    assert!(app.message().text.starts_with("the game is reviewed"));
+}
+
+#[test]
+fn esc_stops_a_review_and_r_goes_on_from_there() {
+    let moves = review_game();
+    let game = replay(&Setup::new(RuleSet::Quantum, 0), &moves, None).unwrap();
+    let mut app = App::new(game, paint(), false)
+        .with_computer(Computer::default().with_hint_level(3))
+        .into_replay();
+    press(&mut app, KeyCode::Char('R'));
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Esc stops"), "{s}");
+    press(&mut app, KeyCode::Esc);
+    app.finish_review();
+    assert!(
+        app.message().text.starts_with("review stopped: R goes on"),
+        "{}",
+        app.message().text
+    );
+    let judged = app.reviewing().review().map_or(0, |r| r.positions.len());
+    assert!(judged < moves.len() + 1, "{judged}");
+}
+
+#[test]
+fn the_review_goes_into_the_file_the_replay_came_from() {
+    let dir = std::env::temp_dir().join(format!("qchess-ui-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("blunder.toml");
+    let game = blunder_game();
+    record::save(
+        &path,
+        &SavedGame::of(game.as_ref(), &Players::default(), ""),
+    )
+    .unwrap();
+    let mut app = replaying(game).with_review(path.clone(), None);
+    press(&mut app, KeyCode::Char('R'));
+    app.finish_review();
+    assert!(app
+        .message()
+        .text
+        .ends_with(&format!("kept in {}", path.display())));
+    let kept = record::load(&path)
+        .unwrap()
+        .review
+        .expect("saved into the file");
+    assert!(kept.complete(2));
+    // Opened again with it, the graph is there at once.
+    let mut again = replaying(blunder_game()).with_review(path.clone(), Some(kept));
+    let s = screen(&mut again, 80, 24);
+    assert!(s.contains("Review · qchess level 1"), "{s}");
+    assert!(s.contains("e1e2??"), "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
