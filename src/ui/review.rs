@@ -258,7 +258,7 @@ impl App {
             .filter(|v| v.marked())
             .map(|v| v.ply);
         let target = if dir < 0 {
-            marked.filter(|&p| p < now).last()
+            marked.filter(|&p| p < now).next_back()
         } else {
             marked.into_iter().find(|&p| p > now)
         };
