@@ -250,7 +250,7 @@ impl App {
             return self.say(Tone::Plain, "no review yet: R reviews the game");
         }
         let now = r.ply;
-        let marked = self
+        let mut marked = self
             .reviewing
             .verdicts
             .iter()
@@ -258,9 +258,9 @@ impl App {
             .filter(|v| v.marked())
             .map(|v| v.ply);
         let target = if dir < 0 {
-            marked.filter(|&p| p < now).next_back()
+            marked.rfind(|&p| p < now)
         } else {
-            marked.into_iter().find(|&p| p > now)
+            marked.find(|&p| p > now)
         };
         match target {
             Some(p) => self.step_ply(p as i64 - now as i64),
