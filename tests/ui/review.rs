@@ -10,7 +10,7 @@ use qchess::record::{self, Players, SavedGame};
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::opponent::Computer;
 use qchess::ui::theme::Theme;
-use qchess::ui::{App, Screen};
+use qchess::ui::App;
 
 fn paint() -> Paint {
     Paint::new(Theme::default(), Tier::None)
