@@ -4,10 +4,13 @@
 //! nodes per second as throughput (`thrpt`, in elements/s: one element is one node).
 //! Last, the same for a late endgame of a level 4 vs level 3 match, where pieces of both
 //! sides are split over many squares (`tests/support/late_endgame.rs`): there a node
-//! costs most in the simulator, not in the rules.
+//! costs most in the simulator, not in the rules. And a game review: the 80-ply engine
+//! game of `tests/support/review_game.rs` reviewed at level 3 on one and on two threads.
 
 #[path = "../tests/support/late_endgame.rs"]
 mod late_endgame;
+#[path = "../tests/support/review_game.rs"]
+mod review_game;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use late_endgame::late_endgame;
@@ -92,5 +95,36 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Reviews the 80-ply game at level 3 with 1 and 2 threads (every position judged,
+/// nothing kept from an earlier review).
+fn review(c: &mut Criterion) {
+    use qchess::game::{replay, RuleSet, Setup};
+    use qchess::review::{review, Judge};
+    let game = replay(
+        &Setup::new(RuleSet::Quantum, 0),
+        &review_game::review_game(),
+        None,
+    )
+    .expect("the review game replays");
+    let stop = AtomicBool::new(false);
+    let mut group = c.benchmark_group("review");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        group.bench_function(format!("80-ply game, level 3, {threads} threads"), |b| {
+            b.iter(|| {
+                review(
+                    game.as_ref(),
+                    Judge::Level(3),
+                    threads,
+                    None,
+                    &stop,
+                    &mut |_, _| {},
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, review);
 criterion_main!(benches);

@@ -1,6 +1,7 @@
 //! Terminal UI timings: one full frame at 120x40 (at the start, at 2^12 branches, after
 //! 200 plies), the attacked-king check, and a move played by key press at 2^12 branches
-//! followed by the frame that shows it.
+//! followed by the frame that shows it. And reopening a reviewed game: the file read,
+//! the game replayed, the replay screen with its review graph drawn at 80x24.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -12,6 +13,9 @@ use qchess::ui::theme::Theme;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+
+#[path = "../tests/support/review_game.rs"]
+mod review_game;
 
 /// Twelve splits of different pieces on a board without pawns: 2^12 branches.
 const SPLITS: &[&str] = &[
@@ -123,5 +127,58 @@ fn king_picked(mut app: App) -> App {
     app
 }
 
-criterion_group!(benches, bench);
+/// A reviewed 80-ply game written to a file once; then reading it, replaying it into
+/// the replay screen and drawing the first frame with the graph.
+fn reopen(c: &mut Criterion) {
+    use qchess::game::{replay, RuleSet, Setup};
+    use qchess::record::{self, Players, SavedGame};
+    use qchess::review::{review, Judge};
+    use std::sync::atomic::AtomicBool;
+    let game = replay(
+        &Setup::new(RuleSet::Quantum, 0),
+        &review_game::review_game(),
+        None,
+    )
+    .expect("the review game replays");
+    let stop = AtomicBool::new(false);
+    let mut saved = SavedGame::of(game.as_ref(), &Players::default(), "");
+    saved.review = Some(
+        review(
+            game.as_ref(),
+            Judge::Level(1),
+            2,
+            None,
+            &stop,
+            &mut |_, _| {},
+        )
+        .expect("reviewed"),
+    );
+    let path =
+        std::env::temp_dir().join(format!("qchess-bench-review-{}.toml", std::process::id()));
+    record::save(&path, &saved).expect("the bench file is written");
+    c.bench_function(
+        "reopen a reviewed 80-ply game: load, replay, frame 80x24",
+        |b| {
+            b.iter(|| {
+                let saved = record::load(&path).expect("loads");
+                let full = saved
+                    .replay(&path, None, 20, 1 << 22, None)
+                    .expect("replays");
+                let mut app = App::new(full, Paint::new(Theme::default(), Tier::TrueColor), false)
+                    .into_replay()
+                    .with_review(path.clone(), saved.review);
+                let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+                t.draw(|f| {
+                    let drawn = draw(f, &app);
+                    assert!(drawn.hits.graph.is_some());
+                })
+                .expect("draws");
+                app.finish_work();
+            })
+        },
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+criterion_group!(benches, bench, reopen);
 criterion_main!(benches);

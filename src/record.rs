@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 mod autosave;
+pub mod review;
 pub use autosave::{
     autosave_dir, autosave_path, autosaves_newest_first, clear_stale_locks, latest_autosave,
     newest_resumable, remove_held_lock_files, AutosaveLock, InUse, LockError, ResumeSearch,
@@ -85,7 +86,7 @@ pub struct SavedGame {
     /// The engine's review of the game, when one was made (`qchess review`): an
     /// optional section with its own version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review: Option<crate::review::Review>,
+    pub review: Option<review::Review>,
 }
 
 fn quantum() -> String {
@@ -332,7 +333,7 @@ fn later_sections(table: &toml::Table) -> Vec<String> {
         .filter_map(|(key, value)| {
             let version = value.as_table()?.get("version")?.as_integer()?;
             let known = match key.as_str() {
-                "review" => version == i64::from(crate::review::VERSION),
+                "review" => version == i64::from(review::VERSION),
                 _ => false,
             };
             (!known).then(|| key.clone())

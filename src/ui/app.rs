@@ -934,7 +934,7 @@ impl App {
             }
             Action::Hint | Action::Pause if self.replay.is_some() => self.say(
                 Tone::Error,
-                "this is a replay: p plays on from the shown ply, then H gives hints",
+                "this is a replay: R reviews every move with the engine; p plays on from here, then H gives hints",
             ),
             Action::Cursor(dx, dy) => self.move_cursor(dx, dy),
             Action::Select | Action::Split | Action::Merge | Action::QuantumMove

@@ -305,7 +305,11 @@ impl App {
             }
         }
         let line = match (&rv.review, rv.verdict(r.ply)) {
-            (None, _) => format!("R: review the game (level {})", self.computer.hint_level()),
+            (None, _) => format!(
+                "R: review the game. The engine (level {}) judges every move: who was \
+                 winning, the mistakes and the luck.",
+                self.computer.hint_level()
+            ),
             (Some(_), Some(v)) if v.marked() => {
                 format!("{}: {}", v.mv, v.words())
             }

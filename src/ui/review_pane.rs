@@ -7,7 +7,7 @@ use super::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{LineGauge, Paragraph};
+use ratatui::widgets::{LineGauge, Paragraph, Wrap};
 use ratatui::Frame;
 
 /// How a ply is marked in the graph.
@@ -92,6 +92,14 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.height == 0 || inner.width == 0 {
+        return GraphSpot::default();
+    }
+    if model.progress.is_none() && model.curve.iter().all(Option::is_none) {
+        // Nothing judged yet: what a review is, and the key.
+        let text = Paragraph::new(model.line.clone())
+            .style(paint.fg(paint.theme.text))
+            .wrap(Wrap { trim: true });
+        f.render_widget(text, inner);
         return GraphSpot::default();
     }
     let graph = Rect::new(inner.x, inner.y, inner.width, inner.height - 1);

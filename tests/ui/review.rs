@@ -32,7 +32,8 @@ fn replaying(game: Box<dyn Playable>) -> App {
 fn r_reviews_the_replay_and_the_marks_take_you_there() {
     let mut app = replaying(blunder_game());
     let s = screen(&mut app, 80, 24);
-    assert!(s.contains("R: review the game (level 1)"), "{s}");
+    assert!(s.contains("R: review the game. The engine"), "{s}");
+    assert!(s.contains("(level 1) judges every move"), "{s}");
     press(&mut app, KeyCode::Char('R'));
     app.finish_review();
     assert_eq!(
