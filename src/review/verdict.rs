@@ -122,6 +122,22 @@ impl Verdict {
         parts.join("; ")
     }
 
+    /// The verdict in a narrow pane: "d1e2?! -0.18 best e4xd5", "h5xe8.m0 unlucky -0.44".
+    pub fn short(&self) -> String {
+        let mut out = self.mv.clone();
+        if let Some(m) = self.mark {
+            out += &format!("{} -{:.2}", m.symbol(), self.loss);
+            if let Some(b) = &self.best {
+                out += &format!(" best {b}");
+            }
+        }
+        if let Some(l) = self.luck {
+            let how = if l > 0.0 { "lucky" } else { "unlucky" };
+            out += &format!(" {how} {l:+.2}");
+        }
+        out
+    }
+
     /// The verdict for scripts: `ply`, `move`, `expected`, `best`, `best_line`, `loss`,
     /// `mark`, `luck`.
     pub fn to_json(&self) -> serde_json::Value {
@@ -341,6 +357,7 @@ mod tests {
         // Ply 3 has no position after it.
         assert!(v[2].is_none());
         assert!(first.words().starts_with("blunder (-0.35); best best"));
+        assert_eq!(first.short(), "e2e4?? -0.35 best best");
     }
 
     #[test]
@@ -357,6 +374,7 @@ mod tests {
         assert_eq!(v.mark, None);
         assert!((v.luck.unwrap() - 0.4).abs() < 1e-9);
         assert_eq!(v.words(), "lucky (+0.40)");
+        assert_eq!(v.short(), "c3xd5.m1 lucky +0.40");
         let s = Summary::of(&[Some(v.clone())], Color::White);
         assert_eq!(s.luck, [1, 0]);
         assert_eq!(s.biggest_swing.map(|b| b.0), Some(1));

@@ -90,6 +90,20 @@ impl App {
         self.reviewing.source = Some(source);
         if let (Some(r), Some(replay)) = (review, &self.replay) {
             self.reviewing.set(r, replay.full.as_ref());
+            let marked = self
+                .reviewing
+                .verdicts
+                .iter()
+                .flatten()
+                .filter(|v| v.marked());
+            let said = match marked.count() {
+                0 => "replay with its review: no move marked; ← → step, ? help".to_string(),
+                1 => "replay with its review: ] goes to the marked move; ← → step, ? help".into(),
+                n => format!(
+                    "replay with its review: [ ] go to the {n} marked moves; ← → step, ? help"
+                ),
+            };
+            self.say(Tone::Plain, said);
         }
         self
     }
@@ -310,9 +324,7 @@ impl App {
                  winning, the mistakes and the luck.",
                 self.computer.hint_level()
             ),
-            (Some(_), Some(v)) if v.marked() => {
-                format!("{}: {}", v.mv, v.words())
-            }
+            (Some(_), Some(v)) if v.marked() => v.short(),
             (Some(review), _) => match review.at(r.ply) {
                 Some(j) => format!("white {}", expected::words(j.expected)),
                 None => "not judged: R goes on".into(),

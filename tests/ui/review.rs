@@ -50,7 +50,7 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     );
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("1. e1e2??"), "{s}");
-    assert!(s.contains("e1e2: blunder"), "{s}");
+    assert!(s.contains("e1e2?? -0.86 best a1a8"), "{s}");
     insta::assert_snapshot!("review_80x24", s);
     insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
     press(&mut app, KeyCode::Char(']'));
@@ -117,6 +117,10 @@ fn the_review_goes_into_the_file_the_replay_came_from() {
     assert!(kept.complete(2));
     // Opened again with it, the graph is there at once.
     let mut again = replaying(blunder_game()).with_review(path.clone(), Some(kept));
+    assert_eq!(
+        again.message().text,
+        "replay with its review: ] goes to the marked move; ← → step, ? help"
+    );
     let s = screen(&mut again, 80, 24);
     assert!(s.contains("Review · qchess level 1"), "{s}");
     assert!(s.contains("e1e2??"), "{s}");
