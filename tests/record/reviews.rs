@@ -116,3 +116,52 @@ fn bad_arguments_are_said_plainly() {
     assert_eq!(code, 2);
     assert!(err.starts_with("qchess: /nonexistent/game.toml"), "{err}");
 }
+
+#[test]
+fn ctrl_c_stops_qchess_review_and_keeps_what_was_judged() {
+    use crate::support::review_game::review_game;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let moves: Vec<String> = review_game().iter().map(|m| format!("\"{m}\"")).collect();
+    let path = scratch(
+        "stopped.toml",
+        &format!("format = 1\nmoves = [{}]\n", moves.join(", ")),
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args([
+            "review",
+            path.to_str().unwrap(),
+            "--level",
+            "4",
+            "--threads",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Level 4 on one thread takes many seconds for 81 positions: stop it after one.
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on the child's own pid, which is still ours to wait for.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "it stopped at once"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("stopped:") && err.contains("judges the rest"),
+        "{err}"
+    );
+    let kept = record::load(&path)
+        .unwrap()
+        .review
+        .expect("the judged part is saved");
+    assert!(!kept.complete(80));
+    // Printed too, with what is known.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("reviewed by qchess level 4"), "{text}");
+}
