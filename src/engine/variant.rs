@@ -93,7 +93,7 @@ fn trial_copies(game: &dyn Playable, seeds: &[u64]) -> Vec<(u64, Box<dyn Playabl
 }
 
 /// Each legal move of `game` with the mean over `copies` of `value(position after
-/// it, mover, copy's seed)`.
+/// it, mover, copy's seed)` (the first copy alone for a move that draws no outcome).
 fn valued(
     game: &dyn Playable,
     copies: Vec<(u64, Box<dyn Playable>)>,
@@ -103,13 +103,18 @@ fn valued(
     game.legal_moves()
         .into_iter()
         .filter_map(|mv| {
-            let mut sum = 0.0;
+            let (mut sum, mut tried) = (0.0, 0);
             for (seed, base) in &copies {
                 let mut copy = base.clone_box();
-                copy.play(&mv).ok()?;
+                let drew = copy.play(&mv).ok()?.explanation.measured();
                 sum += value(copy.as_ref(), side, *seed);
+                tried += 1;
+                // A move that drew nothing comes out the same on every copy.
+                if !drew {
+                    break;
+                }
             }
-            Some((mv, sum / copies.len().max(1) as f64))
+            Some((mv, sum / tried as f64))
         })
         .collect()
 }
