@@ -5,16 +5,17 @@
 //! with their recorded `.m0`/`.m1` outcomes; loading replays the moves with those outcomes
 //! forced, so the loaded state is the saved one on either backend.
 
-use crate::chess::{GameOptions, Status};
+use crate::chess::{Color, GameOptions, Status};
 use crate::config::FileError;
 use crate::files::write_atomic;
+use crate::game::clock::{BadTimeControl, TimeControl};
 use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod autosave;
 pub mod review;
@@ -83,10 +84,59 @@ pub struct SavedGame {
     /// The players' names.
     #[serde(default)]
     pub players: Players,
+    /// Why the game ended when its rules did not end it ("white lost on time", "black
+    /// resigned", "draw agreed"); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The clocks, when the game was played on a clock: an optional section with its
+    /// own version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<SavedClock>,
     /// The engine's review of the game, when one was made (`qchess review`): an
     /// optional section with its own version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<review::Review>,
+}
+
+/// The version of the `[clock]` section this build writes and reads.
+pub const CLOCK_VERSION: u32 = 1;
+
+/// A game's clocks as a saved game keeps them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedClock {
+    /// The section's version ([`CLOCK_VERSION`]).
+    pub version: u32,
+    /// The time control, `MIN+INC` ("5+3").
+    pub control: String,
+    /// The mover's time left after each ply, increment included, in milliseconds.
+    #[serde(default)]
+    pub left: Vec<u64>,
+}
+
+impl SavedClock {
+    /// The time control, or why it does not read.
+    pub fn time_control(&self, path: &Path) -> Result<TimeControl, RecordError> {
+        self.control
+            .parse()
+            .map_err(|e: BadTimeControl| RecordError::Field {
+                path: path.to_path_buf(),
+                key: "clock.control",
+                message: e.to_string(),
+            })
+    }
+
+    /// Each side's time left after the first `plies` plies (`first` moved first): the
+    /// last time recorded for each, or the base time.
+    pub fn left_after(&self, control: TimeControl, plies: usize, first: Color) -> [Duration; 2] {
+        let mut left = [control.base; 2];
+        let mut side = first;
+        for ms in self.left.iter().take(plies) {
+            left[usize::from(side == Color::Black)] = Duration::from_millis(*ms);
+            side = side.opposite();
+        }
+        left
+    }
 }
 
 fn quantum() -> String {
@@ -190,6 +240,8 @@ impl SavedGame {
             result: game.status(),
             moves: game.history().into_iter().map(|m| m.text).collect(),
             players: players.clone(),
+            reason: None,
+            clock: None,
             review: None,
         }
     }
@@ -240,6 +292,9 @@ impl SavedGame {
         };
         saved.rules(&path)?;
         saved.backend_kind(&path)?;
+        if let Some(c) = &saved.clock {
+            c.time_control(&path)?;
+        }
         Ok(saved)
     }
 
@@ -334,6 +389,7 @@ fn later_sections(table: &toml::Table) -> Vec<String> {
             let version = value.as_table()?.get("version")?.as_integer()?;
             let known = match key.as_str() {
                 "review" => version == i64::from(review::VERSION),
+                "clock" => version == i64::from(CLOCK_VERSION),
                 _ => false,
             };
             (!known).then(|| key.clone())

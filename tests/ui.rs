@@ -1,4 +1,4 @@
-//! The terminal game's screens, one test binary: keys, mice, snapshots, the computer,
+//! The terminal game's screens, one test binary: keys, mice, snapshots, clocks, the computer,
 //! long work, the inspector, the replay's review, the other rule systems and the Skat lab. The game in a
 //! real terminal stays a binary of its own (`tests/terminal.rs`): beside these tests a
 //! game can still be drawing when its terminal closes, and then ends by a panic (exit
@@ -6,6 +6,8 @@
 
 mod support;
 
+#[path = "ui/clocks.rs"]
+mod clocks;
 #[path = "ui/engine.rs"]
 mod engine;
 #[path = "ui/flow.rs"]

@@ -8,7 +8,8 @@ use super::level;
 use super::search::{search, Info, Limits};
 use super::variant::greedy_variant;
 use crate::chess::random::random_move;
-use crate::chess::Game;
+use crate::chess::{Color, Game};
+use crate::game::clock::ClockTimes;
 use crate::game::Playable;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -210,6 +211,32 @@ pub trait Player: Send {
     /// Starts choosing a move for the side to move (in Quantum Chess on a thread of its
     /// own; in harmonics and haft at once, on the caller's thread).
     fn think(&mut self, game: &dyn Playable) -> Thinking;
+    /// As [`Player::think`], on a clock showing `times`: a player that manages time
+    /// spends it from its clock; the others think as they always do.
+    fn think_on_clock(&mut self, game: &dyn Playable, times: &ClockTimes) -> Thinking {
+        let _ = times;
+        self.think(game)
+    }
+}
+
+/// The time a player on a clock may spend on its move, as `qchess uqci` spends a `go
+/// wtime … btime …` ([`crate::uqci::budget::think_time`]): its clock shared over 30
+/// moves plus three quarters of the increment, never more than the clock less a margin.
+pub fn clock_budget(times: &ClockTimes, side: Color) -> Duration {
+    let go = clock_go(times);
+    crate::uqci::budget::think_time(&go, side).unwrap_or(Duration::from_millis(10))
+}
+
+/// A UQCI `go` with the clocks of `times`.
+pub fn clock_go(times: &ClockTimes) -> crate::uqci::protocol::Go {
+    let ms = |d: Duration| d.as_millis() as u64;
+    crate::uqci::protocol::Go {
+        wtime: Some(ms(times.of(Color::White))),
+        btime: Some(ms(times.of(Color::Black))),
+        winc: Some(ms(times.increment)),
+        binc: Some(ms(times.increment)),
+        ..Default::default()
+    }
 }
 
 /// A seed for one move: the player's seed mixed with the ply, so a player's choices
@@ -286,6 +313,16 @@ impl Player for Engine {
             ),
             None => Thinking::done(greedy_variant(game, seed)),
         }
+    }
+
+    /// The level's search, answering within the clock's budget at the latest.
+    fn think_on_clock(&mut self, game: &dyn Playable, times: &ClockTimes) -> Thinking {
+        let budget = clock_budget(times, game.to_move());
+        let usual = self.limits;
+        self.limits.movetime = Some(usual.movetime.map_or(budget, |t| t.min(budget)));
+        let thinking = self.think(game);
+        self.limits = usual;
+        thinking
     }
 }
 

@@ -3,6 +3,7 @@
 //! Nothing above this module asks which rule system it is playing.
 
 pub mod cancel;
+pub mod clock;
 pub mod explanation;
 pub mod playable;
 mod quantum;

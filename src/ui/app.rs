@@ -222,6 +222,10 @@ pub struct App {
     place: Option<Place<Box<dyn Playable>>>,
     /// A replay's review, and the work on it.
     pub(super) reviewing: super::review::Reviewing,
+    /// The clocks, in a game on a time control.
+    pub(super) clocks: super::clocks::Clocks,
+    /// How the game ended outside its rules (time, resignation, agreement).
+    pub(super) ending: Option<crate::game::clock::Ending>,
 }
 
 const REPLAY_WELCOME: &str =
@@ -278,6 +282,8 @@ impl App {
             computer: Computer::default(),
             place: None,
             reviewing: Default::default(),
+            clocks: Default::default(),
+            ending: None,
         };
         app.welcome();
         app
@@ -285,7 +291,7 @@ impl App {
 
     /// The first message: how to move, or the result of a finished game.
     fn welcome(&mut self) {
-        if self.game.status() != Status::Ongoing {
+        if self.status() != Status::Ongoing {
             self.game_over_popup = true;
             return self.say(Tone::Info, self.game_over_words());
         }
@@ -304,7 +310,7 @@ impl App {
     /// Saves the game with `recorder`: autosave after every change, and `w` to save.
     pub fn with_recorder(mut self, recorder: Recorder) -> App {
         self.recorder = recorder;
-        if self.game.status() != Status::Ongoing {
+        if self.status() != Status::Ongoing {
             // The result is told in the players' names.
             self.say(Tone::Info, self.game_over_words());
         }
@@ -382,7 +388,7 @@ impl App {
 
     /// The result in the players' names (`Ann wins`, `draw`).
     pub fn result_words(&self) -> String {
-        prompts::result_words(self.game.status(), &self.recorder.players)
+        prompts::result_words(self.status(), &self.recorder.players)
     }
 
     /// Where the board and the panes were last drawn (what the mouse hits).
@@ -418,13 +424,13 @@ impl App {
         if self.replay.is_some() {
             return None;
         }
-        let ongoing = self.game.status() == Status::Ongoing;
+        let ongoing = self.status() == Status::Ongoing;
         prompts::farewell(&self.recorder, self.game.ply(), ongoing)
     }
 
     /// Starts with `text` on the message line (unless the game is already over).
     pub fn announce(mut self, text: impl Into<String>) -> App {
-        if self.game.status() == Status::Ongoing {
+        if self.status() == Status::Ongoing {
             self.say(Tone::Info, text);
         }
         self
@@ -584,14 +590,17 @@ impl App {
     /// Whether work is being carried out (shown or not yet), or the computer thinks
     /// (or waits to move in a watched game).
     pub fn working(&self) -> bool {
-        self.pending.is_some() || self.computer.busy()
+        self.pending.is_some()
+            || self.computer.busy()
+            || self.reviewing.running()
+            || self.clocks.running()
     }
 
     /// Takes in work that finished on its worker thread, and the computer's progress and
     /// answer. True when the screen should be drawn again: the work finished, or the
     /// busy line's time moved on, or the computer thinks.
     pub fn tick(&mut self) -> bool {
-        let worked = self.tick_work() | self.tick_review();
+        let worked = self.tick_work() | self.tick_review() | self.tick_clock();
         if self.pending.is_some() {
             return worked;
         }
@@ -628,7 +637,7 @@ impl App {
     /// Whether the computer plays the side to move in the game being played.
     pub(super) fn computer_to_move(&self) -> bool {
         self.replay.is_none()
-            && self.game.status() == Status::Ongoing
+            && self.status() == Status::Ongoing
             && self.computer.plays(self.game.to_move())
     }
 
@@ -639,7 +648,12 @@ impl App {
         if self.game.quantum().is_some() {
             let mut player = self.computer.player(purpose, side);
             let game = self.game.clone_box();
-            return Box::new(move || player.think(game.as_ref()));
+            // On a clock the computer's own moves spend its clock's time.
+            let clock = self.clocks.times().filter(|_| purpose == ThinkingFor::Move);
+            return Box::new(move || match clock {
+                Some(times) => player.think_on_clock(game.as_ref(), &times),
+                None => player.think(game.as_ref()),
+            });
         }
         let copy = self.game.clone_box();
         let seed = self.game.setup().options.seed ^ self.game.ply() as u64;
@@ -653,7 +667,7 @@ impl App {
     /// `H`: the computer's best move for the side to move, searched off the screen's
     /// thread.
     fn ask_hint(&mut self) {
-        if self.game.status() != Status::Ongoing {
+        if self.status() != Status::Ongoing {
             return self.say(Tone::Error, "the game is over: there is no move to hint");
         }
         if self.computer_to_move() {
@@ -902,7 +916,10 @@ impl App {
             return;
         }
         if let Some(q) = self.question.take() {
-            return self.answer(q, action);
+            return match q {
+                Question::Resign { .. } | Question::Draw { .. } => self.answer_decision(q, action),
+                q => self.answer(q, action),
+            };
         }
         if self.lesson_action(action) || self.puzzle_action(action) {
             return;
@@ -984,6 +1001,8 @@ impl App {
             }
             Action::PlayFromHere => self.play_from_here(),
             Action::Review => self.review_key(),
+            Action::Resign => self.resign_key(),
+            Action::OfferDraw => self.draw_key(),
             Action::MarkPrev => self.jump_marked(-1),
             Action::MarkNext => self.jump_marked(1),
             Action::Undo => self.undo(),
@@ -1124,7 +1143,7 @@ impl App {
         };
         self.recorder.restart(crate::record::now_secs());
         self.after_change();
-        let said = match self.game.status() {
+        let said = match self.status() {
             Status::Ongoing => format!(
                 "a new game from ply {}: {} to move",
                 r.ply,
@@ -1142,7 +1161,7 @@ impl App {
     }
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
-    fn autosave(&mut self) {
+    pub(super) fn autosave(&mut self) {
         let saved = SavedGame::of(
             self.game.as_ref(),
             &self.recorder.players,
@@ -1252,6 +1271,12 @@ impl App {
             self.mode = Mode::Idle;
             return self.say(Tone::Error, why);
         }
+        if let Some(e) = &self.ending {
+            self.mode = Mode::Idle;
+            let said = format!("the game is over: {}", e.reason);
+            return self.say(Tone::Error, said);
+        }
+        self.clock_entered();
         let owned = input.to_string();
         let job = Job::Move {
             input: owned.clone(),
@@ -1279,6 +1304,9 @@ impl App {
         let (game, view) = match result {
             Ok(done) => done,
             Err(e) => {
+                if matches!(job, Job::Move { .. }) {
+                    self.clock_refused();
+                }
                 self.say(Tone::Error, job.failed(&e));
                 // A refused target keeps the selected piece; a refused promotion ends
                 // the question. (A typed move's line is closed already.)
@@ -1291,6 +1319,7 @@ impl App {
         self.game = game;
         match job {
             Job::Move { .. } => {
+                self.clock_moved();
                 self.after_change_with(view);
                 self.tell_last_move();
                 self.autosave();
@@ -1324,7 +1353,7 @@ impl App {
                 t.by
             );
         }
-        let said = match self.game.status() {
+        let said = match self.status() {
             Status::Ongoing => said,
             _ => format!("{said}. Game over: {}", self.result_words()),
         };
@@ -1351,7 +1380,7 @@ impl App {
         self.view = view;
         // A lesson or a puzzle says how it ended in its own pane.
         self.game_over_popup =
-            self.game.status() != Status::Ongoing && self.lesson.is_none() && self.puzzle.is_none();
+            self.status() != Status::Ongoing && self.lesson.is_none() && self.puzzle.is_none();
         if let (Some(ins), Some(g)) = (&mut self.inspector, self.game.quantum()) {
             ins.refresh(g);
         }
@@ -1362,6 +1391,12 @@ impl App {
     fn undo(&mut self) {
         if self.place.is_some() {
             return self.say(Tone::Error, table::NO_UNDO);
+        }
+        if self.clocks.record().is_some() || self.ending.is_some() {
+            return self.say(
+                Tone::Error,
+                "no take-backs in a game on a clock or one that has ended",
+            );
         }
         let history = self.game.history();
         let movers: Vec<_> = history.iter().map(|m| m.color).collect();
@@ -1388,7 +1423,7 @@ impl App {
         if self.place.is_some() {
             return self.say(Tone::Error, table::NO_NEW_GAME);
         }
-        if self.game.status() == Status::Ongoing {
+        if self.status() == Status::Ongoing {
             return self.say(
                 Tone::Error,
                 "n starts a new game once this one is over (q quits)",
@@ -1400,6 +1435,11 @@ impl App {
         match crate::game::new_game(&setup) {
             Ok(game) => self.game = game,
             Err(e) => return self.say(Tone::Error, format!("no new game: {e}")),
+        }
+        // The same time control, both clocks full again.
+        self.ending = None;
+        if let Some(control) = self.clocks.control() {
+            self.set_clock(control, None);
         }
         self.recorder.restart(crate::record::now_secs());
         self.computer.forget();
@@ -1481,6 +1521,9 @@ impl Asking for App {
         if self.replay.is_some() {
             saved.review = self.reviewing.review().cloned();
         }
+        saved.result = self.status();
+        saved.reason = self.ending.as_ref().map(|e| e.reason.clone());
+        saved.clock = self.clocks.record().cloned();
         saved
     }
     fn playing(&self) -> bool {
@@ -1490,7 +1533,7 @@ impl Asking for App {
             && self.replay.is_none()
             && self.lesson.is_none()
             && self.puzzle.is_none()
-            && self.game.status() == Status::Ongoing
+            && self.status() == Status::Ongoing
             && self.game.ply() > 0
     }
     fn question_mut(&mut self) -> &mut Option<Question> {

@@ -11,6 +11,7 @@ use crate::cli::{
 };
 use crate::config::{Pieces, PlayFlags};
 use crate::engine::strength::Strength;
+use crate::game::clock::{parse_clock, TimeControl};
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::record::Players;
@@ -54,10 +55,25 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", conflicts_with = "level",
           value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
+    /// A time control: MIN+INC, minutes each (fractions allowed) and seconds added
+    /// after each move, e.g. 5+3 or 0.5+0; none (the default) plays without clocks. A
+    /// player whose time runs out loses; the computer spends its time from its clock.
+    #[arg(long, value_name = "MIN+INC", value_parser = parse_clock_flag, conflicts_with = "load")]
+    clock: Option<TimeControlArg>,
     #[command(flatten)]
     engine_cmd: EngineCmdArg,
     #[command(flatten)]
     display: DisplayArgs,
+}
+
+/// `--clock`'s value: a time control, or none.
+#[derive(Clone, Copy, Debug)]
+struct TimeControlArg(Option<TimeControl>);
+
+fn parse_clock_flag(s: &str) -> Result<TimeControlArg, String> {
+    parse_clock(s)
+        .map(TimeControlArg)
+        .map_err(|e| e.to_string())
 }
 
 /// The external engine the player names.
@@ -244,6 +260,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         level: args.level,
         engine_cmd: args.engine_cmd.command,
         saved_engine_movetime: args.movetime.filter(|_| engine.is_none()),
+        clock: args.clock.and_then(|c| c.0),
     };
     run_tui(args.display, open, game)
 }
@@ -366,6 +383,8 @@ struct NewGame {
     engine_cmd: Option<String>,
     /// Opening a saved game: the external engine's time per move (ms).
     saved_engine_movetime: Option<u64>,
+    /// A new game's time control.
+    clock: Option<TimeControl>,
 }
 
 /// Runs the terminal game: flags over config.toml over defaults.
@@ -379,6 +398,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
         level,
         engine_cmd,
         saved_engine_movetime,
+        clock,
     } = game;
     // A plain new game first offers an unfinished autosave; a game asked for by
     // position, seed, rule system or computer opponent starts as asked.
@@ -406,8 +426,9 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
         engine_cmd,
     };
     let mut opts: PlayOptions = crate::config::play_options(flags).map_err(Failure::new)?;
-    opts.offer_resume = offer_resume;
+    opts.offer_resume = offer_resume && clock.is_none();
     opts.variant = variant;
+    opts.clock = clock;
     // A saved game names its computer's strength, but not an external engine's time:
     // that comes with the command, and only means something when there is one.
     if saved_engine_movetime.is_some() && opts.engine_cmd.is_none() {

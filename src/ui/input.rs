@@ -74,6 +74,10 @@ pub enum Action {
     PlayFromHere,
     /// Replay: review the game with the engine (or stop the review running).
     Review,
+    /// Resign the game (asks first).
+    Resign,
+    /// Offer a draw.
+    OfferDraw,
     /// Replay: show the previous move the review marked.
     MarkPrev,
     /// Replay: show the next move the review marked.
@@ -285,6 +289,13 @@ const EXPLAIN: Binding = Binding {
     help: "explain the shown move in full",
 };
 
+const RESIGN_OR_DRAW: Binding = Binding {
+    keys: &[KeyCode::Char('X'), KeyCode::Char('D')],
+    label: "X D",
+    action: Action::Resign,
+    help: "resign / offer a draw",
+};
+
 const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
@@ -341,6 +352,7 @@ pub const KEYMAP: &[Binding] = &[
     INSPECT,
     HINT,
     PAUSE,
+    RESIGN_OR_DRAW,
     NEW_GAME,
     SAVE,
     HELP,
@@ -415,6 +427,7 @@ pub const VARIANT_KEYMAP: &[Binding] = &[
     NEXT_PANE,
     HINT,
     PAUSE,
+    RESIGN_OR_DRAW,
     NEW_GAME,
     SAVE,
     HELP,
@@ -519,6 +532,7 @@ fn map_action(map: &[Binding], code: KeyCode) -> Option<Action> {
         (Action::PlyStep(d), true) => Action::PlyStep(-d),
         (Action::PlyFirst, true) => Action::PlyLast,
         (Action::MarkPrev, true) => Action::MarkNext,
+        (Action::Resign, true) => Action::OfferDraw,
         (a, _) => a,
     })
 }

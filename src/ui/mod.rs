@@ -5,6 +5,7 @@ pub mod app;
 pub mod board;
 pub mod circuit;
 pub mod cli;
+pub mod clocks;
 pub mod color;
 pub mod drawn;
 pub mod history;

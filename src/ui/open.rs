@@ -62,6 +62,8 @@ pub struct PlayOptions {
     pub engine_cmd: Option<String>,
     /// How long the external engine thinks per move.
     pub engine_movetime: Duration,
+    /// A new game's time control (a saved game keeps its own).
+    pub clock: Option<crate::game::clock::TimeControl>,
 }
 
 impl Default for PlayOptions {
@@ -85,6 +87,7 @@ impl Default for PlayOptions {
             engine_level: crate::engine::level::DEFAULT_LEVEL,
             engine_cmd: None,
             engine_movetime: crate::uqci::client::DEFAULT_MOVETIME,
+            clock: None,
         }
     }
 }
@@ -235,6 +238,25 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         with_unclaimed(said, unclaimed.as_deref())
     });
     let app = App::new(game, paint, opts.ascii).with_recorder(recorder);
+    // A saved game's clock and how it ended outside the rules come with it.
+    let (clock, ending) = match &file {
+        Some((path, saved)) => {
+            let control = match &saved.clock {
+                Some(c) => Some((c.time_control(path)?, Some(c.clone()))),
+                None => None,
+            };
+            let ending = saved
+                .reason
+                .clone()
+                .map(|reason| crate::game::clock::Ending {
+                    status: saved.result,
+                    reason,
+                });
+            (control, ending)
+        }
+        None => (opts.clock.map(|c| (c, None)), None),
+    };
+    let app = app.with_ending(ending);
     let app = match (said, file) {
         (None, _) => app,
         (Some(_), Some((path, saved))) if replay => {
@@ -242,7 +264,12 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         }
         (Some(said), _) => app.announce(said),
     };
-    Ok(Box::new(app.with_computer(computer)))
+    let app = app.with_computer(computer);
+    let app = match clock {
+        Some((control, saved)) => app.with_clock(control, saved),
+        None => app,
+    };
+    Ok(Box::new(app))
 }
 
 /// The message after opening a saved game: which file (an autosave by its name alone:

@@ -68,20 +68,31 @@ pub fn help_lines(
 }
 
 /// The help lines of a lesson: its own keys first, then the game's without the new
-/// game (`n` is the next lesson there).
+/// game (`n` is the next lesson there) and the keys that end a game (a lesson has no
+/// result to give away).
 pub fn with_lesson_keys(lines: Vec<(String, String)>) -> Vec<(String, String)> {
     let mut v = map_lines(LESSON_KEYMAP);
-    v.extend(lines.into_iter().filter(|(k, _)| k != "n"));
+    v.extend(
+        lines
+            .into_iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "n" | "X D" | "X D n")),
+    );
     v
 }
 
 /// The bindings of `map` the help lists: the pause key only when `watching`; in a
 /// `shared` game (a server room) not the keys a shared game refuses (take back, new
-/// game, save: the server keeps it).
+/// game, resign and draw offers, save: the server keeps it).
 pub fn shown_bindings(map: &[Binding], watching: bool, shared: bool) -> Vec<Binding> {
     map.iter()
         .filter(|b| watching || b.action != Action::Pause)
-        .filter(|b| !(shared && matches!(b.action, Action::Undo | Action::NewGame | Action::Save)))
+        .filter(|b| {
+            !(shared
+                && matches!(
+                    b.action,
+                    Action::Undo | Action::NewGame | Action::Resign | Action::Save
+                ))
+        })
         .copied()
         .collect()
 }
@@ -91,6 +102,7 @@ pub fn shown_bindings(map: &[Binding], watching: bool, shared: bool) -> Vec<Bind
 enum Run {
     Cursor,
     Scroll,
+    Result,
     Alone,
 }
 
@@ -98,12 +110,13 @@ fn run_of(action: Action) -> Run {
     match action {
         Action::Cursor(..) => Run::Cursor,
         Action::CircuitLeft | Action::CircuitUp => Run::Scroll,
+        Action::Resign | Action::NewGame => Run::Result,
         _ => Run::Alone,
     }
 }
 
 /// One help line per binding of `map`; Ctrl-C is listed with quitting, and a run of
-/// cursor keys (or of scroll keys) shares one line, its words said once ("cursor left,
+/// cursor keys (or of scroll keys, or of the keys that end a game) shares one line, its words said once ("cursor left,
 /// down", "scroll the circuit left / right, up / down").
 pub fn map_lines(map: &[Binding]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
@@ -393,12 +406,13 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
 }
 
 /// The keys the game-over popup names: at a table (`shared`), the game can be
-/// neither taken back nor restarted, and `q` leaves the room.
-pub(super) fn game_over_keys(shared: bool) -> &'static str {
-    if shared {
-        "Esc look at the board   q leave the room"
-    } else {
-        "n new game   u take back   Esc look at the board   q quit"
+/// neither taken back nor restarted, and `q` leaves the room; a game ended on the
+/// clock, by resignation or by agreement (`decided`) is not taken back.
+pub(super) fn game_over_keys(shared: bool, decided: bool) -> &'static str {
+    match (shared, decided) {
+        (true, _) => "Esc look at the board   q leave the room",
+        (false, true) => "n new game   Esc look at the board   q quit",
+        (false, false) => "n new game   u take back   Esc look at the board   q quit",
     }
 }
 
@@ -413,14 +427,15 @@ mod tests {
     #[test]
     fn the_help_lists_only_keys_that_act_here() {
         let alone = help_lines(false, true, false, false);
-        for k in ["u", "n", "w"] {
+        for k in ["u", "X D n", "w"] {
             assert!(keys(&alone).contains(&k), "{k} in {alone:?}");
         }
         assert!(!keys(&alone).contains(&"p"), "pause only when watching");
         assert!(keys(&help_lines(false, true, true, false)).contains(&"p"));
-        // A server room refuses take-backs, new games and saving: not listed there.
+        // A server room refuses take-backs, new games, resigning and draws from the
+        // screen, and saving: not listed there.
         let room = help_lines(false, true, false, true);
-        for k in ["u", "n", "w"] {
+        for k in ["u", "X D n", "X D", "n", "w"] {
             assert!(!keys(&room).contains(&k), "{k} in {room:?}");
         }
         assert_eq!(room.len(), alone.len() - 3, "{room:?}");

@@ -6,7 +6,7 @@
 use super::input::Action;
 use super::line_edit::LineEdit;
 use super::message::{Message, Tone};
-use crate::chess::Status;
+use crate::chess::{Color, Status};
 use crate::record::{Players, RecordError, Recorder, SavedGame};
 use std::path::{Path, PathBuf};
 
@@ -46,6 +46,16 @@ pub enum Question {
         /// The line as typed, given back when the answer is no.
         typed: String,
     },
+    /// Resign the game for `side`?
+    Resign {
+        /// The side that would resign.
+        side: Color,
+    },
+    /// `by` offers a draw: does the other side accept?
+    Draw {
+        /// The side that offers it.
+        by: Color,
+    },
 }
 
 /// A popup's words: title, lines, and the keys that answer.
@@ -78,6 +88,12 @@ impl Question {
             Question::CreateDir { dir, .. } => {
                 format!("create {}? y/n", tilde(dir, home_dir().as_deref()))
             }
+            Question::Resign { side } => format!("{} resigns? y resigns, n plays on", side.name()),
+            Question::Draw { by } => format!(
+                "{} offers a draw: {}, y accepts, n declines",
+                by.name(),
+                by.opposite().name()
+            ),
         }
     }
 
@@ -114,6 +130,22 @@ impl Question {
                     ),
                 ],
                 keys: "y create and save   n edit the name",
+            },
+            Question::Resign { side } => Asked {
+                title: " Resign? ",
+                lines: vec![format!(
+                    "{} gives up the game: the other side wins.",
+                    side.name()
+                )],
+                keys: "y resign   n play on",
+            },
+            Question::Draw { by } => Asked {
+                title: " Draw offered ",
+                lines: vec![
+                    format!("{} offers a draw.", by.name()),
+                    format!("{}: accept?", by.opposite().name()),
+                ],
+                keys: "y accept   n decline",
             },
         }
     }

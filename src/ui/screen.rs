@@ -271,7 +271,8 @@ pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 pub(super) fn status_model(app: &App) -> StatusModel {
     let g = app.game();
     let ply = format!("ply {}", g.ply());
-    let facts = match g.quantum() {
+    let mut facts = app.clock_facts();
+    facts.extend(match g.quantum() {
         Some(q) => vec![
             ply,
             format!("50-move {}/100", q.fifty_counter()),
@@ -279,10 +280,10 @@ pub(super) fn status_model(app: &App) -> StatusModel {
             q.options().backend.name().to_string(),
         ],
         None => vec![ply, g.rules().name().to_string()],
-    };
+    });
     StatusModel {
         replay: app.replay().map(|r| (r.ply, r.full.ply())),
-        who: status::who(g.status(), g.to_move(), &app.result_words()),
+        who: status::who(app.status(), g.to_move(), &app.result_words()),
         warning: app.view.threat(g.to_move()).map(threat_words),
         facts,
     }
@@ -306,8 +307,12 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
         top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());
     }
     if app.game_over_shown() {
-        let reason = app.game().end_reason().unwrap_or_default();
-        let keys = popup::game_over_keys(app.place().is_some());
+        let reason = match app.ending() {
+            Some(e) => e.reason.clone(),
+            None => app.game().end_reason().unwrap_or_default(),
+        };
+        let decided = app.ending().is_some() || app.clocks.record().is_some();
+        let keys = popup::game_over_keys(app.place().is_some(), decided);
         popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
     }
     if let Some(q) = app.question() {

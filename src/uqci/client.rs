@@ -17,7 +17,9 @@ use super::protocol::{Command, Go, Output, Score, SearchInfo, Start};
 use crate::chess::fen::{self, START_FEN};
 use crate::chess::{notation, Game};
 use crate::engine::eval::WIN;
+use crate::engine::player::clock_go;
 use crate::engine::{Choice, Info, Player, PlayerError, Thinking};
+use crate::game::clock::ClockTimes;
 use crate::game::Playable;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
@@ -270,26 +272,40 @@ impl Player for UqciPlayer {
     }
 
     fn think(&mut self, game: &dyn Playable) -> Thinking {
+        let go = Go {
+            movetime: Some(self.movetime.as_millis() as u64),
+            ..Go::default()
+        };
+        self.go_on(game, go, self.movetime)
+    }
+
+    /// On a clock the engine gets both clocks (`go wtime … btime … winc … binc …`) and
+    /// manages its time; it is waited for as long as its clock has.
+    fn think_on_clock(&mut self, game: &dyn Playable, times: &ClockTimes) -> Thinking {
+        let go = clock_go(times);
+        let wait = times.of(game.to_move());
+        self.go_on(game, go, wait)
+    }
+}
+
+impl UqciPlayer {
+    /// Sends the position and `go`; waits `wait` (and a margin) for the answer.
+    fn go_on(&mut self, game: &dyn Playable, go: Go, wait: Duration) -> Thinking {
         let Some(game) = game.quantum() else {
             return Thinking::done(Err(PlayerError::Engine(
                 "a UQCI engine plays Quantum Chess only, not the variants".into(),
             )));
         };
         let session = self.connection.session();
-        let movetime = self.movetime;
         // The moves are read here: a detached copy keeps the state, not the history.
         let setup = position(game);
         let root = game.detached();
         Thinking::spawn(move |stop, progress| {
             session.run(|p| {
                 p.send(&setup)?;
-                let go = Go {
-                    movetime: Some(movetime.as_millis() as u64),
-                    ..Go::default()
-                };
                 let started = Instant::now();
                 let mut last = None;
-                let best = p.go(go, movetime + MARGIN, stop, &mut |i| {
+                let best = p.go(go, wait + MARGIN, stop, &mut |i| {
                     let info = info(i, started.elapsed());
                     progress(&info);
                     last = Some(info);

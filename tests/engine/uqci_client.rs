@@ -438,3 +438,25 @@ mod uci {
         assert_eq!(v["moves"]["first"]["moves"], 8);
     }
 }
+
+#[test]
+fn on_a_clock_the_engine_gets_both_clocks_and_the_increments() {
+    use qchess::game::clock::ClockTimes;
+    let seen = std::env::temp_dir().join(format!("qchess-go-{}.txt", std::process::id()));
+    let on_go = format!("echo \"$rest\" > {}; echo bestmove e2e4", seen.display());
+    let cmd = fake("clock", HANDSHAKE_OK, &on_go);
+    let g = Game::standard(GameOptions::default());
+    let mut p = UqciPlayer::new(&cmd, Duration::from_millis(100));
+    let times = ClockTimes {
+        remaining: [Duration::from_secs(60), Duration::from_millis(30_500)],
+        increment: Duration::from_secs(2),
+    };
+    let choice = p.think_on_clock(&g, &times).wait().expect("an answer");
+    assert_eq!(choice.mv, "e2e4");
+    let go = std::fs::read_to_string(&seen).unwrap();
+    for part in ["wtime 60000", "btime 30500", "winc 2000", "binc 2000"] {
+        assert!(go.contains(part), "{part} in {go}");
+    }
+    assert!(!go.contains("movetime"), "{go}");
+    let _ = std::fs::remove_file(&seen);
+}
