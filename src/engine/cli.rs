@@ -5,6 +5,7 @@ use super::matches::{run_match, MatchError, MatchOptions, Result1};
 use super::spec::PlayerSpec;
 use super::uci::UciSettings;
 use crate::cli::{Done, Failure, Outcome};
+use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -67,6 +68,17 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
+    /// Both players on a clock: MIN+INC (minutes each, seconds added per move), e.g.
+    /// 1+0; a player whose time runs out loses on time (listed with how the games
+    /// ended). Default: none, each player thinks by its own limits.
+    #[arg(long, value_name = "MIN+INC", value_parser = parse_time_control)]
+    pub clock: Option<TimeControl>,
+}
+
+/// `--clock`: a time control (`none` is the default already).
+fn parse_time_control(s: &str) -> Result<TimeControl, String> {
+    s.parse()
+        .map_err(|e: crate::game::clock::BadTimeControl| e.to_string())
 }
 
 /// A probability from 0 to 1.
@@ -104,6 +116,7 @@ fn play_match(args: &MatchArgs) -> Result<String, MatchError> {
         variant: args.variant,
         backend: args.backend,
         jobs: args.jobs,
+        clock: args.clock,
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(

@@ -17,6 +17,7 @@ use super::spec::PlayerSpec;
 use super::tally::Tally;
 use crate::chess::board::{Kind, Piece};
 use crate::chess::{Color, Status};
+use crate::game::clock::{Clock, TimeControl};
 use crate::game::{new_game, PlayError, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use serde_json::{json, Value};
@@ -48,6 +49,10 @@ pub struct MatchOptions {
     /// and results do not depend on it; the times per move do (the games share the
     /// machine).
     pub jobs: u32,
+    /// A time control both players play under (none: each player's own limits). A
+    /// player whose clock runs out before it answers loses on time; the time the
+    /// simulator takes to play a move is on nobody's clock.
+    pub clock: Option<TimeControl>,
 }
 
 /// How one game ended, for the first player.
@@ -428,6 +433,7 @@ fn play_game(
     ];
     let mut moves = Vec::new();
     let mut tallies = [Tally::default(); 2];
+    let mut clock = opts.clock.map(Clock::new);
     let first_color = if first_is_white {
         Color::White
     } else {
@@ -496,13 +502,30 @@ fn play_game(
             return Ok(record(Result1::Draw, None, moves, board.as_ref(), tallies));
         }
         let t = Instant::now();
-        let answer = players[slot].think(board.as_ref()).wait();
-        times[slot].push(t.elapsed());
+        let side = board.to_move();
+        let answer = match &mut clock {
+            Some(c) => {
+                c.start(side, t);
+                players[slot]
+                    .think_on_clock(board.as_ref(), &c.times(t))
+                    .wait()
+            }
+            None => players[slot].think(board.as_ref()).wait(),
+        };
+        let answered = Instant::now();
+        times[slot].push(answered - t);
         let loses = if first_to_move {
             Result1::Loss
         } else {
             Result1::Win
         };
+        if let Some(c) = &mut clock {
+            if c.flag(answered) == Some(side) {
+                let end = format!("{} lost on time", players[slot].name());
+                return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
+            }
+            c.moved(side, answered);
+        }
         match answer {
             Ok(choice) => match play_counted(board.as_mut(), &choice.mv, &mut tallies[slot]) {
                 Ok(played) => moves.push(played),
@@ -708,6 +731,7 @@ mod tests {
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
             jobs: 1,
+            clock: None,
         };
         let mut seen = 0;
         let r = run_match(&opts, &mut |_| seen += 1).unwrap();
@@ -738,6 +762,7 @@ mod tests {
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
             jobs: 1,
+            clock: None,
         };
         let one = run_match(&opts, &mut |_| {}).unwrap();
         let mut heard = Vec::new();

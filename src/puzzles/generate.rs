@@ -124,6 +124,7 @@ pub fn generate(
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
             jobs: opts.jobs,
+            clock: None,
         },
         &mut |_| {},
     )?;

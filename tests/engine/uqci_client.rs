@@ -460,3 +460,67 @@ fn on_a_clock_the_engine_gets_both_clocks_and_the_increments() {
     assert!(!go.contains("movetime"), "{go}");
     let _ = std::fs::remove_file(&seen);
 }
+
+/// A match on a clock between `first` and random, 2 games of at most 20 plies.
+fn clocked_match(
+    first: qchess::engine::PlayerSpec,
+    clock: &str,
+) -> qchess::engine::matches::MatchReport {
+    use qchess::engine::matches::{run_match, MatchOptions};
+    let opts = MatchOptions {
+        first,
+        second: qchess::engine::PlayerSpec::Random,
+        games: 2,
+        seed: 5,
+        max_plies: 20,
+        adjudicate_below: 0.01,
+        variant: qchess::game::RuleSet::Quantum,
+        backend: qchess::quantum::BackendKind::Sparse,
+        jobs: 1,
+        clock: Some(clock.parse().unwrap()),
+    };
+    run_match(&opts, &mut |_| {}).unwrap()
+}
+
+#[test]
+fn a_match_on_a_clock_reports_a_loss_on_time() {
+    // An engine that takes a second over a 0.3 s clock.
+    let slow = fake("slow", HANDSHAKE_OK, "sleep 1; echo bestmove e2e4");
+    let r = clocked_match(qchess::engine::PlayerSpec::Uqci(slow.clone()), "0.005+0");
+    assert_eq!(r.losses, 2, "{r:?}");
+    for g in &r.games {
+        assert!(g.end.ends_with("lost on time"), "{}", g.end);
+    }
+    assert!(r.to_text().contains("lost on time (2)"), "{}", r.to_text());
+}
+
+#[test]
+fn qchess_on_a_short_clock_does_not_flag() {
+    let r = clocked_match(qchess::engine::PlayerSpec::Engine(1), "0.1+0");
+    for g in &r.games {
+        assert!(!g.end.contains("on time"), "{}", g.end);
+    }
+}
+
+/// Long: `cargo test --test engine -- --ignored at_1_0`.
+#[test]
+#[ignore]
+fn qchess_at_1_0_never_flags_over_ten_games_against_random() {
+    use qchess::engine::matches::{run_match, MatchOptions};
+    let opts = MatchOptions {
+        first: qchess::engine::PlayerSpec::Engine(3),
+        second: qchess::engine::PlayerSpec::Random,
+        games: 10,
+        seed: 11,
+        max_plies: 300,
+        adjudicate_below: 0.01,
+        variant: qchess::game::RuleSet::Quantum,
+        backend: qchess::quantum::BackendKind::Sparse,
+        jobs: 1,
+        clock: Some("1+0".parse().unwrap()),
+    };
+    let r = run_match(&opts, &mut |_| {}).unwrap();
+    for g in &r.games {
+        assert!(!g.end.contains("on time"), "game {}: {}", g.index, g.end);
+    }
+}
