@@ -1125,6 +1125,9 @@ impl App {
         if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.marked()) {
             said = format!("{} · {said}", v.words());
         }
+        if let Some(e) = self.ending.as_ref().filter(|_| ply == n) {
+            said = format!("{said}; then {}", e.reason);
+        }
         self.say(Tone::Info, said);
     }
 

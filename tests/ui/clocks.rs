@@ -191,3 +191,31 @@ fn saved_clocks_come_back_in_replay_and_on_resume() {
     assert!(resumed.clock_facts()[0].starts_with('▶'));
     let _ = Players::default();
 }
+
+#[test]
+fn a_replay_shows_how_a_decided_game_ended() {
+    let mut app = clocked("5+0");
+    typed(&mut app, "e2e4");
+    press(&mut app, KeyCode::Char('X'));
+    press(&mut app, KeyCode::Char('y'));
+    let saved = app.record();
+    let path = std::path::Path::new("resigned.toml");
+    let back = SavedGame::parse(&saved.to_toml(), path).unwrap();
+    assert_eq!(back.result, Status::WhiteWins);
+    let full = back.replay(path, None, 20, 1 << 16, None).unwrap();
+    let ending = back.reason.clone().map(|reason| qchess::game::clock::Ending {
+        status: back.result,
+        reason,
+    });
+    let mut replay = App::new(full, paint(), false)
+        .with_ending(ending)
+        .into_replay();
+    assert_eq!(replay.status(), Status::Ongoing, "at the start");
+    press(&mut replay, KeyCode::End);
+    assert_eq!(replay.status(), Status::WhiteWins);
+    assert!(
+        replay.message().text.ends_with("; then black resigned"),
+        "{}",
+        replay.message().text
+    );
+}
