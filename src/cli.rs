@@ -4,6 +4,7 @@
 //! its module (`ui::cli`, `analyze::cli`, `server::cli`, …); `main` only dispatches.
 
 use crate::chess::Square;
+use crate::game::clock::{parse_clock, TimeControl};
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::ui::color::ColorChoice;
@@ -129,6 +130,15 @@ pub fn parse_dense_limit(s: &str) -> Result<u32, String> {
 /// `--sparse-limit`: the largest sparse state, in branches.
 pub fn parse_sparse_limit(s: &str) -> Result<usize, String> {
     crate::config::file::check_sparse_limit(whole_number(s)?).map_err(|e| e.to_string())
+}
+
+/// `--clock`'s value: a time control, or none (`none`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockFlag(pub Option<TimeControl>);
+
+/// `--clock`: `MIN+INC` or `none`.
+pub fn parse_clock_flag(s: &str) -> Result<ClockFlag, String> {
+    parse_clock(s).map(ClockFlag).map_err(|e| e.to_string())
 }
 
 /// A flag's whole number, before its range is checked.

@@ -4,8 +4,7 @@
 use super::matches::{run_match, MatchError, MatchOptions, Result1};
 use super::spec::PlayerSpec;
 use super::uci::UciSettings;
-use crate::cli::{Done, Failure, Outcome};
-use crate::game::clock::TimeControl;
+use crate::cli::{parse_clock_flag, ClockFlag, Done, Failure, Outcome};
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -71,14 +70,8 @@ pub struct MatchArgs {
     /// Both players on a clock: MIN+INC (minutes each, seconds added per move), e.g.
     /// 1+0; a player whose time runs out loses on time (listed with how the games
     /// ended). Default: none, each player thinks by its own limits.
-    #[arg(long, value_name = "MIN+INC", value_parser = parse_time_control)]
-    pub clock: Option<TimeControl>,
-}
-
-/// `--clock`: a time control (`none` is the default already).
-fn parse_time_control(s: &str) -> Result<TimeControl, String> {
-    s.parse()
-        .map_err(|e: crate::game::clock::BadTimeControl| e.to_string())
+    #[arg(long, value_name = "MIN+INC", value_parser = parse_clock_flag)]
+    pub clock: Option<ClockFlag>,
 }
 
 /// A probability from 0 to 1.
@@ -116,7 +109,7 @@ fn play_match(args: &MatchArgs) -> Result<String, MatchError> {
         variant: args.variant,
         backend: args.backend,
         jobs: args.jobs,
-        clock: args.clock,
+        clock: args.clock.and_then(|c| c.0),
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(

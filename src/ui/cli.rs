@@ -6,12 +6,12 @@ use super::open::Open;
 use super::terminal::Ended;
 use super::PlayOptions;
 use crate::cli::{
-    parse_backend, parse_color, parse_dense_limit, parse_level, parse_sparse_limit, parse_variant,
-    Done, Failure, Outcome,
+    parse_backend, parse_clock_flag, parse_color, parse_dense_limit, parse_level,
+    parse_sparse_limit, parse_variant, ClockFlag, Done, Failure, Outcome,
 };
 use crate::config::{Pieces, PlayFlags};
 use crate::engine::strength::Strength;
-use crate::game::clock::{parse_clock, TimeControl};
+use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::record::Players;
@@ -59,21 +59,11 @@ pub struct PlayArgs {
     /// after each move, e.g. 5+3 or 0.5+0; none (the default) plays without clocks. A
     /// player whose time runs out loses; the computer spends its time from its clock.
     #[arg(long, value_name = "MIN+INC", value_parser = parse_clock_flag, conflicts_with = "load")]
-    clock: Option<TimeControlArg>,
+    clock: Option<ClockFlag>,
     #[command(flatten)]
     engine_cmd: EngineCmdArg,
     #[command(flatten)]
     display: DisplayArgs,
-}
-
-/// `--clock`'s value: a time control, or none.
-#[derive(Clone, Copy, Debug)]
-struct TimeControlArg(Option<TimeControl>);
-
-fn parse_clock_flag(s: &str) -> Result<TimeControlArg, String> {
-    parse_clock(s)
-        .map(TimeControlArg)
-        .map_err(|e| e.to_string())
 }
 
 /// The external engine the player names.
