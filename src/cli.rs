@@ -131,6 +131,16 @@ pub fn parse_sparse_limit(s: &str) -> Result<usize, String> {
     crate::config::file::check_sparse_limit(whole_number(s)?).map_err(|e| e.to_string())
 }
 
+/// `--game`: a game's number in its file, from 1.
+pub fn parse_game_number(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "\"{s}\" is not a game number: games are numbered from 1"
+        )),
+    }
+}
+
 /// A flag's whole number, before its range is checked.
 fn whole_number(s: &str) -> Result<i64, String> {
     s.parse()

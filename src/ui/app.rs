@@ -1132,11 +1132,7 @@ impl App {
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
     fn autosave(&mut self) {
-        let saved = SavedGame::of(
-            self.game.as_ref(),
-            &self.recorder.players,
-            &self.recorder.date,
-        );
+        let saved = self.recorder.saved(self.game.as_ref());
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.set_message(m);
         }
@@ -1462,11 +1458,7 @@ impl Asking for App {
         &self.recorder
     }
     fn record(&self) -> SavedGame {
-        SavedGame::of(
-            self.history_game(),
-            &self.recorder.players,
-            &self.recorder.date,
-        )
+        self.recorder.saved(self.history_game())
     }
     fn playing(&self) -> bool {
         // At a table, leaving loses nothing: the table keeps the game and the seat; a

@@ -62,6 +62,9 @@ pub struct PlayOptions {
     pub engine_cmd: Option<String>,
     /// How long the external engine thinks per move.
     pub engine_movetime: Duration,
+    /// Which game of a saved game file to open (from 1; `--game`); the first when
+    /// `None`.
+    pub game: Option<usize>,
 }
 
 impl Default for PlayOptions {
@@ -85,6 +88,7 @@ impl Default for PlayOptions {
             engine_level: crate::engine::level::DEFAULT_LEVEL,
             engine_cmd: None,
             engine_movetime: crate::uqci::client::DEFAULT_MOVETIME,
+            game: None,
         }
     }
 }
@@ -152,7 +156,9 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
     let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
-        Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
+        Open::Load(path) | Open::Replay(path) => {
+            Some((path.clone(), crate::record::load_game(path, opts.game)?))
+        }
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
             let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
@@ -175,6 +181,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         Some((path, saved)) => {
             let r = Recorder {
                 players: saved.players.clone(),
+                tags: saved.tags.clone(),
                 ..recorder
             };
             match opts.open {
