@@ -92,7 +92,7 @@ const UNKNOWN_DATE: &str = "????.??.??";
 
 /// The tags `to_pgn` writes from a saved game's own fields; a kept tag of one of these
 /// names is not written again.
-const OWN: [&str; 14] = [
+const OWN: [&str; 13] = [
     "Event",
     "Site",
     "Date",
@@ -106,7 +106,6 @@ const OWN: [&str; 14] = [
     SEED_TAG,
     BACKEND_TAG,
     FREE_TURNS_TAG,
-    "UTCDate",
 ];
 
 /// A saved game as a PGN game, ready for [`super::write`].
@@ -147,7 +146,7 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
     if let Some((day, time)) = &date {
         put("UTCDate", day.clone());
         put("UTCTime", time.clone());
-        written.push("UTCTime");
+        written.extend(["UTCDate", "UTCTime"]);
     }
     for (tag, name) in [
         ("WhiteType", &saved.players.white),
@@ -284,14 +283,14 @@ pub fn from_pgn(game: &PgnGame) -> Result<SavedGame, ImportError> {
 /// The tags qchess has no field for, first of each name: those [`to_pgn`] writes again
 /// from the saved game's fields, and roster tags that say "unknown", are left out.
 fn kept_tags(game: &PgnGame, players: &Players, dated: bool) -> BTreeMap<String, String> {
-    let day = game.value("UTCDate");
     let mut kept = BTreeMap::new();
     for t in &game.tags {
         let derived = match t.name.as_str() {
             "White" | "Black" | "Result" | "Variant" | "SetUp" | "FEN" => true,
             SEED_TAG | BACKEND_TAG | FREE_TURNS_TAG => true,
             "UTCDate" | "UTCTime" => dated,
-            "Date" => t.value == UNKNOWN_DATE || (dated && Some(t.value.as_str()) == day),
+            // With a date from UTCDate and UTCTime, `Date` is written from it.
+            "Date" => dated || t.value == UNKNOWN_DATE,
             // Unknown, as PGN writes it: written again so when there is nothing else.
             "Event" | "Site" | "Round" => t.value == "?",
             "WhiteType" => computer_name(&players.white) && t.value == "program",

@@ -11,7 +11,7 @@ pub enum Token {
     TagOpen,
     /// `]`, the end of a tag pair.
     TagClose,
-    /// A quoted string, its escapes (`\"`, `\\`) undone.
+    /// A quoted string, its escapes (`\"`, `\\`) undone, a control character a space.
     Str(String),
     /// A symbol: a tag's name, or a move (`e4`, `Nf3`, `b1^a3c3`, `e4xd5.m1`, `O-O`).
     Symbol(String),
@@ -147,6 +147,8 @@ impl Lexer {
                                 }
                                 _ => s.push('\\'),
                             },
+                            // A tab (or another control character) is a space.
+                            Some(c) if c.is_control() => s.push(' '),
                             Some(c) => s.push(c),
                         }
                     }
@@ -180,7 +182,8 @@ impl Lexer {
                     } else {
                         let rest = self.take_while(continues_symbol);
                         let word = format!("{digits}{rest}");
-                        match GameResult::parse(&word) {
+                        // A result with a check mark stays a result (`1-0+`).
+                        match GameResult::parse(word.trim_end_matches(['+', '#'])) {
                             Some(r) => Token::Result(r),
                             None => Token::Symbol(word),
                         }
@@ -257,7 +260,7 @@ mod tests {
     #[test]
     fn tags_moves_numbers_and_results() {
         assert_eq!(
-            kinds("[Event \"A \\\"b\\\" \\\\ c\"]\n1. e4 e5 2.Nf3 1-0"),
+            kinds("[Event \"A \\\"b\\\" \\\\\tc\"]\n1. e4 e5 2.Nf3 1-0"),
             vec![
                 Token::TagOpen,
                 sym("Event"),
@@ -272,7 +275,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            kinds("12... O-O-O 0-0 0-1 1/2-1/2 ½-½ *"),
+            kinds("12... O-O-O 0-0 0-1 1/2-1/2 ½-½ 1-0+ *"),
             vec![
                 Token::MoveNumber,
                 sym("O-O-O"),
@@ -280,6 +283,7 @@ mod tests {
                 Token::Result(GameResult::BlackWins),
                 Token::Result(GameResult::Draw),
                 Token::Result(GameResult::Draw),
+                Token::Result(GameResult::WhiteWins),
                 Token::Result(GameResult::Unknown),
             ]
         );

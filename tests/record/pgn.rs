@@ -618,3 +618,39 @@ fn a_loaded_pgn_keeps_its_tags_in_the_games_saves() {
     rec.restart(1);
     assert!(rec.tags.is_empty());
 }
+
+#[test]
+fn an_imported_game_exports_and_imports_to_the_same_game() {
+    let files = [
+        HAND_WRITTEN.to_string(),
+        // Dated by UTCDate and UTCTime: Date follows them.
+        "[Date \"2020.01.01\"] [UTCDate \"2026.11.26\"] [UTCTime \"10:11:12\"] 1. e4 *".into(),
+        // Half a date, a human marked so, a computer marked otherwise, a tab in a value.
+        "[UTCDate \"2026.11.26\"] [WhiteType \"human\"] [Black \"qchess level 2\"]\n\
+         [BlackType \"human\"] [Annotator \"A\tB\"] 1. e4 e5 1/2-1/2"
+            .into(),
+        "[Variant \"Standard\"] [Event \"?\"] [Round \"-\"] 1. d4 $1 d5 ; hi\n0-1".into(),
+    ];
+    for text in &files {
+        let games = pgn::read(text).unwrap();
+        let saved = pgn::from_pgn(&games[0]).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let (out, back) = through_pgn(&saved);
+        assert_eq!(back, saved, "{text}\n---\n{out}");
+    }
+    let games = pgn::read(&files[1]).unwrap();
+    let saved = pgn::from_pgn(&games[0]).unwrap();
+    assert_eq!(saved.date, "2026-11-26T10:11:12Z");
+    assert!(saved.tags.is_empty(), "{:?}", saved.tags);
+    let games = pgn::read(&files[2]).unwrap();
+    let saved = pgn::from_pgn(&games[0]).unwrap();
+    assert_eq!(saved.date, "");
+    assert_eq!(saved.tags.get("Annotator").map(String::as_str), Some("A B"));
+    assert_eq!(
+        saved.tags.get("BlackType").map(String::as_str),
+        Some("human")
+    );
+    assert_eq!(
+        saved.tags.get("UTCDate").map(String::as_str),
+        Some("2026.11.26")
+    );
+}
