@@ -416,8 +416,10 @@ fn several_games_in_one_file() {
     let dir = temp_dir("two");
     let path = dir.join("two.pgn");
     let first = SavedGame::of(&random_game(7, 12), &Players::default(), "");
-    let mut second_players = Players::default();
-    second_players.white = "qchess level 3".into();
+    let second_players = Players {
+        white: "qchess level 3".into(),
+        ..Players::default()
+    };
     let second = SavedGame::of(&random_game(8, 20), &second_players, "");
     let games = [pgn::to_pgn(&first), pgn::to_pgn(&second)];
     fs::write(&path, pgn::write_all(&games)).unwrap();
