@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS
 #
-# TARGET is one of: notation fen saved_game config skat_endgame qasm uqci (`list` prints
+# TARGET is one of: notation fen saved_game config skat_endgame qasm uqci pgn (`list` prints
 # them). The targets live in fuzz/ (a cargo-fuzz crate outside the main build); the
 # committed seeds are fuzz/seeds/TARGET, what the fuzzer learns goes to fuzz/corpus/TARGET
 # and a crashing input to fuzz/artifacts/TARGET. Needs cargo-fuzz

@@ -141,6 +141,16 @@ pub fn parse_clock_flag(s: &str) -> Result<ClockFlag, String> {
     parse_clock(s).map(ClockFlag).map_err(|e| e.to_string())
 }
 
+/// `--game`: a game's number in its file, from 1.
+pub fn parse_game_number(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "\"{s}\" is not a game number: games are numbered from 1"
+        )),
+    }
+}
+
 /// A flag's whole number, before its range is checked.
 fn whole_number(s: &str) -> Result<i64, String> {
     s.parse()

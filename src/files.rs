@@ -93,6 +93,19 @@ pub fn read_text(path: &Path) -> io::Result<String> {
     })
 }
 
+/// The path with links and `..` resolved; for a file that does not exist yet, its folder
+/// resolved and the name joined.
+pub fn canonical(p: &Path) -> Option<PathBuf> {
+    if let Ok(c) = p.canonicalize() {
+        return Some(c);
+    }
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.canonicalize().ok()?,
+        _ => std::env::current_dir().ok()?,
+    };
+    Some(parent.join(p.file_name()?))
+}
+
 /// Writes `contents` to `path` so that the file is either the old one or the new one,
 /// never a mix: a temporary file beside it is written, flushed to disk and renamed over.
 /// Missing parent folders are made.

@@ -48,7 +48,8 @@ enum Command {
     Uqci,
     /// The Skat lab: card quality from a superposition of card distributions.
     Skat(qchess::skat::cli::SkatArgs),
-    /// Write a saved Quantum Chess game's circuit as OpenQASM 3.
+    /// Write a saved game as PGN (--pgn), or a Quantum Chess game's circuit as
+    /// OpenQASM 3 (--qasm).
     Export(qchess::qasm::cli::ExportArgs),
     /// The configuration file: where it is, or write one with the defaults.
     #[command(subcommand)]

@@ -4,6 +4,9 @@
 //! A saved game holds the start position, the seed and the moves in canonical notation
 //! with their recorded `.m0`/`.m1` outcomes; loading replays the moves with those outcomes
 //! forced, so the loaded state is the saved one on either backend.
+//!
+//! A file whose name ends in `.pgn` is Quantum PGN instead ([`crate::pgn`]): [`load_game`]
+//! opens one game of it, [`save`] writes one.
 
 use crate::chess::{Color, GameOptions, Status};
 use crate::config::FileError;
@@ -12,6 +15,7 @@ use crate::game::clock::{BadTimeControl, TimeControl};
 use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -84,6 +88,10 @@ pub struct SavedGame {
     /// The players' names.
     #[serde(default)]
     pub players: Players,
+    /// PGN tags qchess has no field for (`Event`, `Site`, `Round`, `ECO`, ...), kept
+    /// from an imported game and written back on export (docs/pgn.md).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, String>,
     /// Why the game ended when its rules did not end it ("white lost on time", "black
     /// resigned", "draw agreed"); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,6 +220,24 @@ pub enum RecordError {
         /// Why it failed.
         reason: String,
     },
+    /// A PGN file that is not PGN, or a game of it that does not import: where and why.
+    #[error("{path}: {message}")]
+    Pgn {
+        /// The file.
+        path: PathBuf,
+        /// The game (when the file has several), line, column, ply and reason.
+        message: String,
+    },
+    /// The game asked for (`--game N`) is not in the file.
+    #[error("{path} holds {count} game{}: there is no game {asked} (--game takes 1 to {count})", if *.count == 1 { "" } else { "s" })]
+    NoSuchGame {
+        /// The file.
+        path: PathBuf,
+        /// The number asked for.
+        asked: usize,
+        /// How many games the file holds.
+        count: usize,
+    },
     /// The autosave file is being written by another running game.
     #[error("{0}; quit that game first, or resume another")]
     InUse(InUse),
@@ -240,6 +266,7 @@ impl SavedGame {
             result: game.status(),
             moves: game.history().into_iter().map(|m| m.text).collect(),
             players: players.clone(),
+            tags: BTreeMap::new(),
             reason: None,
             clock: None,
             review: None,
@@ -294,6 +321,19 @@ impl SavedGame {
         saved.backend_kind(&path)?;
         if let Some(c) = &saved.clock {
             c.time_control(&path)?;
+        }
+        if let Some(bad) = saved
+            .tags
+            .keys()
+            .find(|k| !crate::pgn::read::valid_tag_name(k))
+        {
+            return Err(RecordError::Field {
+                path,
+                key: "tags",
+                message: format!(
+                    "\"{bad}\" is not a PGN tag name (letters, digits and _, from a letter)"
+                ),
+            });
         }
         Ok(saved)
     }
@@ -412,6 +452,8 @@ pub struct Recorder {
     pub data_dir: Option<PathBuf>,
     /// Whether autosave is on.
     pub autosave: bool,
+    /// PGN tags of the game opened, kept in what is saved ([`SavedGame::tags`]).
+    pub tags: BTreeMap<String, String>,
     /// The lock on `autosave_to`; `None` when the lock file could not be made (the
     /// autosave itself then reports why it fails).
     pub(crate) lock: Option<Arc<AutosaveLock>>,
@@ -426,6 +468,7 @@ impl Recorder {
             autosave_to: None,
             data_dir,
             autosave,
+            tags: BTreeMap::new(),
             lock: None,
         };
         r.restart(now);
@@ -462,10 +505,11 @@ impl Recorder {
         })
     }
 
-    /// Starts a new game at `now`: a new date and a new autosave file of its own
-    /// (locked at once).
+    /// Starts a new game at `now`: a new date, no tags, and a new autosave file of its
+    /// own (locked at once).
     pub fn restart(&mut self, now: u64) {
         self.date = iso_date(now);
+        self.tags.clear();
         self.lock = None;
         self.autosave_to = None;
         let (Some(dir), true) = (&self.data_dir, self.autosave) else {
@@ -485,6 +529,14 @@ impl Recorder {
             }
             self.autosave_to = Some(path);
             return;
+        }
+    }
+
+    /// The record of `game` as this recorder saves it: its players, date and tags.
+    pub fn saved(&self, game: &dyn Playable) -> SavedGame {
+        SavedGame {
+            tags: self.tags.clone(),
+            ..SavedGame::of(game, &self.players, &self.date)
         }
     }
 
@@ -513,26 +565,70 @@ impl Recorder {
 }
 
 /// Reads and checks a saved game file (a regular file of at most
-/// [`crate::files::MAX_BYTES`]).
+/// [`crate::files::MAX_BYTES`]): qchess's TOML, or the first game of a `.pgn` file.
 pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
+    load_game(path, None)
+}
+
+/// Game `number` (from 1; the first when `None`) of a saved game file: a `.pgn` file
+/// may hold several, a qchess TOML file holds one. What every command that opens a
+/// saved game calls.
+pub fn load_game(path: &Path, number: Option<usize>) -> Result<SavedGame, RecordError> {
+    if crate::pgn::file::is_pgn(path) {
+        return crate::pgn::load(path, number);
+    }
     let text = crate::files::read_text(path).map_err(|source| RecordError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    SavedGame::parse(&text, path)
+    let saved = SavedGame::parse(&text, path)?;
+    match number {
+        None | Some(1) => Ok(saved),
+        Some(asked) => Err(RecordError::NoSuchGame {
+            path: path.to_path_buf(),
+            asked,
+            count: 1,
+        }),
+    }
 }
 
-/// Saves `game` to `path`, refusing to replace a file that is not a qchess saved game.
-pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {
-    if path.exists() {
-        if let Err(e) = load(path) {
-            return Err(RecordError::WouldClobber {
-                path: path.to_path_buf(),
-                why: e.to_string(),
-            });
-        }
+/// The games of a saved game file, in brief (a qchess TOML file: its one game).
+pub fn list_games(path: &Path) -> Result<Vec<crate::pgn::GameSummary>, RecordError> {
+    if crate::pgn::file::is_pgn(path) {
+        return crate::pgn::list(path);
     }
-    write_atomic(path, &game.to_toml()).map_err(|source| RecordError::Io {
+    let saved = load(path)?;
+    Ok(vec![crate::pgn::GameSummary {
+        number: 1,
+        white: saved.players.white,
+        black: saved.players.black,
+        result: crate::pgn::GameResult::of(saved.result),
+        plies: saved.moves.len(),
+    }])
+}
+
+/// Saves `game` to `path`, as PGN when the name ends in `.pgn`, else as qchess's TOML;
+/// refuses to replace a file that is not a saved game (a PGN file is one when it reads
+/// as PGN).
+pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {
+    let clobber = |why: String| RecordError::WouldClobber {
+        path: path.to_path_buf(),
+        why,
+    };
+    let text = if crate::pgn::file::is_pgn(path) {
+        if let Some(why) = crate::pgn::file::not_pgn(path) {
+            return Err(clobber(why));
+        }
+        crate::pgn::file::text(game)
+    } else {
+        if path.exists() {
+            if let Err(e) = load(path) {
+                return Err(clobber(e.to_string()));
+            }
+        }
+        game.to_toml()
+    };
+    write_atomic(path, &text).map_err(|source| RecordError::Io {
         path: path.to_path_buf(),
         source,
     })

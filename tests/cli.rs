@@ -1,5 +1,5 @@
 //! The command line, one test binary: `qchess analyze` (with the engine and the QASM
-//! export), `qchess config` and the settings, `qchess puzzles`.
+//! export), `qchess config` and the settings, `qchess puzzles`, PGN in and out.
 
 mod support;
 
@@ -9,6 +9,8 @@ mod analyze;
 mod config;
 #[path = "cli/engine.rs"]
 mod engine;
+#[path = "cli/pgn.rs"]
+mod pgn;
 #[path = "cli/puzzles.rs"]
 mod puzzles;
 #[path = "cli/qasm.rs"]

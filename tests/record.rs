@@ -1,10 +1,12 @@
-//! Saved games, one test binary: round trips, autosaves, replays, reviews kept in the
-//! file, and faults and bad input.
+//! Saved games, one test binary: round trips, autosaves, replays, Quantum PGN,
+//! reviews kept in the file, and faults and bad input.
 
 mod support;
 
 #[path = "record/faults.rs"]
 mod faults;
+#[path = "record/pgn.rs"]
+mod pgn;
 #[path = "record/reviews.rs"]
 mod reviews;
 #[path = "record/saved.rs"]

@@ -5,32 +5,42 @@ use super::{run_variant, to_json, to_text, variant_json, variant_text, write_qas
 use super::{BestRequest, Request};
 use crate::chess::Square;
 use crate::cli::{
-    parse_backend, parse_dense_limit, parse_level, parse_sparse_limit, parse_square, parse_variant,
-    Done, Failure, Outcome,
+    parse_backend, parse_dense_limit, parse_game_number, parse_level, parse_sparse_limit,
+    parse_square, parse_variant, Done, Failure, Outcome,
 };
-use crate::game::RuleSet;
+use crate::game::{Playable, RuleSet};
 use crate::quantum::BackendKind;
+use crate::record::{Players, SavedGame};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Options of `qchess analyze`.
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("outputs").args(["qasm", "pgn"]).multiple(true)))]
 pub struct AnalyzeArgs {
     /// Start position as FEN (default: the standard start).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     fen: Option<String>,
-    /// Moves in Quantum Chess notation, separated by spaces.
+    /// Moves in Quantum Chess notation, separated by spaces (after the loaded game's,
+    /// with --load).
     #[arg(long, default_value = "")]
     moves: String,
+    /// Start from a saved game: qchess's TOML, or a PGN file (.pgn); its start, seed,
+    /// rule system and moves.
+    #[arg(long, value_name = "FILE")]
+    load: Option<PathBuf>,
+    /// Which game of a PGN file with several to load (from 1; default the first).
+    #[arg(long, value_name = "N", requires = "load", value_parser = parse_game_number)]
+    game: Option<usize>,
     /// Simulator backend.
     #[arg(long, default_value = "sparse", value_parser = parse_backend)]
     backend: BackendKind,
     /// Seed for the random outcomes of unforced measurements.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "load")]
     seed: u64,
     /// Let any side move (turn order not enforced).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     free_turns: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -40,7 +50,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     explain: bool,
     /// Rule system: quantum (Quantum Chess), harmonics or haft.
-    #[arg(long, default_value = "quantum", value_parser = parse_variant)]
+    #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
     variant: RuleSet,
     /// Report the Bell correlations of two squares (e.g. --bell a3 c3).
     #[arg(long, num_args = 2, value_names = ["SQ1", "SQ2"], value_parser = parse_square)]
@@ -51,6 +61,9 @@ pub struct AnalyzeArgs {
     /// Also write the game's circuit as OpenQASM 3 to this file.
     #[arg(long, value_name = "OUT")]
     qasm: Option<PathBuf>,
+    /// Also write the game as PGN to this file.
+    #[arg(long, value_name = "OUT")]
+    pgn: Option<PathBuf>,
     /// Also search for the best move of the side to move (JSON: `best`).
     #[arg(long)]
     best: bool,
@@ -66,25 +79,35 @@ pub struct AnalyzeArgs {
     /// Largest sparse state, in branches (default 4194304).
     #[arg(long, value_name = "N", value_parser = parse_sparse_limit)]
     sparse_limit: Option<usize>,
-    /// Let --qasm replace a file that is not an earlier qchess export.
-    #[arg(long, requires = "qasm")]
+    /// Let --qasm replace a file that is not an earlier qchess export, and --pgn one
+    /// that is not PGN.
+    #[arg(long, requires = "outputs")]
     force: bool,
+}
+
+/// What `--load` brings: the saved game, and where it came from.
+struct Loaded {
+    saved: SavedGame,
+    file: PathBuf,
 }
 
 /// Runs `qchess analyze`: the report as text or JSON, and the circuit with --qasm.
 pub fn run(args: AnalyzeArgs) -> Outcome {
     let AnalyzeArgs {
-        fen,
-        moves,
+        mut fen,
+        mut moves,
+        load,
+        game,
         backend,
-        seed,
-        free_turns,
+        mut seed,
+        mut free_turns,
         json,
         explain,
-        variant,
+        mut variant,
         bell,
         entanglement,
         qasm,
+        pgn,
         best,
         level,
         movetime,
@@ -92,6 +115,28 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         sparse_limit,
         force,
     } = args;
+    let loaded = match load {
+        None => None,
+        Some(file) => {
+            let saved = crate::record::load_game(&file, game).map_err(Failure::new)?;
+            variant = saved.rules(&file).map_err(Failure::new)?;
+            fen.clone_from(&saved.start);
+            seed = saved.seed;
+            free_turns = saved.free_turns;
+            moves = saved
+                .moves
+                .iter()
+                .map(String::as_str)
+                .chain(moves.split_whitespace())
+                .collect::<Vec<_>>()
+                .join(" ");
+            Some(Loaded { saved, file })
+        }
+    };
+    let pgn_out = |game: &dyn Playable| match &pgn {
+        Some(out) => write_pgn(game, loaded.as_ref(), out, force),
+        None => Ok(()),
+    };
     let search = best.then(|| BestRequest {
         level: level.unwrap_or(crate::engine::level::DEFAULT_LEVEL),
         movetime: movetime.map(Duration::from_millis),
@@ -109,6 +154,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
             )));
         }
         let game = run_variant(variant, fen.as_deref(), &moves, seed).map_err(Failure::new)?;
+        pgn_out(game.as_ref())?;
         return Ok(Done::Print(if json {
             format!("{}\n", variant_json(game.as_ref(), search.as_ref(), seed))
         } else {
@@ -132,9 +178,35 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
     if let Some(path) = &qasm {
         write_qasm(&game, path, force).map_err(Failure::new)?;
     }
+    pgn_out(&game)?;
     Ok(Done::Print(if json {
         format!("{}\n", to_json(&game, &req))
     } else {
         to_text(&game, &req)
     }))
+}
+
+/// Writes the analysed game as PGN to `out` (`--pgn`): with `--load`, with the loaded
+/// game's players, date and tags, and its result while no move was added to it.
+fn write_pgn(
+    game: &dyn Playable,
+    loaded: Option<&Loaded>,
+    out: &std::path::Path,
+    force: bool,
+) -> Result<(), Failure> {
+    let saved = match loaded {
+        None => SavedGame::of(game, &Players::default(), ""),
+        Some(Loaded { saved, .. }) => {
+            let mut now = SavedGame {
+                tags: saved.tags.clone(),
+                ..SavedGame::of(game, &saved.players, &saved.date)
+            };
+            if now.moves == saved.moves && !now.finished() {
+                now.result = saved.result;
+            }
+            now
+        }
+    };
+    let input = loaded.map(|l| l.file.as_path());
+    crate::pgn::file::export(out, &saved, input, force).map_err(Failure::new)
 }

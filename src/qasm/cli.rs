@@ -1,54 +1,101 @@
-//! `qchess export`: its arguments, and the run that replays a saved game and writes its
-//! circuit.
+//! `qchess export`: its arguments, and the run that opens a saved game and writes its
+//! circuit (OpenQASM 3) or the game itself as PGN.
 
-use crate::cli::{Done, Failure, Outcome};
+use crate::cli::{parse_game_number, Done, Failure, Outcome};
 use crate::game::RuleSet;
-use crate::record::RecordError;
+use crate::record::{RecordError, SavedGame};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
 /// Options of `qchess export`.
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
-    /// The saved game (TOML).
+    /// The saved game: qchess's TOML, or a PGN file (.pgn).
     file: PathBuf,
-    /// Where to write the OpenQASM 3 program (`-` for standard output). Never the
-    /// saved game itself; a file that is not an earlier qchess export only with --force.
+    /// Which game of a PGN file with several to export (from 1; default the first).
+    #[arg(long, value_name = "N", value_parser = parse_game_number)]
+    game: Option<usize>,
+    /// Where to write the game's circuit as OpenQASM 3 (`-` for standard output). Never
+    /// the saved game itself; a file that is not an earlier qchess export only with
+    /// --force.
+    #[arg(long, value_name = "OUT", required_unless_present = "pgn")]
+    qasm: Option<PathBuf>,
+    /// Where to write the game as PGN, for other chess programs and the official
+    /// Quantum Chess app (`-` for standard output). Never the saved game itself; a file
+    /// that is not PGN only with --force.
     #[arg(long, value_name = "OUT")]
-    qasm: PathBuf,
-    /// Replace OUT even when it is not an earlier qchess export.
+    pgn: Option<PathBuf>,
+    /// Replace OUT even when it is not an earlier export (a PGN file, for --pgn).
     #[arg(long)]
     force: bool,
 }
 
-/// Runs `qchess export`: replays the saved game and writes its circuit.
+/// Runs `qchess export`: opens the saved game, checks that it replays, and writes what
+/// was asked.
 pub fn run(args: ExportArgs) -> Outcome {
     let file = args.file.as_path();
-    let game = crate::record::load(file)
-        .and_then(|saved| match saved.rules(file)? {
-            RuleSet::Quantum => saved.replay(
-                file,
-                None,
-                crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
-                crate::quantum::DEFAULT_SPARSE_LIMIT,
-                None,
-            ),
-            other => Err(RecordError::Field {
+    let dash = Path::new("-");
+    if args.qasm.as_deref() == Some(dash) && args.pgn.as_deref() == Some(dash) {
+        return Err(Failure::new(
+            "--qasm - and --pgn - cannot both go to standard output: write one to a file",
+        ));
+    }
+    let saved = crate::record::load_game(file, args.game).map_err(Failure::new)?;
+    let mut printed = String::new();
+    if let Some(out) = &args.pgn {
+        // A PGN file was replayed as it was opened; qchess's own file is replayed here,
+        // so that a broken one is not exported.
+        if !crate::pgn::file::is_pgn(file) {
+            replay(&saved, file).map_err(Failure::new)?;
+        }
+        if out == dash {
+            printed.push_str(&crate::pgn::file::text(&saved));
+        } else {
+            crate::pgn::file::export(out, &saved, Some(file), args.force).map_err(Failure::new)?;
+        }
+    }
+    if let Some(out) = &args.qasm {
+        let program = circuit(&saved, file)?;
+        if out == dash {
+            printed.push_str(&program);
+        } else {
+            super::write(out, &program, Some(file), args.force).map_err(Failure::new)?;
+        }
+    }
+    Ok(if printed.is_empty() {
+        Done::Exit(0)
+    } else {
+        Done::Print(printed)
+    })
+}
+
+/// The saved game replayed with the built-in size limits.
+fn replay(saved: &SavedGame, file: &Path) -> Result<Box<dyn crate::game::Playable>, RecordError> {
+    saved.replay(
+        file,
+        None,
+        crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+        crate::quantum::DEFAULT_SPARSE_LIMIT,
+        None,
+    )
+}
+
+/// The OpenQASM 3 program of a saved Quantum Chess game.
+fn circuit(saved: &SavedGame, file: &Path) -> Result<String, Failure> {
+    let game = match saved.rules(file).map_err(Failure::new)? {
+        RuleSet::Quantum => replay(saved, file).map_err(Failure::new)?,
+        other => {
+            return Err(Failure::new(RecordError::Field {
                 path: file.to_path_buf(),
                 key: "variant",
                 message: format!("a {other} game has no quantum circuit to export"),
-            }),
-        })
-        .map_err(Failure::new)?;
+            }))
+        }
+    };
     let Some(game) = game.quantum() else {
         return Err(Failure::new(
             "the saved game has no quantum circuit to export",
         ));
     };
-    let program = super::export(game);
-    if args.qasm == Path::new("-") {
-        return Ok(Done::Print(program));
-    }
-    super::write(&args.qasm, &program, Some(file), args.force).map_err(Failure::new)?;
-    Ok(Done::Exit(0))
+    Ok(super::export(game))
 }

@@ -2,7 +2,7 @@
 //! it was made from, and never over a file that is not an earlier qchess export unless
 //! the player says so (`--force`).
 
-use crate::files::replace_atomic;
+use crate::files::{canonical, replace_atomic};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -35,19 +35,6 @@ pub enum WriteError {
         /// What the system said.
         source: std::io::Error,
     },
-}
-
-/// The path with links and `..` resolved; for a file that does not exist yet, its folder
-/// resolved and the name joined.
-fn canonical(p: &Path) -> Option<PathBuf> {
-    if let Ok(c) = p.canonicalize() {
-        return Some(c);
-    }
-    let parent = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.canonicalize().ok()?,
-        _ => std::env::current_dir().ok()?,
-    };
-    Some(parent.join(p.file_name()?))
 }
 
 /// Why the existing file at `path` may not be replaced; `None` when it may (it is an

@@ -19,8 +19,11 @@ use std::time::{Duration, Instant};
 /// Options of `qchess review`.
 #[derive(Args, Debug, Clone)]
 pub struct ReviewArgs {
-    /// The saved game.
+    /// The saved game (qchess's TOML, or a PGN file).
     file: PathBuf,
+    /// Which game of a file of several (PGN), from 1.
+    #[arg(long, value_name = "N", value_parser = crate::cli::parse_game_number)]
+    game: Option<usize>,
     /// Strength of the engine's look at each position: 1 (fast) to 5 (default 3).
     #[arg(long, value_parser = parse_level, conflicts_with = "movetime")]
     level: Option<u8>,
@@ -45,7 +48,7 @@ pub struct ReviewArgs {
 /// printed), and the next review goes on from there.
 pub fn run(args: ReviewArgs) -> Outcome {
     let path = &args.file;
-    let mut saved = record::load(path).map_err(Failure::new)?;
+    let mut saved = record::load_game(path, args.game).map_err(Failure::new)?;
     let game = saved
         .replay(
             path,
@@ -108,7 +111,16 @@ pub fn run(args: ReviewArgs) -> Outcome {
             path.display()
         ));
     }
-    if !args.no_save && saved.review.as_ref() != Some(&review) {
+    // A PGN file may hold other games and other programs' words: the review is not
+    // written into it (it has no place for the judged positions).
+    let pgn = crate::pgn::file::is_pgn(path);
+    if pgn && !args.no_save {
+        crate::cli::warn(format!(
+            "{}: a review is kept in qchess's own files only; not saved into a PGN file",
+            path.display()
+        ));
+    }
+    if !args.no_save && !pgn && saved.review.as_ref() != Some(&review) {
         saved.review = Some(review.clone());
         record::save(path, &saved).map_err(Failure::new)?;
     }

@@ -1165,11 +1165,7 @@ impl App {
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
     pub(super) fn autosave(&mut self) {
-        let saved = SavedGame::of(
-            self.game.as_ref(),
-            &self.recorder.players,
-            &self.recorder.date,
-        );
+        let saved = self.record();
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.set_message(m);
         }
@@ -1516,11 +1512,7 @@ impl Asking for App {
         &self.recorder
     }
     fn record(&self) -> SavedGame {
-        let mut saved = SavedGame::of(
-            self.history_game(),
-            &self.recorder.players,
-            &self.recorder.date,
-        );
+        let mut saved = self.recorder.saved(self.history_game());
         if self.replay.is_some() {
             saved.review = self.reviewing.review().cloned();
         }

@@ -6,8 +6,8 @@ use super::open::Open;
 use super::terminal::Ended;
 use super::PlayOptions;
 use crate::cli::{
-    parse_backend, parse_clock_flag, parse_color, parse_dense_limit, parse_level,
-    parse_sparse_limit, parse_variant, ClockFlag, Done, Failure, Outcome,
+    parse_backend, parse_clock_flag, parse_color, parse_dense_limit, parse_game_number,
+    parse_level, parse_sparse_limit, parse_variant, ClockFlag, Done, Failure, Outcome,
 };
 use crate::config::{Pieces, PlayFlags};
 use crate::engine::strength::Strength;
@@ -28,9 +28,12 @@ pub struct PlayArgs {
     /// Seed for the random outcomes of measurements (default: from the clock).
     #[arg(long, conflicts_with = "load")]
     seed: Option<u64>,
-    /// Open a saved game and play on.
+    /// Open a saved game and play on: qchess's TOML, or a PGN file (.pgn).
     #[arg(long, value_name = "FILE")]
     load: Option<PathBuf>,
+    /// Which game of a PGN file with several to open (from 1; default the first).
+    #[arg(long, value_name = "N", requires = "load", value_parser = parse_game_number)]
+    game: Option<usize>,
     /// Rule system: quantum (Quantum Chess), harmonics or haft.
     #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
     variant: RuleSet,
@@ -93,8 +96,14 @@ pub struct ResumeArgs {
 /// Options of `qchess replay`.
 #[derive(Args, Debug, Clone)]
 pub struct ReplayArgs {
-    /// The saved game (TOML).
+    /// The saved game: qchess's TOML, or a PGN file (.pgn).
     file: PathBuf,
+    /// Which game of a PGN file with several to replay (from 1; default the first).
+    #[arg(long, value_name = "N", value_parser = parse_game_number)]
+    game: Option<usize>,
+    /// List the file's games (number, White, Black, result, plies) and exit.
+    #[arg(long, conflicts_with = "game")]
+    list: bool,
     #[command(flatten)]
     display: DisplayArgs,
 }
@@ -244,6 +253,7 @@ pub fn play(args: PlayArgs) -> Outcome {
     let game = NewGame {
         fen: args.fen,
         seed: args.seed,
+        game: args.game,
         players,
         variant: args.variant,
         engine,
@@ -265,9 +275,46 @@ pub fn resume(args: ResumeArgs) -> Outcome {
     run_tui(args.display, Open::Resume, game)
 }
 
-/// `qchess replay FILE`: steps through a saved game.
+/// `qchess replay FILE`: steps through a saved game; with `--list`, lists the file's
+/// games instead.
 pub fn replay(args: ReplayArgs) -> Outcome {
-    run_tui(args.display, Open::Replay(args.file), NewGame::default())
+    if args.list {
+        let games = crate::record::list_games(&args.file).map_err(Failure::new)?;
+        return Ok(Done::Print(game_list(&games)));
+    }
+    let game = NewGame {
+        game: args.game,
+        ..NewGame::default()
+    };
+    run_tui(args.display, Open::Replay(args.file), game)
+}
+
+/// The list `qchess replay FILE --list` prints: a heading, then a line per game.
+fn game_list(games: &[crate::pgn::GameSummary]) -> String {
+    let width = |f: fn(&crate::pgn::GameSummary) -> usize, title: &str| {
+        games.iter().map(f).chain([title.len()]).max().unwrap_or(0)
+    };
+    let w = width(|g| g.white.chars().count(), "White");
+    let b = width(|g| g.black.chars().count(), "Black");
+    let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.chars().count())));
+    let mut out = format!(
+        "{:>3}  {}  {}  {:<7}  plies\n",
+        "#",
+        pad("White", w),
+        pad("Black", b),
+        "Result"
+    );
+    for g in games {
+        out.push_str(&format!(
+            "{:>3}  {}  {}  {:<7}  {}\n",
+            g.number,
+            pad(&g.white, w),
+            pad(&g.black, b),
+            g.result.token(),
+            g.plies
+        ));
+    }
+    out
 }
 
 /// Runs `qchess learn`: the lessons in the terminal, progress kept in the data
@@ -375,6 +422,8 @@ struct NewGame {
     saved_engine_movetime: Option<u64>,
     /// A new game's time control.
     clock: Option<TimeControl>,
+    /// Which game of the file to open (`--game`).
+    game: Option<usize>,
 }
 
 /// Runs the terminal game: flags over config.toml over defaults.
@@ -389,6 +438,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
         engine_cmd,
         saved_engine_movetime,
         clock,
+        game,
     } = game;
     // A plain new game first offers an unfinished autosave; a game asked for by
     // position, seed, rule system or computer opponent starts as asked.
@@ -419,6 +469,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
     opts.offer_resume = offer_resume && clock.is_none();
     opts.variant = variant;
     opts.clock = clock;
+    opts.game = game;
     // A saved game names its computer's strength, but not an external engine's time:
     // that comes with the command, and only means something when there is one.
     if saved_engine_movetime.is_some() && opts.engine_cmd.is_none() {

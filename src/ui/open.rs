@@ -64,6 +64,9 @@ pub struct PlayOptions {
     pub engine_movetime: Duration,
     /// A new game's time control (a saved game keeps its own).
     pub clock: Option<crate::game::clock::TimeControl>,
+    /// Which game of a saved game file to open (from 1; `--game`); the first when
+    /// `None`.
+    pub game: Option<usize>,
 }
 
 impl Default for PlayOptions {
@@ -88,6 +91,7 @@ impl Default for PlayOptions {
             engine_cmd: None,
             engine_movetime: crate::uqci::client::DEFAULT_MOVETIME,
             clock: None,
+            game: None,
         }
     }
 }
@@ -155,7 +159,9 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
     let mut skipped = String::new();
     let file = match &opts.open {
         Open::New => None,
-        Open::Load(path) | Open::Replay(path) => Some((path.clone(), crate::record::load(path)?)),
+        Open::Load(path) | Open::Replay(path) => {
+            Some((path.clone(), crate::record::load_game(path, opts.game)?))
+        }
         Open::Resume => {
             let dir = opts.data_dir.as_deref();
             let search = dir.map(crate::record::newest_resumable).unwrap_or_default();
@@ -178,6 +184,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         Some((path, saved)) => {
             let r = Recorder {
                 players: saved.players.clone(),
+                tags: saved.tags.clone(),
                 ..recorder
             };
             match opts.open {

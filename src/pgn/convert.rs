@@ -1,0 +1,474 @@
+//! Between a PGN game and a saved game. Export ([`to_pgn`]) writes the seven-tag
+//! roster, `Variant`, `SetUp`/`FEN` for another start, qchess's own facts in tags other
+//! readers skip, the moves in canonical notation and `{blocked}` after each move whose
+//! measurement stopped it. Import ([`from_pgn`]) replays the moves (SAN is resolved
+//! against the position, `ep` marks are checked), so that the saved game holds the
+//! canonical moves with every outcome, and refuses a file whose recorded outcomes,
+//! `{blocked}` comments or result do not fit the replay.
+
+use super::{GameResult, Move, PgnGame, Pos};
+use crate::chess::fen::START_FEN;
+use crate::chess::notation::{self, MoveText};
+use crate::chess::{GameOptions, MoveType, Status};
+use crate::game::{new_game, Playable, RuleSet, Setup};
+use crate::quantum::BackendKind;
+use crate::record::{Players, SavedGame};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Tag of the seed of the random outcomes (qchess's own).
+pub const SEED_TAG: &str = "QchessSeed";
+/// Tag of the simulator backend the game was played on (qchess's own).
+pub const BACKEND_TAG: &str = "QchessBackend";
+/// Tag of an analysis game in which any side may move, `"1"` (qchess's own).
+pub const FREE_TURNS_TAG: &str = "QchessFreeTurns";
+
+/// The `Variant` tag's value for each rule system.
+pub fn variant_name(rules: RuleSet) -> &'static str {
+    match rules {
+        RuleSet::Quantum => "Quantum",
+        RuleSet::Harmonics => "qchess harmonics",
+        RuleSet::Haft => "qchess haft",
+        #[cfg(test)]
+        RuleSet::Toy => "qchess toy",
+    }
+}
+
+/// The rule system a `Variant` tag names: none, `Quantum`, or a classical game's
+/// (`Standard`, `From Position`) is Quantum Chess; qchess's own exports name theirs.
+fn rules_of(variant: Option<&str>) -> Result<RuleSet, String> {
+    let Some(v) = variant else {
+        return Ok(RuleSet::Quantum);
+    };
+    match v.trim().to_ascii_lowercase().as_str() {
+        "" | "quantum" | "quantum chess" | "standard" | "chess" | "from position" => {
+            Ok(RuleSet::Quantum)
+        }
+        "qchess harmonics" | "harmonics" => Ok(RuleSet::Harmonics),
+        "qchess haft" | "haft" => Ok(RuleSet::Haft),
+        _ => Err(format!(
+            "variant \"{v}\" cannot be played here: qchess opens Quantum Chess games \
+             (Variant \"Quantum\"), classical games (no Variant, or \"Standard\") as the \
+             start of one, and its own harmonics and haft exports"
+        )),
+    }
+}
+
+/// Whether `name` is one qchess gives its computer players ("qchess level 3",
+/// "qchess greedy", "uqci: CMD"): such a side gets `WhiteType`/`BlackType "program"`.
+fn computer_name(name: &str) -> bool {
+    name.starts_with("qchess ") || name.starts_with("uqci: ")
+}
+
+/// A saved game's date (`YYYY-MM-DDTHH:MM:SSZ`) as PGN's `YYYY.MM.DD` and `HH:MM:SS`.
+fn pgn_date(date: &str) -> Option<(String, String)> {
+    let b = date.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    let shape = b.len() == 20
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19)
+        && b[19] == b'Z';
+    shape.then(|| (date[..10].replace('-', "."), date[11..19].to_string()))
+}
+
+/// PGN's `UTCDate` and `UTCTime` as a saved game's date, when both are whole.
+fn iso_date(day: &str, time: &str) -> Option<String> {
+    let iso = format!("{}T{time}Z", day.replace('.', "-"));
+    pgn_date(&iso).map(|_| iso)
+}
+
+/// PGN's date when nothing of it is known.
+const UNKNOWN_DATE: &str = "????.??.??";
+
+/// The tags `to_pgn` writes from a saved game's own fields; a kept tag of one of these
+/// names is not written again.
+const OWN: [&str; 13] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Variant",
+    "SetUp",
+    "FEN",
+    SEED_TAG,
+    BACKEND_TAG,
+    FREE_TURNS_TAG,
+];
+
+/// A saved game as a PGN game, ready for [`super::write`].
+pub fn to_pgn(saved: &SavedGame) -> PgnGame {
+    let rules = saved.variant.parse::<RuleSet>().unwrap_or_default();
+    let kept = |name: &str| saved.tags.get(name).cloned();
+    let date = pgn_date(&saved.date);
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut put = |name: &str, value: String| tags.push((name.to_string(), value));
+    // A roster tag left out is written as unknown (`?`, `????.??.??`).
+    for name in ["Event", "Site", "Round"] {
+        if let Some(v) = kept(name) {
+            put(name, v);
+        }
+    }
+    if let Some(day) = date
+        .as_ref()
+        .map(|(d, _)| d.clone())
+        .or_else(|| kept("Date"))
+    {
+        put("Date", day);
+    }
+    put("White", saved.players.white.clone());
+    put("Black", saved.players.black.clone());
+    put("Variant", variant_name(rules).into());
+    if let Some(fen) = saved.start.as_deref().filter(|f| f.trim() != START_FEN) {
+        put("SetUp", "1".into());
+        put("FEN", fen.trim().into());
+    }
+    put(SEED_TAG, saved.seed.to_string());
+    if let Some(b) = &saved.backend {
+        put(BACKEND_TAG, b.clone());
+    }
+    if saved.free_turns {
+        put(FREE_TURNS_TAG, "1".into());
+    }
+    let mut written: Vec<&str> = OWN.to_vec();
+    if let Some((day, time)) = &date {
+        put("UTCDate", day.clone());
+        put("UTCTime", time.clone());
+        written.extend(["UTCDate", "UTCTime"]);
+    }
+    for (tag, name) in [
+        ("WhiteType", &saved.players.white),
+        ("BlackType", &saved.players.black),
+    ] {
+        if computer_name(name) && !saved.tags.contains_key(tag) {
+            put(tag, "program".into());
+        }
+    }
+    for (name, value) in &saved.tags {
+        if !written.contains(&name.as_str()) {
+            put(name, value.clone());
+        }
+    }
+    let moves = saved
+        .moves
+        .iter()
+        .map(|text| {
+            let mut m = Move::new(text.clone());
+            if rules == RuleSet::Quantum && text.ends_with(".m0") {
+                m.comments.push(super::BLOCKED.into());
+            }
+            m
+        })
+        .collect();
+    super::write::game(tags, moves, GameResult::of(saved.result))
+}
+
+/// Why a PGN game could not be imported: where, the ply when a move is at fault, and
+/// why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportError {
+    /// Where in the file.
+    pub pos: Pos,
+    /// The ply (from 1) and the move as written, when a move is at fault.
+    pub ply: Option<(usize, String)>,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: ", self.pos.line, self.pos.column)?;
+        if let Some((ply, text)) = &self.ply {
+            write!(f, "ply {ply} ({text}): ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+fn at(pos: Pos, message: impl Into<String>) -> ImportError {
+    ImportError {
+        pos,
+        ply: None,
+        message: message.into(),
+    }
+}
+
+/// A PGN game as a saved game: its moves replayed (on the sparse backend, with the
+/// default size limits) into canonical notation with every outcome, its tags turned
+/// into the saved game's fields, the tags qchess has no field for kept.
+pub fn from_pgn(game: &PgnGame) -> Result<SavedGame, ImportError> {
+    let tag_at = |name: &str| game.tag(name).map_or(game.start, |t| t.pos);
+    let rules = rules_of(game.value("Variant")).map_err(|e| at(tag_at("Variant"), e))?;
+    let start = game.value("FEN").map(|f| f.trim().to_string());
+    if start.is_none() && game.value("SetUp") == Some("1") {
+        return Err(at(
+            tag_at("SetUp"),
+            "SetUp \"1\" asks for a start position, and there is no FEN tag",
+        ));
+    }
+    let seed = match game.value(SEED_TAG) {
+        None => 0,
+        Some(s) => s.trim().parse::<u64>().map_err(|_| {
+            at(
+                tag_at(SEED_TAG),
+                format!("{SEED_TAG} \"{s}\" is not a whole number from 0"),
+            )
+        })?,
+    };
+    let backend = match game.value(BACKEND_TAG) {
+        None => BackendKind::Sparse,
+        Some(b) => b
+            .parse::<BackendKind>()
+            .map_err(|e| at(tag_at(BACKEND_TAG), format!("{BACKEND_TAG}: {e}")))?,
+    };
+    let free_turns = match game.value(FREE_TURNS_TAG).map(str::trim) {
+        None | Some("0") => false,
+        Some("1") => true,
+        Some(v) => {
+            return Err(at(
+                tag_at(FREE_TURNS_TAG),
+                format!("{FREE_TURNS_TAG} \"{v}\" is neither \"1\" nor \"0\""),
+            ))
+        }
+    };
+    let setup = Setup {
+        rules,
+        start: start.clone(),
+        options: GameOptions {
+            seed,
+            free_turns,
+            ..GameOptions::default()
+        },
+    };
+    let mut played = new_game(&setup).map_err(|e| at(tag_at("FEN"), e.to_string()))?;
+    for (i, m) in game.moves.iter().enumerate() {
+        play(played.as_mut(), m).map_err(|message| ImportError {
+            pos: m.pos,
+            ply: Some((i + 1, m.text.clone())),
+            message,
+        })?;
+    }
+    let result = result(game, played.as_ref())?;
+    let players = Players {
+        white: game.value("White").unwrap_or("White").to_string(),
+        black: game.value("Black").unwrap_or("Black").to_string(),
+    };
+    let date = match (game.value("UTCDate"), game.value("UTCTime")) {
+        (Some(d), Some(t)) => iso_date(d, t),
+        _ => None,
+    };
+    let mut saved = SavedGame::of(played.as_ref(), &players, date.as_deref().unwrap_or(""));
+    saved.result = result;
+    if rules == RuleSet::Quantum {
+        saved.backend = Some(backend.name().into());
+    }
+    saved.tags = kept_tags(game, &players, date.is_some());
+    Ok(saved)
+}
+
+/// The tags qchess has no field for, first of each name: those [`to_pgn`] writes again
+/// from the saved game's fields, and roster tags that say "unknown", are left out.
+fn kept_tags(game: &PgnGame, players: &Players, dated: bool) -> BTreeMap<String, String> {
+    let mut kept = BTreeMap::new();
+    for t in &game.tags {
+        let derived = match t.name.as_str() {
+            "White" | "Black" | "Result" | "Variant" | "SetUp" | "FEN" => true,
+            SEED_TAG | BACKEND_TAG | FREE_TURNS_TAG => true,
+            "UTCDate" | "UTCTime" => dated,
+            // With a date from UTCDate and UTCTime, `Date` is written from it.
+            "Date" => dated || t.value == UNKNOWN_DATE,
+            // Unknown, as PGN writes it: written again so when there is nothing else.
+            "Event" | "Site" | "Round" => t.value == "?",
+            "WhiteType" => computer_name(&players.white) && t.value == "program",
+            "BlackType" => computer_name(&players.black) && t.value == "program",
+            _ => false,
+        };
+        if !derived {
+            kept.entry(t.name.clone())
+                .or_insert_with(|| t.value.clone());
+        }
+    }
+    kept
+}
+
+/// Plays the move `m` as written, or why it cannot be played as written.
+fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
+    let blocked = m.blocked();
+    let Some(q) = game.quantum() else {
+        if blocked {
+            return Err(format!(
+                "{{blocked}} follows Quantum Chess moves, and this is a {} game",
+                game.rules()
+            ));
+        }
+        let text = match game.read_san(&m.text) {
+            Some(read) => read?,
+            None => m.text.clone(),
+        };
+        return game.play(&text).map(drop).map_err(|e| e.0);
+    };
+    let (written, ep) = strip_en_passant(&m.text);
+    // The outcome apart, so that SAN (`exd5.m1`) reads as well as squares.
+    let (body, outcome) = match written.rsplit_once(".m") {
+        Some((b, "0")) => (b, Some(false)),
+        Some((b, "1")) => (b, Some(true)),
+        _ => (written.as_str(), None),
+    };
+    // Squares are played as written (a piece letter is checked), but for an `ep`
+    // capture, whose `x` the official app writes and the rules infer; SAN as the move
+    // it names in this position.
+    let (mut input, text) = match notation::parse(body) {
+        Ok(t) if ep => {
+            let t = MoveText { marker: None, ..t };
+            (t.to_string(), t)
+        }
+        Ok(t) => (body.to_string(), t),
+        Err(_) => {
+            let t = q.read(body).map_err(|e| e.to_string())?;
+            (t.to_string(), t)
+        }
+    };
+    // `{blocked}` is outcome 0, written or not; on a move that measures nothing here
+    // it is refused as such (an outcome the rules refuse themselves, with why).
+    let forced = match (outcome, blocked) {
+        (Some(true), true) => {
+            return Err("marked {blocked}, but .m1 says the move went on".into());
+        }
+        (None, true) => {
+            if let Ok((_, None)) = q.after(&text) {
+                return Err("marked {blocked}, but the move measures nothing here".into());
+            }
+            Some(false)
+        }
+        (o, _) => o,
+    };
+    if let Some(o) = forced {
+        input.push_str(if o { ".m1" } else { ".m0" });
+    }
+    game.play(&input).map_err(|e| e.0)?;
+    let kind = game
+        .quantum()
+        .and_then(|q| q.history().last())
+        .map(|p| p.class.kind);
+    if ep && kind != Some(MoveType::EnPassant) {
+        return Err("written as en passant (ep), but it is not an en passant capture here".into());
+    }
+    Ok(())
+}
+
+/// A move without its en passant mark (`e5xd6ep`, `e5xd6e.p.`, before any `.m0`/`.m1`),
+/// and whether it had one.
+fn strip_en_passant(text: &str) -> (String, bool) {
+    let (body, outcome) = match text.rsplit_once(".m") {
+        Some((b, o @ ("0" | "1"))) => (b, format!(".m{o}")),
+        _ => (text, String::new()),
+    };
+    match body
+        .strip_suffix("e.p.")
+        .or_else(|| body.strip_suffix("ep"))
+    {
+        Some(b) => (format!("{b}{outcome}"), true),
+        None => (text.to_string(), false),
+    }
+}
+
+/// The saved game's result: the replay's when it ended the game, else the file's. The
+/// `Result` tag and the termination marker must agree, and a finished replay must agree
+/// with a result that is not `*`.
+fn result(game: &PgnGame, played: &dyn Playable) -> Result<Status, ImportError> {
+    if let Some(t) = game.tag("Result") {
+        if let Some(r) = GameResult::parse(t.value.trim()).filter(|r| *r != game.result) {
+            return Err(at(
+                t.pos,
+                format!(
+                    "the Result tag says {}, and the moves end with {}",
+                    r.token(),
+                    game.result.token()
+                ),
+            ));
+        }
+    }
+    let status = played.status();
+    if status == Status::Ongoing {
+        return Ok(game.result.status());
+    }
+    if game.result != GameResult::Unknown && game.result.status() != status {
+        let why = played
+            .end_reason()
+            .map_or(String::new(), |r| format!(": {r}"));
+        return Err(at(
+            game.result_pos,
+            format!(
+                "the game ends with {}, but after its last move {}{why}",
+                game.result.token(),
+                status.describe()
+            ),
+        ));
+    }
+    Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_both_ways() {
+        assert_eq!(
+            pgn_date("2026-11-21T06:49:09Z"),
+            Some(("2026.11.21".into(), "06:49:09".into()))
+        );
+        for bad in [
+            "",
+            "d",
+            "2026-11-21",
+            "2026-11-21T06:49:09",
+            "2026-1x-21T06:49:09Z",
+            "2026-11-21T06:49:09Zé",
+        ] {
+            assert_eq!(pgn_date(bad), None, "{bad}");
+        }
+        assert_eq!(
+            iso_date("2026.11.21", "06:49:09").as_deref(),
+            Some("2026-11-21T06:49:09Z")
+        );
+        assert_eq!(iso_date("2026.??.??", "06:49:09"), None);
+    }
+
+    #[test]
+    fn variant_names() {
+        for r in RuleSet::ALL {
+            assert_eq!(rules_of(Some(variant_name(r))), Ok(r));
+        }
+        assert_eq!(rules_of(None), Ok(RuleSet::Quantum));
+        assert_eq!(rules_of(Some("Standard")), Ok(RuleSet::Quantum));
+        let e = rules_of(Some("Crazyhouse")).unwrap_err();
+        assert!(
+            e.starts_with("variant \"Crazyhouse\" cannot be played here"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn en_passant_marks() {
+        assert_eq!(strip_en_passant("e5xd6ep"), ("e5xd6".into(), true));
+        assert_eq!(strip_en_passant("e5xd6ep.m1"), ("e5xd6.m1".into(), true));
+        assert_eq!(strip_en_passant("exd6e.p."), ("exd6".into(), true));
+        assert_eq!(strip_en_passant("e5xd6.m1"), ("e5xd6.m1".into(), false));
+        assert_eq!(strip_en_passant("Nf3"), ("Nf3".into(), false));
+    }
+}

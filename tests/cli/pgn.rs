@@ -1,0 +1,180 @@
+//! PGN on the command line: `qchess export --pgn`, `qchess replay --list` and
+//! `--game`, `qchess analyze --load` and `--pgn`, and their errors in one line.
+
+use crate::support::cli::{analyze, qchess};
+use std::fs;
+use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("qchess-cli-pgn-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Two games in one file: a split and merge, and a short classical game in SAN.
+const TWO: &str = "[Event \"First\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\n\
+                   1. b1^a3c3 e7e5 2. a3c3^b5 *\n\n\
+                   [Event \"Second\"]\n[White \"Cy\"]\n[Black \"qchess level 2\"]\n\
+                   [Result \"0-1\"]\n\n1. e4 d5 2. exd5 Qxd5 0-1\n";
+
+#[test]
+fn replay_lists_the_games_of_a_file() {
+    let dir = temp_dir("list");
+    let two = dir.join("two.pgn");
+    fs::write(&two, TWO).unwrap();
+    let (code, out, err) = qchess(&["replay", s(&two), "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "  #  White  Black           Result   plies\n\
+         \x20 1  Ann    Bo              *        3\n\
+         \x20 2  Cy     qchess level 2  0-1      4\n"
+    );
+    let (code, out, err) = qchess(&["replay", s(&two), "--game", "3"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "qchess: {} holds 2 games: there is no game 3 (--game takes 1 to 2)\n",
+            two.display()
+        )
+    );
+    let (code, _, err) = qchess(&["replay", s(&two), "--game", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("games are numbered from 1"), "{err}");
+}
+
+#[test]
+fn export_writes_pgn_and_takes_a_game_of_a_file() {
+    let dir = temp_dir("export");
+    let two = dir.join("two.pgn");
+    fs::write(&two, TWO).unwrap();
+    // The second game, to standard output, in canonical notation with its tags.
+    let (code, out, err) = qchess(&["export", s(&two), "--game", "2", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[Event \"Second\"]"), "{out}");
+    assert!(out.contains("[BlackType \"program\"]"), "{out}");
+    assert!(
+        out.contains("1. e2e4 d7d5 2. e4xd5.m1 d8xd5.m1 0-1"),
+        "{out}"
+    );
+    // A saved game of qchess's own to a file, and its circuit alongside.
+    let toml = dir.join("g.toml");
+    let (code, _, err) = analyze(&[
+        "--moves",
+        "g1^f3h3 b8^a6c6",
+        "--seed",
+        "4",
+        "--pgn",
+        s(&dir.join("a.pgn")),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let saved = qchess::record::load(&dir.join("a.pgn")).unwrap();
+    qchess::record::save(&toml, &saved).unwrap();
+    let (pgn_out, qasm_out) = (dir.join("g.pgn"), dir.join("g.qasm"));
+    let (code, out, err) = qchess(&[
+        "export",
+        s(&toml),
+        "--pgn",
+        s(&pgn_out),
+        "--qasm",
+        s(&qasm_out),
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let text = fs::read_to_string(&pgn_out).unwrap();
+    assert!(text.contains("1. g1^f3h3 b8^a6c6 *"), "{text}");
+    assert!(text.contains("[QchessSeed \"4\"]"), "{text}");
+    assert!(fs::read_to_string(&qasm_out)
+        .unwrap()
+        .starts_with("OPENQASM 3"));
+    assert_eq!(qchess::record::load(&pgn_out).unwrap(), saved);
+    // Never over the input, nor over a file that is not PGN without --force.
+    let (code, _, err) = qchess(&["export", s(&two), "--pgn", s(&two)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is the game being exported"), "{err}");
+    let notes = dir.join("notes.pgn");
+    fs::write(&notes, "my notes { unfinished").unwrap();
+    let (code, _, err) = qchess(&["export", s(&toml), "--pgn", s(&notes)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists and is not a PGN file"), "{err}");
+    assert_eq!(fs::read_to_string(&notes).unwrap(), "my notes { unfinished");
+    let (code, _, err) = qchess(&["export", s(&toml), "--pgn", s(&notes), "--force"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = qchess(&["export", s(&toml)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--qasm"), "{err}");
+}
+
+#[test]
+fn analyze_loads_a_game_of_a_pgn_file_and_writes_pgn() {
+    let dir = temp_dir("analyze");
+    let two = dir.join("two.pgn");
+    fs::write(&two, TWO).unwrap();
+    let (code, out, err) = analyze(&["--load", s(&two), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ply"], 3);
+    // The second game, one more move, out as PGN with the file's tags.
+    let out_pgn = dir.join("on.pgn");
+    let (code, out, err) = analyze(&[
+        "--load",
+        s(&two),
+        "--game",
+        "2",
+        "--moves",
+        "b1c3",
+        "--json",
+        "--pgn",
+        s(&out_pgn),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ply"], 5);
+    let text = fs::read_to_string(&out_pgn).unwrap();
+    assert!(text.contains("[Event \"Second\"]"), "{text}");
+    assert!(text.contains("3. b1c3 *"), "{text}");
+    // Flags that say where the game starts do not go with --load.
+    let (code, _, err) = analyze(&["--load", s(&two), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--fen"), "{err}");
+    let (code, _, err) = analyze(&["--moves", "e2e4", "--game", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--load"), "{err}");
+}
+
+#[test]
+fn a_bad_pgn_file_is_one_line_with_its_place() {
+    let dir = temp_dir("bad");
+    let bad = dir.join("bad.pgn");
+    fs::write(&bad, "[Event \"x\"]\n1. e4 {oops\n").unwrap();
+    for args in [
+        vec!["replay", s(&bad)],
+        vec!["play", "--load", s(&bad)],
+        vec!["export", s(&bad), "--pgn", "-"],
+        vec!["analyze", "--load", s(&bad)],
+    ] {
+        let (code, out, err) = qchess(&args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert_eq!(
+            err,
+            format!(
+                "qchess: {}: line 2, column 7: unterminated comment: this `{{` has no \
+                 closing `}}`\n",
+                bad.display()
+            ),
+            "{args:?}"
+        );
+    }
+    fs::write(&bad, "1. e4 e5 2. Nf6 *").unwrap();
+    let (code, _, err) = qchess(&["replay", s(&bad)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.pgn: line 1, column 13: ply 3 (Nf6): "),
+        "{err}"
+    );
+}
