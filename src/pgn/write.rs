@@ -115,7 +115,8 @@ fn movetext_words(game: &PgnGame) -> Vec<String> {
             comment_words(c, &mut words);
         }
         if !white {
-            number += 1;
+            // A FEN tag may say any number, the largest too.
+            number = number.saturating_add(1);
         }
         white = !white;
     }
@@ -252,5 +253,21 @@ mod tests {
         assert!(back.moves[0].comments[0].contains(") end"));
         let multi = write_all(&[g.clone(), g]);
         assert_eq!(read(&multi).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn any_move_number_of_a_fen_tag_is_written() {
+        let fen = format!("7k/8/8/8/8/8/8/K7 b - - 0 {}", u64::MAX);
+        let g = game(
+            vec![("FEN".into(), fen)],
+            vec![Move::new("h8g8"), Move::new("a1a2"), Move::new("g8h8")],
+            GameResult::Unknown,
+        );
+        let text = write(&g);
+        let max = u64::MAX;
+        assert!(
+            text.contains(&format!("{max}... h8g8 {max}. a1a2 g8h8 *")),
+            "{text}"
+        );
     }
 }
