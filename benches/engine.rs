@@ -98,14 +98,8 @@ fn bench(c: &mut Criterion) {
 /// Reviews the 80-ply game at level 3 with 1 and 2 threads (every position judged,
 /// nothing kept from an earlier review).
 fn review(c: &mut Criterion) {
-    use qchess::game::{replay, RuleSet, Setup};
     use qchess::review::{review, Judge};
-    let game = replay(
-        &Setup::new(RuleSet::Quantum, 0),
-        &review_game::review_game(),
-        None,
-    )
-    .expect("the review game replays");
+    let game = review_game::review_game_played();
     let stop = AtomicBool::new(false);
     let mut group = c.benchmark_group("review");
     group.sample_size(10);

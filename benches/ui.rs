@@ -130,16 +130,10 @@ fn king_picked(mut app: App) -> App {
 /// A reviewed 80-ply game written to a file once; then reading it, replaying it into
 /// the replay screen and drawing the first frame with the graph.
 fn reopen(c: &mut Criterion) {
-    use qchess::game::{replay, RuleSet, Setup};
     use qchess::record::{self, Players, SavedGame};
     use qchess::review::{review, Judge};
     use std::sync::atomic::AtomicBool;
-    let game = replay(
-        &Setup::new(RuleSet::Quantum, 0),
-        &review_game::review_game(),
-        None,
-    )
-    .expect("the review game replays");
+    let game = review_game::review_game_played();
     let stop = AtomicBool::new(false);
     let mut saved = SavedGame::of(game.as_ref(), &Players::default(), "");
     saved.review = Some(

@@ -11,7 +11,7 @@
 use crate::chess::{Color, GameOptions, Status};
 use crate::config::FileError;
 use crate::files::write_atomic;
-use crate::game::clock::{BadTimeControl, TimeControl};
+use crate::game::clock::{BadTimeControl, Ending, TimeControl};
 use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use serde::{Deserialize, Serialize};
@@ -336,6 +336,14 @@ impl SavedGame {
             });
         }
         Ok(saved)
+    }
+
+    /// How the game ended outside its rules, when the file says (`reason`).
+    pub fn ending(&self) -> Option<Ending> {
+        self.reason.clone().map(|reason| Ending {
+            status: self.result,
+            reason,
+        })
     }
 
     /// Whether the recorded game is over (its `result` is not `ongoing`).

@@ -252,14 +252,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
                 Some(c) => Some((c.time_control(path)?, Some(c.clone()))),
                 None => None,
             };
-            let ending = saved
-                .reason
-                .clone()
-                .map(|reason| crate::game::clock::Ending {
-                    status: saved.result,
-                    reason,
-                });
-            (control, ending)
+            (control, saved.ending())
         }
         None => (opts.clock.map(|c| (c, None)), None),
     };

@@ -58,6 +58,15 @@ impl Reviewing {
         self.review.as_ref()
     }
 
+    /// How many moves the review marked.
+    fn marked(&self) -> usize {
+        self.verdicts
+            .iter()
+            .flatten()
+            .filter(|v| v.marked())
+            .count()
+    }
+
     fn set(&mut self, review: Review, game: &dyn Playable) {
         self.verdicts = verdicts(&review, &moves_of(game));
         self.review = Some(review);
@@ -90,13 +99,7 @@ impl App {
         self.reviewing.source = Some(source);
         if let (Some(r), Some(replay)) = (review, &self.replay) {
             self.reviewing.set(r, replay.full.as_ref());
-            let marked = self
-                .reviewing
-                .verdicts
-                .iter()
-                .flatten()
-                .filter(|v| v.marked());
-            let said = match marked.count() {
+            let said = match self.reviewing.marked() {
                 0 => "replay with its review: no move marked; ← → step, ? help".to_string(),
                 1 => "replay with its review: ] goes to the marked move; ← → step, ? help".into(),
                 n => format!(
@@ -222,14 +225,8 @@ impl App {
         let full = replay.full.clone_box();
         self.reviewing.set(review.clone(), full.as_ref());
         let saved = self.save_review(review);
-        let marked = self
-            .reviewing
-            .verdicts
-            .iter()
-            .flatten()
-            .filter(|v| v.marked());
         let done = if whole {
-            match marked.count() {
+            match self.reviewing.marked() {
                 0 => "reviewed: no move marked".to_string(),
                 1 => "reviewed: 1 marked move, ] goes to it".to_string(),
                 n => format!("reviewed: {n} marked moves, [ ] go to them"),

@@ -9,3 +9,9 @@ pub fn review_game() -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// The game replayed (seed 0, sparse backend).
+pub fn review_game_played() -> Box<dyn qchess::game::Playable> {
+    use qchess::game::{replay, RuleSet, Setup};
+    replay(&Setup::new(RuleSet::Quantum, 0), &review_game(), None).expect("the review game replays")
+}

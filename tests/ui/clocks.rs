@@ -203,15 +203,8 @@ fn a_replay_shows_how_a_decided_game_ended() {
     let back = SavedGame::parse(&saved.to_toml(), path).unwrap();
     assert_eq!(back.result, Status::WhiteWins);
     let full = back.replay(path, None, 20, 1 << 16, None).unwrap();
-    let ending = back
-        .reason
-        .clone()
-        .map(|reason| qchess::game::clock::Ending {
-            status: back.result,
-            reason,
-        });
     let mut replay = App::new(full, paint(), false)
-        .with_ending(ending)
+        .with_ending(back.ending())
         .into_replay();
     assert_eq!(replay.status(), Status::Ongoing, "at the start");
     press(&mut replay, KeyCode::End);

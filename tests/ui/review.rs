@@ -3,7 +3,7 @@
 //! was judged, and the review goes into the game's file.
 
 use crate::support::driver::{press, screen};
-use crate::support::review_game::review_game;
+use crate::support::review_game::{review_game, review_game_played};
 use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use qchess::game::{replay, Playable, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
@@ -74,7 +74,7 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
 #[test]
 fn esc_stops_a_review_and_r_goes_on_from_there() {
     let moves = review_game();
-    let game = replay(&Setup::new(RuleSet::Quantum, 0), &moves, None).unwrap();
+    let game = review_game_played();
     let mut app = App::new(game, paint(), false)
         .with_computer(Computer::default().with_hint_level(3))
         .into_replay();
