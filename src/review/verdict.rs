@@ -103,7 +103,8 @@ impl Verdict {
         self.mark.is_some() || self.luck.is_some()
     }
 
-    /// "blunder (-0.42); best g1f3" or "lucky (+0.35)": the verdict in a few words,
+    /// "blunder: gave away 0.42 of a point; best g1f3", "lucky: the measurement won
+    /// 0.35 of a point": the verdict in a chess player's words (a win is one point),
     /// empty for an unmarked move.
     pub fn words(&self) -> String {
         let mut parts = Vec::new();
@@ -113,11 +114,19 @@ impl Verdict {
                 .as_deref()
                 .map(|b| format!("; best {b}"))
                 .unwrap_or_default();
-            parts.push(format!("{} (-{:.2}){best}", m.name(), self.loss));
+            parts.push(format!(
+                "{}: gave away {:.2} of a point{best}",
+                m.name(),
+                self.loss
+            ));
         }
         if let Some(l) = self.luck {
-            let how = if l > 0.0 { "lucky" } else { "unlucky" };
-            parts.push(format!("{how} ({l:+.2})"));
+            let how = if l > 0.0 {
+                "lucky: the measurement won"
+            } else {
+                "unlucky: the measurement cost"
+            };
+            parts.push(format!("{how} {:.2} of a point", l.abs()));
         }
         parts.join("; ")
     }
@@ -356,7 +365,10 @@ mod tests {
         assert_eq!(second.luck, None);
         // Ply 3 has no position after it.
         assert!(v[2].is_none());
-        assert!(first.words().starts_with("blunder (-0.35); best best"));
+        assert_eq!(
+            first.words(),
+            "blunder: gave away 0.35 of a point; best best"
+        );
         assert_eq!(first.short(), "e2e4?? -0.35 best best");
     }
 
@@ -373,7 +385,7 @@ mod tests {
         let v = v[0].as_ref().unwrap();
         assert_eq!(v.mark, None);
         assert!((v.luck.unwrap() - 0.4).abs() < 1e-9);
-        assert_eq!(v.words(), "lucky (+0.40)");
+        assert_eq!(v.words(), "lucky: the measurement won 0.40 of a point");
         assert_eq!(v.short(), "c3xd5.m1 lucky +0.40");
         let s = Summary::of(&[Some(v.clone())], Color::White);
         assert_eq!(s.luck, [1, 0]);

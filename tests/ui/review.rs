@@ -44,7 +44,9 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(1));
     assert!(
-        app.message().text.starts_with("blunder (-"),
+        app.message()
+            .text
+            .starts_with("blunder: gave away 0.86 of a point; best a1a8"),
         "{}",
         app.message().text
     );
