@@ -23,6 +23,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod autosave;
 pub mod review;
+pub mod verdict;
 pub use autosave::{
     autosave_dir, autosave_path, autosaves_newest_first, clear_stale_locks, latest_autosave,
     newest_resumable, remove_held_lock_files, AutosaveLock, InUse, LockError, ResumeSearch,

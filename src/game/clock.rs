@@ -43,14 +43,43 @@ impl FromStr for TimeControl {
         let (min, inc) = s.trim().split_once('+').ok_or_else(bad)?;
         let min: f64 = min.trim().parse().map_err(|_| bad())?;
         let inc: f64 = inc.trim().parse().map_err(|_| bad())?;
-        // Up to a day each, an hour's increment: beyond is a typo.
-        if !(min > 0.0 && min <= 1440.0 && (0.0..=3600.0).contains(&inc)) {
-            return Err(bad());
-        }
-        Ok(TimeControl {
-            base: Duration::from_secs_f64(min * 60.0),
-            increment: Duration::from_secs_f64(inc),
+        TimeControl::of_seconds(min * 60.0, inc).ok_or_else(bad)
+    }
+}
+
+impl TimeControl {
+    /// `base` seconds each and `increment` seconds a move, when in bounds: up to a day
+    /// each and an hour's increment (beyond is a typo).
+    fn of_seconds(base: f64, increment: f64) -> Option<TimeControl> {
+        (base > 0.0 && base <= 86_400.0 && (0.0..=3600.0).contains(&increment)).then(|| {
+            TimeControl {
+                base: Duration::from_secs_f64(base),
+                increment: Duration::from_secs_f64(increment),
+            }
         })
+    }
+
+    /// The value of PGN's `TimeControl` tag: seconds each and seconds added, `300+3`.
+    pub fn pgn(&self) -> String {
+        format!(
+            "{}+{}",
+            trimmed(self.base.as_secs_f64()),
+            trimmed(self.increment.as_secs_f64())
+        )
+    }
+
+    /// A PGN `TimeControl` tag's value (`300+3`, or `600` without increment); `None` for
+    /// one qchess does not play: no clock (`-`), unknown (`?`), moves per period
+    /// (`40/7200:3600`), a sandglass (`*60`).
+    pub fn from_pgn(value: &str) -> Option<TimeControl> {
+        let (base, inc) = value.trim().split_once('+').unwrap_or((value.trim(), "0"));
+        let number = |s: &str| {
+            s.bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.')
+                .then(|| s.parse::<f64>().ok())
+                .flatten()
+        };
+        TimeControl::of_seconds(number(base)?, number(inc)?)
     }
 }
 
@@ -190,6 +219,9 @@ pub fn clock_words(left: Duration) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
+/// The end of the reason of a game lost on time: "white lost on time".
+pub const ON_TIME: &str = "lost on time";
+
 /// How a game ended outside its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
@@ -205,7 +237,7 @@ impl Ending {
     pub fn on_time(side: Color) -> Ending {
         Ending {
             status: winner(side.opposite()),
-            reason: format!("{} lost on time", side.name()),
+            reason: format!("{} {ON_TIME}", side.name()),
         }
     }
 
@@ -256,6 +288,32 @@ mod tests {
         ] {
             let e = bad.parse::<TimeControl>().unwrap_err();
             assert!(e.to_string().contains("MIN+INC"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn time_controls_in_pgn() {
+        let tc: TimeControl = "5+3".parse().unwrap();
+        assert_eq!(tc.pgn(), "300+3");
+        assert_eq!(TimeControl::from_pgn("300+3"), Some(tc));
+        assert_eq!(
+            TimeControl::from_pgn("600").map(|t| t.to_string()),
+            Some("10+0".into())
+        );
+        let short: TimeControl = "0.005+0".parse().unwrap();
+        assert_eq!(short.pgn(), "0.3+0");
+        assert_eq!(TimeControl::from_pgn(&short.pgn()), Some(short));
+        for other in [
+            "-",
+            "?",
+            "40/7200:3600",
+            "*60",
+            "",
+            "0+5",
+            "300+-1",
+            "1e9+0",
+        ] {
+            assert_eq!(TimeControl::from_pgn(other), None, "{other}");
         }
     }
 

@@ -9,10 +9,13 @@
 use super::{GameResult, Move, PgnGame, Pos};
 use crate::chess::fen::START_FEN;
 use crate::chess::notation::{self, MoveText};
+use crate::chess::Color;
 use crate::chess::{GameOptions, MoveType, Status};
+use crate::game::clock::{Ending, TimeControl, ON_TIME};
 use crate::game::{new_game, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
-use crate::record::{Players, SavedGame};
+use crate::record::verdict::{verdicts, Mark};
+use crate::record::{Players, SavedClock, SavedGame, CLOCK_VERSION};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -22,6 +25,14 @@ pub const SEED_TAG: &str = "QchessSeed";
 pub const BACKEND_TAG: &str = "QchessBackend";
 /// Tag of an analysis game in which any side may move, `"1"` (qchess's own).
 pub const FREE_TURNS_TAG: &str = "QchessFreeTurns";
+/// Tag of why a game ended outside its rules, "white resigned" (qchess's own).
+pub const REASON_TAG: &str = "QchessReason";
+/// PGN's tag of the time control, seconds and increment: `300+3`.
+pub const TIME_CONTROL_TAG: &str = "TimeControl";
+/// PGN's tag of how a game ended; qchess writes `time forfeit` for a fallen flag.
+pub const TERMINATION_TAG: &str = "Termination";
+/// The `Termination` of a game lost on time.
+const TIME_FORFEIT: &str = "time forfeit";
 
 /// The `Variant` tag's value for each rule system.
 pub fn variant_name(rules: RuleSet) -> &'static str {
@@ -92,7 +103,7 @@ const UNKNOWN_DATE: &str = "????.??.??";
 
 /// The tags `to_pgn` writes from a saved game's own fields; a kept tag of one of these
 /// names is not written again.
-const OWN: [&str; 13] = [
+const OWN: [&str; 15] = [
     "Event",
     "Site",
     "Date",
@@ -106,6 +117,8 @@ const OWN: [&str; 13] = [
     SEED_TAG,
     BACKEND_TAG,
     FREE_TURNS_TAG,
+    REASON_TAG,
+    TIME_CONTROL_TAG,
 ];
 
 /// A saved game as a PGN game, ready for [`super::write`].
@@ -143,6 +156,19 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
         put(FREE_TURNS_TAG, "1".into());
     }
     let mut written: Vec<&str> = OWN.to_vec();
+    if let Some(reason) = &saved.reason {
+        put(REASON_TAG, reason.clone());
+        if reason.ends_with(ON_TIME) && !saved.tags.contains_key(TERMINATION_TAG) {
+            put(TERMINATION_TAG, TIME_FORFEIT.into());
+        }
+    }
+    let clock = saved
+        .clock
+        .as_ref()
+        .filter(|c| c.control.parse::<TimeControl>().is_ok());
+    if let Some(tc) = clock.and_then(|c| c.control.parse::<TimeControl>().ok()) {
+        put(TIME_CONTROL_TAG, tc.pgn());
+    }
     if let Some((day, time)) = &date {
         put("UTCDate", day.clone());
         put("UTCTime", time.clone());
@@ -161,18 +187,98 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
             put(name, value.clone());
         }
     }
+    let verdicts = saved
+        .review
+        .as_ref()
+        .filter(|_| !saved.free_turns)
+        .map(|r| verdicts(r, &movers(saved)))
+        .unwrap_or_default();
     let moves = saved
         .moves
         .iter()
-        .map(|text| {
+        .enumerate()
+        .map(|(i, text)| {
             let mut m = Move::new(text.clone());
             if rules == RuleSet::Quantum && text.ends_with(".m0") {
                 m.comments.push(super::BLOCKED.into());
             }
+            if let Some(ms) = clock.and_then(|c| c.left.get(i)) {
+                m.comments.push(clk_comment(*ms));
+            }
+            if let Some(v) = verdicts.get(i).and_then(Option::as_ref) {
+                m.nags.extend(v.mark.map(Mark::nag));
+                if v.marked() {
+                    m.comments.push(v.words());
+                }
+            }
             m
         })
         .collect();
-    super::write::game(tags, moves, GameResult::of(saved.result))
+    let mut game = super::write::game(tags, moves, GameResult::of(saved.result));
+    if let Some(r) = &saved.review {
+        game.comments.push(format!("review by {}", r.by));
+    }
+    game
+}
+
+/// Who played each of a saved game's moves: the start's side to move, then in turn.
+fn movers(saved: &SavedGame) -> Vec<(String, Color)> {
+    let black_first = saved
+        .start
+        .as_deref()
+        .and_then(|f| f.split_whitespace().nth(1))
+        == Some("b");
+    let mut side = if black_first {
+        Color::Black
+    } else {
+        Color::White
+    };
+    saved
+        .moves
+        .iter()
+        .map(|m| {
+            let mover = side;
+            side = side.opposite();
+            (m.clone(), mover)
+        })
+        .collect()
+}
+
+/// `[%clk 0:04:59.873]`: the mover's time left after a move, as PGN readers (lichess,
+/// chess.com) read it, the fraction of a second written when there is one.
+fn clk_comment(ms: u64) -> String {
+    let secs = ms / 1000;
+    let mut out = format!(
+        "[%clk {}:{:02}:{:02}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    );
+    if !ms.is_multiple_of(1000) {
+        let fraction = format!("{:03}", ms % 1000);
+        out += ".";
+        out += fraction.trim_end_matches('0');
+    }
+    out.push(']');
+    out
+}
+
+/// The time in a comment's `[%clk H:MM:SS]` (seconds may have a fraction), in
+/// milliseconds.
+fn clk_of(comment: &str) -> Option<u64> {
+    let rest = &comment[comment.find("[%clk")? + "[%clk".len()..];
+    let value = rest[..rest.find(']')?].trim();
+    let mut parts = value.rsplitn(3, ':');
+    let secs: f64 = parts.next()?.parse().ok()?;
+    let mins: u64 = parts.next()?.parse().ok()?;
+    let hours: u64 = parts.next().map_or(Some(0), |h| h.parse().ok())?;
+    if !(0.0..60.0).contains(&secs) || mins >= 60 {
+        return None;
+    }
+    let whole = hours.checked_mul(3600)?.checked_add(mins * 60)?;
+    whole
+        .checked_mul(1000)?
+        .checked_add((secs * 1000.0).round() as u64)
 }
 
 /// Why a PGN game could not be imported: where, the ply when a move is at fault, and
@@ -276,8 +382,50 @@ pub fn from_pgn(game: &PgnGame) -> Result<SavedGame, ImportError> {
     if rules == RuleSet::Quantum {
         saved.backend = Some(backend.name().into());
     }
+    saved.reason = reason(game, result, played.as_ref());
+    saved.clock = clock(game);
     saved.tags = kept_tags(game, &players, date.is_some());
     Ok(saved)
+}
+
+/// Why a game its moves did not end was decided: the `QchessReason` tag, else a
+/// `Termination` of `time forfeit` (the loser named by the result).
+fn reason(game: &PgnGame, result: Status, played: &dyn Playable) -> Option<String> {
+    if result == Status::Ongoing || played.status() != Status::Ongoing {
+        return None;
+    }
+    if let Some(r) = game.value(REASON_TAG) {
+        return Some(r.trim().to_string()).filter(|r| !r.is_empty());
+    }
+    let loser = match result {
+        Status::WhiteWins => Color::Black,
+        Status::BlackWins => Color::White,
+        _ => return None,
+    };
+    forfeit(game).then(|| Ending::on_time(loser).reason)
+}
+
+/// Whether the `Termination` tag says the game was lost on time.
+fn forfeit(game: &PgnGame) -> bool {
+    game.value(TERMINATION_TAG)
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case(TIME_FORFEIT))
+}
+
+/// The clocks of a game with a `TimeControl` qchess plays: the control, and the
+/// mover's time left after each move from the `[%clk]` comments (up to the first
+/// move without one).
+fn clock(game: &PgnGame) -> Option<SavedClock> {
+    let control = TimeControl::from_pgn(game.value(TIME_CONTROL_TAG)?)?;
+    let left = game
+        .moves
+        .iter()
+        .map_while(|m| m.comments.iter().find_map(|c| clk_of(c)))
+        .collect();
+    Some(SavedClock {
+        version: CLOCK_VERSION,
+        control: control.to_string(),
+        left,
+    })
 }
 
 /// The tags qchess has no field for, first of each name: those [`to_pgn`] writes again
@@ -289,6 +437,10 @@ fn kept_tags(game: &PgnGame, players: &Players, dated: bool) -> BTreeMap<String,
             "White" | "Black" | "Result" | "Variant" | "SetUp" | "FEN" => true,
             SEED_TAG | BACKEND_TAG | FREE_TURNS_TAG => true,
             "UTCDate" | "UTCTime" => dated,
+            REASON_TAG => true,
+            TIME_CONTROL_TAG => TimeControl::from_pgn(&t.value).is_some(),
+            // Written again from the reason of a game lost on time.
+            TERMINATION_TAG => forfeit(game) && game.value(REASON_TAG).is_some(),
             // With a date from UTCDate and UTCTime, `Date` is written from it.
             "Date" => dated || t.value == UNKNOWN_DATE,
             // Unknown, as PGN writes it: written again so when there is nothing else.
@@ -461,6 +613,32 @@ mod tests {
             e.starts_with("variant \"Crazyhouse\" cannot be played here"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn clock_comments_both_ways() {
+        for (ms, text) in [
+            (299_800, "[%clk 0:04:59.8]"),
+            (302_000, "[%clk 0:05:02]"),
+            (3_723_045, "[%clk 1:02:03.045]"),
+            (59, "[%clk 0:00:00.059]"),
+        ] {
+            assert_eq!(clk_comment(ms), text);
+            assert_eq!(clk_of(text), Some(ms), "{text}");
+        }
+        assert_eq!(clk_of(" [%eval 0.3] [%clk 0:02:59.5] "), Some(179_500));
+        assert_eq!(clk_of("[%clk 2:59]"), Some(179_000));
+        for bad in [
+            "no clock",
+            "[%clk 0:00:60]",
+            "[%clk 0:61:00]",
+            "[%clk 0:-1:00]",
+            "[%clk 0:01:0x]",
+            "[%clk 0:00:01",
+            "[%clk 99999999999999999:00:00]",
+        ] {
+            assert_eq!(clk_of(bad), None, "{bad}");
+        }
     }
 
     #[test]

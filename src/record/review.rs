@@ -1,6 +1,7 @@
 //! A game's review as a saved game keeps it: the optional `[review]` section, plain
 //! data (made by [`crate::review`]).
 
+use crate::chess::Color;
 use serde::{Deserialize, Serialize};
 
 /// The version of the `[review]` section this build writes and reads.
@@ -105,6 +106,19 @@ impl Review {
     pub fn curve(&self) -> Vec<(usize, f64)> {
         self.positions.iter().map(|j| (j.ply, j.expected)).collect()
     }
+}
+
+/// `white`'s expected result seen from `side`.
+pub fn for_side(white: f64, side: Color) -> f64 {
+    match side {
+        Color::White => white,
+        Color::Black => 1.0 - white,
+    }
+}
+
+/// `x` to four decimals, as reviews keep and print it.
+pub fn rounded(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
 }
 
 fn yes() -> bool {

@@ -23,6 +23,7 @@
 use crate::chess::{Color, Status};
 use crate::engine::eval::{KING, WIN};
 use crate::engine::search::MAX_PLY;
+pub use crate::record::review::{for_side, rounded};
 
 /// Centipawns over which the material part of the curve saturates.
 pub const SCALE: f64 = 400.0;
@@ -59,19 +60,6 @@ pub fn of_status(status: Status) -> Option<f64> {
         Status::Draw => Some(0.5),
         Status::Ongoing => None,
     }
-}
-
-/// `white`'s expected result seen from `side`.
-pub fn for_side(white: f64, side: Color) -> f64 {
-    match side {
-        Color::White => white,
-        Color::Black => 1.0 - white,
-    }
-}
-
-/// `x` to four decimals, as reviews keep and print it.
-pub fn rounded(x: f64) -> f64 {
-    (x * 10_000.0).round() / 10_000.0
 }
 
 /// "0.54": an expected result as the screens write it.

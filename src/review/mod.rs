@@ -15,8 +15,8 @@
 pub mod cli;
 pub mod expected;
 pub mod run;
-pub mod verdict;
 
 pub use crate::record::review::{Judged, Review, VERSION};
+pub use crate::record::verdict;
 pub use run::{review, Judge};
 pub use verdict::{moves_of, verdicts, Mark, Summary, Verdict};

@@ -656,3 +656,116 @@ fn an_imported_game_exports_and_imports_to_the_same_game() {
         Some("2026.11.26")
     );
 }
+
+/// A short game a review marked: Black's `d7d5` a blunder (it gave away 0.40), White's
+/// capture a lucky one.
+fn reviewed_game() -> SavedGame {
+    use qchess::record::review::{Judged, Review};
+    let mut g = Game::standard(GameOptions::default());
+    for m in ["e2e4", "d7d5"] {
+        g.play(m).unwrap();
+    }
+    let mut saved = SavedGame::of(&g, &Players::default(), "2026-11-27T01:02:03Z");
+    let judged = |ply: usize, expected: f64, played: Option<&str>, played_expected: f64| Judged {
+        ply,
+        expected,
+        best: Some("e7e5".into()),
+        line: vec!["e7e5".into()],
+        played: played.map(str::to_string),
+        played_expected: played.map(|_| played_expected),
+        drawn_chance: None,
+        other_expected: None,
+    };
+    let mut review = Review::new("qchess level 1".into(), true);
+    review.merge(
+        &saved.moves,
+        vec![
+            judged(0, 0.52, Some("e2e4"), 0.52),
+            judged(1, 0.5, Some("d7d5"), 0.9),
+            judged(2, 0.9, None, 0.0),
+        ],
+    );
+    saved.review = Some(review);
+    saved
+}
+
+/// The text with every run of white space as one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_reviews_marks_are_written_as_annotations_and_comments() {
+    let saved = reviewed_game();
+    let text = pgn::file::text(&saved);
+    // Unmarked moves carry nothing.
+    assert!(
+        one_line(&text).contains(
+            "{review by qchess level 1} 1. e2e4 d7d5 $4 {blunder: gave away 0.40 of a point; best e7e5} *"
+        ),
+        "{text}"
+    );
+    // Other readers' view: the annotation is a blunder's.
+    let games = pgn::read(&text).unwrap();
+    assert_eq!(games[0].moves[1].nags, vec![4]);
+    // The marks are for readers: the import keeps the moves, not the review.
+    let back = pgn::from_pgn(&games[0]).unwrap();
+    assert_eq!(back.moves, saved.moves);
+    assert_eq!(back.review, None);
+}
+
+#[test]
+fn clocks_and_how_a_game_ended_go_out_and_come_back() {
+    use qchess::record::{SavedClock, CLOCK_VERSION};
+    let mut saved = reviewed_game();
+    saved.review = None;
+    saved.clock = Some(SavedClock {
+        version: CLOCK_VERSION,
+        control: "5+3".into(),
+        left: vec![299_800, 302_000],
+    });
+    saved.result = Status::BlackWins;
+    saved.reason = Some("white resigned".into());
+    let (text, back) = through_pgn(&saved);
+    assert!(text.contains("[TimeControl \"300+3\"]"), "{text}");
+    assert!(text.contains("[QchessReason \"white resigned\"]"), "{text}");
+    assert!(!text.contains("Termination"), "{text}");
+    assert!(
+        one_line(&text).contains("1. e2e4 {[%clk 0:04:59.8]} 1... d7d5 {[%clk 0:05:02]} 0-1"),
+        "{text}"
+    );
+    assert_eq!(back, saved, "{text}");
+
+    // A flag: PGN's own Termination too.
+    saved.reason = Some("white lost on time".into());
+    let (text, back) = through_pgn(&saved);
+    assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+    assert_eq!(back.reason, saved.reason);
+    assert!(back.tags.is_empty(), "{:?}", back.tags);
+}
+
+#[test]
+fn another_sites_clocks_and_time_forfeit_read_as_ours() {
+    let text = "[Event \"Rated blitz\"] [TimeControl \"180+2\"] [Termination \"Time forfeit\"]\n\
+                1. e4 { [%clk 0:03:01] } 1... e5 { [%eval 0.2] [%clk 0:02:59.5] } 2. Nf3 1-0";
+    let games = pgn::read(text).unwrap();
+    let saved = pgn::from_pgn(&games[0]).unwrap();
+    let clock = saved.clock.as_ref().expect("a clock");
+    assert_eq!(clock.control, "3+2");
+    // Up to the first move without a time.
+    assert_eq!(clock.left, vec![181_000, 179_500]);
+    assert_eq!(saved.reason.as_deref(), Some("black lost on time"));
+    assert_eq!(saved.ending().map(|e| e.status), Some(Status::WhiteWins));
+    assert_eq!(
+        saved.tags.get("Termination").map(String::as_str),
+        Some("Time forfeit")
+    );
+    // Controls qchess does not play stay tags; a game its moves ended has no reason.
+    for (tc, kept) in [("40/7200:3600", true), ("-", true), ("600", false)] {
+        let text = format!("[TimeControl \"{tc}\"] [QchessReason \"draw agreed\"] 1. e4 1/2-1/2");
+        let saved = pgn::from_pgn(&pgn::read(&text).unwrap()[0]).unwrap();
+        assert_eq!(saved.tags.contains_key("TimeControl"), kept, "{tc}");
+        assert_eq!(saved.clock.is_some(), !kept, "{tc}");
+        assert_eq!(saved.reason.as_deref(), Some("draw agreed"));
+    }
+}

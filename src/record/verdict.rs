@@ -12,8 +12,7 @@
 //! it minus the move's own expected result before the draw. Beyond [`LUCK`] either way
 //! it is marked as a turn of luck, apart from the marks (a lucky blunder is both).
 
-use super::expected::{for_side, rounded as round};
-use super::{Judged, Review};
+use super::review::{for_side, rounded as round, Judged, Review};
 use crate::chess::Color;
 use crate::game::Playable;
 use serde_json::json;
@@ -58,6 +57,15 @@ impl Mark {
             Mark::Inaccuracy => "inaccuracy",
             Mark::Mistake => "mistake",
             Mark::Blunder => "blunder",
+        }
+    }
+
+    /// The move's numeric annotation in PGN (NAG): `$6` (`?!`), `$2` (`?`), `$4` (`??`).
+    pub fn nag(self) -> u8 {
+        match self {
+            Mark::Inaccuracy => 6,
+            Mark::Mistake => 2,
+            Mark::Blunder => 4,
         }
     }
 
@@ -307,7 +315,6 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::Judged;
 
     fn with_movers(moves: &[&str]) -> Vec<(String, Color)> {
         let side = |i: usize| {
