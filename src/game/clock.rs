@@ -79,7 +79,9 @@ impl TimeControl {
                 .then(|| s.parse::<f64>().ok())
                 .flatten()
         };
+        // One that its `MIN+INC` cannot write (a hundredth of a second) is none.
         TimeControl::of_seconds(number(base)?, number(inc)?)
+            .filter(|t| t.to_string().parse::<TimeControl>().is_ok())
     }
 }
 
