@@ -466,6 +466,9 @@ pub struct Recorder {
     /// The lock on `autosave_to`; `None` when the lock file could not be made (the
     /// autosave itself then reports why it fails).
     pub(crate) lock: Option<Arc<AutosaveLock>>,
+    /// The file the player saved the game to (`w`) and the game as saved there, until
+    /// the game changes.
+    pub(crate) saved_as: Option<(PathBuf, SavedGame)>,
 }
 
 impl Recorder {
@@ -479,6 +482,7 @@ impl Recorder {
             autosave,
             tags: BTreeMap::new(),
             lock: None,
+            saved_as: None,
         };
         r.restart(now);
         r
@@ -521,6 +525,7 @@ impl Recorder {
         self.tags.clear();
         self.lock = None;
         self.autosave_to = None;
+        self.saved_as = None;
         let (Some(dir), true) = (&self.data_dir, self.autosave) else {
             return;
         };
@@ -547,6 +552,23 @@ impl Recorder {
             tags: self.tags.clone(),
             ..SavedGame::of(game, &self.players, &self.date)
         }
+    }
+
+    /// Notes that the player saved `game` to `path`.
+    pub fn saved_to(&mut self, path: &Path, game: &SavedGame) {
+        self.saved_as = Some((path.to_path_buf(), game.clone()));
+    }
+
+    /// Forgets the player's save once the game is no longer `game` as saved.
+    pub fn changed(&mut self, game: &SavedGame) {
+        if self.saved_as.as_ref().is_some_and(|(_, s)| s != game) {
+            self.saved_as = None;
+        }
+    }
+
+    /// The file the player saved the game to, while the game is as saved there.
+    pub fn saved_file(&self) -> Option<&Path> {
+        self.saved_as.as_ref().map(|(p, _)| p.as_path())
     }
 
     /// Writes the autosave, when there is one; `Ok(false)` when autosave is off.

@@ -1166,6 +1166,7 @@ impl App {
     /// Writes the autosave; a failure is added to the message line, never fatal.
     pub(super) fn autosave(&mut self) {
         let saved = self.record();
+        self.recorder.changed(&saved);
         if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
             self.set_message(m);
         }
@@ -1510,6 +1511,9 @@ impl Plays for App {
 impl Asking for App {
     fn recorder(&self) -> &Recorder {
         &self.recorder
+    }
+    fn recorder_mut(&mut self) -> &mut Recorder {
+        &mut self.recorder
     }
     fn record(&self) -> SavedGame {
         let mut saved = self.recorder.saved(self.history_game());

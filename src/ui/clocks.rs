@@ -9,6 +9,7 @@ use super::prompts::Question;
 use crate::chess::{Color, Status};
 use crate::game::clock::{clock_words, Clock, ClockTimes, Ending, TimeControl};
 use crate::record::{SavedClock, CLOCK_VERSION};
+use crate::review::expected;
 use std::time::Instant;
 
 /// A game's clocks on the screen.
@@ -263,9 +264,9 @@ impl App {
             self.say(
                 Tone::Plain,
                 format!(
-                    "{} declines the draw: it thinks it stands better ({:+.0} cp for it)",
+                    "{} declines the draw: it thinks it stands better (it expects {} of a point)",
                     other.name(),
-                    value
+                    expected::words(expected::for_side(expected::from_side(value, other), other))
                 ),
             );
         }

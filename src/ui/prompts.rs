@@ -74,10 +74,11 @@ impl Question {
     /// autosaved (the file's name: its folder is in the popup).
     pub fn line(&self, recorder: &Recorder) -> String {
         match self {
-            Question::Quit => match autosaved(recorder) {
+            Question::Quit => match kept_in(recorder) {
                 Some(p) => format!(
                     "Quit? y or q leaves, n stays; saved as {}",
-                    p.file_name()
+                    p.file()
+                        .file_name()
                         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
                 ),
                 None => format!(
@@ -101,12 +102,15 @@ impl Question {
     pub fn asked(&self, recorder: &Recorder) -> Asked {
         let home = home_dir();
         match self {
-            Question::Quit => match autosaved(recorder) {
+            Question::Quit => match kept_in(recorder) {
                 Some(p) => Asked {
                     title: " Quit? ",
                     lines: vec![
-                        format!("Quit? the game is saved as {}", tilde(&p, home.as_deref())),
-                        "qchess resume plays on from it.".into(),
+                        format!(
+                            "Quit? the game is saved as {}",
+                            tilde(p.file(), home.as_deref())
+                        ),
+                        format!("{} plays on from it.", p.play_on(home.as_deref())),
                     ],
                     keys: "y or q leave   n stay",
                 },
@@ -156,6 +160,8 @@ impl Question {
 pub trait Asking {
     /// Where the game is saved.
     fn recorder(&self) -> &Recorder;
+    /// The same, to note a save.
+    fn recorder_mut(&mut self) -> &mut Recorder;
     /// The record of the whole game, for saving.
     fn record(&self) -> SavedGame;
     /// Whether leaving would drop a game in progress (moves played, not over, not a
@@ -204,9 +210,11 @@ pub trait Asking {
     /// Saves to the path typed on the save line, or asks about a missing folder first.
     /// The line stays open after a failure, so that the path can be fixed.
     fn save_typed_path(&mut self, typed: &str) {
-        match save_typed(typed, self.recorder(), &self.record()) {
-            SaveStep::Done(m) => {
-                if m.tone == Tone::Info {
+        let record = self.record();
+        match save_typed(typed, self.recorder(), &record) {
+            SaveStep::Done(m, saved) => {
+                if let Some(path) = saved {
+                    self.recorder_mut().saved_to(&path, &record);
                     self.close_line();
                 }
                 self.set_message(m);
@@ -226,8 +234,10 @@ pub trait Asking {
                 self.set_message(said("quit cancelled".into(), Tone::Plain))
             }
             (Question::CreateDir { path, .. }, Action::Yes) => {
-                let m = save_to(&path, &self.record());
+                let record = self.record();
+                let m = save_to(&path, &record);
                 if m.tone == Tone::Info {
+                    self.recorder_mut().saved_to(&path, &record);
                     self.close_line();
                 }
                 self.set_message(m);
@@ -245,9 +255,37 @@ pub trait Asking {
     }
 }
 
-/// The autosave file, when there is one and it has been written.
-fn autosaved(recorder: &Recorder) -> Option<PathBuf> {
-    recorder.autosave_to.clone().filter(|p| p.exists())
+/// Where a game is kept when the player leaves.
+enum Kept {
+    /// In the autosave file.
+    Autosave(PathBuf),
+    /// In the file the player saved it to, unchanged since.
+    Saved(PathBuf),
+}
+
+impl Kept {
+    fn file(&self) -> &Path {
+        match self {
+            Kept::Autosave(p) | Kept::Saved(p) => p,
+        }
+    }
+
+    /// The command that plays on from it.
+    fn play_on(&self, home: Option<&Path>) -> String {
+        match self {
+            Kept::Autosave(_) => "qchess resume".into(),
+            Kept::Saved(p) => format!("qchess play --load {}", tilde(p, home)),
+        }
+    }
+}
+
+/// Where the game is kept: the autosave file once written, else the file the player
+/// saved it to while nothing changed since.
+fn kept_in(recorder: &Recorder) -> Option<Kept> {
+    match recorder.autosave_to.clone().filter(|p| p.exists()) {
+        Some(p) => Some(Kept::Autosave(p)),
+        None => recorder.saved_file().map(|p| Kept::Saved(p.to_path_buf())),
+    }
 }
 
 /// Why a game has no autosave file.
@@ -289,8 +327,8 @@ pub fn tilde(path: &Path, home: Option<&Path>) -> String {
 /// question first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SaveStep {
-    /// Saved (Info) or not (Error), in words.
-    Done(Message),
+    /// Saved (Info, with the file) or not (Error), in words.
+    Done(Message, Option<PathBuf>),
     /// A folder on the way is missing: ask before creating it.
     Ask(Question),
 }
@@ -319,7 +357,7 @@ pub fn save_typed(typed: &str, recorder: &Recorder, saved: &SavedGame) -> SaveSt
                 if m.tone == Tone::Info {
                     m.text = format!("{} (new folder {})", m.text, dir.display());
                 }
-                SaveStep::Done(m)
+                done(m, path)
             } else {
                 SaveStep::Ask(Question::CreateDir {
                     dir,
@@ -328,8 +366,14 @@ pub fn save_typed(typed: &str, recorder: &Recorder, saved: &SavedGame) -> SaveSt
                 })
             }
         }
-        _ => SaveStep::Done(save_to(&path, saved)),
+        _ => done(save_to(&path, saved), path),
     }
+}
+
+/// The step that said `m` about saving to `path`.
+fn done(m: Message, path: PathBuf) -> SaveStep {
+    let saved = (m.tone == Tone::Info).then_some(path);
+    SaveStep::Done(m, saved)
 }
 
 /// Saves to `path` (creating its folder) and says how it went (Info when saved).
@@ -380,12 +424,13 @@ pub fn farewell(recorder: &Recorder, moves: usize, ongoing: bool) -> Option<Stri
     if moves == 0 {
         return None;
     }
-    Some(match autosaved(recorder) {
+    Some(match kept_in(recorder) {
         Some(p) if ongoing => format!(
-            "qchess: the game is saved in {}\nqchess resume plays on from it",
-            p.display()
+            "qchess: the game is saved in {}\n{} plays on from it",
+            p.file().display(),
+            p.play_on(home_dir().as_deref())
         ),
-        Some(p) => format!("qchess: the game is saved in {}", p.display()),
+        Some(p) => format!("qchess: the game is saved in {}", p.file().display()),
         None => format!(
             "qchess: the game was not saved ({})",
             unsaved_reason(recorder)
@@ -445,14 +490,14 @@ mod tests {
         );
 
         let offered = rec.default_save_path().display().to_string();
-        let SaveStep::Done(m) = save_typed(&offered, &rec, &saved) else {
+        let SaveStep::Done(m, _) = save_typed(&offered, &rec, &saved) else {
             panic!("our saves folder is created without asking");
         };
         assert_eq!(m.tone, Tone::Info, "{}", m.text);
         assert!(m.text.contains("new folder"), "{}", m.text);
 
         // A folder gets the offered file name.
-        let SaveStep::Done(m) = save_typed(&format!("{}/", data.display()), &rec, &saved) else {
+        let SaveStep::Done(m, _) = save_typed(&format!("{}/", data.display()), &rec, &saved) else {
             panic!("the folder exists");
         };
         assert_eq!(m.tone, Tone::Info, "{}", m.text);

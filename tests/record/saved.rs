@@ -291,6 +291,26 @@ fn saving_from_the_app_asks_for_a_path() {
     keys(&mut a, &other.display().to_string());
     press(&mut a, KeyCode::Enter);
     assert_eq!(record::load(&other).unwrap().moves, vec!["g1f3"]);
+    // With autosave off, quitting right after the save says where it is.
+    press(&mut a, KeyCode::Char('q'));
+    assert_eq!(
+        a.message().text,
+        "Quit? y or q leaves, n stays; saved as other.toml"
+    );
+    press(&mut a, KeyCode::Char('n'));
+    let bye = a.farewell().unwrap_or_default();
+    assert!(bye.contains("qchess play --load"), "{bye}");
+    // A move later the file no longer holds the game.
+    press(&mut a, KeyCode::Char(':'));
+    keys(&mut a, "e7e5");
+    press(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Char('q'));
+    assert!(
+        a.message().text.contains("not saved (autosave is off)"),
+        "{}",
+        a.message().text
+    );
+    assert!(a.farewell().unwrap_or_default().contains("not saved"));
 }
 
 fn replay_of(moves: &[&str]) -> App {
