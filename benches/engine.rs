@@ -112,7 +112,7 @@ fn review(c: &mut Criterion) {
                     threads,
                     None,
                     &stop,
-                    &mut |_, _| {},
+                    &mut |_, _, _| {},
                 )
             })
         });

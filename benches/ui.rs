@@ -143,7 +143,7 @@ fn reopen(c: &mut Criterion) {
             2,
             None,
             &stop,
-            &mut |_, _| {},
+            &mut |_, _, _| {},
         )
         .expect("reviewed"),
     );

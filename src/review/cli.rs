@@ -80,7 +80,7 @@ pub fn run(args: ReviewArgs) -> Outcome {
         threads,
         earlier,
         &stop,
-        &mut |done, total| {
+        &mut |done, total, _| {
             if total == 0 {
                 return;
             }

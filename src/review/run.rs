@@ -82,15 +82,15 @@ pub enum ReviewError {
 
 /// Reviews `game` (played to its end or not): judges every position `earlier` lacks
 /// (all of them when `earlier` was judged by another judge or is `None`) on `threads`
-/// threads; `progress` hears `(judged, to judge)` after each position. Once `stop` is
-/// set the work ends and the review holds what was judged.
+/// threads; `progress` hears `(judged, to judge, the review so far)` after each
+/// position. Once `stop` is set the work ends and the review holds what was judged.
 pub fn review(
     game: &dyn Playable,
     judge: Judge,
     threads: usize,
     earlier: Option<Review>,
     stop: &AtomicBool,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize, &Review),
 ) -> Result<Review, ReviewError> {
     let by = judge.name(game);
     let moves: Vec<String> = game.history().into_iter().map(|r| r.text).collect();
@@ -100,11 +100,13 @@ pub fn review(
     let missing = out.missing(&moves);
     let jobs = positions(game, &moves, &missing, stop)?;
     let total = jobs.len();
-    progress(0, total);
+    // Positions that no longer fit the moves go first.
+    out.merge(&moves, Vec::new());
+    progress(0, total, &out);
     let queue = Mutex::new(jobs);
     let limits = judge.limits();
     let (tx, rx) = mpsc::channel();
-    let mut judged = Vec::with_capacity(total);
+    let mut judged = 0;
     std::thread::scope(|s| {
         for _ in 0..threads.clamp(1, total.max(1)) {
             let tx = tx.clone();
@@ -125,11 +127,11 @@ pub fn review(
         }
         drop(tx);
         for j in rx {
-            judged.push(j);
-            progress(judged.len(), total);
+            judged += 1;
+            out.merge(&moves, vec![j]);
+            progress(judged, total, &out);
         }
     });
-    out.merge(&moves, judged);
     Ok(out)
 }
 

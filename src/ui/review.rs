@@ -38,7 +38,8 @@ struct Run {
 /// What the review's thread reports.
 #[derive(Debug)]
 enum News {
-    Progress(usize, usize),
+    /// Positions judged, to judge, and the review so far.
+    Progress(usize, usize, Review),
     Done(Result<Review, ReviewError>),
 }
 
@@ -152,8 +153,8 @@ impl App {
                 threads,
                 earlier,
                 &flag,
-                &mut |d, t| {
-                    let _ = progress.send(News::Progress(d, t));
+                &mut |d, t, so_far| {
+                    let _ = progress.send(News::Progress(d, t, so_far.clone()));
                 },
             );
             let _ = tx.send(News::Done(result));
@@ -185,8 +186,12 @@ impl App {
                 return changed;
             };
             match run.news.try_recv() {
-                Ok(News::Progress(d, t)) => {
+                Ok(News::Progress(d, t, so_far)) => {
                     run.progress = (d, t);
+                    // The graph and marks fill in as the positions are judged.
+                    if let Some(replay) = &self.replay {
+                        self.reviewing.set(so_far, replay.full.as_ref());
+                    }
                     changed = true;
                 }
                 Ok(News::Done(result)) => {

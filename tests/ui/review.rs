@@ -83,6 +83,21 @@ fn esc_stops_a_review_and_r_goes_on_from_there() {
     press(&mut app, KeyCode::Char('R'));
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("Esc stops"), "{s}");
+    // The graph fills in while the review runs.
+    let started = std::time::Instant::now();
+    while app
+        .reviewing()
+        .review()
+        .is_none_or(|r| r.positions.is_empty())
+    {
+        assert!(app.reviewing().running(), "the review ended unseen");
+        assert!(started.elapsed().as_secs() < 120, "no position judged");
+        app.tick();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(app.reviewing().running());
+    screen(&mut app, 80, 24);
+    assert!(app.hits().graph.is_some(), "a graph while it runs");
     press(&mut app, KeyCode::Esc);
     app.finish_review();
     assert!(
