@@ -384,7 +384,7 @@ pub fn from_pgn(game: &PgnGame) -> Result<SavedGame, ImportError> {
     }
     saved.reason = reason(game, result, played.as_ref());
     saved.clock = clock(game);
-    saved.tags = kept_tags(game, &players, date.is_some());
+    saved.tags = kept_tags(game, &players, date.is_some(), saved.reason.as_deref());
     Ok(saved)
 }
 
@@ -430,7 +430,12 @@ fn clock(game: &PgnGame) -> Option<SavedClock> {
 
 /// The tags qchess has no field for, first of each name: those [`to_pgn`] writes again
 /// from the saved game's fields, and roster tags that say "unknown", are left out.
-fn kept_tags(game: &PgnGame, players: &Players, dated: bool) -> BTreeMap<String, String> {
+fn kept_tags(
+    game: &PgnGame,
+    players: &Players,
+    dated: bool,
+    reason: Option<&str>,
+) -> BTreeMap<String, String> {
     let mut kept = BTreeMap::new();
     for t in &game.tags {
         let derived = match t.name.as_str() {
@@ -440,7 +445,7 @@ fn kept_tags(game: &PgnGame, players: &Players, dated: bool) -> BTreeMap<String,
             REASON_TAG => true,
             TIME_CONTROL_TAG => TimeControl::from_pgn(&t.value).is_some(),
             // Written again from the reason of a game lost on time.
-            TERMINATION_TAG => forfeit(game) && game.value(REASON_TAG).is_some(),
+            TERMINATION_TAG => forfeit(game) && reason.is_some_and(|r| r.ends_with(ON_TIME)),
             // With a date from UTCDate and UTCTime, `Date` is written from it.
             "Date" => dated || t.value == UNKNOWN_DATE,
             // Unknown, as PGN writes it: written again so when there is nothing else.

@@ -83,7 +83,15 @@ fn a_lucky_measurement_is_luck_not_a_mistake() {
 fn a_stopped_review_keeps_nothing_half_done_and_goes_on_later() {
     let g = game(None, &["e2e4", "e7e5", "g1f3"]);
     let stop = AtomicBool::new(true);
-    let none = review(g.as_ref(), Judge::Level(1), 2, None, &stop, &mut |_, _, _| {}).unwrap();
+    let none = review(
+        g.as_ref(),
+        Judge::Level(1),
+        2,
+        None,
+        &stop,
+        &mut |_, _, _| {},
+    )
+    .unwrap();
     assert!(none.positions.is_empty());
     let mut heard = Vec::new();
     let stop = AtomicBool::new(false);
@@ -129,8 +137,24 @@ fn a_stopped_review_keeps_nothing_half_done_and_goes_on_later() {
 fn one_and_two_threads_give_the_same_review() {
     let g = game(None, &["b1^a3c3", "d7d5", "c3xd5.m1", "d8xd5.m1"]);
     let stop = AtomicBool::new(false);
-    let one = review(g.as_ref(), Judge::Level(2), 1, None, &stop, &mut |_, _, _| {}).unwrap();
-    let two = review(g.as_ref(), Judge::Level(2), 2, None, &stop, &mut |_, _, _| {}).unwrap();
+    let one = review(
+        g.as_ref(),
+        Judge::Level(2),
+        1,
+        None,
+        &stop,
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let two = review(
+        g.as_ref(),
+        Judge::Level(2),
+        2,
+        None,
+        &stop,
+        &mut |_, _, _| {},
+    )
+    .unwrap();
     assert_eq!(one, two);
 }
 

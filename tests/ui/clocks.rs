@@ -153,7 +153,10 @@ fn the_computer_accepts_a_draw_when_it_stands_no_better() {
     assert_eq!(down.status(), Status::Ongoing);
     assert!(
         down.message().text.starts_with("black declines the draw")
-            && down.message().text.ends_with("(it expects 0.81 of a point)"),
+            && down
+                .message()
+                .text
+                .ends_with("(it expects 0.81 of a point)"),
         "{}",
         down.message().text
     );
