@@ -103,7 +103,7 @@ const UNKNOWN_DATE: &str = "????.??.??";
 
 /// The tags `to_pgn` writes from a saved game's own fields; a kept tag of one of these
 /// names is not written again.
-const OWN: [&str; 15] = [
+const OWN: [&str; 14] = [
     "Event",
     "Site",
     "Date",
@@ -118,7 +118,6 @@ const OWN: [&str; 15] = [
     BACKEND_TAG,
     FREE_TURNS_TAG,
     REASON_TAG,
-    TIME_CONTROL_TAG,
 ];
 
 /// A saved game as a PGN game, ready for [`super::write`].
@@ -166,8 +165,10 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
         .clock
         .as_ref()
         .filter(|c| c.control.parse::<TimeControl>().is_ok());
+    // A kept `TimeControl` qchess does not play is written with the other tags.
     if let Some(tc) = clock.and_then(|c| c.control.parse::<TimeControl>().ok()) {
         put(TIME_CONTROL_TAG, tc.pgn());
+        written.push(TIME_CONTROL_TAG);
     }
     if let Some((day, time)) = &date {
         put("UTCDate", day.clone());
