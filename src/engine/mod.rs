@@ -8,6 +8,7 @@
 
 pub mod classical;
 pub mod cli;
+pub mod draws;
 pub mod eval;
 pub mod level;
 pub mod matches;

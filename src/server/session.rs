@@ -128,6 +128,8 @@ struct RoomView {
     roster: Roster,
     /// Why the room cannot be saved, as last told.
     unsaved: Option<String>,
+    /// The number of the room's last word shown.
+    notice: u64,
 }
 
 /// Where a session is.
@@ -157,7 +159,7 @@ impl SessionScreen {
     /// session.
     pub fn new(hub: Arc<Hub>, me: Person, id: SessionId, tier: Tier, wake: Wake) -> SessionScreen {
         let kept = super::hub::words_for(hub.limits.room_idle);
-        let lobby = Lobby::new(&me.name, hub.summaries(), &kept);
+        let lobby = Lobby::new(&me.name, hub.summaries(), &kept, hub.clock);
         SessionScreen {
             theme: hub.default_theme,
             hub,
@@ -254,12 +256,14 @@ impl SessionScreen {
             game.update(Action::Flip);
         }
         game.set_message(said);
+        game.take_news(snap.news);
         self.at = At::Room(Box::new(RoomView {
             room,
             game,
             seen: snap.seen,
             roster: snap.roster,
             unsaved: snap.unsaved,
+            notice: snap.notice.0,
         }));
     }
 
@@ -280,7 +284,7 @@ impl SessionScreen {
     /// Shows the lobby again, saying `said`.
     fn back_to_lobby(&mut self, said: String) {
         let kept = super::hub::words_for(self.hub.limits.room_idle);
-        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept);
+        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock);
         lobby.say(Tone::Plain, said);
         self.at = At::Lobby(Box::new(lobby));
     }
@@ -292,14 +296,11 @@ impl SessionScreen {
                 Some(room) => self.enter(room, want),
                 None => self.lobby_says(Tone::Error, format!("{name} has closed")),
             },
-            Intent::Create {
-                name,
-                rules,
-                backend,
-                computer,
-            } => match self.hub.create(&name, &self.me, rules, backend, computer) {
+            Intent::Create { name, plan } => match self.hub.create(&name, &self.me, plan) {
                 Ok(room) => {
-                    let want = computer.map_or(Want::Any, |c| Want::Side(c.side.opposite()));
+                    let want = plan
+                        .computer
+                        .map_or(Want::Any, |c| Want::Side(c.side.opposite()));
                     self.enter(room, want)
                 }
                 Err(e) => self.lobby_says(Tone::Error, e.to_string()),
@@ -423,7 +424,7 @@ impl Screen for SessionScreen {
         };
         let mut changed = v.game.tick();
         // The player's own move is taken in first; the room's news after it.
-        if v.game.working() {
+        if v.game.carrying_out() {
             return changed;
         }
         if v.room.is_closed() {
@@ -466,6 +467,14 @@ impl Screen for SessionScreen {
         if let Some(game) = snap.game {
             v.game.sync(game);
         }
+        if snap.notice.0 != v.notice {
+            v.notice = snap.notice.0;
+            v.game.set_message(Message {
+                text: snap.notice.1,
+                tone: Tone::Info,
+            });
+        }
+        v.game.take_news(snap.news);
         v.game.set_players(snap.players);
         v.roster = snap.roster;
         changed |= true;
@@ -589,8 +598,13 @@ mod tests {
             name: "eve".into(),
             key: None,
         };
-        hub.create("haft-game", &eve, RuleSet::Haft, BackendKind::Sparse, None)
-            .unwrap();
+        let haft = super::super::hub::Plan {
+            rules: RuleSet::Haft,
+            backend: BackendKind::Sparse,
+            computer: None,
+            clock: "5+3".parse().ok(),
+        };
+        hub.create("haft-game", &eve, haft).unwrap();
         ann.open("room1");
         bo.open("room1");
         typed(&mut ann, ":e2e4");
