@@ -474,7 +474,6 @@ impl Room {
                 ));
             }
             if let Err(lost) = st.referee.entered(side, Instant::now()) {
-                st.version += 1;
                 drop(st);
                 self.told();
                 return Err(format!("the game is over: {}", lost.reason));
@@ -499,7 +498,6 @@ impl Room {
             st.referee.played(side, board.ply());
             st.game = board.clone();
             st.game_version += 1;
-            st.version += 1;
             // The next move may come as soon as anyone sees this one.
             st.moving = false;
             st.thinking = false;
@@ -510,8 +508,7 @@ impl Room {
             run_clock(&mut st, Instant::now());
         }
         // On disk before anyone sees it: a move shown is a move kept.
-        let _ = self.save();
-        wake_all(&self.lock());
+        self.told();
         self.nudge();
         Ok(board)
     }

@@ -238,7 +238,6 @@ impl Room {
                 return false;
             };
             st.referee.end(Ending::on_time(side), now);
-            st.version += 1;
         }
         self.told();
         true
@@ -264,16 +263,18 @@ impl Room {
             let st = &mut *st;
             st.referee
                 .decide(side, decision, computer, st.game.as_ref(), Instant::now())?;
-            st.version += 1;
         }
         self.told();
         Ok(())
     }
 
-    /// After a change outside the moves: on disk first, then on every screen.
+    /// After a change: on disk first, then on every screen (a screen that looks before
+    /// it is woken sees the change only once it is saved).
     pub(super) fn told(&self) {
         let _ = self.save();
-        wake_all(&self.lock());
+        let mut st = self.lock();
+        st.version += 1;
+        wake_all(&st);
     }
 }
 
