@@ -620,6 +620,39 @@ mod tests {
         both("room_black", &mut bo);
     }
 
+    #[test]
+    fn a_rooms_clocks_show_on_every_screen() {
+        let clock = "10+5".parse().ok();
+        let hub =
+            Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0).with_clock(clock));
+        let (mut ann, mut cy) = (session(&hub, "ann"), session(&hub, "cy"));
+        ann.open("c1");
+        let room = hub.room("c1").unwrap();
+        cy.enter(Arc::clone(&room), Want::Watch);
+        // Black's seat is free: the clocks wait, full, on the players' and the
+        // watchers' screens, down to the smallest game screen.
+        for s in [&mut ann, &mut cy] {
+            s.tick();
+            let text = screen_text(s);
+            assert!(text.contains("white 10:00"), "{text}");
+            assert!(text.contains("black 10:00"), "{text}");
+        }
+        insta::assert_snapshot!("room_clocks_watcher_60x20", screen_at(&mut cy, 60, 20));
+        both("room_clocks_watcher", &mut cy);
+        // Bo sits down: white's clock runs, marked, on every screen.
+        let mut bo = session(&hub, "bo");
+        bo.open("c1");
+        for s in [&mut ann, &mut bo, &mut cy] {
+            ticked_until(s, "▶white 9:5");
+        }
+        // Ann resigns: every screen says so.
+        ann.handle_event(key('X'));
+        ann.handle_event(key('y'));
+        for s in [&mut ann, &mut bo, &mut cy] {
+            ticked_until(s, "bo wins, white resigned");
+        }
+    }
+
     /// Ticks `s` until its screen shows `words`, for at most a minute.
     fn ticked_until(s: &mut SessionScreen, words: &str) -> String {
         let until = std::time::Instant::now() + std::time::Duration::from_secs(60);

@@ -871,6 +871,35 @@ mod tests {
     }
 
     #[test]
+    fn the_computer_spends_its_time_from_the_rooms_clock() {
+        let limits = ServerLimits::default();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let computers = Computers::start(1, Arc::clone(&stopping));
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
+        let computer = ComputerSeat {
+            side: Color::White,
+            level: Some(5),
+        };
+        // Three seconds each: it spends a small share of them.
+        let r = Room::new("c2", board, None)
+            .with_computer(computer)
+            .with_clock("0.05+0".parse().ok());
+        let r = Arc::new(r);
+        let (w, _) = counter();
+        r.join(1, person("ann"), Want::Any, w).unwrap();
+        r.drive(&computers);
+        reaches(&r, 1);
+        let clock = r.snapshot(1, (0, 0)).unwrap().news.clock.unwrap();
+        let left = clock.times(std::time::Instant::now()).of(Color::White);
+        assert!(
+            left > std::time::Duration::from_secs(2),
+            "it kept most of its time: {left:?}"
+        );
+        assert_eq!(clock.running(), Some(Color::Black));
+        stopping.store(true, Ordering::Relaxed);
+    }
+
+    #[test]
     fn saved_rooms_come_back_with_their_seats() {
         let dir = std::env::temp_dir().join(format!("qchess-room-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
