@@ -374,6 +374,34 @@ mod tests {
     }
 
     #[test]
+    fn a_game_resigned_before_its_first_move_is_kept() {
+        use super::super::{new_game, Want};
+        use crate::game::RuleSet;
+        let dir = std::env::temp_dir().join(format!("qchess-room-resign-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let limits = crate::server::limits::ServerLimits::default();
+        let board = new_game(
+            RuleSet::Quantum,
+            crate::quantum::BackendKind::Sparse,
+            7,
+            &limits,
+        );
+        let room = Room::new("z1", board.unwrap(), Some(&dir));
+        let wake: super::super::Wake = std::sync::Arc::new(|| {});
+        room.join(1, person("ann"), Want::Any, wake.clone())
+            .unwrap();
+        room.join(2, person("bo"), Want::Any, wake).unwrap();
+        room.decide(1, Color::White, Decision::Resign).unwrap();
+        room.leave(1);
+        room.leave(2);
+        assert!(room.closable());
+        room.archive();
+        let kept: Vec<_> = std::fs::read_dir(dir.join("finished")).unwrap().collect();
+        assert_eq!(kept.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn only_a_seat_decides_for_its_side() {
         use super::super::{new_game, Want};
         use crate::game::RuleSet;

@@ -141,7 +141,8 @@ impl Room {
     }
 
     /// Puts the room's files away once it closed: a finished game goes to the
-    /// `finished` folder beside the rooms, an unstarted one is deleted.
+    /// `finished` folder beside the rooms, an unstarted one (no move, no result) is
+    /// deleted.
     pub fn archive(&self) {
         self.closed.store(true, Ordering::Relaxed);
         let Some(path) = &self.file else {
@@ -150,7 +151,9 @@ impl Room {
         let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
         let (started, date) = {
             let st = self.lock();
-            (st.game.ply() > 0, st.date.clone())
+            // A game decided before its first move (a flag, a resignation) is kept.
+            let decided = st.referee.ending().is_some();
+            (st.game.ply() > 0 || decided, st.date.clone())
         };
         let _ = std::fs::remove_file(seats_path(path));
         let kept = match path.parent() {
