@@ -4,7 +4,7 @@
 //! session in the room takes the game after the move from [`Room::snapshot`]. Seats
 //! stay with their players when a connection drops; the room saves itself after every
 //! move, in the saved-game format of local games. Its clocks, and the endings outside
-//! the moves (a flag, a resignation, a draw agreed), are its own too ([`referee`]).
+//! the moves (a flag, a resignation, a draw agreed), are its own too (`referee.rs`).
 
 mod referee;
 mod saving;
