@@ -36,12 +36,14 @@ async fn a_flag_falls_in_a_room_whose_player_is_gone() {
         let addr = srv.addr();
         let mut ann = Term::open(addr, "ann", Ask::Room("blitz"), (100, 30)).await?;
         ann.wait_for("you play white", T).await?;
+        // Black's seat is free: the clocks wait, full.
+        ann.wait_for("white 0:03.0 │ black 0:03.0", T).await?;
+        ann.send(b":e2e4\r").await?;
+        ann.wait_for("white played e2e4", T).await?;
+        // Both seated: black's clock runs, on both screens, in tenths.
         let mut bo = Term::open(addr, "bo", Ask::Room("blitz"), (100, 30)).await?;
         bo.wait_for("you play black", T).await?;
-        // Both seated: white's clock runs, on both screens.
-        bo.wait_for("▶white 0:0", T).await?;
-        ann.send(b":e2e4\r").await?;
-        bo.wait_for("white played e2e4", T).await?;
+        bo.wait_for("▶black 0:0", T).await?;
         ann.wait_for("▶black 0:0", T).await?;
         // Bo's connection drops: nobody is at black's keyboard, and the room's clock
         // runs on until his flag falls.
