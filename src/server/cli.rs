@@ -129,3 +129,28 @@ pub fn run(args: ServeArgs) -> Outcome {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    #[test]
+    fn new_rooms_play_the_clock_of_the_command_line() {
+        let clock = |flags: &[&str]| {
+            let words = std::iter::once("serve").chain(flags.iter().copied());
+            Serve::try_parse_from(words).map(|s| s.args.clock.0)
+        };
+        assert_eq!(clock(&[]).unwrap(), Some(super::super::hub::DEFAULT_CLOCK));
+        assert_eq!(clock(&["--clock", "none"]).unwrap(), None);
+        assert_eq!(clock(&["--clock", "0.5+0"]).unwrap(), "0.5+0".parse().ok());
+        let bad = clock(&["--clock", "5"]).err().map(|e| e.to_string());
+        assert!(bad.is_some_and(|e| e.contains("MIN+INC")));
+    }
+}
