@@ -10,7 +10,7 @@ use crate::game::Playable;
 pub const ACCEPTS_DRAW_AT: f64 = 0.0;
 
 /// The static evaluation of `game` for `side`, in centipawns.
-pub fn value_for(game: &dyn Playable, side: Color) -> f64 {
+fn value_for(game: &dyn Playable, side: Color) -> f64 {
     match game.quantum() {
         Some(g) => {
             let v = super::eval::evaluate(g, super::eval::Style::Full);
