@@ -4,6 +4,8 @@
 
 mod support;
 
+#[path = "serve/clocks.rs"]
+mod clocks;
 #[path = "serve/hostile.rs"]
 mod hostile;
 

@@ -8,7 +8,9 @@
 
 pub mod classical;
 pub mod cli;
+pub mod draws;
 pub mod eval;
+pub mod expected;
 pub mod level;
 pub mod matches;
 pub mod moves;

@@ -2,8 +2,11 @@
 //! game and hands its moves to the table, which plays them, drawing any measurement
 //! outcome once for everyone, and gives back the game after the move; the other screens
 //! take the new game in with their `sync`. A screen at a table never draws an outcome,
-//! takes a move back or writes a file.
+//! takes a move back or writes a file. The table also keeps the clocks and decides how
+//! a game ends outside its moves (a flag falls, a player resigns, a draw is agreed):
+//! the screens send their decisions to it and show what it tells them ([`TableNews`]).
 
+use super::clock::{Clock, Ending};
 use super::CancelFlag;
 use crate::chess::Color;
 use crate::record::Players;
@@ -25,6 +28,35 @@ pub trait Table<G>: Send + Sync {
     /// plies. Runs on a worker thread and may take long; `cancel` stops it early. Gives
     /// the game after the move, or why the move was refused, in words for the player.
     fn play(&self, side: Color, ply: usize, text: &str, cancel: CancelFlag) -> Result<G, String>;
+    /// Takes `decision` for `side` (resign, offer a draw, answer one), or says why it
+    /// cannot be taken, in words for the player.
+    fn decide(&self, side: Color, decision: Decision) -> Result<(), String>;
+}
+
+/// What a seat decides outside its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Resign the game.
+    Resign,
+    /// Offer the other side a draw.
+    OfferDraw,
+    /// Accept the draw the other side offers.
+    AcceptDraw,
+    /// Decline it: play on.
+    DeclineDraw,
+}
+
+/// What a table tells its screens beside the game: its clocks, how the game ended
+/// outside its moves, and the draw offer that stands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableNews {
+    /// The clocks, in a game on a time control (they run on the screen as at the
+    /// table: the same start instant).
+    pub clock: Option<Clock>,
+    /// How the game ended outside its moves, when it did.
+    pub ending: Option<Ending>,
+    /// The side whose draw offer waits for an answer.
+    pub offer: Option<Color>,
 }
 
 /// A screen's place at a table: the table and the screen's seat.
@@ -92,6 +124,9 @@ mod tests {
     struct Nowhere;
     impl Table<()> for Nowhere {
         fn play(&self, _: Color, _: usize, _: &str, _: CancelFlag) -> Result<(), String> {
+            Err("nowhere".into())
+        }
+        fn decide(&self, _: Color, _: Decision) -> Result<(), String> {
             Err("nowhere".into())
         }
     }

@@ -13,9 +13,9 @@
 //! wrote, still loads) and not redone when the file is opened again.
 
 pub mod cli;
-pub mod expected;
 pub mod run;
 
+pub use crate::engine::expected;
 pub use crate::record::review::{Judged, Review, VERSION};
 pub use crate::record::verdict;
 pub use run::{review, Judge};

@@ -2,7 +2,7 @@
 //! the configuration, and the run of the server.
 
 use super::{ServeError, ServeOptions};
-use crate::cli::{warn, Done, Failure, Outcome};
+use crate::cli::{parse_clock_flag, warn, ClockFlag, Done, Failure, Outcome};
 use crate::config::{Catalogue, Settings};
 use clap::Args;
 use std::path::PathBuf;
@@ -38,6 +38,11 @@ pub struct ServeArgs {
     /// Let watchers ask for hints too (by default only the players may).
     #[arg(long)]
     watcher_hints: bool,
+    /// The time control of a new room: MIN+INC, minutes each (fractions allowed) and
+    /// seconds added after each move, or none; a room opened with ssh -t HOST ROOM
+    /// plays it, and the lobby's form offers it first.
+    #[arg(long, value_name = "MIN+INC", default_value = "10+5", value_parser = parse_clock_flag)]
+    clock: ClockFlag,
     /// Minutes without input before a session is closed (its seat is kept).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     idle_minutes: u64,
@@ -73,6 +78,7 @@ pub fn run(args: ServeArgs) -> Outcome {
         opts.host_key = key;
     }
     opts.authorized_keys = args.authorized_keys;
+    opts.clock = args.clock.0;
     opts.limits.max_sessions = args.max_sessions as usize;
     opts.limits.per_address = args.max_per_address as usize;
     opts.limits.max_rooms = args.max_rooms as usize;
@@ -121,5 +127,30 @@ pub fn run(args: ServeArgs) -> Outcome {
             },
             message: e.to_string(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    #[test]
+    fn new_rooms_play_the_clock_of_the_command_line() {
+        let clock = |flags: &[&str]| {
+            let words = std::iter::once("serve").chain(flags.iter().copied());
+            Serve::try_parse_from(words).map(|s| s.args.clock.0)
+        };
+        assert_eq!(clock(&[]).unwrap(), Some(super::super::hub::DEFAULT_CLOCK));
+        assert_eq!(clock(&["--clock", "none"]).unwrap(), None);
+        assert_eq!(clock(&["--clock", "0.5+0"]).unwrap(), "0.5+0".parse().ok());
+        let bad = clock(&["--clock", "5"]).err().map(|e| e.to_string());
+        assert!(bad.is_some_and(|e| e.contains("MIN+INC")));
     }
 }

@@ -13,8 +13,9 @@
 use super::room::Room;
 use crate::chess::Color;
 use crate::engine::level;
-use crate::engine::player::{Event, Player, PlayerError, Random};
+use crate::engine::player::{Event, Player, PlayerError, Random, Thinking};
 use crate::engine::strength::Strength;
+use crate::game::clock::ClockTimes;
 use crate::game::Playable;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,30 +66,33 @@ impl ComputerSeat {
     }
 
     /// The computer's move in `board` (its side to move), choosing among equal moves
-    /// by `seed`; `Ok(None)` once `stop` says so (the search is abandoned).
+    /// by `seed`; on a clock showing `clock`, it spends its time from its clock as at
+    /// one keyboard ([`Player::think_on_clock`]); `Ok(None)` once `stop` says so (the
+    /// search is abandoned).
     pub fn choose(
         &self,
         board: &dyn Playable,
         seed: u64,
+        clock: Option<&ClockTimes>,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<String>, PlayerError> {
-        think(self.strength().player(seed).as_mut(), board, stop)
+        let mut player = self.strength().player(seed);
+        let thinking = match clock {
+            Some(times) => player.think_on_clock(board, times),
+            None => player.think(board),
+        };
+        wait(thinking, stop)
     }
 
     /// A random legal move (the `n`th try), for when the room refused the chosen one.
     pub fn fallback(board: &dyn Playable, seed: u64, n: u64) -> Option<String> {
         let mut random = Random::new(seed.wrapping_add(n));
-        think(&mut random, board, &|| false).ok().flatten()
+        wait(random.think(board), &|| false).ok().flatten()
     }
 }
 
-/// Asks `player` for a move in `board`, stopping when `stop` says so.
-fn think(
-    player: &mut dyn Player,
-    board: &dyn Playable,
-    stop: &dyn Fn() -> bool,
-) -> Result<Option<String>, PlayerError> {
-    let thinking = player.think(board);
+/// Waits for `thinking`'s move, stopping when `stop` says so.
+fn wait(thinking: Thinking, stop: &dyn Fn() -> bool) -> Result<Option<String>, PlayerError> {
     loop {
         if stop() {
             // Dropping the handle stops the search thread.
@@ -184,7 +188,10 @@ mod tests {
                 level,
             };
             let b = board(rules);
-            let mv = c.choose(b.as_ref(), 3, &|| false).unwrap().expect("a move");
+            let mv = c
+                .choose(b.as_ref(), 3, None, &|| false)
+                .unwrap()
+                .expect("a move");
             let mut after = b.clone();
             assert!(after.play(&mv).is_ok(), "{rules:?}: {mv}");
             assert!(ComputerSeat::fallback(b.as_ref(), 3, 0).is_some());
@@ -194,7 +201,7 @@ mod tests {
             level: Some(5),
         };
         assert_eq!(
-            c.choose(board(RuleSet::Quantum).as_ref(), 3, &|| true),
+            c.choose(board(RuleSet::Quantum).as_ref(), 3, None, &|| true),
             Ok(None)
         );
     }

@@ -1,6 +1,7 @@
 //! What every session of the server shares: the rooms by name (created, listed,
 //! closed, saved and brought back after a restart), the workers that play the rooms'
-//! computers, the count of open sessions, and the themes a session may pick.
+//! computers, the referee that looks at the rooms' clocks, the count of open sessions,
+//! the time control of a new room, and the themes a session may pick.
 
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
@@ -8,6 +9,7 @@ use super::limits::{Counter, Full, ServerLimits, Ticket};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
 use crate::engine::player::SearchSlots;
+use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::ui::opponent::HintRules;
@@ -17,7 +19,33 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Duration;
+
+/// The time control of a new room unless the server says otherwise (`qchess serve
+/// --clock`): ten minutes each, five seconds added per move.
+pub const DEFAULT_CLOCK: TimeControl = TimeControl {
+    base: Duration::from_secs(600),
+    increment: Duration::from_secs(5),
+};
+
+/// How often the referee looks at the rooms' clocks: a flag falls at most this late.
+const REFEREE_LOOKS: Duration = Duration::from_millis(50);
+
+/// What a new room plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The rule system.
+    pub rules: RuleSet,
+    /// The simulator backend (Quantum Chess).
+    pub backend: BackendKind,
+    /// The computer in a seat, when given (it starts playing at once when it has white).
+    pub computer: Option<ComputerSeat>,
+    /// The time control (none: no clocks).
+    pub clock: Option<TimeControl>,
+}
+
+type Rooms = Mutex<BTreeMap<String, Arc<Room>>>;
 
 /// Why a room could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -41,7 +69,10 @@ pub enum HubError {
 
 /// The server's shared state.
 pub struct Hub {
-    rooms: Mutex<BTreeMap<String, Arc<Room>>>,
+    rooms: Arc<Rooms>,
+    /// The time control of a room opened without a choice (`ssh -t host ROOM`), and
+    /// the one the lobby's form offers first.
+    pub clock: Option<TimeControl>,
     /// What sessions and rooms may use.
     pub limits: ServerLimits,
     /// Where rooms are saved (`None`: nowhere).
@@ -66,7 +97,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    /// A hub with no rooms yet; rooms are saved into `rooms_dir`.
+    /// A hub with no rooms yet; rooms are saved into `rooms_dir`; no clocks unless
+    /// [`Hub::with_clock`] says so. Its referee looks at the rooms' clocks until the hub
+    /// is dropped or the server stops.
     pub fn new(
         limits: ServerLimits,
         rooms_dir: Option<PathBuf>,
@@ -81,8 +114,17 @@ impl Hub {
         let stopping = Arc::new(AtomicBool::new(false));
         let computers = Computers::start(limits.computer_searches, Arc::clone(&stopping));
         let hints = Arc::new(SearchSlots::new(limits.hint_searches));
+        let rooms = Arc::new(Mutex::new(BTreeMap::new()));
+        let (watched, stop) = (Arc::downgrade(&rooms), Arc::clone(&stopping));
+        let spawned = std::thread::Builder::new()
+            .name("qchess-referee".into())
+            .spawn(move || referee(&watched, &stop));
+        if let Err(e) = spawned {
+            eprintln!("qchess serve: cannot start the clocks' referee: {e}");
+        }
         Hub {
-            rooms: Mutex::new(BTreeMap::new()),
+            rooms,
+            clock: None,
             limits,
             rooms_dir,
             default_theme: default_theme.min(themes.len() - 1),
@@ -94,6 +136,12 @@ impl Hub {
             computers,
             hints,
         }
+    }
+
+    /// The hub with new rooms on `clock` unless their opener picks another.
+    pub fn with_clock(mut self, clock: Option<TimeControl>) -> Hub {
+        self.clock = clock;
+        self
     }
 
     /// Who may ask for hints in the rooms, and the hint searches all sessions share.
@@ -215,40 +263,36 @@ impl Hub {
         lock(&self.rooms).get(name).cloned()
     }
 
-    /// A new room `name` opened by `by`, playing `rules` on `backend`, with `computer`
-    /// in a seat when given (it starts playing at once when it has white).
-    pub fn create(
-        &self,
-        name: &str,
-        by: &Person,
-        rules: RuleSet,
-        backend: BackendKind,
-        computer: Option<ComputerSeat>,
-    ) -> Result<Arc<Room>, HubError> {
+    /// A new room `name` opened by `by`, playing as `plan` says.
+    pub fn create(&self, name: &str, by: &Person, plan: Plan) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
         if rooms.contains_key(&name) {
             return Err(HubError::Exists(name));
         }
-        self.add(&mut rooms, &name, by, rules, backend, computer)
+        self.add(&mut rooms, &name, by, plan)
     }
 
-    /// The room called `name`, opened by `by` (Quantum Chess, sparse) when there is
-    /// none: the room of `ssh -t host ROOM`.
+    /// What a room opened without a choice plays: Quantum Chess, sparse, on the
+    /// server's clock.
+    pub fn plain(&self) -> Plan {
+        Plan {
+            rules: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            computer: None,
+            clock: self.clock,
+        }
+    }
+
+    /// The room called `name`, opened by `by` ([`Hub::plain`]) when there is none: the
+    /// room of `ssh -t host ROOM`.
     pub fn open(&self, name: &str, by: &Person) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
         if let Some(room) = rooms.get(&name) {
             return Ok(Arc::clone(room));
         }
-        self.add(
-            &mut rooms,
-            &name,
-            by,
-            RuleSet::Quantum,
-            BackendKind::Sparse,
-            None,
-        )
+        self.add(&mut rooms, &name, by, self.plain())
     }
 
     fn add(
@@ -256,9 +300,7 @@ impl Hub {
         rooms: &mut BTreeMap<String, Arc<Room>>,
         name: &str,
         by: &Person,
-        rules: RuleSet,
-        backend: BackendKind,
-        computer: Option<ComputerSeat>,
+        plan: Plan,
     ) -> Result<Arc<Room>, HubError> {
         if rooms.len() >= self.limits.max_rooms {
             return Err(HubError::TooManyRooms(self.limits.max_rooms));
@@ -270,11 +312,13 @@ impl Hub {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        let board = new_game(rules, backend, seed, &self.limits).map_err(HubError::Game)?;
+        let board =
+            new_game(plan.rules, plan.backend, seed, &self.limits).map_err(HubError::Game)?;
         let mut room = Room::new(name, board, self.rooms_dir.as_deref())
             .with_grace(self.limits.seat_grace)
+            .with_clock(plan.clock)
             .opened_by(by.clone());
-        if let Some(c) = computer {
+        if let Some(c) = plan.computer {
             room = room.with_computer(c);
         }
         let room = Arc::new(room);
@@ -313,6 +357,25 @@ impl Hub {
         self.stopping.store(true, Ordering::Relaxed);
         for tx in lock(&self.live).values() {
             let _ = tx.try_send(Incoming::Close(why.to_string()));
+        }
+    }
+}
+
+/// Looks at the clocks of `rooms` every [`REFEREE_LOOKS`] until they are dropped or
+/// the server stops: a flag falls with nobody at the keyboard.
+fn referee(rooms: &Weak<Rooms>, stopping: &AtomicBool) {
+    loop {
+        std::thread::sleep(REFEREE_LOOKS);
+        let Some(rooms) = rooms.upgrade() else {
+            return;
+        };
+        if stopping.load(Ordering::Relaxed) {
+            return;
+        }
+        let open: Vec<Arc<Room>> = lock(&rooms).values().cloned().collect();
+        drop(rooms);
+        for room in open {
+            room.look_at_clock();
         }
     }
 }
@@ -374,14 +437,14 @@ mod tests {
         let hub = Hub::new(limits, None, Vec::new(), 0);
         let ann = &person("ann", None);
         let a = hub
-            .create("a", ann, RuleSet::Quantum, BackendKind::Dense, None)
+            .create("a", ann, plan(RuleSet::Quantum, BackendKind::Dense))
             .unwrap();
         assert!(matches!(
-            hub.create("a", ann, RuleSet::Haft, BackendKind::Sparse, None),
+            hub.create("a", ann, plan(RuleSet::Haft, BackendKind::Sparse)),
             Err(HubError::Exists(_))
         ));
         assert!(matches!(
-            hub.create("../x", ann, RuleSet::Haft, BackendKind::Sparse, None),
+            hub.create("../x", ann, plan(RuleSet::Haft, BackendKind::Sparse)),
             Err(HubError::BadName(_))
         ));
         assert!(Arc::ptr_eq(&hub.open("a", ann).unwrap(), &a));
@@ -392,6 +455,15 @@ mod tests {
         // Nobody in it and no move: closed.
         hub.left(&a);
         assert!(hub.room("a").is_none());
+    }
+
+    fn plan(rules: RuleSet, backend: BackendKind) -> Plan {
+        Plan {
+            rules,
+            backend,
+            computer: None,
+            clock: None,
+        }
     }
 
     fn person(name: &str, key: Option<&str>) -> Person {

@@ -1,14 +1,16 @@
-//! The lobby: the open rooms (variant, players, plies so far), and the keys to join
-//! one as white, black or a watcher, to open a new room (name, variant, backend), to
-//! play the computer (a new room with the computer in one seat: the player's side and
-//! the computer's level), to pick a theme, or to leave. No terminal in here: the
-//! session draws it and feeds it events.
+//! The lobby: the open rooms (variant, players, clock, plies so far), and the keys to
+//! join one as white, black or a watcher, to open a new room (name, variant, backend,
+//! time control), to play the computer (a new room with the computer in one seat: the
+//! player's side and the computer's level), to pick a theme, or to leave. No terminal
+//! in here: the session draws it and feeds it events.
 
 use super::computer::ComputerSeat;
+use super::hub::Plan;
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
 use crate::engine;
 use crate::engine::strength::Strength;
+use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::ui::color::Paint;
@@ -34,12 +36,9 @@ pub enum Intent {
     Create {
         /// Its name.
         name: String,
-        /// Its rule system.
-        rules: RuleSet,
-        /// Its simulator backend.
-        backend: BackendKind,
-        /// The computer in the other seat, when the player plays the computer.
-        computer: Option<ComputerSeat>,
+        /// What it plays (with the computer in the other seat, when the player plays
+        /// the computer).
+        plan: Plan,
     },
     /// Open the lessons (`qchess learn`) in this session.
     Learn,
@@ -56,6 +55,28 @@ const RULES: [RuleSet; 3] = [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft
 /// The backends a new Quantum Chess room may use.
 const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
+/// The time controls the form offers (the server's own is added among them), from
+/// bullet to classical.
+const CLOCKS: [&str; 10] = [
+    "1+0", "2+1", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0",
+];
+
+/// The time controls a new room may play, shortest first, no clock last; the
+/// server's own `default` among them.
+fn clock_choices(default: Option<TimeControl>) -> Vec<Option<TimeControl>> {
+    let mut all: Vec<TimeControl> = CLOCKS.iter().filter_map(|c| c.parse().ok()).collect();
+    if let Some(d) = default.filter(|d| !all.contains(d)) {
+        all.push(d);
+    }
+    all.sort_by_key(|c| (c.base, c.increment));
+    all.into_iter().map(Some).chain([None]).collect()
+}
+
+/// A time control in the lobby: "10+5", "none".
+fn clock_words(clock: Option<TimeControl>) -> String {
+    clock.map_or_else(|| "none".into(), |c| c.to_string())
+}
+
 /// The computer's level a new computer room starts with: level 2 rather than the
 /// engine's default 3, because a server shares its cores among every room's computer
 /// (level 2's budget of work is a third of level 3's), and a player who wants more picks
@@ -70,18 +91,37 @@ struct Form {
     backend: usize,
     /// Against the computer: the player's side and the computer's level.
     computer: Option<(Color, u8)>,
-    /// The field with the focus: 0 name, 1 variant, 2 backend, 3 side, 4 level.
+    /// The time control picked, in [`Lobby::clocks`].
+    clock: usize,
+    /// The field with the focus, in [`Form::fields`].
     field: usize,
 }
 
+/// A field of the form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Name,
+    Variant,
+    Backend,
+    Side,
+    Level,
+    Clock,
+}
+
 impl Form {
-    /// How many fields it has.
-    fn fields(&self) -> usize {
+    /// Its fields, in order: against the computer, the side and the level too.
+    fn fields(&self) -> &'static [Field] {
+        use Field::*;
         if self.computer.is_some() {
-            5
+            &[Name, Variant, Backend, Side, Level, Clock]
         } else {
-            3
+            &[Name, Variant, Backend, Clock]
         }
+    }
+
+    /// The field with the focus.
+    fn focus(&self) -> Field {
+        self.fields()[self.field]
     }
 }
 
@@ -91,6 +131,8 @@ pub const MIN_SIZE: (u16, u16) = (40, 10);
 /// The lobby of one session.
 pub struct Lobby {
     me: String,
+    /// The time controls a new room may play, and the server's own, offered first.
+    clocks: (Vec<Option<TimeControl>>, usize),
     /// How long a room no player is in is kept, in words.
     kept: String,
     rooms: Vec<Summary>,
@@ -105,10 +147,13 @@ pub struct Lobby {
 
 impl Lobby {
     /// The lobby of `me`, listing `rooms`; `kept` says how long a room no player is in
-    /// is kept.
-    pub fn new(me: &str, rooms: Vec<Summary>, kept: &str) -> Lobby {
+    /// is kept; `clock` is the server's time control for a new room.
+    pub fn new(me: &str, rooms: Vec<Summary>, kept: &str, clock: Option<TimeControl>) -> Lobby {
+        let choices = clock_choices(clock);
+        let default = choices.iter().position(|c| *c == clock).unwrap_or(0);
         Lobby {
             me: me.to_string(),
+            clocks: (choices, default),
             kept: kept.to_string(),
             rooms,
             selected: 0,
@@ -234,6 +279,7 @@ impl Lobby {
             rules: 0,
             backend: 0,
             computer,
+            clock: self.clocks.1,
             field: 0,
         });
         let what = if computer.is_some() {
@@ -277,19 +323,20 @@ impl Lobby {
         let Some(form) = &mut self.form else {
             return;
         };
-        let on_name = form.field == 0;
-        let fields = form.fields();
+        let on_name = form.focus() == Field::Name;
+        let fields = form.fields().len();
         let choose = |n: usize, i: usize, by: i64| (i as i64 + by).rem_euclid(n as i64) as usize;
         match (key.code, on_name) {
             (KeyCode::Tab | KeyCode::Down, _) => form.field = (form.field + 1) % fields,
             (KeyCode::BackTab | KeyCode::Up, _) => form.field = (form.field + fields - 1) % fields,
             (KeyCode::Left | KeyCode::Right, false) => {
                 let by = if key.code == KeyCode::Left { -1 } else { 1 };
-                match (form.field, &mut form.computer) {
-                    (1, _) => form.rules = choose(RULES.len(), form.rules, by),
-                    (2, _) => form.backend = choose(BACKENDS.len(), form.backend, by),
-                    (3, Some((side, _))) => *side = side.opposite(),
-                    (_, Some((_, level))) => {
+                match (form.focus(), &mut form.computer) {
+                    (Field::Variant, _) => form.rules = choose(RULES.len(), form.rules, by),
+                    (Field::Backend, _) => form.backend = choose(BACKENDS.len(), form.backend, by),
+                    (Field::Clock, _) => form.clock = choose(self.clocks.0.len(), form.clock, by),
+                    (Field::Side, Some((side, _))) => *side = side.opposite(),
+                    (Field::Level, Some((_, level))) => {
                         let levels = usize::from(engine::level::MAX_LEVEL);
                         *level = choose(levels, usize::from(*level) - 1, by) as u8 + 1;
                     }
@@ -311,9 +358,12 @@ impl Lobby {
                     });
                     let intent = Intent::Create {
                         name: form.name.text().trim().to_string(),
-                        rules,
-                        backend: BACKENDS[form.backend],
-                        computer,
+                        plan: Plan {
+                            rules,
+                            backend: BACKENDS[form.backend],
+                            computer,
+                            clock: self.clocks.0.get(form.clock).copied().flatten(),
+                        },
                     };
                     self.form = None;
                     self.intent = Some(intent);
@@ -371,7 +421,8 @@ impl Lobby {
             message,
         );
         if let Some(form) = &self.form {
-            draw_form(f, area, paint, form);
+            let clock = self.clocks.0.get(form.clock).copied().flatten();
+            draw_form(f, area, paint, form, clock);
         }
     }
 
@@ -391,7 +442,7 @@ impl Lobby {
         }
         let text = paint.fg(paint.theme.text);
         let header = Row::new([
-            "room", "variant", "white", "black", "watch", "plies", "state",
+            "room", "variant", "white", "black", "clock", "watch", "plies", "state",
         ])
         .style(paint.title());
         let rows: Vec<Row> = self
@@ -403,6 +454,7 @@ impl Lobby {
                     Cell::from(variant_words(s)),
                     Cell::from(seat_words(s.roster.white.as_ref())),
                     Cell::from(seat_words(s.roster.black.as_ref())),
+                    Cell::from(clock_words(s.clock)),
                     Cell::from(s.roster.watching.to_string()),
                     Cell::from(s.ply.to_string()),
                     Cell::from(state_words(s)),
@@ -410,8 +462,9 @@ impl Lobby {
                 .style(text)
             })
             .collect();
-        // The fixed columns fit their longest words ("quantum sparse", "over: white
-        // wins"); the names share what is left, so that 80 columns show every column.
+        // The fixed columns fit their longest words ("quantum sparse", "15+10",
+        // "white to move"); the names share what is left, so that 80 columns show
+        // every column (a name column 9 wide).
         let widths = [
             Constraint::Fill(1),
             Constraint::Length(14),
@@ -419,7 +472,8 @@ impl Lobby {
             Constraint::Fill(1),
             Constraint::Length(5),
             Constraint::Length(5),
-            Constraint::Length(16),
+            Constraint::Length(5),
+            Constraint::Length(13),
         ];
         let table = Table::new(rows, widths)
             .header(header)
@@ -447,7 +501,7 @@ fn variant_words(s: &Summary) -> String {
 }
 
 /// A seat in the room list: "free", the player's name (away or not), the computer in
-/// brief ("qchess L3": at 80 columns a name column is 10 wide).
+/// brief ("qchess L3": at 80 columns a name column is 9 wide).
 fn seat_words(seat: Option<&(String, bool)>) -> String {
     let Some((name, here)) = seat else {
         return "free".into();
@@ -460,11 +514,11 @@ fn seat_words(seat: Option<&(String, bool)>) -> String {
     }
 }
 
-/// "white to move", "over: draw".
+/// "white to move", "black wins", "draw".
 fn state_words(s: &Summary) -> String {
     match s.status {
         Status::Ongoing => format!("{} to move", s.to_move.name()),
-        other => format!("over: {}", other.describe()),
+        other => other.describe().to_string(),
     }
 }
 
@@ -485,10 +539,10 @@ pub fn room_bar(name: &str, roster: &Roster) -> String {
     )
 }
 
-fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
+fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form, clock: Option<TimeControl>) {
     let (height, title) = match form.computer {
-        Some(_) => (10, " Play the computer "),
-        None => (8, " New room "),
+        Some(_) => (11, " Play the computer "),
+        None => (9, " New room "),
     };
     let r = centered(area, 52, height);
     f.render_widget(Clear, r);
@@ -499,24 +553,24 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
     let inner = block.inner(r);
     f.render_widget(block, r);
     let text = paint.fg(paint.theme.text);
-    let label = |i: usize, s: &'static str| {
-        let st = if form.field == i {
+    let label = |field: Field, s: &'static str| {
+        let st = if form.focus() == field {
             paint.title()
         } else {
             paint.dim()
         };
         Span::styled(s, st)
     };
-    let choice = |i: usize, s: String| {
-        let st = if form.field == i {
+    let choice = |field: Field, s: String| {
+        let st = if form.focus() == field {
             text.add_modifier(Modifier::REVERSED)
         } else {
             text
         };
         Span::styled(format!("‹ {s} ›"), st)
     };
-    let mut name = vec![label(0, "name     ")];
-    if form.field == 0 {
+    let mut name = vec![label(Field::Name, "name     ")];
+    if form.focus() == Field::Name {
         name.extend(
             form.name
                 .spans(usize::from(inner.width.saturating_sub(10)), text),
@@ -526,30 +580,39 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form) {
     }
     let rules = RULES[form.rules];
     let backend = if rules == RuleSet::Quantum {
-        choice(2, BACKENDS[form.backend].name().to_string())
+        choice(Field::Backend, BACKENDS[form.backend].name().to_string())
     } else {
         Span::styled("(quantum only)", paint.dim())
     };
     let mut lines = vec![
         Line::from(name),
         Line::from(vec![
-            label(1, "variant  "),
-            choice(1, rules.name().to_string()),
+            label(Field::Variant, "variant  "),
+            choice(Field::Variant, rules.name().to_string()),
         ]),
-        Line::from(vec![label(2, "backend  "), backend]),
+        Line::from(vec![label(Field::Backend, "backend  "), backend]),
     ];
     if let Some((side, level)) = form.computer {
         let level = if rules == RuleSet::Quantum {
-            choice(4, format!("{level} of 5"))
+            choice(Field::Level, format!("{level} of 5"))
         } else {
             Span::styled("greedy (in the variants)", paint.dim())
         };
         lines.push(Line::from(vec![
-            label(3, "you play "),
-            choice(3, side.name().to_string()),
+            label(Field::Side, "you play "),
+            choice(Field::Side, side.name().to_string()),
         ]));
-        lines.push(Line::from(vec![label(4, "level    "), level]));
+        lines.push(Line::from(vec![label(Field::Level, "level    "), level]));
     }
+    let minutes = match clock {
+        Some(_) => "   minutes + seconds a move",
+        None => "",
+    };
+    lines.push(Line::from(vec![
+        label(Field::Clock, "clock    "),
+        choice(Field::Clock, clock_words(clock)),
+        Span::styled(minutes, paint.dim()),
+    ]));
     lines.extend([
         Line::raw(""),
         Line::styled("Enter opens   Tab next field   Esc cancels", paint.dim()),
@@ -575,6 +638,7 @@ mod tests {
             ply: 0,
             status: Status::Ongoing,
             to_move: Color::White,
+            clock: None,
         }
     }
 
@@ -590,7 +654,7 @@ mod tests {
 
     #[test]
     fn keys_ask_for_rooms_and_seats() {
-        let mut l = Lobby::new("ann", vec![summary("a"), summary("b")], "24 h");
+        let mut l = Lobby::new("ann", vec![summary("a"), summary("b")], "24 h", None);
         l.handle_event(key(KeyCode::Down));
         l.handle_event(key(KeyCode::Char('b')));
         assert_eq!(
@@ -608,7 +672,7 @@ mod tests {
 
     #[test]
     fn the_form_opens_a_room() {
-        let mut l = Lobby::new("ann", vec![summary("ann")], "24 h");
+        let mut l = Lobby::new("ann", vec![summary("ann")], "24 h", None);
         l.handle_event(key(KeyCode::Char('c')));
         assert_eq!(l.form.as_ref().map(|f| f.name.text()), Some("ann2"));
         l.handle_event(Event::Paste("game\n".into()));
@@ -619,9 +683,12 @@ mod tests {
             l.take_intent(),
             Some(Intent::Create {
                 name: "game".into(),
-                rules: RuleSet::Harmonics,
-                backend: BackendKind::Sparse,
-                computer: None,
+                plan: Plan {
+                    rules: RuleSet::Harmonics,
+                    backend: BackendKind::Sparse,
+                    computer: None,
+                    clock: None,
+                },
             })
         );
         // Esc closes the form without a room.
@@ -633,7 +700,7 @@ mod tests {
 
     #[test]
     fn the_computer_form_asks_side_and_level() {
-        let mut l = Lobby::new("ann", Vec::new(), "24 h");
+        let mut l = Lobby::new("ann", Vec::new(), "24 h", None);
         let opened = |l: &mut Lobby, keys: &[KeyCode]| {
             l.handle_event(key(KeyCode::Char('e')));
             for k in keys {
@@ -641,7 +708,7 @@ mod tests {
             }
             l.handle_event(key(KeyCode::Enter));
             match l.take_intent() {
-                Some(Intent::Create { computer, .. }) => computer,
+                Some(Intent::Create { plan, .. }) => plan.computer,
                 other => panic!("{other:?}"),
             }
         };
@@ -659,8 +726,10 @@ mod tests {
             level: Some(5),
         };
         assert_eq!(opened(&mut l, &keys), Some(white));
-        // Back-tab from the name reaches the level; harmonics' computer is the greedy one.
+        // Back-tab from the name reaches the clock, then the level; harmonics' computer
+        // is the greedy one.
         let keys = [
+            KeyCode::BackTab,
             KeyCode::BackTab,
             right,
             KeyCode::Up,
@@ -669,6 +738,39 @@ mod tests {
             right,
         ];
         assert_eq!(opened(&mut l, &keys), Some(black(None)));
+    }
+
+    #[test]
+    fn the_form_offers_the_servers_clock_first_and_the_others_around_it() {
+        let tc = |s: &str| Some(s.parse::<TimeControl>().unwrap());
+        let choices = clock_choices(tc("0.05+0"));
+        assert_eq!(choices.first(), Some(&tc("0.05+0")), "the shortest first");
+        assert_eq!(choices.last(), Some(&None), "no clock last");
+        assert_eq!(clock_choices(tc("10+5")).len(), CLOCKS.len() + 1);
+        let opened = |l: &mut Lobby, keys: &[KeyCode]| {
+            l.handle_event(key(KeyCode::Char('c')));
+            for k in keys {
+                l.handle_event(key(*k));
+            }
+            l.handle_event(key(KeyCode::Enter));
+            match l.take_intent() {
+                Some(Intent::Create { plan, .. }) => plan.clock,
+                other => panic!("{other:?}"),
+            }
+        };
+        let mut l = Lobby::new("ann", Vec::new(), "24 h", tc("10+5"));
+        assert_eq!(opened(&mut l, &[]), tc("10+5"), "the server's");
+        let (up, right, left) = (KeyCode::Up, KeyCode::Right, KeyCode::Left);
+        assert_eq!(opened(&mut l, &[up, right]), tc("15+10"));
+        assert_eq!(opened(&mut l, &[up, left]), tc("10+0"));
+        let mut none = Lobby::new("ann", Vec::new(), "24 h", None);
+        assert_eq!(opened(&mut none, &[]), None);
+        assert_eq!(opened(&mut none, &[up, right]), tc("1+0"));
+        // The room list names each room's clock.
+        let mut blitz = summary("b");
+        blitz.clock = tc("3+2");
+        assert_eq!(clock_words(blitz.clock), "3+2");
+        assert_eq!(clock_words(None), "none");
     }
 
     #[test]

@@ -54,11 +54,15 @@ pub struct ServeOptions {
     pub themes: Vec<(String, crate::ui::theme::Theme)>,
     /// Index of the theme sessions start with.
     pub default_theme: usize,
+    /// The time control of a new room unless its opener picks another (none: no
+    /// clocks).
+    pub clock: Option<crate::game::clock::TimeControl>,
 }
 
 impl ServeOptions {
     /// Options for a server listening on `listen` with its files in `data_dir`: the
-    /// host key `server/host_ed25519`, the rooms in `server/rooms`.
+    /// host key `server/host_ed25519`, the rooms in `server/rooms`, new rooms on
+    /// [`hub::DEFAULT_CLOCK`].
     pub fn in_data_dir(listen: SocketAddr, data_dir: &Path) -> ServeOptions {
         ServeOptions {
             listen,
@@ -68,6 +72,7 @@ impl ServeOptions {
             limits: ServerLimits::default(),
             themes: Vec::new(),
             default_theme: 0,
+            clock: Some(hub::DEFAULT_CLOCK),
         }
     }
 }
@@ -149,12 +154,15 @@ impl Server {
             addr: opts.listen,
             source,
         })?;
-        let hub = Arc::new(Hub::new(
-            opts.limits.clone(),
-            opts.rooms_dir.clone(),
-            opts.themes.clone(),
-            opts.default_theme,
-        ));
+        let hub = Arc::new(
+            Hub::new(
+                opts.limits.clone(),
+                opts.rooms_dir.clone(),
+                opts.themes.clone(),
+                opts.default_theme,
+            )
+            .with_clock(opts.clock),
+        );
         let mut problems = key_problems;
         problems.extend(hub.restore());
         let methods: &[MethodKind] = match access {

@@ -128,6 +128,8 @@ struct RoomView {
     roster: Roster,
     /// Why the room cannot be saved, as last told.
     unsaved: Option<String>,
+    /// The number of the room's last word shown.
+    notice: u64,
 }
 
 /// Where a session is.
@@ -157,7 +159,7 @@ impl SessionScreen {
     /// session.
     pub fn new(hub: Arc<Hub>, me: Person, id: SessionId, tier: Tier, wake: Wake) -> SessionScreen {
         let kept = super::hub::words_for(hub.limits.room_idle);
-        let lobby = Lobby::new(&me.name, hub.summaries(), &kept);
+        let lobby = Lobby::new(&me.name, hub.summaries(), &kept, hub.clock);
         SessionScreen {
             theme: hub.default_theme,
             hub,
@@ -254,12 +256,14 @@ impl SessionScreen {
             game.update(Action::Flip);
         }
         game.set_message(said);
+        game.take_news(snap.news);
         self.at = At::Room(Box::new(RoomView {
             room,
             game,
             seen: snap.seen,
             roster: snap.roster,
             unsaved: snap.unsaved,
+            notice: snap.notice.0,
         }));
     }
 
@@ -280,7 +284,7 @@ impl SessionScreen {
     /// Shows the lobby again, saying `said`.
     fn back_to_lobby(&mut self, said: String) {
         let kept = super::hub::words_for(self.hub.limits.room_idle);
-        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept);
+        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock);
         lobby.say(Tone::Plain, said);
         self.at = At::Lobby(Box::new(lobby));
     }
@@ -292,14 +296,11 @@ impl SessionScreen {
                 Some(room) => self.enter(room, want),
                 None => self.lobby_says(Tone::Error, format!("{name} has closed")),
             },
-            Intent::Create {
-                name,
-                rules,
-                backend,
-                computer,
-            } => match self.hub.create(&name, &self.me, rules, backend, computer) {
+            Intent::Create { name, plan } => match self.hub.create(&name, &self.me, plan) {
                 Ok(room) => {
-                    let want = computer.map_or(Want::Any, |c| Want::Side(c.side.opposite()));
+                    let want = plan
+                        .computer
+                        .map_or(Want::Any, |c| Want::Side(c.side.opposite()));
                     self.enter(room, want)
                 }
                 Err(e) => self.lobby_says(Tone::Error, e.to_string()),
@@ -423,7 +424,7 @@ impl Screen for SessionScreen {
         };
         let mut changed = v.game.tick();
         // The player's own move is taken in first; the room's news after it.
-        if v.game.working() {
+        if v.game.carrying_out() {
             return changed;
         }
         if v.room.is_closed() {
@@ -466,6 +467,14 @@ impl Screen for SessionScreen {
         if let Some(game) = snap.game {
             v.game.sync(game);
         }
+        if snap.notice.0 != v.notice {
+            v.notice = snap.notice.0;
+            v.game.set_message(Message {
+                text: snap.notice.1,
+                tone: Tone::Info,
+            });
+        }
+        v.game.take_news(snap.news);
         v.game.set_players(snap.players);
         v.roster = snap.roster;
         changed |= true;
@@ -589,8 +598,13 @@ mod tests {
             name: "eve".into(),
             key: None,
         };
-        hub.create("haft-game", &eve, RuleSet::Haft, BackendKind::Sparse, None)
-            .unwrap();
+        let haft = super::super::hub::Plan {
+            rules: RuleSet::Haft,
+            backend: BackendKind::Sparse,
+            computer: None,
+            clock: "5+3".parse().ok(),
+        };
+        hub.create("haft-game", &eve, haft).unwrap();
         ann.open("room1");
         bo.open("room1");
         typed(&mut ann, ":e2e4");
@@ -604,6 +618,39 @@ mod tests {
         cy.handle_event(key('e'));
         both("lobby_computer_form", &mut cy);
         both("room_black", &mut bo);
+    }
+
+    #[test]
+    fn a_rooms_clocks_show_on_every_screen() {
+        let clock = "10+5".parse().ok();
+        let hub =
+            Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0).with_clock(clock));
+        let (mut ann, mut cy) = (session(&hub, "ann"), session(&hub, "cy"));
+        ann.open("c1");
+        let room = hub.room("c1").unwrap();
+        cy.enter(Arc::clone(&room), Want::Watch);
+        // Black's seat is free: the clocks wait, full, on the players' and the
+        // watchers' screens, down to the smallest game screen.
+        for s in [&mut ann, &mut cy] {
+            s.tick();
+            let text = screen_text(s);
+            assert!(text.contains("white 10:00"), "{text}");
+            assert!(text.contains("black 10:00"), "{text}");
+        }
+        insta::assert_snapshot!("room_clocks_watcher_60x20", screen_at(&mut cy, 60, 20));
+        both("room_clocks_watcher", &mut cy);
+        // Bo sits down: white's clock runs, marked, on every screen.
+        let mut bo = session(&hub, "bo");
+        bo.open("c1");
+        for s in [&mut ann, &mut bo, &mut cy] {
+            ticked_until(s, "▶white 9:5");
+        }
+        // Ann resigns: every screen says so.
+        ann.handle_event(key('X'));
+        ann.handle_event(key('y'));
+        for s in [&mut ann, &mut bo, &mut cy] {
+            ticked_until(s, "bo wins, white resigned");
+        }
     }
 
     /// Ticks `s` until its screen shows `words`, for at most a minute.

@@ -587,6 +587,12 @@ impl App {
         self.pending.as_ref()?.busy()
     }
 
+    /// Whether a move, a take-back or a replay step is being carried out (shown or not
+    /// yet).
+    pub fn carrying_out(&self) -> bool {
+        self.pending.is_some()
+    }
+
     /// Whether work is being carried out (shown or not yet), or the computer thinks
     /// (or waits to move in a watched game).
     pub fn working(&self) -> bool {

@@ -1,15 +1,20 @@
 //! The game screen's clocks and the endings outside the rules: the time control's two
 //! clocks (stopped while a move is computed), a flag that falls, resigning (`X`, asks
 //! first) and draw offers (`D`: the other player answers at the keyboard; the computer
-//! answers by its evaluation), all recorded in the saved game.
+//! answers by its evaluation, [`crate::engine::draws`]), all recorded in the saved game.
+//!
+//! At a table (a server room) the table owns the clocks and the endings: the screen
+//! shows the table's clocks ticking, sends its decisions to the table and shows what
+//! the table decided ([`App::take_news`]).
 
 use super::app::App;
 use super::message::Tone;
-use super::prompts::Question;
+use super::prompts::{Asking, Question};
 use crate::chess::{Color, Status};
 use crate::game::clock::{clock_words, Clock, ClockTimes, Ending, TimeControl};
+use crate::game::table::{Decision, Seat, TableNews};
 use crate::record::{SavedClock, CLOCK_VERSION};
-use crate::review::expected;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A game's clocks on the screen.
@@ -21,6 +26,8 @@ pub struct Clocks {
     record: Option<SavedClock>,
     /// The move entered and not yet played: its mover, and when.
     entered: Option<(Color, Instant)>,
+    /// The clocks as last drawn (the screen is drawn again when they read otherwise).
+    shown: Vec<String>,
 }
 
 impl Clocks {
@@ -44,10 +51,6 @@ impl Clocks {
         self.record.as_ref()
     }
 }
-
-/// The computer accepts a draw when its evaluation of the position, from its side, is
-/// at most this (centipawns): even or worse for it.
-pub const ACCEPTS_DRAW_AT: f64 = 0.0;
 
 impl App {
     /// This game on the clock `control`, with `saved`'s times when it is resumed; the
@@ -102,6 +105,32 @@ impl App {
         self.ending.as_ref()
     }
 
+    /// Takes in what the table says beside the game: its clocks (shown ticking, as
+    /// they run at the table), how the game ended outside its moves, and the draw
+    /// offer that stands (the player it is made to is asked to answer it).
+    pub fn take_news(&mut self, news: TableNews) {
+        self.clocks.clock = news.clock;
+        if let (Some(e), None) = (news.ending, &self.ending) {
+            self.end(e);
+        }
+        let asked = matches!(self.question, Some(Question::Draw { .. }));
+        match news.offer {
+            Some(by) if self.table_side() == Some(by.opposite()) && !asked => {
+                self.ask(Question::Draw { by })
+            }
+            None if asked => self.question = None,
+            _ => {}
+        }
+    }
+
+    /// The side this screen plays at a table.
+    fn table_side(&self) -> Option<Color> {
+        match self.place()?.seat {
+            Seat::Plays(side) => Some(side),
+            Seat::Watches => None,
+        }
+    }
+
     /// The clocks for the status line: "▶white 4:58", "black 5:00" (the running one
     /// marked); in replay, as they were after the shown ply.
     pub fn clock_facts(&self) -> Vec<String> {
@@ -128,9 +157,12 @@ impl App {
     }
 
     /// A move was entered: the mover's clock stops (the simulator's work is on nobody's
-    /// clock).
+    /// clock). At a table the table stops it.
     pub(super) fn clock_entered(&mut self) {
         let side = self.game.to_move();
+        if self.place().is_some() {
+            return;
+        }
         if let Some(c) = &mut self.clocks.clock {
             let now = Instant::now();
             c.pause(now);
@@ -166,18 +198,25 @@ impl App {
         }
     }
 
-    /// Looks at the flags; true while a clock runs (the screen redraws it).
+    /// Looks at the flags (at a table the table does); true when the clocks read
+    /// otherwise than when last drawn.
     pub(super) fn tick_clock(&mut self) -> bool {
         let Some(c) = &self.clocks.clock else {
             return false;
         };
-        if self.clocks.entered.is_none() && self.ending.is_none() {
+        let here = self.place().is_none();
+        if here && self.clocks.entered.is_none() && self.ending.is_none() {
             if let Some(side) = c.flag(Instant::now()) {
                 self.end(Ending::on_time(side));
                 return true;
             }
         }
-        self.clocks.running()
+        let facts = self.clock_facts();
+        if facts == self.clocks.shown {
+            return false;
+        }
+        self.clocks.shown = facts;
+        true
     }
 
     /// Ends the game outside its rules: the clocks stop, the computer stops thinking,
@@ -199,16 +238,22 @@ impl App {
     }
 
     /// The side the player at this keyboard plays for a resignation or a draw offer:
-    /// the side to move, or against the computer the other one.
-    fn player_side(&self) -> Option<Color> {
+    /// at a table its seat; else the side to move, or against the computer the other
+    /// one. Who cannot, and why.
+    fn player_side(&self) -> Result<Color, &'static str> {
+        if self.place().is_some() {
+            return self
+                .table_side()
+                .ok_or("you are watching: only the players resign or offer a draw");
+        }
         let to_move = self.game.to_move();
         match (
             self.computer.plays(to_move),
             self.computer.plays(to_move.opposite()),
         ) {
-            (true, true) => None,
-            (true, false) => Some(to_move.opposite()),
-            _ => Some(to_move),
+            (true, true) => Err("the computer plays both sides: nobody to resign or offer a draw"),
+            (true, false) => Ok(to_move.opposite()),
+            _ => Ok(to_move),
         }
     }
 
@@ -218,8 +263,6 @@ impl App {
             Some("this is a replay: the game's result is recorded")
         } else if self.status() != Status::Ongoing {
             Some("the game is over")
-        } else if self.place().is_some() {
-            Some("in a room the game's seats decide: not from here yet")
         } else if self.lesson.is_some() || self.puzzle.is_some() {
             Some("lessons and puzzles have no result to give away")
         } else {
@@ -232,80 +275,69 @@ impl App {
         if let Some(why) = self.decision_error() {
             return self.say(Tone::Error, why);
         }
-        let Some(side) = self.player_side() else {
-            return self.say(
-                Tone::Error,
-                "the computer plays both sides: nobody to resign",
-            );
-        };
-        self.ask_decision(Question::Resign { side });
+        match self.player_side() {
+            Ok(side) => self.ask(Question::Resign { side }),
+            Err(why) => self.say(Tone::Error, why),
+        }
     }
 
     /// `D`: offer a draw. At one keyboard the other player answers; the computer
-    /// answers at once by its evaluation ([`ACCEPTS_DRAW_AT`]).
+    /// answers at once by its evaluation ([`crate::engine::draws`]); at a table the
+    /// table asks the other seat.
     pub(super) fn draw_key(&mut self) {
         if let Some(why) = self.decision_error() {
             return self.say(Tone::Error, why);
         }
-        let Some(side) = self.player_side() else {
-            return self.say(
-                Tone::Error,
-                "the computer plays both sides: nobody to offer a draw",
-            );
-        };
-        let other = side.opposite();
-        if !self.computer.plays(other) {
-            return self.ask_decision(Question::Draw { by: side });
+        match self.player_side() {
+            Ok(side) => self.take_decision(side, Decision::OfferDraw),
+            Err(why) => self.say(Tone::Error, why),
         }
-        let value = self.evaluation_for(other);
-        if value <= ACCEPTS_DRAW_AT {
-            self.end(Ending::agreed());
-        } else {
-            self.say(
-                Tone::Plain,
-                format!(
-                    "{} declines the draw: it thinks it stands better (it expects {} of a point)",
-                    other.name(),
-                    expected::words(expected::for_side(expected::from_side(value, other), other))
-                ),
-            );
-        }
-    }
-
-    /// The static evaluation of the position for `side`, in centipawns.
-    fn evaluation_for(&self, side: Color) -> f64 {
-        match self.game.quantum() {
-            Some(g) => {
-                let v = crate::engine::eval::evaluate(g, crate::engine::eval::Style::Full);
-                if g.to_move() == side {
-                    v
-                } else {
-                    -v
-                }
-            }
-            None => crate::engine::variant::variant_value(self.game.as_ref(), side),
-        }
-    }
-
-    fn ask_decision(&mut self, q: Question) {
-        use super::prompts::Asking;
-        self.ask(q);
     }
 
     /// The answer to a resignation or a draw offer.
     pub(super) fn answer_decision(&mut self, q: Question, action: super::input::Action) {
         use super::input::Action;
-        match (q, action) {
-            (Question::Resign { side }, Action::Yes) => self.end(Ending::resigned(side)),
-            (Question::Draw { .. }, Action::Yes) => self.end(Ending::agreed()),
+        let (side, decision) = match (q, action) {
+            (Question::Resign { side }, Action::Yes) => (side, Decision::Resign),
             (Question::Resign { .. }, Action::No | Action::Cancel) => {
-                self.say(Tone::Plain, "not resigned: play on")
+                return self.say(Tone::Plain, "not resigned: play on")
             }
-            (Question::Draw { by }, Action::No | Action::Cancel) => self.say(
+            (Question::Draw { by }, Action::Yes) => (by.opposite(), Decision::AcceptDraw),
+            (Question::Draw { by }, Action::No | Action::Cancel) => {
+                (by.opposite(), Decision::DeclineDraw)
+            }
+            (q, _) => return self.question = Some(q),
+        };
+        self.take_decision(side, decision);
+    }
+
+    /// Carries out `side`'s `decision`: at a table the table takes it and tells every
+    /// screen (this one with the others); here the game ends, or goes on, at once.
+    fn take_decision(&mut self, side: Color, decision: Decision) {
+        if let Some(place) = self.place() {
+            let table = Arc::clone(&place.table);
+            if let Err(why) = table.decide(side, decision) {
+                self.say(Tone::Error, why);
+            }
+            return;
+        }
+        let other = side.opposite();
+        match decision {
+            Decision::Resign => self.end(Ending::resigned(side)),
+            Decision::AcceptDraw => self.end(Ending::agreed()),
+            Decision::DeclineDraw => self.say(
                 Tone::Plain,
-                format!("{} declines the draw: play on", by.opposite().name()),
+                format!("{} declines the draw: play on", side.name()),
             ),
-            (q, _) => self.question = Some(q),
+            Decision::OfferDraw if !self.computer.plays(other) => {
+                self.ask(Question::Draw { by: side })
+            }
+            Decision::OfferDraw => {
+                match crate::engine::draws::answer_draw(self.game.as_ref(), other) {
+                    Ok(()) => self.end(Ending::agreed()),
+                    Err(no) => self.say(Tone::Plain, no),
+                }
+            }
         }
     }
 }

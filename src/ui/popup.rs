@@ -82,17 +82,11 @@ pub fn with_lesson_keys(lines: Vec<(String, String)>) -> Vec<(String, String)> {
 
 /// The bindings of `map` the help lists: the pause key only when `watching`; in a
 /// `shared` game (a server room) not the keys a shared game refuses (take back, new
-/// game, resign and draw offers, save: the server keeps it).
+/// game, save: the server keeps it).
 pub fn shown_bindings(map: &[Binding], watching: bool, shared: bool) -> Vec<Binding> {
     map.iter()
         .filter(|b| watching || b.action != Action::Pause)
-        .filter(|b| {
-            !(shared
-                && matches!(
-                    b.action,
-                    Action::Undo | Action::NewGame | Action::Resign | Action::Save
-                ))
-        })
+        .filter(|b| !(shared && matches!(b.action, Action::Undo | Action::NewGame | Action::Save)))
         .copied()
         .collect()
 }
@@ -432,12 +426,13 @@ mod tests {
         }
         assert!(!keys(&alone).contains(&"p"), "pause only when watching");
         assert!(keys(&help_lines(false, true, true, false)).contains(&"p"));
-        // A server room refuses take-backs, new games, resigning and draws from the
-        // screen, and saving: not listed there.
+        // A server room refuses take-backs, new games and saving: not listed there;
+        // resigning and draw offers go through the room.
         let room = help_lines(false, true, false, true);
-        for k in ["u", "X D n", "X D", "n", "w"] {
+        for k in ["u", "X D n", "n", "w"] {
             assert!(!keys(&room).contains(&k), "{k} in {room:?}");
         }
-        assert_eq!(room.len(), alone.len() - 3, "{room:?}");
+        assert!(keys(&room).contains(&"X D"), "{room:?}");
+        assert_eq!(room.len(), alone.len() - 2, "{room:?}");
     }
 }

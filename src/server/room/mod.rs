@@ -3,10 +3,14 @@
 //! to [`Room::play`] (through its [`Sitting`], the table of its screen) and every
 //! session in the room takes the game after the move from [`Room::snapshot`]. Seats
 //! stay with their players when a connection drops; the room saves itself after every
-//! move, in the saved-game format of local games.
+//! move, in the saved-game format of local games. Its clocks, and the endings outside
+//! the moves (a flag, a resignation, a draw agreed), are its own too (`referee.rs`).
 
+mod referee;
 mod saving;
 mod seats;
+
+use referee::{run_clock, status, Referee};
 
 use seats::{players, roster, Holder, SeatHolder};
 pub use seats::{JoinError, Person, Want};
@@ -14,7 +18,8 @@ pub use seats::{JoinError, Person, Want};
 use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
 use super::limits::ServerLimits;
 use crate::chess::{Color, Status};
-use crate::game::table::{Seat, Table};
+use crate::game::clock::TimeControl;
+use crate::game::table::{Decision, Seat, Table, TableNews};
 use crate::game::{CancelFlag, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use crate::record::{self, Players};
@@ -22,6 +27,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Instant;
 
 /// A session's number, unique in one server run.
 pub type SessionId = u64;
@@ -82,6 +88,8 @@ pub struct Summary {
     pub status: Status,
     /// The side to move.
     pub to_move: Color,
+    /// The time control, in a game on a clock.
+    pub clock: Option<TimeControl>,
 }
 
 /// What a session in a room needs to redraw: the game when it changed, who is there,
@@ -99,6 +107,10 @@ pub struct Snapshot {
     pub unsaved: Option<String>,
     /// The versions seen: (game, everything).
     pub seen: (u64, u64),
+    /// The clocks, the ending outside the moves, the draw offer standing.
+    pub news: TableNews,
+    /// The room's last word for every screen (a draw offered or declined), numbered.
+    pub notice: (u64, String),
 }
 
 /// One session in the room.
@@ -131,6 +143,8 @@ struct State {
     last_player: u64,
     /// Why the last save failed, until a save works again.
     unsaved: Option<String>,
+    /// The clocks and the endings outside the moves.
+    referee: Referee,
 }
 
 /// A room of the server.
@@ -187,6 +201,7 @@ impl Room {
                 opened_by: None,
                 last_player: record::now_secs(),
                 unsaved: None,
+                referee: Referee::default(),
             }),
             saving: Mutex::new(Default::default()),
             computers: OnceLock::new(),
@@ -198,6 +213,12 @@ impl Room {
     /// The room with a dropped name-only seat kept `grace` for its player.
     pub fn with_grace(mut self, grace: std::time::Duration) -> Room {
         self.grace = grace.as_secs();
+        self
+    }
+
+    /// The room on the time control `control` (none: no clocks).
+    pub fn with_clock(self, control: Option<TimeControl>) -> Room {
+        self.lock().referee = Referee::new(control);
         self
     }
 
@@ -261,7 +282,7 @@ impl Room {
     /// The computer, when it is its turn and nothing is under way for it already.
     fn computer_due(&self, st: &State) -> Option<ComputerSeat> {
         let c = st.computer?;
-        let due = st.game.status() == Status::Ongoing && st.game.to_move() == c.side;
+        let due = status(st) == Status::Ongoing && st.game.to_move() == c.side;
         let busy = st.moving || st.thinking || self.closed.load(Ordering::Relaxed);
         (due && !busy).then_some(c)
     }
@@ -271,7 +292,7 @@ impl Room {
     /// the room shows that the computer thinks; the move then goes through the path of
     /// a player's move. Nothing is played once `stop` says so or the room closes.
     pub fn computer_turn(self: &Arc<Self>, stop: &dyn Fn() -> bool) {
-        let (computer, board) = {
+        let (computer, board, clock) = {
             let mut st = self.lock();
             st.asked = false;
             let Some(c) = self.computer_due(&st) else {
@@ -280,12 +301,16 @@ impl Room {
             st.thinking = true;
             st.version += 1;
             wake_all(&st);
-            (c, st.game.clone())
+            let clock = st.referee.news().clock.map(|c| c.times(Instant::now()));
+            (c, st.game.clone(), clock)
         };
         let _thinking = Thinking(self);
-        let halt = || stop() || self.closed.load(Ordering::Relaxed);
+        // A game that ended meanwhile (a flag, a resignation) stops the search too.
+        let halt = || {
+            stop() || self.closed.load(Ordering::Relaxed) || self.lock().referee.ending().is_some()
+        };
         let (side, ply, seed) = (computer.side, board.ply(), board.setup().options.seed);
-        let first = match computer.choose(board.as_ref(), seed, &halt) {
+        let first = match computer.choose(board.as_ref(), seed, clock.as_ref(), &halt) {
             Ok(Some(mv)) => mv,
             Ok(None) => return,
             Err(e) => {
@@ -362,6 +387,8 @@ impl Room {
             seated,
             unsaved: st.unsaved.clone(),
             seen: (st.game_version, st.version),
+            news: st.referee.news(),
+            notice: st.referee.notice().clone(),
         })
     }
 
@@ -374,8 +401,9 @@ impl Room {
             backend: st.game.setup().backend(),
             roster: roster(&st),
             ply: st.game.ply(),
-            status: st.game.status(),
+            status: status(&st),
             to_move: st.game.to_move(),
+            clock: st.referee.control(),
         }
     }
 
@@ -388,14 +416,16 @@ impl Room {
     /// not started or over.
     pub fn closable(&self) -> bool {
         let st = self.lock();
-        st.present.is_empty() && (st.game.ply() == 0 || st.game.status() != Status::Ongoing)
+        st.present.is_empty() && (st.game.ply() == 0 || status(&st) != Status::Ongoing)
     }
 
     /// Carries out `text` for `side` on behalf of `session`, if that session holds the
     /// seat to move and the game still stands at `ply`. The move runs on the caller's
     /// thread outside the room's lock (other sessions keep drawing); the room then takes
     /// the new game, wakes every session in it and saves. The outcome of a measurement is
-    /// drawn here, by the room's game; a move naming its outcome is refused.
+    /// drawn here, by the room's game; a move naming its outcome is refused. The mover's
+    /// clock stops while the move is carried out; a mover whose time ran out loses on
+    /// time instead.
     pub fn play(
         self: &Arc<Self>,
         session: SessionId,
@@ -426,6 +456,9 @@ impl Room {
             if !holds {
                 return Err(format!("you no longer hold {} in this room", side.name()));
             }
+            if let Some(e) = st.referee.ending() {
+                return Err(format!("the game is over: {}", e.reason));
+            }
             if st.game.status() != Status::Ongoing {
                 return Err("the game is over".into());
             }
@@ -440,7 +473,17 @@ impl Room {
                     "{text}: outcomes are drawn by the room: type the move without one"
                 ));
             }
+            if let Err(lost) = st.referee.entered(side, Instant::now()) {
+                drop(st);
+                self.told();
+                return Err(format!("the game is over: {}", lost.reason));
+            }
             st.moving = true;
+            if st.referee.control().is_some() {
+                // Every screen shows the mover's clock stopped.
+                st.version += 1;
+                wake_all(&st);
+            }
             st.game.clone()
         };
         let mut moving = Moving(self, true);
@@ -448,9 +491,13 @@ impl Room {
         play_watched(board.as_mut(), text, cancel)?;
         {
             let mut st = self.lock();
+            if let Some(e) = st.referee.ending() {
+                // Resigned, agreed or flagged while the move was played: it is not.
+                return Err(format!("the game ended meanwhile: {}", e.reason));
+            }
+            st.referee.played(side, board.ply());
             st.game = board.clone();
             st.game_version += 1;
-            st.version += 1;
             // The next move may come as soon as anyone sees this one.
             st.moving = false;
             st.thinking = false;
@@ -458,10 +505,10 @@ impl Room {
             if let Mover::Session(_) = mover {
                 st.last_player = record::now_secs();
             }
+            run_clock(&mut st, Instant::now());
         }
         // On disk before anyone sees it: a move shown is a move kept.
-        let _ = self.save();
-        wake_all(&self.lock());
+        self.told();
         self.nudge();
         Ok(board)
     }
@@ -469,13 +516,20 @@ impl Room {
 
 /// Clears the room's "a move is being carried out" mark however the move ends (a
 /// refusal, a cancel, a panic in the worker), unless the move's success cleared it
-/// already (the second field then is false).
+/// already (the second field then is false); the mover's clock then runs again.
 struct Moving<'a>(&'a Room, bool);
 
 impl Drop for Moving<'_> {
     fn drop(&mut self) {
         if self.1 {
-            self.0.lock().moving = false;
+            let mut st = self.0.lock();
+            st.moving = false;
+            st.referee.refused();
+            if st.referee.control().is_some() {
+                run_clock(&mut st, Instant::now());
+                st.version += 1;
+                wake_all(&st);
+            }
         }
     }
 }
@@ -518,6 +572,10 @@ impl Table<Box<dyn Playable>> for Sitting {
         cancel: CancelFlag,
     ) -> Result<Box<dyn Playable>, String> {
         self.room.play(self.session, side, ply, text, cancel)
+    }
+
+    fn decide(&self, side: Color, decision: Decision) -> Result<(), String> {
+        self.room.decide(self.session, side, decision)
     }
 }
 
@@ -810,6 +868,35 @@ mod tests {
         assert_eq!(back.summary().ply, 6);
         assert_eq!(back.summary().roster.thinking, None);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_computer_spends_its_time_from_the_rooms_clock() {
+        let limits = ServerLimits::default();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let computers = Computers::start(1, Arc::clone(&stopping));
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 3, &limits).unwrap();
+        let computer = ComputerSeat {
+            side: Color::White,
+            level: Some(5),
+        };
+        // Three seconds each: it spends a small share of them.
+        let r = Room::new("c2", board, None)
+            .with_computer(computer)
+            .with_clock("0.05+0".parse().ok());
+        let r = Arc::new(r);
+        let (w, _) = counter();
+        r.join(1, person("ann"), Want::Any, w).unwrap();
+        r.drive(&computers);
+        reaches(&r, 1);
+        let clock = r.snapshot(1, (0, 0)).unwrap().news.clock.unwrap();
+        let left = clock.times(std::time::Instant::now()).of(Color::White);
+        assert!(
+            left > std::time::Duration::from_secs(2),
+            "it kept most of its time: {left:?}"
+        );
+        assert_eq!(clock.running(), Some(Color::Black));
+        stopping.store(true, Ordering::Relaxed);
     }
 
     #[test]

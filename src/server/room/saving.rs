@@ -2,7 +2,7 @@
 //! it, written after every change, read back after a restart, put away when it closes.
 
 use super::seats::players;
-use super::{wake_all, ComputerSeat, Person, Room};
+use super::{run_clock, status, wake_all, ComputerSeat, Person, Referee, Room};
 use crate::record::{self, RecordError, SavedGame};
 use crate::server::limits::ServerLimits;
 use serde::{Deserialize, Serialize};
@@ -70,6 +70,16 @@ impl Room {
             st.computer = seats.computer.map(ComputerSeat::checked);
             st.opened_by = seats.opened_by;
             st.last_player = seats.last_player.unwrap_or(now);
+            // Each side has the time it had after its last move; the clock of the
+            // side to move runs again at once.
+            let control = match &saved.clock {
+                Some(c) => Some((c.time_control(path)?, c.clone())),
+                None => None,
+            };
+            let history = st.game.history();
+            let first = history.first().map_or(st.game.to_move(), |r| r.color);
+            st.referee = Referee::resumed(control, history.len(), first, saved.ending());
+            run_clock(&mut st, std::time::Instant::now());
         }
         Ok(room)
     }
@@ -95,10 +105,11 @@ impl Room {
                 opened_by: st.opened_by.clone(),
                 last_player: Some(st.last_player),
             };
-            (
-                SavedGame::of(st.game.as_ref(), &players(&st), &st.date),
-                seats,
-            )
+            let mut game = SavedGame::of(st.game.as_ref(), &players(&st), &st.date);
+            game.result = status(&st);
+            game.reason = st.referee.ending().map(|e| e.reason.clone());
+            game.clock = st.referee.record().cloned();
+            (game, seats)
         };
         let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
         if *written == now {
@@ -130,7 +141,8 @@ impl Room {
     }
 
     /// Puts the room's files away once it closed: a finished game goes to the
-    /// `finished` folder beside the rooms, an unstarted one is deleted.
+    /// `finished` folder beside the rooms, an unstarted one (no move, no result) is
+    /// deleted.
     pub fn archive(&self) {
         self.closed.store(true, Ordering::Relaxed);
         let Some(path) = &self.file else {
@@ -139,7 +151,9 @@ impl Room {
         let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
         let (started, date) = {
             let st = self.lock();
-            (st.game.ply() > 0, st.date.clone())
+            // A game decided before its first move (a flag, a resignation) is kept.
+            let decided = st.referee.ending().is_some();
+            (st.game.ply() > 0 || decided, st.date.clone())
         };
         let _ = std::fs::remove_file(seats_path(path));
         let kept = match path.parent() {

@@ -174,6 +174,8 @@ impl Room {
             false
         };
         st.present.insert(session, Presence { seat, wake });
+        // Both seats taken: the clock of the side to move starts.
+        super::run_clock(&mut st, std::time::Instant::now());
         st.version += 1;
         drop(st);
         if took {

@@ -20,9 +20,9 @@
 //! even position, less in a position already decided (as chess players count it: a
 //! piece matters less when the game is won anyway).
 
+use super::eval::{KING, WIN};
+use super::search::MAX_PLY;
 use crate::chess::{Color, Status};
-use crate::engine::eval::{KING, WIN};
-use crate::engine::search::MAX_PLY;
 pub use crate::record::review::{for_side, rounded};
 
 /// Centipawns over which the material part of the curve saturates.
