@@ -11,9 +11,7 @@ use qchess::engine::variant::greedy_variant;
 use qchess::engine::Player;
 use qchess::game::Playable;
 use qchess::record;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use qchess::seeded::SeededRng;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
@@ -58,7 +56,7 @@ fn a_quantum_autosave_from_before_the_upgrade_replays_and_draws_the_same() {
         "rnb1kbn1/pp2pQpr/5p2/2pp3p/3Q4/P1P1QP1q/RPQPP1PP/1NBQKB1R w Kq - 6 21"
     );
     // The next plies: moves from seed 38, outcomes from the game's own seed (2026).
-    let mut rng = ChaCha8Rng::seed_from_u64(38);
+    let mut rng = SeededRng::new(38);
     let mut next = Vec::new();
     while next.len() < 12 && game.status() == Status::Ongoing {
         let m = random_move(&game, &mut rng).expect("a move");
@@ -92,10 +90,10 @@ fn a_harmonics_save_from_before_the_upgrade_replays_and_draws_the_same() {
         .collect();
     assert_eq!(random, ["b5~e2", "d1c2", "d1~b6", "b5d3", "d5e4", "d1~g6"]);
     // The next plies: moves from seed 40, outcomes from the game's own seed (2027).
-    let mut rng = ChaCha8Rng::seed_from_u64(40);
+    let mut rng = SeededRng::new(40);
     let mut next = Vec::new();
     while next.len() < 12 && game.status() == Status::Ongoing {
-        let m = game.legal_moves().choose(&mut rng).expect("a move").clone();
+        let m = rng.choose(&game.legal_moves()).expect("a move").clone();
         next.push(game.play(&m).expect("legal").text);
     }
     assert_eq!(
@@ -134,8 +132,8 @@ fn the_random_player_moves_as_before_the_upgrade() {
 
 #[test]
 fn a_seed_draws_as_before_the_upgrade() {
-    let mut rng = ChaCha8Rng::seed_from_u64(12345);
-    let units: Vec<f64> = (0..4).map(|_| rng.gen::<f64>()).collect();
+    let mut rng = SeededRng::new(12345);
+    let units: Vec<f64> = (0..4).map(|_| rng.unit()).collect();
     assert_eq!(
         units,
         [
@@ -145,25 +143,25 @@ fn a_seed_draws_as_before_the_upgrade() {
             0.33342105737466576
         ]
     );
-    let words: Vec<u64> = (0..2).map(|_| rng.gen::<u64>()).collect();
+    let words: Vec<u64> = (0..2).map(|_| rng.next_u64()).collect();
     assert_eq!(words, [1631952055158662444, 3239304791778498078]);
-    let rolls: Vec<i32> = (0..8).map(|_| rng.gen_range(0..10)).collect();
+    let rolls: Vec<usize> = (0..8).map(|_| rng.index(10)).collect();
     assert_eq!(rolls, [5, 7, 0, 5, 3, 8, 0, 4]);
     let mut deck: Vec<u32> = (0..20).collect();
-    deck.shuffle(&mut rng);
+    rng.shuffle(&mut deck);
     assert_eq!(
         deck,
         [9, 19, 11, 2, 0, 18, 4, 17, 16, 6, 7, 14, 15, 3, 8, 10, 13, 1, 5, 12]
     );
     let picks: Vec<u32> = (0..6)
-        .map(|_| *[1u32, 2, 3, 4, 5, 6, 7].choose(&mut rng).expect("one"))
+        .map(|_| *rng.choose(&[1u32, 2, 3, 4, 5, 6, 7]).expect("one"))
         .collect();
     assert_eq!(picks, [7, 1, 6, 4, 3, 3]);
     // Far past the first blocks of the stream, words taken one and two at a time.
     let (mut total, mut rolled) = (0.0, 0);
     for _ in 0..500 {
-        total += rng.gen::<f64>();
-        rolled += rng.gen_range(0..10);
+        total += rng.unit();
+        rolled += rng.index(10);
     }
     assert_eq!((total, rolled), (246.34004472464053, 2262));
 }
