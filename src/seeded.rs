@@ -10,13 +10,23 @@
 //! shuffles and choices). `tests/record/before_upgrade.rs` holds it to draws recorded on
 //! rand 0.8.
 
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
 
 /// ChaCha8 from a `u64` seed, with qchess's own, stable derivations.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SeededRng {
     core: ChaCha8Rng,
+}
+
+/// The same source at the same place of its stream (ChaCha8 keeps no `Clone` of its own:
+/// its key, stream and word position are its whole state).
+impl Clone for SeededRng {
+    fn clone(&self) -> SeededRng {
+        SeededRng {
+            core: ChaCha8Rng::deserialize_state(&self.core.serialize_state()),
+        }
+    }
 }
 
 impl SeededRng {
