@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn resize_idle_and_close() {
-        let (tx, _rx) = tokio::sync::mpsc::channel(8);
+        let (tx, mut rx) = tokio::sync::mpsc::channel(8);
         let (in_tx, in_rx) = std::sync::mpsc::sync_channel(4);
         let mut c = Remote::new(tx, (80, 24), in_rx, Duration::from_millis(200)).unwrap();
         in_tx.send(Incoming::Event(Event::Resize(100, 30))).unwrap();
@@ -239,6 +239,22 @@ mod tests {
             Woke::Event(_)
         ));
         assert_eq!(c.size().unwrap(), Size::new(100, 30));
+        // The next frame clears the client's screen and is drawn whole at the new size.
+        let mut area = Rect::default();
+        c.draw(&mut |f: &mut Frame| {
+            area = f.area();
+            f.render_widget(Paragraph::new("wide"), f.area());
+        })
+        .unwrap();
+        assert_eq!(area, Rect::new(0, 0, 100, 30));
+        let Some(Out::Bytes(frame)) = rx.try_recv().ok() else {
+            panic!("the frame after the resize");
+        };
+        let frame = String::from_utf8_lossy(&frame);
+        assert!(
+            frame.contains("\x1b[2J") && frame.contains("wide"),
+            "{frame:?}"
+        );
         in_tx.send(Incoming::Wake).unwrap();
         assert!(matches!(
             c.wait(Duration::from_secs(1)).unwrap(),
