@@ -9,9 +9,7 @@ use qchess::quantum::{
     Backend, BackendKind, BackendOptions, Bits, Complex64, Control, DenseBackend, Gate, Simulator,
     SparseBackend,
 };
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use qchess::seeded::SeededRng;
 use std::time::Duration;
 
 /// True under `cargo bench`; false when `cargo test` runs the benchmarks once.
@@ -163,9 +161,9 @@ fn dense_bandwidth(c: &mut Criterion) {
 /// `m` branches over `n` qubits for the crossover: random distinct patterns of qubits
 /// 1..n (qubit 1 picking the pair class), each giving two branches: |00>,|11> or
 /// |01>,|10> on qubits 0 and 1, so SQRT_ISWAP(0, 1) keeps the count.
-fn random_branches(n: u32, m: usize, rng: &mut ChaCha8Rng) -> Vec<(Bits, Complex64)> {
+fn random_branches(n: u32, m: usize, rng: &mut SeededRng) -> Vec<(Bits, Complex64)> {
     let mut patterns: Vec<usize> = (0..1usize << (n - 1)).collect();
-    patterns.shuffle(rng);
+    rng.shuffle(&mut patterns);
     let amp = Complex64::new((0.5 / m as f64).sqrt(), 0.0);
     let mut v = Vec::with_capacity(2 * m);
     for &p in &patterns[..m] {
@@ -191,7 +189,7 @@ fn crossover_step(s: &mut dyn Backend) {
 
 fn crossover(c: &mut Criterion) {
     let n: u32 = if full_run() { 20 } else { 12 };
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut rng = SeededRng::new(1);
     let mut g = c.benchmark_group(format!("crossover_{n}_qubits"));
     g.warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))

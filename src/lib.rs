@@ -14,6 +14,7 @@ pub mod qasm;
 pub mod quantum;
 pub mod record;
 pub mod review;
+pub mod seeded;
 pub mod server;
 pub mod skat;
 pub mod ui;

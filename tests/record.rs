@@ -3,6 +3,8 @@
 
 mod support;
 
+#[path = "record/before_upgrade.rs"]
+mod before_upgrade;
 #[path = "record/faults.rs"]
 mod faults;
 #[path = "record/pgn.rs"]

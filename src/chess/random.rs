@@ -4,13 +4,11 @@ use super::classify::MoveType;
 use super::game::{Game, GameOptions, Status};
 use super::movegen::legal_moves;
 use super::notation::MoveText;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 
 /// A random legal move for the side to move: first a kind of move (standard 70%, split
 /// 20%, merge 10%, falling back to any kind that exists), then a move of that kind.
-pub fn random_move<R: Rng>(game: &Game, rng: &mut R) -> Option<MoveText> {
+pub fn random_move(game: &Game, rng: &mut SeededRng) -> Option<MoveText> {
     let moves = legal_moves(game.state(), game.options().free_turns);
     let split = |k: MoveType| matches!(k, MoveType::SplitJump | MoveType::SplitSlide);
     let merge = |k: MoveType| matches!(k, MoveType::MergeJump | MoveType::MergeSlide);
@@ -22,7 +20,7 @@ pub fn random_move<R: Rng>(game: &Game, rng: &mut R) -> Option<MoveText> {
         moves.iter().filter(|m| split(m.kind)).collect(),
         moves.iter().filter(|m| merge(m.kind)).collect(),
     ];
-    let roll = rng.gen_range(0..10);
+    let roll = rng.index(10);
     let first = if roll < 7 {
         0
     } else if roll < 9 {
@@ -32,7 +30,7 @@ pub fn random_move<R: Rng>(game: &Game, rng: &mut R) -> Option<MoveText> {
     };
     [first, 0, 1, 2]
         .iter()
-        .find_map(|&g| groups[g].choose(rng))
+        .find_map(|&g| rng.choose(&groups[g]))
         .map(|m| m.text)
 }
 
@@ -44,7 +42,7 @@ pub fn seeded_game(seed: u64, plies: usize) -> Vec<String> {
         seed,
         ..GameOptions::default()
     });
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut rng = SeededRng::new(seed ^ 0x5eed);
     let mut out = Vec::new();
     while out.len() < plies && g.status() == Status::Ongoing {
         let Some(m) = random_move(&g, &mut rng) else {

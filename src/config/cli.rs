@@ -8,8 +8,9 @@ use super::ConfigError;
 use crate::cli::{warn, write_stdout, Done, Failure, Outcome};
 use crate::ui::color::{ColorChoice, Paint, Tier};
 use crate::ui::theme::Theme;
-use crossterm::style::{Color as TermColor, ResetColor, SetBackgroundColor};
+use crossterm::style::{ResetColor, SetBackgroundColor};
 use crossterm::Command;
+use ratatui::backend::IntoCrossterm;
 use std::io::IsTerminal;
 
 /// What `qchess config` does.
@@ -131,7 +132,7 @@ pub fn swatch(theme: &Theme, tier: Tier) -> String {
             return String::new();
         };
         // Writing to a String cannot fail.
-        let _ = SetBackgroundColor(TermColor::from(color)).write_ansi(&mut out);
+        let _ = SetBackgroundColor(color.into_crossterm()).write_ansi(&mut out);
         out.push_str("  ");
     }
     let _ = ResetColor.write_ansi(&mut out);

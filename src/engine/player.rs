@@ -11,9 +11,7 @@ use crate::chess::random::random_move;
 use crate::chess::{Color, Game};
 use crate::game::clock::ClockTimes;
 use crate::game::Playable;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -367,14 +365,14 @@ impl Player for Greedy {
 /// A random legal move (Quantum Chess: standard moves 70%, splits 20%, merges 10%, as
 /// the seeded test games choose; variants: uniform).
 pub struct Random {
-    rng: ChaCha8Rng,
+    rng: SeededRng,
 }
 
 impl Random {
     /// A random player drawing from `seed`.
     pub fn new(seed: u64) -> Random {
         Random {
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: SeededRng::new(seed),
         }
     }
 }
@@ -386,9 +384,10 @@ impl Player for Random {
 
     fn think(&mut self, game: &dyn Playable) -> Thinking {
         let Some(game) = game.quantum() else {
-            let answer = game
-                .legal_moves()
-                .choose(&mut self.rng)
+            let moves = game.legal_moves();
+            let answer = self
+                .rng
+                .choose(&moves)
                 .map(|mv| Choice {
                     mv: mv.clone(),
                     info: None,

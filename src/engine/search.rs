@@ -77,9 +77,7 @@ use super::moves::{
 use super::tt::{Bound, Entry, Table};
 use crate::chess::{Classified, Color, EndReason, Game, Kind, MoveError, MoveText, Shape, Status};
 use crate::quantum::QuantumError;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -236,7 +234,7 @@ pub fn search_among(
     }
     let mut moves = candidates(&root);
     moves.retain(|m| keep(&m.text));
-    moves.shuffle(&mut ChaCha8Rng::seed_from_u64(limits.seed));
+    SeededRng::new(limits.seed).shuffle(&mut moves);
     let kings = enemy_kings(&root);
     let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &kings)).collect();
     let mut order: Vec<usize> = (0..moves.len()).collect();

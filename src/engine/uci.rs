@@ -18,10 +18,9 @@ use super::classical;
 use super::player::{Choice, Player, PlayerError, Thinking};
 use crate::chess::Game;
 use crate::game::Playable;
+use crate::seeded::SeededRng;
 use crate::uqci::client::{check, info, Connection};
 use crate::uqci::protocol::{Command, Go, Score, SearchInfo, Start};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
 /// How a UCI player searches and varies its first moves.
@@ -59,7 +58,7 @@ pub const NAME_PREFIX: &str = "uci: ";
 pub struct UciPlayer {
     connection: Connection,
     settings: UciSettings,
-    rng: ChaCha8Rng,
+    rng: SeededRng,
 }
 
 impl UciPlayer {
@@ -69,7 +68,7 @@ impl UciPlayer {
         UciPlayer {
             connection: Connection::new(command),
             settings,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: SeededRng::new(seed),
         }
     }
 }
@@ -135,7 +134,7 @@ impl Player for UciPlayer {
                 "a UCI chess engine plays Quantum Chess only, not the variants".into(),
             )));
         };
-        let pick: u64 = self.rng.gen();
+        let pick = self.rng.next_u64();
         let board = match classical::most_likely(game) {
             Ok(b) => b,
             Err(_) => return Thinking::done(without_board(game)),

@@ -13,9 +13,7 @@ use super::player::{Choice, PlayerError};
 use super::search::Info;
 use crate::chess::{Color, Kind, Status};
 use crate::game::{replay, Playable};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::time::Instant;
 
 /// Value of a haft piece whose type is still open: the mean of a back rank's non-king
@@ -124,7 +122,7 @@ pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerEr
     let start = Instant::now();
     let mut values = move_values(game, &[seed]);
     let nodes = values.len() as u64;
-    values.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    SeededRng::new(seed).shuffle(&mut values);
     let mut best: Option<&(String, f64)> = None;
     for v in &values {
         if best.is_none_or(|b| v.1 > b.1) {

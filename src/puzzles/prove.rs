@@ -761,7 +761,7 @@ mod tests {
 
     #[test]
     fn the_prover_agrees_with_the_plain_expectimax_along_random_games() {
-        use rand::SeedableRng;
+        use crate::seeded::SeededRng;
         let mut compared = [0; 3];
         for (seed, fen) in [
             "k7/p7/8/8/8/8/P6N/K7 w - - 0 1",
@@ -773,7 +773,7 @@ mod tests {
         .enumerate()
         {
             let mut g = Game::from_fen(fen, GameOptions::default()).unwrap();
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64);
+            let mut rng = SeededRng::new(seed as u64);
             for _ in 0..10 {
                 let Some(m) = crate::chess::random::random_move(&g, &mut rng) else {
                     break;

@@ -4,8 +4,7 @@ use super::{
     new_state, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement, Op,
     QuantumError, Qubit, MAX_QUBITS,
 };
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -14,7 +13,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct Simulator {
     backend: Box<dyn Backend>,
-    rng: ChaCha8Rng,
+    rng: SeededRng,
     trace: Vec<Op>,
     reserved: usize,
     ancillas: Bits,
@@ -35,7 +34,7 @@ impl Simulator {
     ) -> Simulator {
         Simulator {
             backend: new_state(kind, initial, opts),
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: SeededRng::new(seed),
             trace: Vec::new(),
             reserved,
             ancillas: Bits::ZERO,
@@ -93,7 +92,7 @@ impl Simulator {
         forced: Option<bool>,
     ) -> Result<Measurement, QuantumError> {
         self.check_cancel()?;
-        let draw = self.rng.gen::<f64>();
+        let draw = self.rng.unit();
         let choice = match forced {
             Some(o) => Choice::Forced(o),
             None => Choice::Draw(draw),

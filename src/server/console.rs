@@ -6,7 +6,7 @@
 use super::incoming::Incoming;
 use crate::ui::terminal::{Console, Ended, Woke};
 use crossterm::event::Event;
-use ratatui::backend::CrosstermBackend;
+use ratatui::backend::{Backend, ClearType, CrosstermBackend};
 use ratatui::layout::{Rect, Size};
 use ratatui::{Frame, Terminal, TerminalOptions, Viewport};
 use std::io::{self, Write};
@@ -78,13 +78,7 @@ impl Remote {
         idle: Duration,
     ) -> io::Result<Remote> {
         let frame = FrameBytes::default();
-        let area = Rect::new(0, 0, size.0, size.1);
-        let terminal = Terminal::with_options(
-            CrosstermBackend::new(frame.clone()),
-            TerminalOptions {
-                viewport: Viewport::Fixed(area),
-            },
-        )?;
+        let terminal = terminal_of(&frame, Rect::new(0, 0, size.0, size.1))?;
         // Whatever setting the terminal up wrote goes before the first frame.
         Ok(Remote {
             terminal,
@@ -122,10 +116,34 @@ impl Remote {
         let _ = self.tx.try_send(Out::End(status));
     }
 
+    /// Clears the client's screen: the next frame draws all of it, at the client's size.
+    /// Not `Terminal::clear` or `Terminal::resize`: since ratatui 0.30 they ask the
+    /// backend for the cursor position or the screen size, which a `CrosstermBackend`
+    /// reads from the server's own terminal, not from the client's.
+    fn redraw_whole(&mut self) -> io::Result<()> {
+        self.terminal.backend_mut().clear_region(ClearType::All)?;
+        let area = Rect::new(0, 0, self.size.width, self.size.height);
+        self.terminal = terminal_of(&self.frame, area)?;
+        Ok(())
+    }
+
     /// Why the console ended the session (idle, closed by the server), if it did.
     pub fn why(&self) -> Option<&str> {
         self.why.as_deref()
     }
+}
+
+/// A terminal drawing a client's screen of `area` into `frame`.
+fn terminal_of(
+    frame: &FrameBytes,
+    area: Rect,
+) -> io::Result<Terminal<CrosstermBackend<FrameBytes>>> {
+    Terminal::with_options(
+        CrosstermBackend::new(frame.clone()),
+        TerminalOptions {
+            viewport: Viewport::Fixed(area),
+        },
+    )
 }
 
 impl Console for Remote {
@@ -143,7 +161,7 @@ impl Console for Remote {
                 self.last_input = Instant::now();
                 if let Event::Resize(w, h) = ev {
                     self.size = Size::new(w, h);
-                    self.terminal.resize(Rect::new(0, 0, w, h))?;
+                    self.redraw_whole()?;
                 }
                 Woke::Event(ev)
             }
@@ -164,7 +182,7 @@ impl Console for Remote {
         if self.lost && self.tx.capacity() > 0 {
             // Frames were dropped: the client's screen is unknown, draw all of it.
             self.lost = false;
-            self.terminal.clear()?;
+            self.redraw_whole()?;
         }
         self.terminal.draw(|f| render(f))?;
         let bytes = self.frame.take();
@@ -212,7 +230,7 @@ mod tests {
 
     #[test]
     fn resize_idle_and_close() {
-        let (tx, _rx) = tokio::sync::mpsc::channel(8);
+        let (tx, mut rx) = tokio::sync::mpsc::channel(8);
         let (in_tx, in_rx) = std::sync::mpsc::sync_channel(4);
         let mut c = Remote::new(tx, (80, 24), in_rx, Duration::from_millis(200)).unwrap();
         in_tx.send(Incoming::Event(Event::Resize(100, 30))).unwrap();
@@ -221,6 +239,22 @@ mod tests {
             Woke::Event(_)
         ));
         assert_eq!(c.size().unwrap(), Size::new(100, 30));
+        // The next frame clears the client's screen and is drawn whole at the new size.
+        let mut area = Rect::default();
+        c.draw(&mut |f: &mut Frame| {
+            area = f.area();
+            f.render_widget(Paragraph::new("wide"), f.area());
+        })
+        .unwrap();
+        assert_eq!(area, Rect::new(0, 0, 100, 30));
+        let Some(Out::Bytes(frame)) = rx.try_recv().ok() else {
+            panic!("the frame after the resize");
+        };
+        let frame = String::from_utf8_lossy(&frame);
+        assert!(
+            frame.contains("\x1b[2J") && frame.contains("wide"),
+            "{frame:?}"
+        );
         in_tx.send(Incoming::Wake).unwrap();
         assert!(matches!(
             c.wait(Duration::from_secs(1)).unwrap(),

@@ -51,7 +51,10 @@ pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), KeyError> {
         return Ok((key, false));
     }
     let mut seed = [0u8; 32];
-    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut seed);
+    rand::Rng::fill_bytes(
+        &mut rand::rand_core::UnwrapErr(rand::rngs::SysRng),
+        &mut seed,
+    );
     let key = PrivateKey::from(Ed25519Keypair::from_seed(&seed));
     let text = key
         .to_openssh(LineEnding::LF)

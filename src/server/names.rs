@@ -33,7 +33,10 @@ pub fn player(login: &str) -> Option<String> {
 /// six random hex digits.
 pub fn guest() -> String {
     let mut bytes = [0u8; 3];
-    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut bytes);
+    rand::Rng::fill_bytes(
+        &mut rand::rand_core::UnwrapErr(rand::rngs::SysRng),
+        &mut bytes,
+    );
     format!("guest-{:02x}{:02x}{:02x}", bytes[0], bytes[1], bytes[2])
 }
 

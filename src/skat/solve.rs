@@ -466,9 +466,8 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seeded::SeededRng;
     use crate::skat::cards::Suit;
-    use rand::seq::SliceRandom;
-    use rand::SeedableRng;
 
     /// Plain minimax over every legal play, for checking the solver.
     fn brute(
@@ -528,10 +527,10 @@ mod tests {
     #[test]
     fn a_tiny_table_gives_the_same_values() {
         // Sixteen entries for thousands of positions: constant replacement, same answers.
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut rng = SeededRng::new(11);
         for round in 0..20 {
             let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
-            deck.shuffle(&mut rng);
+            rng.shuffle(&mut deck);
             let hands: Vec<u32> = (0..3).map(|s| mask(&deck[s * 4..s * 4 + 4])).collect();
             let def = [true, true, false];
             let mut big = Solver::new(Game::Grand, &def);
@@ -546,9 +545,9 @@ mod tests {
 
     #[test]
     fn a_search_stops_at_its_budget_and_keeps_no_made_up_bounds() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut rng = SeededRng::new(5);
         let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
-        deck.shuffle(&mut rng);
+        rng.shuffle(&mut deck);
         let hands: Vec<u32> = (0..3).map(|s| mask(&deck[s * 7..s * 7 + 7])).collect();
         let def = [true, false, true];
         let mut s = Solver::new(Game::Grand, &def);
@@ -571,7 +570,7 @@ mod tests {
 
     #[test]
     fn matches_brute_force_on_random_deals() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut rng = SeededRng::new(7);
         let games = [
             Game::Suit(Suit::Spades),
             Game::Grand,
@@ -582,7 +581,7 @@ mod tests {
             let n = 2 + round % 2;
             let each = 2 + round % 3;
             let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
-            deck.shuffle(&mut rng);
+            rng.shuffle(&mut deck);
             let mut hands: Vec<Vec<Card>> = (0..n)
                 .map(|s| deck[s * each..(s + 1) * each].to_vec())
                 .collect();

@@ -111,11 +111,27 @@ impl LineEdit {
             Edit::End => InputRequest::GoToEnd,
             Edit::Backspace => InputRequest::DeletePrevChar,
             Edit::Delete => InputRequest::DeleteNextChar,
-            Edit::DeleteWord => InputRequest::DeletePrevWord,
-            Edit::ClearToStart => {
-                // tui-input has no "delete to the start" request: keep what follows.
-                let rest: String = self.text().chars().skip(self.cursor()).collect();
-                self.input = Input::new(rest).with_cursor(0);
+            Edit::ClearToStart => InputRequest::DeleteFromStart,
+            Edit::DeleteWord => {
+                // The word before the cursor (a run of letters and digits) and what
+                // separates it from the cursor. Not tui-input's own word, which follows
+                // Unicode's word boundaries, by which `game.toml` is one word.
+                let chars: Vec<char> = self.text().chars().collect();
+                let end = self.cursor().min(chars.len());
+                let before = &chars[..end];
+                let gap = before
+                    .iter()
+                    .rev()
+                    .take_while(|c| !c.is_alphanumeric())
+                    .count();
+                let word = before[..end - gap]
+                    .iter()
+                    .rev()
+                    .take_while(|c| c.is_alphanumeric())
+                    .count();
+                let start = end - gap - word;
+                let text: String = chars[..start].iter().chain(&chars[end..]).collect();
+                self.input = Input::new(text).with_cursor(start);
                 return;
             }
         };

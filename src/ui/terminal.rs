@@ -427,7 +427,10 @@ fn suspend(
     // action cannot be changed; the shell sees the job stopped and `fg` continues it.
     signal_hook::low_level::raise(signal_hook::consts::SIGSTOP)?;
     enter(opts)?;
-    terminal.clear()
+    // The whole screen cleared and drawn again. Not `Terminal::clear`, which since ratatui
+    // 0.30 first asks the terminal where its cursor is, and fails when no answer comes.
+    let area = terminal.get_frame().area();
+    terminal.resize(area)
 }
 
 /// Without job control there is nothing to suspend to.

@@ -6,8 +6,7 @@ use qchess::qasm::{self, gates::DEFINITIONS, Program, QasmError, Stmt};
 use qchess::quantum::{
     new_backend, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Gate, Op,
 };
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use qchess::seeded::SeededRng;
 
 const KINDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
@@ -133,7 +132,7 @@ fn controlled_definitions_keep_their_phase() {
 /// tried on a copy and skipped).
 fn measurement_free_game(kind: BackendKind, seed: u64, plies: usize) -> Game {
     let mut game = Game::standard(opts(kind, seed));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = SeededRng::new(seed);
     let mut misses = 0;
     while game.ply() < plies && misses < 50 && game.status() == Status::Ongoing {
         let Some(m) = random_move(&game, &mut rng) else {

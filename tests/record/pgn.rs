@@ -12,11 +12,10 @@ use qchess::game::{Playable, RuleSet, Setup};
 use qchess::pgn::{self, GameResult};
 use qchess::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
+use qchess::seeded::SeededRng;
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -151,7 +150,7 @@ fn random_game(seed: u64, plies: usize) -> Game {
         seed,
         ..GameOptions::default()
     });
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = SeededRng::new(seed);
     for _ in 0..plies {
         if game.status() != Status::Ongoing {
             break;

@@ -7,11 +7,10 @@ use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::quantum::{BackendKind, DEFAULT_SPARSE_LIMIT};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
+use qchess::seeded::SeededRng;
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,7 +30,7 @@ fn random_game(seed: u64, plies: usize, backend: BackendKind) -> Game {
         backend,
         ..GameOptions::default()
     });
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = SeededRng::new(seed);
     for _ in 0..plies {
         if game.status() != Status::Ongoing {
             break;
@@ -75,7 +74,7 @@ fn save_load_round_trips_on_both_backends() {
                 assert_same_state(&game, &loaded);
                 // The random draws stay in step: the loaded game goes on like the original.
                 let (mut a, mut b) = (game.clone(), loaded);
-                let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+                let mut rng = SeededRng::new(seed + 100);
                 for _ in 0..10 {
                     if a.status() != Status::Ongoing {
                         break;

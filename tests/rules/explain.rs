@@ -8,8 +8,7 @@ use qchess::chess::report::to_json;
 use qchess::chess::threat::king_threat;
 use qchess::chess::{Color, Game, GameOptions, Status};
 use qchess::quantum::BackendKind;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use qchess::seeded::SeededRng;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -365,7 +364,7 @@ fn random_games_agree_with_the_squares_on_both_backends() {
                 seed,
                 ..GameOptions::default()
             });
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut rng = SeededRng::new(seed);
             let mut kinds = Vec::new();
             for _ in 0..120 {
                 if g.status() != Status::Ongoing {

@@ -5,9 +5,8 @@
 
 use qchess::chess::{Kind, Square, Status};
 use qchess::game::Playable;
+use qchess::seeded::SeededRng;
 use qchess::variants::haft::HaftGame;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 
 /// Most starting pairs the brute force replays from the start.
@@ -441,7 +440,7 @@ fn check(g: &HaftGame, brute: &Brute, label: &str) -> bool {
 fn random_game(seed: u64, plies: usize, greed: f64) -> usize {
     let mut g = HaftGame::new();
     let mut brute = Brute::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = SeededRng::new(seed);
     let mut compared = 0;
     for ply in 0..plies {
         let label = format!("seed {seed} ply {ply}");
@@ -457,10 +456,10 @@ fn random_game(seed: u64, plies: usize, greed: f64) -> usize {
                     .is_empty()
             })
             .collect();
-        let text = if !captures.is_empty() && rng.gen_bool(greed) {
-            captures[rng.gen_range(0..captures.len())].clone()
+        let text = if !captures.is_empty() && rng.unit() < greed {
+            captures[rng.index(captures.len())].clone()
         } else {
-            legal[rng.gen_range(0..legal.len())].clone()
+            legal[rng.index(legal.len())].clone()
         };
         let before = g.worlds();
         let record = g

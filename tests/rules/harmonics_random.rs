@@ -3,14 +3,13 @@
 
 use qchess::chess::Status;
 use qchess::game::Playable;
+use qchess::seeded::SeededRng;
 use qchess::variants::harmonics::HarmonicsGame;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 #[test]
 fn random_game_of_200_plies_stays_consistent_and_replays() {
     let mut g = HarmonicsGame::new(2024);
-    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut rng = SeededRng::new(77);
     let mut most = 0;
     for ply in 0..200 {
         if g.status() != Status::Ongoing {
@@ -18,7 +17,7 @@ fn random_game_of_200_plies_stays_consistent_and_replays() {
         }
         let moves = g.legal_moves();
         assert!(!moves.is_empty(), "ply {ply}: an ongoing game has a move");
-        let m = &moves[rng.gen_range(0..moves.len())];
+        let m = &moves[rng.index(moves.len())];
         g.play(m).unwrap_or_else(|e| panic!("ply {ply} {m}: {e}"));
         let sp = g.superposition();
         let total: f64 = sp.iter().map(|(_, w)| w).sum();

@@ -78,26 +78,22 @@ pub fn render(f: &mut Frame, status: Rect, message: Rect, lab: &SkatLab, lines: 
                 p.fraction * 100.0,
                 duration_words(p.estimate.seconds)
             );
+            let line = if paint.ascii {
+                "-"
+            } else {
+                symbols::line::THICK.horizontal
+            };
             let gauge = LineGauge::default()
                 .ratio(p.fraction.clamp(0.0, 1.0))
                 .label(Span::styled(label, text))
-                .line_set(if paint.ascii {
-                    ASCII_LINE
-                } else {
-                    symbols::line::THICK
-                })
+                .filled_symbol(line)
+                .unfilled_symbol(line)
                 .filled_style(filled)
                 .unfilled_style(dim);
             f.render_widget(gauge, row);
         }
     }
 }
-
-/// The gauge's line in ASCII.
-const ASCII_LINE: symbols::line::Set = symbols::line::Set {
-    horizontal: "-",
-    ..symbols::line::NORMAL
-};
 
 /// The message area's lines at `width` (see [`crate::ui::status::message_area`]); while
 /// an analysis runs, its busy line (what, the stage, the time) and room for its gauge.

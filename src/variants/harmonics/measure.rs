@@ -10,13 +10,12 @@ use super::superposition::Superposition;
 use crate::chess::Square;
 use crate::format::percent;
 use crate::game::PlayError;
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::collections::VecDeque;
 
 /// Measures squares during one move and records what it found.
 pub struct Measurer<'a> {
-    rng: &'a mut ChaCha8Rng,
+    rng: &'a mut SeededRng,
     forced: VecDeque<Outcome>,
     outcomes: Vec<Outcome>,
     trace: Vec<String>,
@@ -39,7 +38,7 @@ fn odds(candidates: &[(u8, f64)]) -> String {
 
 impl<'a> Measurer<'a> {
     /// A measurer drawing from `rng` unless `forced` (in order) says otherwise.
-    pub fn new(rng: &'a mut ChaCha8Rng, forced: &[Outcome]) -> Measurer<'a> {
+    pub fn new(rng: &'a mut SeededRng, forced: &[Outcome]) -> Measurer<'a> {
         Measurer {
             rng,
             forced: forced.iter().copied().collect(),
@@ -51,7 +50,7 @@ impl<'a> Measurer<'a> {
     /// Picks one candidate byte for `s`, with probability proportional to its weight or as
     /// forced; records the outcome and a trace line.
     fn choose(&mut self, s: Square, candidates: &[(u8, f64)], what: &str) -> Result<u8, PlayError> {
-        let draw: f64 = self.rng.gen();
+        let draw = self.rng.unit();
         let (chosen, how) = match self.forced.pop_front() {
             Some(f) if f.square != s => {
                 return Err(PlayError(format!(
@@ -187,7 +186,6 @@ mod tests {
     use super::*;
     use crate::chess::{fen, Color, Kind, Piece};
     use crate::variants::harmonics::board::Board;
-    use rand::SeedableRng;
 
     fn board(f: &str) -> Board {
         Board::from_position(&fen::parse(f).unwrap())
@@ -207,7 +205,7 @@ mod tests {
 
     #[test]
     fn forced_conflict_keeps_the_named_piece() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut rng = SeededRng::new(1);
         let mut sp = conflicted();
         let bishop = Piece::new(Color::White, Kind::Bishop);
         let forced = [Outcome {
@@ -233,7 +231,7 @@ mod tests {
     #[test]
     fn drawn_conflicts_follow_the_weights() {
         let mut knights = 0;
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut rng = SeededRng::new(7);
         for _ in 0..3000 {
             let mut sp = conflicted();
             let mut m = Measurer::new(&mut rng, &[]);
@@ -246,9 +244,9 @@ mod tests {
 
     #[test]
     fn impossible_or_misplaced_outcomes_are_refused() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut rng = SeededRng::new(1);
         let queen = Some(Piece::new(Color::White, Kind::Queen));
-        let e = |forced: Outcome, rng: &mut ChaCha8Rng| {
+        let e = |forced: Outcome, rng: &mut SeededRng| {
             let mut sp = conflicted();
             let mut m = Measurer::new(rng, &[forced]);
             m.conflict(&mut sp, sq("c3")).unwrap_err().0
@@ -292,7 +290,7 @@ mod tests {
 
     #[test]
     fn bound_measures_the_least_certain_square() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut rng = SeededRng::new(3);
         // A knight on c3 (1/2), b1 (1/4) or a3 (1/4).
         let mut sp = Superposition::merged([
             (board("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"), 0.5),

@@ -21,8 +21,7 @@ use crate::chess::fen::{self, START_FEN};
 use crate::chess::{Color, Position, Square, Status};
 use crate::game::CancelFlag;
 use crate::game::{Cell, Explanation, PlayError, Playable, PlyRecord, RuleSet, Setup};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -50,7 +49,7 @@ pub struct HarmonicsGame {
     sp: Superposition,
     marginals: [Marginal; 64],
     to_move: Color,
-    rng: ChaCha8Rng,
+    rng: SeededRng,
     status: Status,
     end: Option<String>,
     history: Vec<PlyRecord>,
@@ -130,7 +129,7 @@ impl HarmonicsGame {
             end,
             sp,
             to_move,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: SeededRng::new(seed),
             history: Vec::new(),
             inputs: Vec::new(),
             cancel: None,

@@ -12,7 +12,7 @@ use crate::chess::classify::castle_squares;
 use crate::chess::{Color, Kind, Piece, Square};
 use crate::format::percent;
 use crate::game::PlayError;
-use rand_chacha::ChaCha8Rng;
+use crate::seeded::SeededRng;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A move that was made: the new superposition and what happened.
@@ -75,7 +75,7 @@ fn mover(before: &Before, from: Square) -> Result<Piece, PlayError> {
 }
 
 /// Makes the move `input` (forcing its recorded outcomes, drawing the rest from `rng`).
-pub fn make(before: &Before, input: &Input, rng: &mut ChaCha8Rng) -> Result<Made, PlayError> {
+pub fn make(before: &Before, input: &Input, rng: &mut SeededRng) -> Result<Made, PlayError> {
     let (from, to) = (input.mv.from(), input.mv.to());
     let p = mover(before, from)?;
     if from == to {
@@ -354,7 +354,6 @@ mod tests {
     use super::*;
     use crate::chess::fen;
     use crate::variants::harmonics::notation::parse;
-    use rand::SeedableRng;
 
     fn single(f: &str) -> Superposition {
         Superposition::single(Board::from_position(&fen::parse(f).unwrap()))
@@ -369,11 +368,7 @@ mod tests {
             limit: 1 << 14,
             cancel: None,
         };
-        make(
-            &before,
-            &parse(text).unwrap(),
-            &mut ChaCha8Rng::seed_from_u64(0),
-        )
+        make(&before, &parse(text).unwrap(), &mut SeededRng::new(0))
     }
 
     #[test]
