@@ -444,7 +444,11 @@ fn kept_tags(
             SEED_TAG | BACKEND_TAG | FREE_TURNS_TAG => true,
             "UTCDate" | "UTCTime" => dated,
             REASON_TAG => true,
-            TIME_CONTROL_TAG => TimeControl::from_pgn(&t.value).is_some(),
+            // The first one is read (a later one of the name is dropped as for any tag).
+            TIME_CONTROL_TAG => game
+                .value(TIME_CONTROL_TAG)
+                .and_then(TimeControl::from_pgn)
+                .is_some(),
             // Written again from the reason of a game lost on time.
             TERMINATION_TAG => forfeit(game) && reason.is_some_and(|r| r.ends_with(ON_TIME)),
             // With a date from UTCDate and UTCTime, `Date` is written from it.

@@ -633,6 +633,7 @@ fn an_imported_game_exports_and_imports_to_the_same_game() {
         "[Variant \"Standard\"] [Event \"?\"] [Round \"-\"] 1. d4 $1 d5 ; hi\n0-1".into(),
         // Found by the fuzz target: a time control qchess does not play, kept.
         "[TimeControl \"180 x\"] 1. e4 e5 0-1".into(),
+        "[TimeControl \"180+2\"] [TimeControl \"x\"] 1. e4 e5 0-1".into(),
         // Found by the fuzz target: a flag told only by Termination.
         "[TimeControl \"180+2\"] [QhcessReason \"x\"] [Termination \"time forfeit\"]\n\
          1. e4 {[%clk 0:03:01.5]} e5 $4 {blunder} {[%clk 0:02:59]} 0-1"
