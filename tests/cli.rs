@@ -1,5 +1,6 @@
 //! The command line, one test binary: `qchess analyze` (with the engine and the QASM
-//! export), `qchess config` and the settings, `qchess puzzles`, PGN in and out.
+//! export), `qchess config` and the settings, `qchess puzzles`, PGN in and out, the
+//! crate as published (ignored).
 
 mod support;
 
@@ -9,6 +10,8 @@ mod analyze;
 mod config;
 #[path = "cli/engine.rs"]
 mod engine;
+#[path = "cli/package.rs"]
+mod package;
 #[path = "cli/pgn.rs"]
 mod pgn;
 #[path = "cli/puzzles.rs"]
