@@ -78,10 +78,27 @@ fn first_number(game: &PgnGame) -> (bool, u64) {
     (white, number)
 }
 
-/// A comment as words for wrapping: `{first`, ..., `last}` (a `}` inside becomes `)`).
+/// A comment as words for wrapping: `{first`, ..., `last}` (a `}` inside becomes `)`);
+/// a command such as `[%clk 0:04:59]` stays one word.
 fn comment_words(text: &str, words: &mut Vec<String>) {
     let clean = text.replace('}', ")");
-    let inner: Vec<&str> = clean.split_whitespace().collect();
+    let mut inner: Vec<String> = Vec::new();
+    let mut command = false;
+    for w in clean.split_whitespace() {
+        match inner.last_mut() {
+            Some(last) if command => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => inner.push(w.to_string()),
+        }
+        if w.starts_with("[%") {
+            command = true;
+        }
+        if w.ends_with(']') {
+            command = false;
+        }
+    }
     match inner.as_slice() {
         [] => words.push("{}".into()),
         [only] => words.push(format!("{{{only}}}")),
@@ -253,6 +270,26 @@ mod tests {
         assert!(back.moves[0].comments[0].contains(") end"));
         let multi = write_all(&[g.clone(), g]);
         assert_eq!(read(&multi).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn clock_commands_are_never_broken_across_lines() {
+        let moves = (0..40)
+            .map(|i| {
+                let mut m = Move::new(if i % 2 == 0 { "g1f3" } else { "g8f6" });
+                m.comments.push(format!("[%clk 0:02:{:02}.5] left", 59 - i));
+                m
+            })
+            .collect();
+        let text = write(&game(Vec::new(), moves, GameResult::Unknown));
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        for line in text.lines() {
+            assert_eq!(
+                line.matches("[%clk").count(),
+                line.matches(".5]").count(),
+                "{text}"
+            );
+        }
     }
 
     #[test]
