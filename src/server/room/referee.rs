@@ -321,21 +321,34 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_rooms_flag_falls_with_nobody_connected_and_is_saved() {
-        use super::super::{new_game, Want};
-        use crate::game::{CancelFlag, RuleSet};
-        let dir = std::env::temp_dir().join(format!("qchess-room-flag-{}", std::process::id()));
+    /// An empty folder for a room's file, the default limits and a new Quantum Chess game.
+    fn fresh(
+        name: &str,
+    ) -> (
+        std::path::PathBuf,
+        crate::server::limits::ServerLimits,
+        Box<dyn crate::game::Playable>,
+    ) {
+        let dir = std::env::temp_dir().join(format!("qchess-room-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let limits = crate::server::limits::ServerLimits::default();
-        let board = new_game(
-            RuleSet::Quantum,
+        let board = super::super::new_game(
+            crate::game::RuleSet::Quantum,
             crate::quantum::BackendKind::Sparse,
             7,
             &limits,
-        );
+        )
+        .expect("a new game");
+        (dir, limits, board)
+    }
+
+    #[test]
+    fn a_rooms_flag_falls_with_nobody_connected_and_is_saved() {
+        use super::super::Want;
+        use crate::game::CancelFlag;
+        let (dir, limits, board) = fresh("flag");
         // 0.01 minutes: 0.6 s each, a second added per move.
-        let room = Room::new("f1", board.unwrap(), Some(&dir)).with_clock("0.01+1".parse().ok());
+        let room = Room::new("f1", board, Some(&dir)).with_clock("0.01+1".parse().ok());
         let room = std::sync::Arc::new(room);
         let wake: super::super::Wake = std::sync::Arc::new(|| {});
         room.join(1, person("ann"), Want::Any, wake.clone())
@@ -375,18 +388,9 @@ mod tests {
 
     #[test]
     fn a_game_resigned_before_its_first_move_is_kept() {
-        use super::super::{new_game, Want};
-        use crate::game::RuleSet;
-        let dir = std::env::temp_dir().join(format!("qchess-room-resign-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let limits = crate::server::limits::ServerLimits::default();
-        let board = new_game(
-            RuleSet::Quantum,
-            crate::quantum::BackendKind::Sparse,
-            7,
-            &limits,
-        );
-        let room = Room::new("z1", board.unwrap(), Some(&dir));
+        use super::super::Want;
+        let (dir, _, board) = fresh("resign");
+        let room = Room::new("z1", board, Some(&dir));
         let wake: super::super::Wake = std::sync::Arc::new(|| {});
         room.join(1, person("ann"), Want::Any, wake.clone())
             .unwrap();
