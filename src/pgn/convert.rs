@@ -161,14 +161,17 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
             put(TERMINATION_TAG, TIME_FORFEIT.into());
         }
     }
-    let clock = saved
+    // The clock's times are written with its control; a kept `TimeControl` qchess does
+    // not play is written with the other tags.
+    let mut clock = None;
+    if let Some((c, tc)) = saved
         .clock
         .as_ref()
-        .filter(|c| c.control.parse::<TimeControl>().is_ok());
-    // A kept `TimeControl` qchess does not play is written with the other tags.
-    if let Some(tc) = clock.and_then(|c| c.control.parse::<TimeControl>().ok()) {
+        .and_then(|c| Some((c, c.control.parse::<TimeControl>().ok()?)))
+    {
         put(TIME_CONTROL_TAG, tc.pgn());
         written.push(TIME_CONTROL_TAG);
+        clock = Some(c);
     }
     if let Some((day, time)) = &date {
         put("UTCDate", day.clone());
