@@ -51,6 +51,11 @@ impl Default for UciSettings {
 /// How long a `go depth` may take before the engine counts as hung.
 const DEPTH_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long a UCI engine may take to answer `uci` and `isready`: nobody waits for this
+/// benchmark opponent, and Stockfish loading its network on a busy machine took over the
+/// front end's 5 s (3 games of a 100-game match were lost that way).
+const UCI_HANDSHAKE: Duration = Duration::from_secs(60);
+
 /// How a UCI engine's name starts ("uci: CMD" in reports).
 pub const NAME_PREFIX: &str = "uci: ";
 
@@ -66,7 +71,7 @@ impl UciPlayer {
     /// near-best lines by `seed`.
     pub fn new(command: &str, settings: UciSettings, seed: u64) -> UciPlayer {
         UciPlayer {
-            connection: Connection::new(command),
+            connection: Connection::new(command).with_handshake(UCI_HANDSHAKE),
             settings,
             rng: SeededRng::new(seed),
         }

@@ -28,7 +28,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long the engine may take to answer `uci` and `isready`.
+/// How long the engine may take to answer `uci` and `isready` (by default: a person
+/// waits for it).
 pub const HANDSHAKE: Duration = Duration::from_secs(5);
 /// How much longer than its move time the engine may take before it counts as hung.
 pub const MARGIN: Duration = Duration::from_secs(3);
@@ -52,6 +53,7 @@ pub struct UqciPlayer {
 #[derive(Clone)]
 pub struct Connection {
     command: String,
+    handshake: Duration,
     state: Arc<Mutex<State>>,
     /// Held by the connections only, not by a move being thought: its drop kills the
     /// engine.
@@ -62,6 +64,7 @@ pub struct Connection {
 /// keep the process alive.
 pub struct Session {
     command: String,
+    handshake: Duration,
     state: Arc<Mutex<State>>,
     slot: Slot,
 }
@@ -72,8 +75,19 @@ impl Connection {
     pub fn new(command: &str) -> Connection {
         Connection {
             command: command.trim().to_string(),
+            handshake: HANDSHAKE,
             state: Arc::new(Mutex::new(State::NotStarted)),
             owner: Arc::new(Owner(Slot::default())),
+        }
+    }
+
+    /// The same, waiting `within` for each answer of the handshake instead of
+    /// [`HANDSHAKE`] (for an engine nobody waits for, which may load slowly on a busy
+    /// machine).
+    pub fn with_handshake(self, within: Duration) -> Connection {
+        Connection {
+            handshake: within,
+            ..self
         }
     }
 
@@ -86,6 +100,7 @@ impl Connection {
     pub fn session(&self) -> Session {
         Session {
             command: self.command.clone(),
+            handshake: self.handshake,
             state: Arc::clone(&self.state),
             slot: Arc::clone(&self.owner.0),
         }
@@ -102,7 +117,7 @@ impl Session {
     ) -> Result<T, PlayerError> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if let State::NotStarted = *state {
-            *state = match EngineProcess::start(&self.command, self.slot) {
+            *state = match EngineProcess::start(&self.command, self.slot, self.handshake) {
                 Ok(p) => State::Running(p),
                 Err(why) => State::Failed(why),
             };
@@ -321,7 +336,7 @@ impl UqciPlayer {
 impl EngineProcess {
     /// Starts `command` and does the handshake; why not, as the end of a sentence
     /// starting with the engine's name.
-    fn start(command: &str, slot: Slot) -> Result<EngineProcess, String> {
+    fn start(command: &str, slot: Slot, handshake: Duration) -> Result<EngineProcess, String> {
         let failed = |why: String| format!("the engine \"{command}\" {why}");
         let words = shell_words::split(command)
             .map_err(|e| failed(format!("is not a command line: {e}")))?;
@@ -357,15 +372,15 @@ impl EngineProcess {
             input,
             lines,
         };
-        p.handshake().map_err(failed)?;
+        p.handshake(handshake).map_err(failed)?;
         Ok(p)
     }
 
-    fn handshake(&mut self) -> Result<(), String> {
+    fn handshake(&mut self, within: Duration) -> Result<(), String> {
         self.send(&Command::Uci)?;
-        self.wait_for(HANDSHAKE, "uciok", |o| *o == Output::UciOk)?;
+        self.wait_for(within, "uciok", |o| *o == Output::UciOk)?;
         self.send(&Command::IsReady)?;
-        self.wait_for(HANDSHAKE, "readyok", |o| *o == Output::ReadyOk)
+        self.wait_for(within, "readyok", |o| *o == Output::ReadyOk)
     }
 
     /// Sends one command; why not, as the end of a sentence naming the engine.

@@ -330,6 +330,20 @@ mod uci {
     }
 
     #[test]
+    fn an_engine_slow_to_start_is_waited_for() {
+        // Slower to answer `uci` than a front end waits (5 s): as Stockfish loading its
+        // network on a busy machine. Nobody waits for a benchmark opponent.
+        let slow = format!("sleep 6; {HANDSHAKE_OK}");
+        let script = fake_answering(
+            "uci-slow",
+            &[("uci", slow.as_str()), ("go", "echo 'bestmove e2e4'")],
+        );
+        let g = Game::standard(GameOptions::default());
+        let mut p = UciPlayer::new(&script, UciSettings::default(), 1);
+        assert_eq!(p.think(&g).wait().unwrap().mv, "e2e4");
+    }
+
+    #[test]
     fn a_king_capture_on_its_board_is_taken_without_asking() {
         // The fake would answer an illegal move if it were asked.
         let script = fake("uci-capture", HANDSHAKE_OK, "echo 'bestmove h2h8'");
