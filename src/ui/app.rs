@@ -216,6 +216,9 @@ pub struct App {
     exec: Exec,
     /// The work being carried out on a worker thread.
     pending: Option<Pending<(Box<dyn Playable>, View)>>,
+    /// Replay steps pressed while a step was still being shown (key repeat, or keys
+    /// faster than a step): taken once it is shown.
+    queued_steps: i64,
     /// The computer: the sides it plays, its search, its last score.
     pub(super) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
@@ -279,6 +282,7 @@ impl App {
             drawer: Drawer::default(),
             exec: Exec::Inline,
             pending: None,
+            queued_steps: 0,
             computer: Computer::default(),
             place: None,
             reviewing: Default::default(),
@@ -741,6 +745,7 @@ impl App {
             input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
             input::Press::Key(KeyCode::Esc) => {
                 if let Some(p) = self.pending.take() {
+                    self.queued_steps = 0;
                     let typed = matches!(p.job, Job::Move { typed: true, .. });
                     if !typed && !matches!(self.mode, Mode::Prompt { .. }) {
                         self.mode = Mode::Idle;
@@ -863,7 +868,13 @@ impl App {
             return;
         }
         self.tick();
-        if self.pending.is_some() {
+        if let Some(p) = &self.pending {
+            // A replay's steps are kept, to be taken once the step being shown is in;
+            // other keys do nothing while work runs.
+            let step = input::translate(self.input_mode(), key);
+            if let (Job::Ply { .. }, Some(Action::PlyStep(by))) = (&p.job, step) {
+                self.queued_steps += by;
+            }
             return;
         }
         if let KeyCode::Char(c) = key.code {
@@ -1313,6 +1324,7 @@ impl App {
                 if matches!(job, Job::Move { .. }) {
                     self.clock_refused();
                 }
+                self.queued_steps = 0;
                 self.say(Tone::Error, job.failed(&e));
                 // A refused target keeps the selected piece; a refused promotion ends
                 // the question. (A typed move's line is closed already.)
@@ -1341,7 +1353,13 @@ impl App {
                 self.autosave();
                 self.computer_turn();
             }
-            Job::Ply { ply } => self.took_in_ply(ply, view),
+            Job::Ply { ply } => {
+                self.took_in_ply(ply, view);
+                let by = std::mem::take(&mut self.queued_steps);
+                if by != 0 {
+                    self.step_ply(by);
+                }
+            }
         }
     }
 

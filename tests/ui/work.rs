@@ -385,6 +385,34 @@ fn replay_steps_and_jumps_run_off_the_screen_thread() {
 }
 
 #[test]
+fn replay_steps_pressed_while_a_step_is_shown_are_all_taken() {
+    // Key repeat, or three → arriving in one read: the steps after the first come while
+    // it is still being shown, and each counts.
+    let _one = one_at_a_time();
+    let full = big_game_played();
+    let mut app = App::new(full.clone(), paint(), false).into_replay();
+    app.set_exec(Exec::Background);
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Right);
+    }
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(3));
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Left);
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(1));
+    // Esc cancels the step being shown and forgets the ones pressed after it.
+    press(&mut app, KeyCode::End);
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Esc);
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(1));
+    press(&mut app, KeyCode::Right);
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(2));
+}
+
+#[test]
 fn a_cancelled_replay_or_take_back_stops_and_changes_nothing() {
     let _one = one_at_a_time();
     let mut g = big_game_played();
