@@ -279,12 +279,18 @@ impl Kept {
     }
 }
 
-/// Where the game is kept: the autosave file once written, else the file the player
-/// saved it to while nothing changed since.
+/// Where the game is kept: the file the player saved it to while nothing changed since,
+/// else the autosave file once written.
 fn kept_in(recorder: &Recorder) -> Option<Kept> {
-    match recorder.autosave_to.clone().filter(|p| p.exists()) {
-        Some(p) => Some(Kept::Autosave(p)),
-        None => recorder.saved_file().map(|p| Kept::Saved(p.to_path_buf())),
+    // The file the player saved to, while it holds the game as it is: the name they
+    // chose and will look for, rather than the autosave's.
+    match recorder.saved_file() {
+        Some(p) => Some(Kept::Saved(p.to_path_buf())),
+        None => recorder
+            .autosave_to
+            .clone()
+            .filter(|p| p.exists())
+            .map(Kept::Autosave),
     }
 }
 

@@ -312,6 +312,44 @@ fn saving_from_the_app_asks_for_a_path() {
     assert!(a.farewell().unwrap_or_default().contains("not saved"));
 }
 
+#[test]
+fn with_autosave_on_quitting_names_the_file_the_player_saved_to() {
+    let dir = temp_dir("save-and-autosave");
+    let rec = Recorder::new(Some(dir.clone()), true, Players::default(), 1_795_261_845);
+    let mut a = app(Game::standard(GameOptions::default())).with_recorder(rec);
+    press(&mut a, KeyCode::Char(':'));
+    keys(&mut a, "g1f3");
+    press(&mut a, KeyCode::Enter);
+    // Before any save of the player's own: the autosave.
+    press(&mut a, KeyCode::Char('q'));
+    assert!(
+        a.message()
+            .text
+            .starts_with("Quit? y or q leaves, n stays; saved as game-"),
+        "{}",
+        a.message().text
+    );
+    press(&mut a, KeyCode::Char('n'));
+    press(&mut a, KeyCode::Char('w'));
+    press(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Char('q'));
+    assert_eq!(
+        a.message().text,
+        "Quit? y or q leaves, n stays; saved as qchess-20261121-115045.toml"
+    );
+    press(&mut a, KeyCode::Char('n'));
+    // A move later the saved file is behind: the autosave again.
+    press(&mut a, KeyCode::Char(':'));
+    keys(&mut a, "e7e5");
+    press(&mut a, KeyCode::Enter);
+    press(&mut a, KeyCode::Char('q'));
+    assert!(
+        a.message().text.contains("saved as game-"),
+        "{}",
+        a.message().text
+    );
+}
+
 fn replay_of(moves: &[&str]) -> App {
     let mut g = Game::standard(GameOptions {
         seed: 3,
