@@ -117,18 +117,21 @@ fn review(c: &mut Criterion) {
     let mut group = c.benchmark_group("review");
     group.sample_size(10);
     for threads in [1, 2] {
-        group.bench_function(format!("{plies}-ply game, level 3, {threads} threads"), |b| {
-            b.iter(|| {
-                review(
-                    game.as_ref(),
-                    Judge::Level(3),
-                    threads,
-                    None,
-                    &stop,
-                    &mut |_, _, _| {},
-                )
-            })
-        });
+        group.bench_function(
+            format!("{plies}-ply game, level 3, {threads} threads"),
+            |b| {
+                b.iter(|| {
+                    review(
+                        game.as_ref(),
+                        Judge::Level(3),
+                        threads,
+                        None,
+                        &stop,
+                        &mut |_, _, _| {},
+                    )
+                })
+            },
+        );
     }
     group.finish();
 }
