@@ -61,9 +61,14 @@ fn report(level_n: u8, games: &[Game]) {
 /// Nodes of the late-endgame search: a part of level 3's first iteration.
 const LATE_NODES: u64 = 2_000;
 
+/// True under `cargo bench`; false when `cargo test` runs each benchmark once.
+fn full_run() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
 fn bench(c: &mut Criterion) {
     let games = positions();
-    if std::env::args().any(|a| a == "--bench") {
+    if full_run() {
         for l in level::MIN_LEVEL..=level::MAX_LEVEL {
             report(l, &games);
         }
@@ -96,26 +101,37 @@ fn bench(c: &mut Criterion) {
 }
 
 /// Reviews the 80-ply game at level 3 with 1 and 2 threads (every position judged,
-/// nothing kept from an earlier review).
+/// nothing kept from an earlier review). When `cargo test` runs it once, only the game's
+/// first 10 plies: the whole game takes half a minute in a test build.
 fn review(c: &mut Criterion) {
+    use qchess::game::{replay, RuleSet, Setup};
     use qchess::review::{review, Judge};
-    let game = review_game::review_game_played();
+    let game = if full_run() {
+        review_game::review_game_played()
+    } else {
+        let moves = &review_game::review_game()[..10];
+        replay(&Setup::new(RuleSet::Quantum, 0), moves, None).expect("the game replays")
+    };
+    let plies = game.history().len();
     let stop = AtomicBool::new(false);
     let mut group = c.benchmark_group("review");
     group.sample_size(10);
     for threads in [1, 2] {
-        group.bench_function(format!("80-ply game, level 3, {threads} threads"), |b| {
-            b.iter(|| {
-                review(
-                    game.as_ref(),
-                    Judge::Level(3),
-                    threads,
-                    None,
-                    &stop,
-                    &mut |_, _, _| {},
-                )
-            })
-        });
+        group.bench_function(
+            format!("{plies}-ply game, level 3, {threads} threads"),
+            |b| {
+                b.iter(|| {
+                    review(
+                        game.as_ref(),
+                        Judge::Level(3),
+                        threads,
+                        None,
+                        &stop,
+                        &mut |_, _, _| {},
+                    )
+                })
+            },
+        );
     }
     group.finish();
 }
