@@ -1,7 +1,7 @@
 //! Saved games: round trips on both backends, broken and future files, atomic writes,
 //! autosave from the app, replay in the app, and the command line around them.
 
-use crate::support::driver::{keys, press, screen};
+use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
@@ -264,14 +264,24 @@ fn the_app_autosaves_after_every_move_and_undo() {
     assert_eq!(record::latest_autosave(&quiet), None);
 }
 
+/// A game recorded in a fresh folder `name` (autosaved or not), started at 2026-11-21
+/// 11:50:45, after White's g1f3.
+fn recorded_after_a_move(name: &str, autosave: bool) -> (PathBuf, App) {
+    let dir = temp_dir(name);
+    let rec = Recorder::new(
+        Some(dir.clone()),
+        autosave,
+        Players::default(),
+        1_795_261_845,
+    );
+    let mut a = app(Game::standard(GameOptions::default())).with_recorder(rec);
+    typed(&mut a, "g1f3");
+    (dir, a)
+}
+
 #[test]
 fn saving_from_the_app_asks_for_a_path() {
-    let dir = temp_dir("save-key");
-    let rec = Recorder::new(Some(dir.clone()), false, Players::default(), 1_795_261_845);
-    let mut a = app(Game::standard(GameOptions::default())).with_recorder(rec);
-    press(&mut a, KeyCode::Char(':'));
-    keys(&mut a, "g1f3");
-    press(&mut a, KeyCode::Enter);
+    let (dir, mut a) = recorded_after_a_move("save-key", false);
     press(&mut a, KeyCode::Char('w'));
     press(&mut a, KeyCode::Enter);
     let default = dir.join("saves/qchess-20261121-115045.toml");
@@ -300,9 +310,7 @@ fn saving_from_the_app_asks_for_a_path() {
     let bye = a.farewell().unwrap_or_default();
     assert!(bye.contains("qchess play --load"), "{bye}");
     // A move later the file no longer holds the game.
-    press(&mut a, KeyCode::Char(':'));
-    keys(&mut a, "e7e5");
-    press(&mut a, KeyCode::Enter);
+    typed(&mut a, "e7e5");
     press(&mut a, KeyCode::Char('q'));
     assert!(
         a.message().text.contains("not saved (autosave is off)"),
@@ -314,12 +322,7 @@ fn saving_from_the_app_asks_for_a_path() {
 
 #[test]
 fn with_autosave_on_quitting_names_the_file_the_player_saved_to() {
-    let dir = temp_dir("save-and-autosave");
-    let rec = Recorder::new(Some(dir.clone()), true, Players::default(), 1_795_261_845);
-    let mut a = app(Game::standard(GameOptions::default())).with_recorder(rec);
-    press(&mut a, KeyCode::Char(':'));
-    keys(&mut a, "g1f3");
-    press(&mut a, KeyCode::Enter);
+    let (_, mut a) = recorded_after_a_move("save-and-autosave", true);
     // Before any save of the player's own: the autosave.
     press(&mut a, KeyCode::Char('q'));
     assert!(
@@ -339,9 +342,7 @@ fn with_autosave_on_quitting_names_the_file_the_player_saved_to() {
     );
     press(&mut a, KeyCode::Char('n'));
     // A move later the saved file is behind: the autosave again.
-    press(&mut a, KeyCode::Char(':'));
-    keys(&mut a, "e7e5");
-    press(&mut a, KeyCode::Enter);
+    typed(&mut a, "e7e5");
     press(&mut a, KeyCode::Char('q'));
     assert!(
         a.message().text.contains("saved as game-"),
