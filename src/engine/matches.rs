@@ -10,7 +10,12 @@
 //! present with probability under `adjudicate_below` (1% by default) loses it when the
 //! other side's king is present at least that much; otherwise it is a draw (0 turns
 //! adjudication off: every unfinished game is a draw). A side with no legal move draws.
-//! A player whose move the game refuses loses that game.
+//! A player whose move the game refuses loses that game, and so does an external engine
+//! that crashes, hangs or answers nonsense during a game (as in engine tournaments). An
+//! external engine that cannot be started is not a game: before any game has ended it
+//! stops the match with its error (a wrong command fails at once, not a hundred times);
+//! after that the game is left out of the score and listed as not played, so that one
+//! slow start in a long match does not throw the match away or count as a win.
 
 use super::player::PlayerError;
 use super::spec::PlayerSpec;
@@ -126,6 +131,9 @@ pub struct MatchReport {
     pub times: [MoveTimes; 2],
     /// Every game.
     pub games: Vec<GameRecord>,
+    /// Games not played because a player could not be started: their index (from 0)
+    /// and why.
+    pub not_played: Vec<(u32, String)>,
 }
 
 /// Why a match could not be played.
@@ -137,6 +145,14 @@ pub enum MatchError {
     /// Zero games asked for.
     #[error("a match needs at least one game")]
     NoGames,
+    /// A player could not be started for game `game` (from 0).
+    #[error("{why}")]
+    NotStarted {
+        /// The game's index.
+        game: u32,
+        /// What happened, naming the player.
+        why: String,
+    },
 }
 
 /// z for a two-sided 95% interval.
@@ -220,6 +236,7 @@ impl MatchReport {
             "first": self.first,
             "second": self.second,
             "games": self.played(),
+            "not_played": self.not_played.iter().map(|(i, why)| json!({"game": i + 1, "why": why})).collect::<Vec<_>>(),
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
@@ -281,11 +298,14 @@ impl MatchReport {
         };
         let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
         let (e, lo, hi) = self.elo();
+        let games = match self.played() {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
         let mut s = format!(
-            "{} vs {}: {} games, +{} ={} -{} ({} unfinished, {} of them adjudicated by the kings' presence)\n",
+            "{} vs {}: {games}, +{} ={} -{} ({} unfinished, {} of them adjudicated by the kings' presence)\n",
             self.first,
             self.second,
-            self.played(),
             self.wins,
             self.draws,
             self.losses,
@@ -301,6 +321,12 @@ impl MatchReport {
         ));
         if let Some(ends) = self.ends() {
             s.push_str(&format!("how the games ended: {ends}\n"));
+        }
+        for (i, why) in &self.not_played {
+            s.push_str(&format!(
+                "game {} not played, left out of the score: {why}\n",
+                i + 1
+            ));
         }
         let pct = |p: f64| format!("{:.3}%", p * 100.0);
         let kings: Vec<String> = self
@@ -539,6 +565,9 @@ fn play_game(
                 let end = Some("no legal move".into());
                 return Ok(record(Result1::Draw, end, moves, board.as_ref(), tallies));
             }
+            Err(PlayerError::NotStarted(why)) => {
+                return Err(MatchError::NotStarted { game: index, why });
+            }
             Err(e) => {
                 let end = format!("{}: {e}", players[slot].name());
                 return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
@@ -568,6 +597,7 @@ pub fn run_match(
         tallies: [Tally::default(); 2],
         times: [MoveTimes::default(); 2],
         games: Vec::new(),
+        not_played: Vec::new(),
     };
     // Workers take the next game's index until none is left; this thread hears of
     // each game as it ends, in the order they end.
@@ -584,7 +614,10 @@ pub fn run_match(
                 }
                 let mut t = [Vec::new(), Vec::new()];
                 let game = play_game(opts, i, &mut t);
-                let failed = game.is_err();
+                // A player that could not be started may start for the next game;
+                // this thread decides whether the match goes on.
+                let failed =
+                    matches!(game, Err(ref e) if !matches!(e, MatchError::NotStarted { .. }));
                 if tx.send((game, t)).is_err() || failed {
                     break;
                 }
@@ -594,6 +627,10 @@ pub fn run_match(
         for (game, [a, b]) in finished {
             let g = match game {
                 Ok(g) => g,
+                Err(MatchError::NotStarted { game, why }) if !report.games.is_empty() => {
+                    report.not_played.push((game, why));
+                    continue;
+                }
                 Err(e) => {
                     // No new games; those under way end and are dropped.
                     next.store(opts.games, Ordering::Relaxed);
@@ -625,6 +662,7 @@ pub fn run_match(
         return Err(e);
     }
     report.games.sort_by_key(|g| g.index);
+    report.not_played.sort_by_key(|&(i, _)| i);
     let [a, b] = times;
     report.times = [median_max(a), median_max(b)];
     Ok(report)
@@ -662,6 +700,7 @@ mod tests {
             tallies: [Tally::default(); 2],
             times: [MoveTimes::default(); 2],
             games: Vec::new(),
+            not_played: Vec::new(),
         };
         let text = r.to_text();
         assert!(text.contains("Elo difference +0 (95% interval -"), "{text}");
@@ -700,6 +739,7 @@ mod tests {
             ]
             .map(game)
             .to_vec(),
+            not_played: vec![(4, "the engine \"sf\" could not be started".into())],
         };
         assert!(
             r.to_text().contains(
@@ -708,6 +748,15 @@ mod tests {
             "{}",
             r.to_text()
         );
+        assert!(r.to_text().starts_with("a vs b: 4 games, +0 =4 -0"));
+        assert!(
+            r.to_text().contains(
+                "game 5 not played, left out of the score: the engine \"sf\" could not be started\n"
+            ),
+            "{}",
+            r.to_text()
+        );
+        assert_eq!(r.to_json()["not_played"][0]["game"], 5);
     }
 
     #[test]

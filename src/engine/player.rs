@@ -39,6 +39,10 @@ pub enum PlayerError {
     /// illegal or unreadable move): what happened, in one line.
     #[error("{0}")]
     Engine(String),
+    /// An external engine could not be started (no such command, no handshake in
+    /// time): what happened, in one line. No game with it was begun.
+    #[error("{0}")]
+    NotStarted(String),
 }
 
 /// What a thinking player reports.

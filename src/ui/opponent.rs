@@ -318,7 +318,7 @@ impl Computer {
     /// What to say when the search for `side` gave no move. An external engine that
     /// failed hands every side it played to the player: the game goes on hot-seat.
     pub fn failed(&mut self, side: Color, e: &PlayerError) -> String {
-        let PlayerError::Engine(why) = e else {
+        let (PlayerError::Engine(why) | PlayerError::NotStarted(why)) = e else {
             return format!("{}: {e}", side.name());
         };
         let mut freed = Vec::new();

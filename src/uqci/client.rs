@@ -119,17 +119,17 @@ impl Session {
         if let State::NotStarted = *state {
             *state = match EngineProcess::start(&self.command, self.slot, self.handshake) {
                 Ok(p) => State::Running(p),
-                Err(why) => State::Failed(why),
+                Err(why) => State::Failed(PlayerError::NotStarted(why)),
             };
         }
         let answer = match &mut *state {
             State::Running(p) => work(p),
-            State::Failed(why) => return Err(PlayerError::Engine(why.clone())),
+            State::Failed(e) => return Err(e.clone()),
             State::NotStarted => unreachable!("the engine was started above"),
         };
         answer.map_err(|why| {
             let why = format!("the engine \"{}\" {why}", self.command);
-            *state = State::Failed(why.clone());
+            *state = State::Failed(PlayerError::Engine(why.clone()));
             PlayerError::Engine(why)
         })
     }
@@ -226,7 +226,7 @@ impl Drop for Owner {
 enum State {
     NotStarted,
     Running(EngineProcess),
-    Failed(String),
+    Failed(PlayerError),
 }
 
 /// A running engine: its process, its input, and its output lines (read on a thread;

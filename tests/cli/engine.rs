@@ -155,7 +155,7 @@ fn a_tiny_match() {
         "4",
     ]);
     assert_eq!(code, 0);
-    assert!(out.contains("qchess level 1 vs random: 1 games"), "{out}");
+    assert!(out.contains("qchess level 1 vs random: 1 game"), "{out}");
     assert!(out.contains("Elo difference"), "{out}");
 }
 

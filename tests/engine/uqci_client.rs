@@ -13,17 +13,24 @@ const BIN: &str = env!("CARGO_BIN_EXE_qchess");
 
 /// The error the engine's first move gives, and how long it took.
 fn first_move_error(cmd: &str) -> (String, Duration) {
+    let (e, took) = first_move_failure(cmd);
+    (e.to_string(), took)
+}
+
+/// The failure of the engine's first move (an engine that misbehaved or could not be
+/// started), and how long it took.
+fn first_move_failure(cmd: &str) -> (PlayerError, Duration) {
     let g = Game::standard(GameOptions::default());
     let mut p = UqciPlayer::new(cmd, Duration::from_millis(100));
     let t = Instant::now();
     let err = match p.think(&g).wait() {
-        Err(PlayerError::Engine(why)) => why,
+        Err(e @ (PlayerError::Engine(_) | PlayerError::NotStarted(_))) => e,
         other => panic!("expected an engine error, got {other:?}"),
     };
-    assert!(!err.contains('\n'), "one line: {err}");
+    assert!(!err.to_string().contains('\n'), "one line: {err}");
     // The failure sticks: the next move fails at once with the same words.
     let again = Instant::now();
-    assert_eq!(p.think(&g).wait(), Err(PlayerError::Engine(err.clone())));
+    assert_eq!(p.think(&g).wait(), Err(err.clone()));
     assert!(again.elapsed() < Duration::from_secs(1));
     (err, t.elapsed())
 }
@@ -93,13 +100,17 @@ fn a_match_against_qchess_uqci_runs() {
 
 #[test]
 fn an_engine_that_cannot_start() {
-    let (err, _) = first_move_error("/nonexistent/qchess-engine --x");
-    assert!(err.contains("could not be started"), "{err}");
+    let (err, _) = first_move_failure("/nonexistent/qchess-engine --x");
+    assert!(matches!(err, PlayerError::NotStarted(_)), "{err:?}");
+    assert!(err.to_string().contains("could not be started"), "{err}");
 }
 
 #[test]
 fn an_engine_that_never_says_uciok() {
-    let (err, took) = first_move_error(&fake("mute", "echo 'id name mute'", "echo bestmove e2e4"));
+    let (err, took) =
+        first_move_failure(&fake("mute", "echo 'id name mute'", "echo bestmove e2e4"));
+    assert!(matches!(err, PlayerError::NotStarted(_)), "{err:?}");
+    let err = err.to_string();
     assert!(err.contains("did not answer uciok in time"), "{err}");
     assert!(took < Duration::from_secs(15));
 }
@@ -155,7 +166,7 @@ fn a_match_reports_a_misbehaving_engine_in_one_line() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(
-        text.contains("1 games, +0 =0 -1"),
+        text.contains("1 game, +0 =0 -1"),
         "the engine loses: {text}"
     );
 }
@@ -494,6 +505,66 @@ fn clocked_match(
         clock: Some(clock.parse().unwrap()),
     };
     run_match(&opts, &mut |_| {}).unwrap()
+}
+
+#[test]
+fn a_match_with_an_engine_that_cannot_start_stops_with_its_error() {
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--white",
+            "random",
+            "--black",
+            "uci:/nonexistent/qchess-sf",
+        ])
+        .args(["--games", "100", "--max-plies", "10"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent/qchess-sf\" could not be started"),
+        "{err}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "no report: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn a_game_whose_engine_cannot_start_is_left_out_of_the_score() {
+    use qchess::engine::matches::{run_match, MatchOptions};
+    // Starts once: later starts find the mark and end before the handshake.
+    let once = fake(
+        "once",
+        "mark=\"$(dirname \"$0\")/started\"; [ -e \"$mark\" ] && exit 0; touch \"$mark\"; \
+         echo 'id name once'; echo uciok",
+        "echo bestmove e2e4",
+    );
+    let opts = MatchOptions {
+        first: qchess::engine::PlayerSpec::Uqci(once),
+        second: qchess::engine::PlayerSpec::Random,
+        games: 3,
+        seed: 5,
+        max_plies: 2,
+        adjudicate_below: 0.01,
+        variant: qchess::game::RuleSet::Quantum,
+        backend: qchess::quantum::BackendKind::Sparse,
+        jobs: 1,
+        clock: None,
+    };
+    let r = run_match(&opts, &mut |_| {}).unwrap();
+    assert_eq!((r.played(), r.draws), (1, 1), "{r:?}");
+    let games: Vec<u32> = r.not_played.iter().map(|(i, _)| *i).collect();
+    assert_eq!(games, [1, 2]);
+    let text = r.to_text();
+    assert!(text.contains(": 1 game, +0 =1 -0"), "{text}");
+    assert!(
+        text.contains("game 2 not played, left out of the score: the engine"),
+        "{text}"
+    );
 }
 
 #[test]
