@@ -23,7 +23,10 @@
 //!   split king has each half counted (two attacked halves are twice one): that much
 //!   king can go over the next captures. The side to move gains [`THREAT_NOW`] of it
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
-//!   against its own king (it has a move to answer first).
+//!   against its own king (it has a move to answer first), less [`ANSWERED`] of its most
+//!   attacked square, which that move can usually save. Counted whole, a check at the
+//!   search's horizon cost three queens: the search gave checks there that lost a
+//!   bishop (`Bxh7+`), and refused a free recapture that allowed one (issue 33).
 //!
 //! The king is [`KING`] (10,000) here and a won game [`WIN`] (30,000) in the search:
 //! losing half the king costs a sixth of a lost game, and a chance node weighs a 10%
@@ -51,6 +54,10 @@ pub const BOUND: f64 = 25_000.0;
 pub const THREAT_NOW: f64 = 0.5;
 /// Share of a capture threat on its own king counted against the side to move.
 pub const THREAT_LATER: f64 = 0.3;
+/// Share of its king's most attacked square the side to move is taken to save with its
+/// move (step away, block, take the attacker): a classical check costs 5% of
+/// [`THREAT_LATER`] (150 cp). Whether it can is the search's to find (check extension).
+pub const ANSWERED: f64 = 0.95;
 
 /// Which terms an evaluation uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,9 +91,9 @@ pub struct Terms {
     pub mobility: f64,
     /// Centre and pawn advance.
     pub centre: f64,
-    /// The king each side could lose to the other's captures ([`king_threat`]): index 0
+    /// The king each side could lose to the other's captures ([`king_risk`]): index 0
     /// White's king, 1 Black's.
-    pub threat: [f64; 2],
+    pub threat: [KingRisk; 2],
 }
 
 /// The position's value for the side to move, in centipawns, in `[-BOUND, BOUND]`.
@@ -98,8 +105,10 @@ pub fn evaluate(game: &Game, style: Style) -> f64 {
         Color::White => (t.threat[0], t.threat[1]),
         Color::Black => (t.threat[1], t.threat[0]),
     };
+    // The side to move saves most of its most attacked king square with its move.
+    let own = own.total - ANSWERED * own.largest;
     let side = if to_move == Color::White { 1.0 } else { -1.0 };
-    let v = side * white + KING * (THREAT_NOW * other - THREAT_LATER * own);
+    let v = side * white + KING * (THREAT_NOW * other.total - THREAT_LATER * own);
     v.clamp(-BOUND, BOUND)
 }
 
@@ -129,8 +138,8 @@ pub fn terms(game: &Game, style: Style) -> Terms {
     }
     if style == Style::Full {
         t.threat = [
-            king_threat(game, Color::White),
-            king_threat(game, Color::Black),
+            king_risk(game, Color::White),
+            king_risk(game, Color::Black),
         ];
     }
     t
@@ -197,15 +206,29 @@ fn reach(game: &Game, s: Square, kind: Kind) -> f64 {
     }
 }
 
+/// How much of a king the other side's captures could take.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct KingRisk {
+    /// Over all its squares ([`king_threat`]).
+    pub total: f64,
+    /// On its most attacked square: what one move of its side can usually save.
+    pub largest: f64,
+}
+
 /// The king `victim` could lose to the other side's captures, each of its squares
 /// counted apart: the king's probability there times the chance the square is attacked
 /// (the attackers' probabilities times their clear-path probabilities, summed, at most
 /// 1). 1 for a king on one square attacked by a certain piece along a clear path (a
 /// classical check).
 pub fn king_threat(game: &Game, victim: Color) -> f64 {
+    king_risk(game, victim).total
+}
+
+/// [`king_threat`], and the share of it on the king's most attacked square.
+pub fn king_risk(game: &Game, victim: Color) -> KingRisk {
     let st = game.state();
     let attacker = victim.opposite();
-    let mut total = 0.0;
+    let mut risk = KingRisk::default();
     for (k, kp) in st.register.pieces() {
         if kp.color != victim || kp.kind != Kind::King {
             continue;
@@ -230,9 +253,11 @@ pub fn king_threat(game: &Game, victim: Color) -> f64 {
                 }
             }
         }
-        total += pk * attacked.min(1.0);
+        let here = pk * attacked.min(1.0);
+        risk.total += here;
+        risk.largest = risk.largest.max(here);
     }
-    total
+    risk
 }
 
 /// Whether the side to move is in check as in classical chess: its king certain on one

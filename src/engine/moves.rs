@@ -11,7 +11,7 @@ use super::eval::{attack_chance, placement, value};
 use crate::chess::classify::classify;
 use crate::chess::movegen::{legal_moves_one_split_order, standard_reach};
 use crate::chess::notation::Shape;
-use crate::chess::{Classified, Game, Kind, MoveText, MoveType, Piece, Square, Variant};
+use crate::chess::{Classified, Color, Game, Kind, MoveText, MoveType, Piece, Square, Variant};
 
 /// The moves a search tries from `game`: every legal move of the side to move, one
 /// target order per split.
@@ -58,6 +58,103 @@ pub fn enemy_kings(game: &Game) -> Vec<Square> {
         .collect()
 }
 
+/// An attack counts for ordering when the attacker is there and its path clear with at
+/// least this probability.
+const LIKELY_ATTACK: f64 = 0.5;
+
+/// A piece that may be on the board: its square, what it is, and its probability.
+type Placed = (Square, Piece, f64);
+
+/// What a node's move order looks at: where the other side's king is, and what each
+/// piece of the side to move stands to lose where it is.
+pub struct Context {
+    kings: Vec<Square>,
+    pieces: Vec<Placed>,
+    at_risk: [f64; 64],
+}
+
+impl Context {
+    /// The context of `game`'s side to move.
+    pub fn of(game: &Game) -> Context {
+        let st = game.state();
+        let pieces: Vec<Placed> = st
+            .register
+            .pieces()
+            .map(|(s, p)| (s, p, st.probs[s.index()]))
+            .filter(|&(_, _, p)| p > 0.0)
+            .collect();
+        let at_risk = at_risk(game, &pieces);
+        Context {
+            kings: enemy_kings(game),
+            pieces,
+            at_risk,
+        }
+    }
+
+    /// A context for ordering captures only (quiescence): the kings, no risks.
+    pub fn for_captures(game: &Game) -> Context {
+        Context {
+            kings: enemy_kings(game),
+            pieces: Vec::new(),
+            at_risk: [0.0; 64],
+        }
+    }
+}
+
+/// Whether `attacker` likely attacks `t` (see [`LIKELY_ATTACK`]).
+fn likely_attack(game: &Game, (a, attacker, p): Placed, t: Square) -> bool {
+    p >= LIKELY_ATTACK
+        && attack_chance(game, a, attacker.kind, attacker.color, t)
+            .is_some_and(|clear| p * clear >= LIKELY_ATTACK)
+}
+
+/// For each square of a piece of the side to move (not its king), the material it may
+/// lose there to the other side's next capture, times its probability: its value when
+/// it is attacked and not defended, else its value less the cheapest attacker's.
+fn at_risk(game: &Game, pieces: &[Placed]) -> [f64; 64] {
+    let me = game.to_move();
+    let mut risk = [0.0; 64];
+    for &(s, piece, p) in pieces {
+        if piece.color != me || piece.kind == Kind::King {
+            continue;
+        }
+        let cheapest = pieces
+            .iter()
+            .filter(|&&a| a.1.color != me && likely_attack(game, a, s))
+            .map(|a| value(a.1.kind).min(value(Kind::Queen)))
+            .reduce(f64::min);
+        let Some(cheapest) = cheapest else {
+            continue;
+        };
+        let defended = pieces
+            .iter()
+            .any(|&d| d.0 != s && d.1.color == me && likely_attack(game, d, s));
+        let loss = if defended {
+            value(piece.kind) - cheapest
+        } else {
+            value(piece.kind)
+        };
+        risk[s.index()] = loss.max(0.0) * p;
+    }
+    risk
+}
+
+/// What a quiet move of `kind` to `to` newly threatens: the other side's pieces (not
+/// the king) it would likely attack that are worth more than it, each by the
+/// difference times its probability, summed (a fork counts both).
+fn threatens(game: &Game, cx: &Context, kind: Kind, color: Color, to: Square) -> f64 {
+    cx.pieces
+        .iter()
+        .filter(|&&(t, victim, _)| {
+            victim.color != color
+                && victim.kind != Kind::King
+                && value(victim.kind) > value(kind)
+                && attack_chance(game, to, kind, color, t).is_some_and(|c| c >= LIKELY_ATTACK)
+        })
+        .map(|&(_, victim, p)| (value(victim.kind) - value(kind)) * p)
+        .sum()
+}
+
 /// Order keys at or above this are tactical moves (captures, promotions, king threats);
 /// below, quiet ones.
 pub const TACTICAL: f64 = 1.0e6;
@@ -92,9 +189,11 @@ pub fn capture_gain(game: &Game, m: &Classified) -> f64 {
 /// [`TACTICAL`] and more: captures taking at least [`SMALL_GAIN`] in expectation or any
 /// part of a king, by the expected value taken (least valuable attacker first), then
 /// promotions, then moves onto a square from which the piece could take at least
-/// [`KING_DANGER`] of an enemy king. Quiet moves below: smaller captures, other
-/// standard moves by how much nearer the centre they go, then splits and merges.
-pub fn order_key(game: &Game, m: &Classified, kings: &[Square]) -> f64 {
+/// [`KING_DANGER`] of an enemy king, then moves of a piece that stands to lose at least
+/// [`SMALL_GAIN`] where it is (escapes) and moves that attack pieces worth more than the
+/// mover (threats, forks), by what is at stake. Quiet moves below: smaller captures,
+/// other standard moves by how much nearer the centre they go, then splits and merges.
+pub fn order_key(game: &Game, m: &Classified, cx: &Context) -> f64 {
     let st = game.state();
     let (from, to) = match m.text.shape {
         Shape::Standard { from, to } => (from, to),
@@ -117,8 +216,12 @@ pub fn order_key(game: &Game, m: &Classified, kings: &[Square]) -> f64 {
     let castles = matches!(m.kind, MoveType::CastleKingSide | MoveType::CastleQueenSide);
     let threat =
         |k: &Square| attack_chance(game, to, kind, color, *k).unwrap_or(0.0) * st.probs[k.index()];
-    if !castles && kings.iter().any(|k| threat(k) >= KING_DANGER) {
-        return TACTICAL + placement(kind, color, to);
+    if !castles && cx.kings.iter().any(|k| threat(k) >= KING_DANGER) {
+        return 2.0 * TACTICAL + placement(kind, color, to);
+    }
+    let stake = cx.at_risk[from.index()] + threatens(game, cx, kind, color, to);
+    if stake >= SMALL_GAIN {
+        return TACTICAL + stake;
     }
     placement(kind, color, to) - placement(m.piece.kind, color, from)
 }

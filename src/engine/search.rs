@@ -72,7 +72,7 @@
 
 use super::eval::{evaluate, in_check, king_threat, Style, WIN};
 use super::moves::{
-    candidates, capture_gain, captures, enemy_kings, order_key, KING_DANGER, TACTICAL,
+    candidates, capture_gain, captures, order_key, Context, KING_DANGER, TACTICAL,
 };
 use super::tt::{Bound, Entry, Table};
 use crate::chess::{Classified, Color, EndReason, Game, Kind, MoveError, MoveText, Shape, Status};
@@ -235,8 +235,8 @@ pub fn search_among(
     let mut moves = candidates(&root);
     moves.retain(|m| keep(&m.text));
     SeededRng::new(limits.seed).shuffle(&mut moves);
-    let kings = enemy_kings(&root);
-    let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &kings)).collect();
+    let cx = Context::of(&root);
+    let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &cx)).collect();
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]));
     let mut moves: Vec<Classified> = order.into_iter().map(|i| moves[i]).collect();
@@ -521,7 +521,7 @@ impl Searcher<'_> {
             }
             candidates(g)
         };
-        let moves = self.ordered(g, moves, tt_move, ply);
+        let moves = self.ordered(g, moves, tt_move, ply, quiescence);
         let alpha0 = alpha;
         let mut best_move = None;
         // Late-move pruning: a few quiet moves near the horizon, three times as many when
@@ -645,13 +645,18 @@ impl Searcher<'_> {
         moves: Vec<Classified>,
         tt_move: Option<MoveText>,
         ply: usize,
+        quiescence: bool,
     ) -> Vec<(f64, Classified)> {
-        let kings = enemy_kings(g);
+        let cx = if quiescence {
+            Context::for_captures(g)
+        } else {
+            Context::of(g)
+        };
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         let mut keyed: Vec<(f64, Classified)> = moves
             .into_iter()
             .map(|m| {
-                let mut k = order_key(g, &m, &kings);
+                let mut k = order_key(g, &m, &cx);
                 if Some(m.text) == tt_move {
                     k += 1.0e9;
                 } else if k < TACTICAL {
