@@ -137,10 +137,7 @@ pub fn terms(game: &Game, style: Style) -> Terms {
         }
     }
     if style == Style::Full {
-        t.threat = [
-            king_risk(game, Color::White),
-            king_risk(game, Color::Black),
-        ];
+        t.threat = [king_risk(game, Color::White), king_risk(game, Color::Black)];
     }
     t
 }
@@ -344,9 +341,12 @@ mod tests {
         let g = game("R3k3/8/8/8/8/8/8/4K3 b - - 0 1");
         assert!((king_threat(&g, Color::Black) - 1.0).abs() < 1e-12);
         assert_eq!(king_threat(&g, Color::White), 0.0);
-        // Black to move is threatened: it loses THREAT_LATER of a king, plus material.
+        // Black to move is in check: its move can save the king, so only what is left
+        // of THREAT_LATER after ANSWERED counts (150), on top of the rook (500) and its
+        // mobility (11 squares, 22).
         let v = evaluate(&g, Style::Full);
-        assert!(v < -KING * THREAT_LATER + 100.0, "{v}");
+        let check = KING * THREAT_LATER * (1.0 - ANSWERED);
+        assert!((v + 500.0 + check + 22.0).abs() < 1e-9, "{v}");
         // A knight split onto c8 (and d7) leaves the path clear with probability 1/2.
         let mut g = game("R3k3/8/1N6/8/8/8/8/4K3 w - - 0 1");
         g.play("b6^c8d7").unwrap();
@@ -373,6 +373,22 @@ mod tests {
         // And the rook on f8 attacks f4: both halves, the whole king (the best single
         // capture would take half).
         assert!((threat("5R2/8/8/8/8/4k3/R7/7K b - - 0 1") - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn only_the_most_attacked_half_counts_as_answered() {
+        // Both halves of the black king attacked (by the rooks on a2 and f8), Black to
+        // move: one move saves one half, the other stays at risk.
+        let mut g = game("5R2/8/8/8/8/4k3/R7/7K b - - 0 1");
+        g.play("e3^d2f4").unwrap();
+        g.play("h1g1").unwrap();
+        let risk = king_risk(&g, Color::Black);
+        assert!((risk.total - 1.0).abs() < 1e-12 && (risk.largest - 0.5).abs() < 1e-12);
+        let t = terms(&g, Style::Full);
+        let plain = -(t.king + t.material + t.mobility + t.centre);
+        let cost = plain - evaluate(&g, Style::Full);
+        let expected = KING * THREAT_LATER * (1.0 - ANSWERED * 0.5);
+        assert!((cost - expected).abs() < 1e-9, "{cost} {expected}");
     }
 
     #[test]

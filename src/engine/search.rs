@@ -71,9 +71,7 @@
 //!   as they are (an error of a few plies against a `WIN` of 30,000).
 
 use super::eval::{evaluate, in_check, king_threat, Style, WIN};
-use super::moves::{
-    candidates, capture_gain, captures, order_key, Context, KING_DANGER, TACTICAL,
-};
+use super::moves::{candidates, capture_gain, captures, order_key, Context, KING_DANGER, TACTICAL};
 use super::tt::{Bound, Entry, Table};
 use crate::chess::{Classified, Color, EndReason, Game, Kind, MoveError, MoveText, Shape, Status};
 use crate::quantum::QuantumError;
