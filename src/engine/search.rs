@@ -46,8 +46,11 @@
 //!   the previous iteration's. A search stopped before its first iteration ends returns the first
 //!   move in the static order, so there is always a legal move to play.
 //! * **Move order**: the transposition table's move, captures by expected value taken,
-//!   promotions, king threats, two killer moves per ply, the history of cut-offs, then
-//!   splits and merges.
+//!   promotions, king threats, escapes of pieces that stand to be lost and threats to
+//!   pieces worth more than the mover (tactical, so never pruned late: level 3 once
+//!   walked into pawn forks and left attacked knights, never having tried the quiet
+//!   move that mattered), two killer moves per ply, the history of cut-offs, then splits
+//!   and merges.
 //! * **Transposition table** keyed by [`Game::state_hash`] (the classical part and the
 //!   quantum state's signature, which the simulator caches per factor and repetition
 //!   computes anyway; a rare miss between two equal states only costs a search).
