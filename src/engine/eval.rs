@@ -23,7 +23,10 @@
 //!   split king has each half counted (two attacked halves are twice one): that much
 //!   king can go over the next captures. The side to move gains [`THREAT_NOW`] of it
 //!   against the other king (it could capture now); it loses [`THREAT_LATER`] of it
-//!   against its own king (it has a move to answer first).
+//!   against its own king (it has a move to answer first), less [`ANSWERED`] of its most
+//!   attacked square, which that move can usually save. Counted whole, a check at the
+//!   search's horizon cost three queens: the search gave checks there that lost a
+//!   bishop (`Bxh7+`), and refused a free recapture that allowed one (issue 33).
 //!
 //! The king is [`KING`] (10,000) here and a won game [`WIN`] (30,000) in the search:
 //! losing half the king costs a sixth of a lost game, and a chance node weighs a 10%
@@ -51,6 +54,10 @@ pub const BOUND: f64 = 25_000.0;
 pub const THREAT_NOW: f64 = 0.5;
 /// Share of a capture threat on its own king counted against the side to move.
 pub const THREAT_LATER: f64 = 0.3;
+/// Share of its king's most attacked square the side to move is taken to save with its
+/// move (step away, block, take the attacker): a classical check costs 5% of
+/// [`THREAT_LATER`] (150 cp). Whether it can is the search's to find (check extension).
+pub const ANSWERED: f64 = 0.95;
 
 /// Which terms an evaluation uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,9 +91,9 @@ pub struct Terms {
     pub mobility: f64,
     /// Centre and pawn advance.
     pub centre: f64,
-    /// The king each side could lose to the other's captures ([`king_threat`]): index 0
+    /// The king each side could lose to the other's captures ([`king_risk`]): index 0
     /// White's king, 1 Black's.
-    pub threat: [f64; 2],
+    pub threat: [KingRisk; 2],
 }
 
 /// The position's value for the side to move, in centipawns, in `[-BOUND, BOUND]`.
@@ -98,8 +105,10 @@ pub fn evaluate(game: &Game, style: Style) -> f64 {
         Color::White => (t.threat[0], t.threat[1]),
         Color::Black => (t.threat[1], t.threat[0]),
     };
+    // The side to move saves most of its most attacked king square with its move.
+    let own = own.total - ANSWERED * own.largest;
     let side = if to_move == Color::White { 1.0 } else { -1.0 };
-    let v = side * white + KING * (THREAT_NOW * other - THREAT_LATER * own);
+    let v = side * white + KING * (THREAT_NOW * other.total - THREAT_LATER * own);
     v.clamp(-BOUND, BOUND)
 }
 
@@ -128,10 +137,7 @@ pub fn terms(game: &Game, style: Style) -> Terms {
         }
     }
     if style == Style::Full {
-        t.threat = [
-            king_threat(game, Color::White),
-            king_threat(game, Color::Black),
-        ];
+        t.threat = [king_risk(game, Color::White), king_risk(game, Color::Black)];
     }
     t
 }
@@ -197,15 +203,29 @@ fn reach(game: &Game, s: Square, kind: Kind) -> f64 {
     }
 }
 
+/// How much of a king the other side's captures could take.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct KingRisk {
+    /// Over all its squares ([`king_threat`]).
+    pub total: f64,
+    /// On its most attacked square: what one move of its side can usually save.
+    pub largest: f64,
+}
+
 /// The king `victim` could lose to the other side's captures, each of its squares
 /// counted apart: the king's probability there times the chance the square is attacked
 /// (the attackers' probabilities times their clear-path probabilities, summed, at most
 /// 1). 1 for a king on one square attacked by a certain piece along a clear path (a
 /// classical check).
 pub fn king_threat(game: &Game, victim: Color) -> f64 {
+    king_risk(game, victim).total
+}
+
+/// [`king_threat`], and the share of it on the king's most attacked square.
+pub fn king_risk(game: &Game, victim: Color) -> KingRisk {
     let st = game.state();
     let attacker = victim.opposite();
-    let mut total = 0.0;
+    let mut risk = KingRisk::default();
     for (k, kp) in st.register.pieces() {
         if kp.color != victim || kp.kind != Kind::King {
             continue;
@@ -230,9 +250,11 @@ pub fn king_threat(game: &Game, victim: Color) -> f64 {
                 }
             }
         }
-        total += pk * attacked.min(1.0);
+        let here = pk * attacked.min(1.0);
+        risk.total += here;
+        risk.largest = risk.largest.max(here);
     }
-    total
+    risk
 }
 
 /// Whether the side to move is in check as in classical chess: its king certain on one
@@ -319,9 +341,12 @@ mod tests {
         let g = game("R3k3/8/8/8/8/8/8/4K3 b - - 0 1");
         assert!((king_threat(&g, Color::Black) - 1.0).abs() < 1e-12);
         assert_eq!(king_threat(&g, Color::White), 0.0);
-        // Black to move is threatened: it loses THREAT_LATER of a king, plus material.
+        // Black to move is in check: its move can save the king, so only what is left
+        // of THREAT_LATER after ANSWERED counts (150), on top of the rook (500) and its
+        // mobility (11 squares, 22).
         let v = evaluate(&g, Style::Full);
-        assert!(v < -KING * THREAT_LATER + 100.0, "{v}");
+        let check = KING * THREAT_LATER * (1.0 - ANSWERED);
+        assert!((v + 500.0 + check + 22.0).abs() < 1e-9, "{v}");
         // A knight split onto c8 (and d7) leaves the path clear with probability 1/2.
         let mut g = game("R3k3/8/1N6/8/8/8/8/4K3 w - - 0 1");
         g.play("b6^c8d7").unwrap();
@@ -348,6 +373,22 @@ mod tests {
         // And the rook on f8 attacks f4: both halves, the whole king (the best single
         // capture would take half).
         assert!((threat("5R2/8/8/8/8/4k3/R7/7K b - - 0 1") - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn only_the_most_attacked_half_counts_as_answered() {
+        // Both halves of the black king attacked (by the rooks on a2 and f8), Black to
+        // move: one move saves one half, the other stays at risk.
+        let mut g = game("5R2/8/8/8/8/4k3/R7/7K b - - 0 1");
+        g.play("e3^d2f4").unwrap();
+        g.play("h1g1").unwrap();
+        let risk = king_risk(&g, Color::Black);
+        assert!((risk.total - 1.0).abs() < 1e-12 && (risk.largest - 0.5).abs() < 1e-12);
+        let t = terms(&g, Style::Full);
+        let plain = -(t.king + t.material + t.mobility + t.centre);
+        let cost = plain - evaluate(&g, Style::Full);
+        let expected = KING * THREAT_LATER * (1.0 - ANSWERED * 0.5);
+        assert!((cost - expected).abs() < 1e-9, "{cost} {expected}");
     }
 
     #[test]

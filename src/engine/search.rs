@@ -46,8 +46,11 @@
 //!   the previous iteration's. A search stopped before its first iteration ends returns the first
 //!   move in the static order, so there is always a legal move to play.
 //! * **Move order**: the transposition table's move, captures by expected value taken,
-//!   promotions, king threats, two killer moves per ply, the history of cut-offs, then
-//!   splits and merges.
+//!   promotions, king threats, escapes of pieces that stand to be lost and threats to
+//!   pieces worth more than the mover (tactical, so never pruned late: level 3 once
+//!   walked into pawn forks and left attacked knights, never having tried the quiet
+//!   move that mattered), two killer moves per ply, the history of cut-offs, then splits
+//!   and merges.
 //! * **Transposition table** keyed by [`Game::state_hash`] (the classical part and the
 //!   quantum state's signature, which the simulator caches per factor and repetition
 //!   computes anyway; a rare miss between two equal states only costs a search).
@@ -71,9 +74,7 @@
 //!   as they are (an error of a few plies against a `WIN` of 30,000).
 
 use super::eval::{evaluate, in_check, king_threat, Style, WIN};
-use super::moves::{
-    candidates, capture_gain, captures, enemy_kings, order_key, KING_DANGER, TACTICAL,
-};
+use super::moves::{candidates, capture_gain, captures, order_key, Context, KING_DANGER, TACTICAL};
 use super::tt::{Bound, Entry, Table};
 use crate::chess::{Classified, Color, EndReason, Game, Kind, MoveError, MoveText, Shape, Status};
 use crate::quantum::QuantumError;
@@ -235,8 +236,8 @@ pub fn search_among(
     let mut moves = candidates(&root);
     moves.retain(|m| keep(&m.text));
     SeededRng::new(limits.seed).shuffle(&mut moves);
-    let kings = enemy_kings(&root);
-    let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &kings)).collect();
+    let cx = Context::of(&root);
+    let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &cx)).collect();
     let mut order: Vec<usize> = (0..moves.len()).collect();
     order.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]));
     let mut moves: Vec<Classified> = order.into_iter().map(|i| moves[i]).collect();
@@ -521,7 +522,7 @@ impl Searcher<'_> {
             }
             candidates(g)
         };
-        let moves = self.ordered(g, moves, tt_move, ply);
+        let moves = self.ordered(g, moves, tt_move, ply, quiescence);
         let alpha0 = alpha;
         let mut best_move = None;
         // Late-move pruning: a few quiet moves near the horizon, three times as many when
@@ -645,13 +646,18 @@ impl Searcher<'_> {
         moves: Vec<Classified>,
         tt_move: Option<MoveText>,
         ply: usize,
+        quiescence: bool,
     ) -> Vec<(f64, Classified)> {
-        let kings = enemy_kings(g);
+        let cx = if quiescence {
+            Context::for_captures(g)
+        } else {
+            Context::of(g)
+        };
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         let mut keyed: Vec<(f64, Classified)> = moves
             .into_iter()
             .map(|m| {
-                let mut k = order_key(g, &m, &kings);
+                let mut k = order_key(g, &m, &cx);
                 if Some(m.text) == tt_move {
                     k += 1.0e9;
                 } else if k < TACTICAL {

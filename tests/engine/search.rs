@@ -229,7 +229,8 @@ fn late_move_pruning_still_tries_every_king_move() {
     // White's knight checks from d6 (e4d6); Black's only answers are king moves, which
     // come after many quiet moves in the order. Pruning the late quiet moves once cut
     // the king's moves too, so levels 2 to 5 saw a forced king capture that is not there
-    // and played e4d6 instead of taking the bishop on g1.
+    // (a score near WIN). The check itself is a fair move (Stockfish 15.1 at depth 16
+    // rates it above taking the bishop on g1), so only the score tells.
     let mut g = Game::standard(GameOptions::default());
     let opening = "c2c4 e7e6 d1a4 c7c6 b1c3 f8c5 c3e4 c5xf2.m1 e1d1 f2xg1.m1";
     for m in opening.split(' ') {
@@ -239,8 +240,7 @@ fn late_move_pruning_still_tries_every_king_move() {
         let limits = level::limits(l, 0);
         assert!(limits.late_moves > 0, "level {l} prunes late moves");
         let r = run(&g, &limits);
-        assert!(r.info.score < WIN - 100.0, "level {l}: {r:?}");
-        assert_ne!(r.best.as_deref(), Some("e4d6"), "level {l}");
+        assert!(r.info.score < 1_000.0, "level {l}: {r:?}");
     }
 }
 
@@ -384,6 +384,44 @@ mod king_safety {
             let mv = r.best.unwrap();
             assert!(mv.starts_with("g7^"), "level {l}: {mv}");
             assert!(r.info.score > -10_000.0, "level {l}: {}", r.info.score);
+        }
+    }
+
+    #[test]
+    fn a_check_at_the_horizon_does_not_outweigh_a_recapture() {
+        // White's knight took the pawn on e5, which the knight on d7 defends. When a
+        // check at the search's horizon cost a third of a king (three queens), level 2
+        // let the knight go (b7b5, f8d6) for fear of Bb5+ (issue 33: the engine's
+        // classical blunders against Stockfish).
+        let mut g = game("r1bqkb1r/pppn1ppp/5n2/3pp3/8/2NBPN2/PPPP1PPP/R1BQK2R w KQkq - 8 5");
+        g.play("f3xe5").unwrap();
+        for seed in 0..4 {
+            let r = run(&g, &level::limits(2, seed));
+            assert_eq!(r.best.as_deref(), Some("d7xe5"), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_pawn_fork_and_a_trapped_knight_are_seen_at_level_3() {
+        // f8d6 walks into e4-e5, forking the bishop and the knight on f6; f6xe4 takes a
+        // pawn the knight on c3 defends, and d7-d5 then wins the knight on e4. Level 3
+        // played both against Stockfish: e5 and the knight's retreats are quiet moves,
+        // and its late-move pruning never tried them.
+        for (fen, blunder) in [
+            (
+                "rnbqkb1r/pppp1ppp/4pn2/8/4PP2/2N5/PPPP2PP/R1BQKBNR b KQkq - 5 3",
+                "f8d6",
+            ),
+            (
+                "r1bqkb1r/pppp1ppp/2n1pn2/8/3PP3/2N2N2/PPP2PPP/R1BQKB1R b KQkq - 7 4",
+                "f6xe4",
+            ),
+        ] {
+            let g = game(fen);
+            for seed in 0..2 {
+                let r = run(&g, &level::limits(3, seed));
+                assert_ne!(r.best.as_deref(), Some(blunder), "{fen}, seed {seed}");
+            }
         }
     }
 
