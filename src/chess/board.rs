@@ -7,6 +7,22 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Square(pub u8);
 
+/// The eight knight jumps, as (files, ranks).
+pub const KNIGHT_JUMPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+/// The four diagonal directions, as (files, ranks).
+pub const DIAGONALS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+/// The four straight directions, as (files, ranks).
+pub const STRAIGHTS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+
 impl Square {
     /// The square at file 0..8 (a..h) and rank 0..8 (1..8), if on the board.
     pub fn at(file: i32, rank: i32) -> Option<Square> {

@@ -8,6 +8,7 @@
 //! equal. Merges are kept in both source orders, which do differ in probabilities.
 
 use super::eval::{attack_chance, placement, value};
+use crate::chess::board::{DIAGONALS, KNIGHT_JUMPS, STRAIGHTS};
 use crate::chess::classify::classify;
 use crate::chess::movegen::{legal_moves_one_split_order, standard_reach};
 use crate::chess::notation::Shape;
@@ -62,32 +63,16 @@ pub fn enemy_kings(game: &Game) -> Vec<Square> {
 /// least this probability.
 const LIKELY_ATTACK: f64 = 0.5;
 
-/// The eight knight jumps.
-const JUMPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-
-/// The four diagonal directions.
-const DIAGONALS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
-/// The four straight directions.
-const STRAIGHTS: [(i32, i32); 4] = [(1, 0), (0, -1), (-1, 0), (0, 1)];
 /// The king's eight steps.
 const KING_STEPS: [(i32, i32); 8] = [
-    (1, 1),
-    (1, -1),
-    (-1, -1),
-    (-1, 1),
-    (1, 0),
-    (0, -1),
-    (-1, 0),
-    (0, 1),
+    DIAGONALS[0],
+    DIAGONALS[1],
+    DIAGONALS[2],
+    DIAGONALS[3],
+    STRAIGHTS[0],
+    STRAIGHTS[1],
+    STRAIGHTS[2],
+    STRAIGHTS[3],
 ];
 
 /// What a node's move order looks at: where the other side's king is, what each piece
@@ -207,7 +192,7 @@ fn cheapest_attackers(game: &Game, color: Color) -> [f64; 64] {
             }
             Kind::Knight | Kind::King => {
                 let steps = if piece.kind == Kind::Knight {
-                    JUMPS
+                    KNIGHT_JUMPS
                 } else {
                     KING_STEPS
                 };
@@ -247,7 +232,7 @@ fn add_threats(
         }
     }
     if gain(Kind::Knight) > 0.0 {
-        for (df, dr) in JUMPS {
+        for (df, dr) in KNIGHT_JUMPS {
             if let Some(s) = t.offset(df, dr) {
                 threats[1][s.index()] += gain(Kind::Knight);
             }

@@ -3,6 +3,7 @@
 //! squares a quantum move reaches in one or two quiet moves.
 
 use super::board::{bit, code, squares_of, Board, EMPTY};
+use crate::chess::board::{DIAGONALS, KNIGHT_JUMPS, STRAIGHTS};
 use crate::chess::classify::{between as line_between, castle_squares};
 use crate::chess::{Color, Kind, Piece, Square};
 use std::sync::OnceLock;
@@ -15,19 +16,6 @@ struct Tables {
     /// `between[a * 64 + b]`: the squares strictly between `a` and `b` on a line.
     between: Vec<u64>,
 }
-
-const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
-const STRAIGHT: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -46,11 +34,11 @@ fn tables() -> &'static Tables {
         let mut reach = [[0u64; 64]; 5];
         for s in Square::all() {
             let i = s.index();
-            reach[0][i] = ray(s, &KNIGHT, false);
-            reach[1][i] = ray(s, &DIAGONAL, true);
-            reach[2][i] = ray(s, &STRAIGHT, true);
+            reach[0][i] = ray(s, &KNIGHT_JUMPS, false);
+            reach[1][i] = ray(s, &DIAGONALS, true);
+            reach[2][i] = ray(s, &STRAIGHTS, true);
             reach[3][i] = reach[1][i] | reach[2][i];
-            reach[4][i] = ray(s, &DIAGONAL, false) | ray(s, &STRAIGHT, false);
+            reach[4][i] = ray(s, &DIAGONALS, false) | ray(s, &STRAIGHTS, false);
         }
         let mut between = vec![0u64; 64 * 64];
         for a in Square::all() {
