@@ -56,6 +56,12 @@ pub fn limits(level: u8, seed: u64) -> Limits {
     }
 }
 
+/// Whether a level plays from the opening book while the board is classical: all but
+/// level 1, the beginner's opponent, which should not play like a master in the opening.
+pub fn uses_book(level: u8) -> bool {
+    level >= 2
+}
+
 /// The most a level thinks per move when a person waits for it (the terminal game, the
 /// hint key, SSH rooms): past it the search answers with its best move so far. Its
 /// budget of work ends almost every search long before (level 3's median is under 0.1

@@ -6,6 +6,7 @@
 //! each finished iteration (depth, score, nodes, best line), can be stopped at any time
 //! and then answers with the best move so far.
 
+pub mod book;
 pub mod classical;
 pub mod cli;
 pub mod draws;

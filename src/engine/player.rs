@@ -4,6 +4,7 @@
 //! with a move. The match runner waits on it; a terminal game polls it between frames;
 //! a UQCI front end forwards its progress as `info` lines.
 
+use super::book;
 use super::level;
 use super::search::{search, Info, Limits};
 use super::variant::greedy_variant;
@@ -268,6 +269,8 @@ fn search_thread(game: &Game, limits: Limits) -> Thinking {
 pub struct Engine {
     limits: Limits,
     name: String,
+    /// Whether it plays from the opening book ([`super::book`]): levels 2 to 5.
+    book: bool,
 }
 
 impl Engine {
@@ -276,6 +279,7 @@ impl Engine {
         Engine {
             limits: level::limits(level, seed),
             name: level::name(level),
+            book: level::uses_book(level),
         }
     }
 
@@ -285,6 +289,7 @@ impl Engine {
         Engine {
             limits: level::limits_in_play(level, seed),
             name: level::name(level),
+            book: level::uses_book(level),
         }
     }
 
@@ -293,6 +298,7 @@ impl Engine {
         Engine {
             limits: level::timed(time, seed),
             name: format!("qchess {} ms", time.as_millis()),
+            book: true,
         }
     }
 }
@@ -302,9 +308,14 @@ impl Player for Engine {
         self.name.clone()
     }
 
-    /// The variants have no search of their own yet: the engine plays them greedily.
+    /// A book move while the game is in the book, else the search. The variants have no
+    /// search of their own yet: the engine plays them greedily.
     fn think(&mut self, game: &dyn Playable) -> Thinking {
         let seed = move_seed(self.limits.seed, game.ply());
+        let from_book = || game.quantum().and_then(|g| book::choose(g, seed));
+        if let Some(mv) = self.book.then(from_book).flatten() {
+            return Thinking::done(Ok(Choice { mv, info: None }));
+        }
         match game.quantum() {
             Some(game) => search_thread(
                 game,

@@ -436,13 +436,19 @@ impl Computer {
                 }
                 Event::Done(choice) => {
                     let t = self.thought.take()?;
-                    if let Ok(Choice { info: Some(i), .. }) = &choice {
-                        self.score = Some(Score {
-                            centipawns: i.score,
-                            side: t.side,
-                            depth: i.depth,
-                            purpose: t.purpose,
-                        });
+                    match &choice {
+                        Ok(Choice { info: Some(i), .. }) => {
+                            self.score = Some(Score {
+                                centipawns: i.score,
+                                side: t.side,
+                                depth: i.depth,
+                                purpose: t.purpose,
+                            })
+                        }
+                        // A move without a search (the opening book): an earlier hint's
+                        // score would not be this move's.
+                        Ok(_) if t.purpose == ThinkingFor::Hint => self.score = None,
+                        _ => {}
                     }
                     return Some(Answer {
                         purpose: t.purpose,
