@@ -428,7 +428,9 @@ mod tests {
 
     #[test]
     fn thinking_reports_progress_then_the_move() {
-        let g = Game::standard(GameOptions::default());
+        // Out of the opening book: a knight split.
+        let mut g = Game::standard(GameOptions::default());
+        g.play("g1^f3h3").unwrap();
         let t = Engine::at_level(2, 1).think(&g);
         let mut infos = 0;
         let answer = loop {
@@ -440,7 +442,22 @@ mod tests {
         };
         assert_eq!(infos, 2, "one report per iteration");
         let mv = answer.unwrap().mv;
-        Game::standard(GameOptions::default()).play(&mv).unwrap();
+        g.play(&mv).unwrap();
+    }
+
+    #[test]
+    fn levels_2_to_5_open_from_the_book_and_level_1_searches() {
+        let g = Game::standard(GameOptions::default());
+        for level in 2..=5 {
+            let t = Engine::at_level(level, 9).think(&g);
+            // A book move is known at once: no search runs, nothing is reported.
+            assert!(!t.running(), "level {level}");
+            let choice = t.wait().unwrap();
+            assert_eq!(choice.info, None);
+            assert!(["e2e4", "d2d4", "c2c4", "g1f3"].contains(&choice.mv.as_str()));
+        }
+        let searched = Engine::at_level(1, 9).think(&g).wait().unwrap();
+        assert!(searched.info.is_some(), "level 1 has no book");
     }
 
     #[test]
