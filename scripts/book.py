@@ -5,9 +5,9 @@ The book holds classical positions of the first moves and, for each, the moves t
 engine may play there. It grows from the start position, once for each side the engine
 plays:
   * where the engine is to move: the best move of a deep search; at the start each first
-    move listed in FIRST_MOVES that scores within MARGIN_CP of the best, and for its
-    next moves (VARIETY_PLIES) every move within VARIETY_MARGIN_CP of the best, so that
-    its games do not all open alike;
+    move listed in FIRST_MOVES that scores within MARGIN_CP of the best; optionally, for
+    its next moves (--variety-plies, off by default), every move within
+    VARIETY_MARGIN_CP of the best, so that its games do not all open alike;
   * where the other side is to move: every move a shallow multi-line search scores
     within OPPONENT_MARGIN_CP of its best (the sensible replies), up to OPPONENT_LINES,
     so that the book still answers when the opponent varies.
@@ -45,8 +45,9 @@ def main():
                     help="plies during which the opponent's replies branch")
     ap.add_argument("--margin", type=int, default=30, help="MARGIN_CP")
     ap.add_argument("--opponent-margin", type=int, default=50, help="OPPONENT_MARGIN_CP")
-    ap.add_argument("--variety-plies", type=int, default=4,
-                    help="plies during which the engine's own near-best moves branch too")
+    ap.add_argument("--variety-plies", type=int, default=0,
+                    help="plies during which the engine's own near-best moves branch too "
+                         "(0: its best move only, as in the committed book)")
     ap.add_argument("--variety-lines", type=int, default=3)
     ap.add_argument("--variety-margin", type=int, default=15, help="VARIETY_MARGIN_CP")
     ap.add_argument("--threads", type=int, default=2)
