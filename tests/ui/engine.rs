@@ -142,7 +142,8 @@ fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() 
         ..Sides::default()
     };
     let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
-    typed(&mut a, "e2e4");
+    // A split: out of the opening book, so the computer searches.
+    typed(&mut a, "b1^a3c3");
     // A move typed on the computer's turn is refused, and nothing is played.
     typed(&mut a, "e7e5");
     assert!(
@@ -214,7 +215,8 @@ fn esc_makes_a_long_search_move_now() {
         ..Sides::default()
     };
     let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
-    typed(&mut a, "e2e4");
+    // A split: out of the opening book, so the computer searches.
+    typed(&mut a, "b1^a3c3");
     press(&mut a, KeyCode::Esc);
     assert!(
         a.message().text.contains("moving now"),
@@ -313,6 +315,8 @@ fn a_hint_is_shown_marked_and_scored() {
 fn a_screen_runs_one_hint_search_at_a_time() {
     let computer = Computer::default().with_hint_level(5);
     let mut a = App::new(game(), paint(), false).with_computer(computer);
+    // Out of the opening book (whose hints come at once): a split.
+    typed(&mut a, "b1^a3c3");
     press(&mut a, KeyCode::Char('H'));
     assert_eq!(a.computer().thinking(), Some(ThinkingFor::Hint));
     for _ in 0..50 {
@@ -329,7 +333,7 @@ fn a_screen_runs_one_hint_search_at_a_time() {
     let text = a.message().text.clone();
     assert!(
         text == "the last hint search is still stopping: ask again in a moment"
-            || text == "looking for a move for white...",
+            || text == "looking for a move for black...",
         "{text}"
     );
 }
@@ -652,4 +656,21 @@ fn a_saved_games_external_engine_plays_again_only_when_named_again() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hint_from_the_opening_book_comes_without_a_score() {
+    let computer = Computer::default().with_hint_level(3);
+    let mut a = App::new(game(), paint(), false).with_computer(computer);
+    press(&mut a, KeyCode::Char('H'));
+    a.finish_work();
+    let (mv, _) = a.computer().hint().cloned().expect("a hint");
+    assert!(
+        ["e2e4", "d2d4", "c2c4", "g1f3"].contains(&mv.as_str()),
+        "{mv}"
+    );
+    assert_eq!(
+        a.message().text,
+        format!("hint for white: {mv}; Esc hides it")
+    );
 }
