@@ -58,8 +58,15 @@ fn report(level_n: u8, games: &[Game]) {
     );
 }
 
-/// Nodes of the late-endgame search: a part of level 3's first iteration.
-const LATE_NODES: u64 = 2_000;
+/// Nodes of the late-endgame search: a part of level 3's first iteration. When `cargo
+/// test` runs the bench once, a tenth: a node there costs milliseconds in a test build.
+fn late_nodes() -> u64 {
+    if full_run() {
+        2_000
+    } else {
+        200
+    }
+}
 
 /// True under `cargo bench`; false when `cargo test` runs each benchmark once.
 fn full_run() -> bool {
@@ -88,13 +95,14 @@ fn bench(c: &mut Criterion) {
         });
     }
     let late = late_endgame();
+    let late_nodes = late_nodes();
     let limits = Limits {
-        nodes: Some(LATE_NODES),
+        nodes: Some(late_nodes),
         ..level::limits(3, 0)
     };
-    group.throughput(Throughput::Elements(LATE_NODES));
+    group.throughput(Throughput::Elements(late_nodes));
     group.bench_function(
-        format!("late endgame, ply {}, {LATE_NODES} nodes", late.ply()),
+        format!("late endgame, ply {}, {late_nodes} nodes", late.ply()),
         |b| b.iter(|| search(&late, &limits, &stop, &mut |_| {})),
     );
     group.finish();

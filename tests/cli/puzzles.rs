@@ -73,7 +73,7 @@ fn the_generator_extends_a_pack_and_finds_nothing_twice() {
             "--black",
             "random",
             "--max-plies",
-            "80",
+            "24",
             "--width",
             "0",
             "--classical",
