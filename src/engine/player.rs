@@ -25,6 +25,8 @@ pub struct Choice {
     pub mv: String,
     /// What the search knew when it chose (players that search).
     pub info: Option<Info>,
+    /// Whether the move came from the opening book (no search).
+    pub from_book: bool,
 }
 
 /// Why a player gave no move.
@@ -259,6 +261,7 @@ fn search_thread(game: &Game, limits: Limits) -> Thinking {
             Some(mv) => Ok(Choice {
                 mv,
                 info: Some(report.info),
+                from_book: false,
             }),
             None => Err(PlayerError::NoMove),
         }
@@ -314,7 +317,11 @@ impl Player for Engine {
         let seed = move_seed(self.limits.seed, game.ply());
         let from_book = || game.quantum().and_then(|g| book::choose(g, seed));
         if let Some(mv) = self.book.then(from_book).flatten() {
-            return Thinking::done(Ok(Choice { mv, info: None }));
+            return Thinking::done(Ok(Choice {
+                mv,
+                info: None,
+                from_book: true,
+            }));
         }
         match game.quantum() {
             Some(game) => search_thread(
@@ -406,6 +413,7 @@ impl Player for Random {
                 .map(|mv| Choice {
                     mv: mv.clone(),
                     info: None,
+                    from_book: false,
                 })
                 .ok_or(PlayerError::NoMove);
             return Thinking::done(answer);
@@ -414,6 +422,7 @@ impl Player for Random {
             Some(text) if game.status() == crate::chess::Status::Ongoing => Ok(Choice {
                 mv: text.to_string(),
                 info: None,
+                from_book: false,
             }),
             _ => Err(PlayerError::NoMove),
         };

@@ -150,7 +150,11 @@ impl Player for UciPlayer {
             .into_iter()
             .find(|mv| check(&root, mv).is_ok())
         {
-            return Thinking::done(Ok(Choice { mv, info: None }));
+            return Thinking::done(Ok(Choice {
+                mv,
+                info: None,
+                from_book: false,
+            }));
         }
         let settings = self.settings.clone();
         // Its own moves so far: one every two plies.
@@ -186,6 +190,7 @@ impl Player for UciPlayer {
                     .map(|(mv, line)| Choice {
                         mv: mv.clone(),
                         info: line.as_ref().map(|l| info(l, started.elapsed())),
+                        from_book: false,
                     })
                     .ok_or_else(|| {
                         let all: Vec<&str> = tried.iter().map(|(m, _)| m.as_str()).collect();
@@ -206,7 +211,11 @@ fn without_board(game: &Game) -> Result<Choice, PlayerError> {
     classical::moves_without_board(game)
         .into_iter()
         .next()
-        .map(|mv| Choice { mv, info: None })
+        .map(|mv| Choice {
+            mv,
+            info: None,
+            from_book: false,
+        })
         .ok_or(PlayerError::NoMove)
 }
 
@@ -226,7 +235,11 @@ fn fallback(board: &classical::ClassicalBoard, root: &Game, pick: u64) -> Result
         ));
     }
     let mv = moves[(pick % moves.len() as u64) as usize].clone();
-    Ok(Choice { mv, info: None })
+    Ok(Choice {
+        mv,
+        info: None,
+        from_book: false,
+    })
 }
 
 #[cfg(test)]

@@ -139,6 +139,7 @@ pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerEr
             time: start.elapsed(),
             pv: vec![mv],
         }),
+        from_book: false,
     })
 }
 

@@ -479,9 +479,16 @@ impl Computer {
         self.hint.as_ref()
     }
 
-    /// Shows `mv` (on `squares`) as the hint; what the message line says.
-    pub fn show_hint(&mut self, side: Color, mv: String, squares: Vec<Square>) -> String {
-        let said = hint_words(side, &mv, self.score());
+    /// Shows `mv` (on `squares`) as the hint, `from_book` when the opening book gave
+    /// it; what the message line says.
+    pub fn show_hint(
+        &mut self,
+        side: Color,
+        mv: String,
+        from_book: bool,
+        squares: Vec<Square>,
+    ) -> String {
+        let said = hint_words(side, &mv, from_book, self.score());
         self.hint = Some((mv, squares));
         said
     }
@@ -565,7 +572,9 @@ pub(super) trait Plays {
             (Ok(choice), ThinkingFor::Move) => self.play_computer_move(&choice.mv),
             (Ok(choice), ThinkingFor::Hint) => {
                 let squares = self.hint_squares(&choice.mv);
-                let said = self.computer_mut().show_hint(a.side, choice.mv, squares);
+                let said =
+                    self.computer_mut()
+                        .show_hint(a.side, choice.mv, choice.from_book, squares);
                 self.tell(Tone::Info, &said);
             }
         }
@@ -624,8 +633,15 @@ fn white_cp(s: &Score) -> f64 {
 }
 
 /// The hint on the message line: "hint for black: e7e5 (white 0.53, depth 3); Esc
-/// hides it".
-fn hint_words(side: Color, mv: &str, score: Option<&Score>) -> String {
+/// hides it", or for a move of the opening book "hint for black: e7e5 (a main line of
+/// the opening); Esc hides it".
+fn hint_words(side: Color, mv: &str, from_book: bool, score: Option<&Score>) -> String {
+    if from_book {
+        return format!(
+            "hint for {}: {mv} (a main line of the opening); Esc hides it",
+            side.name()
+        );
+    }
     let score = score
         .filter(|s| s.purpose == ThinkingFor::Hint)
         .map(|s| {
@@ -661,6 +677,7 @@ mod tests {
             Ok(Choice {
                 mv: "e7e5".into(),
                 info: Some(sent),
+                from_book: false,
             })
         });
         c.start(ThinkingFor::Move, Color::Black, 1, thinking);

@@ -327,7 +327,11 @@ impl UqciPlayer {
                 })?;
                 let mv = best.ok_or("answered no move (bestmove 0000) in a game still going on")?;
                 check(&root, &mv)?;
-                Ok(Choice { mv, info: last })
+                Ok(Choice {
+                    mv,
+                    info: last,
+                    from_book: false,
+                })
             })
         })
     }

@@ -671,6 +671,6 @@ fn a_hint_from_the_opening_book_comes_without_a_score() {
     );
     assert_eq!(
         a.message().text,
-        format!("hint for white: {mv}; Esc hides it")
+        format!("hint for white: {mv} (a main line of the opening); Esc hides it")
     );
 }
