@@ -81,7 +81,7 @@ fn a_match_against_qchess_uqci_runs() {
             "--games",
             "1",
             "--max-plies",
-            "20",
+            "8",
         ])
         .output()
         .unwrap();
