@@ -7,12 +7,15 @@
 //! costs most in the simulator, not in the rules. And a game review: the 80-ply engine
 //! game of `tests/support/review_game.rs` reviewed at level 3 on one and on two threads.
 
+#[path = "support/full_run.rs"]
+mod full_run;
 #[path = "../tests/support/late_endgame.rs"]
 mod late_endgame;
 #[path = "../tests/support/review_game.rs"]
 mod review_game;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use full_run::full_run;
 use late_endgame::late_endgame;
 use qchess::chess::{random::seeded_game, Game, GameOptions, Status};
 use qchess::engine::{level, search, Limits};
@@ -66,11 +69,6 @@ fn late_nodes() -> u64 {
     } else {
         200
     }
-}
-
-/// True under `cargo bench`; false when `cargo test` runs each benchmark once.
-fn full_run() -> bool {
-    std::env::args().any(|a| a == "--bench")
 }
 
 fn bench(c: &mut Criterion) {

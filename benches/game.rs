@@ -3,10 +3,13 @@
 //! storm and the knight storm of issue 15 (independent pieces in superposition, one
 //! factor each).
 
+#[path = "support/full_run.rs"]
+mod full_run;
 #[path = "../tests/support/storms.rs"]
 mod storms;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use full_run::full_run;
 use qchess::chess::{random::seeded_game, Game, GameOptions};
 use qchess::quantum::BackendKind;
 use std::time::{Duration, Instant};
@@ -153,7 +156,7 @@ fn bench_clone(c: &mut Criterion, moves: &[String]) {
 
 fn bench(c: &mut Criterion) {
     let moves = moves();
-    let timing = std::env::args().any(|a| a == "--bench");
+    let timing = full_run();
     let mut group = c.benchmark_group("game_200_ply");
     group.sample_size(10);
     for backend in [BackendKind::Sparse, BackendKind::Dense] {

@@ -4,18 +4,17 @@
 //! `cargo bench --bench quantum` runs everything; under `cargo test --all-targets` each
 //! benchmark runs once, on small sizes only.
 
+#[path = "support/full_run.rs"]
+mod full_run;
+
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use full_run::full_run;
 use qchess::quantum::{
     Backend, BackendKind, BackendOptions, Bits, Complex64, Control, DenseBackend, Gate, Simulator,
     SparseBackend,
 };
 use qchess::seeded::SeededRng;
 use std::time::Duration;
-
-/// True under `cargo bench`; false when `cargo test` runs the benchmarks once.
-fn full_run() -> bool {
-    std::env::args().any(|a| a == "--bench")
-}
 
 /// Occupancy of the chess starting position (ranks 1, 2, 7, 8).
 const START: u64 = 0xFFFF_0000_0000_FFFF;

@@ -1,7 +1,11 @@
 //! Skat lab benchmarks: analysing the paper's nine-card endgame (target: 50 ms), and a
 //! larger endgame with five cards each (126 distributions).
 
+#[path = "support/full_run.rs"]
+mod full_run;
+
 use criterion::{criterion_group, criterion_main, Criterion};
+use full_run::full_run;
 use qchess::quantum::BackendKind;
 use qchess::skat::encode::EncodingKind;
 use qchess::skat::endgame::preset;
@@ -63,7 +67,7 @@ fn five_each(c: &mut Criterion) {
     }
     // Under `cargo test` (each benchmark run once) this one is left out: 4.5 s in a test
     // build, and the skat tests analyse with the dense backend already.
-    if std::env::args().any(|a| a == "--bench") {
+    if full_run() {
         g.bench_function("dense/owners/t6", |b| {
             b.iter(|| {
                 analyze(
