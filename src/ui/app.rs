@@ -22,8 +22,9 @@ use super::prompts::{self, Asking, Question};
 use super::recent::Recent;
 use super::steps;
 use super::view::View;
-use super::work::{Exec, Job, Pending};
+use super::work::{Exec, Job, MoveBy, Pending};
 use crate::chess::{Game, Square, Status};
+use crate::engine::Choice;
 use crate::game::table::{self, Place, Seat};
 use crate::game::{CancelFlag, Playable, ReplayError};
 use crate::record::{Players, Recorder, SavedGame};
@@ -371,7 +372,7 @@ impl App {
         }
         self.game = game;
         self.after_change();
-        self.tell_last_move();
+        self.tell_last_move(false);
     }
 
     /// Sets who may ask for hints and the hint searches shared with other screens.
@@ -746,7 +747,13 @@ impl App {
             input::Press::Key(KeyCode::Esc) => {
                 if let Some(p) = self.pending.take() {
                     self.queued_steps = 0;
-                    let typed = matches!(p.job, Job::Move { typed: true, .. });
+                    let typed = matches!(
+                        p.job,
+                        Job::Move {
+                            by: MoveBy::Typed,
+                            ..
+                        }
+                    );
                     if !typed && !matches!(self.mode, Mode::Prompt { .. }) {
                         self.mode = Mode::Idle;
                     }
@@ -1274,10 +1281,9 @@ impl App {
         }
     }
 
-    /// Plays `input` (`typed` on the `:` line, else picked on the board or the
-    /// computer's), here or on a worker thread (see [`App::set_exec`]); [`App::finish`]
-    /// tells the player.
-    pub(super) fn play(&mut self, input: &str, typed: bool) {
+    /// Plays `input` (given `by` the player or the computer), here or on a worker
+    /// thread (see [`App::set_exec`]); [`App::finish`] tells the player.
+    pub(super) fn play(&mut self, input: &str, by: MoveBy) {
         if self.replay.is_some() {
             return self.say(
                 Tone::Error,
@@ -1297,7 +1303,7 @@ impl App {
         let owned = input.to_string();
         let job = Job::Move {
             input: owned.clone(),
-            typed,
+            by,
         };
         if let Some(place) = &self.place {
             // A shared game: the room plays the move and hands back its game.
@@ -1336,10 +1342,10 @@ impl App {
         };
         self.game = game;
         match job {
-            Job::Move { .. } => {
+            Job::Move { by, .. } => {
                 self.clock_moved();
                 self.after_change_with(view);
-                self.tell_last_move();
+                self.tell_last_move(by == MoveBy::Computer { book: true });
                 self.autosave();
                 if self.computer.sides().both() {
                     self.computer.delay_next();
@@ -1363,13 +1369,18 @@ impl App {
         }
     }
 
-    /// Tells what the last move did, warns when it left the mover's own king likely to
-    /// be captured, and tells the result when it ended the game.
-    fn tell_last_move(&mut self) {
+    /// Tells what the last move did (and that it came from the computer's opening
+    /// `book`), warns when it left the mover's own king likely to be captured, and tells
+    /// the result when it ended the game.
+    fn tell_last_move(&mut self, book: bool) {
         let Some(last) = self.game.history().pop() else {
             return;
         };
-        let mut said = steps::ply_words(&last);
+        let mut said = if book {
+            steps::book_ply_words(&last)
+        } else {
+            steps::ply_words(&last)
+        };
         if let Some(t) = self.view.threat(last.color).filter(|t| t.p >= 0.5) {
             said = format!(
                 "{said}. Careful: your king can be captured ({}% by {})",
@@ -1498,13 +1509,15 @@ impl Plays for App {
             .then(|| (self.game.ply(), self.game.to_move()))
     }
 
-    fn play_computer_move(&mut self, mv: &str) {
+    fn play_computer_move(&mut self, choice: &Choice) {
+        let mv = &choice.mv;
         if self.game.quantum().is_some() {
             if let Err(e) = crate::chess::notation::parse(mv) {
                 return self.say(Tone::Error, format!("the computer's move {mv}: {e}"));
             }
         }
-        self.play(mv, false);
+        let book = choice.from_book;
+        self.play(mv, MoveBy::Computer { book });
     }
 
     fn hint_squares(&self, mv: &str) -> Vec<Square> {

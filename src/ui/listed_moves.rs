@@ -5,6 +5,7 @@
 
 use super::app::{refused_outcome, App, Mode};
 use super::message::Tone;
+use super::work::MoveBy;
 use crate::chess::Square;
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names, and
@@ -67,7 +68,7 @@ impl App {
             .cloned();
         match pick {
             Some(m) => {
-                self.play(&m, false);
+                self.play(&m, MoveBy::Picked);
                 true
             }
             None => false,
@@ -126,7 +127,7 @@ impl App {
                         format!("the piece on {from} has no legal {kind} to {sq}"),
                     )
                 }
-                1 => self.play(&to_here[0], false),
+                1 => self.play(&to_here[0], MoveBy::Picked),
                 _ => {
                     let letters: Vec<String> = to_here
                         .iter()
@@ -199,9 +200,9 @@ impl App {
     pub(super) fn submit_listed(&mut self, input: &str) {
         match (self.game.forced_outcome(input), self.game.read_san(input)) {
             (Some(suffix), _) => self.say(Tone::Error, refused_outcome(input, &suffix)),
-            (None, Some(Ok(mv))) => self.play(&mv, true),
+            (None, Some(Ok(mv))) => self.play(&mv, MoveBy::Typed),
             (None, Some(Err(e))) => self.say(Tone::Error, e),
-            (None, None) => self.play(input, true),
+            (None, None) => self.play(input, MoveBy::Typed),
         }
     }
 }

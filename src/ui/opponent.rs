@@ -479,17 +479,10 @@ impl Computer {
         self.hint.as_ref()
     }
 
-    /// Shows `mv` (on `squares`) as the hint, `from_book` when the opening book gave
-    /// it; what the message line says.
-    pub fn show_hint(
-        &mut self,
-        side: Color,
-        mv: String,
-        from_book: bool,
-        squares: Vec<Square>,
-    ) -> String {
-        let said = hint_words(side, &mv, from_book, self.score());
-        self.hint = Some((mv, squares));
+    /// Shows the hint `choice` (on `squares`); what the message line says.
+    pub fn show_hint(&mut self, side: Color, choice: Choice, squares: Vec<Square>) -> String {
+        let said = hint_words(side, &choice.mv, choice.from_book, self.score());
+        self.hint = Some((choice.mv, squares));
         said
     }
 
@@ -550,7 +543,7 @@ pub(super) trait Plays {
     /// in a replay); an answer for another (a take-back came first) is dropped.
     fn awaited(&self) -> Option<(usize, Color)>;
     /// Plays the computer's move.
-    fn play_computer_move(&mut self, mv: &str);
+    fn play_computer_move(&mut self, choice: &Choice);
     /// The squares a hint marks on the board.
     fn hint_squares(&self, mv: &str) -> Vec<Square>;
     /// Starts the computer's search when it is to move.
@@ -569,12 +562,10 @@ pub(super) trait Plays {
                 let said = self.computer_mut().failed(a.side, &e);
                 self.tell(Tone::Error, &said);
             }
-            (Ok(choice), ThinkingFor::Move) => self.play_computer_move(&choice.mv),
+            (Ok(choice), ThinkingFor::Move) => self.play_computer_move(&choice),
             (Ok(choice), ThinkingFor::Hint) => {
                 let squares = self.hint_squares(&choice.mv);
-                let said =
-                    self.computer_mut()
-                        .show_hint(a.side, choice.mv, choice.from_book, squares);
+                let said = self.computer_mut().show_hint(a.side, choice, squares);
                 self.tell(Tone::Info, &said);
             }
         }

@@ -9,6 +9,7 @@ use super::inspector::Inspector;
 use super::lesson::Met;
 use super::message::Tone;
 use super::view::{self, Pick};
+use super::work::MoveBy;
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{Game, Kind, MoveError, Shape, Square};
 
@@ -333,7 +334,7 @@ impl App {
     /// Plays a move picked on the board. A refused move keeps the selection (a refused
     /// promotion goes back to no selection).
     fn play_text(&mut self, text: MoveText) {
-        self.play(&text.to_string(), false);
+        self.play(&text.to_string(), MoveBy::Picked);
     }
 
     /// Plays a move typed on the `:` line: Quantum Chess notation, or standard algebraic
@@ -351,8 +352,8 @@ impl App {
                     refused_outcome(input, &format!(".m{}", u8::from(o))),
                 ),
                 // A move typed in SAN goes on as the canonical move it names.
-                _ if notation::parse(input).is_err() => self.play(&t.to_string(), true),
-                _ => self.play(input, true),
+                _ if notation::parse(input).is_err() => self.play(&t.to_string(), MoveBy::Typed),
+                _ => self.play(input, MoveBy::Typed),
             },
             Err(e) => self.say(Tone::Error, e.to_string()),
         }

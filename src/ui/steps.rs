@@ -25,10 +25,21 @@ pub fn ply_after(ply: usize, by: i64, n: usize) -> usize {
 
 /// What a ply did, on one line: who played what, then its explanation's headline.
 pub fn ply_words(rec: &PlyRecord) -> String {
+    played(rec, "")
+}
+
+/// What the computer's move from its opening book did: "black played d7d5 from its
+/// opening book".
+pub fn book_ply_words(rec: &PlyRecord) -> String {
+    played(rec, " from its opening book")
+}
+
+/// "white played e2e4", `how` after the move, then what it did.
+fn played(rec: &PlyRecord, how: &str) -> String {
     let who = rec.color.name();
     match rec.explanation.headline().as_str() {
-        "" => format!("{who} played {}", rec.text),
-        said => format!("{who} played {}: {said}", rec.text),
+        "" => format!("{who} played {}{how}", rec.text),
+        said => format!("{who} played {}{how}: {said}", rec.text),
     }
 }
 
@@ -65,6 +76,10 @@ mod tests {
             explanation: Default::default(),
         };
         assert_eq!(ply_said(1, 4, Some(&rec)), "ply 1 of 4: white played e2e4");
+        assert_eq!(
+            book_ply_words(&rec),
+            "white played e2e4 from its opening book"
+        );
         let split = PlyRecord {
             text: "b1^a3c3".into(),
             explanation: Explanation::listed(

@@ -153,12 +153,12 @@ impl<T> Work<T> {
 /// the screen) what to do with its result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Job {
-    /// A move as the player gave it, `typed` on the `:` line (else picked on the board).
+    /// A move as the player or the computer gave it.
     Move {
         /// The move.
         input: String,
-        /// Typed on the `:` line.
-        typed: bool,
+        /// Who gave it, and how.
+        by: MoveBy,
     },
     /// Taking back the last move (`taken`, as played): the others are replayed.
     Undo {
@@ -169,6 +169,20 @@ pub enum Job {
     Ply {
         /// The ply to show.
         ply: usize,
+    },
+}
+
+/// Who gave a move, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveBy {
+    /// Typed on the `:` line.
+    Typed,
+    /// Picked on the board (or in a list of moves).
+    Picked,
+    /// The computer's move; `book` when its opening book gave it.
+    Computer {
+        /// From the opening book (no search).
+        book: bool,
     },
 }
 

@@ -674,3 +674,24 @@ fn a_hint_from_the_opening_book_comes_without_a_score() {
         format!("hint for white: {mv} (a main line of the opening); Esc hides it")
     );
 }
+
+#[test]
+fn the_computers_move_from_its_opening_book_says_so() {
+    let sides = Sides {
+        black: Some(Strength::Level(2)),
+        ..Sides::default()
+    };
+    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    typed(&mut a, "d2d4");
+    a.finish_work();
+    let said = a.message().text.clone();
+    let reply = played(&mut a).pop().expect("black answered");
+    assert_eq!(said, format!("black played {reply} from its opening book"));
+    // After a split the book has nothing to say: the computer searches, and the message
+    // says only what its move did.
+    typed(&mut a, "g1^f3h3");
+    a.finish_work();
+    let said = a.message().text.clone();
+    assert!(said.starts_with("black played "), "{said}");
+    assert!(!said.contains("opening book"), "{said}");
+}
