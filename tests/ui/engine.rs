@@ -37,8 +37,13 @@ fn game() -> Game {
 
 /// A game against the computer playing black at level 1.
 fn against_black() -> App {
+    black_played_by(Strength::Level(1))
+}
+
+/// A game against the computer playing black as `strength`.
+fn black_played_by(strength: Strength) -> App {
     let sides = Sides {
-        black: Some(Strength::Level(1)),
+        black: Some(strength),
         ..Sides::default()
     };
     App::new(game(), paint(), false).with_computer(Computer::new(sides, 1))
@@ -137,11 +142,7 @@ fn the_thinking_line_is_drawn_while_it_searches() {
 fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() {
     // A search with all the time in the world: it is still running at every key (the
     // keys take in a finished search first), until Esc makes it move.
-    let sides = Sides {
-        black: Some(Strength::Movetime(600_000)),
-        ..Sides::default()
-    };
-    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a = black_played_by(Strength::Movetime(600_000));
     // A split: out of the opening book, so the computer searches.
     typed(&mut a, "b1^a3c3");
     // A move typed on the computer's turn is refused, and nothing is played.
@@ -210,11 +211,7 @@ fn u_takes_back_a_full_move_against_the_computer() {
 
 #[test]
 fn esc_makes_a_long_search_move_now() {
-    let sides = Sides {
-        black: Some(Strength::Movetime(600_000)),
-        ..Sides::default()
-    };
-    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a = black_played_by(Strength::Movetime(600_000));
     // A split: out of the opening book, so the computer searches.
     typed(&mut a, "b1^a3c3");
     press(&mut a, KeyCode::Esc);
@@ -677,11 +674,7 @@ fn a_hint_from_the_opening_book_comes_without_a_score() {
 
 #[test]
 fn the_computers_move_from_its_opening_book_says_so() {
-    let sides = Sides {
-        black: Some(Strength::Level(2)),
-        ..Sides::default()
-    };
-    let mut a = App::new(game(), paint(), false).with_computer(Computer::new(sides, 1));
+    let mut a = black_played_by(Strength::Level(2));
     typed(&mut a, "d2d4");
     a.finish_work();
     let said = a.message().text.clone();
