@@ -67,6 +67,26 @@ pub fn words(white: f64) -> String {
     format!("{white:.2}")
 }
 
+/// Who stands better, in a chess player's words, for White's expected result `white`:
+/// "about even" (within 0.04 of a half: up to about 70 cp), "white is slightly better"
+/// (about a pawn), "white is better" (from 0.62: two pawns, a minor piece), "white is
+/// winning" (from 0.75: a rook, or a good part of the other king captured), "white
+/// wins by force" (a king capture the search proved); the same for Black.
+pub fn verdict(white: f64) -> String {
+    let (side, lead) = if white >= 0.5 {
+        ("white", white - 0.5)
+    } else {
+        ("black", 0.5 - white)
+    };
+    match lead {
+        l if l >= 0.5 => format!("{side} wins by force"),
+        l if l >= 0.25 => format!("{side} is winning"),
+        l if l >= 0.12 => format!("{side} is better"),
+        l if l >= 0.04 => format!("{side} is slightly better"),
+        _ => "about even".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +122,20 @@ mod tests {
         assert_eq!(of_status(Status::Ongoing), None);
         assert_eq!(for_side(0.75, Color::Black), 0.25);
         assert_eq!(words(0.537), "0.54");
+    }
+
+    #[test]
+    fn verdicts_follow_the_material_a_chess_player_counts() {
+        assert_eq!(verdict(from_white(0.0)), "about even");
+        assert_eq!(verdict(from_white(42.0)), "about even");
+        assert_eq!(verdict(from_white(100.0)), "white is slightly better");
+        assert_eq!(verdict(from_white(-310.0)), "black is better");
+        assert_eq!(verdict(from_white(500.0)), "white is winning");
+        assert_eq!(verdict(from_white(-KING / 2.0)), "black is winning");
+        assert_eq!(verdict(from_white(WIN - 5.0)), "white wins by force");
+        assert_eq!(
+            verdict(from_side(WIN - 5.0, Color::Black)),
+            "black wins by force"
+        );
     }
 }

@@ -599,17 +599,20 @@ pub(super) fn tick(screen: &mut impl Plays) -> bool {
     changed || screen.computer_mut().thinking().is_some()
 }
 
-/// The score as the probabilities pane shows it, always from White's side: White's
-/// expected result ([`crate::review::expected`], the mapping a review uses) and the
-/// centipawns: "white 0.53 (+35 cp for white; black's search, depth 2)".
+/// The score as the probabilities pane shows it, always from White's side: who stands
+/// better, White's expected result ([`crate::review::expected`], the mapping a review
+/// uses) and the centipawns: "about even, white 0.53 (+35 cp for white; black's search,
+/// depth 2)".
 pub fn score_words(s: &Score) -> String {
     let from = match s.purpose {
         ThinkingFor::Hint => "hint".to_string(),
         ThinkingFor::Move => format!("{}'s search", s.side.name()),
     };
+    let white = expected::from_side(s.centipawns, s.side);
     format!(
-        "white {} ({:+} cp for white; {from}, depth {})",
-        expected::words(expected::from_side(s.centipawns, s.side)),
+        "{}, white {} ({:+} cp for white; {from}, depth {})",
+        expected::verdict(white),
+        expected::words(white),
         white_cp(s).round() as i64,
         s.depth
     )
@@ -623,8 +626,8 @@ fn white_cp(s: &Score) -> f64 {
     }
 }
 
-/// The hint on the message line: "hint for black: e7e5 (white 0.53, depth 3); Esc
-/// hides it", or for a move of the opening book "hint for black: e7e5 (a main line of
+/// The hint on the message line: "hint for black: e7e5 (about even: white expects
+/// 0.53, depth 3); Esc hides it", or for a move of the opening book "hint for black: e7e5 (a main line of
 /// the opening); Esc hides it".
 fn hint_words(side: Color, mv: &str, from_book: bool, score: Option<&Score>) -> String {
     if from_book {
@@ -637,7 +640,12 @@ fn hint_words(side: Color, mv: &str, from_book: bool, score: Option<&Score>) -> 
         .filter(|s| s.purpose == ThinkingFor::Hint)
         .map(|s| {
             let white = expected::from_side(s.centipawns, s.side);
-            format!(" (white {}, depth {})", expected::words(white), s.depth)
+            format!(
+                " ({}: white expects {}, depth {})",
+                expected::verdict(white),
+                expected::words(white),
+                s.depth
+            )
         })
         .unwrap_or_default();
     format!("hint for {}: {mv}{score}; Esc hides it", side.name())
@@ -693,7 +701,7 @@ mod tests {
         let s = c.score().expect("a score from the info");
         assert_eq!(
             score_words(s),
-            "white 0.53 (+35 cp for white; black's search, depth 2)"
+            "about even, white 0.53 (+35 cp for white; black's search, depth 2)"
         );
         c.hurry();
         let a = c.wait().expect("an answer");
@@ -706,7 +714,7 @@ mod tests {
         let s = c.score().expect("its score");
         assert_eq!(
             score_words(s),
-            "white 0.53 (+35 cp for white; black's search, depth 2)"
+            "about even, white 0.53 (+35 cp for white; black's search, depth 2)"
         );
         c.forget();
         assert!(c.score().is_none());

@@ -331,7 +331,11 @@ impl App {
             ),
             (Some(_), Some(v)) if v.marked() => v.short(),
             (Some(review), _) => match review.at(r.ply) {
-                Some(j) => format!("white {}", expected::words(j.expected)),
+                Some(j) => format!(
+                    "{}, white {}",
+                    expected::verdict(j.expected),
+                    expected::words(j.expected)
+                ),
                 None => "not judged: R goes on".into(),
             },
         };

@@ -32,6 +32,19 @@ pub fn screen(s: &mut impl Screen, w: u16, h: u16) -> String {
     terminal(s, w, h).backend().to_string()
 }
 
+/// The text of the right-hand column of panes in a drawn `screen` (what stands right of
+/// the last `││`), its lines joined by single spaces, so that a line the pane wrapped
+/// reads whole.
+pub fn right_column(screen: &str) -> String {
+    let parts: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| l.trim_matches('"').rsplit_once("││").map(|(_, r)| r))
+        .map(|r| r.trim_end_matches('│').trim())
+        .filter(|r| !r.is_empty())
+        .collect();
+    parts.join(" ")
+}
+
 /// A `w`x`h` test terminal with the screen drawn on it.
 pub fn terminal(s: &mut impl Screen, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");

@@ -5,7 +5,7 @@
 //! engine (`qchess uqci` itself, and scripted fakes that fail) plays a side too, and
 //! its failure hands the side to the player.
 
-use crate::support::driver::{press, screen, typed};
+use crate::support::driver::{press, right_column, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::{Color, Game, GameOptions};
 use qchess::engine::strength::Strength;
@@ -119,8 +119,23 @@ fn the_computer_replies_and_its_move_is_news() {
     // Its score shows in the probabilities pane, from White's side, said to come from
     // its search.
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("engine white 0."), "{s}");
-    assert!(s.contains("cp for white; black's search, depth"), "{s}");
+    // Who stands better first, in words, then White's expected result.
+    let pane = right_column(&s);
+    assert!(
+        [
+            "about even, white 0.",
+            "is slightly better, white 0.",
+            "is better, white 0."
+        ]
+        .iter()
+        .any(|w| pane.contains(w)),
+        "{pane}"
+    );
+    assert!(pane.contains("engine "), "{pane}");
+    assert!(
+        pane.contains("cp for white; black's search, depth"),
+        "{pane}"
+    );
     // Who plays whom: the computer by its level, on the top border.
     assert!(s.contains(" White v qchess level 1 "), "{s}");
 }
@@ -279,12 +294,10 @@ fn a_hint_is_shown_marked_and_scored() {
     a.finish_work();
     let (mv, squares) = a.computer().hint().cloned().expect("a hint");
     assert_eq!(squares.len(), 2, "{mv}");
+    let said = &a.message().text;
     assert!(
-        a.message()
-            .text
-            .starts_with(&format!("hint for white: {mv} (white 0.")),
-        "{}",
-        a.message().text
+        said.starts_with(&format!("hint for white: {mv} (")) && said.contains(": white expects 0."),
+        "{said}"
     );
     assert_eq!(a.game().history().len(), 0, "a hint plays nothing");
     let s = screen(&mut a, 80, 24);
@@ -295,7 +308,7 @@ fn a_hint_is_shown_marked_and_scored() {
         "{s}"
     );
     let wide = screen(&mut a, 120, 40);
-    assert!(wide.contains("; hint, depth 1)"), "{wide}");
+    assert!(right_column(&wide).contains("; hint, depth 1)"), "{wide}");
     press(&mut a, KeyCode::Esc);
     assert!(a.computer().hint().is_none());
     assert_eq!(screen(&mut a, 80, 24).matches('*').count(), 0);
@@ -412,11 +425,11 @@ fn the_variants_computer_plays_greedily() {
     // the list of harmonics below it); the top border names the computer.
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("engine "), "{s}");
-    assert!(s.contains("hint, depth 1)"), "{s}");
+    assert!(right_column(&s).contains("hint, depth 1)"), "{s}");
     assert!(s.contains(" White v qchess greedy "), "{s}");
     insta::assert_snapshot!("variant_hint_120x40", s);
     let s = screen(&mut a, 80, 24);
-    assert!(s.contains("depth 1)"), "{s}");
+    assert!(right_column(&s).contains("depth 1)"), "{s}");
     insta::assert_snapshot!("variant_hint_80x24", s);
 }
 

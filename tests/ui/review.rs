@@ -68,6 +68,19 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     }));
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(0));
+    // An unmarked ply's line says who stands better, then White's expected result.
+    let s = screen(&mut app, 80, 24);
+    assert!(
+        [
+            "about even, white ",
+            "better, white ",
+            "winning, white ",
+            "by force, white "
+        ]
+        .iter()
+        .any(|w| s.contains(w)),
+        "{s}"
+    );
     // Reviewed already: R says so.
     press(&mut app, KeyCode::Char('R'));
     assert!(app.message().text.starts_with("the game is reviewed"));
