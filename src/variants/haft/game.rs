@@ -11,31 +11,48 @@ use super::worlds::Worlds;
 use crate::chess::{Color, Kind, Square, Status};
 use crate::game::{Explanation, PlyRecord};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// A position with everything derived from it.
+/// A position with everything derived from it. The list of legal moves and the worlds
+/// in check are worked out when first asked for: a player trying moves on copies asks
+/// most positions only whether the game goes on.
 #[derive(Clone, Debug)]
 pub(super) struct State {
     pub(super) board: Board,
     worlds: Worlds,
     pub(super) census: Census,
+    /// Whether the side to move has a legal move.
+    can_move: bool,
     /// Consistent worlds in which the side to move is in check.
-    pub(super) in_check: u64,
-    legal: Vec<HaftMove>,
+    in_check: OnceLock<u64>,
+    legal: OnceLock<Vec<HaftMove>>,
 }
 
 impl State {
     fn new(board: Board, worlds: Worlds) -> State {
         let census = Census::new(&worlds);
-        let in_check = census.worlds() - rules::not_in_check(&worlds, &board).count();
-        let legal = rules::legal_moves(&board, &worlds);
+        let can_move = rules::has_legal_move(&board, &worlds);
         State {
             board,
             worlds,
             census,
-            in_check,
-            legal,
+            can_move,
+            in_check: OnceLock::new(),
+            legal: OnceLock::new(),
         }
+    }
+
+    /// Consistent worlds in which the side to move is in check.
+    fn in_check(&self) -> u64 {
+        *self.in_check.get_or_init(|| {
+            self.census.worlds() - rules::not_in_check(&self.worlds, &self.board).count()
+        })
+    }
+
+    /// The legal moves of the side to move.
+    fn legal(&self) -> &[HaftMove] {
+        self.legal
+            .get_or_init(|| rules::legal_moves(&self.board, &self.worlds))
     }
 }
 
@@ -126,7 +143,7 @@ impl HaftGame {
 
     /// The consistent worlds in which the side to move is in check.
     pub fn in_check_worlds(&self) -> u64 {
-        self.state.in_check
+        self.state.in_check()
     }
 
     /// The side to move.
@@ -157,14 +174,14 @@ impl HaftGame {
 
     /// The legal moves of the side to move.
     pub fn legal(&self) -> &[HaftMove] {
-        &self.state.legal
+        self.state.legal()
     }
 
     /// How the worlds ended, once every consistent world has ended.
     pub fn ending(&self) -> Option<Ending> {
-        self.state.legal.is_empty().then(|| Ending {
-            checkmates: self.state.in_check,
-            stalemates: self.state.census.worlds() - self.state.in_check,
+        (!self.state.can_move).then(|| Ending {
+            checkmates: self.state.in_check(),
+            stalemates: self.state.census.worlds() - self.state.in_check(),
             winner: self.state.board.to_move.opposite(),
         })
     }

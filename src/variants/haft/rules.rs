@@ -180,40 +180,48 @@ pub fn not_in_check(worlds: &Worlds, board: &Board) -> Worlds {
 /// Every legal move of the side to move, by source then target square; a promotion is
 /// listed with its type open (`e7e8`) and with each letter.
 pub fn legal_moves(board: &Board, worlds: &Worlds) -> Vec<HaftMove> {
-    let mut out = Vec::new();
+    legal(board, worlds).collect()
+}
+
+/// Whether the side to move has a legal move (stops at the first one found).
+pub fn has_legal_move(board: &Board, worlds: &Worlds) -> bool {
+    legal(board, worlds).next().is_some()
+}
+
+/// The letters a pawn reaching the last rank is listed with: its type open, then each.
+const PROMOTIONS: [Option<Kind>; 5] = [
+    None,
+    Some(Kind::Queen),
+    Some(Kind::Rook),
+    Some(Kind::Bishop),
+    Some(Kind::Knight),
+];
+
+/// The legal moves of the side to move, in [`legal_moves`]' order, each tried when
+/// asked for.
+fn legal<'a>(board: &'a Board, worlds: &'a Worlds) -> impl Iterator<Item = HaftMove> + 'a {
     let color = board.to_move;
-    for (from, unit) in board.units(color) {
-        for to in Square::all() {
-            if to == from {
-                continue;
-            }
-            let promotes = unit.man == Man::Pawn && to.rank() == color.opposite().back_rank();
-            let letters: &[Option<Kind>] = if promotes {
-                &[
-                    None,
-                    Some(Kind::Queen),
-                    Some(Kind::Rook),
-                    Some(Kind::Bishop),
-                    Some(Kind::Knight),
-                ]
-            } else {
-                &[None]
-            };
-            for &promotion in letters {
-                let mv = HaftMove {
-                    from,
-                    to,
-                    promotion,
-                };
-                if let Ok(t) = transition(board, mv) {
-                    if constrain(worlds, &t).feasible() {
-                        out.push(mv);
-                    }
-                }
-            }
-        }
-    }
-    out
+    board
+        .units(color)
+        .flat_map(move |(from, unit)| {
+            Square::all()
+                .filter(move |&to| to != from)
+                .flat_map(move |to| {
+                    let promotes =
+                        unit.man == Man::Pawn && to.rank() == color.opposite().back_rank();
+                    let letters: &'static [Option<Kind>] = if promotes {
+                        &PROMOTIONS
+                    } else {
+                        &PROMOTIONS[..1]
+                    };
+                    letters.iter().map(move |&promotion| HaftMove {
+                        from,
+                        to,
+                        promotion,
+                    })
+                })
+        })
+        .filter(move |&mv| transition(board, mv).is_ok_and(|t| constrain(worlds, &t).feasible()))
 }
 
 /// Why a move whose transition is fine leaves no consistent world.
