@@ -601,8 +601,8 @@ pub(super) fn tick(screen: &mut impl Plays) -> bool {
 
 /// The score as the probabilities pane shows it, always from White's side: who stands
 /// better, White's expected result ([`crate::review::expected`], the mapping a review
-/// uses) and the centipawns: "about even, white 0.53 (+35 cp for white; black's search,
-/// depth 2)".
+/// uses) and the centipawns: "about even (0.53 for white, +35 cp; black's search, depth
+/// 2)".
 pub fn score_words(s: &Score) -> String {
     let from = match s.purpose {
         ThinkingFor::Hint => "hint".to_string(),
@@ -610,7 +610,7 @@ pub fn score_words(s: &Score) -> String {
     };
     let white = expected::from_side(s.centipawns, s.side);
     format!(
-        "{}, white {} ({:+} cp for white; {from}, depth {})",
+        "{} ({} for white, {:+} cp; {from}, depth {})",
         expected::verdict(white),
         expected::words(white),
         white_cp(s).round() as i64,
@@ -626,8 +626,8 @@ fn white_cp(s: &Score) -> f64 {
     }
 }
 
-/// The hint on the message line: "hint for black: e7e5 (about even: white expects
-/// 0.53, depth 3); Esc hides it", or for a move of the opening book "hint for black: e7e5 (a main line of
+/// The hint on the message line: "hint for black: e7e5 (about even, depth 3); Esc hides
+/// it" (who stands better after it; the numbers are in the probabilities pane), or for a move of the opening book "hint for black: e7e5 (a main line of
 /// the opening); Esc hides it".
 fn hint_words(side: Color, mv: &str, from_book: bool, score: Option<&Score>) -> String {
     if from_book {
@@ -640,12 +640,7 @@ fn hint_words(side: Color, mv: &str, from_book: bool, score: Option<&Score>) -> 
         .filter(|s| s.purpose == ThinkingFor::Hint)
         .map(|s| {
             let white = expected::from_side(s.centipawns, s.side);
-            format!(
-                " ({}: white expects {}, depth {})",
-                expected::verdict(white),
-                expected::words(white),
-                s.depth
-            )
+            format!(" ({}, depth {})", expected::verdict(white), s.depth)
         })
         .unwrap_or_default();
     format!("hint for {}: {mv}{score}; Esc hides it", side.name())
@@ -701,7 +696,7 @@ mod tests {
         let s = c.score().expect("a score from the info");
         assert_eq!(
             score_words(s),
-            "about even, white 0.53 (+35 cp for white; black's search, depth 2)"
+            "about even (0.53 for white, +35 cp; black's search, depth 2)"
         );
         c.hurry();
         let a = c.wait().expect("an answer");
@@ -714,7 +709,7 @@ mod tests {
         let s = c.score().expect("its score");
         assert_eq!(
             score_words(s),
-            "about even, white 0.53 (+35 cp for white; black's search, depth 2)"
+            "about even (0.53 for white, +35 cp; black's search, depth 2)"
         );
         c.forget();
         assert!(c.score().is_none());

@@ -72,7 +72,7 @@ pub fn render(f: &mut Frame, area: Rect, model: &ProbsModel) {
     ]));
     if let Some(score) = &model.score {
         lines.push(Line::from(vec![
-            Span::styled("engine ", dim),
+            Span::styled("engine: ", dim),
             Span::styled(score.clone(), text),
         ]));
     }

@@ -137,7 +137,7 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
         if let Some(score) = app.computer().score() {
             // After the first line (the count), where a long list below cannot push it
             // out of the pane.
-            let score = format!("engine {}", super::opponent::score_words(score));
+            let score = format!("engine: {}", super::opponent::score_words(score));
             details.insert(details.len().min(1), score);
         }
         variant_panes::details(f, p.probs, &app.paint, &details);

@@ -123,19 +123,20 @@ fn the_computer_replies_and_its_move_is_news() {
     let pane = right_column(&s);
     assert!(
         [
-            "about even, white 0.",
-            "is slightly better, white 0.",
-            "is better, white 0."
+            "engine: about even (0.",
+            " is slightly better (0.",
+            " is better (0."
         ]
         .iter()
         .any(|w| pane.contains(w)),
         "{pane}"
     );
-    assert!(pane.contains("engine "), "{pane}");
+    assert!(pane.contains("engine: "), "{pane}");
     assert!(
-        pane.contains("cp for white; black's search, depth"),
+        pane.contains(" for white, +") || pane.contains(" for white, -"),
         "{pane}"
     );
+    assert!(pane.contains(" cp; black's search, depth"), "{pane}");
     // Who plays whom: the computer by its level, on the top border.
     assert!(s.contains(" White v qchess level 1 "), "{s}");
 }
@@ -296,7 +297,14 @@ fn a_hint_is_shown_marked_and_scored() {
     assert_eq!(squares.len(), 2, "{mv}");
     let said = &a.message().text;
     assert!(
-        said.starts_with(&format!("hint for white: {mv} (")) && said.contains(": white expects 0."),
+        said.starts_with(&format!("hint for white: {mv} ("))
+            && [
+                "about even, depth 1)",
+                "slightly better, depth 1)",
+                "better, depth 1)",
+            ]
+            .iter()
+            .any(|w| said.contains(w)),
         "{said}"
     );
     assert_eq!(a.game().history().len(), 0, "a hint plays nothing");
@@ -424,7 +432,7 @@ fn the_variants_computer_plays_greedily() {
     // Its score in the probabilities pane, whole at 80x24 too (wrapped, not cut off by
     // the list of harmonics below it); the top border names the computer.
     let s = screen(&mut a, 120, 40);
-    assert!(s.contains("engine "), "{s}");
+    assert!(s.contains("engine: "), "{s}");
     assert!(right_column(&s).contains("hint, depth 1)"), "{s}");
     assert!(s.contains(" White v qchess greedy "), "{s}");
     insta::assert_snapshot!("variant_hint_120x40", s);
