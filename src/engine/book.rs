@@ -65,6 +65,18 @@ pub fn choose(game: &Game, seed: u64) -> Option<String> {
     SeededRng::new(seed).choose(&legal).cloned()
 }
 
+/// Whether `mv` (canonical notation) is one of the book's moves in `game`'s position: a
+/// move the computer at a level with the book plays there without searching.
+pub fn is_book_move(game: &Game, mv: &str) -> bool {
+    key(game)
+        .and_then(|k| book().get(k.as_str()))
+        .is_some_and(|moves| {
+            moves
+                .iter()
+                .any(|m| canonical(game, m).as_deref() == Some(mv))
+        })
+}
+
 /// The legal standard move of `game` written `mv` in the book, in canonical notation.
 fn canonical(game: &Game, mv: &str) -> Option<String> {
     let text = notation::parse(mv).ok()?;
@@ -136,6 +148,23 @@ mod tests {
         let odd = game(&["a2a3", "h7h6", "h2h4", "a7a5"]);
         assert!(key(&odd).is_some());
         assert_eq!(choose(&odd, 1), None);
+    }
+
+    #[test]
+    fn book_moves_are_known_again_in_a_replay() {
+        let g = game(&[]);
+        let chosen = choose(&g, 5).unwrap();
+        assert!(is_book_move(&g, &chosen));
+        assert!(!is_book_move(&g, "a2a3"), "not a main line");
+        assert!(!is_book_move(&g, "g1^f3h3"), "a split is never a book move");
+        let fen = "r1bqkbnr/1pp2ppp/p1n5/3p4/4P3/2N2N2/PP1P1PPP/R1BQKB1R w KQkq - 0 1";
+        let g = Game::from_fen(fen, GameOptions::default()).unwrap();
+        assert!(is_book_move(&g, "e4xd5"), "in canonical notation");
+        assert!(!is_book_move(&g, "e4d5"));
+        assert!(
+            !is_book_move(&game(&["g1^f3h3"]), "e7e5"),
+            "out of the book"
+        );
     }
 
     #[test]

@@ -49,6 +49,16 @@ impl Strength {
         (ms > 0).then_some(Strength::Movetime(ms))
     }
 
+    /// Whether a computer of this strength plays from the opening book (levels 2 to 5 and
+    /// a time per move).
+    pub fn plays_book(&self) -> bool {
+        match self {
+            Strength::Level(l) => level::uses_book(*l),
+            Strength::Movetime(_) => true,
+            Strength::Greedy | Strength::External(_) => false,
+        }
+    }
+
     /// A player of this strength choosing among equal moves by `seed` (an external
     /// engine: the same process every time).
     pub fn player(&self, seed: u64) -> Box<dyn Player> {

@@ -363,7 +363,8 @@ impl App {
     }
 
     /// Takes in the shared game after a move made at another screen of the table: the
-    /// panes show it and the message line tells the move. The game shown already is
+    /// panes show it and the message line tells the move (a room's computer's book move
+    /// as such, known by its name). The game shown already is
     /// left as it is.
     pub fn sync(&mut self, game: Box<dyn Playable>) {
         let last = |g: &dyn Playable| g.history().last().map(|r| r.text.clone());
@@ -372,7 +373,8 @@ impl App {
         }
         self.game = game;
         self.after_change();
-        self.tell_last_move(false);
+        let book = opponent::last_ply_from_book(self.game.as_ref(), &self.recorder.players);
+        self.tell_last_move(book);
     }
 
     /// Sets who may ask for hints and the hint searches shared with other screens.
@@ -1145,7 +1147,8 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let mut said = steps::ply_said(ply, n, self.game.history().last());
+        let book = opponent::last_ply_from_book(self.game.as_ref(), &self.recorder.players);
+        let mut said = steps::ply_said(ply, n, self.game.history().last(), book);
         if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.marked()) {
             said = format!("{} · {said}", v.words());
         }

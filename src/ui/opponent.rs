@@ -18,10 +18,12 @@
 use super::message::Tone;
 use super::work::spinner;
 use crate::chess::{Color, Square};
+use crate::engine::book;
 use crate::engine::level::DEFAULT_LEVEL;
 use crate::engine::player::{Running, SearchSlots};
 use crate::engine::strength::Strength;
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
+use crate::game::Playable;
 use crate::record::Players;
 use crate::review::expected;
 use crate::uqci::client::{UqciPlayer, NAME_PREFIX};
@@ -117,6 +119,29 @@ impl Sides {
             None => Err("none of the moves is yours to take back"),
         }
     }
+}
+
+/// Whether the last ply of `game` was the computer's move from its opening book: the
+/// mover's side is named after a computer that plays from the book, and the move is one
+/// of the book's in the position before it (where such a computer never searches). So a
+/// replay tells it as the live game did.
+pub fn last_ply_from_book(game: &dyn Playable, players: &Players) -> bool {
+    let Some(rec) = game.history().pop() else {
+        return false;
+    };
+    let sides = Sides::of_players(players, None);
+    if !sides.of(rec.color).is_some_and(Strength::plays_book) {
+        return false;
+    }
+    // A book move leaves every piece certain: anything else is decided without a copy.
+    if game.cells().iter().any(|(_, c)| c.probability < 1.0) {
+        return false;
+    }
+    let mut before = game.clone_box();
+    before.undo().is_ok()
+        && before
+            .quantum()
+            .is_some_and(|g| book::is_book_move(g, &rec.text))
 }
 
 /// What a player trying to move on the computer's turn is told.

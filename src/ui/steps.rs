@@ -43,9 +43,11 @@ fn played(rec: &PlyRecord, how: &str) -> String {
     }
 }
 
-/// What a replay step says: the ply shown and what the ply that reached it did.
-pub fn ply_said(ply: usize, n: usize, last: Option<&PlyRecord>) -> String {
+/// What a replay step says: the ply shown and what the ply that reached it did (`book`:
+/// the computer's move from its opening book).
+pub fn ply_said(ply: usize, n: usize, last: Option<&PlyRecord>, book: bool) -> String {
     match last {
+        Some(rec) if ply > 0 && book => format!("ply {ply} of {n}: {}", book_ply_words(rec)),
         Some(rec) if ply > 0 => format!("ply {ply} of {n}: {}", ply_words(rec)),
         _ => format!("start position (ply 0 of {n})"),
     }
@@ -67,7 +69,7 @@ mod tests {
         assert_eq!(repick(0, -4, 3), Some(0));
         assert_eq!(ply_after(2, -5, 4), 0);
         assert_eq!(ply_after(2, i64::MAX / 2, 4), 4);
-        assert_eq!(ply_said(0, 4, None), "start position (ply 0 of 4)");
+        assert_eq!(ply_said(0, 4, None, false), "start position (ply 0 of 4)");
         let rec = PlyRecord {
             text: "e2e4".into(),
             color: crate::chess::Color::White,
@@ -75,7 +77,14 @@ mod tests {
             trace: Vec::new(),
             explanation: Default::default(),
         };
-        assert_eq!(ply_said(1, 4, Some(&rec)), "ply 1 of 4: white played e2e4");
+        assert_eq!(
+            ply_said(1, 4, Some(&rec), false),
+            "ply 1 of 4: white played e2e4"
+        );
+        assert_eq!(
+            ply_said(1, 4, Some(&rec), true),
+            "ply 1 of 4: white played e2e4 from its opening book"
+        );
         assert_eq!(
             book_ply_words(&rec),
             "white played e2e4 from its opening book"
@@ -93,7 +102,7 @@ mod tests {
             ..rec
         };
         assert_eq!(
-            ply_said(1, 4, Some(&split)),
+            ply_said(1, 4, Some(&split), false),
             "ply 1 of 4: white played b1^a3c3: the knight is now on a3 50%, c3 50%"
         );
     }

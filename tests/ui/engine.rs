@@ -709,3 +709,92 @@ fn the_computers_move_from_its_opening_book_says_so() {
     assert!(said.starts_with("black played "), "{said}");
     assert!(!said.contains("opening book"), "{said}");
 }
+
+#[test]
+fn a_rooms_computer_move_from_the_book_is_told_so() {
+    // As a screen of an SSH room takes in the move its computer made (App::sync): the
+    // seat's name says who played.
+    let screen_of = |black: &str| {
+        let mut a = App::new(game(), paint(), false);
+        a.set_players(Players {
+            white: "ann".into(),
+            black: black.into(),
+        });
+        a
+    };
+    let mut shared = game();
+    shared.play("d2d4").unwrap();
+    let reply = qchess::engine::book::choose(&shared, 1).expect("a book reply to 1.d4");
+    shared.play(&reply).unwrap();
+    let mut a = screen_of("qchess level 2");
+    a.sync(Box::new(shared.clone()));
+    assert_eq!(
+        a.message().text,
+        format!("black played {reply} from its opening book")
+    );
+    let mut a = screen_of("bo");
+    a.sync(Box::new(shared));
+    assert_eq!(a.message().text, format!("black played {reply}"));
+}
+
+#[test]
+fn a_replay_tells_the_computers_book_moves_as_the_game_did() {
+    let mut a = black_played_by(Strength::Level(2));
+    // As `qchess play --engine black --level 2` names the sides.
+    a.set_players(Players {
+        white: "Ann".into(),
+        black: "qchess level 2".into(),
+    });
+    typed(&mut a, "d2d4");
+    a.finish_work();
+    typed(&mut a, "g1^f3h3");
+    a.finish_work();
+    let moves = played(&mut a);
+    assert_eq!(moves.len(), 4, "{moves:?}");
+    let dir = std::env::temp_dir().join(format!("qchess-test-{}-book", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let said_at = |players: &Players, ply: usize| {
+        let path = dir.join("book.toml");
+        let saved = record::SavedGame::of(a.game(), players, "d");
+        record::save(&path, &saved).unwrap();
+        let mut replay = open(&PlayOptions {
+            open: Open::Replay(path),
+            ..PlayOptions::default()
+        })
+        .expect("the game replays");
+        for _ in 0..ply {
+            press(&mut *replay, KeyCode::Right);
+        }
+        replay.message().text.clone()
+    };
+    let computer = Players {
+        white: "Ann".into(),
+        black: "qchess level 2".into(),
+    };
+    assert_eq!(
+        said_at(&computer, 2),
+        format!(
+            "ply 2 of 4: black played {} from its opening book",
+            moves[1]
+        )
+    );
+    // White's move is no book move of the computer's, nor black's searched reply.
+    assert_eq!(said_at(&computer, 1), "ply 1 of 4: white played d2d4");
+    assert!(!said_at(&computer, 4).contains("opening book"));
+    // The same move by a person (or by level 1, which has no book) is told plainly.
+    let person = Players {
+        white: "Ann".into(),
+        black: "Bob".into(),
+    };
+    assert_eq!(
+        said_at(&person, 2),
+        format!("ply 2 of 4: black played {}", moves[1])
+    );
+    let level_1 = Players {
+        white: "Ann".into(),
+        black: "qchess level 1".into(),
+    };
+    assert!(!said_at(&level_1, 2).contains("opening book"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
