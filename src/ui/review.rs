@@ -332,7 +332,7 @@ impl App {
             (Some(_), Some(v)) if v.marked() => v.short(),
             (Some(review), _) => match review.at(r.ply) {
                 Some(j) => format!(
-                    "{} ({} for white)",
+                    "{} ({})",
                     expected::verdict(j.expected),
                     expected::words(j.expected)
                 ),

@@ -68,14 +68,17 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     }));
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(0));
-    // An unmarked ply's line says who stands better, then White's expected result.
+    // An unmarked ply's line says who stands better, then White's expected result, whole
+    // in the 80-column pane.
     let s = screen(&mut app, 80, 24);
-    assert!(
-        ["about even (", "better (", "winning (", "by force ("]
-            .iter()
-            .any(|w| s.contains(w)),
-        "{s}"
-    );
+    let verdicts = ["about even (", "better (", "winning (", "by force ("];
+    let line = s
+        .lines()
+        .find(|l| verdicts.iter().any(|w| l.contains(w)))
+        .unwrap_or_else(|| panic!("no verdict in\n{s}"));
+    let pane = line.rsplit_once("││").map_or(line, |(_, r)| r);
+    let open = pane.find(" (").expect("the expected result");
+    assert!(pane[open..].contains(')'), "cut off: {line}");
     // Reviewed already: R says so.
     press(&mut app, KeyCode::Char('R'));
     assert!(app.message().text.starts_with("the game is reviewed"));
