@@ -364,8 +364,7 @@ impl App {
 
     /// Takes in the shared game after a move made at another screen of the table: the
     /// panes show it and the message line tells the move (a room's computer's book move
-    /// as such, known by its name). The game shown already is
-    /// left as it is.
+    /// as such, known by its name). The game shown already is left as it is.
     pub fn sync(&mut self, game: Box<dyn Playable>) {
         let last = |g: &dyn Playable| g.history().last().map(|r| r.text.clone());
         if game.ply() == self.game.ply() && last(game.as_ref()) == last(self.game.as_ref()) {

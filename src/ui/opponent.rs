@@ -652,8 +652,9 @@ fn white_cp(s: &Score) -> f64 {
 }
 
 /// The hint on the message line: "hint for black: e7e5 (about even, depth 3); Esc hides
-/// it" (who stands better after it; the numbers are in the probabilities pane), or for a move of the opening book "hint for black: e7e5 (a main line of
-/// the opening); Esc hides it".
+/// it" (who stands better after it; the numbers are in the probabilities pane), or for
+/// a move of the opening book "hint for black: e7e5 (a main line of the opening); Esc
+/// hides it".
 fn hint_words(side: Color, mv: &str, from_book: bool, score: Option<&Score>) -> String {
     if from_book {
         return format!(
