@@ -372,7 +372,9 @@ impl App {
         }
         self.game = game;
         self.after_change();
-        let book = opponent::last_ply_from_book(self.game.as_ref(), &self.recorder.players);
+        let book = self.game.history().last().is_some_and(|rec| {
+            opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
+        });
         self.tell_last_move(book);
     }
 
@@ -1146,8 +1148,11 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let book = opponent::last_ply_from_book(self.game.as_ref(), &self.recorder.players);
-        let mut said = steps::ply_said(ply, n, self.game.history().last(), book);
+        let last = self.game.history().pop();
+        let book = last.as_ref().is_some_and(|rec| {
+            opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
+        });
+        let mut said = steps::ply_said(ply, n, last.as_ref(), book);
         if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.marked()) {
             said = format!("{} · {said}", v.words());
         }

@@ -23,7 +23,7 @@ use crate::engine::level::DEFAULT_LEVEL;
 use crate::engine::player::{Running, SearchSlots};
 use crate::engine::strength::Strength;
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
-use crate::game::Playable;
+use crate::game::{Playable, PlyRecord};
 use crate::record::Players;
 use crate::review::expected;
 use crate::uqci::client::{UqciPlayer, NAME_PREFIX};
@@ -121,14 +121,11 @@ impl Sides {
     }
 }
 
-/// Whether the last ply of `game` was the computer's move from its opening book: the
-/// mover's side is named after a computer that plays from the book, and the move is one
-/// of the book's in the position before it (where such a computer never searches). So a
-/// replay tells it as the live game did.
-pub fn last_ply_from_book(game: &dyn Playable, players: &Players) -> bool {
-    let Some(rec) = game.history().pop() else {
-        return false;
-    };
+/// Whether `rec`, the last ply of `game`, was the computer's move from its opening book:
+/// the mover's side is named after a computer that plays from the book, and the move is
+/// one of the book's in the position before it (where such a computer never searches).
+/// So a replay tells it as the live game did.
+pub fn last_ply_from_book(game: &dyn Playable, rec: &PlyRecord, players: &Players) -> bool {
     let sides = Sides::of_players(players, None);
     if !sides.of(rec.color).is_some_and(Strength::plays_book) {
         return false;
