@@ -26,7 +26,8 @@ pub fn check(level: i64) -> Result<u8, BadLevel> {
 }
 
 /// The limits of a level: depth, quiescence plies and a budget of work (nodes, a node of
-/// a big state counting for more: [`super::search::WORK_BRANCHES`]), so a level's choice
+/// a big state and its list of moves counting for more: [`super::search::WORK_BRANCHES`],
+/// [`super::search::LISTING_BRANCHES`]), so a level's choice
 /// depends only on the position and the seed, never on the machine's speed.
 pub fn limits(level: u8, seed: u64) -> Limits {
     let (depth, quiescence, late_moves, work) = match level {

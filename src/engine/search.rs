@@ -40,7 +40,8 @@
 //!   over the state's factors): a node of a late endgame whose pieces are split over
 //!   many squares costs the simulator a hundred times what a middlegame node does, and a
 //!   level's budget of work keeps it to seconds there, where a budget of nodes took
-//!   minutes (in states under [`WORK_BRANCHES`] branches the two are the same). The
+//!   minutes (in states under [`WORK_BRANCHES`] branches the two are the same). Listing
+//!   a node's moves costs too, 1 unit per move per [`LISTING_BRANCHES`] branches. The
 //!   previous iteration's best move is searched first; when the budget runs out in the
 //!   middle of an iteration, a move that already beat it at the new depth is taken, else
 //!   the previous iteration's. A search stopped before its first iteration ends returns the first
@@ -87,6 +88,13 @@ pub const MAX_PLY: usize = 64;
 
 /// Branches (summed over the factors) that cost one unit of work more per node.
 pub const WORK_BRANCHES: usize = 256;
+
+/// Branches (summed over the factors) that cost one unit of work more per move listed
+/// at a node: listing and ordering a node's moves asks the state about each of them,
+/// which in a late endgame of thousands of branches costs more than playing them (level
+/// 5 once spent 205 s on one move of 454 moves over 17,924 branches; 7 s with this).
+/// Eight times [`WORK_BRANCHES`], so states under 2,048 branches search as before.
+pub const LISTING_BRANCHES: usize = 8 * WORK_BRANCHES;
 
 /// What a search may spend, and how it evaluates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -235,6 +243,7 @@ pub fn search_among(
     }
     let mut moves = candidates(&root);
     moves.retain(|m| keep(&m.text));
+    s.charge_listing(&root, moves.len());
     SeededRng::new(limits.seed).shuffle(&mut moves);
     let cx = Context::of(&root);
     let keys: Vec<f64> = moves.iter().map(|m| order_key(&root, m, &cx)).collect();
@@ -358,6 +367,15 @@ impl Searcher<'_> {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// Charges the work of listing and ordering `moves` moves of `g` (see
+    /// [`LISTING_BRANCHES`]).
+    fn charge_listing(&mut self, g: &Game, moves: usize) {
+        if self.limits.work.is_some() {
+            let branches = g.simulator().backend().branch_total();
+            self.work += (moves * (branches / LISTING_BRANCHES)) as u64;
+        }
     }
 
     /// Plays `m` (with `outcome` forced) on a copy of `g`: the child and the probability
@@ -522,6 +540,7 @@ impl Searcher<'_> {
             }
             candidates(g)
         };
+        self.charge_listing(g, moves.len());
         let moves = self.ordered(g, moves, tt_move, ply, quiescence);
         let alpha0 = alpha;
         let mut best_move = None;

@@ -295,8 +295,10 @@ fn a_budget_of_work_counts_big_states_for_more() {
     let branches = g.simulator().backend().branch_total();
     assert!(branches > 10 * WORK_BRANCHES, "{branches} branches");
     // A budget far below level 1's first iteration (2,480 nodes here), counted plainly
-    // and as work. Small, as a node of this state costs milliseconds in a test build.
+    // and as work (beyond listing the root's moves, which work charges too: see the
+    // next test). Small, as a node of this state costs milliseconds in a test build.
     let budget = 300;
+    let listing = root_listing(&g);
     let level_1 = level::limits(1, 0);
     let plain = Limits {
         nodes: Some(budget),
@@ -315,18 +317,48 @@ fn a_budget_of_work_counts_big_states_for_more() {
         &g,
         &Limits {
             nodes: None,
-            work: Some(budget),
+            work: Some(listing + budget),
             ..level_1
         },
     );
     assert_eq!(by_work.info.depth, 0, "the first iteration is not finished");
     assert!(
         by_work.info.nodes * 2 < by_nodes.info.nodes,
-        "{} nodes for {budget} units of work, {} counted plainly",
+        "{} nodes for {budget} units of work beyond the listing, {} counted plainly",
         by_work.info.nodes,
         by_nodes.info.nodes
     );
     assert!(by_work.best.is_some(), "a move all the same");
+}
+
+/// The work of listing the moves of `g`'s side to move.
+fn root_listing(g: &Game) -> u64 {
+    use qchess::engine::search::LISTING_BRANCHES;
+    let branches = g.simulator().backend().branch_total();
+    (candidates(g).len() * (branches / LISTING_BRANCHES)) as u64
+}
+
+#[test]
+fn a_budget_of_work_counts_listing_the_moves_of_a_big_state() {
+    // Listing the root's moves costs some 1,400 units here, for which playing alone
+    // would buy about 50 of its children (25 units each).
+    let g = late_endgame();
+    let listing = root_listing(&g);
+    assert!(listing > 1_000, "{listing} units");
+    let r = run(
+        &g,
+        &Limits {
+            nodes: None,
+            work: Some(listing),
+            ..level::limits(1, 0)
+        },
+    );
+    assert!(
+        r.info.nodes <= 2,
+        "{} nodes after the listing",
+        r.info.nodes
+    );
+    assert!(r.best.is_some(), "a move all the same");
 }
 
 #[test]
