@@ -349,6 +349,15 @@ impl Game {
         Ok((child, applied.measurement.map(|m| m.p1)))
     }
 
+    /// The chance that `text` happens, when its measurement may stop it (`None` when it
+    /// measures nothing or always goes on): what a hint says of a move not yet played.
+    pub fn chance_to_happen(&self, text: &MoveText) -> Result<Option<f64>, MoveError> {
+        let mut text = *text;
+        text.outcome = None;
+        let (_, p1) = self.after(&text)?;
+        Ok(p1.filter(|p| *p < 1.0 - CERTAIN_EPS))
+    }
+
     /// The state after `class`'s circuit ran on the simulator: ancillas released, the
     /// probabilities, the register, castling rights, en passant, the side to move.
     fn settle(&mut self, class: &Classified, applied: &circuits::Applied) {
@@ -730,6 +739,25 @@ pub fn set_order(a: u64, b: u64) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_chance_to_happen_is_that_of_the_measurement_going_on() {
+        let mut g = Game::standard(GameOptions::default());
+        for m in ["b1^a3c3", "d7d5"] {
+            g.play(m).unwrap();
+        }
+        let chance = |g: &Game, m: &str| g.chance_to_happen(&notation::parse(m).unwrap()).unwrap();
+        // The knight takes on d5 only if it is on c3.
+        let p = chance(&g, "c3xd5").expect("a capture that may not happen");
+        assert!((p - 0.5).abs() < 1e-9, "{p}");
+        assert_eq!(chance(&g, "e2e4"), None, "a plain move");
+        assert_eq!(chance(&g, "c3^b5e4"), None, "a split measures nothing");
+        let before = g.history().len();
+        assert!(g
+            .chance_to_happen(&notation::parse("e2e5").unwrap())
+            .is_err());
+        assert_eq!(g.history().len(), before, "nothing is played");
+    }
 
     #[test]
     fn after_leads_where_play_does() {

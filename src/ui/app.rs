@@ -1536,6 +1536,11 @@ impl Plays for App {
         }
     }
 
+    fn hint_chance(&self, mv: &str) -> Option<f64> {
+        let text = crate::chess::notation::parse(mv).ok()?;
+        self.game.quantum()?.chance_to_happen(&text).ok().flatten()
+    }
+
     /// Starts the computer's search when it is to move (in a watched game once the
     /// pause after the last move is over).
     fn computer_turn(&mut self) {

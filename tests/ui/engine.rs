@@ -287,6 +287,26 @@ fn both_sides_play_with_a_pause_key() {
 }
 
 #[test]
+fn a_hint_that_may_not_happen_says_its_chance() {
+    // The rook is on d8 or d2: taking the boxed-in king on h8 happens only if it is on d8.
+    let mut g =
+        Game::from_fen("7k/p5pp/8/8/8/8/8/3RK3 w - - 0 1", GameOptions::default()).expect("FEN");
+    for m in ["d1^d8d2", "a7a6"] {
+        g.play(m).expect("legal");
+    }
+    let mut a = App::new(g, paint(), false).with_computer(Computer::default().with_hint_level(1));
+    press(&mut a, KeyCode::Char('H'));
+    a.finish_work();
+    let (mv, _) = a.computer().hint().cloned().expect("a hint");
+    assert_eq!(mv, "d8xh8", "{}", a.message().text);
+    let said = &a.message().text;
+    assert!(
+        said.starts_with("hint for white: d8xh8 (happens with a 50% chance; "),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_hint_is_shown_marked_and_scored() {
     let mut a =
         App::new(game(), paint(), false).with_computer(Computer::default().with_hint_level(1));
