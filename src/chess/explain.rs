@@ -478,6 +478,30 @@ impl Explained {
         }
     }
 
+    /// A move not yet played in words, for a hint: what it does when that is not
+    /// plain (a split, a merge, a slide, an excluded move) and, when its measurement may
+    /// stop it, the chance that it happens. `None` for a move that needs no words.
+    pub fn foresight(&self) -> Option<String> {
+        let chance = self
+            .asked
+            .as_ref()
+            .map(|a| a.p)
+            .filter(|p| *p < 1.0 - CERTAIN_EPS);
+        let quantum = matches!(
+            self.kind,
+            MoveKind::Split | MoveKind::Merge | MoveKind::Slide | MoveKind::Excluded
+        );
+        match chance {
+            Some(p) => Some(format!(
+                "{}; happens with a {}% chance",
+                self.what(),
+                percent(p)
+            )),
+            None if quantum => Some(self.what()),
+            None => None,
+        }
+    }
+
     /// Where the mover's pieces stand now, when that is worth saying: "the pawn is now
     /// on f6 50%, e5 50%".
     fn whereabouts(&self) -> Vec<String> {

@@ -349,13 +349,15 @@ impl Game {
         Ok((child, applied.measurement.map(|m| m.p1)))
     }
 
-    /// The chance that `text` happens, when its measurement may stop it (`None` when it
-    /// measures nothing or always goes on): what a hint says of a move not yet played.
-    pub fn chance_to_happen(&self, text: &MoveText) -> Result<Option<f64>, MoveError> {
+    /// `text` explained before it is played, on a copy (whose measurement draws an
+    /// answer: read what does not depend on it, the move's kind and the chance that it
+    /// happens, as [`Explained::foresight`] does). What a hint says of its move.
+    pub fn foresee(&self, text: &MoveText) -> Result<Explained, MoveError> {
+        let mut copy = self.clone();
         let mut text = *text;
         text.outcome = None;
-        let (_, p1) = self.after(&text)?;
-        Ok(p1.filter(|p| *p < 1.0 - CERTAIN_EPS))
+        let played = copy.play_text(&text.to_string(), &text)?;
+        Ok(played.explained.clone())
     }
 
     /// The state after `class`'s circuit ran on the simulator: ancillas released, the
@@ -741,21 +743,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_chance_to_happen_is_that_of_the_measurement_going_on() {
+    fn a_move_foreseen_says_what_it_does_and_its_chance() {
         let mut g = Game::standard(GameOptions::default());
         for m in ["b1^a3c3", "d7d5"] {
             g.play(m).unwrap();
         }
-        let chance = |g: &Game, m: &str| g.chance_to_happen(&notation::parse(m).unwrap()).unwrap();
+        let foresight =
+            |g: &Game, m: &str| g.foresee(&notation::parse(m).unwrap()).unwrap().foresight();
         // The knight takes on d5 only if it is on c3.
-        let p = chance(&g, "c3xd5").expect("a capture that may not happen");
-        assert!((p - 0.5).abs() < 1e-9, "{p}");
-        assert_eq!(chance(&g, "e2e4"), None, "a plain move");
-        assert_eq!(chance(&g, "c3^b5e4"), None, "a split measures nothing");
+        assert_eq!(
+            foresight(&g, "c3xd5").as_deref(),
+            Some("capture: the knight on c3 takes on d5; happens with a 50% chance")
+        );
+        assert_eq!(foresight(&g, "e2e4"), None, "a plain move needs no words");
+        assert_eq!(
+            foresight(&g, "a3c3^b5").as_deref(),
+            Some("merge: the knight on a3 and c3 comes together on b5")
+        );
         let before = g.history().len();
-        assert!(g
-            .chance_to_happen(&notation::parse("e2e5").unwrap())
-            .is_err());
+        assert!(g.foresee(&notation::parse("e2e5").unwrap()).is_err());
         assert_eq!(g.history().len(), before, "nothing is played");
     }
 

@@ -1536,9 +1536,9 @@ impl Plays for App {
         }
     }
 
-    fn hint_chance(&self, mv: &str) -> Option<f64> {
+    fn hint_foresight(&self, mv: &str) -> Option<String> {
         let text = crate::chess::notation::parse(mv).ok()?;
-        self.game.quantum()?.chance_to_happen(&text).ok().flatten()
+        self.game.quantum()?.foresee(&text).ok()?.foresight()
     }
 
     /// Starts the computer's search when it is to move (in a watched game once the

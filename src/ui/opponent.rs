@@ -23,7 +23,6 @@ use crate::engine::level::DEFAULT_LEVEL;
 use crate::engine::player::{Running, SearchSlots};
 use crate::engine::strength::Strength;
 use crate::engine::{Choice, Event, Info, Player, PlayerError, Thinking};
-use crate::format::percent;
 use crate::game::{Playable, PlyRecord};
 use crate::record::Players;
 use crate::review::expected;
@@ -502,16 +501,16 @@ impl Computer {
         self.hint.as_ref()
     }
 
-    /// Shows the hint `choice` (on `squares`; `chance`: that it happens, when it may
-    /// not); what the message line says.
+    /// Shows the hint `choice` (on `squares`; `about`: what it does, when that needs
+    /// words); what the message line says.
     pub fn show_hint(
         &mut self,
         side: Color,
         choice: Choice,
         squares: Vec<Square>,
-        chance: Option<f64>,
+        about: Option<String>,
     ) -> String {
-        let said = hint_words(side, &choice.mv, choice.from_book, self.score(), chance);
+        let said = hint_words(side, &choice.mv, choice.from_book, self.score(), about);
         self.hint = Some((choice.mv, squares));
         said
     }
@@ -576,8 +575,9 @@ pub(super) trait Plays {
     fn play_computer_move(&mut self, choice: &Choice);
     /// The squares a hint marks on the board.
     fn hint_squares(&self, mv: &str) -> Vec<Square>;
-    /// The chance that the hinted move `mv` happens, when its measurement may stop it.
-    fn hint_chance(&self, mv: &str) -> Option<f64>;
+    /// The hinted move `mv` in words, when it needs them (a quantum move, or one that
+    /// may not happen, with its chance).
+    fn hint_foresight(&self, mv: &str) -> Option<String>;
     /// Starts the computer's search when it is to move.
     fn computer_turn(&mut self);
     /// Puts `text` on the message line.
@@ -597,10 +597,10 @@ pub(super) trait Plays {
             (Ok(choice), ThinkingFor::Move) => self.play_computer_move(&choice),
             (Ok(choice), ThinkingFor::Hint) => {
                 let squares = self.hint_squares(&choice.mv);
-                let chance = self.hint_chance(&choice.mv);
+                let about = self.hint_foresight(&choice.mv);
                 let said = self
                     .computer_mut()
-                    .show_hint(a.side, choice, squares, chance);
+                    .show_hint(a.side, choice, squares, about);
                 self.tell(Tone::Info, &said);
             }
         }
@@ -663,15 +663,15 @@ fn white_cp(s: &Score) -> f64 {
 
 /// The hint on the message line: "hint for black: e7e5 (about even, depth 3); Esc hides
 /// it" (who stands better after it; the numbers are in the probabilities pane), first
-/// the chance that it happens when its measurement may stop it ("g5xf7 (happens with a
-/// 50% chance; …)"), or for a move of the opening book "hint for black: e7e5 (a main
+/// what a quantum move or one that may not happen does ("a3c3^b5 (merge: the knight on
+/// a3 and c3 comes together on b5; …)"), or for a move of the opening book "hint for black: e7e5 (a main
 /// line of the opening); Esc hides it".
 fn hint_words(
     side: Color,
     mv: &str,
     from_book: bool,
     score: Option<&Score>,
-    chance: Option<f64>,
+    about: Option<String>,
 ) -> String {
     if from_book {
         return format!(
@@ -679,10 +679,7 @@ fn hint_words(
             side.name()
         );
     }
-    let mut words: Vec<String> = chance
-        .map(|p| format!("happens with a {}% chance", percent(p)))
-        .into_iter()
-        .collect();
+    let mut words: Vec<String> = about.into_iter().collect();
     if let Some(s) = score.filter(|s| s.purpose == ThinkingFor::Hint) {
         let white = expected::from_side(s.centipawns, s.side);
         words.push(format!("{}, depth {}", expected::verdict(white), s.depth));
@@ -765,24 +762,31 @@ mod tests {
     }
 
     #[test]
-    fn a_hint_says_the_chance_of_a_move_that_may_not_happen_first() {
+    fn a_hint_says_what_a_quantum_move_does_first() {
         let score = Score {
             centipawns: 10.0,
             side: Color::White,
             depth: 2,
             purpose: ThinkingFor::Hint,
         };
+        let merge = "merge: the knight on a3 and c3 comes together on b5";
         assert_eq!(
-            hint_words(Color::White, "c3xd5", false, Some(&score), Some(0.5)),
-            "hint for white: c3xd5 (happens with a 50% chance; about even, depth 2); Esc hides it"
+            hint_words(
+                Color::White,
+                "a3c3^b5",
+                false,
+                Some(&score),
+                Some(merge.into())
+            ),
+            format!("hint for white: a3c3^b5 ({merge}; about even, depth 2); Esc hides it")
         );
         assert_eq!(
             hint_words(Color::White, "e2e4", false, Some(&score), None),
             "hint for white: e2e4 (about even, depth 2); Esc hides it"
         );
         assert_eq!(
-            hint_words(Color::Black, "c3xd5", false, None, Some(0.25)),
-            "hint for black: c3xd5 (happens with a 25% chance); Esc hides it"
+            hint_words(Color::Black, "a3c3^b5", false, None, Some(merge.into())),
+            format!("hint for black: a3c3^b5 ({merge}); Esc hides it")
         );
         assert_eq!(
             hint_words(Color::Black, "e7e5", false, None, None),

@@ -287,7 +287,7 @@ fn both_sides_play_with_a_pause_key() {
 }
 
 #[test]
-fn a_hint_that_may_not_happen_says_its_chance() {
+fn a_hint_that_may_not_happen_says_what_it_does_and_its_chance() {
     // The rook is on d8 or d2: taking the boxed-in king on h8 happens only if it is on d8.
     let mut g =
         Game::from_fen("7k/p5pp/8/8/8/8/8/3RK3 w - - 0 1", GameOptions::default()).expect("FEN");
@@ -301,7 +301,9 @@ fn a_hint_that_may_not_happen_says_its_chance() {
     assert_eq!(mv, "d8xh8", "{}", a.message().text);
     let said = &a.message().text;
     assert!(
-        said.starts_with("hint for white: d8xh8 (happens with a 50% chance; "),
+        said.starts_with(
+            "hint for white: d8xh8 (capture: the rook on d8 takes on h8; happens with a 50% chance; "
+        ),
         "{said}"
     );
 }
