@@ -1,5 +1,6 @@
 //! Haft Schroedinger Chess benchmarks: full legal-move generation at the start and in a
-//! middlegame (target: 50 ms each), the census of type shares, and the per-move update
+//! middlegame (target: 50 ms each), the census of type shares (after two plies, with
+//! most worlds still open, and in the middlegame), and the per-move update
 //! (a move played, with everything the next position needs, then taken back).
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -43,10 +44,12 @@ fn legal_moves(c: &mut Criterion) {
 }
 
 fn census(c: &mut Criterion) {
-    let (_, worlds) = position(MIDDLEGAME);
-    c.bench_function("haft/census/middlegame", |b| {
-        b.iter(|| Census::new(black_box(&worlds)))
-    });
+    for (name, moves) in [("start", "e2e4 e7e5"), ("middlegame", MIDDLEGAME)] {
+        let (_, worlds) = position(moves);
+        c.bench_function(&format!("haft/census/{name}"), |b| {
+            b.iter(|| Census::new(black_box(&worlds)))
+        });
+    }
 }
 
 fn play(c: &mut Criterion) {

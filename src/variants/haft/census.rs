@@ -1,6 +1,6 @@
 //! What the consistent worlds say about each piece: in how many of them it has each type.
 
-use super::arrangements::{self, ORIGINALS};
+use super::arrangements::{self, ArrangementSet, ORIGINALS};
 use super::board::side;
 use super::types::{index, TypeSet, MAJORS};
 use super::worlds::{Worlds, SLOTS};
@@ -15,27 +15,55 @@ pub struct Census {
     weights: [[[f64; 5]; SLOTS]; 2],
 }
 
+/// For one row of a side's type sets, the arrangements fitting it counted by their king
+/// slot, then by slot and type: `n[king][slot][type bit]`.
+type RowCounts = [[[u64; 5]; ORIGINALS]; ORIGINALS];
+
+fn row_counts(allowed: &ArrangementSet) -> RowCounts {
+    let mut n = [[[0; 5]; ORIGINALS]; ORIGINALS];
+    for a in allowed.iter() {
+        let by_slot = &mut n[arrangements::king_slot(a)];
+        for (slot, types) in by_slot.iter_mut().enumerate() {
+            types[arrangements::type_index(a, slot)] += 1;
+        }
+    }
+    n
+}
+
 impl Census {
-    /// Counts `worlds`.
+    /// Counts `worlds`. A side's rows (one per enemy king) are mostly alike, so each
+    /// distinct row's arrangements are counted once, by king, slot and type, and then
+    /// weighed by the other side's worlds for each king.
     pub fn new(worlds: &Worlds) -> Census {
         let counts = worlds.king_counts();
         let mut weights = [[[0.0; 5]; SLOTS]; 2];
         for color in [Color::White, Color::Black] {
             let out = &mut weights[side(color)];
+            let mut seen: Vec<([TypeSet; ORIGINALS], RowCounts)> = Vec::new();
             for enemy_king in 0..ORIGINALS {
                 let Some(allowed) = worlds.allowed(color, enemy_king) else {
                     continue;
                 };
+                let key: [TypeSet; ORIGINALS] =
+                    std::array::from_fn(|slot| worlds.types(color, enemy_king, slot));
+                let n = match seen.iter().find(|(k, _)| *k == key) {
+                    Some((_, n)) => n,
+                    None => {
+                        seen.push((key, row_counts(&allowed)));
+                        &seen.last().expect("just pushed").1
+                    }
+                };
                 let mut row_weight = 0.0;
-                for a in allowed.iter() {
-                    let king = arrangements::king_slot(a);
+                for (king, by_slot) in n.iter().enumerate() {
                     let w = counts.get(color.opposite(), enemy_king, king) as f64;
                     if w == 0.0 {
                         continue;
                     }
-                    row_weight += w;
-                    for (slot, types) in out.iter_mut().enumerate().take(ORIGINALS) {
-                        types[arrangements::type_index(a, slot)] += w;
+                    row_weight += w * by_slot[0].iter().sum::<u64>() as f64;
+                    for (types, counted) in out.iter_mut().zip(by_slot) {
+                        for (t, &c) in types.iter_mut().zip(counted) {
+                            *t += w * c as f64;
+                        }
                     }
                 }
                 for (slot, types) in out

@@ -62,12 +62,17 @@ impl SideTypes {
             .then(|| arrangements::allowed(&row[..ORIGINALS]))
     }
 
-    /// `n[king][enemy_king]`: arrangements with this king, given the enemy king.
+    /// `n[king][enemy_king]`: arrangements with this king, given the enemy king (a row
+    /// like an earlier one is counted once).
     fn king_counts(&self) -> [[u64; ORIGINALS]; ORIGINALS] {
         let mut n = [[0; ORIGINALS]; ORIGINALS];
         let king = TypeSet::of(Kind::King);
         for k in 0..ORIGINALS {
-            if let Some(allowed) = self.allowed(k) {
+            if let Some(j) = (0..k).find(|&j| self.rows[j] == self.rows[k]) {
+                for row in n.iter_mut() {
+                    row[k] = row[j];
+                }
+            } else if let Some(allowed) = self.allowed(k) {
                 for (own_king, row) in n.iter_mut().enumerate() {
                     row[k] = allowed.and_count(arrangements::with_types(own_king, king));
                 }
