@@ -5,7 +5,7 @@
 //!
 //! * a won or lost game, or a score the search proved to be one (within
 //!   [`MAX_PLY`] plies of `±WIN`: a king captured with certainty on its line), is
-//!   exactly 1 or 0; a drawn game is 0.5;
+//!   exactly 1 or 0, and nothing else is (at most [`UNPROVED`]); a drawn game is 0.5;
 //! * any other score `s` (centipawns for White) gives
 //!   `0.5 + 0.5 * (MATERIAL * tanh(s / SCALE) + (1 - MATERIAL) * clamp(s / KING))`:
 //!   a steep part that saturates after a few pieces (as a chess player counts a piece
@@ -30,6 +30,11 @@ pub const SCALE: f64 = 400.0;
 /// The weight of the material part (the rest is linear in the king's scale).
 pub const MATERIAL: f64 = 0.6;
 
+/// The most White's expected result is for a score the search has not proved (1 minus
+/// it the least): a shot at a king that may fail is never written as a won game, though
+/// the king's part of the curve saturates at [`KING`].
+pub const UNPROVED: f64 = 0.99;
+
 /// White's expected result for a score of `white_cp` centipawns for White.
 pub fn from_white(white_cp: f64) -> f64 {
     let proved = WIN - MAX_PLY as f64;
@@ -40,7 +45,8 @@ pub fn from_white(white_cp: f64) -> f64 {
     } else {
         let material = (white_cp / SCALE).tanh();
         let king = (white_cp / KING).clamp(-1.0, 1.0);
-        0.5 + 0.5 * (MATERIAL * material + (1.0 - MATERIAL) * king)
+        (0.5 + 0.5 * (MATERIAL * material + (1.0 - MATERIAL) * king))
+            .clamp(1.0 - UNPROVED, UNPROVED)
     }
 }
 
@@ -133,6 +139,11 @@ mod tests {
         assert_eq!(verdict(from_white(500.0)), "white is winning");
         assert_eq!(verdict(from_white(-KING / 2.0)), "black is winning");
         assert_eq!(verdict(from_white(WIN - 5.0)), "white wins by force");
+        // A capture of the king at an even chance is worth half a won game, 15,000 cp:
+        // winning, not won.
+        assert_eq!(verdict(from_white(WIN / 2.0)), "white is winning");
+        assert_eq!(verdict(from_white(-WIN / 2.0)), "black is winning");
+        assert_eq!(words(from_white(WIN / 2.0)), "0.99");
         assert_eq!(
             verdict(from_side(WIN - 5.0, Color::Black)),
             "black wins by force"
