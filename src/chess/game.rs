@@ -349,11 +349,12 @@ impl Game {
         Ok((child, applied.measurement.map(|m| m.p1)))
     }
 
-    /// `text` explained before it is played, on a copy (whose measurement draws an
-    /// answer: read what does not depend on it, the move's kind and the chance that it
-    /// happens, as [`Explained::foresight`] does). What a hint says of its move.
+    /// `text` explained before it is played, on a [`Game::detached`] copy (whose
+    /// measurement draws an answer: read what does not depend on it, the move's kind and
+    /// the chance that it happens, as [`Explained::foresight`] does). What a hint says of
+    /// its move.
     pub fn foresee(&self, text: &MoveText) -> Result<Explained, MoveError> {
-        let mut copy = self.clone();
+        let mut copy = self.detached();
         let mut text = *text;
         text.outcome = None;
         let played = copy.play_text(&text.to_string(), &text)?;

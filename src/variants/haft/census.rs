@@ -39,19 +39,22 @@ impl Census {
         let mut weights = [[[0.0; 5]; SLOTS]; 2];
         for color in [Color::White, Color::Black] {
             let out = &mut weights[side(color)];
-            let mut seen: Vec<([TypeSet; ORIGINALS], RowCounts)> = Vec::new();
+            // Each distinct row (promoted slots included: one left without a type rules
+            // the row out) with its counts, worked out once.
+            let mut seen: Vec<([TypeSet; SLOTS], Option<RowCounts>)> = Vec::new();
             for enemy_king in 0..ORIGINALS {
-                let Some(allowed) = worlds.allowed(color, enemy_king) else {
-                    continue;
-                };
-                let key: [TypeSet; ORIGINALS] =
+                let key: [TypeSet; SLOTS] =
                     std::array::from_fn(|slot| worlds.types(color, enemy_king, slot));
-                let n = match seen.iter().find(|(k, _)| *k == key) {
-                    Some((_, n)) => n,
+                let i = match seen.iter().position(|(k, _)| *k == key) {
+                    Some(i) => i,
                     None => {
-                        seen.push((key, row_counts(&allowed)));
-                        &seen.last().expect("just pushed").1
+                        let counted = worlds.allowed(color, enemy_king).map(|a| row_counts(&a));
+                        seen.push((key, counted));
+                        seen.len() - 1
                     }
+                };
+                let Some(n) = &seen[i].1 else {
+                    continue;
                 };
                 let mut row_weight = 0.0;
                 for (king, by_slot) in n.iter().enumerate() {
