@@ -65,6 +65,29 @@ pub fn choose(game: &Game, seed: u64) -> Option<String> {
     SeededRng::new(seed).choose(&legal).cloned()
 }
 
+/// A move for `game` chosen by `seed` among every standard move the book holds sound
+/// there: the position's book moves and the moves into a position the book holds (the
+/// other side's replies it was made with, within 50 cp of the best); `None` when there
+/// is none. For matches between engines: their games would otherwise repeat the book's
+/// one line per position (docs/engine.md).
+pub fn choose_varied(game: &Game, seed: u64) -> Option<String> {
+    let own: Vec<String> = key(game)
+        .and_then(|k| book().get(k.as_str()))
+        .map(|moves| moves.iter().filter_map(|m| canonical(game, m)).collect())
+        .unwrap_or_default();
+    let into_book = legal_moves(game.state(), false)
+        .into_iter()
+        .filter(|m| matches!(m.text.shape, Shape::Standard { .. }))
+        .map(|m| m.text.to_string())
+        .filter(|mv| !own.contains(mv))
+        .filter(|mv| {
+            let mut next = game.detached();
+            next.play(mv).is_ok() && key(&next).is_some_and(|k| book().contains_key(k.as_str()))
+        });
+    let sound: Vec<String> = own.iter().cloned().chain(into_book).collect();
+    SeededRng::new(seed).choose(&sound).cloned()
+}
+
 /// Whether `mv` (canonical notation) is one of the book's moves in `game`'s position: a
 /// move the computer at a level with the book plays there without searching.
 pub fn is_book_move(game: &Game, mv: &str) -> bool {
@@ -148,6 +171,28 @@ mod tests {
         let odd = game(&["a2a3", "h7h6", "h2h4", "a7a5"]);
         assert!(key(&odd).is_some());
         assert_eq!(choose(&odd, 1), None);
+    }
+
+    #[test]
+    fn varied_choices_are_sound_moves_the_book_knows() {
+        // After 1.e4 the book holds one answer for Black; varied, Black also plays the
+        // replies the book was made with for White's side.
+        let g = game(&["e2e4"]);
+        let varied: std::collections::HashSet<String> =
+            (0..64).filter_map(|s| choose_varied(&g, s)).collect();
+        assert!(varied.len() >= 3, "{varied:?}");
+        for mv in &varied {
+            let mut next = g.detached();
+            next.play(mv).unwrap();
+            let known =
+                is_book_move(&g, mv) || key(&next).is_some_and(|k| book().contains_key(k.as_str()));
+            assert!(known, "{mv} is not a move the book knows");
+        }
+        assert!(!varied.contains("a7a5"), "not a sound reply");
+        // Out of the book and with a split piece: nothing.
+        assert_eq!(choose_varied(&game(&["g1^f3h3"]), 1), None);
+        let odd = game(&["a2a3", "h7h6", "h2h4", "a7a5"]);
+        assert_eq!(choose_varied(&odd, 1), None);
     }
 
     #[test]

@@ -52,6 +52,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "CP", default_value_t = UciSettings::default().margin_cp,
           value_parser = clap::value_parser!(i64).range(0..=10_000))]
     pub uci_vary_cp: i64,
+    /// engine: players (levels 2 to 5, which open from the book) choose each of their
+    /// first N moves at random among the sound moves the opening book knows for the
+    /// position, by the seed (0: the book's own line), so that games between engines
+    /// differ.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub book_vary: u32,
     /// Print one JSON object (with every game's moves) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -110,6 +116,7 @@ fn play_match(args: &MatchArgs) -> Result<String, MatchError> {
         backend: args.backend,
         jobs: args.jobs,
         clock: args.clock.and_then(|c| c.0),
+        book_vary: args.book_vary,
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(

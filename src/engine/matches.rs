@@ -58,6 +58,10 @@ pub struct MatchOptions {
     /// player whose clock runs out before it answers loses on time; the time the
     /// simulator takes to play a move is on nobody's clock.
     pub clock: Option<TimeControl>,
+    /// Engine players with an opening book choose each of their first this many moves
+    /// at random among the sound moves the book knows (0: the book's own line), so that
+    /// games between engines do not repeat one another.
+    pub book_vary: u32,
 }
 
 /// How one game ended, for the first player.
@@ -454,8 +458,10 @@ fn play_game(
     setup.options.backend = opts.backend;
     let mut board = new_game(&setup)?;
     let mut players = [
-        opts.first.build(mix(opts.seed, index, 1)),
-        opts.second.build(mix(opts.seed, index, 2)),
+        opts.first
+            .build_varied(mix(opts.seed, index, 1), opts.book_vary),
+        opts.second
+            .build_varied(mix(opts.seed, index, 2), opts.book_vary),
     ];
     let mut moves = Vec::new();
     let mut tallies = [Tally::default(); 2];
@@ -781,6 +787,7 @@ mod tests {
             backend: BackendKind::Sparse,
             jobs: 1,
             clock: None,
+            book_vary: 0,
         };
         let mut seen = 0;
         let r = run_match(&opts, &mut |_| seen += 1).unwrap();
@@ -800,6 +807,32 @@ mod tests {
     }
 
     #[test]
+    fn engines_varying_the_book_play_different_openings() {
+        let openings = |book_vary| {
+            let opts = MatchOptions {
+                first: PlayerSpec::Engine(2),
+                second: PlayerSpec::Engine(2),
+                games: 8,
+                seed: 11,
+                max_plies: 6,
+                adjudicate_below: 0.01,
+                variant: RuleSet::Quantum,
+                backend: BackendKind::Sparse,
+                jobs: 2,
+                clock: None,
+                book_vary,
+            };
+            let r = run_match(&opts, &mut |_| {}).unwrap();
+            let lines: std::collections::HashSet<Vec<String>> =
+                r.games.into_iter().map(|g| g.moves).collect();
+            lines.len()
+        };
+        // The book's own line differs by White's first move only (four of them).
+        assert!(openings(0) <= 4, "{}", openings(0));
+        assert!(openings(3) >= 6, "{}", openings(3));
+    }
+
+    #[test]
     fn games_played_at_once_are_the_games_played_in_turn() {
         let opts = MatchOptions {
             first: PlayerSpec::Greedy,
@@ -812,6 +845,7 @@ mod tests {
             backend: BackendKind::Sparse,
             jobs: 1,
             clock: None,
+            book_vary: 0,
         };
         let one = run_match(&opts, &mut |_| {}).unwrap();
         let mut heard = Vec::new();

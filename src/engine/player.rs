@@ -274,6 +274,9 @@ pub struct Engine {
     name: String,
     /// Whether it plays from the opening book ([`super::book`]): levels 2 to 5.
     book: bool,
+    /// For this many moves of each side it chooses among every sound move the book
+    /// knows ([`book::choose_varied`]), not only the book's own (0: never).
+    book_vary: u32,
 }
 
 impl Engine {
@@ -283,6 +286,7 @@ impl Engine {
             limits: level::limits(level, seed),
             name: level::name(level),
             book: level::uses_book(level),
+            book_vary: 0,
         }
     }
 
@@ -293,6 +297,17 @@ impl Engine {
             limits: level::limits_in_play(level, seed),
             name: level::name(level),
             book: level::uses_book(level),
+            book_vary: 0,
+        }
+    }
+
+    /// The same engine choosing each of its first `moves` moves (counted for both
+    /// sides, as a game's move numbers) at random among the sound moves the book knows,
+    /// while it plays from the book: varied openings for matches between engines.
+    pub fn varying(self, moves: u32) -> Engine {
+        Engine {
+            book_vary: moves,
+            ..self
         }
     }
 
@@ -302,6 +317,7 @@ impl Engine {
             limits: level::timed(time, seed),
             name: format!("qchess {} ms", time.as_millis()),
             book: true,
+            book_vary: 0,
         }
     }
 }
@@ -315,7 +331,15 @@ impl Player for Engine {
     /// search of their own yet: the engine plays them greedily.
     fn think(&mut self, game: &dyn Playable) -> Thinking {
         let seed = move_seed(self.limits.seed, game.ply());
-        let from_book = || game.quantum().and_then(|g| book::choose(g, seed));
+        let vary = game.ply() / 2 < self.book_vary as usize;
+        let from_book = || {
+            let g = game.quantum()?;
+            if vary {
+                book::choose_varied(g, seed)
+            } else {
+                book::choose(g, seed)
+            }
+        };
         if let Some(mv) = self.book.then(from_book).flatten() {
             return Thinking::done(Ok(Choice {
                 mv,

@@ -111,6 +111,15 @@ impl PlayerSpec {
         }
     }
 
+    /// As [`PlayerSpec::build`]; an engine with a book varies its first `book_vary`
+    /// moves ([`Engine::varying`]), the other players are unchanged.
+    pub fn build_varied(&self, seed: u64, book_vary: u32) -> Box<dyn Player> {
+        match self {
+            PlayerSpec::Engine(l) => Box::new(Engine::at_level(*l, seed).varying(book_vary)),
+            other => other.build(seed),
+        }
+    }
+
     /// The same player, a UCI engine searching as `settings` say (the others unchanged).
     pub fn with_uci(self, settings: &UciSettings) -> PlayerSpec {
         match self {

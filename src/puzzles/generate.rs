@@ -125,6 +125,7 @@ pub fn generate(
             backend: BackendKind::Sparse,
             jobs: opts.jobs,
             clock: None,
+            book_vary: 0,
         },
         &mut |_| {},
     )?;

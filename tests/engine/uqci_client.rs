@@ -503,6 +503,7 @@ fn clocked_match(
         backend: qchess::quantum::BackendKind::Sparse,
         jobs: 1,
         clock: Some(clock.parse().unwrap()),
+        book_vary: 0,
     };
     run_match(&opts, &mut |_| {}).unwrap()
 }
@@ -554,6 +555,7 @@ fn a_game_whose_engine_cannot_start_is_left_out_of_the_score() {
         backend: qchess::quantum::BackendKind::Sparse,
         jobs: 1,
         clock: None,
+        book_vary: 0,
     };
     let r = run_match(&opts, &mut |_| {}).unwrap();
     assert_eq!((r.played(), r.draws), (1, 1), "{r:?}");
@@ -603,6 +605,7 @@ fn qchess_at_1_0_never_flags_over_ten_games_against_random() {
         backend: qchess::quantum::BackendKind::Sparse,
         jobs: 1,
         clock: Some("1+0".parse().unwrap()),
+        book_vary: 0,
     };
     let r = run_match(&opts, &mut |_| {}).unwrap();
     for g in &r.games {
