@@ -1,7 +1,10 @@
 //! Judging a game's positions: the engine searches the position before every ply (and
 //! the last one), on several threads, each position on its own; the move played is
 //! searched alone at the same depth when it is not the engine's best, so that its loss
-//! compares two values of the same search.
+//! compares two values of the same search. Where the line of either holds a move that
+//! measures with a chance either way, the first such move's outcomes are searched each
+//! and weighed by their chances as results: a chance of the king's capture counts as
+//! that chance of a lost game, not as the engine's centipawns.
 //!
 //! Quantum Chess is judged by the engine's search at a level (deterministic: the same
 //! game gives the same review on any machine) or for a time per position. The other
@@ -17,7 +20,7 @@ use super::expected::{from_side, of_status, rounded};
 use super::{Judged, Review};
 use crate::chess::{notation, Game};
 use crate::engine::level;
-use crate::engine::search::{search, search_among, Limits};
+use crate::engine::search::{search, search_among, Limits, Report};
 use crate::engine::variant::move_values_after_reply;
 use crate::game::{new_game, Playable};
 use std::collections::VecDeque;
@@ -218,12 +221,8 @@ fn judge_quantum(
     stop: &AtomicBool,
     judged: &mut Judged,
 ) -> Option<()> {
-    let side = g.to_move();
-    let report = search(g, limits, stop, &mut |_| {});
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    judged.expected = from_side(report.info.score, side);
+    let (expected, report) = best_value(g, limits, stop)?;
+    judged.expected = expected;
     judged.best = report.best.clone();
     judged.line = report.info.pv.clone();
     let Some(played) = played.and_then(|t| notation::parse(t).ok()) else {
@@ -242,13 +241,112 @@ fn judge_quantum(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        alone.best.map(|_| from_side(alone.info.score, side))
+        match alone.best {
+            Some(_) => Some(line_value(g, &alone, limits, stop)?),
+            None => None,
+        }
     };
     Some(())
 }
 
+/// The judge's view of `g` (a game going on): its search, and White's expected result
+/// with the best move ([`line_value`]). `None` when stopped.
+fn best_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<(f64, Report)> {
+    let report = search(g, limits, stop, &mut |_| {});
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some((line_value(g, &report, limits, stop)?, report))
+}
+
+/// White's expected result of the line a search of `g` found: the search's score,
+/// except where a move of the line within its full plies measures with a chance either
+/// way. Then, at the first such move, its outcomes are searched each (as deep as the
+/// line's search saw past that move) and weighed by their chances as results, not as
+/// centipawns: a 50%
+/// shot at a certain king is half a won game plus half of what is left if it fails,
+/// where the engine's score (half of a won game's 30,000 cp) reads as won. `None` when
+/// stopped.
+fn line_value(g: &Game, report: &Report, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
+    let score = from_side(report.info.score, g.to_move());
+    let mut at = g.detached();
+    // Within the search's full plies only (the first move always): past them the line
+    // is the search's captures only, and a full search of an outcome there would see
+    // further than the line's own search did.
+    let full = (limits.depth.max(2) - 1) as usize;
+    for (plies, mv) in report.info.pv.iter().take(full).enumerate() {
+        let Some(text) = notation::parse(mv)
+            .ok()
+            .map(|t| notation::MoveText { outcome: None, ..t })
+        else {
+            return Some(score);
+        };
+        let Some(mut outcomes) = outcomes(&at, &text.to_string()) else {
+            return Some(score);
+        };
+        if outcomes.len() > 1 {
+            let past = Limits {
+                depth: limits.depth.saturating_sub(plies as u32 + 1).max(1),
+                ..*limits
+            };
+            let mut total = 0.0;
+            for (position, chance) in outcomes {
+                total += chance * searched_value(&position, &past, stop)?;
+            }
+            return Some(total);
+        }
+        at = outcomes.remove(0).0;
+    }
+    Some(score)
+}
+
+/// White's expected result of `g` by its search's score (the result when the game is
+/// over). `None` when stopped.
+fn searched_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
+    if let Some(result) = of_status(g.status()) {
+        return Some(result);
+    }
+    let report = search(g, limits, stop, &mut |_| {});
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(from_side(report.info.score, g.to_move()))
+}
+
+/// The positions `mv` leads to from `g`, each with its chance: one for a move whose
+/// answer is certain (or that asks nothing), both outcomes for a move that measures
+/// with a chance either way (the outcome written on `mv`, if any, first). `None` when
+/// the move does not play.
+fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
+    let mut first = g.detached();
+    let (outcome, p1) = {
+        let played = first.play(mv).ok()?;
+        (played.outcome, played.p1)
+    };
+    let (Some(outcome), Some(p1)) = (outcome, p1) else {
+        return Some(vec![(first, 1.0)]);
+    };
+    let chance = if outcome { p1 } else { 1.0 - p1 };
+    if chance >= 1.0 - CERTAIN {
+        return Some(vec![(first, 1.0)]);
+    }
+    let text = notation::parse(mv).ok()?;
+    let other_text = notation::MoveText {
+        outcome: Some(!outcome),
+        ..text
+    }
+    .to_string();
+    let mut other = g.detached();
+    other.play(&other_text).ok()?;
+    Some(vec![(first, chance), (other, 1.0 - chance)])
+}
+
+/// A chance this near 1 is a certainty (the simulator's rounding).
+const CERTAIN: f64 = 1e-9;
+
 /// For a move played with a measurement: the chance of the outcome drawn, and the
-/// position had the other been drawn, judged. `None` when stopped.
+/// position had the other been drawn, judged as a position of the game is. `None` when
+/// stopped.
 fn judge_other_outcome(
     p: &dyn Playable,
     played: &str,
@@ -282,13 +380,7 @@ fn judge_other_outcome(
     }
     judged.other_expected = Some(match (of_status(other.status()), other.quantum()) {
         (Some(result), _) => result,
-        (None, Some(g)) => {
-            let report = search(g, limits, stop, &mut |_| {});
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            from_side(report.info.score, g.to_move())
-        }
+        (None, Some(g)) => best_value(g, limits, stop)?.0,
         (None, None) => return Some(()),
     });
     Some(())

@@ -4,7 +4,7 @@
 use qchess::chess::{Color, GameOptions};
 use qchess::engine::{level, search};
 use qchess::game::{new_game, replay, Playable, RuleSet, Setup};
-use qchess::review::{moves_of, review, verdicts, Judge, Mark, Review};
+use qchess::review::{expected, moves_of, review, verdicts, Judge, Mark, Review};
 use std::sync::atomic::AtomicBool;
 
 fn game(fen: Option<&str>, moves: &[&str]) -> Box<dyn Playable> {
@@ -77,6 +77,36 @@ fn a_lucky_measurement_is_luck_not_a_mistake() {
         assert_eq!(before.drawn_chance, Some(0.5));
         assert!(before.other_expected.is_some());
     }
+}
+
+#[test]
+fn a_shot_at_the_king_counts_as_its_chance_of_winning() {
+    // At ply 2 White's best move is the coin toss on e8: half a won game, half a rook
+    // down. The engine's centipawns for it (half of a won game's 30,000) read as won.
+    let g = game(Some(GAMBLE), &["d1^d5h5", "a8a7"]);
+    let q = g.quantum().expect("quantum chess");
+    let stop = AtomicBool::new(false);
+    let cp = search(q, &level::limits(3, 0), &stop, &mut |_| {})
+        .info
+        .score;
+    assert!(expected::from_side(cp, Color::White) >= 0.99, "{cp}");
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    let shot = r.at(2).expect("ply 2 is judged");
+    assert_eq!(shot.best.as_deref(), Some("h5xe8"));
+    // The review mixes the outcomes as results: between a rook down (under 0.5) and a
+    // win (1), about their mean.
+    assert!(
+        shot.expected > 0.55 && shot.expected < 0.8,
+        "{}",
+        shot.expected
+    );
+    // Black's a8a7 left White that, not a won game; the split before it is judged the
+    // same way.
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let let_stand = v[1].as_ref().expect("ply 2 is judged");
+    assert_eq!(let_stand.expected, shot.expected);
+    let split = r.at(1).expect("ply 1 is judged");
+    assert!(split.expected < 0.8, "{}", split.expected);
 }
 
 #[test]
