@@ -262,11 +262,10 @@ fn best_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<(f64, Repo
 /// White's expected result of the line a search of `g` found: the search's score,
 /// except where a move of the line within its full plies measures with a chance either
 /// way. Then, at the first such move, its outcomes are searched each (as deep as the
-/// line's search saw past that move) and weighed by their chances as results, not as
-/// centipawns: a 50%
-/// shot at a certain king is half a won game plus half of what is left if it fails,
-/// where the engine's score (half of a won game's 30,000 cp) reads as won. `None` when
-/// stopped.
+/// line's search saw past that move; a timed judge gives each the position's time) and
+/// weighed by their chances as results, not as centipawns: a 50% shot at a certain king
+/// is half a won game plus half of what is left if it fails, where the engine's score
+/// (half of a won game's 30,000 cp) reads as won. `None` when stopped.
 fn line_value(g: &Game, report: &Report, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
     let score = from_side(report.info.score, g.to_move());
     let mut at = g.detached();
