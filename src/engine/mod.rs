@@ -23,6 +23,7 @@ pub mod tally;
 pub mod tt;
 pub mod uci;
 pub mod variant;
+pub mod weighed;
 
 pub use player::{Choice, Event, Player, PlayerError, Thinking};
 pub use search::{search, search_among, Info, Limits, Report};

@@ -8,6 +8,7 @@ use super::book;
 use super::level;
 use super::search::{search, Info, Limits};
 use super::variant::greedy_variant;
+use super::weighed;
 use crate::chess::random::random_move;
 use crate::chess::{Color, Game};
 use crate::game::clock::ClockTimes;
@@ -27,6 +28,10 @@ pub struct Choice {
     pub info: Option<Info>,
     /// Whether the move came from the opening book (no search).
     pub from_book: bool,
+    /// White's expected result of the line chosen, its measurement weighed as results
+    /// ([`weighed::expected_of_line`]): from an engine playing a person; `None` from
+    /// the others and without a search.
+    pub expected: Option<f64>,
 }
 
 /// Why a player gave no move.
@@ -252,16 +257,21 @@ fn move_seed(seed: u64, ply: usize) -> u64 {
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Runs a search on its own thread for `game`.
-fn search_thread(game: &Game, limits: Limits) -> Thinking {
+/// Runs a search on its own thread for `game`; with `weigh`, the line's expected result
+/// too ([`Choice::expected`]).
+fn search_thread(game: &Game, limits: Limits, weigh: bool) -> Thinking {
     let root = game.detached();
     Thinking::spawn(move |stop, progress| {
         let report = search(&root, &limits, stop, progress);
+        let expected = weigh
+            .then(|| weighed::expected_of_line(&root, &report, &limits, stop))
+            .flatten();
         match report.best {
             Some(mv) => Ok(Choice {
                 mv,
                 info: Some(report.info),
                 from_book: false,
+                expected,
             }),
             None => Err(PlayerError::NoMove),
         }
@@ -277,6 +287,9 @@ pub struct Engine {
     /// For this many moves of each side it chooses among every sound move the book
     /// knows ([`book::choose_varied`]), not only the book's own (0: never).
     book_vary: u32,
+    /// Whether its answers carry the line's weighed expected result (a person reads
+    /// it; matches need only the move).
+    weighs: bool,
 }
 
 impl Engine {
@@ -287,17 +300,20 @@ impl Engine {
             name: level::name(level),
             book: level::uses_book(level),
             book_vary: 0,
+            weighs: false,
         }
     }
 
     /// The engine at `level` playing a person: as [`Engine::at_level`], answering
-    /// after [`level::play_cap`] at the latest.
+    /// after [`level::play_cap`] at the latest, its line's weighed expected result with
+    /// its move.
     pub fn in_play(level: u8, seed: u64) -> Engine {
         Engine {
             limits: level::limits_in_play(level, seed),
             name: level::name(level),
             book: level::uses_book(level),
             book_vary: 0,
+            weighs: true,
         }
     }
 
@@ -311,13 +327,15 @@ impl Engine {
         }
     }
 
-    /// The engine thinking `time` per move.
+    /// The engine thinking `time` per move (a person's opponent or hint: its line's
+    /// weighed expected result with its move).
     pub fn timed(time: Duration, seed: u64) -> Engine {
         Engine {
             limits: level::timed(time, seed),
             name: format!("qchess {} ms", time.as_millis()),
             book: true,
             book_vary: 0,
+            weighs: true,
         }
     }
 }
@@ -345,6 +363,7 @@ impl Player for Engine {
                 mv,
                 info: None,
                 from_book: true,
+                expected: None,
             }));
         }
         match game.quantum() {
@@ -354,6 +373,7 @@ impl Player for Engine {
                     seed,
                     ..self.limits
                 },
+                self.weighs,
             ),
             None => Thinking::done(greedy_variant(game, seed)),
         }
@@ -404,7 +424,7 @@ impl Player for Greedy {
             extend_checks: false,
             seed,
         };
-        search_thread(game, limits)
+        search_thread(game, limits, false)
     }
 }
 
@@ -438,6 +458,7 @@ impl Player for Random {
                     mv: mv.clone(),
                     info: None,
                     from_book: false,
+                    expected: None,
                 })
                 .ok_or(PlayerError::NoMove);
             return Thinking::done(answer);
@@ -447,6 +468,7 @@ impl Player for Random {
                 mv: text.to_string(),
                 info: None,
                 from_book: false,
+                expected: None,
             }),
             _ => Err(PlayerError::NoMove),
         };

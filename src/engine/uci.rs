@@ -154,6 +154,7 @@ impl Player for UciPlayer {
                 mv,
                 info: None,
                 from_book: false,
+                expected: None,
             }));
         }
         let settings = self.settings.clone();
@@ -191,6 +192,7 @@ impl Player for UciPlayer {
                         mv: mv.clone(),
                         info: line.as_ref().map(|l| info(l, started.elapsed())),
                         from_book: false,
+                        expected: None,
                     })
                     .ok_or_else(|| {
                         let all: Vec<&str> = tried.iter().map(|(m, _)| m.as_str()).collect();
@@ -215,6 +217,7 @@ fn without_board(game: &Game) -> Result<Choice, PlayerError> {
             mv,
             info: None,
             from_book: false,
+            expected: None,
         })
         .ok_or(PlayerError::NoMove)
 }
@@ -239,6 +242,7 @@ fn fallback(board: &classical::ClassicalBoard, root: &Game, pick: u64) -> Result
         mv,
         info: None,
         from_book: false,
+        expected: None,
     })
 }
 

@@ -140,6 +140,7 @@ pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerEr
             pv: vec![mv],
         }),
         from_book: false,
+        expected: None,
     })
 }
 

@@ -19,9 +19,9 @@
 use super::expected::{from_side, of_status, rounded};
 use super::{Judged, Review};
 use crate::chess::{notation, Game};
-use crate::engine::level;
 use crate::engine::search::{search, search_among, Limits, Report};
 use crate::engine::variant::move_values_after_reply;
+use crate::engine::{level, weighed};
 use crate::game::{new_game, Playable};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -242,7 +242,7 @@ fn judge_quantum(
             return None;
         }
         match alone.best {
-            Some(_) => Some(line_value(g, &alone, limits, stop)?),
+            Some(_) => Some(weighed::expected_of_line(g, &alone, limits, stop)?),
             None => None,
         }
     };
@@ -250,98 +250,14 @@ fn judge_quantum(
 }
 
 /// The judge's view of `g` (a game going on): its search, and White's expected result
-/// with the best move ([`line_value`]). `None` when stopped.
+/// with the best move ([`weighed::expected_of_line`]). `None` when stopped.
 fn best_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<(f64, Report)> {
     let report = search(g, limits, stop, &mut |_| {});
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    Some((line_value(g, &report, limits, stop)?, report))
+    Some((weighed::expected_of_line(g, &report, limits, stop)?, report))
 }
-
-/// White's expected result of the line a search of `g` found: the search's score,
-/// except where a move of the line within its full plies measures with a chance either
-/// way. Then, at the first such move, its outcomes are searched each (as deep as the
-/// line's search saw past that move; a timed judge gives each the position's time) and
-/// weighed by their chances as results, not as centipawns: a 50% shot at a certain king
-/// is half a won game plus half of what is left if it fails, where the engine's score
-/// (half of a won game's 30,000 cp) reads as won. `None` when stopped.
-fn line_value(g: &Game, report: &Report, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
-    let score = from_side(report.info.score, g.to_move());
-    let mut at = g.detached();
-    // Within the search's full plies only (the first move always): past them the line
-    // is the search's captures only, and a full search of an outcome there would see
-    // further than the line's own search did.
-    let full = (limits.depth.max(2) - 1) as usize;
-    for (plies, mv) in report.info.pv.iter().take(full).enumerate() {
-        let Some(text) = notation::parse(mv)
-            .ok()
-            .map(|t| notation::MoveText { outcome: None, ..t })
-        else {
-            return Some(score);
-        };
-        let Some(mut outcomes) = outcomes(&at, &text.to_string()) else {
-            return Some(score);
-        };
-        if outcomes.len() > 1 {
-            let past = Limits {
-                depth: limits.depth.saturating_sub(plies as u32 + 1).max(1),
-                ..*limits
-            };
-            let mut total = 0.0;
-            for (position, chance) in outcomes {
-                total += chance * searched_value(&position, &past, stop)?;
-            }
-            return Some(total);
-        }
-        at = outcomes.remove(0).0;
-    }
-    Some(score)
-}
-
-/// White's expected result of `g` by its search's score (the result when the game is
-/// over). `None` when stopped.
-fn searched_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
-    if let Some(result) = of_status(g.status()) {
-        return Some(result);
-    }
-    let report = search(g, limits, stop, &mut |_| {});
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    Some(from_side(report.info.score, g.to_move()))
-}
-
-/// The positions `mv` leads to from `g`, each with its chance: one for a move whose
-/// answer is certain (or that asks nothing), both outcomes for a move that measures
-/// with a chance either way (the outcome written on `mv`, if any, first). `None` when
-/// the move does not play.
-fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
-    let mut first = g.detached();
-    let (outcome, p1) = {
-        let played = first.play(mv).ok()?;
-        (played.outcome, played.p1)
-    };
-    let (Some(outcome), Some(p1)) = (outcome, p1) else {
-        return Some(vec![(first, 1.0)]);
-    };
-    let chance = if outcome { p1 } else { 1.0 - p1 };
-    if chance >= 1.0 - CERTAIN {
-        return Some(vec![(first, 1.0)]);
-    }
-    let text = notation::parse(mv).ok()?;
-    let other_text = notation::MoveText {
-        outcome: Some(!outcome),
-        ..text
-    }
-    .to_string();
-    let mut other = g.detached();
-    other.play(&other_text).ok()?;
-    Some(vec![(first, chance), (other, 1.0 - chance)])
-}
-
-/// A chance this near 1 is a certainty (the simulator's rounding).
-const CERTAIN: f64 = 1e-9;
 
 /// For a move played with a measurement: the chance of the outcome drawn, and the
 /// position had the other been drawn, judged as a position of the game is. `None` when

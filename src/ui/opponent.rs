@@ -195,6 +195,17 @@ pub struct Score {
     pub depth: u32,
     /// From a hint, else from the computer's own search.
     pub purpose: ThinkingFor,
+    /// White's expected result of the line found, its measurement weighed as results
+    /// (the search's answer); `None` while it runs.
+    pub weighed: Option<f64>,
+}
+
+impl Score {
+    /// White's expected result: the answer's weighed one, else the score's.
+    pub fn white(&self) -> f64 {
+        self.weighed
+            .unwrap_or_else(|| expected::from_side(self.centipawns, self.side))
+    }
 }
 
 /// The pause between the computer's moves when it plays both sides, so a person can
@@ -453,18 +464,24 @@ impl Computer {
                         side: t.side,
                         depth: i.depth,
                         purpose: t.purpose,
+                        weighed: None,
                     });
                     t.info = Some(i);
                 }
                 Event::Done(choice) => {
                     let t = self.thought.take()?;
                     match &choice {
-                        Ok(Choice { info: Some(i), .. }) => {
+                        Ok(Choice {
+                            info: Some(i),
+                            expected,
+                            ..
+                        }) => {
                             self.score = Some(Score {
                                 centipawns: i.score,
                                 side: t.side,
                                 depth: i.depth,
                                 purpose: t.purpose,
+                                weighed: *expected,
                             })
                         }
                         // A move without a search (the opening book): an earlier hint's
@@ -635,15 +652,14 @@ pub(super) fn tick(screen: &mut impl Plays) -> bool {
 }
 
 /// The score as the probabilities pane shows it, always from White's side: who stands
-/// better, White's expected result ([`crate::review::expected`], the mapping a review
-/// uses) and the centipawns: "about even (0.53 for white, +35 cp; black's search, depth
-/// 2)".
+/// better, White's expected result ([`Score::white`]: as a review values a line) and
+/// the centipawns: "about even (0.53 for white, +35 cp; black's search, depth 2)".
 pub fn score_words(s: &Score) -> String {
     let from = match s.purpose {
         ThinkingFor::Hint => "hint".to_string(),
         ThinkingFor::Move => format!("{}'s search", s.side.name()),
     };
-    let white = expected::from_side(s.centipawns, s.side);
+    let white = s.white();
     format!(
         "{} ({} for white, {:+} cp; {from}, depth {})",
         expected::verdict(white),
@@ -681,7 +697,7 @@ fn hint_words(
     }
     let mut words: Vec<String> = about.into_iter().collect();
     if let Some(s) = score.filter(|s| s.purpose == ThinkingFor::Hint) {
-        let white = expected::from_side(s.centipawns, s.side);
+        let white = s.white();
         words.push(format!("{}, depth {}", expected::verdict(white), s.depth));
     }
     let words = if words.is_empty() {
@@ -718,6 +734,7 @@ mod tests {
                 mv: "e7e5".into(),
                 info: Some(sent),
                 from_book: false,
+                expected: None,
             })
         });
         c.start(ThinkingFor::Move, Color::Black, 1, thinking);
@@ -768,6 +785,7 @@ mod tests {
             side: Color::White,
             depth: 2,
             purpose: ThinkingFor::Hint,
+            weighed: None,
         };
         let merge = "merge: the knight on a3 and c3 comes together on b5";
         assert_eq!(

@@ -331,6 +331,7 @@ impl UqciPlayer {
                     mv,
                     info: last,
                     from_book: false,
+                    expected: None,
                 })
             })
         })

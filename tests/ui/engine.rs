@@ -306,6 +306,12 @@ fn a_hint_that_may_not_happen_says_what_it_does_and_its_chance() {
         ),
         "{said}"
     );
+    // Half a won game and half a rook against three pawns: winning, not 0.99 (the
+    // engine's 15,000 cp for the coin toss read on the curve alone).
+    let score = a.computer().score().expect("the hint's score");
+    let white = score.white();
+    assert!((0.6..0.9).contains(&white), "{white}");
+    assert!(score.centipawns > 10_000.0, "{}", score.centipawns);
 }
 
 #[test]
