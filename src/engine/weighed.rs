@@ -13,11 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// White's expected result of the line a search of `g` found (`report`, searched with
 /// `limits`): the search's score, except where a move of the line within its full plies
 /// measures with a chance either way. Then, at the first such move, its outcomes are
-/// searched each (as deep as the line's search saw past that move; a timed search gives
-/// each its time) and weighed by their chances as results, not as centipawns: a 50%
-/// shot at a certain king is half a won game plus half of what is left if it fails,
-/// where the engine's score (half of a won game's 30,000 cp) reads as won. `None` when
-/// stopped.
+/// searched each (as deep as the line's search saw past that move, with a quarter of
+/// its budget: [`OUTCOME_SHARE`]) and weighed by their chances as results, not as
+/// centipawns: a 50% shot at a certain king is half a won game plus half of what is
+/// left if it fails, where the engine's score (half of a won game's 30,000 cp) reads as
+/// won. `None` when stopped.
 pub fn expected_of_line(
     g: &Game,
     report: &Report,
@@ -43,6 +43,9 @@ pub fn expected_of_line(
         if outcomes.len() > 1 {
             let past = Limits {
                 depth: limits.depth.saturating_sub(plies as u32 + 1).max(1),
+                nodes: limits.nodes.map(|n| n / OUTCOME_SHARE),
+                work: limits.work.map(|w| w / OUTCOME_SHARE),
+                movetime: limits.movetime.map(|t| t / OUTCOME_SHARE as u32),
                 ..*limits
             };
             let mut total = 0.0;
@@ -97,5 +100,57 @@ fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
     Some(vec![(first, chance), (other, 1.0 - chance)])
 }
 
+/// Each outcome's search has this share of the line's budget of work and time (both
+/// together at most half again the search that found the line: a person waits for it).
+const OUTCOME_SHARE: u64 = 4;
+
 /// A chance this near 1 is a certainty (the simulator's rounding).
 const CERTAIN: f64 = 1e-9;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::GameOptions;
+    use crate::engine::level;
+
+    fn judged(fen: &str, moves: &[&str], lvl: u8) -> (f64, f64) {
+        let mut g = Game::from_fen(fen, GameOptions::default()).unwrap();
+        for m in moves {
+            g.play(m).unwrap();
+        }
+        let limits = level::limits(lvl, 0);
+        let stop = AtomicBool::new(false);
+        let report = search(&g, &limits, &stop, &mut |_| {});
+        let plain = from_side(report.info.score, g.to_move());
+        let weighed = expected_of_line(&g, &report, &limits, &stop).unwrap();
+        (plain, weighed)
+    }
+
+    #[test]
+    fn a_coin_toss_for_the_king_is_weighed_as_results() {
+        // White's split queen may take the king from h5: won, or a rook down.
+        let (plain, weighed) = judged("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", &["d1^d5h5", "a8a7"], 2);
+        assert!(plain >= 0.99, "{plain}");
+        assert!((0.55..0.8).contains(&weighed), "{weighed}");
+    }
+
+    #[test]
+    fn a_line_without_a_measurement_keeps_the_score() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (plain, weighed) = judged(start, &[], 3);
+        assert_eq!(plain, weighed);
+    }
+
+    #[test]
+    fn a_stopped_search_weighs_nothing() {
+        let mut g =
+            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
+        for m in ["d1^d5h5", "a8a7"] {
+            g.play(m).unwrap();
+        }
+        let limits = level::limits(2, 0);
+        let report = search(&g, &limits, &AtomicBool::new(false), &mut |_| {});
+        let stopped = AtomicBool::new(true);
+        assert_eq!(expected_of_line(&g, &report, &limits, &stopped), None);
+    }
+}
