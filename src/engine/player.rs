@@ -379,13 +379,15 @@ impl Player for Engine {
         }
     }
 
-    /// The level's search, answering within the clock's budget at the latest.
+    /// The level's search, answering within the clock's budget at the latest (without
+    /// weighing its line: that would run on its clock after the budget).
     fn think_on_clock(&mut self, game: &dyn Playable, times: &ClockTimes) -> Thinking {
         let budget = clock_budget(times, game.to_move());
-        let usual = self.limits;
+        let (usual, weighs) = (self.limits, self.weighs);
         self.limits.movetime = Some(usual.movetime.map_or(budget, |t| t.min(budget)));
+        self.weighs = false;
         let thinking = self.think(game);
-        self.limits = usual;
+        (self.limits, self.weighs) = (usual, weighs);
         thinking
     }
 }
@@ -480,6 +482,34 @@ impl Player for Random {
 mod tests {
     use super::*;
     use crate::chess::GameOptions;
+
+    #[test]
+    fn a_persons_engine_weighs_its_line_except_on_a_clock() {
+        // White's split queen may take the king from h5: a coin toss.
+        let mut g =
+            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
+        for m in ["d1^d5h5", "a8a7"] {
+            g.play(m).unwrap();
+        }
+        let weighed = Engine::in_play(2, 0).think(&g).wait().unwrap().expected;
+        assert!(
+            weighed.is_some_and(|w| (0.55..0.8).contains(&w)),
+            "{weighed:?}"
+        );
+        assert_eq!(
+            Engine::at_level(2, 0).think(&g).wait().unwrap().expected,
+            None
+        );
+        let times = ClockTimes {
+            remaining: [Duration::from_secs(60); 2],
+            increment: Duration::ZERO,
+        };
+        let on_clock = Engine::in_play(2, 0)
+            .think_on_clock(&g, &times)
+            .wait()
+            .unwrap();
+        assert_eq!(on_clock.expected, None);
+    }
 
     #[test]
     fn thinking_reports_progress_then_the_move() {
