@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// White's expected result of the line a search of `g` found (`report`, searched with
 /// `limits`): the search's score, except where a move of the line within its full plies
-/// measures with a chance either way. Then, at the first such move, its outcomes are
-/// searched each (as deep as the line's search saw past that move, with a quarter of
-/// its budget: [`OUTCOME_SHARE`]) and weighed by their chances as results, not as
-/// centipawns: a 50% shot at a certain king is half a won game plus half of what is
-/// left if it fails, where the engine's score (half of a won game's 30,000 cp) reads as
-/// won. `None` when stopped.
+/// measures with a chance either way and its outcomes differ widely ([`SPREAD`]). Then
+/// that move's outcomes are searched each (as deep as the line's search saw past that
+/// move, with a quarter of its budget: [`OUTCOME_SHARE`]) and weighed by their chances
+/// as results, not as centipawns: a 50% shot at a certain king is half a won game plus
+/// half of what is left if it fails, where the engine's score (half of a won game's
+/// 30,000 cp) reads as won. `None` when stopped.
 pub fn expected_of_line(
     g: &Game,
     report: &Report,
@@ -48,11 +48,17 @@ pub fn expected_of_line(
                 movetime: limits.movetime.map(|t| t / OUTCOME_SHARE as u32),
                 ..*limits
             };
-            let mut total = 0.0;
+            let mut values = Vec::with_capacity(outcomes.len());
             for (position, chance) in outcomes {
-                total += chance * searched_value(&position, &past, stop)?;
+                values.push((searched_value(&position, &past, stop)?, chance));
             }
-            return Some(total);
+            let (low, high) = values
+                .iter()
+                .fold((1.0f64, 0.0f64), |(l, h), (v, _)| (l.min(*v), h.max(*v)));
+            if high - low < SPREAD {
+                return Some(score);
+            }
+            return Some(values.iter().map(|(v, chance)| v * chance).sum());
         }
         at = outcomes.remove(0).0;
     }
@@ -99,6 +105,12 @@ fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
     other.play(&other_text).ok()?;
     Some(vec![(first, chance), (other, 1.0 - chance)])
 }
+
+/// Outcomes whose expected results differ by less than this are left to the search's
+/// own score: mixing centipawns or results then differs by less than the outcomes'
+/// searches (their own, a ply shallower) differ from the line's view of them (a hint's
+/// 50% excluded move read 0.32 weighed against 0.45 by its score).
+const SPREAD: f64 = 0.3;
 
 /// Each outcome's search has this share of the line's budget of work and time (both
 /// together at most half again the search that found the line: a person waits for it).
