@@ -52,17 +52,24 @@ pub fn expected_of_line(
             for (position, chance) in outcomes {
                 values.push((searched_value(&position, &past, stop)?, chance));
             }
-            let (low, high) = values
-                .iter()
-                .fold((1.0f64, 0.0f64), |(l, h), (v, _)| (l.min(*v), h.max(*v)));
-            if high - low < SPREAD {
-                return Some(score);
-            }
-            return Some(values.iter().map(|(v, chance)| v * chance).sum());
+            return Some(mixed(&values, score));
         }
         at = outcomes.remove(0).0;
     }
     Some(score)
+}
+
+/// The outcomes' expected results (each with its chance) weighed by their chances when
+/// they lie [`SPREAD`] or more apart; else the search's own `score`.
+fn mixed(values: &[(f64, f64)], score: f64) -> f64 {
+    let (low, high) = values
+        .iter()
+        .fold((1.0f64, 0.0f64), |(l, h), (v, _)| (l.min(*v), h.max(*v)));
+    if high - low < SPREAD {
+        score
+    } else {
+        values.iter().map(|(v, chance)| v * chance).sum()
+    }
 }
 
 /// White's expected result of `g` by its search's score (the result when the game is
@@ -144,6 +151,16 @@ mod tests {
         let (plain, weighed) = judged("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", &["d1^d5h5", "a8a7"], 2);
         assert!(plain >= 0.99, "{plain}");
         assert!((0.55..0.8).contains(&weighed), "{weighed}");
+    }
+
+    #[test]
+    fn close_outcomes_keep_the_score_and_far_ones_are_weighed() {
+        // A won game or a rook down, at even chances: their mean.
+        assert!((mixed(&[(1.0, 0.5), (0.24, 0.5)], 0.99) - 0.62).abs() < 1e-12);
+        // A 1-in-4 shot: weighed by the chances.
+        assert!((mixed(&[(1.0, 0.25), (0.5, 0.75)], 0.9) - 0.625).abs() < 1e-12);
+        // Outcomes 0.15 apart: the search's own score stands.
+        assert_eq!(mixed(&[(0.40, 0.5), (0.25, 0.5)], 0.45), 0.45);
     }
 
     #[test]
