@@ -89,7 +89,7 @@ fn searched_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
 /// answer is certain (or that asks nothing), both outcomes for a move that measures
 /// with a chance either way (the outcome written on `mv`, if any, first). `None` when
 /// the move does not play.
-fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
+pub fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
     let mut first = g.detached();
     let (outcome, p1) = {
         let played = first.play(mv).ok()?;

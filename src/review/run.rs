@@ -203,7 +203,7 @@ fn judge_one(job: Job, limits: &Limits, stop: &AtomicBool) -> Option<Judged> {
         Some(g) => {
             judge_quantum(g, job.played.as_deref(), limits, stop, &mut judged)?;
             if let Some(played) = job.played.as_deref() {
-                judge_other_outcome(p, played, limits, stop, &mut judged)?;
+                judge_other_outcome(g, played, limits, stop, &mut judged)?;
             }
         }
         None => judge_variant(p, job.played.as_deref(), &mut judged),
@@ -263,40 +263,23 @@ fn best_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<(f64, Repo
 /// position had the other been drawn, judged as a position of the game is. `None` when
 /// stopped.
 fn judge_other_outcome(
-    p: &dyn Playable,
+    g: &Game,
     played: &str,
     limits: &Limits,
     stop: &AtomicBool,
     judged: &mut Judged,
 ) -> Option<()> {
-    let Ok(text) = notation::parse(played) else {
+    let measured = notation::parse(played).is_ok_and(|t| t.outcome.is_some());
+    let Some(outcomes) = measured.then(|| weighed::outcomes(g, played)).flatten() else {
         return Some(());
     };
-    let Some(drawn) = text.outcome else {
+    judged.drawn_chance = Some(rounded(outcomes[0].1));
+    let Some((other, _)) = outcomes.get(1) else {
         return Some(());
     };
-    let mut as_played = p.clone_box();
-    let Some(chance) = as_played
-        .play(played)
-        .ok()
-        .and_then(|r| r.explanation.drawn_chance())
-    else {
-        return Some(());
-    };
-    judged.drawn_chance = Some(rounded(chance));
-    let other_text = notation::MoveText {
-        outcome: Some(!drawn),
-        ..text
-    }
-    .to_string();
-    let mut other = p.clone_box();
-    if chance >= 1.0 || other.play(&other_text).is_err() {
-        return Some(());
-    }
-    judged.other_expected = Some(match (of_status(other.status()), other.quantum()) {
-        (Some(result), _) => result,
-        (None, Some(g)) => best_value(g, limits, stop)?.0,
-        (None, None) => return Some(()),
+    judged.other_expected = Some(match of_status(other.status()) {
+        Some(result) => result,
+        None => best_value(other, limits, stop)?.0,
     });
     Some(())
 }
