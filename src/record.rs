@@ -437,7 +437,7 @@ fn later_sections(table: &toml::Table) -> Vec<String> {
         .filter_map(|(key, value)| {
             let version = value.as_table()?.get("version")?.as_integer()?;
             let known = match key.as_str() {
-                "review" => version == i64::from(review::VERSION),
+                "review" => review::readable(version),
                 "clock" => version == i64::from(CLOCK_VERSION),
                 _ => false,
             };

@@ -4,8 +4,14 @@
 use crate::chess::Color;
 use serde::{Deserialize, Serialize};
 
-/// The version of the `[review]` section this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The version of the `[review]` section this build writes. Version 2 added
+/// [`Judged::played_line`]; this build reads versions 1 and 2 ([`readable`]).
+pub const VERSION: u32 = 2;
+
+/// Whether this build reads a `[review]` section of `version`.
+pub fn readable(version: i64) -> bool {
+    (1..=i64::from(VERSION)).contains(&version)
+}
 
 /// The judged positions of one game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +58,10 @@ pub struct Judged {
     /// outcome been drawn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_expected: Option<f64>,
+    /// The line the engine expects after the move played, that move first (so its
+    /// second move is the other side's expected answer); empty in a version 1 review.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played_line: Vec<String>,
 }
 
 impl Review {
@@ -143,6 +153,7 @@ mod tests {
             played_expected: None,
             drawn_chance: None,
             other_expected: None,
+            played_line: Vec::new(),
         }
     }
 

@@ -13,7 +13,7 @@
 //! it is marked as a turn of luck, apart from the marks (a lucky blunder is both).
 
 use super::review::{for_side, rounded as round, Judged, Review};
-use crate::chess::Color;
+use crate::chess::{notation, Color};
 use crate::game::Playable;
 use serde_json::json;
 
@@ -96,6 +96,10 @@ pub struct Verdict {
     pub best: Option<String>,
     /// The best line, the best move first.
     pub best_line: Vec<String>,
+    /// The other side's answer to the move the engine expects (without an outcome),
+    /// when the judge's line after the move played has one in the outcome that was
+    /// drawn.
+    pub reply: Option<String>,
     /// Expected result the move gave away, from the mover's side (0 or more).
     pub loss: f64,
     /// The mark the loss earns.
@@ -111,7 +115,7 @@ impl Verdict {
         self.mark.is_some() || self.luck.is_some()
     }
 
-    /// "blunder: gave away 0.42 of a point; best g1f3", "lucky: the measurement won
+    /// "blunder: gave away 0.42 of a point, met by d8h4; best g1f3", "lucky: the measurement won
     /// 0.35 of a point": the verdict in a chess player's words (a win is one point),
     /// empty for an unmarked move.
     pub fn words(&self) -> String {
@@ -122,8 +126,13 @@ impl Verdict {
                 .as_deref()
                 .map(|b| format!("; best {b}"))
                 .unwrap_or_default();
+            let reply = self
+                .reply
+                .as_deref()
+                .map(|r| format!(", met by {r}"))
+                .unwrap_or_default();
             parts.push(format!(
-                "{}: gave away {:.2} of a point{best}",
+                "{}: gave away {:.2} of a point{reply}{best}",
                 m.name(),
                 self.loss
             ));
@@ -155,8 +164,8 @@ impl Verdict {
         out
     }
 
-    /// The verdict for scripts: `ply`, `move`, `expected`, `best`, `best_line`, `loss`,
-    /// `mark`, `luck`.
+    /// The verdict for scripts: `ply`, `move`, `expected`, `best`, `best_line`, `reply`,
+    /// `loss`, `mark`, `luck`.
     pub fn to_json(&self) -> serde_json::Value {
         json!({
             "ply": self.ply,
@@ -165,6 +174,7 @@ impl Verdict {
             "expected": round(self.expected),
             "best": self.best,
             "best_line": self.best_line,
+            "reply": self.reply,
             "loss": round(self.loss),
             "mark": self.mark.map(Mark::name),
             "luck": self.luck.map(round),
@@ -202,6 +212,7 @@ pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdic
                 before: before.expected,
                 best: before.best.clone(),
                 best_line: before.line.clone(),
+                reply: reply(&before.played_line, mv),
                 loss,
                 mark: Mark::of(loss).filter(|_| review.marks),
                 luck: change.filter(|c| c.abs() > LUCK),
@@ -210,6 +221,21 @@ pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdic
         out.push(v);
     }
     out
+}
+
+/// The second move of `line` (the judge's line after the move `played`), without its
+/// outcome, when the line's first move drew the outcome `played` drew (a line through
+/// the other outcome answers a position the game never reached).
+fn reply(line: &[String], played: &str) -> Option<String> {
+    let outcome = |t: &str| notation::parse(t).ok().map(|m| m.outcome);
+    let first = line.first()?;
+    let drawn = outcome(played)?;
+    if drawn.is_some() && outcome(first)? != drawn {
+        return None;
+    }
+    let mut answer = notation::parse(line.get(1)?).ok()?;
+    answer.outcome = None;
+    Some(answer.to_string())
 }
 
 /// What the outcome drawn by the move played from `before` changed in White's expected
@@ -314,6 +340,7 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::review::VERSION;
     use super::*;
 
     fn with_movers(moves: &[&str]) -> Vec<(String, Color)> {
@@ -341,6 +368,7 @@ mod tests {
             played_expected: played.map(|p| p.1),
             drawn_chance: None,
             other_expected: None,
+            played_line: Vec::new(),
         }
     }
 
@@ -397,6 +425,42 @@ mod tests {
         let s = Summary::of(&[Some(v.clone())], Color::White);
         assert_eq!(s.luck, [1, 0]);
         assert_eq!(s.biggest_swing.map(|b| b.0), Some(1));
+    }
+
+    #[test]
+    fn the_answer_the_judge_expected_is_named_where_the_game_went() {
+        let moves = with_movers(&["d1^d5h5", "c3xd5.m0"]);
+        let mut first = at(0, 0.8, Some(("d1^d5h5", 0.2)));
+        first.played_line = vec!["d1^d5h5".into(), "h8xh5.m1".into(), "d5xa8.m1".into()];
+        let mut second = at(1, 0.2, Some(("c3xd5.m0", 0.7)));
+        // The judge's line went through the outcome that was not drawn.
+        second.played_line = vec!["c3xd5.m1".into(), "e8d7".into()];
+        let review = Review {
+            version: VERSION,
+            by: "test".into(),
+            marks: true,
+            positions: vec![first, second, at(2, 0.2, None)],
+        };
+        let v = verdicts(&review, &moves);
+        let first = v[0].as_ref().unwrap();
+        assert_eq!(first.reply.as_deref(), Some("h8xh5"));
+        assert_eq!(
+            first.words(),
+            "blunder: gave away 0.60 of a point, met by h8xh5; best best"
+        );
+        assert_eq!(first.to_json()["reply"], "h8xh5");
+        let second = v[1].as_ref().unwrap();
+        assert_eq!(second.mark, Some(Mark::Blunder));
+        assert_eq!(second.reply, None);
+        assert_eq!(
+            reply(&["c3xd5.m0".into(), "e8d7".into()], "c3xd5.m0").as_deref(),
+            Some("e8d7")
+        );
+        assert_eq!(
+            reply(&["e2e4".into()], "e2e4"),
+            None,
+            "the game ended there"
+        );
     }
 
     #[test]

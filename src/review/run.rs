@@ -194,6 +194,7 @@ fn judge_one(job: Job, limits: &Limits, stop: &AtomicBool) -> Option<Judged> {
         played_expected: None,
         drawn_chance: None,
         other_expected: None,
+        played_line: Vec::new(),
     };
     if let Some(result) = of_status(p.status()) {
         judged.expected = result;
@@ -234,18 +235,19 @@ fn judge_quantum(
         .as_deref()
         .and_then(|b| notation::parse(b).ok())
         .is_some_and(|b| same(&b));
-    judged.played_expected = if best_is_played {
-        Some(judged.expected)
-    } else {
-        let alone = search_among(g, limits, stop, &mut |_| {}, &same);
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        match alone.best {
-            Some(_) => Some(weighed::expected_of_line(g, &alone, limits, stop)?),
-            None => None,
-        }
-    };
+    if best_is_played {
+        judged.played_expected = Some(judged.expected);
+        judged.played_line = judged.line.clone();
+        return Some(());
+    }
+    let alone = search_among(g, limits, stop, &mut |_| {}, &same);
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if alone.best.is_some() {
+        judged.played_expected = Some(weighed::expected_of_line(g, &alone, limits, stop)?);
+        judged.played_line = alone.info.pv;
+    }
     Some(())
 }
 

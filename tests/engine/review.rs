@@ -36,6 +36,13 @@ fn a_king_walked_into_a_rook_is_a_blunder_and_the_capture_is_the_best_reply() {
     assert_eq!(blunder.expected, 0.0, "the king is lost for certain");
     let reply = r.at(1).and_then(|j| j.best.clone());
     assert_eq!(reply.as_deref(), Some("h2xe2"));
+    // The verdict names it: the answer the judge expected to the move played.
+    assert_eq!(blunder.reply.as_deref(), Some("h2xe2"));
+    assert!(
+        blunder.words().contains("met by h2xe2; best "),
+        "{}",
+        blunder.words()
+    );
 }
 
 #[test]

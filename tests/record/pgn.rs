@@ -663,8 +663,8 @@ fn an_imported_game_exports_and_imports_to_the_same_game() {
     );
 }
 
-/// A short game a review marked: Black's `d7d5` a blunder (it gave away 0.40), White's
-/// capture a lucky one.
+/// A short game a review marked: Black's `d7d5` a blunder (it gave away 0.40, met by
+/// `e4xd5`).
 fn reviewed_game() -> SavedGame {
     use qchess::record::review::{Judged, Review};
     let mut g = Game::standard(GameOptions::default());
@@ -681,6 +681,9 @@ fn reviewed_game() -> SavedGame {
         played_expected: played.map(|_| played_expected),
         drawn_chance: None,
         other_expected: None,
+        played_line: played
+            .map(|p| vec![p.to_string(), "e4xd5.m1".into()])
+            .unwrap_or_default(),
     };
     let mut review = Review::new("qchess level 1".into(), true);
     review.merge(
@@ -707,7 +710,7 @@ fn a_reviews_marks_are_written_as_annotations_and_comments() {
     // Unmarked moves carry nothing.
     assert!(
         one_line(&text).contains(
-            "{review by qchess level 1} 1. e2e4 d7d5 $4 {blunder: gave away 0.40 of a point; best e7e5} *"
+            "{review by qchess level 1} 1. e2e4 d7d5 $4 {blunder: gave away 0.40 of a point, met by e4xd5; best e7e5} *"
         ),
         "{text}"
     );

@@ -35,9 +35,10 @@ fn the_review_is_kept_in_the_file_and_not_redone() {
     assert!(kept.complete(2));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
-        text.contains("[review]") && text.contains("version = 1"),
+        text.contains("[review]") && text.contains("version = 2"),
         "{text}"
     );
+    assert!(out.contains("met by h2xe2; best "), "{out}");
     // Opened again, the file is not written (nothing to judge) and the verdict is the same.
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
     let (code, again, _) = review(&path, &["--level", "2"]);
@@ -73,6 +74,7 @@ fn the_json_has_a_verdict_per_ply() {
         "expected",
         "best",
         "best_line",
+        "reply",
         "loss",
         "mark",
         "luck",
@@ -104,6 +106,50 @@ fn older_files_load_and_a_later_section_is_skipped() {
     let err = record::load(&typo).unwrap_err().to_string();
     assert!(err.contains("expectd") || err.contains("expected"), "{err}");
     let _: SavedGame = record::load(&path).unwrap();
+}
+
+#[test]
+fn a_review_of_version_1_still_shows_and_is_judged_again() {
+    // As the builds before the reply was kept wrote it: no `played_line`.
+    let path = scratch(
+        "v1.toml",
+        &format!(
+            "{GAME}
+[review]
+version = 1
+by = \"qchess level 1\"
+
+[[review.positions]]
+ply = 0
+expected = 0.85
+best = \"a1a8\"
+move = \"e1e2\"
+played_expected = 0.0
+
+[[review.positions]]
+ply = 1
+expected = 0.0
+best = \"h2xe2\"
+move = \"h2xe2.m1\"
+played_expected = 0.0
+
+[[review.positions]]
+ply = 2
+expected = 0.0
+"
+        ),
+    );
+    let saved = record::load(&path).expect("a version 1 review loads");
+    let kept = saved.review.expect("and is kept");
+    assert_eq!(kept.version, 1);
+    assert!(kept.complete(2));
+    assert!(kept.positions[0].played_line.is_empty());
+    // `qchess review` judges it again, as this version does.
+    let (code, out, err) = review(&path, &["--level", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("met by h2xe2"), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("version = 2"), "{text}");
 }
 
 #[test]

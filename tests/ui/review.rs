@@ -46,7 +46,7 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     assert!(
         app.message()
             .text
-            .starts_with("blunder: gave away 0.61 of a point; best a1a8"),
+            .starts_with("blunder: gave away 0.61 of a point, met by h2xe2; best a1a8"),
         "{}",
         app.message().text
     );
