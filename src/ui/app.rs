@@ -124,6 +124,9 @@ pub struct Replay {
     pub full: Box<dyn Playable>,
     /// How many plies of it are shown (0 = the start position).
     pub ply: usize,
+    /// Whether the game was played here and is reviewed at its end (`R` after the
+    /// game-over box), not opened from a file: leaving still says where it is saved.
+    pub from_play: bool,
 }
 
 impl Mode {
@@ -429,11 +432,12 @@ impl App {
     /// What to print on the restored terminal after leaving: where the game is saved and
     /// how to play on (nothing for a replay or a game without moves).
     pub fn farewell(&self) -> Option<String> {
-        if self.replay.is_some() {
+        if self.replay.as_ref().is_some_and(|r| !r.from_play) {
             return None;
         }
-        let ongoing = self.status() == Status::Ongoing;
-        prompts::farewell(&self.recorder, self.game.ply(), ongoing)
+        let game = self.history_game();
+        let ongoing = game.status() == Status::Ongoing && self.ending.is_none();
+        prompts::farewell(&self.recorder, game.ply(), ongoing)
     }
 
     /// Starts with `text` on the message line (unless the game is already over).
@@ -447,11 +451,44 @@ impl App {
     /// Steps through the game played so far, from its start position.
     pub fn into_replay(mut self) -> App {
         let full = self.game.clone_box();
-        self.replay = Some(Replay { full, ply: 0 });
+        self.replay = Some(Replay {
+            full,
+            ply: 0,
+            from_play: false,
+        });
         self.show_ply(0);
         self.finish_work();
         self.say(Tone::Plain, REPLAY_WELCOME);
         self
+    }
+
+    /// `R` once a game played here is over: the game's replay, at its last ply, and its
+    /// review there, kept in the file the game is saved in. Refused while the game goes
+    /// on, in a lesson or puzzle, and at a table of `qchess serve` (whose reviews are
+    /// made from the room's saved file, off the server).
+    pub(super) fn review_ended_game(&mut self) {
+        let refusal = if self.place.is_some() {
+            Some("a game at a table is reviewed from its saved file: qchess review FILE")
+        } else if self.lesson.is_some() || self.puzzle.is_some() {
+            Some("lessons and puzzles have no review: R reviews a game once it is over")
+        } else if self.status() == Status::Ongoing {
+            Some("R reviews the game once it is over (qchess review FILE: a saved one)")
+        } else {
+            None
+        };
+        if let Some(r) = refusal {
+            return self.say(Tone::Plain, r);
+        }
+        self.mode = Mode::Idle;
+        self.selected_move = None;
+        self.game_over_popup = false;
+        self.replay = Some(Replay {
+            full: self.game.clone_box(),
+            ply: self.game.ply(),
+            from_play: true,
+        });
+        self.reviewing.source = prompts::kept_in(&self.recorder).map(|k| k.file().to_path_buf());
+        self.review_key();
     }
 
     /// The game being played, or in replay the state at the shown ply.
@@ -1246,7 +1283,7 @@ impl App {
             let words = if self.place.is_some() {
                 "the game is over: q leaves the room"
             } else {
-                "the game is over: n new game, u take back, q quit"
+                "the game is over: R review it, n new game, u take back, q quit"
             };
             self.say(Tone::Plain, words);
         }

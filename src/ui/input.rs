@@ -248,10 +248,10 @@ const INSPECT: Binding = Binding {
 };
 
 const NEW_GAME: Binding = Binding {
-    keys: &[KeyCode::Char('n')],
-    label: "n",
+    keys: &[KeyCode::Char('n'), KeyCode::Char('R')],
+    label: "n R",
     action: Action::NewGame,
-    help: "new game (when the game is over)",
+    help: "new game / review it, once over",
 };
 
 const SAVE: Binding = Binding {
@@ -533,6 +533,7 @@ fn map_action(map: &[Binding], code: KeyCode) -> Option<Action> {
         (Action::PlyFirst, true) => Action::PlyLast,
         (Action::MarkPrev, true) => Action::MarkNext,
         (Action::Resign, true) => Action::OfferDraw,
+        (Action::NewGame, true) => Action::Review,
         (a, _) => a,
     })
 }

@@ -75,7 +75,7 @@ pub fn with_lesson_keys(lines: Vec<(String, String)>) -> Vec<(String, String)> {
     v.extend(
         lines
             .into_iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "n" | "X D" | "X D n")),
+            .filter(|(k, _)| !matches!(k.as_str(), "n R" | "X D" | "X D n R")),
     );
     v
 }
@@ -335,15 +335,18 @@ pub fn game_over_box(
     reason: &str,
     keys: &str,
 ) {
-    let lines = vec![
+    let mut lines = vec![
         Line::styled(
             result.to_string(),
             paint.title().add_modifier(Modifier::BOLD),
         ),
         Line::styled(reason.to_string(), paint.fg(paint.theme.text)),
         Line::raw(""),
-        Line::styled(keys.to_string(), paint.dim()),
     ];
+    lines.extend(
+        keys.lines()
+            .map(|k| Line::styled(k.to_string(), paint.dim())),
+    );
     let r = centered(area, 60, 8);
     f.render_widget(Clear, r);
     f.render_widget(
@@ -399,14 +402,19 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
     );
 }
 
-/// The keys the game-over popup names: at a table (`shared`), the game can be
-/// neither taken back nor restarted, and `q` leaves the room; a game ended on the
-/// clock, by resignation or by agreement (`decided`) is not taken back.
+/// The keys the game-over popup names, a line each: the review first (not at a
+/// table); at a table (`shared`), the game can be neither taken back nor restarted,
+/// and `q` leaves the room; a game ended on the clock, by resignation or by agreement
+/// (`decided`) is not taken back.
 pub(super) fn game_over_keys(shared: bool, decided: bool) -> &'static str {
     match (shared, decided) {
         (true, _) => "Esc look at the board   q leave the room",
-        (false, true) => "n new game   Esc look at the board   q quit",
-        (false, false) => "n new game   u take back   Esc look at the board   q quit",
+        (false, true) => {
+            "R review the game: the engine's verdict on every move\nn new game   Esc look at the board   q quit"
+        }
+        (false, false) => {
+            "R review the game: the engine's verdict on every move\nn new game   u take back   Esc look at the board   q quit"
+        }
     }
 }
 
@@ -421,7 +429,7 @@ mod tests {
     #[test]
     fn the_help_lists_only_keys_that_act_here() {
         let alone = help_lines(false, true, false, false);
-        for k in ["u", "X D n", "w"] {
+        for k in ["u", "X D n R", "w"] {
             assert!(keys(&alone).contains(&k), "{k} in {alone:?}");
         }
         assert!(!keys(&alone).contains(&"p"), "pause only when watching");
@@ -429,7 +437,7 @@ mod tests {
         // A server room refuses take-backs, new games and saving: not listed there;
         // resigning and draw offers go through the room.
         let room = help_lines(false, true, false, true);
-        for k in ["u", "X D n", "n", "w"] {
+        for k in ["u", "X D n R", "n R", "w"] {
             assert!(!keys(&room).contains(&k), "{k} in {room:?}");
         }
         assert!(keys(&room).contains(&"X D"), "{room:?}");

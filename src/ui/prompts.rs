@@ -256,7 +256,7 @@ pub trait Asking {
 }
 
 /// Where a game is kept when the player leaves.
-enum Kept {
+pub(super) enum Kept {
     /// In the autosave file.
     Autosave(PathBuf),
     /// In the file the player saved it to, unchanged since.
@@ -264,7 +264,7 @@ enum Kept {
 }
 
 impl Kept {
-    fn file(&self) -> &Path {
+    pub(super) fn file(&self) -> &Path {
         match self {
             Kept::Autosave(p) | Kept::Saved(p) => p,
         }
@@ -281,7 +281,7 @@ impl Kept {
 
 /// Where the game is kept: the file the player saved it to while nothing changed since,
 /// else the autosave file once written.
-fn kept_in(recorder: &Recorder) -> Option<Kept> {
+pub(super) fn kept_in(recorder: &Recorder) -> Option<Kept> {
     // The file the player saved to, while it holds the game as it is: the name they
     // chose and will look for, rather than the autosave's.
     match recorder.saved_file() {
@@ -436,7 +436,11 @@ pub fn farewell(recorder: &Recorder, moves: usize, ongoing: bool) -> Option<Stri
             p.file().display(),
             p.play_on(home_dir().as_deref())
         ),
-        Some(p) => format!("qchess: the game is saved in {}", p.file().display()),
+        Some(p) => format!(
+            "qchess: the game is saved in {}\nqchess replay {} steps through it (R there reviews it)",
+            p.file().display(),
+            tilde(p.file(), home_dir().as_deref())
+        ),
         None => format!(
             "qchess: the game was not saved ({})",
             unsaved_reason(recorder)
@@ -537,9 +541,13 @@ mod tests {
         let bye = farewell(&rec, 3, true).unwrap_or_default();
         assert!(bye.contains("autosave/game-19700101-000000-"), "{bye}");
         assert!(bye.contains("qchess resume"), "{bye}");
-        assert!(!farewell(&rec, 3, false)
-            .unwrap_or_default()
-            .contains("resume"));
+        let over = farewell(&rec, 3, false).unwrap_or_default();
+        assert!(!over.contains("resume"), "{over}");
+        // A finished game: how to step through it and review it.
+        assert!(
+            over.contains("\nqchess replay ") && over.contains("(R there reviews it)"),
+            "{over}"
+        );
         rec.autosave = false;
         rec.autosave_to = None;
         assert_eq!(

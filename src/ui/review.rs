@@ -22,7 +22,7 @@ pub struct Reviewing {
     /// Its verdict on each ply of the replayed game.
     verdicts: Vec<Option<Verdict>>,
     /// The file the replayed game came from: the review is saved into it.
-    source: Option<PathBuf>,
+    pub(super) source: Option<PathBuf>,
     /// The review being made.
     run: Option<Run>,
 }
@@ -118,16 +118,14 @@ impl App {
     }
 
     /// `R` in replay: reviews the game (the plies an earlier review did not judge), or
-    /// stops the review running.
+    /// stops the review running; in a game, once it is over, steps into its replay
+    /// first.
     pub(super) fn review_key(&mut self) {
         if self.reviewing.running() {
             return self.stop_review();
         }
         let Some(replay) = &self.replay else {
-            return self.say(
-                Tone::Error,
-                "a review is made in replay: qchess replay FILE, then R (or qchess review FILE)",
-            );
+            return self.review_ended_game();
         };
         let game = replay.full.clone_box();
         let earlier = self.reviewing.review.clone();

@@ -154,3 +154,74 @@ fn the_review_goes_into_the_file_the_replay_came_from() {
     assert!(s.contains("e1e2??"), "{s}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
+    use qchess::record::Recorder;
+    let data = std::env::temp_dir().join(format!("qchess-ui-review-end-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let setup = Setup::with_start(RuleSet::Quantum, Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"), 0);
+    let mut app = App::new(replay(&setup, &[], None).unwrap(), paint(), false)
+        .with_computer(Computer::default().with_hint_level(1))
+        .with_recorder(Recorder::new(
+            Some(data.clone()),
+            true,
+            Players::default(),
+            0,
+        ));
+    // During the game R only says when it works.
+    press(&mut app, KeyCode::Char('R'));
+    assert!(app.replay().is_none());
+    assert!(
+        app.message()
+            .text
+            .starts_with("R reviews the game once it is over"),
+        "{}",
+        app.message().text
+    );
+    for mv in ["e1e2", "h2xe2"] {
+        press(&mut app, KeyCode::Char(':'));
+        for c in mv.chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        app.finish_work();
+    }
+    assert!(app.game_over_shown());
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("R review the game"), "{s}");
+    press(&mut app, KeyCode::Char('R'));
+    assert!(!app.game_over_shown());
+    assert_eq!(
+        app.replay().map(|r| r.ply),
+        Some(2),
+        "the replay at the end"
+    );
+    app.finish_review();
+    let said = app.message().text.clone();
+    assert!(
+        said.starts_with("reviewed: 1 marked move, ] goes to it; kept in "),
+        "{said}"
+    );
+    let s = screen(&mut app, 80, 24);
+    assert!(
+        s.contains("Review · qchess level 1") && s.contains("e1e2??"),
+        "{s}"
+    );
+    // The review is in the autosave, which `qchess replay` opens with it.
+    let file = said.rsplit("kept in ").next().unwrap().to_string();
+    let kept = record::load(std::path::Path::new(&file)).unwrap();
+    assert!(kept.review.is_some_and(|r| r.complete(2)));
+    press(&mut app, KeyCode::Char(']'));
+    assert_eq!(
+        app.replay().map(|r| r.ply),
+        Some(2),
+        "no marked move after the last"
+    );
+    press(&mut app, KeyCode::Char('['));
+    assert_eq!(app.replay().map(|r| r.ply), Some(1));
+    // Leaving still says where the game is.
+    let bye = app.farewell().unwrap_or_default();
+    assert!(bye.contains(&file), "{bye}");
+    let _ = std::fs::remove_dir_all(&data);
+}
