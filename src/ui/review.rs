@@ -141,7 +141,7 @@ impl App {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, news) = mpsc::channel();
         let flag = Arc::clone(&stop);
-        let judge = Judge::Level(self.computer.hint_level());
+        let judge = Judge::Level(self.review_level());
         let threads = crate::review::cli::default_threads();
         std::thread::spawn(move || {
             let progress = tx.clone();
@@ -166,6 +166,16 @@ impl App {
             Tone::Info,
             "reviewing: the engine judges every position (Esc stops, keeping what is done)",
         );
+    }
+
+    /// The level that judges a review here: the hints' (the computer's level, or
+    /// `--level`), at least `qchess review`'s default: a weaker search misses the
+    /// two-move blunders a new player makes (a level 2 review of a fool's mate marked
+    /// nothing).
+    fn review_level(&self) -> u8 {
+        self.computer
+            .hint_level()
+            .max(crate::engine::level::DEFAULT_LEVEL)
     }
 
     /// Esc while a review runs: stops it; what was judged is kept.
@@ -325,7 +335,7 @@ impl App {
             (None, _) => format!(
                 "R: review the game. The engine (level {}) judges every move: who was \
                  winning, the mistakes and the luck.",
-                self.computer.hint_level()
+                self.review_level()
             ),
             (Some(_), Some(v)) if v.marked() => v.short(),
             (Some(review), _) => match review.at(r.ply) {

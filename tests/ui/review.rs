@@ -22,6 +22,8 @@ fn blunder_game() -> Box<dyn Playable> {
     replay(&setup, &["e1e2".into(), "h2xe2".into()], None).unwrap()
 }
 
+/// A replay whose hints are level 1: its review is judged at level 3, `qchess
+/// review`'s default, the least a review is judged at.
 fn replaying(game: Box<dyn Playable>) -> App {
     App::new(game, paint(), false)
         .with_computer(Computer::default().with_hint_level(1))
@@ -33,7 +35,7 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     let mut app = replaying(blunder_game());
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("R: review the game. The engine"), "{s}");
-    assert!(s.contains("(level 1) judges every move"), "{s}");
+    assert!(s.contains("(level 3) judges every move"), "{s}");
     press(&mut app, KeyCode::Char('R'));
     app.finish_review();
     assert_eq!(
@@ -46,13 +48,13 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     assert!(
         app.message()
             .text
-            .starts_with("blunder: gave away 0.61 of a point, met by h2xe2; best a1a8"),
+            .starts_with("blunder: gave away 0.85 of a point, met by h2xe2; best a1^a7a8"),
         "{}",
         app.message().text
     );
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("1. e1e2??"), "{s}");
-    assert!(s.contains("e1e2?? -0.61 best a1a8"), "{s}");
+    assert!(s.contains("e1e2?? -0.85 best a1^a7a8"), "{s}");
     insta::assert_snapshot!("review_80x24", s);
     insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
     press(&mut app, KeyCode::Char(']'));
@@ -150,7 +152,7 @@ fn the_review_goes_into_the_file_the_replay_came_from() {
         "replay with its review: ] goes to the marked move; ← → step, ? help"
     );
     let s = screen(&mut again, 80, 24);
-    assert!(s.contains("Review · qchess level 1"), "{s}");
+    assert!(s.contains("Review · qchess level 3"), "{s}");
     assert!(s.contains("e1e2??"), "{s}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -205,7 +207,7 @@ fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
     );
     let s = screen(&mut app, 80, 24);
     assert!(
-        s.contains("Review · qchess level 1") && s.contains("e1e2??"),
+        s.contains("Review · qchess level 3") && s.contains("e1e2??"),
         "{s}"
     );
     // The review is in the autosave, which `qchess replay` opens with it.
