@@ -242,6 +242,10 @@ pub fn search_among(
         return Report { best: None, info };
     }
     let mut moves = candidates(&root);
+    // A position with one move needs no deeper look to choose it; one move kept by
+    // `keep` (a review valuing the move played, `go searchmoves`) is searched to the
+    // full depth like any other.
+    let forced = moves.len() == 1;
     moves.retain(|m| keep(&m.text));
     s.charge_listing(&root, moves.len());
     SeededRng::new(limits.seed).shuffle(&mut moves);
@@ -304,7 +308,7 @@ pub fn search_among(
         moves = order.into_iter().map(|k| moves[k]).collect();
         let decided = v.abs() >= WIN - MAX_PLY as f64;
         let half_time = limits.movetime.is_some_and(|t| start.elapsed() * 2 > t);
-        if decided || moves.len() == 1 || half_time {
+        if decided || forced || half_time {
             break;
         }
     }

@@ -46,6 +46,18 @@ fn a_king_walked_into_a_rook_is_a_blunder_and_the_capture_is_the_best_reply() {
 }
 
 #[test]
+fn the_fools_mate_is_a_blunder_met_by_the_queen() {
+    // The move played was valued by one ply alone when it was not the best (the
+    // search stopped early with one root move): g2g4 gave away nothing.
+    let g = game(None, &["f2f3", "e7e5", "g2g4"]);
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let g4 = v[2].as_ref().expect("ply 3 is judged");
+    assert_eq!(g4.mark, Some(Mark::Blunder), "{g4:?}");
+    assert_eq!(g4.reply.as_deref(), Some("d8h4"), "{g4:?}");
+}
+
+#[test]
 fn the_engines_own_best_moves_earn_no_mark() {
     // Each move is the one the review's search finds best (level 2, the review's seed).
     let mut g: Box<dyn Playable> = new_game(&Setup::new(RuleSet::Quantum, 0)).unwrap();

@@ -482,3 +482,21 @@ mod king_safety {
         }
     }
 }
+
+#[test]
+fn one_root_move_kept_is_searched_to_the_full_depth() {
+    // 1. f3 e5: after 2. g4 the queen's h4 takes the king next move, whatever White
+    // does. Valued alone (as a review values the move played), g2g4 must show it: the
+    // search stopped after its first ply when one root move was kept (-13 cp).
+    let mut g = Game::standard(GameOptions::default());
+    for m in ["f2f3", "e7e5"] {
+        g.play(m).unwrap();
+    }
+    let stop = AtomicBool::new(false);
+    let r = search_among(&g, &level::limits(3, 0), &stop, &mut |_| {}, &|m| {
+        m.to_string() == "g2g4"
+    });
+    assert_eq!(r.best.as_deref(), Some("g2g4"));
+    assert!(r.info.depth >= 2, "{:?}", r.info);
+    assert!(r.info.score <= -(WIN - 10.0), "{:?}", r.info);
+}
