@@ -468,7 +468,7 @@ impl App {
     /// made from the room's saved file, off the server).
     pub(super) fn review_ended_game(&mut self) {
         let refusal = if self.place.is_some() {
-            Some("a game at a table is reviewed from its saved file: qchess review FILE")
+            Some("no reviews at a table: the server keeps its cores for the games")
         } else if self.lesson.is_some() || self.puzzle.is_some() {
             Some("lessons and puzzles have no review: R reviews a game once it is over")
         } else if self.status() == Status::Ongoing {
