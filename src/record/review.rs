@@ -59,7 +59,8 @@ pub struct Judged {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_expected: Option<f64>,
     /// The line the engine expects after the move played, that move first (so its
-    /// second move is the other side's expected answer); empty in a version 1 review.
+    /// second move is the other side's expected answer), when the move played is not
+    /// the best (the best one's is `line`); empty in a version 1 review.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub played_line: Vec<String>,
 }

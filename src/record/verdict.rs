@@ -212,7 +212,7 @@ pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdic
                 before: before.expected,
                 best: before.best.clone(),
                 best_line: before.line.clone(),
-                reply: reply(&before.played_line, mv),
+                reply: reply(before, mv),
                 loss,
                 mark: Mark::of(loss).filter(|_| review.marks),
                 luck: change.filter(|c| c.abs() > LUCK),
@@ -223,14 +223,19 @@ pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdic
     out
 }
 
-/// The second move of `line` (the judge's line after the move `played`), without its
-/// outcome, when the line's first move drew the outcome `played` drew (a line through
-/// the other outcome answers a position the game never reached).
-fn reply(line: &[String], played: &str) -> Option<String> {
-    let outcome = |t: &str| notation::parse(t).ok().map(|m| m.outcome);
-    let first = line.first()?;
-    let drawn = outcome(played)?;
-    if drawn.is_some() && outcome(first)? != drawn {
+/// The answer the judge expected to the move `played` from `before`: the second move
+/// of its line after that move (`played_line`, or `line` when the best was played),
+/// without its outcome; `None` when the line is another move's, or went through the
+/// outcome the move did not draw (it answers a position the game never reached).
+fn reply(before: &Judged, played: &str) -> Option<String> {
+    let line = match before.played_line.is_empty() {
+        true => &before.line,
+        false => &before.played_line,
+    };
+    let played = notation::parse(played).ok()?;
+    let first = notation::parse(line.first()?).ok()?;
+    let same = first.shape == played.shape && first.promotion == played.promotion;
+    if !same || (played.outcome.is_some() && first.outcome != played.outcome) {
         return None;
     }
     let mut answer = notation::parse(line.get(1)?).ok()?;
@@ -452,15 +457,26 @@ mod tests {
         let second = v[1].as_ref().unwrap();
         assert_eq!(second.mark, Some(Mark::Blunder));
         assert_eq!(second.reply, None);
+        let with_line = |line: &[&str]| Judged {
+            played_line: line.iter().map(|m| m.to_string()).collect(),
+            ..at(0, 0.5, None)
+        };
         assert_eq!(
-            reply(&["c3xd5.m0".into(), "e8d7".into()], "c3xd5.m0").as_deref(),
+            reply(&with_line(&["c3xd5.m0", "e8d7"]), "c3xd5.m0").as_deref(),
             Some("e8d7")
         );
         assert_eq!(
-            reply(&["e2e4".into()], "e2e4"),
+            reply(&with_line(&["e2e4"]), "e2e4"),
             None,
             "the game ended there"
         );
+        // The best move played: its answer is the best line's second move.
+        let best = Judged {
+            line: vec!["e2e4".into(), "e7e5".into()],
+            ..at(0, 0.5, None)
+        };
+        assert_eq!(reply(&best, "e2e4").as_deref(), Some("e7e5"));
+        assert_eq!(reply(&best, "d2d4"), None, "the line of another move");
     }
 
     #[test]

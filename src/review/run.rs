@@ -237,7 +237,6 @@ fn judge_quantum(
         .is_some_and(|b| same(&b));
     if best_is_played {
         judged.played_expected = Some(judged.expected);
-        judged.played_line = judged.line.clone();
         return Some(());
     }
     let alone = search_among(g, limits, stop, &mut |_| {}, &same);
