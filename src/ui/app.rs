@@ -435,9 +435,8 @@ impl App {
         if self.replay.as_ref().is_some_and(|r| !r.from_play) {
             return None;
         }
-        let game = self.history_game();
-        let ongoing = game.status() == Status::Ongoing && self.ending.is_none();
-        prompts::farewell(&self.recorder, game.ply(), ongoing)
+        let ongoing = self.final_status() == Status::Ongoing;
+        prompts::farewell(&self.recorder, self.history_game().ply(), ongoing)
     }
 
     /// Starts with `text` on the message line (unless the game is already over).

@@ -94,9 +94,17 @@ impl App {
     /// the last ply is shown).
     pub fn status(&self) -> Status {
         let at_end = self.replay.as_ref().is_none_or(|r| r.ply == r.full.ply());
+        match at_end {
+            true => self.final_status(),
+            false => self.game.status(),
+        }
+    }
+
+    /// The whole game's result, whichever ply a replay shows.
+    pub fn final_status(&self) -> Status {
         match &self.ending {
-            Some(e) if at_end => e.status,
-            _ => self.game.status(),
+            Some(e) => e.status,
+            None => self.history_game().status(),
         }
     }
 
