@@ -471,7 +471,7 @@ impl App {
         } else if self.lesson.is_some() || self.puzzle.is_some() {
             Some("lessons and puzzles have no review: R reviews a game once it is over")
         } else if self.status() == Status::Ongoing {
-            Some("R reviews the game once it is over (qchess review FILE: a saved one)")
+            Some("R reviews the game once it is over")
         } else {
             None
         };
