@@ -415,12 +415,18 @@ pub fn autosave_message(recorder: &Recorder, saved: &SavedGame, said: &Message) 
 /// The hint while the save line is open.
 pub const SAVE_HINT: &str = "Enter saves here; type to replace, ← → to edit; Esc cancels";
 
-/// The result in the players' names: `Ann wins`, `draw`.
+/// The result in the players' names: `Ann wins`, `draw`; with the colour when both
+/// sides have one name (`white (qchess level 3) wins`, the computer against itself).
 pub fn result_words(status: Status, players: &Players) -> String {
-    match status {
-        Status::WhiteWins => format!("{} wins", players.white),
-        Status::BlackWins => format!("{} wins", players.black),
-        s => s.describe().into(),
+    let (colour, name) = match status {
+        Status::WhiteWins => ("white", &players.white),
+        Status::BlackWins => ("black", &players.black),
+        s => return s.describe().into(),
+    };
+    if players.white == players.black {
+        format!("{colour} ({name}) wins")
+    } else {
+        format!("{name} wins")
     }
 }
 
@@ -528,6 +534,14 @@ mod tests {
         assert_eq!(result_words(Status::WhiteWins, &players), "Ann wins");
         assert_eq!(result_words(Status::BlackWins, &players), "Bo wins");
         assert_eq!(result_words(Status::Draw, &players), "draw");
+        let same = Players {
+            white: "qchess level 3".into(),
+            black: "qchess level 3".into(),
+        };
+        assert_eq!(
+            result_words(Status::BlackWins, &same),
+            "black (qchess level 3) wins"
+        );
 
         let data = scratch("bye");
         let mut rec = Recorder::new(Some(data.clone()), true, players, 0);

@@ -227,3 +227,47 @@ fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
     assert!(bye.contains(&file), "{bye}");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn r_at_the_end_of_a_harmonics_game_reviews_it_too() {
+    use qchess::record::Recorder;
+    let data = std::env::temp_dir().join(format!("qchess-ui-review-harm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let setup = Setup::with_start(
+        RuleSet::Harmonics,
+        Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"),
+        0,
+    );
+    let mut app = App::new(replay(&setup, &[], None).unwrap(), paint(), false)
+        .with_computer(Computer::default().with_hint_level(1))
+        .with_recorder(Recorder::new(
+            Some(data.clone()),
+            true,
+            Players::default(),
+            0,
+        ));
+    for mv in ["e1e2", "h2e2"] {
+        press(&mut app, KeyCode::Char(':'));
+        for c in mv.chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        app.finish_work();
+    }
+    assert!(app.game_over_shown(), "{}", app.message().text);
+    press(&mut app, KeyCode::Char('R'));
+    assert_eq!(
+        app.replay().map(|r| r.ply),
+        Some(2),
+        "the replay at the end"
+    );
+    app.finish_review();
+    let said = app.message().text.clone();
+    assert!(said.starts_with("reviewed: "), "{said}");
+    let file = said.rsplit("kept in ").next().unwrap().to_string();
+    let kept = record::load(std::path::Path::new(&file)).unwrap();
+    assert!(kept.review.is_some_and(|r| r.complete(2)), "{file}");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Review · greedy"), "{s}");
+    let _ = std::fs::remove_dir_all(&data);
+}
