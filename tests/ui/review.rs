@@ -159,18 +159,9 @@ fn the_review_goes_into_the_file_the_replay_came_from() {
 
 #[test]
 fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
-    use qchess::record::Recorder;
     let data = std::env::temp_dir().join(format!("qchess-ui-review-end-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let setup = Setup::with_start(RuleSet::Quantum, Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"), 0);
-    let mut app = App::new(replay(&setup, &[], None).unwrap(), paint(), false)
-        .with_computer(Computer::default().with_hint_level(1))
-        .with_recorder(Recorder::new(
-            Some(data.clone()),
-            true,
-            Players::default(),
-            0,
-        ));
+    let mut app = a_game_kept_in(RuleSet::Quantum, &data);
     // During the game R only says when it works.
     press(&mut app, KeyCode::Char('R'));
     assert!(app.replay().is_none());
@@ -181,26 +172,11 @@ fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
         "{}",
         app.message().text
     );
-    for mv in ["e1e2", "h2xe2"] {
-        press(&mut app, KeyCode::Char(':'));
-        for c in mv.chars() {
-            press(&mut app, KeyCode::Char(c));
-        }
-        press(&mut app, KeyCode::Enter);
-        app.finish_work();
-    }
+    play_typed(&mut app, &["e1e2", "h2xe2"]);
     assert!(app.game_over_shown());
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("R review the game"), "{s}");
-    press(&mut app, KeyCode::Char('R'));
-    assert!(!app.game_over_shown());
-    assert_eq!(
-        app.replay().map(|r| r.ply),
-        Some(2),
-        "the replay at the end"
-    );
-    app.finish_review();
-    let said = app.message().text.clone();
+    let (said, file) = review_at_the_end(&mut app);
     assert!(
         said.starts_with("reviewed: 1 marked move, ] goes to it; kept in "),
         "{said}"
@@ -210,10 +186,6 @@ fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
         s.contains("Review · qchess level 3") && s.contains("e1e2??"),
         "{s}"
     );
-    // The review is in the autosave, which `qchess replay` opens with it.
-    let file = said.rsplit("kept in ").next().unwrap().to_string();
-    let kept = record::load(std::path::Path::new(&file)).unwrap();
-    assert!(kept.review.is_some_and(|r| r.complete(2)));
     press(&mut app, KeyCode::Char(']'));
     assert_eq!(
         app.replay().map(|r| r.ply),
@@ -230,32 +202,37 @@ fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
 
 #[test]
 fn r_at_the_end_of_a_harmonics_game_reviews_it_too() {
-    use qchess::record::Recorder;
     let data = std::env::temp_dir().join(format!("qchess-ui-review-harm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let setup = Setup::with_start(
-        RuleSet::Harmonics,
-        Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"),
-        0,
-    );
-    let mut app = App::new(replay(&setup, &[], None).unwrap(), paint(), false)
+    let mut app = a_game_kept_in(RuleSet::Harmonics, &data);
+    play_typed(&mut app, &["e1e2", "h2e2"]);
+    assert!(app.game_over_shown(), "{}", app.message().text);
+    let (said, _) = review_at_the_end(&mut app);
+    assert!(said.starts_with("reviewed: "), "{said}");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Review · greedy"), "{s}");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A game of `rules` from a king and rook against a king and rook, autosaved in `data`,
+/// hints at level 1.
+fn a_game_kept_in(rules: RuleSet, data: &std::path::Path) -> App {
+    let setup = Setup::with_start(rules, Some("4k3/8/8/8/8/8/7r/R3K3 w - - 0 1"), 0);
+    App::new(replay(&setup, &[], None).unwrap(), paint(), false)
         .with_computer(Computer::default().with_hint_level(1))
-        .with_recorder(Recorder::new(
-            Some(data.clone()),
+        .with_recorder(qchess::record::Recorder::new(
+            Some(data.to_path_buf()),
             true,
             Players::default(),
             0,
-        ));
-    for mv in ["e1e2", "h2e2"] {
-        press(&mut app, KeyCode::Char(':'));
-        for c in mv.chars() {
-            press(&mut app, KeyCode::Char(c));
-        }
-        press(&mut app, KeyCode::Enter);
-        app.finish_work();
-    }
-    assert!(app.game_over_shown(), "{}", app.message().text);
-    press(&mut app, KeyCode::Char('R'));
+        ))
+}
+
+/// `R` once the 2-ply game is over: the replay at its end, the review finished and kept
+/// whole in the file the message names. The message and that file.
+fn review_at_the_end(app: &mut App) -> (String, String) {
+    press(app, KeyCode::Char('R'));
+    assert!(!app.game_over_shown());
     assert_eq!(
         app.replay().map(|r| r.ply),
         Some(2),
@@ -263,11 +240,25 @@ fn r_at_the_end_of_a_harmonics_game_reviews_it_too() {
     );
     app.finish_review();
     let said = app.message().text.clone();
-    assert!(said.starts_with("reviewed: "), "{said}");
-    let file = said.rsplit("kept in ").next().unwrap().to_string();
+    // The review is in the autosave, which `qchess replay` opens with it.
+    let file = said
+        .rsplit("kept in ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
     let kept = record::load(std::path::Path::new(&file)).unwrap();
-    assert!(kept.review.is_some_and(|r| r.complete(2)), "{file}");
-    let s = screen(&mut app, 80, 24);
-    assert!(s.contains("Review · greedy"), "{s}");
-    let _ = std::fs::remove_dir_all(&data);
+    assert!(kept.review.is_some_and(|r| r.complete(2)), "{said}");
+    (said, file)
+}
+
+/// Plays `moves` as typed on the move line.
+fn play_typed(app: &mut App, moves: &[&str]) {
+    for mv in moves {
+        press(app, KeyCode::Char(':'));
+        for c in mv.chars() {
+            press(app, KeyCode::Char(c));
+        }
+        press(app, KeyCode::Enter);
+        app.finish_work();
+    }
 }
