@@ -141,7 +141,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         level: level.unwrap_or(crate::engine::level::DEFAULT_LEVEL),
         movetime: movetime.map(Duration::from_millis),
     });
-    if variant != RuleSet::Quantum {
+    if !variant.simulated() {
         let quantum_only = [
             ("--bell", bell.is_some()),
             ("--entanglement", entanglement.is_some()),

@@ -55,6 +55,30 @@ impl RuleSet {
         }
     }
 
+    /// Whether a game runs on the quantum simulator: a backend to choose, a circuit
+    /// (OpenQASM), Bell values and entanglement, free turns, measurement outcomes
+    /// written `.m0` / `.m1`. The variants keep states of their own.
+    pub fn simulated(self) -> bool {
+        matches!(self, RuleSet::Quantum)
+    }
+
+    /// Whether qchess's engine searches it at levels 1 to 5 and UQCI engines play it;
+    /// elsewhere the computer is the greedy player (one ply).
+    pub fn searched(self) -> bool {
+        matches!(self, RuleSet::Quantum)
+    }
+
+    /// The value of PGN's `Variant` tag for it (qchess's own names for the variants).
+    pub fn pgn_variant(self) -> &'static str {
+        match self {
+            RuleSet::Quantum => "Quantum",
+            RuleSet::Harmonics => "qchess harmonics",
+            RuleSet::Haft => "qchess haft",
+            #[cfg(test)]
+            RuleSet::Toy => "qchess toy",
+        }
+    }
+
     /// The rules in short, for a chess player: a heading and paragraphs (the help's
     /// rules page; the whole rules are in `docs/rules/`).
     pub fn short_rules(self) -> &'static [&'static str] {

@@ -34,17 +34,6 @@ pub const TERMINATION_TAG: &str = "Termination";
 /// The `Termination` of a game lost on time.
 const TIME_FORFEIT: &str = "time forfeit";
 
-/// The `Variant` tag's value for each rule system.
-pub fn variant_name(rules: RuleSet) -> &'static str {
-    match rules {
-        RuleSet::Quantum => "Quantum",
-        RuleSet::Harmonics => "qchess harmonics",
-        RuleSet::Haft => "qchess haft",
-        #[cfg(test)]
-        RuleSet::Toy => "qchess toy",
-    }
-}
-
 /// The rule system a `Variant` tag names: none, `Quantum`, or a classical game's
 /// (`Standard`, `From Position`) is Quantum Chess; qchess's own exports name theirs.
 fn rules_of(variant: Option<&str>) -> Result<RuleSet, String> {
@@ -142,7 +131,7 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
     }
     put("White", saved.players.white.clone());
     put("Black", saved.players.black.clone());
-    put("Variant", variant_name(rules).into());
+    put("Variant", rules.pgn_variant().into());
     if let Some(fen) = saved.start.as_deref().filter(|f| f.trim() != START_FEN) {
         put("SetUp", "1".into());
         put("FEN", fen.trim().into());
@@ -203,7 +192,7 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
         .enumerate()
         .map(|(i, text)| {
             let mut m = Move::new(text.clone());
-            if rules == RuleSet::Quantum && text.ends_with(".m0") {
+            if rules.simulated() && text.ends_with(".m0") {
                 m.comments.push(super::BLOCKED.into());
             }
             if let Some(ms) = clock.and_then(|c| c.left.get(i)) {
@@ -383,7 +372,7 @@ pub fn from_pgn(game: &PgnGame) -> Result<SavedGame, ImportError> {
     };
     let mut saved = SavedGame::of(played.as_ref(), &players, date.as_deref().unwrap_or(""));
     saved.result = result;
-    if rules == RuleSet::Quantum {
+    if rules.simulated() {
         saved.backend = Some(backend.name().into());
     }
     saved.reason = reason(game, result, played.as_ref());
@@ -617,7 +606,7 @@ mod tests {
     #[test]
     fn variant_names() {
         for r in RuleSet::ALL {
-            assert_eq!(rules_of(Some(variant_name(r))), Ok(r));
+            assert_eq!(rules_of(Some(r.pgn_variant())), Ok(r));
         }
         assert_eq!(rules_of(None), Ok(RuleSet::Quantum));
         assert_eq!(rules_of(Some("Standard")), Ok(RuleSet::Quantum));

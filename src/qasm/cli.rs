@@ -2,7 +2,6 @@
 //! circuit (OpenQASM 3) or the game itself as PGN.
 
 use crate::cli::{parse_game_number, Done, Failure, Outcome};
-use crate::game::RuleSet;
 use crate::record::{RecordError, SavedGame};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -82,16 +81,15 @@ fn replay(saved: &SavedGame, file: &Path) -> Result<Box<dyn crate::game::Playabl
 
 /// The OpenQASM 3 program of a saved Quantum Chess game.
 fn circuit(saved: &SavedGame, file: &Path) -> Result<String, Failure> {
-    let game = match saved.rules(file).map_err(Failure::new)? {
-        RuleSet::Quantum => replay(saved, file).map_err(Failure::new)?,
-        other => {
-            return Err(Failure::new(RecordError::Field {
-                path: file.to_path_buf(),
-                key: "variant",
-                message: format!("a {other} game has no quantum circuit to export"),
-            }))
-        }
-    };
+    let rules = saved.rules(file).map_err(Failure::new)?;
+    if !rules.simulated() {
+        return Err(Failure::new(RecordError::Field {
+            path: file.to_path_buf(),
+            key: "variant",
+            message: format!("a {rules} game has no quantum circuit to export"),
+        }));
+    }
+    let game = replay(saved, file).map_err(Failure::new)?;
     let Some(game) = game.quantum() else {
         return Err(Failure::new(
             "the saved game has no quantum circuit to export",

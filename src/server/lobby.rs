@@ -50,8 +50,6 @@ pub enum Intent {
     Quit,
 }
 
-/// The rule systems a new room may play.
-const RULES: [RuleSet; 3] = [RuleSet::Quantum, RuleSet::Harmonics, RuleSet::Haft];
 /// The backends a new Quantum Chess room may use.
 const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
@@ -332,7 +330,7 @@ impl Lobby {
             (KeyCode::Left | KeyCode::Right, false) => {
                 let by = if key.code == KeyCode::Left { -1 } else { 1 };
                 match (form.focus(), &mut form.computer) {
-                    (Field::Variant, _) => form.rules = choose(RULES.len(), form.rules, by),
+                    (Field::Variant, _) => form.rules = choose(RuleSet::ALL.len(), form.rules, by),
                     (Field::Backend, _) => form.backend = choose(BACKENDS.len(), form.backend, by),
                     (Field::Clock, _) => form.clock = choose(self.clocks.0.len(), form.clock, by),
                     (Field::Side, Some((side, _))) => *side = side.opposite(),
@@ -350,11 +348,11 @@ impl Lobby {
                     self.say(Tone::Plain, "no new room");
                 }
                 Some(Action::Submit) => {
-                    let rules = RULES[form.rules];
+                    let rules = RuleSet::ALL[form.rules];
                     // The variants have no search: their computer is the greedy player.
                     let computer = form.computer.map(|(side, level)| ComputerSeat {
                         side: side.opposite(),
-                        level: (rules == RuleSet::Quantum).then_some(level),
+                        level: rules.searched().then_some(level),
                     });
                     let intent = Intent::Create {
                         name: form.name.text().trim().to_string(),
@@ -578,8 +576,8 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form, clock: Optio
     } else {
         name.push(Span::styled(form.name.text().to_string(), text));
     }
-    let rules = RULES[form.rules];
-    let backend = if rules == RuleSet::Quantum {
+    let rules = RuleSet::ALL[form.rules];
+    let backend = if rules.simulated() {
         choice(Field::Backend, BACKENDS[form.backend].name().to_string())
     } else {
         Span::styled("(quantum only)", paint.dim())
@@ -593,7 +591,7 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form, clock: Optio
         Line::from(vec![label(Field::Backend, "backend  "), backend]),
     ];
     if let Some((side, level)) = form.computer {
-        let level = if rules == RuleSet::Quantum {
+        let level = if rules.searched() {
             choice(Field::Level, format!("{level} of 5"))
         } else {
             Span::styled("greedy (in the variants)", paint.dim())

@@ -160,15 +160,12 @@ impl EngineChoice {
     /// game reads who the computer plays from the names): the external engine of
     /// `opts` in Quantum Chess when there is one, else qchess's own.
     fn name_sides(self, players: &mut Players, opts: &PlayOptions, variant: RuleSet) {
-        let external = opts
-            .engine_cmd
-            .as_deref()
-            .filter(|_| variant == RuleSet::Quantum);
+        let external = opts.engine_cmd.as_deref().filter(|_| variant.searched());
         let strength = match (external, self.movetime) {
             (Some(command), _) => {
                 Strength::External(UqciPlayer::new(command, opts.engine_movetime))
             }
-            (None, _) if variant != RuleSet::Quantum => Strength::Greedy,
+            (None, _) if !variant.searched() => Strength::Greedy,
             (None, Some(ms)) => Strength::Movetime(ms),
             (None, None) => Strength::Level(opts.engine_level),
         };
@@ -230,8 +227,7 @@ pub fn play(args: PlayArgs) -> Outcome {
     // A UQCI engine speaks Quantum Chess only: naming one for a variant is a mistake
     // (one in config.toml just leaves the variants to qchess's own computer).
     let named = args.engine_cmd.command.as_deref().map(str::trim);
-    if args.variant != RuleSet::Quantum && engine.is_some() && named.is_some_and(|c| !c.is_empty())
-    {
+    if !args.variant.searched() && engine.is_some() && named.is_some_and(|c| !c.is_empty()) {
         return Err(Failure::new(format!(
             "--engine-cmd: a UQCI engine plays Quantum Chess only; in {} the \
              computer is qchess's own (leave out --engine-cmd)",
@@ -445,7 +441,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
     let offer_resume = open == Open::New
         && fen.is_none()
         && seed.is_none()
-        && variant == RuleSet::Quantum
+        && variant == RuleSet::default()
         && engine.is_none();
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
