@@ -17,7 +17,7 @@
 
 use super::message::Tone;
 use super::work::spinner;
-use crate::chess::{Color, Square};
+use crate::chess::{notation, Color, Square};
 use crate::engine::book;
 use crate::engine::level::DEFAULT_LEVEL;
 use crate::engine::player::{Running, SearchSlots};
@@ -527,7 +527,7 @@ impl Computer {
         squares: Vec<Square>,
         about: Option<String>,
     ) -> String {
-        let said = hint_words(side, &choice.mv, choice.from_book, self.score(), about);
+        let said = hint_words(side, &choice, self.score(), about);
         self.hint = Some((choice.mv, squares));
         said
     }
@@ -677,19 +677,20 @@ fn white_cp(s: &Score) -> f64 {
     }
 }
 
-/// The hint on the message line: "hint for black: e7e5 (about even, depth 3); Esc hides
-/// it" (who stands better after it; the numbers are in the probabilities pane), first
-/// what a quantum move or one that may not happen does ("a3c3^b5 (merge: the knight on
-/// a3 and c3 comes together on b5; …)"), or for a move of the opening book "hint for black: e7e5 (a main
-/// line of the opening); Esc hides it".
+/// The hint on the message line: "hint for black: e7e5 (about even, depth 3, expecting
+/// g1f3); Esc hides it" (who stands better after it, the answer the search expects; the
+/// numbers are in the probabilities pane), first what a quantum move or one that may not
+/// happen does ("a3c3^b5 (merge: the knight on a3 and c3 comes together on b5; …)"), or
+/// for a move of the opening book "hint for black: e7e5 (a main line of the opening);
+/// Esc hides it".
 fn hint_words(
     side: Color,
-    mv: &str,
-    from_book: bool,
+    choice: &Choice,
     score: Option<&Score>,
     about: Option<String>,
 ) -> String {
-    if from_book {
+    let mv = &choice.mv;
+    if choice.from_book {
         return format!(
             "hint for {}: {mv} (a main line of the opening); Esc hides it",
             side.name()
@@ -698,7 +699,15 @@ fn hint_words(
     let mut words: Vec<String> = about.into_iter().collect();
     if let Some(s) = score.filter(|s| s.purpose == ThinkingFor::Hint) {
         let white = s.white();
-        words.push(format!("{}, depth {}", expected::verdict(white), s.depth));
+        let answer = choice.info.as_ref().and_then(|i| expected_answer(&i.pv));
+        let answer = answer
+            .map(|a| format!(", expecting {a}"))
+            .unwrap_or_default();
+        words.push(format!(
+            "{}, depth {}{answer}",
+            expected::verdict(white),
+            s.depth
+        ));
     }
     let words = if words.is_empty() {
         String::new()
@@ -706,6 +715,19 @@ fn hint_words(
         format!(" ({})", words.join("; "))
     };
     format!("hint for {}: {mv}{words}; Esc hides it", side.name())
+}
+
+/// The answer a search's line expects to its first move (the line's second move,
+/// without an outcome); none when the first move asks a question (the line then
+/// answers one of its outcomes) or the line stops there.
+fn expected_answer(pv: &[String]) -> Option<String> {
+    let first = notation::parse(pv.first()?).ok()?;
+    if first.outcome.is_some() {
+        return None;
+    }
+    let mut answer = notation::parse(pv.get(1)?).ok()?;
+    answer.outcome = None;
+    Some(answer.to_string())
 }
 
 #[cfg(test)]
@@ -788,27 +810,58 @@ mod tests {
             weighed: None,
         };
         let merge = "merge: the knight on a3 and c3 comes together on b5";
+        let chose = |line: &[&str]| Choice {
+            // The move itself without the outcome its line assumes.
+            mv: line[0].split('.').next().unwrap_or_default().to_string(),
+            info: Some(Info {
+                depth: 2,
+                score: 10.0,
+                nodes: 100,
+                time: Duration::ZERO,
+                pv: line.iter().map(|m| m.to_string()).collect(),
+            }),
+            from_book: false,
+            expected: None,
+        };
         assert_eq!(
             hint_words(
                 Color::White,
-                "a3c3^b5",
-                false,
+                &chose(&["a3c3^b5"]),
                 Some(&score),
                 Some(merge.into())
             ),
             format!("hint for white: a3c3^b5 ({merge}; about even, depth 2); Esc hides it")
         );
         assert_eq!(
-            hint_words(Color::White, "e2e4", false, Some(&score), None),
-            "hint for white: e2e4 (about even, depth 2); Esc hides it"
+            hint_words(
+                Color::White,
+                &chose(&["e2e4", "d7xd5.m1", "d1d4"]),
+                Some(&score),
+                None
+            ),
+            "hint for white: e2e4 (about even, depth 2, expecting d7xd5); Esc hides it"
+        );
+        // A capture's line answers one of its outcomes: no answer is named.
+        assert_eq!(
+            hint_words(
+                Color::White,
+                &chose(&["e4xd5.m1", "d8xd5"]),
+                Some(&score),
+                None
+            ),
+            "hint for white: e4xd5 (about even, depth 2); Esc hides it"
         );
         assert_eq!(
-            hint_words(Color::Black, "a3c3^b5", false, None, Some(merge.into())),
+            hint_words(Color::Black, &chose(&["a3c3^b5"]), None, Some(merge.into())),
             format!("hint for black: a3c3^b5 ({merge}); Esc hides it")
         );
+        let book = Choice {
+            from_book: true,
+            ..chose(&["e7e5", "g1f3"])
+        };
         assert_eq!(
-            hint_words(Color::Black, "e7e5", false, None, None),
-            "hint for black: e7e5; Esc hides it"
+            hint_words(Color::Black, &book, Some(&score), None),
+            "hint for black: e7e5 (a main line of the opening); Esc hides it"
         );
     }
 
