@@ -79,8 +79,11 @@ pub fn render(f: &mut Frame, area: Rect, model: &ProbsModel) {
     if view.superposed == 0 {
         lines.push(Line::styled("the board is classical", dim));
     } else {
-        lines.push(Line::styled("most likely occupancies:", dim));
-        let room = inner.height.saturating_sub(lines.len() as u16) as usize;
+        // The heading only with a row under it for the first occupancy.
+        let room = usize::from(inner.height).saturating_sub(rows(&lines, inner.width) + 1);
+        if room > 0 {
+            lines.push(Line::styled("most likely occupancies:", dim));
+        }
         for (set, q) in view.dist.iter().take(room) {
             let names: Vec<String> = squares_of(set & view.superposed)
                 .map(|s| s.to_string())
@@ -97,4 +100,26 @@ pub fn render(f: &mut Frame, area: Rect, model: &ProbsModel) {
         }
     }
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// The rows `lines` take in a pane `width` columns wide, a long line wrapped.
+fn rows(lines: &[Line], width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrapped_line_counts_its_rows() {
+        let lines = [
+            Line::raw("e2 empty"),
+            Line::raw("engine: white is slightly better (0.58 for white, +100 cp)"),
+            Line::raw(""),
+        ];
+        assert_eq!(rows(&lines, 34), 1 + 2 + 1);
+        assert_eq!(rows(&lines, 80), 3);
+    }
 }
