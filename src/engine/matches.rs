@@ -108,9 +108,17 @@ pub struct MoveTimes {
     pub median: Duration,
     /// Maximum.
     pub max: Duration,
+    /// Where the slowest move was: the game's index (from 0) and the plies played
+    /// before it (`qchess analyze --moves` with that many of the game's moves, then
+    /// `--best`, searches it again).
+    pub slowest: Option<(u32, usize)>,
     /// Number of moves timed.
     pub moves: usize,
 }
+
+/// The time one move took: how long, in which game (index from 0), after how many
+/// plies.
+type Timed = (Duration, u32, usize);
 
 /// The result of a match, for the first player.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,6 +241,8 @@ impl MatchReport {
             json!({
                 "median_ms": t.median.as_secs_f64() * 1e3,
                 "max_ms": t.max.as_secs_f64() * 1e3,
+                "slowest_game": t.slowest.map(|(g, _)| g + 1),
+                "slowest_ply": t.slowest.map(|(_, p)| p),
                 "moves": t.moves,
             })
         };
@@ -364,8 +374,12 @@ impl MatchReport {
             (&self.first, &self.times[0]),
             (&self.second, &self.times[1]),
         ] {
+            let at = t
+                .slowest
+                .map(|(g, p)| format!(" in game {} after ply {p}", g + 1))
+                .unwrap_or_default();
             s.push_str(&format!(
-                "time per move, {name}: median {}, max {} ({} moves)\n",
+                "time per move, {name}: median {}, max {}{at} ({} moves)\n",
                 ms(t.median),
                 ms(t.max),
                 t.moves
@@ -427,11 +441,13 @@ fn mix(seed: u64, game: u32, slot: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-fn median_max(mut v: Vec<Duration>) -> MoveTimes {
+fn median_max(mut v: Vec<Timed>) -> MoveTimes {
     v.sort();
+    let slowest = v.last().copied();
     MoveTimes {
-        median: v.get(v.len() / 2).copied().unwrap_or_default(),
-        max: v.last().copied().unwrap_or_default(),
+        median: v.get(v.len() / 2).map(|t| t.0).unwrap_or_default(),
+        max: slowest.map(|t| t.0).unwrap_or_default(),
+        slowest: slowest.map(|(_, game, ply)| (game, ply)),
         moves: v.len(),
     }
 }
@@ -450,7 +466,7 @@ fn play_counted(game: &mut dyn Playable, mv: &str, tally: &mut Tally) -> Result<
 fn play_game(
     opts: &MatchOptions,
     index: u32,
-    times: &mut [Vec<Duration>; 2],
+    times: &mut [Vec<Timed>; 2],
 ) -> Result<GameRecord, MatchError> {
     let first_is_white = index.is_multiple_of(2);
     let game_seed = opts.seed.wrapping_add(index as u64);
@@ -545,7 +561,7 @@ fn play_game(
             None => players[slot].think(board.as_ref()).wait(),
         };
         let answered = Instant::now();
-        times[slot].push(answered - t);
+        times[slot].push((answered - t, index, moves.len()));
         let loses = if first_to_move {
             Result1::Loss
         } else {
@@ -799,6 +815,20 @@ mod tests {
             r.times[0].moves + r.times[1].moves,
             r.games.iter().map(|g| g.plies as usize).sum::<usize>()
         );
+        // Each side's slowest move is one of its own moves, in a game that had it.
+        for (first, t) in [(true, r.times[0]), (false, r.times[1])] {
+            let (game, ply) = t.slowest.expect("a slowest move");
+            let g = &r.games[game as usize];
+            assert!(ply < g.plies as usize, "{ply} of {}", g.plies);
+            let white_moved = ply.is_multiple_of(2);
+            assert_eq!(
+                white_moved == g.first_is_white,
+                first,
+                "game {game} ply {ply}"
+            );
+        }
+        let text = r.to_text();
+        assert!(text.contains(" after ply "), "{text}");
         assert_eq!(
             run_match(&opts, &mut |_| {}).unwrap().games,
             r.games,
