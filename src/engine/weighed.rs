@@ -26,10 +26,13 @@ pub fn expected_of_line(
 ) -> Option<f64> {
     let score = from_side(report.info.score, g.to_move());
     let mut at = g.detached();
-    // Within the search's full plies only (the first move always): past them the line
-    // is the search's captures only, and a full search of an outcome there would see
-    // further than the line's own search did.
-    let full = (limits.depth.max(2) - 1) as usize;
+    // Within the search's full plies only (the line's first `depth` moves): past them
+    // the line is the search's captures only, and a full search of an outcome there
+    // would see further than the line's own search did. An outcome of the last full
+    // ply is searched one ply deep, one more than the search saw after it: a coin toss
+    // at a king there (a 50% capture, +14,556 cp) was read by the curve as a won game,
+    // and a review's graph dropped to 0.01 for one ply (docs/review.md).
+    let full = limits.depth.max(1) as usize;
     for (plies, mv) in report.info.pv.iter().take(full).enumerate() {
         let Some(text) = notation::parse(mv)
             .ok()

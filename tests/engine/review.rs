@@ -129,6 +129,27 @@ fn a_shot_at_the_king_counts_as_its_chance_of_winning() {
 }
 
 #[test]
+fn a_coin_toss_at_the_king_on_the_last_full_ply_counts_as_its_chance() {
+    // The review game after 17 plies: Black's best line is c5^f2d4 e1xf2.m1 d4xf2.m1,
+    // its last full ply a 50% capture of the king on f2 (+14,556 cp for Black, which
+    // the curve alone reads as lost for White: 0.01, one ply before the graph's 0.40).
+    use crate::support::review_game::review_game;
+    let played = review_game();
+    let moves: Vec<&str> = played.iter().take(17).map(String::as_str).collect();
+    let g = game(None, &moves);
+    let q = g.quantum().expect("quantum chess");
+    let stop = AtomicBool::new(false);
+    let limits = level::limits(3, 0);
+    let report = search(q, &limits, &stop, &mut |_| {});
+    assert_eq!(report.info.pv.get(2).map(String::as_str), Some("d4xf2.m1"));
+    let curve = expected::from_side(report.info.score, Color::Black);
+    assert!(curve < 0.05, "{} cp: {curve}", report.info.score);
+    let white =
+        qchess::engine::weighed::expected_of_line(q, &report, &limits, &stop).expect("not stopped");
+    assert!((0.2..0.6).contains(&white), "{white}");
+}
+
+#[test]
 fn a_stopped_review_keeps_nothing_half_done_and_goes_on_later() {
     let g = game(None, &["e2e4", "e7e5", "g1f3"]);
     let stop = AtomicBool::new(true);

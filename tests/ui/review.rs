@@ -48,13 +48,13 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     assert!(
         app.message()
             .text
-            .starts_with("blunder: gave away 0.85 of a point, met by h2xe2; best a1^a7a8"),
+            .starts_with("blunder: gave away 0.70 of a point, met by h2xe2; best a1^a7a8"),
         "{}",
         app.message().text
     );
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("1. e1e2??"), "{s}");
-    assert!(s.contains("e1e2?? -0.85 best a1^a7a8"), "{s}");
+    assert!(s.contains("e1e2?? -0.70 best a1^a7a8"), "{s}");
     insta::assert_snapshot!("review_80x24", s);
     insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
     press(&mut app, KeyCode::Char(']'));
