@@ -188,6 +188,14 @@ fn square(cs: &[char]) -> Option<Square> {
     }
 }
 
+/// A move of a line as a player reads it, without the outcome the line assumed
+/// (`d8xh4.m1` -> `d8xh4`); `None` when it does not parse.
+pub fn without_outcome(text: &str) -> Option<String> {
+    let mut m = parse(text).ok()?;
+    m.outcome = None;
+    Some(m.to_string())
+}
+
 impl MoveText {
     /// The squares of the move without marker, promotion or outcome (for messages).
     pub fn shape_string(&self) -> String {

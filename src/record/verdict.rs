@@ -238,9 +238,7 @@ fn reply(before: &Judged, played: &str) -> Option<String> {
     if !same || (played.outcome.is_some() && first.outcome != played.outcome) {
         return None;
     }
-    let mut answer = notation::parse(line.get(1)?).ok()?;
-    answer.outcome = None;
-    Some(answer.to_string())
+    notation::without_outcome(line.get(1)?)
 }
 
 /// What the outcome drawn by the move played from `before` changed in White's expected

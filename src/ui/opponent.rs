@@ -725,9 +725,7 @@ fn expected_answer(pv: &[String]) -> Option<String> {
     if first.outcome.is_some() {
         return None;
     }
-    let mut answer = notation::parse(pv.get(1)?).ok()?;
-    answer.outcome = None;
-    Some(answer.to_string())
+    notation::without_outcome(pv.get(1)?)
 }
 
 #[cfg(test)]

@@ -419,8 +419,8 @@ pub const SAVE_HINT: &str = "Enter saves here; type to replace, ← → to edit;
 /// sides have one name (`white (qchess level 3) wins`, the computer against itself).
 pub fn result_words(status: Status, players: &Players) -> String {
     let (colour, name) = match status {
-        Status::WhiteWins => ("white", &players.white),
-        Status::BlackWins => ("black", &players.black),
+        Status::WhiteWins => (Color::White.name(), &players.white),
+        Status::BlackWins => (Color::Black.name(), &players.black),
         s => return s.describe().into(),
     };
     if players.white == players.black {
