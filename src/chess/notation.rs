@@ -197,6 +197,12 @@ pub fn without_outcome(text: &str) -> Option<String> {
 }
 
 impl MoveText {
+    /// Whether `other` is the same move (squares and promotion), whatever the outcomes
+    /// and markers written on either.
+    pub fn same_move(&self, other: &MoveText) -> bool {
+        self.shape == other.shape && self.promotion == other.promotion
+    }
+
     /// The squares of the move without marker, promotion or outcome (for messages).
     pub fn shape_string(&self) -> String {
         MoveText {

@@ -234,8 +234,7 @@ fn reply(before: &Judged, played: &str) -> Option<String> {
     };
     let played = notation::parse(played).ok()?;
     let first = notation::parse(line.first()?).ok()?;
-    let same = first.shape == played.shape && first.promotion == played.promotion;
-    if !same || (played.outcome.is_some() && first.outcome != played.outcome) {
+    if !first.same_move(&played) || (played.outcome.is_some() && first.outcome != played.outcome) {
         return None;
     }
     notation::without_outcome(line.get(1)?)

@@ -229,7 +229,7 @@ fn judge_quantum(
     let Some(played) = played.and_then(|t| notation::parse(t).ok()) else {
         return Some(());
     };
-    let same = |t: &notation::MoveText| t.shape == played.shape && t.promotion == played.promotion;
+    let same = |t: &notation::MoveText| t.same_move(&played);
     let best_is_played = report
         .best
         .as_deref()
