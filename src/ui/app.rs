@@ -969,8 +969,10 @@ impl App {
             return;
         }
         if self.help {
-            // Any key turns the page; after the last page it closes the help.
-            if action != Action::Quit && self.help_page + 1 < self.help_pages {
+            // Esc and q close the help at once; any other key turns the page, and
+            // after the last page closes it.
+            let close = action == Action::Cancel;
+            if !close && self.help_page + 1 < self.help_pages {
                 self.help_page += 1;
                 return;
             }

@@ -111,7 +111,7 @@ pub enum InputMode {
     Prompt,
     /// Waiting for q, r, b or n.
     Promotion,
-    /// The help is shown: any key closes it.
+    /// The help is shown: Esc and q close it, any other key turns its page.
     Help,
     /// Stepping through a game: the replay key map applies.
     Replay,
@@ -551,7 +551,10 @@ pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
         Press::Key(_) => {}
     }
     match mode {
-        InputMode::Help => Some(Action::Help),
+        InputMode::Help => match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => Some(Action::Cancel),
+            _ => Some(Action::Help),
+        },
         InputMode::Prompt => None,
         InputMode::Question => match key.code {
             KeyCode::Char('y' | 'Y') => Some(Action::Yes),

@@ -188,7 +188,9 @@ impl Pointer {
     pub fn act(&mut self, g: Gesture, shown: OnScreen) -> Option<Act> {
         let press = matches!(g, Gesture::Press(_) | Gesture::Cancel);
         if shown.help || shown.game_over {
-            let close = if shown.help {
+            // A click on the help turns its page as a key does; the right button
+            // closes it, as Esc does.
+            let close = if shown.help && g != Gesture::Cancel {
                 Action::Help
             } else {
                 Action::Cancel
@@ -328,7 +330,8 @@ mod tests {
         // Released where it went down: nothing more.
         p.act(Gesture::Press(f3), plain);
         assert_eq!(p.act(Gesture::Release(f3), picked), None);
-        // Popups: a click closes them; a question takes no clicks.
+        // Popups: a click turns the help's page (the right button closes it), a
+        // question takes no clicks.
         let help = OnScreen {
             help: true,
             ..plain
@@ -336,6 +339,10 @@ mod tests {
         assert_eq!(
             p.act(Gesture::Press(g1), help),
             Some(Act::Action(Action::Help))
+        );
+        assert_eq!(
+            p.act(Gesture::Cancel, help),
+            Some(Act::Action(Action::Cancel))
         );
         assert_eq!(p.act(Gesture::Wheel(Spot::Circuit, 1), help), None);
         let asked = OnScreen {

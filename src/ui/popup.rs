@@ -162,8 +162,8 @@ const LEGEND: [&str; 2] = [
 
 /// Draws page `page` of a help box listing `entries` (keys, what they do), how to read
 /// the board and the `recent` messages in full (newest first), wrapped to the screen;
-/// returns how many pages the screen needs (a page turns with any key, the last one
-/// closes).
+/// returns how many pages the screen needs (a page turns with any key but Esc and q,
+/// which close it, as any key does on the last page).
 pub fn help_box(
     f: &mut Frame,
     area: Rect,
@@ -241,7 +241,7 @@ pub fn help_box(
     let title = if n == 1 {
         format!(" {what} (any key closes) ")
     } else if page + 1 < n {
-        format!(" {what} {}/{n} (any key: more) ", page + 1)
+        format!(" {what} {}/{n} (any key: more, Esc closes) ", page + 1)
     } else {
         format!(" {what} {}/{n} (any key closes) ", page + 1)
     };

@@ -67,18 +67,24 @@ fn the_help_turns_pages_where_it_does_not_fit() {
     let mut a = app(&[]);
     press(&mut a, KeyCode::Char('?'));
     let first = screen(&mut a, 60, 20);
-    assert!(first.contains("Keys 1/4 (any key: more)"), "{first}");
+    assert!(
+        first.contains("Keys 1/4 (any key: more, Esc closes)"),
+        "{first}"
+    );
     press(&mut a, KeyCode::Char('x'));
     assert!(a.help_shown());
     let second = screen(&mut a, 60, 20);
-    assert!(second.contains("Keys 2/4 (any key: more)"), "{second}");
+    assert!(
+        second.contains("Keys 2/4 (any key: more, Esc closes)"),
+        "{second}"
+    );
     assert!(
         second.contains("quit (asks first during a game)"),
         "{second}"
     );
     // Then the rules in short, on two pages at this size; the last key closes.
     press(&mut a, KeyCode::Char('x'));
-    assert!(screen(&mut a, 60, 20).contains("Rules 3/4 (any key: more)"));
+    assert!(screen(&mut a, 60, 20).contains("Rules 3/4 (any key: more, Esc closes)"));
     press(&mut a, KeyCode::Char('x'));
     assert!(screen(&mut a, 60, 20).contains("Rules 4/4 (any key closes)"));
     press(&mut a, KeyCode::Char('x'));
@@ -86,7 +92,7 @@ fn the_help_turns_pages_where_it_does_not_fit() {
     // Where the keys fit on one page, the rules are the second.
     press(&mut a, KeyCode::Char('?'));
     let s = screen(&mut a, 80, 24);
-    assert!(s.contains("Keys 1/2 (any key: more)"), "{s}");
+    assert!(s.contains("Keys 1/2 (any key: more, Esc closes)"), "{s}");
     assert!(s.contains("( ) legal target"), "{s}");
     press(&mut a, KeyCode::Char('x'));
     assert!(screen(&mut a, 80, 24).contains("Rules 2/2 (any key closes)"));

@@ -102,6 +102,33 @@ fn the_help_ends_with_the_rules_in_short() {
 }
 
 #[test]
+fn esc_or_q_closes_the_help_on_any_page_other_keys_turn_it() {
+    for close in [KeyCode::Esc, KeyCode::Char('q')] {
+        // At 60x20 the help has four pages: the key closes it on the second.
+        let mut app = app_from(None, &[]);
+        press(&mut app, '?');
+        let first = screen(&mut app, 60, 20);
+        assert!(
+            first.contains(" Keys 1/4 (any key: more, Esc closes) "),
+            "{first}"
+        );
+        press(&mut app, 'x');
+        let second = screen(&mut app, 60, 20);
+        assert!(
+            second.contains(" Keys 2/4 (any key: more, Esc closes) "),
+            "{second}"
+        );
+        driver::press(&mut app, close);
+        assert!(!app.help_shown(), "{close:?} closes the help");
+        // The key only closed the help: q did not ask to quit, and the next ? starts
+        // again at the first page.
+        assert!(app.question().is_none() && !app.should_quit());
+        press(&mut app, '?');
+        assert_eq!(app.help_page(), 0);
+    }
+}
+
+#[test]
 fn the_help_ends_with_the_last_messages_in_full() {
     let mut app = app_from(None, &[]);
     for typed in [":e2e4", ":e7e5", ":g1^f3h3", ":b8xc6"] {
@@ -116,7 +143,10 @@ fn the_help_ends_with_the_last_messages_in_full() {
     insta::assert_snapshot!("help_messages_120x40", screen(&mut app, 120, 40));
     // The page turns by the pages of the last drawing.
     let first = screen(&mut app, 80, 24);
-    assert!(first.contains(" Keys 1/3 (any key: more) "), "{first}");
+    assert!(
+        first.contains(" Keys 1/3 (any key: more, Esc closes) "),
+        "{first}"
+    );
     press(&mut app, 'x');
     insta::assert_snapshot!("help_messages_page2_80x24", screen(&mut app, 80, 24));
     // On a small screen the messages keep one page under their heading, newest first
