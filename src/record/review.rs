@@ -5,8 +5,9 @@ use crate::chess::Color;
 use serde::{Deserialize, Serialize};
 
 /// The version of the `[review]` section this build writes. Version 2 added
-/// [`Judged::played_line`]; this build reads versions 1 and 2 ([`readable`]).
-pub const VERSION: u32 = 2;
+/// [`Judged::played_line`]; version 3 is judged with two plies of captures after the
+/// horizon (the same fields); this build reads versions 1 to 3 ([`readable`]).
+pub const VERSION: u32 = 3;
 
 /// Whether this build reads a `[review]` section of `version`.
 pub fn readable(version: i64) -> bool {

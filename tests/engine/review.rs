@@ -59,12 +59,12 @@ fn the_fools_mate_is_a_blunder_met_by_the_queen() {
 
 #[test]
 fn the_engines_own_best_moves_earn_no_mark() {
-    // Each move is the one the review's search finds best (level 2, the review's seed).
+    // Each move is the one the review's search finds best (the judge of level 2).
     let mut g: Box<dyn Playable> = new_game(&Setup::new(RuleSet::Quantum, 0)).unwrap();
     let stop = AtomicBool::new(false);
     for _ in 0..8 {
         let q = g.quantum().expect("quantum chess");
-        let best = search(q, &level::limits(2, 0), &stop, &mut |_| {})
+        let best = search(q, &Judge::Level(2).limits(), &stop, &mut |_| {})
             .best
             .expect("a move");
         g.play(&best).expect("the best move plays");
@@ -264,4 +264,24 @@ fn haft_is_judged_by_its_greedy_evaluation() {
     let (r, v) = variant_review(RuleSet::Haft, &[first.as_str()]);
     assert!(!r.marks);
     assert!(v.iter().flatten().all(|v| v.mark.is_none()));
+}
+
+#[test]
+fn a_developing_move_is_not_marked_off_a_capture_at_the_horizon() {
+    // Stockfish's b1d2 (White, ply 11) in a game against level 3. Judged with one ply
+    // of captures after the horizon it was a mistake (0.24): the best line ended on a
+    // capture of a defended pawn, counted without the recapture. The judge looks two
+    // plies of captures deep, so the knight's development gives away nothing.
+    let g = game(
+        None,
+        &[
+            "d2d4", "d7d5", "c2c4", "d5xc4.m1", "e2e4", "e7e5", "g1f3", "e5xd4.m1", "f1xc4.m1",
+            "f8b4", "b1d2",
+        ],
+    );
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let d2 = v[10].as_ref().expect("ply 11 is judged");
+    assert_eq!(d2.mark, None, "{d2:?}");
+    assert!(d2.loss < 0.05, "{d2:?}");
 }

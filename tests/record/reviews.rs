@@ -3,6 +3,7 @@
 
 use crate::support::cli::qchess;
 use qchess::record::{self, SavedGame};
+use qchess::review::VERSION;
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str, text: &str) -> PathBuf {
@@ -35,7 +36,7 @@ fn the_review_is_kept_in_the_file_and_not_redone() {
     assert!(kept.complete(2));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
-        text.contains("[review]") && text.contains("version = 2"),
+        text.contains("[review]") && text.contains(&format!("version = {VERSION}")),
         "{text}"
     );
     assert!(out.contains("met by h2xe2; best "), "{out}");
@@ -149,7 +150,7 @@ expected = 0.0
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("met by h2xe2"), "{out}");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("version = 2"), "{text}");
+    assert!(text.contains(&format!("version = {VERSION}")), "{text}");
 }
 
 #[test]
