@@ -117,8 +117,8 @@ impl App {
         &self.reviewing
     }
 
-    /// `R` in replay: reviews the game (the plies an earlier review did not judge), or
-    /// stops the review running; in a game, once it is over, steps into its replay
+    /// `R` in replay: reviews the game (the plies an earlier review of this version did
+    /// not judge; all of them after an older version's), or stops the review running; in a game, once it is over, steps into its replay
     /// first.
     pub(super) fn review_key(&mut self) {
         if self.reviewing.running() {
@@ -129,10 +129,11 @@ impl App {
         };
         let game = replay.full.clone_box();
         let earlier = self.reviewing.review.clone();
-        if earlier
-            .as_ref()
-            .is_some_and(|r| r.missing(&moves_to_texts(game.as_ref())).is_empty())
-        {
+        // A review by an older judge (an earlier version) is judged again.
+        if earlier.as_ref().is_some_and(|r| {
+            r.version == crate::review::VERSION
+                && r.missing(&moves_to_texts(game.as_ref())).is_empty()
+        }) {
             return self.say(
                 Tone::Plain,
                 "the game is reviewed: [ ] go to the marked moves",

@@ -7,6 +7,7 @@ use crate::support::review_game::{review_game, review_game_played};
 use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use qchess::game::{replay, Playable, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
+use qchess::review::VERSION;
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::opponent::Computer;
 use qchess::ui::theme::Theme;
@@ -154,6 +155,43 @@ fn the_review_goes_into_the_file_the_replay_came_from() {
     let s = screen(&mut again, 80, 24);
     assert!(s.contains("Review · qchess level 3"), "{s}");
     assert!(s.contains("e1e2??"), "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn r_judges_again_a_review_of_an_older_version() {
+    let game = blunder_game();
+    let mut app = replaying(game.clone_box());
+    press(&mut app, KeyCode::Char('R'));
+    app.finish_review();
+    let mut old = app.reviewing().review().cloned().expect("reviewed");
+    assert_eq!(old.version, VERSION);
+    // The same review as an earlier qchess kept it: shown as it was, and R judges the
+    // game again, where a complete review of this version is left alone.
+    old.version = VERSION - 1;
+    let dir = std::env::temp_dir().join(format!("qchess-ui-old-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("old.toml");
+    let mut saved = SavedGame::of(game.as_ref(), &Players::default(), "");
+    saved.review = Some(old.clone());
+    record::save(&path, &saved).unwrap();
+    let mut again = replaying(game).with_review(path.clone(), Some(old));
+    assert!(screen(&mut again, 80, 24).contains("e1e2??"));
+    press(&mut again, KeyCode::Char('R'));
+    assert!(
+        again.message().text.starts_with("reviewing"),
+        "{}",
+        again.message().text
+    );
+    again.finish_review();
+    let judged = again.reviewing().review().expect("judged again");
+    assert_eq!(judged.version, VERSION);
+    assert!(judged.complete(2));
+    let kept = record::load(&path)
+        .unwrap()
+        .review
+        .expect("kept in the file");
+    assert_eq!(kept.version, VERSION);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
