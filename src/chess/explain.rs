@@ -4,8 +4,8 @@
 
 use super::board::{Piece, Register, Square};
 use super::classify::{between, Classified, MoveType, State, Variant};
-use super::game::EndReason;
 use super::notation::Shape;
+use super::outcome::EndReason;
 use crate::format::percent;
 use crate::quantum::{Control, CERTAIN_EPS};
 

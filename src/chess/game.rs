@@ -7,10 +7,10 @@ use super::distribution::{self, Distribution};
 use super::explain::{self, Explained, Snapshot, Stages};
 use super::fen::{self, FenError, START_FEN};
 use super::notation::{self, MoveText, Shape};
+use super::outcome::{EndReason, Status};
 use super::repetition::{Seen, SeenList};
 use super::san;
 use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
-use serde::{Deserialize, Serialize};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -53,69 +53,6 @@ impl Default for GameOptions {
             sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             factored: true,
             no_win: false,
-        }
-    }
-}
-
-/// Where the game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Still going.
-    Ongoing,
-    /// White captured the black king.
-    WhiteWins,
-    /// Black captured the white king.
-    BlackWins,
-    /// Both kings gone, or both present after a final measurement.
-    Draw,
-}
-
-impl Status {
-    /// "ongoing", "white_wins", "black_wins", "draw".
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ongoing => "ongoing",
-            Status::WhiteWins => "white_wins",
-            Status::BlackWins => "black_wins",
-            Status::Draw => "draw",
-        }
-    }
-
-    /// Words for a player.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Status::Ongoing => "game in progress",
-            Status::WhiteWins => "white wins",
-            Status::BlackWins => "black wins",
-            Status::Draw => "draw",
-        }
-    }
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// A king's probability reached 0.
-    KingCaptured,
-    /// Both kings' probabilities reached 0 together.
-    BothKingsCaptured,
-    /// The 50-move counter reached 100 and the board was measured.
-    FiftyMoves,
-    /// The same state occurred three times and the board was measured.
-    Repetition,
-}
-
-impl EndReason {
-    /// Words for a player.
-    pub fn describe(self) -> &'static str {
-        match self {
-            EndReason::KingCaptured => "a king was captured with certainty",
-            EndReason::BothKingsCaptured => "both kings vanished at once",
-            EndReason::FiftyMoves => {
-                "50 moves without a change in the piece count: the board was measured"
-            }
-            EndReason::Repetition => "the same state occurred three times: the board was measured",
         }
     }
 }
@@ -714,31 +651,6 @@ impl Game {
     }
 }
 
-/// Orders two square sets by their squares listed a1..h8, lexicographically, without
-/// allocating (it sorts distributions of many thousands of sets).
-pub fn set_order(a: u64, b: u64) -> std::cmp::Ordering {
-    let d = a ^ b;
-    if d == 0 {
-        return std::cmp::Ordering::Equal;
-    }
-    // Below the lowest differing square both lists agree. The set holding that square
-    // lists it next; the other lists a higher square next, or has ended.
-    let low = d & d.wrapping_neg();
-    let above = !(low | (low - 1));
-    // The set holding `low` comes first, unless the other has nothing above it (then the
-    // other is a prefix of it).
-    let (first, other) = if a & low != 0 {
-        (std::cmp::Ordering::Less, b)
-    } else {
-        (std::cmp::Ordering::Greater, a)
-    };
-    if other & above != 0 {
-        first
-    } else {
-        first.reverse()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -797,29 +709,6 @@ mod tests {
                 if g.status() != Status::Ongoing {
                     break;
                 }
-            }
-        }
-    }
-
-    /// The definition: compare the ascending lists of squares.
-    fn by_lists(a: u64, b: u64) -> std::cmp::Ordering {
-        let list = |x: u64| (0..64).filter(|i| x >> i & 1 == 1).collect::<Vec<u32>>();
-        list(a).cmp(&list(b))
-    }
-
-    #[test]
-    fn set_order_is_the_order_of_square_lists() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x & (x >> 3) & (x >> 5)
-        };
-        for _ in 0..5000 {
-            let (a, b) = (next(), next());
-            for (a, b) in [(a, b), (a, a), (a & !(1 << 63), a), (0, b), (b, 0)] {
-                assert_eq!(set_order(a, b), by_lists(a, b), "{a:x} {b:x}");
             }
         }
     }

@@ -11,6 +11,7 @@ pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod outcome;
 pub mod random;
 mod repetition;
 pub mod report;
@@ -19,5 +20,6 @@ pub mod threat;
 
 pub use board::{Color, Kind, Piece, Position, Square};
 pub use classify::{Classified, MoveError, MoveType, Variant};
-pub use game::{EndReason, Game, GameOptions, PlayedMove, Status};
+pub use game::{Game, GameOptions, PlayedMove};
 pub use notation::{MoveText, Shape};
+pub use outcome::{EndReason, Status};

@@ -1,9 +1,10 @@
 //! Random legal moves, for seeded test games and benchmarks.
 
 use super::classify::MoveType;
-use super::game::{Game, GameOptions, Status};
+use super::game::{Game, GameOptions};
 use super::movegen::legal_moves;
 use super::notation::MoveText;
+use super::outcome::Status;
 use crate::seeded::SeededRng;
 
 /// A random legal move for the side to move: first a kind of move (standard 70%, split

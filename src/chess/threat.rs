@@ -3,9 +3,10 @@
 
 use super::board::{Color, Kind, Square};
 use super::classify::Variant;
-use super::game::{Game, Status};
+use super::game::Game;
 use super::movegen::legal_moves;
 use super::notation::Shape;
+use super::outcome::Status;
 use crate::quantum::CERTAIN_EPS;
 
 /// The most dangerous capture of a king.

@@ -17,7 +17,7 @@
 //! after that the game is left out of the score and listed as not played, so that one
 //! slow start in a long match does not throw the match away or count as a win.
 
-use super::player::PlayerError;
+use super::choice::PlayerError;
 use super::spec::PlayerSpec;
 use super::tally::Tally;
 use crate::chess::board::{Kind, Piece};

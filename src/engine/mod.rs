@@ -7,6 +7,7 @@
 //! and then answers with the best move so far.
 
 pub mod book;
+pub mod choice;
 pub mod classical;
 pub mod cli;
 pub mod draws;
@@ -25,6 +26,7 @@ pub mod uci;
 pub mod variant;
 pub mod weighed;
 
-pub use player::{Choice, Event, Player, PlayerError, Thinking};
+pub use choice::{Choice, PlayerError};
+pub use player::{Event, Player, Thinking};
 pub use search::{search, search_among, Info, Limits, Report};
 pub use spec::PlayerSpec;

@@ -5,6 +5,7 @@
 //! a UQCI front end forwards its progress as `info` lines.
 
 use super::book;
+use super::choice::{Choice, PlayerError};
 use super::level;
 use super::search::{search, Info, Limits};
 use super::variant::greedy_variant;
@@ -18,40 +19,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
-
-/// A move a player chose.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Choice {
-    /// The move in canonical notation, without an outcome.
-    pub mv: String,
-    /// What the search knew when it chose (players that search).
-    pub info: Option<Info>,
-    /// Whether the move came from the opening book (no search).
-    pub from_book: bool,
-    /// White's expected result of the line chosen, its measurement weighed as results
-    /// ([`weighed::expected_of_line`]): from an engine playing a person; `None` from
-    /// the others and without a search.
-    pub expected: Option<f64>,
-}
-
-/// Why a player gave no move.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PlayerError {
-    /// The side to move has no legal move (or the game is over).
-    #[error("there is no legal move to play")]
-    NoMove,
-    /// The player's thread ended without an answer.
-    #[error("the player stopped without choosing a move")]
-    Gone,
-    /// An external engine misbehaved (would not start, crashed, hung, answered an
-    /// illegal or unreadable move): what happened, in one line.
-    #[error("{0}")]
-    Engine(String),
-    /// An external engine could not be started (no such command, no handshake in
-    /// time): what happened, in one line. No game with it was begun.
-    #[error("{0}")]
-    NotStarted(String),
-}
 
 /// What a thinking player reports.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,8 +14,9 @@
 //! capture of the other king, else a standard move. The engine's process is shared with
 //! UQCI's front end ([`Connection`]): started on the first move, killed with the player.
 
+use super::choice::{Choice, PlayerError};
 use super::classical;
-use super::player::{Choice, Player, PlayerError, Thinking};
+use super::player::{Player, Thinking};
 use crate::chess::Game;
 use crate::game::Playable;
 use crate::seeded::SeededRng;

@@ -8,8 +8,8 @@
 //! instead (the recorded moves carry their outcomes, so the copy reaches the same
 //! state). Haft has no randomness: plain copies.
 
+use super::choice::{Choice, PlayerError};
 use super::eval::{value, KING, WIN};
-use super::player::{Choice, PlayerError};
 use super::search::Info;
 use crate::chess::{Color, Kind, Status};
 use crate::game::{replay, Playable};

@@ -3,7 +3,7 @@
 //! its exact state ([`crate::chess::explain`]); the rule systems that list their moves
 //! build it from their remarks and the board before and after ([`Explanation::listed`]).
 
-use super::playable::Cell;
+use super::cell::Cell;
 use crate::chess::explain::{Explained, LISTED_CHANGE};
 use crate::chess::Square;
 use crate::format::percent;

@@ -3,6 +3,7 @@
 //! Nothing above this module asks which rule system it is playing.
 
 pub mod cancel;
+pub mod cell;
 pub mod clock;
 pub mod explanation;
 pub mod playable;
@@ -13,6 +14,7 @@ pub mod table;
 pub(crate) mod toy;
 
 pub use cancel::CancelFlag;
+pub use cell::Cell;
 pub use explanation::Explanation;
-pub use playable::{is_set, Cell, PlayError, Playable, PlyRecord};
+pub use playable::{is_set, PlayError, Playable, PlyRecord};
 pub use rules::{new_game, replay, ReplayError, RuleSet, Setup};

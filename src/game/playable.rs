@@ -2,20 +2,10 @@
 //! server room and the engine's players.
 
 use super::cancel::CancelFlag;
+use super::cell::Cell;
 use super::explanation::Explanation;
 use super::rules::{RuleSet, Setup};
-use crate::chess::{Color, Game, Kind, Square, Status};
-
-/// What the board shows on one square.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cell {
-    /// The piece's side.
-    pub color: Color,
-    /// The piece's type; `None` while it is undetermined (haft's "M").
-    pub kind: Option<Kind>,
-    /// The probability that the piece stands here (1 for a certain piece).
-    pub probability: f64,
-}
+use crate::chess::{Color, Game, Square, Status};
 
 /// One ply as the history, the trace pane and saved games see it.
 #[derive(Clone, Debug, PartialEq)]

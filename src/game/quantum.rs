@@ -1,8 +1,9 @@
 //! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
 
 use super::cancel::CancelFlag;
+use super::cell::Cell;
 use super::explanation::Explanation;
-use super::playable::{Cell, PlayError, Playable, PlyRecord};
+use super::playable::{PlayError, Playable, PlyRecord};
 use super::rules::{RuleSet, Setup};
 use crate::chess::{fen, report, Color, Game, PlayedMove, Square, Status};
 

@@ -4,8 +4,9 @@
 //! which is all a new rule system needs.
 
 use super::cancel::CancelFlag;
+use super::cell::Cell;
 use super::explanation::Explanation;
-use super::playable::{Cell, PlayError, Playable, PlyRecord};
+use super::playable::{PlayError, Playable, PlyRecord};
 use super::rules::{RuleSet, Setup};
 use crate::chess::{Color, Kind, Square, Status};
 

@@ -13,8 +13,9 @@
 use super::room::Room;
 use crate::chess::Color;
 use crate::engine::level;
-use crate::engine::player::{Event, Player, PlayerError, Random, Thinking};
+use crate::engine::player::{Event, Player, Random, Thinking};
 use crate::engine::strength::Strength;
+use crate::engine::PlayerError;
 use crate::game::clock::ClockTimes;
 use crate::game::Playable;
 use serde::{Deserialize, Serialize};

@@ -164,7 +164,7 @@ impl Superposition {
         let mut out: Vec<(u64, f64)> = sets.into_iter().map(|(s, w)| (s, w / total)).collect();
         out.sort_by(|a, b| {
             b.1.total_cmp(&a.1)
-                .then_with(|| crate::chess::game::set_order(a.0, b.0))
+                .then_with(|| crate::chess::distribution::set_order(a.0, b.0))
         });
         out
     }
