@@ -224,7 +224,7 @@ pub enum MoveError {
     Notation(#[from] super::notation::NotationError),
     /// A move in standard algebraic notation that names no legal move, or several.
     #[error("{0}")]
-    San(#[from] super::san::SanError),
+    San(#[from] super::notation::SanError),
 }
 
 /// Squares strictly between two squares on a line (empty for adjacent squares).

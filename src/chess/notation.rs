@@ -1,4 +1,5 @@
-//! Quantum Chess algebraic notation: parsing and canonical formatting.
+//! Quantum Chess algebraic notation: parsing and canonical formatting, and the errors of
+//! reading a move's text (its form, or a SAN move that names no legal move).
 
 use super::board::{Kind, Square};
 use std::fmt;
@@ -239,6 +240,43 @@ impl fmt::Display for MoveText {
         }
         Ok(())
     }
+}
+
+/// A SAN move that names no legal move, or more than one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// No legal move fits.
+    #[error("{text} (read as {understood}): {why}")]
+    NoMove {
+        /// The text as typed.
+        text: String,
+        /// The move it was read as, in words.
+        understood: String,
+        /// Why no move fits.
+        why: String,
+    },
+    /// Several legal moves fit.
+    #[error(
+        "{text} (read as {understood}) fits {} moves: {}; name the source square or type \
+         the move in squares",
+        .matches.len(), .matches.join(", ")
+    )]
+    Ambiguous {
+        /// The text as typed.
+        text: String,
+        /// The move it was read as, in words.
+        understood: String,
+        /// The moves that fit, in canonical notation.
+        matches: Vec<String>,
+    },
+    /// A pawn move to the last rank without the new piece.
+    #[error("{text} (read as {understood}): the pawn promotes: add =Q, =R, =B or =N")]
+    PromotionNeeded {
+        /// The text as typed.
+        text: String,
+        /// The move it was read as, in words.
+        understood: String,
+    },
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 use super::board::{Kind, Square};
 use super::classify::{classify, MoveType, State};
 use super::movegen::{legal_moves, standard_reach};
-use super::notation::{MoveText, Shape};
+use super::notation::{MoveText, SanError, Shape};
 
 /// Which way a king castles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,43 +49,6 @@ pub struct PieceMove {
     pub to: Square,
     /// The promotion piece, when written (`=Q` or `Q`).
     pub promotion: Option<Kind>,
-}
-
-/// A SAN move that names no legal move, or more than one.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SanError {
-    /// No legal move fits.
-    #[error("{text} (read as {understood}): {why}")]
-    NoMove {
-        /// The text as typed.
-        text: String,
-        /// The move it was read as, in words.
-        understood: String,
-        /// Why no move fits.
-        why: String,
-    },
-    /// Several legal moves fit.
-    #[error(
-        "{text} (read as {understood}) fits {} moves: {}; name the source square or type \
-         the move in squares",
-        .matches.len(), .matches.join(", ")
-    )]
-    Ambiguous {
-        /// The text as typed.
-        text: String,
-        /// The move it was read as, in words.
-        understood: String,
-        /// The moves that fit, in canonical notation.
-        matches: Vec<String>,
-    },
-    /// A pawn move to the last rank without the new piece.
-    #[error("{text} (read as {understood}): the pawn promotes: add =Q, =R, =B or =N")]
-    PromotionNeeded {
-        /// The text as typed.
-        text: String,
-        /// The move it was read as, in words.
-        understood: String,
-    },
 }
 
 /// Reads `text` as SAN; `None` when it is not written that way.

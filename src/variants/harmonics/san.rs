@@ -7,7 +7,8 @@
 //! moves listed. Quantum moves (`b1~d5`) have no SAN.
 
 use super::notation::{self, Move};
-use crate::chess::san::{self, Candidate, Castle, SanError};
+use crate::chess::notation::SanError;
+use crate::chess::san::{self, Candidate, Castle};
 use crate::chess::{Kind, Square};
 use crate::game::Playable;
 
