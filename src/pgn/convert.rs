@@ -14,8 +14,8 @@ use crate::chess::{GameOptions, MoveType, Status};
 use crate::game::clock::{Ending, TimeControl, ON_TIME};
 use crate::game::{new_game, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
+use crate::record::saved::{Players, SavedClock, SavedGame, CLOCK_VERSION};
 use crate::record::verdict::{verdicts, Mark};
-use crate::record::{Players, SavedClock, SavedGame, CLOCK_VERSION};
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -3,7 +3,7 @@
 
 use super::{convert, read, GameResult, PgnGame};
 use crate::files::{canonical, replace_atomic};
-use crate::record::{RecordError, SavedGame};
+use crate::record::saved::{RecordError, SavedGame};
 use std::path::{Path, PathBuf};
 
 /// One line of a file's list of games.
