@@ -72,8 +72,8 @@ impl Judge {
     /// to 4 play, a defended
     /// piece taken on the last ply counted as won, and moves were marked off that (8
     /// games of level 3 against Stockfish: 44 marks on Stockfish's moves, 26 with two
-    /// plies; the graph's swing where the best move was played, mean 0.060 and 0.037),
-    /// in about the same time.
+    /// plies; the graph's change at a move plus its loss, which a judge that agrees
+    /// with itself keeps at 0, 0.065 and 0.032 on average), in about the same time.
     pub fn limits(&self) -> Limits {
         match self {
             Judge::Level(l) => Limits {
