@@ -8,11 +8,11 @@
 //!
 //! Quantum Chess is judged by the engine's search at a level (deterministic: the same
 //! game gives the same review on any machine; two plies of captures after the horizon
-//! at every level) or for a time per position. The other
-//! rule systems (harmonics, haft) have no search: every legal move is played on a copy
-//! and valued by their greedy evaluation (king presence and expected material) after
-//! the other side's greedy reply, two plies deep, the mean over [`VARIANT_TRIALS`]
-//! draws where a move draws a random outcome.
+//! at every level) or for a time per position. The other rule systems (harmonics,
+//! haft) have no search: every legal move is played on a copy and valued by their
+//! greedy evaluation (king presence and expected material) after the other side's
+//! greedy reply, two plies deep, the mean over [`VARIANT_TRIALS`] draws where a move
+//! draws a random outcome.
 //!
 //! A stop (Esc, Ctrl-C) ends the work at once; the positions judged so far are kept,
 //! and the next review of the game judges only the rest.
@@ -69,11 +69,11 @@ impl Judge {
     /// The judge's search: a level's depth and budget of work, with two plies of
     /// captures after the horizon at every level (level 5's, and a time judge's): a
     /// capture at the horizon is judged with its recapture. With one ply, as levels 1
-    /// to 4 play, a defended
-    /// piece taken on the last ply counted as won, and moves were marked off that (8
-    /// games of level 3 against Stockfish: 44 marks on Stockfish's moves, 26 with two
-    /// plies; the graph's change at a move plus its loss, which a judge that agrees
-    /// with itself keeps at 0, 0.065 and 0.032 on average), in about the same time.
+    /// to 4 play, a defended piece taken on the last ply counted as won, and moves were
+    /// marked off that (8 games of level 3 against Stockfish: 44 marks on Stockfish's
+    /// moves, 26 with two plies; the graph's change at a move plus its loss, which a
+    /// judge that agrees with itself keeps at 0, 0.065 and 0.032 on average), in about
+    /// the same time.
     pub fn limits(&self) -> Limits {
         match self {
             Judge::Level(l) => Limits {

@@ -190,12 +190,12 @@ impl Pointer {
         if shown.help || shown.game_over {
             // A click on the help turns its page as a key does; the right button
             // closes it, as Esc does.
-            let close = if shown.help && g != Gesture::Cancel {
+            let action = if shown.help && g != Gesture::Cancel {
                 Action::Help
             } else {
                 Action::Cancel
             };
-            return press.then_some(Act::Action(close));
+            return press.then_some(Act::Action(action));
         }
         if shown.question {
             return None;
