@@ -25,6 +25,8 @@ pub struct PuzzlesArgs {
 /// The subcommands of `qchess puzzles`.
 #[derive(Subcommand, Debug, Clone)]
 enum PuzzlesCommand {
+    /// List the pack, as `qchess puzzles` alone does.
+    List(ListArgs),
     /// Play the puzzles in the terminal: your moves are judged exactly against the best,
     /// the other side defends as the proof does.
     Play(crate::ui::cli::PuzzlePlayArgs),
@@ -34,6 +36,14 @@ enum PuzzlesCommand {
     /// Play engine games, find positions with a decisive line, prove them and add the
     /// new puzzles to a pack file.
     Generate(GenerateArgs),
+}
+
+/// Arguments of `qchess puzzles list`.
+#[derive(Args, Debug, Clone)]
+struct ListArgs {
+    /// Print the pack as JSON, as `qchess puzzles --json` does.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `qchess puzzles prove`.
@@ -106,9 +116,18 @@ pub fn run(args: PuzzlesArgs) -> Outcome {
         Some(PuzzlesCommand::Prove(a)) => prove_pack(a.id.as_deref()),
         Some(PuzzlesCommand::Generate(a)) => run_generate(&a),
         Some(PuzzlesCommand::Play(a)) => crate::ui::cli::play_puzzles(a),
-        None if args.json => Ok(Done::Print(format!("{}\n", to_json(pack::pack())))),
-        None => Ok(Done::Print(to_text(pack::pack()))),
+        Some(PuzzlesCommand::List(a)) => Ok(list(a.json || args.json)),
+        None => Ok(list(args.json)),
     }
+}
+
+/// The pack, as text or as JSON.
+fn list(json: bool) -> Done {
+    Done::Print(if json {
+        format!("{}\n", to_json(pack::pack()))
+    } else {
+        to_text(pack::pack())
+    })
 }
 
 /// The pack as a JSON array.
