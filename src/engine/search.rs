@@ -68,7 +68,9 @@
 //!   a side wins when its king stays and the other's goes, else it is a draw. The search
 //!   scores it by the kings' presence just before: `WIN * (p_own - p_other)`, the
 //!   expected result (`P(own stays, other goes) - P(other stays, own goes)`, which is
-//!   `p_own - p_other` however the two kings are entangled).
+//!   `p_own - p_other` however the two kings are entangled). Its moves are played with
+//!   [`Game::look_ahead`], which leaves such a board unmeasured: measuring every square
+//!   of a large state cost more than the rest of the search.
 //! * A side with no legal move scores 0 (the rules have no stalemate; `match` counts
 //!   such a game as a draw).
 //! * Wins are scored `WIN - ply` so a quicker win is preferred; the table stores values
@@ -393,7 +395,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         let mut text = m.text;
         text.outcome = outcome;
-        let child = g.after(&text);
+        let child = g.look_ahead(&text);
         // Counted only for a budget of work: the dense backend counts its branches by
         // reading every amplitude.
         if self.limits.work.is_some() {
