@@ -282,8 +282,9 @@ impl Game {
     }
 
     /// The game after `text`, played on a [`Game::detached`] copy that records no history
-    /// entry and no circuit (what a search needs: the rules and the state, at less
-    /// cost), with the probability of outcome 1 when the move measured.
+    /// entry and no circuit (the rules and the state, at less cost: what the puzzles'
+    /// proofs and the attacked-king check play; the engine's search uses
+    /// [`Game::look_ahead`]), with the probability of outcome 1 when the move measured.
     pub fn after(&self, text: &MoveText) -> Result<(Game, Option<f64>), MoveError> {
         self.after_ending(text, Ending::Measured)
     }
