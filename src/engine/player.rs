@@ -284,6 +284,18 @@ impl Engine {
         }
     }
 
+    /// The engine at `level` advising a person (a hint): as [`Engine::in_play`],
+    /// searching as the level judges a position ([`level::judging`]).
+    pub fn advising(level: u8, seed: u64) -> Engine {
+        Engine {
+            limits: Limits {
+                movetime: Some(level::play_cap(level)),
+                ..level::judging(level, seed)
+            },
+            ..Engine::in_play(level, seed)
+        }
+    }
+
     /// The same engine choosing each of its first `moves` moves (counted for both
     /// sides, as a game's move numbers) at random among the sound moves the book knows,
     /// while it plays from the book: varied openings for matches between engines.

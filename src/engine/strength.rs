@@ -59,6 +59,15 @@ impl Strength {
         }
     }
 
+    /// A player of this strength giving a hint: a level searches as it judges
+    /// ([`Engine::advising`]), the others as they play ([`Strength::player`]).
+    pub fn adviser(&self, seed: u64) -> Box<dyn Player> {
+        match self {
+            Strength::Level(l) => Box::new(Engine::advising(*l, seed)),
+            _ => self.player(seed),
+        }
+    }
+
     /// A player of this strength choosing among equal moves by `seed` (an external
     /// engine: the same process every time).
     pub fn player(&self, seed: u64) -> Box<dyn Player> {

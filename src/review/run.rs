@@ -32,9 +32,6 @@ use std::time::Duration;
 /// The seed of the review's searches (equal moves are chosen among by it).
 const SEED: u64 = 0;
 
-/// Plies of captures the judge searches after its horizon, at every level.
-const JUDGE_QUIESCENCE: u32 = 2;
-
 /// Draws a variant move's value is the mean over.
 pub const VARIANT_TRIALS: u64 = 8;
 
@@ -66,9 +63,10 @@ impl Judge {
         }
     }
 
-    /// The judge's search: a level's depth and budget of work, with two plies of
-    /// captures after the horizon at every level (level 5's, and a time judge's): a
-    /// capture at the horizon is judged with its recapture. With one ply, as levels 1
+    /// The judge's search: a level judging ([`level::judging`]: its depth and budget of
+    /// work, two plies of captures after the horizon, as hints search), or a time
+    /// judge's (which has level 5's two plies): a capture at the horizon is judged with
+    /// its recapture. With one ply, as levels 1
     /// to 4 play, a defended piece taken on the last ply counted as won, and moves were
     /// marked off that (8 games of level 3 against Stockfish: 44 marks on Stockfish's
     /// moves, 26 with two plies; the graph's change at a move plus its loss, which a
@@ -76,10 +74,7 @@ impl Judge {
     /// the same time.
     pub fn limits(&self) -> Limits {
         match self {
-            Judge::Level(l) => Limits {
-                quiescence: JUDGE_QUIESCENCE,
-                ..level::limits(*l, SEED)
-            },
+            Judge::Level(l) => level::judging(*l, SEED),
             Judge::Time(t) => level::timed(*t, SEED),
         }
     }

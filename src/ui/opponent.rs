@@ -336,15 +336,20 @@ impl Computer {
     }
 
     /// The player for `purpose` on `side`'s turn: its own strength, or for a hint the
-    /// other side's computer, else the hint level.
+    /// other side's computer, else the hint level, searching as it judges a position
+    /// ([`Strength::adviser`]).
     pub fn player(&self, purpose: ThinkingFor, side: Color) -> Box<dyn Player> {
-        let strength = match purpose {
-            ThinkingFor::Move => self.sides.of(side),
-            ThinkingFor::Hint => self.sides.of(side).or(self.sides.of(side.opposite())),
-        };
-        match strength {
-            Some(s) => s.player(self.seed),
-            None => Strength::Level(self.hint_level).player(self.seed),
+        match purpose {
+            ThinkingFor::Move => match self.sides.of(side) {
+                Some(s) => s.player(self.seed),
+                None => Strength::Level(self.hint_level).player(self.seed),
+            },
+            ThinkingFor::Hint => self
+                .sides
+                .of(side)
+                .or(self.sides.of(side.opposite()))
+                .unwrap_or(&Strength::Level(self.hint_level))
+                .adviser(self.seed),
         }
     }
 

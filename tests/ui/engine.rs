@@ -315,6 +315,29 @@ fn a_hint_that_may_not_happen_says_what_it_does_and_its_chance() {
 }
 
 #[test]
+fn a_hint_weighs_a_capture_at_its_horizon_with_the_recapture() {
+    // Out of the opening book, level 3 as it plays ends every quiet line on Black's
+    // unanswered c5xf2 and gives up its bishop on f7 for a pawn; a hint searches as the
+    // review judges a position, with the recapture.
+    let mut g = game();
+    for m in [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "d2d3", "g8f6",
+    ] {
+        g.play(m).expect("legal");
+    }
+    let mut a = App::new(g, paint(), false).with_computer(Computer::default().with_hint_level(3));
+    press(&mut a, KeyCode::Char('H'));
+    a.finish_work();
+    let (mv, _) = a.computer().hint().cloned().expect("a hint");
+    assert_ne!(mv, "c4xf7", "{}", a.message().text);
+    assert!(
+        !a.message().text.contains("opening"),
+        "{}",
+        a.message().text
+    );
+}
+
+#[test]
 fn a_hint_is_shown_marked_and_scored() {
     let mut a =
         App::new(game(), paint(), false).with_computer(Computer::default().with_hint_level(1));
