@@ -18,6 +18,7 @@
 //! slow start in a long match does not throw the match away or count as a win.
 
 use super::choice::PlayerError;
+use super::luck;
 use super::spec::PlayerSpec;
 use super::tally::Tally;
 use crate::chess::board::{Kind, Piece};
@@ -97,6 +98,9 @@ pub struct GameRecord {
     pub kings: [f64; 2],
     /// The kinds of moves the first and the second player made.
     pub tallies: [Tally; 2],
+    /// The first player's measurement luck ([`luck`]): how much the outcomes drawn
+    /// moved its expected result (Quantum Chess; `None` in the variants).
+    pub luck: Option<f64>,
     /// The moves as played (canonical, with outcomes).
     pub moves: Vec<String>,
 }
@@ -146,6 +150,21 @@ pub struct MatchReport {
     /// Games not played because a player could not be started: their index (from 0)
     /// and why.
     pub not_played: Vec<(u32, String)>,
+}
+
+/// A match's luck-adjusted score for the first player ([`MatchReport::adjusted`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Adjusted {
+    /// The mean of the games' results less their luck.
+    pub score: f64,
+    /// The low end of its 95% interval.
+    pub low: f64,
+    /// The high end.
+    pub high: f64,
+    /// The first player's mean luck per game.
+    pub luck: f64,
+    /// How much of a game's result follows its luck, fitted over the match.
+    pub beta: f64,
 }
 
 /// Why a match could not be played.
@@ -227,6 +246,49 @@ impl MatchReport {
         (elo(self.score()), elo(lo), elo(hi))
     }
 
+    /// The first player's luck-adjusted score ([`luck`]): the mean result less `beta`
+    /// times the mean luck, `beta` fitted over the games (how much of a game's result
+    /// follows its luck: the judge reads the outcomes' positions on its own scale),
+    /// with a 95% interval (normal, from what the luck leaves of the results' spread).
+    /// Luck has expectation 0, so this estimates the score with less noise. `None` in
+    /// the variants and with fewer than three games.
+    pub fn adjusted(&self) -> Option<Adjusted> {
+        let pairs: Vec<(f64, f64)> = self
+            .games
+            .iter()
+            .map(|g| {
+                let result = match g.result {
+                    Result1::Win => 1.0,
+                    Result1::Draw => 0.5,
+                    Result1::Loss => 0.0,
+                };
+                g.luck.map(|l| (result, l))
+            })
+            .collect::<Option<_>>()?;
+        let n = pairs.len() as f64;
+        if n < 3.0 {
+            return None;
+        }
+        let mean = |f: &dyn Fn(&(f64, f64)) -> f64| pairs.iter().map(f).sum::<f64>() / n;
+        let (result, luck) = (mean(&|p| p.0), mean(&|p| p.1));
+        let spread = mean(&|p| (p.1 - luck).powi(2));
+        let beta = match spread > 0.0 {
+            true => mean(&|p| (p.0 - result) * (p.1 - luck)) / spread,
+            false => 0.0,
+        };
+        let score = result - beta * luck;
+        // What is left of each result once its luck's part is taken out.
+        let left = mean(&|p| (p.0 - result - beta * (p.1 - luck)).powi(2)) * n / (n - 2.0);
+        let half = Z95 * (left / n).sqrt();
+        Some(Adjusted {
+            score,
+            low: score - half,
+            high: score + half,
+            luck,
+            beta,
+        })
+    }
+
     /// The report as one JSON object (an infinite Elo is `null`).
     pub fn to_json(&self) -> Value {
         let finite = |x: f64| {
@@ -257,6 +319,13 @@ impl MatchReport {
             "unfinished": self.unfinished,
             "adjudicated": self.adjudicated,
             "score": self.score(),
+            "luck_adjusted": self.adjusted().map(|a| json!({
+                "score": a.score,
+                "low": a.low,
+                "high": a.high,
+                "mean_luck": a.luck,
+                "beta": a.beta,
+            })),
             "moves": {"first": tally_json(&self.tallies[0]), "second": tally_json(&self.tallies[1])},
             "elo": finite(e),
             "elo_low": finite(lo),
@@ -272,6 +341,7 @@ impl MatchReport {
                 "adjudicated": g.adjudicated,
                 "kings": {"first": g.kings[0], "second": g.kings[1]},
                 "tallies": {"first": tally_json(&g.tallies[0]), "second": tally_json(&g.tallies[1])},
+                "luck": g.luck,
                 "moves": g.moves,
             })).collect::<Vec<_>>(),
         })
@@ -333,6 +403,16 @@ impl MatchReport {
             signed(lo),
             signed(hi)
         ));
+        if let Some(a) = self.adjusted() {
+            s.push_str(&format!(
+                "luck-adjusted score {:.1}% (95% interval {:.1}% .. {:.1}%): the score less what followed the measurements' luck ({:+.3} a game, {:.2} of it)\n",
+                a.score * 100.0,
+                a.low * 100.0,
+                a.high * 100.0,
+                a.luck,
+                a.beta
+            ));
+        }
         if let Some(ends) = self.ends() {
             s.push_str(&format!("how the games ended: {ends}\n"));
         }
@@ -452,14 +532,23 @@ fn median_max(mut v: Vec<Timed>) -> MoveTimes {
     }
 }
 
-/// Plays a move, counted in `tally`; the canonical text played, or why it was refused.
-fn play_counted(game: &mut dyn Playable, mv: &str, tally: &mut Tally) -> Result<String, String> {
-    let before = game.quantum().map(|g| g.state().clone());
+/// Plays a move, counted in `tally`; the canonical text played and White's luck in it
+/// ([`luck::of_move`], 0 in the variants), or why it was refused.
+fn play_counted(
+    game: &mut dyn Playable,
+    mv: &str,
+    tally: &mut Tally,
+) -> Result<(String, f64), String> {
+    let before = game.quantum().map(|g| g.detached());
     let played = game.play(mv).map_err(|e| e.to_string())?;
-    if let (Some(before), Some(last)) = (before, game.quantum().and_then(|g| g.history().last())) {
-        tally.add(&before, last);
+    let mut white_luck = 0.0;
+    if let (Some(before), Some(after)) = (before, game.quantum()) {
+        if let Some(last) = after.history().last() {
+            tally.add(before.state(), last);
+            white_luck = luck::of_move(&before, last, after);
+        }
     }
-    Ok(played.text)
+    Ok((played.text, white_luck))
 }
 
 /// Plays game `index` of a match; the move times of each player go to `times`.
@@ -481,6 +570,8 @@ fn play_game(
     ];
     let mut moves = Vec::new();
     let mut tallies = [Tally::default(); 2];
+    // White's luck so far (Quantum Chess only).
+    let mut white_luck = board.quantum().map(|_| 0.0);
     let mut clock = opts.clock.map(Clock::new);
     let first_color = if first_is_white {
         Color::White
@@ -488,34 +579,40 @@ fn play_game(
         Color::Black
     };
     // `end: None` = stopped at the ply limit.
-    let record =
-        |result, end: Option<String>, moves: Vec<String>, board: &dyn Playable, tallies| {
-            let kings = [first_color, first_color.opposite()].map(|c| king_presence(board, c));
-            let (result, adjudicated) = match end {
-                Some(_) => (result, false),
-                None => adjudicate(kings, opts.adjudicate_below),
-            };
-            let unfinished = match adjudicated {
-                true => format!(
-                    "unfinished after {} plies, adjudicated (a king under {}% present)",
-                    opts.max_plies,
-                    opts.adjudicate_below * 100.0
-                ),
-                false => format!("unfinished after {} plies", opts.max_plies),
-            };
-            GameRecord {
-                index,
-                first_is_white,
-                result,
-                plies: moves.len() as u32,
-                unfinished: end.is_none(),
-                adjudicated,
-                kings,
-                tallies,
-                end: end.unwrap_or(unfinished),
-                moves,
-            }
+    let luck_of_first = |white: Option<f64>| white.map(|l| if first_is_white { l } else { -l });
+    let record = |result,
+                  end: Option<String>,
+                  moves: Vec<String>,
+                  board: &dyn Playable,
+                  tallies,
+                  luck: Option<f64>| {
+        let kings = [first_color, first_color.opposite()].map(|c| king_presence(board, c));
+        let (result, adjudicated) = match end {
+            Some(_) => (result, false),
+            None => adjudicate(kings, opts.adjudicate_below),
         };
+        let unfinished = match adjudicated {
+            true => format!(
+                "unfinished after {} plies, adjudicated (a king under {}% present)",
+                opts.max_plies,
+                opts.adjudicate_below * 100.0
+            ),
+            false => format!("unfinished after {} plies", opts.max_plies),
+        };
+        GameRecord {
+            index,
+            first_is_white,
+            result,
+            plies: moves.len() as u32,
+            unfinished: end.is_none(),
+            adjudicated,
+            kings,
+            tallies,
+            luck,
+            end: end.unwrap_or(unfinished),
+            moves,
+        }
+    };
     loop {
         let first_to_move = (board.to_move() == Color::White) == first_is_white;
         let slot = if first_to_move { 0 } else { 1 };
@@ -528,6 +625,7 @@ fn play_game(
                     moves,
                     board.as_ref(),
                     tallies,
+                    luck_of_first(white_luck),
                 ))
             }
             won => {
@@ -543,11 +641,19 @@ fn play_game(
                     moves,
                     board.as_ref(),
                     tallies,
+                    luck_of_first(white_luck),
                 ));
             }
         }
         if moves.len() as u32 >= opts.max_plies {
-            return Ok(record(Result1::Draw, None, moves, board.as_ref(), tallies));
+            return Ok(record(
+                Result1::Draw,
+                None,
+                moves,
+                board.as_ref(),
+                tallies,
+                luck_of_first(white_luck),
+            ));
         }
         let t = Instant::now();
         let side = board.to_move();
@@ -570,29 +676,62 @@ fn play_game(
         if let Some(c) = &mut clock {
             if c.flag(answered) == Some(side) {
                 let end = format!("{} lost on time", players[slot].name());
-                return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
+                return Ok(record(
+                    loses,
+                    Some(end),
+                    moves,
+                    board.as_ref(),
+                    tallies,
+                    luck_of_first(white_luck),
+                ));
             }
             c.moved(side, answered);
         }
         match answer {
             Ok(choice) => match play_counted(board.as_mut(), &choice.mv, &mut tallies[slot]) {
-                Ok(played) => moves.push(played),
+                Ok((played, luck)) => {
+                    moves.push(played);
+                    if let Some(total) = &mut white_luck {
+                        *total += luck;
+                    }
+                }
                 Err(why) => {
                     let name = players[slot].name();
                     let end = format!("{name} played \"{}\", which was refused: {why}", choice.mv);
-                    return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
+                    return Ok(record(
+                        loses,
+                        Some(end),
+                        moves,
+                        board.as_ref(),
+                        tallies,
+                        luck_of_first(white_luck),
+                    ));
                 }
             },
             Err(PlayerError::NoMove) => {
                 let end = Some("no legal move".into());
-                return Ok(record(Result1::Draw, end, moves, board.as_ref(), tallies));
+                return Ok(record(
+                    Result1::Draw,
+                    end,
+                    moves,
+                    board.as_ref(),
+                    tallies,
+                    luck_of_first(white_luck),
+                ));
             }
             Err(PlayerError::NotStarted(why)) => {
                 return Err(MatchError::NotStarted { game: index, why });
             }
             Err(e) => {
                 let end = format!("{}: {e}", players[slot].name());
-                return Ok(record(loses, Some(end), moves, board.as_ref(), tallies));
+                return Ok(record(
+                    loses,
+                    Some(end),
+                    moves,
+                    board.as_ref(),
+                    tallies,
+                    luck_of_first(white_luck),
+                ));
             }
         }
     }
@@ -741,6 +880,7 @@ mod tests {
             adjudicated: false,
             kings: [1.0, 1.0],
             tallies: [Tally::default(); 2],
+            luck: None,
             moves: Vec::new(),
         };
         let r = MatchReport {
@@ -891,5 +1031,163 @@ mod tests {
         assert_eq!(three.times[0].moves, one.times[0].moves);
         heard.sort();
         assert_eq!(heard, [0, 1, 2, 3, 4], "each game heard of once");
+    }
+
+    #[test]
+    fn a_match_takes_the_measurements_luck_out_of_its_score() {
+        use crate::chess::{Game, GameOptions};
+        let opts = MatchOptions {
+            first: PlayerSpec::Greedy,
+            second: PlayerSpec::Random,
+            games: 6,
+            seed: 21,
+            max_plies: 40,
+            adjudicate_below: 0.01,
+            variant: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            jobs: 2,
+            clock: None,
+            book_vary: 0,
+        };
+        let r = run_match(&opts, &mut |_| {}).unwrap();
+        // Each game's luck is its moves' luck, replayed, from the first player's side.
+        let mut measured = 0;
+        for g in &r.games {
+            let mut game = Game::standard(GameOptions::default());
+            let mut white = 0.0;
+            for mv in &g.moves {
+                let before = game.detached();
+                let played = game.play(mv).expect("the game replays").clone();
+                if played.p1.is_some_and(|p| p > 0.0 && p < 1.0) {
+                    measured += 1;
+                }
+                white += luck::of_move(&before, &played, &game);
+            }
+            let first = if g.first_is_white { white } else { -white };
+            let luck = g.luck.expect("Quantum Chess has luck");
+            assert!(
+                (luck - first).abs() < 1e-9,
+                "game {}: {luck} {first}",
+                g.index
+            );
+        }
+        assert!(
+            measured > 0,
+            "no measurement of chance either way: nothing tested"
+        );
+        assert!(r.games.iter().any(|g| g.luck != Some(0.0)));
+        let a = r.adjusted().expect("six games");
+        // The score less beta times the mean luck; beta the slope of result on luck.
+        let points: Vec<(f64, f64)> = r
+            .games
+            .iter()
+            .map(|g| {
+                let result = match g.result {
+                    Result1::Win => 1.0,
+                    Result1::Draw => 0.5,
+                    Result1::Loss => 0.0,
+                };
+                (result, g.luck.unwrap_or(0.0))
+            })
+            .collect();
+        let luck = points.iter().map(|p| p.1).sum::<f64>() / 6.0;
+        assert!((a.luck - luck).abs() < 1e-12);
+        assert!((a.score - (r.score() - a.beta * luck)).abs() < 1e-12);
+        // No other beta leaves less of the results' spread.
+        let left = |b: f64| {
+            let e: Vec<f64> = points.iter().map(|p| p.0 - b * p.1).collect();
+            let m = e.iter().sum::<f64>() / 6.0;
+            e.iter().map(|x| (x - m).powi(2)).sum::<f64>()
+        };
+        assert!(left(a.beta) <= left(a.beta + 0.1) && left(a.beta) <= left(a.beta - 0.1));
+        assert!(a.low <= a.score && a.score <= a.high);
+        let text = r.to_text();
+        assert!(text.contains("luck-adjusted score"), "{text}");
+        let v = r.to_json();
+        assert_eq!(v["luck_adjusted"]["score"].as_f64(), Some(a.score));
+        assert_eq!(v["results"][0]["luck"].as_f64(), r.games[0].luck);
+    }
+
+    #[test]
+    fn the_variants_have_no_luck_adjusted_score() {
+        let opts = MatchOptions {
+            first: PlayerSpec::Greedy,
+            second: PlayerSpec::Random,
+            games: 2,
+            seed: 4,
+            max_plies: 10,
+            adjudicate_below: 0.01,
+            variant: RuleSet::Harmonics,
+            backend: BackendKind::Sparse,
+            jobs: 1,
+            clock: None,
+            book_vary: 0,
+        };
+        let r = run_match(&opts, &mut |_| {}).unwrap();
+        assert!(r.games.iter().all(|g| g.luck.is_none()));
+        assert_eq!(r.adjusted(), None);
+        assert!(!r.to_text().contains("luck-adjusted"));
+        assert!(r.to_json()["luck_adjusted"].is_null());
+    }
+
+    #[test]
+    fn the_luck_adjusted_score_fits_the_results_to_their_luck() {
+        let game = |result, luck| GameRecord {
+            index: 0,
+            first_is_white: true,
+            result,
+            plies: 10,
+            end: String::new(),
+            unfinished: false,
+            adjudicated: false,
+            kings: [1.0, 1.0],
+            tallies: [Tally::default(); 2],
+            luck: Some(luck),
+            moves: Vec::new(),
+        };
+        let report = |games: Vec<GameRecord>| MatchReport {
+            first: "a".into(),
+            second: "b".into(),
+            wins: games.iter().filter(|g| g.result == Result1::Win).count() as u32,
+            draws: games.iter().filter(|g| g.result == Result1::Draw).count() as u32,
+            losses: games.iter().filter(|g| g.result == Result1::Loss).count() as u32,
+            unfinished: 0,
+            adjudicated: 0,
+            tallies: [Tally::default(); 2],
+            times: [MoveTimes::default(); 2],
+            games,
+            not_played: Vec::new(),
+        };
+        // A lucky win, an unlucky loss and two draws: the slope of result on luck is
+        // 1.5, the luck averages 0, so the score stays 0.5 with a narrower interval.
+        let r = report(vec![
+            game(Result1::Win, 0.3),
+            game(Result1::Loss, -0.3),
+            game(Result1::Draw, 0.1),
+            game(Result1::Draw, -0.1),
+        ]);
+        let a = r.adjusted().expect("four games");
+        assert!((a.beta - 1.5).abs() < 1e-12, "{a:?}");
+        assert!(
+            (a.score - 0.5).abs() < 1e-12 && a.luck.abs() < 1e-12,
+            "{a:?}"
+        );
+        let half = Z95 * (0.025f64 / 4.0).sqrt();
+        assert!((a.high - 0.5 - half).abs() < 1e-12 && (0.5 - a.low - half).abs() < 1e-12);
+        let (lo, hi) = score_interval(r.score(), 4);
+        assert!(a.high - a.low < hi - lo, "narrower than the plain score's");
+        // Luck that went one way is taken out: two lucky wins and two draws.
+        let r = report(vec![
+            game(Result1::Win, 0.4),
+            game(Result1::Win, 0.4),
+            game(Result1::Draw, 0.0),
+            game(Result1::Draw, 0.0),
+        ]);
+        let a = r.adjusted().expect("four games");
+        assert!(
+            (a.beta - 1.25).abs() < 1e-12 && (a.score - 0.5).abs() < 1e-12,
+            "{a:?}"
+        );
+        assert_eq!(report(vec![game(Result1::Win, 0.1); 2]).adjusted(), None);
     }
 }

@@ -14,6 +14,7 @@ pub mod draws;
 pub mod eval;
 pub mod expected;
 pub mod level;
+pub mod luck;
 pub mod matches;
 pub mod moves;
 pub mod player;

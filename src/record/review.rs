@@ -128,6 +128,14 @@ pub fn for_side(white: f64, side: Color) -> f64 {
     }
 }
 
+/// What a measurement's outcome changed in an expected result: the result after the
+/// outcome drawn (`drawn`) less the mean over both outcomes, `(1 - p) * (drawn -
+/// other)` with `p` the chance of the outcome drawn and `other` the result had the
+/// other been drawn. Weighed by the outcomes' chances it is 0: luck, not play.
+pub fn outcome_luck(p: f64, drawn: f64, other: f64) -> f64 {
+    (1.0 - p) * (drawn - other)
+}
+
 /// `x` to four decimals, as reviews keep and print it.
 pub fn rounded(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0

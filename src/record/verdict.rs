@@ -12,7 +12,7 @@
 //! it minus the move's own expected result before the draw. Beyond [`LUCK`] either way
 //! it is marked as a turn of luck, apart from the marks (a lucky blunder is both).
 
-use super::review::{for_side, rounded as round, Judged, Review};
+use super::review::{for_side, outcome_luck, rounded as round, Judged, Review};
 use crate::chess::{notation, Color};
 use crate::game::Playable;
 use serde_json::json;
@@ -248,7 +248,7 @@ fn reply(before: &Judged, played: &str) -> Option<String> {
 /// draw. `None` for a move that drew nothing.
 fn luck(before: &Judged, after: f64, mv: &str) -> Option<f64> {
     match (before.drawn_chance, before.other_expected) {
-        (Some(p), Some(other)) => Some((1.0 - p) * (after - other)),
+        (Some(p), Some(other)) => Some(outcome_luck(p, after, other)),
         (Some(_), None) => None,
         (None, _) if mv.contains('.') => before.played_expected.map(|e| after - e),
         (None, _) => None,
