@@ -76,6 +76,17 @@ pub enum Result1 {
     Loss,
 }
 
+impl Result1 {
+    /// The first player's points: 1, a half or 0.
+    pub fn points(self) -> f64 {
+        match self {
+            Result1::Win => 1.0,
+            Result1::Draw => 0.5,
+            Result1::Loss => 0.0,
+        }
+    }
+}
+
 /// One game of a match.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -256,14 +267,7 @@ impl MatchReport {
         let pairs: Vec<(f64, f64)> = self
             .games
             .iter()
-            .map(|g| {
-                let result = match g.result {
-                    Result1::Win => 1.0,
-                    Result1::Draw => 0.5,
-                    Result1::Loss => 0.0,
-                };
-                g.luck.map(|l| (result, l))
-            })
+            .map(|g| g.luck.map(|l| (g.result.points(), l)))
             .collect::<Option<_>>()?;
         let n = pairs.len() as f64;
         if n < 3.0 {
@@ -1081,14 +1085,7 @@ mod tests {
         let points: Vec<(f64, f64)> = r
             .games
             .iter()
-            .map(|g| {
-                let result = match g.result {
-                    Result1::Win => 1.0,
-                    Result1::Draw => 0.5,
-                    Result1::Loss => 0.0,
-                };
-                (result, g.luck.unwrap_or(0.0))
-            })
+            .map(|g| (g.result.points(), g.luck.unwrap_or(0.0)))
             .collect();
         let luck = points.iter().map(|p| p.1).sum::<f64>() / 6.0;
         assert!((a.luck - luck).abs() < 1e-12);
