@@ -197,6 +197,9 @@ pub enum MatchError {
     },
 }
 
+/// The fewest games a luck-adjusted score is given for.
+pub const ADJUSTED_GAMES: usize = 10;
+
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_964;
 
@@ -262,7 +265,9 @@ impl MatchReport {
     /// follows its luck: the judge reads the outcomes' positions on its own scale),
     /// with a 95% interval (normal, from what the luck leaves of the results' spread).
     /// Luck has expectation 0, so this estimates the score with less noise. `None` in
-    /// the variants and with fewer than three games.
+    /// the variants, with fewer than [`ADJUSTED_GAMES`] games (too few to fit `beta`
+    /// and read a spread), and when every game had the same result (nothing to take
+    /// luck out of: the plain score's interval says more).
     pub fn adjusted(&self) -> Option<Adjusted> {
         let pairs: Vec<(f64, f64)> = self
             .games
@@ -270,7 +275,7 @@ impl MatchReport {
             .map(|g| g.luck.map(|l| (g.result.points(), l)))
             .collect::<Option<_>>()?;
         let n = pairs.len() as f64;
-        if n < 3.0 {
+        if n < ADJUSTED_GAMES as f64 || pairs.iter().all(|p| p.0 == pairs[0].0) {
             return None;
         }
         let mean = |f: &dyn Fn(&(f64, f64)) -> f64| pairs.iter().map(f).sum::<f64>() / n;
@@ -1041,11 +1046,11 @@ mod tests {
     fn a_match_takes_the_measurements_luck_out_of_its_score() {
         use crate::chess::{Game, GameOptions};
         let opts = MatchOptions {
-            first: PlayerSpec::Greedy,
+            first: PlayerSpec::Random,
             second: PlayerSpec::Random,
-            games: 6,
+            games: 10,
             seed: 21,
-            max_plies: 40,
+            max_plies: 60,
             adjudicate_below: 0.01,
             variant: RuleSet::Quantum,
             backend: BackendKind::Sparse,
@@ -1080,20 +1085,20 @@ mod tests {
             "no measurement of chance either way: nothing tested"
         );
         assert!(r.games.iter().any(|g| g.luck != Some(0.0)));
-        let a = r.adjusted().expect("six games");
+        let a = r.adjusted().expect("ten games, not all alike");
         // The score less beta times the mean luck; beta the slope of result on luck.
         let points: Vec<(f64, f64)> = r
             .games
             .iter()
             .map(|g| (g.result.points(), g.luck.unwrap_or(0.0)))
             .collect();
-        let luck = points.iter().map(|p| p.1).sum::<f64>() / 6.0;
+        let luck = points.iter().map(|p| p.1).sum::<f64>() / 10.0;
         assert!((a.luck - luck).abs() < 1e-12);
         assert!((a.score - (r.score() - a.beta * luck)).abs() < 1e-12);
         // No other beta leaves less of the results' spread.
         let left = |b: f64| {
             let e: Vec<f64> = points.iter().map(|p| p.0 - b * p.1).collect();
-            let m = e.iter().sum::<f64>() / 6.0;
+            let m = e.iter().sum::<f64>() / 10.0;
             e.iter().map(|x| (x - m).powi(2)).sum::<f64>()
         };
         assert!(left(a.beta) <= left(a.beta + 0.1) && left(a.beta) <= left(a.beta - 0.1));
@@ -1157,34 +1162,42 @@ mod tests {
         };
         // A lucky win, an unlucky loss and two draws: the slope of result on luck is
         // 1.5, the luck averages 0, so the score stays 0.5 with a narrower interval.
-        let r = report(vec![
+        let thrice =
+            |four: [GameRecord; 4]| four.iter().cycle().take(12).cloned().collect::<Vec<_>>();
+        let r = report(thrice([
             game(Result1::Win, 0.3),
             game(Result1::Loss, -0.3),
             game(Result1::Draw, 0.1),
             game(Result1::Draw, -0.1),
-        ]);
-        let a = r.adjusted().expect("four games");
+        ]));
+        let a = r.adjusted().expect("twelve games");
         assert!((a.beta - 1.5).abs() < 1e-12, "{a:?}");
         assert!(
             (a.score - 0.5).abs() < 1e-12 && a.luck.abs() < 1e-12,
             "{a:?}"
         );
-        let half = Z95 * (0.025f64 / 4.0).sqrt();
+        // Residuals 0.05, -0.05, -0.15, 0.15 three times: 0.15 over 12 - 2 games.
+        let half = Z95 * (0.015f64 / 12.0).sqrt();
         assert!((a.high - 0.5 - half).abs() < 1e-12 && (0.5 - a.low - half).abs() < 1e-12);
-        let (lo, hi) = score_interval(r.score(), 4);
+        let (lo, hi) = score_interval(r.score(), 12);
         assert!(a.high - a.low < hi - lo, "narrower than the plain score's");
         // Luck that went one way is taken out: two lucky wins and two draws.
-        let r = report(vec![
+        let r = report(thrice([
             game(Result1::Win, 0.4),
             game(Result1::Win, 0.4),
             game(Result1::Draw, 0.0),
             game(Result1::Draw, 0.0),
-        ]);
-        let a = r.adjusted().expect("four games");
+        ]));
+        let a = r.adjusted().expect("twelve games");
         assert!(
             (a.beta - 1.25).abs() < 1e-12 && (a.score - 0.5).abs() < 1e-12,
             "{a:?}"
         );
-        assert_eq!(report(vec![game(Result1::Win, 0.1); 2]).adjusted(), None);
+        // Too few games, or no spread of results to explain.
+        assert_eq!(
+            report(thrice([0.1, 0.2, 0.3, 0.1].map(|l| game(Result1::Win, l)))).adjusted(),
+            None
+        );
+        assert_eq!(report(r.games[..9].to_vec()).adjusted(), None);
     }
 }
