@@ -88,7 +88,8 @@ mod tests {
     use super::*;
     use crate::chess::GameOptions;
 
-    /// A bishop split between b5 and d3 takes the king on e8 from b5 (a 50% capture).
+    /// A bishop split between b5 and d3, the black king stepped to d7: `b5xd7` is a 50%
+    /// capture of it.
     fn shot() -> Game {
         let mut g = Game::standard(GameOptions::default());
         for m in ["e2e4", "d7d5", "f1^b5d3", "e8d7"] {
