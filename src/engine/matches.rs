@@ -560,6 +560,14 @@ fn play_counted(
     Ok((played.text, white_luck))
 }
 
+/// What a game has played so far: its moves, each player's tally, White's luck
+/// (Quantum Chess only).
+struct SoFar {
+    moves: Vec<String>,
+    tallies: [Tally; 2],
+    white_luck: Option<f64>,
+}
+
 /// Plays game `index` of a match; the move times of each player go to `times`.
 fn play_game(
     opts: &MatchOptions,
@@ -577,10 +585,11 @@ fn play_game(
         opts.second
             .build_varied(mix(opts.seed, index, 2), opts.book_vary),
     ];
-    let mut moves = Vec::new();
-    let mut tallies = [Tally::default(); 2];
-    // White's luck so far (Quantum Chess only).
-    let mut white_luck = board.quantum().map(|_| 0.0);
+    let mut so_far = SoFar {
+        moves: Vec::new(),
+        tallies: [Tally::default(); 2],
+        white_luck: board.quantum().map(|_| 0.0),
+    };
     let mut clock = opts.clock.map(Clock::new);
     let first_color = if first_is_white {
         Color::White
@@ -588,13 +597,7 @@ fn play_game(
         Color::Black
     };
     // `end: None` = stopped at the ply limit.
-    let luck_of_first = |white: Option<f64>| white.map(|l| if first_is_white { l } else { -l });
-    let record = |result,
-                  end: Option<String>,
-                  moves: Vec<String>,
-                  board: &dyn Playable,
-                  tallies,
-                  luck: Option<f64>| {
+    let record = |result, end: Option<String>, so_far: SoFar, board: &dyn Playable| {
         let kings = [first_color, first_color.opposite()].map(|c| king_presence(board, c));
         let (result, adjudicated) = match end {
             Some(_) => (result, false),
@@ -612,14 +615,16 @@ fn play_game(
             index,
             first_is_white,
             result,
-            plies: moves.len() as u32,
+            plies: so_far.moves.len() as u32,
             unfinished: end.is_none(),
             adjudicated,
             kings,
-            tallies,
-            luck,
+            tallies: so_far.tallies,
+            luck: so_far
+                .white_luck
+                .map(|l| if first_is_white { l } else { -l }),
             end: end.unwrap_or(unfinished),
-            moves,
+            moves: so_far.moves,
         }
     };
     loop {
@@ -631,10 +636,8 @@ fn play_game(
                 return Ok(record(
                     Result1::Draw,
                     Some(board.end_reason().unwrap_or_default()),
-                    moves,
+                    so_far,
                     board.as_ref(),
-                    tallies,
-                    luck_of_first(white_luck),
                 ))
             }
             won => {
@@ -647,22 +650,13 @@ fn play_game(
                 return Ok(record(
                     r,
                     Some(board.end_reason().unwrap_or_default()),
-                    moves,
+                    so_far,
                     board.as_ref(),
-                    tallies,
-                    luck_of_first(white_luck),
                 ));
             }
         }
-        if moves.len() as u32 >= opts.max_plies {
-            return Ok(record(
-                Result1::Draw,
-                None,
-                moves,
-                board.as_ref(),
-                tallies,
-                luck_of_first(white_luck),
-            ));
+        if so_far.moves.len() as u32 >= opts.max_plies {
+            return Ok(record(Result1::Draw, None, so_far, board.as_ref()));
         }
         let t = Instant::now();
         let side = board.to_move();
@@ -676,7 +670,7 @@ fn play_game(
             None => players[slot].think(board.as_ref()).wait(),
         };
         let answered = Instant::now();
-        times[slot].push((answered - t, index, moves.len()));
+        times[slot].push((answered - t, index, so_far.moves.len()));
         let loses = if first_to_move {
             Result1::Loss
         } else {
@@ -685,62 +679,35 @@ fn play_game(
         if let Some(c) = &mut clock {
             if c.flag(answered) == Some(side) {
                 let end = format!("{} lost on time", players[slot].name());
-                return Ok(record(
-                    loses,
-                    Some(end),
-                    moves,
-                    board.as_ref(),
-                    tallies,
-                    luck_of_first(white_luck),
-                ));
+                return Ok(record(loses, Some(end), so_far, board.as_ref()));
             }
             c.moved(side, answered);
         }
         match answer {
-            Ok(choice) => match play_counted(board.as_mut(), &choice.mv, &mut tallies[slot]) {
+            Ok(choice) => match play_counted(board.as_mut(), &choice.mv, &mut so_far.tallies[slot])
+            {
                 Ok((played, luck)) => {
-                    moves.push(played);
-                    if let Some(total) = &mut white_luck {
+                    so_far.moves.push(played);
+                    if let Some(total) = &mut so_far.white_luck {
                         *total += luck;
                     }
                 }
                 Err(why) => {
                     let name = players[slot].name();
                     let end = format!("{name} played \"{}\", which was refused: {why}", choice.mv);
-                    return Ok(record(
-                        loses,
-                        Some(end),
-                        moves,
-                        board.as_ref(),
-                        tallies,
-                        luck_of_first(white_luck),
-                    ));
+                    return Ok(record(loses, Some(end), so_far, board.as_ref()));
                 }
             },
             Err(PlayerError::NoMove) => {
                 let end = Some("no legal move".into());
-                return Ok(record(
-                    Result1::Draw,
-                    end,
-                    moves,
-                    board.as_ref(),
-                    tallies,
-                    luck_of_first(white_luck),
-                ));
+                return Ok(record(Result1::Draw, end, so_far, board.as_ref()));
             }
             Err(PlayerError::NotStarted(why)) => {
                 return Err(MatchError::NotStarted { game: index, why });
             }
             Err(e) => {
                 let end = format!("{}: {e}", players[slot].name());
-                return Ok(record(
-                    loses,
-                    Some(end),
-                    moves,
-                    board.as_ref(),
-                    tallies,
-                    luck_of_first(white_luck),
-                ));
+                return Ok(record(loses, Some(end), so_far, board.as_ref()));
             }
         }
     }
