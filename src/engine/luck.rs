@@ -17,10 +17,10 @@
 //! read as an expected result by [`super::expected`]: cheap beside the players' own
 //! searches, and the same on every machine.
 
-use super::expected::{from_side, of_status};
+use super::expected::of_status;
 use super::level;
-use super::search::search;
-use crate::chess::{EndReason, Game, MoveText, PlayedMove, Status};
+use super::weighed::searched_value;
+use crate::chess::{EndReason, Game, MoveText, PlayedMove};
 use crate::record::review::outcome_luck;
 use std::sync::atomic::AtomicBool;
 
@@ -34,16 +34,9 @@ pub fn judge(g: &Game) -> f64 {
     {
         return (1.0 + m) / 2.0;
     }
-    if let Some(result) = of_status(g.status()) {
-        return result;
-    }
-    let report = search(
-        g,
-        &level::limits(level::MIN_LEVEL, 0),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    );
-    from_side(report.info.score, g.to_move())
+    let never = AtomicBool::new(false);
+    searched_value(g, &level::limits(level::MIN_LEVEL, 0), &never)
+        .expect("a search that is never stopped answers")
 }
 
 /// White's luck in `played`, the move that took `before` to `after`: the measurement's
@@ -74,7 +67,7 @@ pub fn of_move(before: &Game, played: &PlayedMove, after: &Game) -> f64 {
         Some(EndReason::FiftyMoves | EndReason::Repetition)
     );
     if let (true, Some(m), Some(result)) = (
-        measured && after.status() != Status::Ongoing,
+        measured,
         after.expected_measured_result(),
         of_status(after.status()),
     ) {
@@ -86,7 +79,7 @@ pub fn of_move(before: &Game, played: &PlayedMove, after: &Game) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::GameOptions;
+    use crate::chess::{GameOptions, Status};
 
     /// A bishop split between b5 and d3, the black king stepped to d7: `b5xd7` is a 50%
     /// capture of it.

@@ -77,7 +77,7 @@ fn mixed(values: &[(f64, f64)], score: f64) -> f64 {
 
 /// White's expected result of `g` by its search's score (the result when the game is
 /// over). `None` when stopped.
-fn searched_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
+pub fn searched_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<f64> {
     if let Some(result) = of_status(g.status()) {
         return Some(result);
     }
