@@ -263,7 +263,8 @@ impl MatchReport {
     /// The first player's luck-adjusted score ([`luck`]): the mean result less `beta`
     /// times the mean luck, `beta` fitted over the games (how much of a game's result
     /// follows its luck: the judge reads the outcomes' positions on its own scale),
-    /// with a 95% interval (normal, from what the luck leaves of the results' spread).
+    /// with a 95% interval (normal, from what the luck leaves of the results' spread,
+    /// within 0..1).
     /// Luck has expectation 0, so this estimates the score with less noise. `None` in
     /// the variants, with fewer than [`ADJUSTED_GAMES`] games (too few to fit `beta`
     /// and read a spread), and when every game had the same result (nothing to take
@@ -289,10 +290,11 @@ impl MatchReport {
         // What is left of each result once its luck's part is taken out.
         let left = mean(&|p| (p.0 - result - beta * (p.1 - luck)).powi(2)) * n / (n - 2.0);
         let half = Z95 * (left / n).sqrt();
+        // A score lies in 0..1, so its interval does too.
         Some(Adjusted {
             score,
-            low: score - half,
-            high: score + half,
+            low: (score - half).max(0.0),
+            high: (score + half).min(1.0),
             luck,
             beta,
         })
@@ -414,7 +416,7 @@ impl MatchReport {
         ));
         if let Some(a) = self.adjusted() {
             s.push_str(&format!(
-                "luck-adjusted score {:.1}% (95% interval {:.1}% .. {:.1}%): the score less what followed the measurements' luck ({:+.3} a game, {:.2} of it)\n",
+                "luck-adjusted score {:.1}% (95% interval {:.1}% .. {:.1}%): the score with the measurements' luck taken out (luck {:+.3} points a game, weighed {:.2})\n",
                 a.score * 100.0,
                 a.low * 100.0,
                 a.high * 100.0,
@@ -1160,6 +1162,16 @@ mod tests {
             (a.beta - 1.25).abs() < 1e-12 && (a.score - 0.5).abs() < 1e-12,
             "{a:?}"
         );
+        // Eleven wins and a draw, the luck telling nothing: the interval ends at 100%.
+        let lucks = [
+            0.0, 0.1, -0.1, 0.2, -0.2, 0.0, 0.1, -0.1, 0.3, -0.3, 0.0, 0.0,
+        ];
+        let mut games: Vec<GameRecord> = lucks.iter().map(|&l| game(Result1::Win, l)).collect();
+        games[11].result = Result1::Draw;
+        let a = report(games).adjusted().expect("twelve games");
+        assert!((a.score - 23.0 / 24.0).abs() < 1e-12, "{a:?}");
+        assert_eq!(a.high, 1.0, "{a:?}");
+        assert!(a.low > 0.8 && a.low < a.score, "{a:?}");
         // Too few games, or no spread of results to explain.
         assert_eq!(
             report(thrice([0.1, 0.2, 0.3, 0.1].map(|l| game(Result1::Win, l)))).adjusted(),
