@@ -122,11 +122,14 @@ pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
     };
     let mut game = Game::from_fen(req.fen.as_deref().unwrap_or(START_FEN), opts)?;
     for (i, m) in req.moves.split_whitespace().enumerate() {
-        game.play(m).map_err(|error| AnalyzeError::Move {
-            index: i + 1,
-            text: m.to_string(),
-            error,
-        })?;
+        // Squares or SAN (`Nf3`, `exd5.m1`), as the move line and PGN read them.
+        game.read(m)
+            .and_then(|text| game.play_text(m, &text).map(drop))
+            .map_err(|error| AnalyzeError::Move {
+                index: i + 1,
+                text: m.to_string(),
+                error,
+            })?;
     }
     Ok(game)
 }
@@ -294,7 +297,11 @@ pub fn run_variant(
     let mut game =
         crate::game::new_game(&Setup::with_start(rules, fen, seed)).map_err(|e| e.to_string())?;
     for (i, m) in moves.split_whitespace().enumerate() {
-        game.play(m)
+        let text = match game.read_san(m) {
+            Some(read) => read,
+            None => Ok(m.to_string()),
+        };
+        text.and_then(|t| game.play(&t).map_err(|e| e.0))
             .map_err(|e| format!("move {} \"{m}\": {e}", i + 1))?;
     }
     Ok(game)

@@ -72,9 +72,13 @@ impl Default for GameOptions {
 pub struct PlayedMove {
     /// What was typed.
     pub input: String,
-    /// The canonical form, with `.mN` when the move measured.
+    /// The canonical form, with `.mN` when the move measured (see [`PlayedMove::drawn`]).
     pub played: String,
-    /// The measurement outcome, if the move measured.
+    /// The move in SAN (`Nf3`, `exd5`, `O-O`) when it is an ordinary chess move: one
+    /// source, one target, and no measurement that could have gone either way.
+    pub san: Option<String>,
+    /// The outcome of the move's measurement, if its circuit made one (also one that
+    /// was certain).
     pub outcome: Option<bool>,
     /// Probability of outcome 1 before the measurement.
     pub p1: Option<f64>,
@@ -88,6 +92,22 @@ pub struct PlayedMove {
     /// What the move did: its measurement's question and answer, and every square whose
     /// chance changed, with the cause.
     pub explained: Explained,
+}
+
+impl PlayedMove {
+    /// The outcome the notation writes (`.m0`, `.m1`): the measurement's, when both
+    /// outcomes were possible. A certain one (a capture by a piece that is certainly
+    /// there, on a clear path) asked nothing: it is left out, and replaying the move
+    /// without it draws the same outcome from the same random number.
+    pub fn drawn(&self) -> Option<bool> {
+        self.outcome.filter(|_| self.p1.is_some_and(had_a_choice))
+    }
+}
+
+/// Whether a measurement whose outcome 1 had probability `p1` could have gone either
+/// way (the simulator snaps a certain one's to exactly 0 or 1).
+fn had_a_choice(p1: f64) -> bool {
+    p1 > 0.0 && p1 < 1.0
 }
 
 /// The chance that each square is occupied in `sim`'s state.
@@ -211,11 +231,18 @@ impl Game {
     }
 
     /// Reads a typed move: Quantum Chess notation, or standard algebraic notation for an
-    /// ordinary move (`Nf3`, `O-O`; see [`san`]), turned into the canonical move it names.
+    /// ordinary move (`Nf3`, `O-O`; see [`san`]), turned into the canonical move it names,
+    /// with the outcome written after either (`exd5.m1`).
     pub fn read(&self, input: &str) -> Result<MoveText, MoveError> {
-        notation::parse(input).or_else(|e| match san::parse(input) {
-            Some(s) => Ok(san::resolve(&s, input, &self.state, self.opts.free_turns)?),
-            None => Err(e.into()),
+        notation::parse(input).or_else(|e| {
+            let (body, outcome) = notation::split_outcome(input.trim());
+            match san::parse(body) {
+                Some(s) => {
+                    let text = san::resolve(&s, body, &self.state, self.opts.free_turns)?;
+                    Ok(MoveText { outcome, ..text })
+                }
+                None => Err(e.into()),
+            }
         })
     }
 
@@ -224,6 +251,7 @@ impl Game {
         self.check_ongoing()?;
         let class = classify(&self.state, text, self.opts.free_turns)?;
         let before = Snapshot::of(&self.state);
+        let san = san::write(&self.state, &class, self.opts.free_turns);
         // Work on a copy so a failing circuit (impossible outcome, size limit) changes nothing.
         let mut sim = self.sim.clone();
         let measurement = circuits::measure(&mut sim, &class, text.outcome)?;
@@ -266,10 +294,14 @@ impl Game {
             ending,
         );
         let mut played_text = class.text;
-        played_text.outcome = measurement.map(|m| m.outcome);
+        played_text.outcome = measurement
+            .filter(|m| had_a_choice(m.p1))
+            .map(|m| m.outcome);
         self.history.push(PlayedMove {
             input: input.trim().to_string(),
             played: played_text.to_string(),
+            // SAN has no outcome: a move that measured keeps the official notation.
+            san: san.filter(|_| played_text.outcome.is_none()),
             outcome: measurement.map(|m| m.outcome),
             p1: measurement.map(|m| m.p1),
             class,

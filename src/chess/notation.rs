@@ -181,6 +181,16 @@ pub fn parse(text: &str) -> Result<MoveText, NotationError> {
     })
 }
 
+/// A move's text and the outcome written after it (`exd5.m1` -> `exd5`, outcome 1), so
+/// that SAN carries one as well as squares; text without `.m0`/`.m1` comes back whole.
+pub fn split_outcome(text: &str) -> (&str, Option<bool>) {
+    match text.rsplit_once(".m") {
+        Some((b, "0")) => (b, Some(false)),
+        Some((b, "1")) => (b, Some(true)),
+        _ => (text, None),
+    }
+}
+
 /// A square written as two characters (file letter, rank digit).
 fn square(cs: &[char]) -> Option<Square> {
     match cs {

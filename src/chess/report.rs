@@ -71,8 +71,9 @@ pub fn to_json(game: &Game) -> Value {
             json!({
                 "input": m.input,
                 "played": m.played,
-                "outcome": m.outcome.map(|o| o as u8),
-                "p": outcome_probability(m.outcome, m.p1),
+                // As the notation: null after a measurement that was certain.
+                "outcome": m.drawn().map(|o| o as u8),
+                "p": outcome_probability(m.drawn(), m.p1),
                 "explain": m.explained.to_json(&m.played),
             })
         })

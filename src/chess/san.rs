@@ -1,6 +1,7 @@
 //! Standard algebraic notation (SAN) for ordinary moves: `Nf3`, `exd5`, `Nbd2`, `e8=Q`,
 //! `O-O`, `O-O-O`, with `x`, `+`, `#`, `!` and `?` tolerated. A SAN move is read
-//! against the legal moves of the position and turned into the canonical move it names.
+//! against the legal moves of the position and turned into the canonical move it names;
+//! [`write`] goes the other way, for the history and PGN export.
 //!
 //! Pieces in superposition: SAN names a piece type and a target, never a source. It
 //! matches every legal standard move (one source, one target) of that type to that
@@ -11,9 +12,10 @@
 //! captures, or measures first, follows from the position, as for moves in squares.
 
 use super::board::{Kind, Square};
-use super::classify::{classify, MoveType, State};
+use super::classify::{classify, Classified, MoveType, State};
 use super::movegen::{legal_moves, standard_reach};
-use super::notation::{MoveText, SanError, Shape};
+use super::notation::{Marker, MoveText, SanError, Shape};
+use std::fmt;
 
 /// Which way a king castles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,26 +212,122 @@ pub fn choose<T: ToString>(
     })
 }
 
+/// The legal moves of `st` (any side's with `free_turns`) with one source and one
+/// target, as SAN tells them apart.
+fn candidates(st: &State, free_turns: bool) -> Vec<Candidate<MoveText>> {
+    legal_moves(st, free_turns)
+        .into_iter()
+        .filter_map(|c| {
+            let Shape::Standard { from, to } = c.text.shape else {
+                return None;
+            };
+            Some(Candidate {
+                from,
+                to,
+                kind: c.piece.kind,
+                promotion: c.text.promotion,
+                castle: castle_of(c.kind),
+                mv: c.text,
+            })
+        })
+        .collect()
+}
+
+/// The castling a move of type `kind` is, if it is one.
+fn castle_of(kind: MoveType) -> Option<Castle> {
+    match kind {
+        MoveType::CastleKingSide => Some(Castle::KingSide),
+        MoveType::CastleQueenSide => Some(Castle::QueenSide),
+        _ => None,
+    }
+}
+
 /// The legal move `san` names in `st` (any side's with `free_turns`), in canonical form.
 pub fn resolve(san: &San, text: &str, st: &State, free_turns: bool) -> Result<MoveText, SanError> {
-    let candidates = legal_moves(st, free_turns).into_iter().filter_map(|c| {
-        let Shape::Standard { from, to } = c.text.shape else {
-            return None;
-        };
-        Some(Candidate {
-            from,
-            to,
-            kind: c.piece.kind,
-            promotion: c.text.promotion,
-            castle: match c.kind {
-                MoveType::CastleKingSide => Some(Castle::KingSide),
-                MoveType::CastleQueenSide => Some(Castle::QueenSide),
-                _ => None,
-            },
-            mv: c.text,
+    choose(san, text, candidates(st, free_turns), || {
+        why_none(san, st, free_turns)
+    })
+}
+
+/// How `c`, a legal move of `st` (any side's with `free_turns`), is written in SAN:
+/// `Nf3`, `exd5`, `Nbd2`, `e8=Q`, `O-O`, its source's file, rank or both named only
+/// where another legal move of the same piece type to the same square needs telling
+/// apart, so that [`resolve`] reads it back as `c`. `None` for a split or a merge, and
+/// where SAN cannot tell the move apart (two pawns that may step to one square). No
+/// `+` or `#`: Quantum Chess has no check. Whether the move measured is the caller's to
+/// say: SAN has no outcome.
+pub fn write(st: &State, c: &Classified, free_turns: bool) -> Option<String> {
+    let Shape::Standard { from, to } = c.text.shape else {
+        return None;
+    };
+    let all = candidates(st, free_turns);
+    let alone = |san: &San| {
+        let mut fitting = all.iter().filter(|m| san.fits(m));
+        fitting
+            .next()
+            .is_some_and(|m| m.from == from && m.promotion == c.text.promotion)
+            && fitting.next().is_none()
+    };
+    if let Some(side) = castle_of(c.kind) {
+        let san = San::Castle(side);
+        return alone(&san).then(|| san.to_string());
+    }
+    let kind = c.piece.kind;
+    let capture = c.text.marker == Some(Marker::Capture) || c.kind == MoveType::EnPassant;
+    let (file, rank) = (Some(from.file()), Some(from.rank()));
+    // A pawn names its file when it captures and nothing else (its file is its
+    // target's when it steps, as `parse` reads it); a piece the least that tells it
+    // apart, its file before its rank.
+    let sources = match kind {
+        Kind::Pawn if capture => vec![(file, None)],
+        Kind::Pawn => vec![(Some(to.file()), None)],
+        _ => vec![(None, None), (file, None), (None, rank), (file, rank)],
+    };
+    sources
+        .into_iter()
+        .map(|(file, rank)| {
+            San::Move(PieceMove {
+                kind,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: c.text.promotion,
+            })
         })
-    });
-    choose(san, text, candidates, || why_none(san, st, free_turns))
+        .find(alone)
+        .map(|san| san.to_string())
+}
+
+impl fmt::Display for San {
+    /// As SAN writes it: `O-O`, `Nbd2`, `exd5`, `e8=Q` (a pawn's file only when it
+    /// captures).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = match self {
+            San::Castle(Castle::KingSide) => return f.write_str("O-O"),
+            San::Castle(Castle::QueenSide) => return f.write_str("O-O-O"),
+            San::Move(m) => m,
+        };
+        let file_name = |x: i32| char::from(b'a' + x as u8);
+        if m.kind != Kind::Pawn {
+            write!(f, "{}", m.kind.letter())?;
+        }
+        match m.file {
+            Some(x) if m.kind != Kind::Pawn || m.capture => write!(f, "{}", file_name(x))?,
+            _ => {}
+        }
+        if let Some(r) = m.rank {
+            write!(f, "{}", r + 1)?;
+        }
+        if m.capture {
+            f.write_str("x")?;
+        }
+        write!(f, "{}", m.to)?;
+        if let Some(k) = m.promotion {
+            write!(f, "={}", k.letter())?;
+        }
+        Ok(())
+    }
 }
 
 /// Why no legal move fits `san`: the rules' reason when one piece could have made it,
@@ -415,6 +513,73 @@ mod tests {
             read(&promo, "e8").unwrap_err().to_string(),
             "e8 (read as a pawn move to e8): the pawn promotes: add =Q, =R, =B or =N"
         );
+    }
+
+    /// The SAN `write` gives the move `text` in `g`.
+    fn written(g: &Game, text: &str) -> Option<String> {
+        let c = classify(g.state(), &g.read(text).unwrap(), g.options().free_turns).unwrap();
+        write(g.state(), &c, g.options().free_turns)
+    }
+
+    #[test]
+    fn writes_the_forms() {
+        let mut g = Game::standard(GameOptions::default());
+        assert_eq!(written(&g, "g1f3").as_deref(), Some("Nf3"));
+        assert_eq!(written(&g, "e2e4").as_deref(), Some("e4"));
+        for m in ["e2e4", "d7d5"] {
+            g.play(m).unwrap();
+        }
+        assert_eq!(written(&g, "e4d5").as_deref(), Some("exd5"));
+        let castles = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert_eq!(written(&castles, "e1g1").as_deref(), Some("O-O"));
+        assert_eq!(written(&castles, "e1c1").as_deref(), Some("O-O-O"));
+        assert_eq!(written(&castles, "a1a8").as_deref(), Some("Rxa8"));
+        let knights = game("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+        assert_eq!(written(&knights, "b1d2").as_deref(), Some("Nbd2"));
+        assert_eq!(written(&knights, "f3d4").as_deref(), Some("Nd4"));
+        let rooks = game("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(written(&rooks, "a1a3").as_deref(), Some("R1a3"));
+        let queens = game("4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1");
+        assert_eq!(written(&queens, "a3b2").as_deref(), Some("Qa3b2"));
+        let promo = game("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(written(&promo, "e7e8q").as_deref(), Some("e8=Q"));
+        assert_eq!(written(&promo, "e7d8n").as_deref(), Some("exd8=N"));
+        // A split and a merge have no SAN.
+        assert_eq!(written(&g, "b1^a3c3"), None);
+    }
+
+    #[test]
+    fn a_piece_in_superposition_is_named_by_its_square_where_another_may_go() {
+        let mut g = Game::standard(GameOptions::default());
+        g.play("b1^a3c3").unwrap();
+        g.play("e7e6").unwrap();
+        assert_eq!(written(&g, "a3b5").as_deref(), Some("Nab5"));
+        assert_eq!(written(&g, "c3e4").as_deref(), Some("Ne4"));
+    }
+
+    #[test]
+    fn every_move_written_reads_back_as_itself() {
+        for seed in 0..3 {
+            let mut g = Game::standard(GameOptions {
+                seed,
+                ..GameOptions::default()
+            });
+            for m in crate::chess::random::seeded_game(seed, 60) {
+                let st = g.state();
+                for c in legal_moves(st, false) {
+                    let Some(text) = write(st, &c, false) else {
+                        assert!(!matches!(c.text.shape, Shape::Standard { .. }) || c.kind == MoveType::PawnStep, "{}", c.text);
+                        continue;
+                    };
+                    let back = resolve(&parse(&text).expect("SAN"), &text, st, false);
+                    assert_eq!(back, Ok(c.text), "{text} in {}", g.fen());
+                }
+                g.play(&m).unwrap();
+                if g.status() != crate::chess::Status::Ongoing {
+                    break;
+                }
+            }
+        }
     }
 
     #[test]

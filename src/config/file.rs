@@ -48,6 +48,41 @@ impl fmt::Display for Pieces {
     }
 }
 
+/// How the history writes ordinary chess moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// Standard algebraic notation: `Nf3`, `exd5`, `O-O`.
+    #[default]
+    San,
+    /// The squares, as Quantum Chess notation writes every move: `g1f3`, `e4xd5`, `e1g1`.
+    Coordinates,
+}
+
+/// A `notation` value that is neither `san` nor `coordinates`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown notation {0:?} (choose san or coordinates)")]
+pub struct BadNotation(String);
+
+impl FromStr for Notation {
+    type Err = BadNotation;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "san" => Ok(Notation::San),
+            "coordinates" => Ok(Notation::Coordinates),
+            _ => Err(BadNotation(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Notation::San => "san",
+            Notation::Coordinates => "coordinates",
+        })
+    }
+}
+
 /// The smallest dense size limit accepted (log2 of the number of amplitudes).
 pub const MIN_DENSE_LIMIT_LOG2: u32 = 1;
 
@@ -97,6 +132,9 @@ pub struct Config {
     /// How pieces are drawn.
     #[serde(deserialize_with = "parsed")]
     pub pieces: Pieces,
+    /// How the history writes ordinary chess moves.
+    #[serde(deserialize_with = "parsed")]
+    pub notation: Notation,
     /// Colour tier, or detection.
     #[serde(deserialize_with = "parsed")]
     pub color: ColorChoice,
@@ -126,6 +164,7 @@ impl Default for Config {
             backend: BackendKind::default(),
             theme: DEFAULT_THEME.to_string(),
             pieces: Pieces::default(),
+            notation: Notation::default(),
             color: ColorChoice::default(),
             autosave: true,
             dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
@@ -213,6 +252,11 @@ impl Config {
              # Pieces: \"unicode\" (chess glyphs) or \"ascii\" (letters).\n\
              pieces = \"{pieces}\"\n\
              \n\
+             # Ordinary chess moves in the history: \"san\" (Nf3, exd5, O-O) or\n\
+             # \"coordinates\" (g1f3, e4xd5, e1g1). Quantum moves are always written in\n\
+             # Quantum Chess notation (b1^a3c3, a3c3^b5, c3xd5.m1).\n\
+             notation = \"{notation}\"\n\
+             \n\
              # Colours: \"auto\" (from NO_COLOR, COLORTERM and TERM), \"truecolor\", \"256\",\n\
              # \"16\" or \"none\".\n\
              color = \"{color}\"\n\
@@ -245,6 +289,7 @@ impl Config {
             backend = d.backend,
             theme = d.theme,
             pieces = d.pieces,
+            notation = d.notation,
             color = d.color,
             autosave = d.autosave,
             limit = d.dense_limit_log2,
@@ -295,13 +340,14 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 10, "{table:?}");
+        assert_eq!(table.len(), 11, "{table:?}");
     }
 
     #[test]
     fn every_key_is_read() {
         let c = parse(
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
+             notation = \"coordinates\"\n\
              autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n\
              engine_level = 5\nengine_cmd = \"my-engine --uqci\"\n",
         )
@@ -312,6 +358,7 @@ mod tests {
                 backend: BackendKind::Dense,
                 theme: "mono".into(),
                 pieces: Pieces::Ascii,
+                notation: Notation::Coordinates,
                 color: ColorChoice::Fixed(Tier::Ansi16),
                 autosave: false,
                 dense_limit_log2: 20,
@@ -339,6 +386,7 @@ mod tests {
                 "unknown backend",
             ),
             ("pieces = \"emoji\"\n", 1, "pieces", "unknown piece style"),
+            ("notation = \"lan\"\n", 1, "notation", "unknown notation"),
             ("color = \"purple\"\n", 1, "color", "unknown colour mode"),
             ("autosave = \"yes\"\n", 1, "autosave", "expected a boolean"),
             (

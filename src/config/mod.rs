@@ -10,7 +10,7 @@ pub mod settings;
 pub mod themes;
 
 pub use dirs::{config_dir, data_dir};
-pub use file::{Config, Pieces};
+pub use file::{Config, Notation, Pieces};
 pub use located::FileError;
 pub use settings::{play_options, PlayFlags, Settings};
 pub use themes::Catalogue;

@@ -1,7 +1,7 @@
 //! How `qchess play` starts: the command line over `config.toml` over the defaults.
 
 use super::dirs::{config_dir, CONFIG_FILE, THEMES_DIR};
-use super::file::{Config, Pieces};
+use super::file::{Config, Notation, Pieces};
 use super::located::FileError;
 use super::themes::Catalogue;
 use super::ConfigError;
@@ -44,6 +44,7 @@ impl Config {
             backend: flags.backend.unwrap_or(self.backend),
             theme: flags.theme.clone().unwrap_or_else(|| self.theme.clone()),
             pieces: flags.pieces.unwrap_or(self.pieces),
+            notation: self.notation,
             color: flags.color.unwrap_or(self.color),
             autosave: self.autosave,
             dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
@@ -89,6 +90,7 @@ impl Settings {
             backend: c.backend,
             seed: flags.seed,
             ascii: c.pieces == Pieces::Ascii,
+            coordinates: c.notation == Notation::Coordinates,
             color: c.color,
             theme: self.themes.theme(&c.theme)?,
             autosave: c.autosave,
@@ -118,6 +120,7 @@ mod tests {
             backend: BackendKind::Dense,
             theme: "dark".into(),
             pieces: Pieces::Ascii,
+            notation: Notation::Coordinates,
             color: ColorChoice::Fixed(Tier::Ansi16),
             autosave: false,
             dense_limit_log2: 20,
@@ -260,6 +263,7 @@ mod tests {
             .unwrap();
         assert_eq!(defaults.backend, BackendKind::Sparse);
         assert!(!defaults.ascii);
+        assert!(!defaults.coordinates, "SAN");
         assert_eq!(defaults.color, ColorChoice::Auto);
         assert_eq!(defaults.theme, Theme::default());
         assert!(defaults.autosave);
@@ -275,6 +279,7 @@ mod tests {
         let from_file = s.play_options(PlayFlags::default()).unwrap();
         assert_eq!(from_file.backend, BackendKind::Dense);
         assert!(from_file.ascii);
+        assert!(from_file.coordinates);
         assert_eq!(from_file.color, ColorChoice::Fixed(Tier::Ansi16));
         assert_eq!(
             from_file.theme,

@@ -477,11 +477,7 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
     };
     let (written, ep) = strip_en_passant(&m.text);
     // The outcome apart, so that SAN (`exd5.m1`) reads as well as squares.
-    let (body, outcome) = match written.rsplit_once(".m") {
-        Some((b, "0")) => (b, Some(false)),
-        Some((b, "1")) => (b, Some(true)),
-        _ => (written.as_str(), None),
-    };
+    let (body, outcome) = notation::split_outcome(&written);
     // Squares are played as written (a piece letter is checked), but for an `ep`
     // capture, whose `x` the official app writes and the rules infer; SAN as the move
     // it names in this position.
@@ -527,9 +523,9 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
 /// A move without its en passant mark (`e5xd6ep`, `e5xd6e.p.`, before any `.m0`/`.m1`),
 /// and whether it had one.
 fn strip_en_passant(text: &str) -> (String, bool) {
-    let (body, outcome) = match text.rsplit_once(".m") {
-        Some((b, o @ ("0" | "1"))) => (b, format!(".m{o}")),
-        _ => (text, String::new()),
+    let (body, outcome) = match notation::split_outcome(text) {
+        (b, Some(o)) => (b, format!(".m{}", u8::from(o))),
+        (b, None) => (b, String::new()),
     };
     match body
         .strip_suffix("e.p.")

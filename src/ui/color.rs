@@ -127,6 +127,8 @@ pub struct Paint {
     pub theme: Theme,
     /// Borders and separators in plain ASCII (`--ascii`).
     pub ascii: bool,
+    /// Ordinary moves in the history in squares (`e1g1`) rather than SAN (`O-O`).
+    pub coordinates: bool,
 }
 
 impl Paint {
@@ -136,12 +138,21 @@ impl Paint {
             tier,
             theme,
             ascii: false,
+            coordinates: false,
         }
     }
 
     /// This paint with ASCII borders and separators when `ascii`.
     pub fn with_ascii(self, ascii: bool) -> Paint {
         Paint { ascii, ..self }
+    }
+
+    /// This paint with the history's ordinary moves in squares when `coordinates`.
+    pub fn with_coordinates(self, coordinates: bool) -> Paint {
+        Paint {
+            coordinates,
+            ..self
+        }
     }
 
     /// A pane's frame: all four borders in the border colour, drawn with box-drawing

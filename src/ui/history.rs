@@ -1,5 +1,6 @@
-//! The history pane: numbered moves in canonical notation, each with what it did in
-//! words (a measurement's outcome, harmonics collapsed); the shown move is highlighted
+//! The history pane: numbered moves, ordinary ones in SAN (`Nf3`, `O-O`; in squares
+//! with the `notation = "coordinates"` setting) and quantum ones in Quantum Chess
+//! notation, each with what it did in words (a measurement's outcome, harmonics collapsed); the shown move is highlighted
 //! and kept in view. Drawn from a [`HistoryModel`] of any rule system's game.
 
 use super::color::Paint;
@@ -41,11 +42,13 @@ pub struct HistoryModel {
 
 impl HistoryModel {
     /// The history of `game` (in replay the whole game, the plies after `replay_ply`
-    /// dim), with move `shown` highlighted.
+    /// dim), with move `shown` highlighted, its ordinary moves in squares when
+    /// `coordinates`, else in SAN.
     pub fn of(
         game: &dyn Playable,
         shown: Option<usize>,
         replay_ply: Option<usize>,
+        coordinates: bool,
     ) -> HistoryModel {
         // Full-move numbers go on from the start position's.
         let start = game
@@ -55,7 +58,7 @@ impl HistoryModel {
         let first = start.as_ref().map_or(1, |p| p.fullmove as usize);
         let black_first = start.is_some_and(|p| p.to_move == Color::Black);
         HistoryModel {
-            entries: entries(game, first, black_first),
+            entries: entries(game, first, black_first, coordinates),
             shown,
             future: replay_ply.unwrap_or(usize::MAX),
             replay: replay_ply.is_some(),
@@ -64,8 +67,13 @@ impl HistoryModel {
 }
 
 /// The moves of `game`, numbered from `first` (black's move first when `black_first`),
-/// each with its remark and the pieces that vanished in it.
-fn entries(game: &dyn Playable, first: usize, black_first: bool) -> Vec<Entry> {
+/// each with its remark and the pieces that vanished in it; an ordinary move of Quantum
+/// Chess in SAN unless `coordinates`.
+fn entries(game: &dyn Playable, first: usize, black_first: bool, coordinates: bool) -> Vec<Entry> {
+    let san: Vec<Option<String>> = match game.quantum() {
+        Some(q) if !coordinates => q.history().iter().map(|m| m.san.clone()).collect(),
+        _ => Vec::new(),
+    };
     game.history()
         .into_iter()
         .enumerate()
@@ -82,7 +90,7 @@ fn entries(game: &dyn Playable, first: usize, black_first: bool) -> Vec<Entry> {
             Entry {
                 number: first + ply / 2,
                 color: r.color,
-                text: r.text,
+                text: san.get(i).cloned().flatten().unwrap_or(r.text),
                 note,
             }
         })

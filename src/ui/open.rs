@@ -29,6 +29,8 @@ pub struct PlayOptions {
     pub seed: Option<u64>,
     /// Letters instead of chess glyphs.
     pub ascii: bool,
+    /// Ordinary moves in the history in squares (`e1g1`) rather than SAN (`O-O`).
+    pub coordinates: bool,
     /// Colour tier, or detection.
     pub color: ColorChoice,
     /// Colours of the panes.
@@ -76,6 +78,7 @@ impl Default for PlayOptions {
             backend: BackendKind::default(),
             seed: None,
             ascii: false,
+            coordinates: false,
             color: ColorChoice::default(),
             theme: Theme::default(),
             open: Open::New,
@@ -148,7 +151,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
             .map_or(0, |d| d.as_nanos() as u64)
     });
     let tier = opts.color.resolve(|k| std::env::var(k).ok());
-    let paint = Paint::new(opts.theme.clone(), tier);
+    let paint = Paint::new(opts.theme.clone(), tier).with_coordinates(opts.coordinates);
     let recorder = Recorder::new(
         opts.data_dir.clone(),
         opts.autosave,

@@ -246,6 +246,7 @@ pub(super) fn history_model(app: &App) -> HistoryModel {
         app.history_game(),
         app.shown_move(),
         app.replay().map(|r| r.ply),
+        app.paint.coordinates,
     );
     for (i, e) in model.entries.iter_mut().enumerate() {
         if let Some(mark) = app.reviewing().verdict(i + 1).and_then(|v| v.mark) {

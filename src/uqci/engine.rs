@@ -340,7 +340,8 @@ impl<W: Write> Engine<W> {
             };
             let parsed = notation::parse(text).map_err(|e| fail(MoveError::from(e)))?;
             let played = game.play_text(text, &parsed).map_err(fail)?;
-            if self.options.forcemeasure && parsed.outcome.is_none() && played.outcome.is_some() {
+            // A certain measurement asks nothing: its outcome is not written.
+            if self.options.forcemeasure && parsed.outcome.is_none() && played.drawn().is_some() {
                 return Err(PositionError::NoOutcome {
                     index,
                     text: text.clone(),
