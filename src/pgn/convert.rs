@@ -1,7 +1,7 @@
 //! Between a PGN game and a saved game. Export ([`to_pgn`]) writes the seven-tag
-//! roster, `Variant`, `SetUp`/`FEN` for another start, qchess's own facts in tags other
-//! readers skip, the moves in canonical notation and `{blocked}` after each move whose
-//! measurement stopped it. Import ([`from_pgn`]) replays the moves (SAN is resolved
+//! roster, `Variant`, `SetUp`/`FEN` for another start, `Termination`, qchess's own facts
+//! in tags other readers skip, the moves (ordinary ones in SAN, the others in Quantum
+//! Chess notation) and `{blocked}` after each move whose measurement stopped it. Import ([`from_pgn`]) replays the moves (SAN is resolved
 //! against the position, `ep` marks are checked), so that the saved game holds the
 //! canonical moves with every outcome, and refuses a file whose recorded outcomes,
 //! `{blocked}` comments or result do not fit the replay.
@@ -13,7 +13,7 @@ use crate::chess::Color;
 use crate::chess::{GameOptions, MoveType, Status};
 use crate::game::clock::{Ending, TimeControl, ON_TIME};
 use crate::game::{new_game, Playable, RuleSet, Setup};
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
 use crate::record::saved::{Players, SavedClock, SavedGame, CLOCK_VERSION};
 use crate::record::verdict::{verdicts, Mark};
 use std::collections::BTreeMap;
@@ -33,6 +33,56 @@ pub const TIME_CONTROL_TAG: &str = "TimeControl";
 pub const TERMINATION_TAG: &str = "Termination";
 /// The `Termination` of a game lost on time.
 const TIME_FORFEIT: &str = "time forfeit";
+
+/// PGN's `Termination` of a saved game: `unterminated` while it goes on, `time forfeit`
+/// for a fallen flag, `normal` for every other ending (by the rules, a resignation or an
+/// agreement, as lichess writes them).
+fn termination(saved: &SavedGame) -> &'static str {
+    if saved.result == Status::Ongoing {
+        "unterminated"
+    } else if saved.reason.as_deref().is_some_and(|r| r.ends_with(ON_TIME)) {
+        TIME_FORFEIT
+    } else {
+        "normal"
+    }
+}
+
+/// The moves as PGN writes them, each with whether its measurement stopped it: in a
+/// Quantum Chess game, replayed, an ordinary move in SAN (`O-O`, `exd5`) and the others
+/// in Quantum Chess notation with `.m0`/`.m1` only after a measurement that could have
+/// gone either way (so that a file written when every capture carried `.m1` is
+/// exported as today's); the saved texts in another rule system, or when the game does
+/// not replay within the default size limits.
+fn written_moves(saved: &SavedGame, rules: RuleSet) -> Vec<(String, bool)> {
+    let as_saved = || {
+        saved
+            .moves
+            .iter()
+            .map(|m| (m.clone(), rules.simulated() && m.ends_with(".m0")))
+            .collect()
+    };
+    if !rules.simulated() {
+        return as_saved();
+    }
+    let replayed = saved.replay(
+        std::path::Path::new(""),
+        None,
+        DEFAULT_DENSE_LIMIT_LOG2,
+        DEFAULT_SPARSE_LIMIT,
+        None,
+    );
+    match replayed.as_ref().ok().and_then(|g| g.quantum()) {
+        Some(q) => q
+            .history()
+            .iter()
+            .map(|m| {
+                let text = m.san.clone().unwrap_or_else(|| m.played.clone());
+                (text, m.outcome == Some(false))
+            })
+            .collect(),
+        None => as_saved(),
+    }
+}
 
 /// The rule system a `Variant` tag names: none, `Quantum`, or a classical game's
 /// (`Standard`, `From Position`) is Quantum Chess; qchess's own exports name theirs.
@@ -146,9 +196,11 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
     let mut written: Vec<&str> = OWN.to_vec();
     if let Some(reason) = &saved.reason {
         put(REASON_TAG, reason.clone());
-        if reason.ends_with(ON_TIME) && !saved.tags.contains_key(TERMINATION_TAG) {
-            put(TERMINATION_TAG, TIME_FORFEIT.into());
-        }
+    }
+    // A kept `Termination` (one qchess does not write, such as `abandoned`) is written
+    // with the other tags.
+    if !saved.tags.contains_key(TERMINATION_TAG) {
+        put(TERMINATION_TAG, termination(saved).into());
     }
     // The clock's times are written with its control; a kept `TimeControl` qchess does
     // not play is written with the other tags.
@@ -186,13 +238,12 @@ pub fn to_pgn(saved: &SavedGame) -> PgnGame {
         .filter(|_| !saved.free_turns)
         .map(|r| verdicts(r, &movers(saved)))
         .unwrap_or_default();
-    let moves = saved
-        .moves
-        .iter()
+    let moves = written_moves(saved, rules)
+        .into_iter()
         .enumerate()
-        .map(|(i, text)| {
-            let mut m = Move::new(text.clone());
-            if rules.simulated() && text.ends_with(".m0") {
+        .map(|(i, (text, blocked))| {
+            let mut m = Move::new(text);
+            if blocked {
                 m.comments.push(super::BLOCKED.into());
             }
             if let Some(ms) = clock.and_then(|c| c.left.get(i)) {
@@ -377,7 +428,15 @@ pub fn from_pgn(game: &PgnGame) -> Result<SavedGame, ImportError> {
     }
     saved.reason = reason(game, result, played.as_ref());
     saved.clock = clock(game);
-    saved.tags = kept_tags(game, &players, date.is_some(), saved.reason.as_deref());
+    saved.tags = kept_tags(game, &players, date.is_some());
+    // A `Termination` the export writes again from the game is not kept.
+    if saved
+        .tags
+        .get(TERMINATION_TAG)
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case(termination(&saved)))
+    {
+        saved.tags.remove(TERMINATION_TAG);
+    }
     Ok(saved)
 }
 
@@ -423,12 +482,7 @@ fn clock(game: &PgnGame) -> Option<SavedClock> {
 
 /// The tags qchess has no field for, first of each name: those [`to_pgn`] writes again
 /// from the saved game's fields, and roster tags that say "unknown", are left out.
-fn kept_tags(
-    game: &PgnGame,
-    players: &Players,
-    dated: bool,
-    reason: Option<&str>,
-) -> BTreeMap<String, String> {
+fn kept_tags(game: &PgnGame, players: &Players, dated: bool) -> BTreeMap<String, String> {
     let mut kept = BTreeMap::new();
     for t in &game.tags {
         let derived = match t.name.as_str() {
@@ -441,8 +495,6 @@ fn kept_tags(
                 .value(TIME_CONTROL_TAG)
                 .and_then(TimeControl::from_pgn)
                 .is_some(),
-            // Written again from the reason of a game lost on time.
-            TERMINATION_TAG => forfeit(game) && reason.is_some_and(|r| r.ends_with(ON_TIME)),
             // With a date from UTCDate and UTCTime, `Date` is written from it.
             "Date" => dated || t.value == UNKNOWN_DATE,
             // Unknown, as PGN writes it: written again so when there is nothing else.
