@@ -339,7 +339,7 @@ fn the_wheel_and_clicks_in_the_history() {
         let text: String = (hist.area.x..hist.area.right())
             .map(|c| s.buffer()[(c, y)].symbol().to_string())
             .collect();
-        assert!(text.starts_with("1. e2e4"), "{text}");
+        assert!(text.starts_with("1. e4"), "{text}");
         s.click_at((x, y));
         assert_eq!(s.app.shown_move(), Some(0), "{w}x{h}");
         s.event(MouseEventKind::ScrollDown, row_of(1));

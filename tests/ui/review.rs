@@ -54,7 +54,7 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
         app.message().text
     );
     let s = screen(&mut app, 80, 24);
-    assert!(s.contains("1. e1e2??"), "{s}");
+    assert!(s.contains("1. Ke2??"), "{s}");
     assert!(s.contains("e1e2?? -0.70 best a1^a7a8"), "{s}");
     insta::assert_snapshot!("review_80x24", s);
     insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
@@ -154,7 +154,7 @@ fn the_review_goes_into_the_file_the_replay_came_from() {
     );
     let s = screen(&mut again, 80, 24);
     assert!(s.contains("Review · qchess level 3"), "{s}");
-    assert!(s.contains("e1e2??"), "{s}");
+    assert!(s.contains("Ke2??"), "{s}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -176,7 +176,7 @@ fn r_judges_again_a_review_of_an_older_version() {
     saved.review = Some(old.clone());
     record::save(&path, &saved).unwrap();
     let mut again = replaying(game).with_review(path.clone(), Some(old));
-    assert!(screen(&mut again, 80, 24).contains("e1e2??"));
+    assert!(screen(&mut again, 80, 24).contains("Ke2??"));
     press(&mut again, KeyCode::Char('R'));
     assert!(
         again.message().text.starts_with("reviewing"),
@@ -221,7 +221,7 @@ fn r_at_the_end_of_a_game_reviews_it_and_keeps_the_review_in_its_autosave() {
     );
     let s = screen(&mut app, 80, 24);
     assert!(
-        s.contains("Review · qchess level 3") && s.contains("e1e2??"),
+        s.contains("Review · qchess level 3") && s.contains("Ke2??"),
         "{s}"
     );
     press(&mut app, KeyCode::Char(']'));
