@@ -20,6 +20,8 @@ mod keys;
 mod lessons;
 #[path = "ui/mouse.rs"]
 mod mouse;
+#[path = "ui/notation.rs"]
+mod notation;
 #[path = "ui/puzzles.rs"]
 mod puzzles;
 #[path = "ui/review.rs"]

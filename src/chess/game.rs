@@ -760,6 +760,42 @@ mod tests {
     }
 
     #[test]
+    fn only_a_measurement_that_could_go_either_way_is_written() {
+        let moves = |list: &[&str]| list.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let start = fen::parse(START_FEN).unwrap();
+        for seed in 0..4 {
+            let opts = GameOptions {
+                seed,
+                ..GameOptions::default()
+            };
+            // A pawn certainly on e4 takes a pawn certainly on d5: the circuit's
+            // measurement was certain, and asked nothing.
+            let played = moves(&["e2e4", "d7d5", "e4xd5", "b8^a6c6", "d2d4", "c6xd4"]);
+            let g = Game::replay(start.clone(), opts, &played).unwrap();
+            let capture = &g.history()[2];
+            assert_eq!(capture.played, "e4xd5");
+            assert_eq!(capture.san.as_deref(), Some("exd5"));
+            assert_eq!((capture.outcome, capture.p1), (Some(true), Some(1.0)));
+            assert_eq!(capture.drawn(), None);
+            // The half knight's capture asks whether it was on c6: it keeps its outcome.
+            let measured = &g.history()[5];
+            assert_eq!(measured.drawn(), measured.outcome);
+            let o = u8::from(measured.outcome.unwrap());
+            assert_eq!(measured.played, format!("c6xd4.m{o}"));
+            assert_eq!(measured.san, None);
+            // A file of today writes `.m1` on the certain capture: it replays to the same
+            // game, drawing the half knight's outcome from the same random number.
+            let mut old = played.clone();
+            old[2] = "e4xd5.m1".into();
+            let again = Game::replay(start.clone(), opts, &old).unwrap();
+            let texts = |g: &Game| g.history().iter().map(|m| m.played.clone()).collect::<Vec<_>>();
+            assert_eq!(texts(&again), texts(&g));
+            assert_eq!(again.state_hash(), g.state_hash());
+            assert_eq!(again.state().probs, g.state().probs);
+        }
+    }
+
+    #[test]
     fn a_move_foreseen_says_what_it_does_and_its_chance() {
         let mut g = Game::standard(GameOptions::default());
         for m in ["b1^a3c3", "d7d5"] {

@@ -783,3 +783,42 @@ fn another_sites_clocks_and_time_forfeit_read_as_ours() {
         assert_eq!(saved.reason.as_deref(), Some("draw agreed"));
     }
 }
+
+#[test]
+fn the_export_writes_san_outcomes_only_where_measured_and_how_the_game_ended() {
+    // As saved until now: `.m1` on the certain captures too.
+    let text = "format = 1\nseed = 5\nresult = \"white_wins\"\n\
+                reason = \"black resigned\"\nmoves = [\"e2e4\", \"e7e5\", \"g1f3\", \
+                \"b8c6\", \"f1c4\", \"g8f6\", \"e1g1\", \"f6xe4.m1\", \"b1^a3c3\", \
+                \"d7d5\", \"c3xd5\"]\n";
+    let mut saved = SavedGame::parse(text, Path::new("old.toml")).unwrap();
+    let game = replayed(&saved, BackendKind::Sparse);
+    let drawn = game.quantum().unwrap().history()[10].played.clone();
+    assert!(drawn.starts_with("c3xd5.m"), "{drawn}");
+    let (pgn, back) = through_pgn(&saved);
+    let line = one_line(&pgn);
+    assert!(
+        line.contains(&format!(
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O Nxe4 5. b1^a3c3 d5 6. {drawn}"
+        )),
+        "{pgn}"
+    );
+    assert!(!line.contains("e1g1") && !line.contains("xe4.m1"), "{pgn}");
+    assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+    // It comes back as the same game, in today's notation.
+    assert_eq!(back.moves[7], "f6xe4");
+    assert_eq!(back.moves[10], drawn);
+    assert_eq!(back.result, Status::WhiteWins);
+    assert_eq!(back.reason.as_deref(), Some("black resigned"));
+    assert!(back.tags.is_empty(), "{:?}", back.tags);
+    // A game going on is unterminated; a Termination qchess does not write is kept.
+    saved.result = Status::Ongoing;
+    saved.reason = None;
+    assert!(pgn::file::text(&saved).contains("[Termination \"unterminated\"]"));
+    saved
+        .tags
+        .insert("Termination".into(), "abandoned".into());
+    let (pgn, back) = through_pgn(&saved);
+    assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
+    assert_eq!(back.tags.get("Termination").map(String::as_str), Some("abandoned"));
+}
