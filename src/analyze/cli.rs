@@ -201,7 +201,9 @@ fn write_pgn(
                 tags: saved.tags.clone(),
                 ..SavedGame::of(game, &saved.players, &saved.date)
             };
-            if now.moves == saved.moves && !now.finished() {
+            // The loaded moves come first; a file of before may write them otherwise
+            // (`.m1` on a certain capture), so they are counted, not compared.
+            if now.moves.len() == saved.moves.len() && !now.finished() {
                 now.result = saved.result;
             }
             now

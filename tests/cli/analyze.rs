@@ -204,3 +204,33 @@ fn factors_in_json_and_size_limits_refused_in_one_line() {
     assert_eq!(code, 2);
     assert!(err.contains("sparse limit 0 is out of range"), "{err}");
 }
+
+#[test]
+fn moves_may_be_written_in_san_as_the_move_line_and_pgn_read_them() {
+    let (code, out, err) = analyze(&[
+        "--moves",
+        "e4 d5 exd5 Qxd5 b1^a3c3 e5 Nxd5.m0",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let moves = &v["moves"];
+    assert_eq!(moves[2]["input"], "exd5");
+    // A certain capture measured nothing a player could see: no outcome.
+    assert_eq!(moves[2]["played"], "e4xd5");
+    assert!(moves[2]["outcome"].is_null(), "{}", moves[2]);
+    assert_eq!(moves[3]["played"], "d8xd5");
+    // The half knight's capture asks whether it is on c3: forced "no" here.
+    assert_eq!(moves[6]["input"], "Nxd5.m0");
+    assert_eq!(moves[6]["played"], "c3xd5.m0");
+    assert_eq!(moves[6]["outcome"], 0);
+    assert_eq!(v["squares"]["d5"]["piece"], "q");
+    // The text report lists the moves as they are written.
+    let (code, out, err) = analyze(&["--moves", "e4 d5 exd5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  3. e4xd5  (took Pd5)\n"), "{out}");
+    assert_one_line_error(
+        &["--moves", "e4 Nd4"],
+        "move 2 \"Nd4\": Nd4 (read as a knight move to d4): no knight of black can make it",
+    );
+}

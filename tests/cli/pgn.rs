@@ -54,13 +54,13 @@ fn export_writes_pgn_and_takes_a_game_of_a_file() {
     let dir = temp_dir("export");
     let two = dir.join("two.pgn");
     fs::write(&two, TWO).unwrap();
-    // The second game, to standard output, in canonical notation with its tags.
+    // The second game, to standard output, in SAN with its tags.
     let (code, out, err) = qchess(&["export", s(&two), "--game", "2", "--pgn", "-"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("[Event \"Second\"]"), "{out}");
     assert!(out.contains("[BlackType \"program\"]"), "{out}");
     assert!(
-        out.contains("1. e2e4 d7d5 2. e4xd5.m1 d8xd5.m1 0-1"),
+        out.contains("1. e4 d5 2. exd5 Qxd5 0-1"),
         "{out}"
     );
     // A saved game of qchess's own to a file, and its circuit alongside.
@@ -137,7 +137,7 @@ fn analyze_loads_a_game_of_a_pgn_file_and_writes_pgn() {
     assert_eq!(v["ply"], 5);
     let text = fs::read_to_string(&out_pgn).unwrap();
     assert!(text.contains("[Event \"Second\"]"), "{text}");
-    assert!(text.contains("3. b1c3 *"), "{text}");
+    assert!(text.contains("3. Nc3 *"), "{text}");
     // Flags that say where the game starts do not go with --load.
     let (code, _, err) = analyze(&["--load", s(&two), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
     assert_eq!(code, 2);
