@@ -439,11 +439,13 @@ impl Searcher<'_> {
             Err(MoveError::Quantum(QuantumError::ImpossibleOutcome { .. })) => (None, 0.0),
             Err(_) => return None,
         };
+        // A certain measurement's outcome is not written in the line, as the notation
+        // writes none after it.
         let c1 = match c1 {
             Some(c) if p1 >= 1.0 => {
                 let d = self.child_depth(&c, depth, ply);
                 let v = -self.negamax(&c, d, ply + 1, -beta, -alpha, &mut line);
-                *pv = with(Some(true), line);
+                *pv = with(None, line);
                 return Some(v);
             }
             Some(c) => c,
@@ -451,7 +453,7 @@ impl Searcher<'_> {
                 let (c0, _) = self.play(g, m, Some(false)).ok()?;
                 let d = self.child_depth(&c0, depth, ply);
                 let v = -self.negamax(&c0, d, ply + 1, -beta, -alpha, &mut line);
-                *pv = with(Some(false), line);
+                *pv = with(None, line);
                 return Some(v);
             }
         };

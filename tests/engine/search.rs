@@ -43,8 +43,8 @@ fn king_capture_in_two_is_found() {
     assert_eq!(r.info.pv.len(), 3);
     assert_eq!(r.info.pv[0], "e5f7");
     assert_eq!(
-        r.info.pv[2], "f7xh8.m1",
-        "a certain measurement is still written"
+        r.info.pv[2], "f7xh8",
+        "a certain measurement's outcome is not written, as the notation writes none"
     );
     // Two plies do not see it without the capture search after the horizon, unless the
     // knight's check is searched a ply deeper.

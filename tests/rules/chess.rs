@@ -77,8 +77,9 @@ fn promotion_plain_and_with_capture() {
         assert_certain(&g, &["a1", "h1", "d8", "e8"]);
 
         let mut g = game("3r4/4P3/8/8/8/8/8/k6K w - - 0 1", b, false);
+        // A certain pawn takes a certain rook: nothing was left to chance, no outcome.
         let played = g.play("e7xd8n").unwrap().played.clone();
-        assert_eq!(played, "e7xd8n.m1");
+        assert_eq!(played, "e7xd8n");
         assert_eq!(piece(&g, "d8"), Some('N'));
         assert_certain(&g, &["a1", "h1", "d8"]);
     }
