@@ -91,7 +91,8 @@ pub enum PositionError {
         /// 1-based index of the move.
         index: usize,
     },
-    /// A measuring move without its outcome under forcemeasure.
+    /// A measuring move without its outcome under forcemeasure (one whose outcome could
+    /// have gone either way).
     #[error("move {index} \"{text}\" measures: with forcemeasure on, give its outcome ({text}.m0 or {text}.m1)")]
     NoOutcome {
         /// 1-based index of the move.
@@ -690,8 +691,11 @@ mod tests {
             "{out:?}"
         );
         assert_eq!(t.engine.game().history().last().unwrap().played, "c3xd5.m1");
-        // ... and a move that does not measure needs none.
+        // ... and a move that does not measure needs none, nor a capture whose
+        // measurement is certain (as qchess writes it: no outcome).
         assert!(t.say("position startpos moves e2e4").is_empty());
+        assert!(t.say("position startpos moves e2e4 d7d5 e4xd5").is_empty());
+        assert_eq!(t.engine.game().history().last().unwrap().played, "e4xd5");
     }
 
     #[test]
