@@ -88,7 +88,8 @@ pub struct Proof {
     /// Every first move that reaches it (within [`TIE`]).
     pub best: Vec<String>,
     /// The principal line from the first of `best`: best play by both sides, each
-    /// measured move with its likelier outcome (`.m1` or `.m0`).
+    /// measured move with its likelier outcome (`.m1` or `.m0`; none where it was
+    /// certain).
     pub line: Vec<String>,
     /// Every first move with its value, best first (ties in the order moves are listed).
     pub first_moves: Vec<Scored>,
@@ -382,7 +383,8 @@ impl Prover {
     }
 
     /// The likelier child of `m` (outcome 1 on a tie), with the outcome when the move
-    /// measured.
+    /// measured and either could happen (a certain one is not written, as the notation
+    /// writes none).
     fn likelier(&mut self, g: &Game, m: &Classified) -> Result<(Game, Option<bool>), ProveError> {
         if !m.measures() {
             let (child, _) = self
@@ -390,15 +392,17 @@ impl Prover {
                 .expect("a move that does not measure");
             return Ok((child, None));
         }
-        if let Some((child, p1)) = self.play(g, m, Some(true))? {
-            if p1.is_none_or(|p| p >= 0.5) {
-                return Ok((child, Some(true)));
-            }
-        }
+        let went_on = self.play(g, m, Some(true))?;
+        let certain = match went_on {
+            Some((child, p1)) if p1.is_none_or(|p| p >= 1.0) => return Ok((child, None)),
+            Some((child, Some(p))) if p >= 0.5 => return Ok((child, Some(true))),
+            Some(_) => false,
+            None => true,
+        };
         let (child, _) = self
             .play(g, m, Some(false))?
             .expect("one outcome can happen");
-        Ok((child, Some(false)))
+        Ok((child, (!certain).then_some(false)))
     }
 
     /// The value of move `m` from `g`, `left` plies before the horizon (the move is one
@@ -685,7 +689,8 @@ mod tests {
         assert_eq!(p.value, 1.0);
         assert_eq!(p.best, vec!["e1xe8"]);
         assert_eq!(p.second(), Some(0.0));
-        assert_eq!(p.line, vec!["e1xe8.m1"]);
+        // The capture's measurement is certain: the line writes no outcome.
+        assert_eq!(p.line, vec!["e1xe8"]);
     }
 
     #[test]
