@@ -217,18 +217,44 @@ pub fn choose<T: ToString>(
 fn candidates(st: &State, free_turns: bool) -> Vec<Candidate<MoveText>> {
     legal_moves(st, free_turns)
         .into_iter()
-        .filter_map(|c| {
-            let Shape::Standard { from, to } = c.text.shape else {
-                return None;
+        .filter_map(candidate)
+        .collect()
+}
+
+/// A legal move as SAN tells it apart; `None` for a split or a merge.
+fn candidate(c: Classified) -> Option<Candidate<MoveText>> {
+    let Shape::Standard { from, to } = c.text.shape else {
+        return None;
+    };
+    Some(Candidate {
+        from,
+        to,
+        kind: c.piece.kind,
+        promotion: c.text.promotion,
+        castle: castle_of(c.kind),
+        mv: c.text,
+    })
+}
+
+/// The legal moves of `st` a SAN move of a `kind` to `to` promoting to `promotion` may
+/// name: [`candidates`] of that kind and target, found by asking the rules about the
+/// few squares where such a piece may stand rather than listing every move (the rules
+/// accept exactly the moves `legal_moves` lists).
+fn candidates_to(
+    st: &State,
+    free_turns: bool,
+    kind: Kind,
+    to: Square,
+    promotion: Option<Kind>,
+) -> Vec<Candidate<MoveText>> {
+    Square::all()
+        .filter(|&s| st.piece(s).is_some_and(|p| p.kind == kind))
+        .filter_map(|from| {
+            let text = MoveText {
+                promotion,
+                ..MoveText::standard(from, to)
             };
-            Some(Candidate {
-                from,
-                to,
-                kind: c.piece.kind,
-                promotion: c.text.promotion,
-                castle: castle_of(c.kind),
-                mv: c.text,
-            })
+            candidate(classify(st, &text, free_turns).ok()?)
         })
         .collect()
 }
@@ -260,7 +286,12 @@ pub fn write(st: &State, c: &Classified, free_turns: bool) -> Option<String> {
     let Shape::Standard { from, to } = c.text.shape else {
         return None;
     };
-    let all = candidates(st, free_turns);
+    // Castling is told apart from the other side's (with free turns) by the list of
+    // every move; any other move only from the moves of its piece type to its target.
+    let all = match castle_of(c.kind) {
+        Some(_) => candidates(st, free_turns),
+        None => candidates_to(st, free_turns, c.piece.kind, to, c.text.promotion),
+    };
     let alone = |san: &San| {
         let mut fitting = all.iter().filter(|m| san.fits(m));
         fitting
@@ -546,6 +577,18 @@ mod tests {
         assert_eq!(written(&promo, "e7d8n").as_deref(), Some("exd8=N"));
         // A split and a merge have no SAN.
         assert_eq!(written(&g, "b1^a3c3"), None);
+        // With free turns either side may castle: `O-O` would name two moves.
+        let free = Game::from_fen(
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            GameOptions {
+                free_turns: true,
+                ..GameOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(written(&free, "e1g1"), None);
+        // ... and either rook of the a-file may go to a7.
+        assert_eq!(written(&free, "a1a7").as_deref(), Some("R1a7"));
     }
 
     #[test]
