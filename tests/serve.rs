@@ -83,8 +83,9 @@ async fn two_players_a_watcher_a_drop_and_a_rejoin() {
         // He comes back by name, to his seat and the whole game.
         let mut bo = Term::open(addr, "bo", Ask::Room("r1"), (80, 24)).await?;
         bo.wait_for("you play black against ann", T).await?;
-        bo.wait_for("e7e5", T).await?;
-        bo.wait_for("g1f3", T).await?;
+        // The history in SAN.
+        bo.wait_for("1... e5", T).await?;
+        bo.wait_for("2. Nf3", T).await?;
         cy.wait_for("ann v bo · 1 watching", T).await?;
         bo.send(b":b8c6\r").await?;
         ann.wait_for("black played b8c6", T).await?;
@@ -318,7 +319,7 @@ async fn rooms_come_back_after_a_restart() {
         assert_eq!((rooms[0].name.as_str(), rooms[0].ply), ("r1", 1));
         let mut bo = Term::open(srv.addr(), "bo", Ask::Room("r1"), (80, 24)).await?;
         bo.wait_for("you play black against ann", T).await?;
-        bo.wait_for("1. b1c3", T).await?;
+        bo.wait_for("1. Nc3", T).await?;
         bo.send(b":g8f6\r").await?;
         bo.wait_for("black played g8f6", T).await?;
         srv.shutdown("bye").await;
