@@ -788,7 +788,12 @@ mod tests {
             let mut old = played.clone();
             old[2] = "e4xd5.m1".into();
             let again = Game::replay(start.clone(), opts, &old).unwrap();
-            let texts = |g: &Game| g.history().iter().map(|m| m.played.clone()).collect::<Vec<_>>();
+            let texts = |g: &Game| {
+                g.history()
+                    .iter()
+                    .map(|m| m.played.clone())
+                    .collect::<Vec<_>>()
+            };
             assert_eq!(texts(&again), texts(&g));
             assert_eq!(again.state_hash(), g.state_hash());
             assert_eq!(again.state().probs, g.state().probs);

@@ -611,7 +611,12 @@ mod tests {
                 let st = g.state();
                 for c in legal_moves(st, false) {
                     let Some(text) = write(st, &c, false) else {
-                        assert!(!matches!(c.text.shape, Shape::Standard { .. }) || c.kind == MoveType::PawnStep, "{}", c.text);
+                        assert!(
+                            !matches!(c.text.shape, Shape::Standard { .. })
+                                || c.kind == MoveType::PawnStep,
+                            "{}",
+                            c.text
+                        );
                         continue;
                     };
                     let back = resolve(&parse(&text).expect("SAN"), &text, st, false);

@@ -40,7 +40,11 @@ const TIME_FORFEIT: &str = "time forfeit";
 fn termination(saved: &SavedGame) -> &'static str {
     if saved.result == Status::Ongoing {
         "unterminated"
-    } else if saved.reason.as_deref().is_some_and(|r| r.ends_with(ON_TIME)) {
+    } else if saved
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.ends_with(ON_TIME))
+    {
         TIME_FORFEIT
     } else {
         "normal"

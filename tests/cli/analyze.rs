@@ -207,11 +207,7 @@ fn factors_in_json_and_size_limits_refused_in_one_line() {
 
 #[test]
 fn moves_may_be_written_in_san_as_the_move_line_and_pgn_read_them() {
-    let (code, out, err) = analyze(&[
-        "--moves",
-        "e4 d5 exd5 Qxd5 b1^a3c3 e5 Nxd5.m0",
-        "--json",
-    ]);
+    let (code, out, err) = analyze(&["--moves", "e4 d5 exd5 Qxd5 b1^a3c3 e5 Nxd5.m0", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     let moves = &v["moves"];

@@ -59,10 +59,7 @@ fn export_writes_pgn_and_takes_a_game_of_a_file() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("[Event \"Second\"]"), "{out}");
     assert!(out.contains("[BlackType \"program\"]"), "{out}");
-    assert!(
-        out.contains("1. e4 d5 2. exd5 Qxd5 0-1"),
-        "{out}"
-    );
+    assert!(out.contains("1. e4 d5 2. exd5 Qxd5 0-1"), "{out}");
     // A saved game of qchess's own to a file, and its circuit alongside.
     let toml = dir.join("g.toml");
     let (code, _, err) = analyze(&[

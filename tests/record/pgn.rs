@@ -815,10 +815,11 @@ fn the_export_writes_san_outcomes_only_where_measured_and_how_the_game_ended() {
     saved.result = Status::Ongoing;
     saved.reason = None;
     assert!(pgn::file::text(&saved).contains("[Termination \"unterminated\"]"));
-    saved
-        .tags
-        .insert("Termination".into(), "abandoned".into());
+    saved.tags.insert("Termination".into(), "abandoned".into());
     let (pgn, back) = through_pgn(&saved);
     assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
-    assert_eq!(back.tags.get("Termination").map(String::as_str), Some("abandoned"));
+    assert_eq!(
+        back.tags.get("Termination").map(String::as_str),
+        Some("abandoned")
+    );
 }

@@ -10,8 +10,7 @@ use qchess::ui::App;
 /// An opening with castling and a certain capture, then a split and a capture by the
 /// half knight, which measures.
 const MOVES: [&str; 11] = [
-    "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f6xe4", "b1^a3c3", "d7d5",
-    "c3xd5",
+    "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f6xe4", "b1^a3c3", "d7d5", "c3xd5",
 ];
 
 fn app(coordinates: bool) -> App {
