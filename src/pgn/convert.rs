@@ -1,10 +1,11 @@
 //! Between a PGN game and a saved game. Export ([`to_pgn`]) writes the seven-tag
 //! roster, `Variant`, `SetUp`/`FEN` for another start, `Termination`, qchess's own facts
 //! in tags other readers skip, the moves (ordinary ones in SAN, the others in Quantum
-//! Chess notation) and `{blocked}` after each move whose measurement stopped it. Import ([`from_pgn`]) replays the moves (SAN is resolved
-//! against the position, `ep` marks are checked), so that the saved game holds the
-//! canonical moves with every outcome, and refuses a file whose recorded outcomes,
-//! `{blocked}` comments or result do not fit the replay.
+//! Chess notation) and `{blocked}` after each move whose measurement stopped it. Import
+//! ([`from_pgn`]) replays the moves (SAN is resolved against the position, `ep` marks
+//! are checked), so that the saved game holds the canonical moves with every outcome,
+//! and refuses a file whose recorded outcomes, `{blocked}` comments or result do not
+//! fit the replay.
 
 use super::{GameResult, Move, PgnGame, Pos};
 use crate::chess::fen::START_FEN;
