@@ -584,7 +584,8 @@ mod pty {
             std::thread::sleep(Duration::from_millis(20));
         };
         assert_eq!(go.trim(), "movetime 2500");
-        p.wait_for("e7e5", 1);
+        // The engine's answer, in the history (in SAN).
+        p.wait_for("1... e5", 1);
         p.master.write_all(b"q").unwrap();
         p.master.write_all(b"y").unwrap();
         assert_eq!(p.exit_code(), Some(0));
