@@ -11,20 +11,46 @@ use crate::chess::{notation, Game};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// White's expected result of the line a search of `g` found (`report`, searched with
-/// `limits`): the search's score, except where a move of the line within its full plies
-/// measures with a chance either way and its outcomes differ widely ([`SPREAD`]). Then
-/// that move's outcomes are searched each (as deep as the line's search saw past that
-/// move, with a quarter of its budget: [`OUTCOME_SHARE`]) and weighed by their chances
-/// as results, not as centipawns: a 50% shot at a certain king is half a won game plus
-/// half of what is left if it fails, where the engine's score (half of a won game's
-/// 30,000 cp) reads as won. `None` when stopped.
+/// `limits`): [`line_value`]'s. `None` when stopped.
 pub fn expected_of_line(
     g: &Game,
     report: &Report,
     limits: &Limits,
     stop: &AtomicBool,
 ) -> Option<f64> {
+    line_value(g, report, limits, stop).map(|v| v.expected)
+}
+
+/// What a searched line is worth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineValue {
+    /// White's expected result.
+    pub expected: f64,
+    /// Whether every move of the line within its full plies is certain (none measures
+    /// with a chance either way), so that the search's score is material and position,
+    /// not a mix of outcomes.
+    pub certain: bool,
+}
+
+/// The value of the line a search of `g` found (`report`, searched with `limits`): the
+/// search's score, except where a move of the line within its full plies measures
+/// with a chance either way and its outcomes differ widely ([`SPREAD`]). Then that
+/// move's outcomes are searched each (as deep as the line's search saw past that move,
+/// with a quarter of its budget: [`OUTCOME_SHARE`]) and weighed by their chances as
+/// results, not as centipawns: a 50% shot at a certain king is half a won game plus
+/// half of what is left if it fails, where the engine's score (half of a won game's
+/// 30,000 cp) reads as won. `None` when stopped.
+pub fn line_value(
+    g: &Game,
+    report: &Report,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<LineValue> {
     let score = from_side(report.info.score, g.to_move());
+    let uncertain = LineValue {
+        expected: score,
+        certain: false,
+    };
     let mut at = g.detached();
     // Within the search's full plies only (the line's first `depth` moves): past them
     // the line is the search's captures only, and a full search of an outcome there
@@ -38,10 +64,10 @@ pub fn expected_of_line(
             .ok()
             .map(|t| notation::MoveText { outcome: None, ..t })
         else {
-            return Some(score);
+            return Some(uncertain);
         };
         let Some(mut outcomes) = outcomes(&at, &text.to_string()) else {
-            return Some(score);
+            return Some(uncertain);
         };
         if outcomes.len() > 1 {
             let past = Limits {
@@ -55,11 +81,17 @@ pub fn expected_of_line(
             for (position, chance) in outcomes {
                 values.push((searched_value(&position, &past, stop)?, chance));
             }
-            return Some(mixed(&values, score));
+            return Some(LineValue {
+                expected: mixed(&values, score),
+                certain: false,
+            });
         }
         at = outcomes.remove(0).0;
     }
-    Some(score)
+    Some(LineValue {
+        expected: score,
+        certain: true,
+    })
 }
 
 /// The outcomes' expected results (each with its chance) weighed by their chances when
@@ -157,6 +189,20 @@ mod tests {
     }
 
     #[test]
+    fn a_line_through_a_coin_toss_is_not_certain() {
+        let mut g =
+            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
+        for m in ["d1^d5h5", "a8a7"] {
+            g.play(m).unwrap();
+        }
+        let limits = level::limits(2, 0);
+        let stop = AtomicBool::new(false);
+        let report = search(&g, &limits, &stop, &mut |_| {});
+        let value = line_value(&g, &report, &limits, &stop).unwrap();
+        assert!(!value.certain, "{:?}", report.info.pv);
+    }
+
+    #[test]
     fn close_outcomes_keep_the_score_and_far_ones_are_weighed() {
         // A won game or a rook down, at even chances: their mean.
         assert!((mixed(&[(1.0, 0.5), (0.24, 0.5)], 0.99) - 0.62).abs() < 1e-12);
@@ -171,6 +217,12 @@ mod tests {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let (plain, weighed) = judged(start, &[], 3);
         assert_eq!(plain, weighed);
+        let g = Game::from_fen(start, GameOptions::default()).unwrap();
+        let limits = level::limits(3, 0);
+        let stop = AtomicBool::new(false);
+        let report = search(&g, &limits, &stop, &mut |_| {});
+        let value = line_value(&g, &report, &limits, &stop).unwrap();
+        assert!(value.certain, "{:?}", report.info.pv);
     }
 
     #[test]
