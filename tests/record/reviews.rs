@@ -39,7 +39,12 @@ fn the_review_is_kept_in_the_file_and_not_redone() {
         text.contains("[review]") && text.contains(&format!("version = {VERSION}")),
         "{text}"
     );
-    assert!(out.contains("met by h2xe2; best "), "{out}");
+    assert!(
+        out.contains("allowed the king to be captured") && out.contains("met by h2xe2"),
+        "{out}"
+    );
+    assert!(out.contains("(the best reply); best "), "{out}");
+    assert!(out.contains("0.15 or more"), "the luck threshold is said: {out}");
     // Opened again, the file is not written (nothing to judge) and the verdict is the same.
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
     let (code, again, _) = review(&path, &["--level", "2"]);
@@ -75,14 +80,20 @@ fn the_json_has_a_verdict_per_ply() {
         "expected",
         "best",
         "best_line",
-        "reply",
+        "answer",
+        "best_reply",
         "loss",
+        "material",
+        "forced",
         "mark",
         "luck",
+        "chance",
     ] {
         assert!(moves[0].get(key).is_some(), "{key} in {}", moves[0]);
     }
     assert_eq!(moves[0]["mark"], "blunder");
+    assert_eq!(moves[0]["forced"], "allowed_king_capture");
+    assert_eq!(moves[0]["best_reply"], "h2xe2");
     assert_eq!(moves[0]["expected"], 0.0);
     assert!(moves[1]["move"].as_str().unwrap().starts_with("h2xe2"));
     assert_eq!(v["white"]["blunders"], 1);
@@ -151,6 +162,48 @@ expected = 0.0
     assert!(out.contains("met by h2xe2"), "{out}");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(&format!("version = {VERSION}")), "{text}");
+}
+
+#[test]
+fn a_review_of_version_3_still_loads_and_shows() {
+    // As the builds before the centipawns were kept wrote it.
+    let path = scratch(
+        "v3.toml",
+        &format!(
+            "{GAME}
+[review]
+version = 3
+by = \"qchess level 1\"
+
+[[review.positions]]
+ply = 0
+expected = 0.85
+best = \"a1a8\"
+line = [\"a1a8\"]
+move = \"e1e2\"
+played_expected = 0.0
+played_line = [\"e1e2\", \"h2xe2.m1\"]
+
+[[review.positions]]
+ply = 1
+expected = 0.0
+best = \"h2xe2\"
+move = \"h2xe2.m1\"
+played_expected = 0.0
+
+[[review.positions]]
+ply = 2
+expected = 0.0
+"
+        ),
+    );
+    let saved = record::load(&path).expect("a version 3 review loads");
+    let kept = saved.review.expect("and is kept");
+    assert_eq!(kept.version, 3);
+    assert_eq!(kept.positions[0].best_cp, None);
+    let (code, out, err) = review(&path, &["--level", "1", "--no-save"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("e1e2??: blunder: allowed the king"), "{out}");
 }
 
 #[test]
