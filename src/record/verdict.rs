@@ -202,11 +202,9 @@ impl Verdict {
     /// ", met by c8xd7 (best reply b8xd7)": the move the other side played, and the
     /// reply the judge expected when it was another.
     fn replies(&self) -> String {
-        let same = |a: &str, b: &str| {
-            match (notation::parse(a), notation::parse(b)) {
-                (Ok(a), Ok(b)) => a.same_move(&b),
-                _ => a == b,
-            }
+        let same = |a: &str, b: &str| match (notation::parse(a), notation::parse(b)) {
+            (Ok(a), Ok(b)) => a.same_move(&b),
+            _ => a == b,
         };
         match (&self.answer, &self.best_reply) {
             (Some(a), Some(b)) if same(a, b) => format!(", met by {a} (the best reply)"),
@@ -597,7 +595,8 @@ mod tests {
         let mut met = first.clone();
         met.answer = Some("h8xh5.m1".into());
         assert!(
-            met.words().contains(", met by h8xh5.m1 (the best reply); best"),
+            met.words()
+                .contains(", met by h8xh5.m1 (the best reply); best"),
             "{}",
             met.words()
         );
@@ -647,8 +646,9 @@ mod tests {
         assert_eq!(v.forced, Some(Forced::AllowedKingCapture));
         assert_eq!(v.mark, Some(Mark::Blunder));
         assert!(
-            v.words()
-                .starts_with("blunder: allowed the king to be captured (gave away 0.15 of a point)"),
+            v.words().starts_with(
+                "blunder: allowed the king to be captured (gave away 0.15 of a point)"
+            ),
             "{}",
             v.words()
         );

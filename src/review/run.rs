@@ -20,11 +20,11 @@
 use super::expected::{from_side, of_status, rounded};
 use super::{Judged, Review};
 use crate::chess::{notation, Color, Game};
+use crate::engine::eval::KING;
+use crate::engine::level;
 use crate::engine::search::{search, search_among, Limits, Report};
 use crate::engine::variant::move_values_after_reply;
 use crate::engine::weighed::{self, LineValue};
-use crate::engine::eval::KING;
-use crate::engine::level;
 use crate::game::{new_game, Playable};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -361,7 +361,11 @@ fn a_lucky_50_percent_capture_of_a_rook_is_luck_with_its_chance() {
         assert!((LUCK..0.3).contains(&(sign * luck)), "{outcome}: {luck}");
         assert_eq!(capture.chance, Some(0.5));
         assert_eq!(capture.mark, None);
-        assert!(capture.words().contains("the 50% outcome"), "{}", capture.words());
+        assert!(
+            capture.words().contains("the 50% outcome"),
+            "{}",
+            capture.words()
+        );
         let s = Summary::of(&v, Color::White);
         assert_eq!(s.luck, if sign > 0.0 { [1, 0] } else { [0, 1] });
     }

@@ -44,7 +44,10 @@ fn the_review_is_kept_in_the_file_and_not_redone() {
         "{out}"
     );
     assert!(out.contains("(the best reply); best "), "{out}");
-    assert!(out.contains("0.15 or more"), "the luck threshold is said: {out}");
+    assert!(
+        out.contains("0.15 or more"),
+        "the luck threshold is said: {out}"
+    );
     // Opened again, the file is not written (nothing to judge) and the verdict is the same.
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
     let (code, again, _) = review(&path, &["--level", "2"]);

@@ -48,7 +48,9 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     assert_eq!(app.replay().map(|r| r.ply), Some(1));
     let said = &app.message().text;
     assert!(
-        said.starts_with("blunder: allowed the king to be captured (gave away 0.70 of a point), met by h2xe2"),
+        said.starts_with(
+            "blunder: allowed the king to be captured (gave away 0.70 of a point), met by h2xe2"
+        ),
         "{said}"
     );
     assert!(said.contains("(the best reply); best a1^a7a8"), "{said}");
@@ -57,7 +59,10 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     assert!(s.contains("e1e2?? allows Kx best a1^a7a8"), "{s}");
     // The graph's scale and legend, and the mark over the blunder's bar.
     assert!(s.contains(" 1 White wins ½ even 0 Black wins "), "{s}");
-    assert!(s.contains("│ 1") && s.contains("│ ½") && s.contains("│ 0"), "{s}");
+    assert!(
+        s.contains("│ 1") && s.contains("│ ½") && s.contains("│ 0"),
+        "{s}"
+    );
     insta::assert_snapshot!("review_80x24", s);
     insta::assert_snapshot!("review_60x20", screen(&mut app, 60, 20));
     insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
@@ -97,7 +102,11 @@ fn the_engine_line_follows_the_shown_ply() {
     assert!(!right_column(&screen(&mut app, 80, 24)).contains("engine:"));
     press(&mut app, KeyCode::Char('R'));
     app.finish_review();
-    let start = app.reviewing().review().and_then(|r| r.at(0)).map(|j| j.expected);
+    let start = app
+        .reviewing()
+        .review()
+        .and_then(|r| r.at(0))
+        .map(|j| j.expected);
     let start = format!("({:.2} for white; review, ply 0)", start.expect("judged"));
     let s = right_column(&screen(&mut app, 80, 24));
     assert!(s.contains(&start), "{s}");
