@@ -188,18 +188,27 @@ mod tests {
         assert!((0.55..0.8).contains(&weighed), "{weighed}");
     }
 
-    #[test]
-    fn a_line_through_a_coin_toss_is_not_certain() {
+    /// White's split queen on d5 and h5, Black's king on e8: the coin toss.
+    fn toss() -> Game {
         let mut g =
             Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
         for m in ["d1^d5h5", "a8a7"] {
             g.play(m).unwrap();
         }
-        let limits = level::limits(2, 0);
+        g
+    }
+
+    /// Whether the line a search of `g` at level `lvl` finds is certain.
+    fn certain(g: &Game, lvl: u8) -> bool {
+        let limits = level::limits(lvl, 0);
         let stop = AtomicBool::new(false);
-        let report = search(&g, &limits, &stop, &mut |_| {});
-        let value = line_value(&g, &report, &limits, &stop).unwrap();
-        assert!(!value.certain, "{:?}", report.info.pv);
+        let report = search(g, &limits, &stop, &mut |_| {});
+        line_value(g, &report, &limits, &stop).unwrap().certain
+    }
+
+    #[test]
+    fn a_line_through_a_coin_toss_is_not_certain() {
+        assert!(!certain(&toss(), 2));
     }
 
     #[test]
@@ -218,20 +227,12 @@ mod tests {
         let (plain, weighed) = judged(start, &[], 3);
         assert_eq!(plain, weighed);
         let g = Game::from_fen(start, GameOptions::default()).unwrap();
-        let limits = level::limits(3, 0);
-        let stop = AtomicBool::new(false);
-        let report = search(&g, &limits, &stop, &mut |_| {});
-        let value = line_value(&g, &report, &limits, &stop).unwrap();
-        assert!(value.certain, "{:?}", report.info.pv);
+        assert!(certain(&g, 3));
     }
 
     #[test]
     fn a_stopped_search_weighs_nothing() {
-        let mut g =
-            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
-        for m in ["d1^d5h5", "a8a7"] {
-            g.play(m).unwrap();
-        }
+        let g = toss();
         let limits = level::limits(2, 0);
         let report = search(&g, &limits, &AtomicBool::new(false), &mut |_| {});
         let stopped = AtomicBool::new(true);

@@ -123,15 +123,13 @@ fn older_files_load_and_a_later_section_is_skipped() {
     let _: SavedGame = record::load(&path).unwrap();
 }
 
-#[test]
-fn a_review_of_version_1_still_shows_and_is_judged_again() {
-    // As the builds before the reply was kept wrote it: no `played_line`.
-    let path = scratch(
-        "v1.toml",
-        &format!(
-            "{GAME}
+/// [`GAME`] with a review of `version` as level 1 judged it, `first` more lines for its
+/// first position.
+fn old_review(version: u32, first: &str) -> String {
+    format!(
+        "{GAME}
 [review]
-version = 1
+version = {version}
 by = \"qchess level 1\"
 
 [[review.positions]]
@@ -140,7 +138,7 @@ expected = 0.85
 best = \"a1a8\"
 move = \"e1e2\"
 played_expected = 0.0
-
+{first}
 [[review.positions]]
 ply = 1
 expected = 0.0
@@ -152,8 +150,13 @@ played_expected = 0.0
 ply = 2
 expected = 0.0
 "
-        ),
-    );
+    )
+}
+
+#[test]
+fn a_review_of_version_1_still_shows_and_is_judged_again() {
+    // As the builds before the reply was kept wrote it: no `played_line`.
+    let path = scratch("v1.toml", &old_review(1, ""));
     let saved = record::load(&path).expect("a version 1 review loads");
     let kept = saved.review.expect("and is kept");
     assert_eq!(kept.version, 1);
@@ -172,32 +175,9 @@ fn a_review_of_version_3_still_loads_and_shows() {
     // As the builds before the centipawns were kept wrote it.
     let path = scratch(
         "v3.toml",
-        &format!(
-            "{GAME}
-[review]
-version = 3
-by = \"qchess level 1\"
-
-[[review.positions]]
-ply = 0
-expected = 0.85
-best = \"a1a8\"
-line = [\"a1a8\"]
-move = \"e1e2\"
-played_expected = 0.0
-played_line = [\"e1e2\", \"h2xe2.m1\"]
-
-[[review.positions]]
-ply = 1
-expected = 0.0
-best = \"h2xe2\"
-move = \"h2xe2.m1\"
-played_expected = 0.0
-
-[[review.positions]]
-ply = 2
-expected = 0.0
-"
+        &old_review(
+            3,
+            "line = [\"a1a8\"]\nplayed_line = [\"e1e2\", \"h2xe2.m1\"]\n",
         ),
     );
     let saved = record::load(&path).expect("a version 3 review loads");
