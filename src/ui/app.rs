@@ -1193,7 +1193,7 @@ impl App {
             opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
         });
         let mut said = steps::ply_said(ply, n, last.as_ref(), book);
-        if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.marked()) {
+        if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.said()) {
             said = format!("{} · {said}", v.words());
         }
         if let Some(e) = self.ending.as_ref().filter(|_| ply == n) {

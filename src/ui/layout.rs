@@ -163,9 +163,19 @@ pub const REVIEW_ROWS: u16 = 6;
 
 /// `p` with room for a replay's review: in the full arrangement, taken half from the
 /// bottom of the probabilities and half from the top of the history; in the large one,
-/// beside the circuit, under the history. The compact arrangement has no room for it.
+/// beside the circuit, under the history; in the compact one, the right half of the
+/// drawer below the board.
 pub fn with_review(mut p: Panes) -> Panes {
-    if p.drawer.is_some() {
+    if let Some(drawer) = p.drawer {
+        let w = drawer.width / 2;
+        let left = Rect::new(drawer.x, drawer.y, drawer.width - w, drawer.height);
+        for pane in [&mut p.probs, &mut p.circuit] {
+            if *pane == drawer {
+                *pane = left;
+            }
+        }
+        p.drawer = Some(left);
+        p.review = Rect::new(left.right(), drawer.y, w, drawer.height);
         return p;
     }
     if p.cell == CELL_LARGE {
@@ -287,12 +297,15 @@ mod tests {
                 assert!(p.probs.height >= 4 && p.circuit.width >= 40, "{w}x{h}");
             }
         }
+        // The compact arrangement: beside the drawer's pane, either of them.
         let a = Rect::new(0, 0, 60, 20);
-        let p = with_review(panes(a, Drawer::Probabilities, 1).unwrap());
-        assert!(
-            !Panes::shown(p.review),
-            "no room in the compact arrangement"
-        );
+        for drawer in [Drawer::Probabilities, Drawer::Circuit] {
+            let p = with_review(panes(a, drawer, 1).unwrap());
+            check(&p, a, "60x20 with a review");
+            let beside = p.drawer.expect("the drawer");
+            assert!(Panes::shown(beside) && p.review.width >= 30, "{p:?}");
+            assert_eq!((p.review.y, p.review.x), (beside.y, beside.right()));
+        }
     }
 
     #[test]
