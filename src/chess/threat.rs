@@ -78,8 +78,8 @@ pub fn king_threat(game: &Game, color: Color) -> Option<Threat> {
 /// with its chance and whether it is the outcome "yes" (one game, certain, for a move
 /// that measures nothing), played on detached copies: nothing is drawn.
 fn outcomes(game: &Game, text: &MoveText) -> Vec<(Game, f64, bool)> {
-    let measures = classify(game.state(), text, game.options().free_turns)
-        .is_ok_and(|c| c.measures());
+    let measures =
+        classify(game.state(), text, game.options().free_turns).is_ok_and(|c| c.measures());
     if !measures {
         let mut text = *text;
         text.outcome = None;

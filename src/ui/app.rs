@@ -1521,19 +1521,22 @@ impl App {
     }
 
     /// The warning about a king of this screen's player after a move by `mover`: the
-    /// mover's own king when the mover plays here, else the king of the side to move when
-    /// that side plays here (a watcher, and the computer against itself, get none).
+    /// mover's own king when the mover plays here and it can be captured with a chance
+    /// of [`super::king_risk::ASK_AT`] or more, else the same of the side to move (a
+    /// watcher, and the computer against itself, get none).
     fn king_warning(&self, mover: crate::chess::Color) -> Option<String> {
-        let side = [mover, mover.opposite()]
+        let here = |side| match &self.place {
+            Some(p) => p.seat == Seat::Plays(side),
+            None => !self.computer.plays(side),
+        };
+        let t = [mover, mover.opposite()]
             .into_iter()
-            .find(|&side| match &self.place {
-                Some(p) => p.seat == Seat::Plays(side),
-                None => !self.computer.plays(side),
+            .filter(|&side| here(side))
+            .find_map(|side| {
+                self.view
+                    .threat(side)
+                    .filter(|t| t.p >= super::king_risk::ASK_AT)
             })?;
-        let t = self
-            .view
-            .threat(side)
-            .filter(|t| t.p >= super::king_risk::ASK_AT)?;
         Some(format!(
             "Careful: your king can be captured ({}% by {})",
             crate::format::percent(t.p),
