@@ -8,6 +8,8 @@ mod support;
 mod clocks;
 #[path = "serve/hostile.rs"]
 mod hostile;
+#[path = "serve/king.rs"]
+mod king;
 
 use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
