@@ -968,11 +968,11 @@ impl App {
 
     fn unmapped(&mut self, key: KeyEvent) {
         // Any key cancels a risky move: only `y` plays it.
-        if let Some(q @ Question::KingRisk { .. }) = self.question.take() {
-            if input::press(key) != input::Press::Ignored {
+        let risky = matches!(self.question, Some(Question::KingRisk { .. }));
+        if risky && input::press(key) != input::Press::Ignored {
+            if let Some(q) = self.question.take() {
                 return self.answer_king_risk(q, Action::No);
             }
-            self.question = Some(q);
         }
         // Quantum Chess names a stray key on the board only; the others anywhere.
         let listed = self.game.quantum().is_none();
