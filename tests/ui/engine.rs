@@ -585,7 +585,9 @@ fn qchess_uqci_as_an_external_engine_replies_and_hints() {
     a.finish_work();
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
     assert!(
-        a.message().text.starts_with("white played e2e4. Reply: black "),
+        a.message()
+            .text
+            .starts_with("white played e2e4. Reply: black "),
         "{}",
         a.message().text
     );

@@ -5,6 +5,7 @@
 
 use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
+use qchess::chess::fen::START_FEN;
 use qchess::chess::{Game, GameOptions};
 use qchess::engine::strength::Strength;
 use qchess::ui::color::{Paint, Tier};
@@ -17,16 +18,17 @@ use qchess::ui::App;
 /// White's king on e2 and a black pawn on e4: d3 is attacked by the pawn, e1 is safe.
 const PAWN_GUARDS_D3: &str = "4k3/8/8/8/4p3/8/4K3/8 w - - 0 1";
 
-fn game(fen: Option<&str>, moves: &[&str]) -> Game {
+/// The game from `fen` after `moves`.
+fn game(fen: &str, moves: &[&str]) -> Game {
     // Seed 1: the knight's capture below finds it on c3 and takes the pawn.
-    let opts = GameOptions {
-        seed: 1,
-        ..GameOptions::default()
-    };
-    let mut game = match fen {
-        Some(f) => Game::from_fen(f, opts).expect("valid FEN"),
-        None => Game::standard(opts),
-    };
+    let mut game = Game::from_fen(
+        fen,
+        GameOptions {
+            seed: 1,
+            ..GameOptions::default()
+        },
+    )
+    .expect("valid FEN");
     for m in moves {
         game.play(m).expect("legal move");
     }
@@ -48,7 +50,7 @@ fn against_black(g: Game) -> App {
 
 /// A game of two players at one screen that asks about risky moves.
 fn asking(fen: &str) -> App {
-    App::new(game(Some(fen), &[]), paint(), false).with_king_question(true)
+    App::new(game(fen, &[]), paint(), false).with_king_question(true)
 }
 
 fn said(app: &App) -> String {
@@ -58,7 +60,7 @@ fn said(app: &App) -> String {
 #[test]
 fn a_measured_capture_and_the_reply_are_both_read() {
     // The knight is half on c3: taking on d5 first asks whether it is there.
-    let mut a = against_black(game(None, &["b1^a3c3", "d7d5"]));
+    let mut a = against_black(game(START_FEN, &["b1^a3c3", "d7d5"]));
     typed(&mut a, "c3xd5");
     a.finish_work();
     assert_eq!(a.game().ply(), 4, "the computer replied");
@@ -84,7 +86,7 @@ fn a_measured_capture_and_the_reply_are_both_read() {
 fn a_king_left_to_the_computer_is_warned_before_its_reply() {
     // White's king steps next to the rook's file; the computer takes it at once, and
     // the warning is still read with the reply that ends the game.
-    let mut a = against_black(game(Some("4r2k/8/8/8/8/8/8/3K4 w - - 0 1"), &[]));
+    let mut a = against_black(game("4r2k/8/8/8/8/8/8/3K4 w - - 0 1", &[]));
     typed(&mut a, "d1e1");
     a.finish_work();
     let text = said(&a);
@@ -101,11 +103,7 @@ fn a_king_left_to_the_computer_is_warned_before_its_reply() {
 #[test]
 fn the_king_warning_stays_until_the_next_move() {
     let warning = "Careful: your king can be captured (100% by e8xe2)";
-    let mut a = App::new(
-        game(Some("4r2k/8/8/8/8/8/8/4K3 w - - 0 1"), &[]),
-        paint(),
-        false,
-    );
+    let mut a = App::new(game("4r2k/8/8/8/8/8/8/4K3 w - - 0 1", &[]), paint(), false);
     typed(&mut a, "e1e2");
     assert!(said(&a).ends_with(warning), "{}", said(&a));
     // Whatever else the message line says meanwhile, the warning stays.
