@@ -10,6 +10,8 @@ mod support;
 mod clocks;
 #[path = "ui/engine.rs"]
 mod engine;
+#[path = "ui/finished.rs"]
+mod finished;
 #[path = "ui/flow.rs"]
 mod flow;
 #[path = "ui/inspector.rs"]

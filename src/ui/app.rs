@@ -1032,7 +1032,9 @@ impl App {
         }
         if let Some(q) = self.question.take() {
             return match q {
-                Question::Resign { .. } | Question::Draw { .. } => self.answer_decision(q, action),
+                Question::Resign { .. } | Question::OfferDraw { .. } | Question::Draw { .. } => {
+                    self.answer_decision(q, action)
+                }
                 Question::KingRisk { .. } => self.answer_king_risk(q, action),
                 q => self.answer(q, action),
             };
@@ -1332,10 +1334,10 @@ impl App {
             }
         } else if self.game_over_popup {
             self.game_over_popup = false;
-            let words = if self.place.is_some() {
-                "the game is over: q leaves the room"
-            } else {
-                "the game is over: R review it, n new game, u take back, q quit"
+            let words = match (self.place.is_some(), self.take_back_rule().is_ok()) {
+                (true, _) => "the game is over: q leaves the room",
+                (false, true) => "the game is over: R review it, n new game, u take back, q quit",
+                (false, false) => "the game is over: R review it, n new game, q quit",
             };
             self.say(Tone::Plain, words);
         }
@@ -1371,6 +1373,9 @@ impl App {
             return self.say(Tone::Plain, "no move typed");
         }
         self.last_typed = input.clone();
+        if let Some(said) = self.over_words() {
+            return self.say(Tone::Error, said);
+        }
         match self.game.quantum() {
             Some(_) => self.submit_quantum(&input),
             None => self.submit_listed(&input),
@@ -1390,9 +1395,9 @@ impl App {
             self.mode = Mode::Idle;
             return self.say(Tone::Error, why);
         }
-        if let Some(e) = &self.ending {
+        // A finished game never changes: no move is entered, so no clock runs again.
+        if let Some(said) = self.over_words() {
             self.mode = Mode::Idle;
-            let said = format!("the game is over: {}", e.reason);
             return self.say(Tone::Error, said);
         }
         self.clock_entered();
@@ -1573,14 +1578,8 @@ impl App {
     /// Takes back the last move (against the computer the last full move, see
     /// [`opponent::Sides::take_back`]), here or on a worker thread.
     fn undo(&mut self) {
-        if self.place.is_some() {
-            return self.say(Tone::Error, table::NO_UNDO);
-        }
-        if self.clocks.record().is_some() || self.ending.is_some() {
-            return self.say(
-                Tone::Error,
-                "no take-backs in a game on a clock or one that has ended",
-            );
+        if let Err(why) = self.take_back_rule() {
+            return self.say(Tone::Error, why);
         }
         let history = self.game.history();
         let movers: Vec<_> = history.iter().map(|m| m.color).collect();

@@ -51,6 +51,11 @@ pub enum Question {
         /// The side that would resign.
         side: Color,
     },
+    /// Offer a draw for `side`?
+    OfferDraw {
+        /// The side that would offer it.
+        side: Color,
+    },
     /// `by` offers a draw: does the other side accept?
     Draw {
         /// The side that offers it.
@@ -98,6 +103,9 @@ impl Question {
                 format!("create {}? y/n", tilde(dir, home_dir().as_deref()))
             }
             Question::Resign { side } => format!("{} resigns? y resigns, n plays on", side.name()),
+            Question::OfferDraw { side } => {
+                format!("{} offers a draw? y offers, n plays on", side.name())
+            }
             Question::Draw { by } => format!(
                 "{} offers a draw: {}, y accepts, n declines",
                 by.name(),
@@ -153,6 +161,15 @@ impl Question {
                     side.name()
                 )],
                 keys: "y resign   n play on",
+            },
+            Question::OfferDraw { side } => Asked {
+                title: " Offer a draw? ",
+                lines: vec![format!(
+                    "{} offers {} a draw: the game ends drawn if it is accepted.",
+                    side.name(),
+                    side.opposite().name()
+                )],
+                keys: "y offer   n play on",
             },
             Question::Draw { by } => Asked {
                 title: " Draw offered ",

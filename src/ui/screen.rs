@@ -311,8 +311,7 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
             Some(e) => e.reason.clone(),
             None => app.game().end_reason().unwrap_or_default(),
         };
-        let decided = app.ending().is_some() || app.clocks.record().is_some();
-        let keys = popup::game_over_keys(app.place().is_some(), decided);
+        let keys = popup::game_over_keys(app.place().is_some(), app.take_back_rule().is_err());
         popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
     }
     if let Some(q) = app.question() {
