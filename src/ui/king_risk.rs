@@ -9,7 +9,9 @@
 //! the threats by their chances ([`threat_after`]): nothing is drawn, so the question
 //! says nothing about how the measurement will come out, and a cancelled move leaves
 //! the outcomes as they were. It runs on the worker thread that then plays the move
-//! (see [`App::play`]), so a slow move on a big state never blocks the screen.
+//! (`App::play`), so a slow move on a big state never blocks the screen; it costs
+//! one play of the move on a copy per outcome (one or two) and the threat's captures on
+//! each, and only the player's own moves while their king is safe pay it.
 
 use super::app::App;
 use super::input::Action;
