@@ -1,13 +1,15 @@
 //! What the message line keeps in view in a game: the player's own move told together
 //! with the computer's reply, the warning about the player's king until the next move,
 //! and the question before a move that puts a safe king in danger (`y` plays it, any
-//! other key cancels it, a setting turns it off). Snapshots at 80x24 and 60x20.
+//! other key cancels it, a setting turns it off, the clock runs while it is up).
+//! Snapshots at 80x24 and 60x20.
 
 use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::fen::START_FEN;
-use qchess::chess::{Game, GameOptions};
+use qchess::chess::{Game, GameOptions, Status};
 use qchess::engine::strength::Strength;
+use qchess::game::clock::TimeControl;
 use qchess::ui::color::{Paint, Tier};
 use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::opponent::{Computer, Sides};
@@ -215,4 +217,26 @@ fn the_setting_turns_the_question_off() {
         assert_eq!(a.question().is_some(), asked, "setting {on}");
         assert_eq!(a.game().ply(), usize::from(!asked), "setting {on}");
     }
+}
+
+#[test]
+fn the_player_decides_on_the_clock() {
+    // 0.005 minutes: 0.3 s each. The question stops nobody's clock: white's runs while
+    // it is up, its flag falls, and `y` then plays nothing.
+    let control: TimeControl = "0.005+0".parse().expect("a time control");
+    let mut a = asking(PAWN_GUARDS_D3).with_clock(control, None);
+    typed(&mut a, "e2d3");
+    assert!(a.question().is_some());
+    for _ in 0..200 {
+        a.tick();
+        if a.ending().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let reason = a.ending().map(|e| e.reason.clone());
+    assert_eq!(reason.as_deref(), Some("white lost on time"));
+    press(&mut a, KeyCode::Char('y'));
+    assert_eq!(a.game().ply(), 0);
+    assert_eq!(a.status(), Status::BlackWins);
 }
