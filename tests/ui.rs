@@ -20,6 +20,8 @@ mod inspector;
 mod keys;
 #[path = "ui/lessons.rs"]
 mod lessons;
+#[path = "ui/messages.rs"]
+mod messages;
 #[path = "ui/mouse.rs"]
 mod mouse;
 #[path = "ui/puzzles.rs"]

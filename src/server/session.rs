@@ -225,7 +225,13 @@ impl SessionScreen {
             table: sitting,
             seat,
         };
-        let mut game = Box::new(App::new(board, paint, letters).at_table(place));
+        // Players here have no configuration file: the rooms always ask before a move
+        // that puts a safe king in danger.
+        let mut game = Box::new(
+            App::new(board, paint, letters)
+                .at_table(place)
+                .with_king_question(true),
+        );
         game.set_players(snap.players.clone());
         game.set_hint_rules(self.hub.hint_rules());
         game.set_exec(self.exec);

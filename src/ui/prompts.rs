@@ -61,6 +61,14 @@ pub enum Question {
         /// The side that offers it.
         by: Color,
     },
+    /// The player's move would leave their safe king capturable: play it anyway?
+    KingRisk {
+        /// The move as given.
+        input: String,
+        /// How likely the king is taken on the reply, and by which capture ("100% by
+        /// e4xd3").
+        risk: String,
+    },
 }
 
 /// A popup's words: title, lines, and the keys that answer.
@@ -102,6 +110,9 @@ impl Question {
                 "{} offers a draw: {}, y accepts, n declines",
                 by.name(),
                 by.opposite().name()
+            ),
+            Question::KingRisk { input, risk } => format!(
+                "after {input} your king can be taken ({risk}): y plays it, any other key cancels"
             ),
         }
     }
@@ -167,6 +178,15 @@ impl Question {
                     format!("{}: accept?", by.opposite().name()),
                 ],
                 keys: "y accept   n decline",
+            },
+            Question::KingRisk { input, risk } => Asked {
+                title: " Your king? ",
+                lines: vec![
+                    format!("After {input} your king can be taken"),
+                    format!("on the reply: {risk}."),
+                    "Play it anyway?".into(),
+                ],
+                keys: "y play it   any other key cancels",
             },
         }
     }
