@@ -347,14 +347,17 @@ async fn authorized_keys_options_are_honoured_or_the_key_is_refused() {
         let dir = scratch("from");
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let key = |seed: u8| Arc::new(PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32])));
-        let (far, near, odd) = (key(3), key(4), key(5));
+        let (far, near, odd, twice) = (key(3), key(4), key(5), key(6));
         let line = |k: &PrivateKey| k.public_key().to_openssh().map_err(|e| e.to_string());
         let list = dir.join("authorized_keys");
+        // A typo on line 4 does not keep the server from starting; a key with two
+        // from= options is refused as OpenSSH refuses it (not read with the last one).
         let text = format!(
-            "from=\"10.9.9.9\" {} far\nfrom=\"127.0.0.2\" {} near\nrestrict {} odd\n",
+            "from=\"10.9.9.9\" {} far\nfrom=\"127.0.0.2\" {} near\nrestrict {} odd\nssh-ed25519 AAAAtypo\nfrom=\"10.9.9.9\",from=\"127.0.0.0/8\" {} twice\n",
             line(&far)?,
             line(&near)?,
-            line(&odd)?
+            line(&odd)?,
+            line(&twice)?
         );
         std::fs::write(&list, text).map_err(|e| e.to_string())?;
         let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
@@ -363,8 +366,20 @@ async fn authorized_keys_options_are_honoured_or_the_key_is_refused() {
         let addr = srv.addr();
         let problems = srv.problems().join("\n");
         assert!(
-            problems.contains("key 3") && problems.contains("option restrict"),
+            problems.contains("authorized_keys:3: key") && problems.contains("option restrict"),
             "{problems}"
+        );
+        assert!(
+            problems.contains("authorized_keys:4: not a key, line skipped"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("authorized_keys:5: key") && problems.contains("from is given twice"),
+            "{problems}"
+        );
+        assert!(
+            connect(addr, "twice", Some(twice)).await.is_err(),
+            "a key with two from= options"
         );
         let from = |last: u8| IpAddr::from([127, 0, 0, last]);
         assert!(
