@@ -45,6 +45,8 @@ pub struct Plan {
     pub clock: Option<TimeControl>,
 }
 
+/// The open rooms, by [`names::room_key`]: `Aa` and `aA` are one room (and would be one
+/// file on a file system that ignores case).
 type Rooms = Mutex<BTreeMap<String, Arc<Room>>>;
 
 /// Why a room could not be opened.
@@ -90,6 +92,20 @@ pub struct Hub {
     computers: Arc<Computers>,
     /// The hint searches of every session.
     hints: Arc<SearchSlots>,
+}
+
+/// Puts the room files at `path` aside, and says so: the room was not brought back
+/// because of `e`.
+fn aside_words(path: &Path, e: &str) -> String {
+    match put_aside(path) {
+        Ok(to) => format!(
+            "not brought back: {e} (the room stays closed; its files are put aside as {})",
+            to.display()
+        ),
+        Err(why) => format!(
+            "not brought back: {e} (the room stays closed; cannot put its files aside: {why})"
+        ),
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -182,21 +198,22 @@ impl Hub {
         let mut rooms = lock(&self.rooms);
         for path in files {
             match Room::restore(&path, &self.limits) {
+                Ok(room) if rooms.contains_key(&names::room_key(room.name())) => {
+                    // Two files whose names differ only in case (written before room
+                    // names ignored case): the first stays, the other is put aside.
+                    let why = format!(
+                        "{} differs only in case from a room brought back",
+                        room.name()
+                    );
+                    problems.push(aside_words(&path, &why));
+                }
                 Ok(room) => {
                     // A computer to move goes on playing.
                     let room = Arc::new(room);
                     room.drive(&self.computers);
-                    rooms.insert(room.name().to_string(), room);
+                    rooms.insert(names::room_key(room.name()), room);
                 }
-                Err(e) => problems.push(match put_aside(&path) {
-                    Ok(to) => format!(
-                        "not brought back: {e} (the room stays closed; its files are put aside as {})",
-                        to.display()
-                    ),
-                    Err(why) => format!(
-                        "not brought back: {e} (the room stays closed; cannot put its files aside: {why})"
-                    ),
-                }),
+                Err(e) => problems.push(aside_words(&path, &e.to_string())),
             }
         }
         drop(rooms);
@@ -215,7 +232,7 @@ impl Hub {
             .cloned()
             .collect();
         for r in &idle {
-            rooms.remove(r.name());
+            rooms.remove(&names::room_key(r.name()));
         }
         drop(rooms);
         idle.iter()
@@ -260,15 +277,15 @@ impl Hub {
 
     /// The room called `name`, if there is one.
     pub fn room(&self, name: &str) -> Option<Arc<Room>> {
-        lock(&self.rooms).get(name).cloned()
+        lock(&self.rooms).get(&names::room_key(name)).cloned()
     }
 
     /// A new room `name` opened by `by`, playing as `plan` says.
     pub fn create(&self, name: &str, by: &Person, plan: Plan) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
-        if rooms.contains_key(&name) {
-            return Err(HubError::Exists(name));
+        if let Some(there) = rooms.get(&names::room_key(&name)) {
+            return Err(HubError::Exists(there.name().to_string()));
         }
         self.add(&mut rooms, &name, by, plan)
     }
@@ -289,7 +306,7 @@ impl Hub {
     pub fn open(&self, name: &str, by: &Person) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
-        if let Some(room) = rooms.get(&name) {
+        if let Some(room) = rooms.get(&names::room_key(&name)) {
             return Ok(Arc::clone(room));
         }
         self.add(&mut rooms, &name, by, self.plain())
@@ -322,7 +339,7 @@ impl Hub {
             room = room.with_computer(c);
         }
         let room = Arc::new(room);
-        rooms.insert(name.to_string(), Arc::clone(&room));
+        rooms.insert(names::room_key(name), Arc::clone(&room));
         room.drive(&self.computers);
         Ok(room)
     }
@@ -334,9 +351,10 @@ impl Hub {
             return;
         }
         let mut rooms = lock(&self.rooms);
-        let ours = rooms.get(room.name()).is_some_and(|r| Arc::ptr_eq(r, room));
+        let key = names::room_key(room.name());
+        let ours = rooms.get(&key).is_some_and(|r| Arc::ptr_eq(r, room));
         if ours && room.closable() {
-            rooms.remove(room.name());
+            rooms.remove(&key);
             drop(rooms);
             room.archive();
         }

@@ -63,6 +63,11 @@ pub fn room(text: &str) -> Result<String, BadRoomName> {
     }
 }
 
+/// The key a room is known by: its name without case (`Aa` and `aA` are one room).
+pub fn room_key(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
 /// A terminal type from a pty request, kept only as far as it is a plain word (it only
 /// picks the colour tier).
 pub fn term(text: &str) -> String {

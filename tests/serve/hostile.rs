@@ -454,3 +454,49 @@ async fn broken_rooms_stay_closed_and_are_never_written_over() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn room_names_ignore_case() {
+    bounded(40, async {
+        let dir = scratch("case");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let mut ann = Term::open(addr, "ann", Ask::Room("Aa"), (80, 24)).await?;
+        ann.wait_for("you play white", T).await?;
+        ann.send(b":e2e4\r").await?;
+        ann.wait_for("white played e2e4", T).await?;
+        // aA is the room Aa: bo takes its black seat, no second room is opened.
+        let mut bo = Term::open(addr, "bo", Ask::Room("aA"), (80, 24)).await?;
+        bo.wait_for("you play black", T).await?;
+        assert_eq!(srv.hub().summaries().len(), 1);
+        assert_eq!(
+            srv.hub().room("AA").map(|r| r.name().to_string()),
+            Some("Aa".into())
+        );
+        srv.shutdown("restarting").await;
+        // Files from before, whose names differ only in case: one room comes back,
+        // the other is put aside, never written over.
+        let rooms = dir.join("server/rooms");
+        for ext in ["toml", "seats.toml"] {
+            std::fs::copy(
+                rooms.join(format!("Aa.{ext}")),
+                rooms.join(format!("aA.{ext}")),
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        let srv = start(&dir, ServerLimits::default()).await;
+        let said = srv.problems().join("\n");
+        assert!(said.contains("differs only in case"), "{said}");
+        assert_eq!(srv.hub().summaries().len(), 1);
+        let aside = std::fs::read_dir(&rooms)
+            .map_err(|e| e.to_string())?
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().contains(".broken-"))
+            .count();
+        assert_eq!(aside, 2, "the game and its seats put aside");
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
