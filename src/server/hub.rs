@@ -6,6 +6,7 @@
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
 use super::limits::{Counter, Full, ServerLimits, Ticket};
+use super::name_book::{NameBook, NameRefused};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
 use crate::engine::player::SearchSlots;
@@ -92,6 +93,10 @@ pub struct Hub {
     computers: Arc<Computers>,
     /// The hint searches of every session.
     hints: Arc<SearchSlots>,
+    /// Names claimed by keys and names in use (kept beside the rooms folder).
+    names: Mutex<NameBook>,
+    /// Why the names claimed by keys could not be read, said at start.
+    names_problem: Option<String>,
 }
 
 /// Puts the room files at `path` aside, and says so: the room was not brought back
@@ -131,6 +136,11 @@ impl Hub {
         let computers = Computers::start(limits.computer_searches, Arc::clone(&stopping));
         let hints = Arc::new(SearchSlots::new(limits.hint_searches));
         let rooms = Arc::new(Mutex::new(BTreeMap::new()));
+        let names_file = rooms_dir
+            .as_deref()
+            .and_then(Path::parent)
+            .map(|server| server.join("names.toml"));
+        let (names, names_problem) = NameBook::load(names_file.as_deref());
         let (watched, stop) = (Arc::downgrade(&rooms), Arc::clone(&stopping));
         let spawned = std::thread::Builder::new()
             .name("qchess-referee".into())
@@ -147,6 +157,8 @@ impl Hub {
             themes,
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
+            names: Mutex::new(names),
+            names_problem,
             next_id: AtomicU64::new(1),
             stopping,
             computers,
@@ -185,7 +197,7 @@ impl Hub {
         let Ok(listing) = std::fs::read_dir(dir) else {
             return Vec::new();
         };
-        let mut problems = Vec::new();
+        let mut problems: Vec<String> = self.names_problem.iter().cloned().collect();
         let mut files: Vec<PathBuf> = Vec::new();
         for path in listing.filter_map(Result::ok).map(|e| e.path()) {
             if is_left_over(&path) {
@@ -267,6 +279,22 @@ impl Hub {
     /// Forgets session `id`.
     pub fn unregister(&self, id: SessionId) {
         lock(&self.live).remove(&id);
+    }
+
+    /// The name `asked` for a client with `key` (a fingerprint), or why it may not
+    /// have it ([`NameBook::take`]).
+    pub fn take_name(&self, asked: &str, key: Option<&str>) -> Result<String, NameRefused> {
+        lock(&self.names).take(asked, key)
+    }
+
+    /// A session of `name` runs (its name is in use until [`Hub::name_left`]).
+    pub fn name_entered(&self, name: &str) {
+        lock(&self.names).enter(name);
+    }
+
+    /// A session of `name` ended.
+    pub fn name_left(&self, name: &str) {
+        lock(&self.names).leave(name);
     }
 
     /// Every room, as the lobby lists them.

@@ -29,6 +29,18 @@ pub fn player(login: &str) -> Option<String> {
     (!name.is_empty() && one_script && !reserved).then_some(name)
 }
 
+/// Two keys under which names that look alike are equal (UTS #39's skeleton, where
+/// letters of other scripts that look like Latin ones map to them, and case): one
+/// with the case folded before the skeleton (`Ice` is `ice`: the skeleton of a capital
+/// I is an l), one after it (Greek `ΑΒΕ` is `ABE`: its capitals have Latin
+/// prototypes, its small letters do not all). Two names look alike when either key is
+/// equal.
+pub fn look_alike_keys(name: &str) -> [String; 2] {
+    let folded_first: String = unicode_security::skeleton(&name.to_lowercase()).collect();
+    let skeleton: String = unicode_security::skeleton(name).collect();
+    [folded_first, skeleton.to_lowercase()]
+}
+
 /// A name of its own for a guest (whose login name could not be used): `guest-` and
 /// six random hex digits.
 pub fn guest() -> String {

@@ -103,6 +103,8 @@ pub struct Conn {
     peer: IpAddr,
     port: u16,
     person: Option<Person>,
+    /// Why the name asked for was not given, when it was not.
+    refused: Option<String>,
     chan: Option<Chan>,
     /// The connection's place in the server's count of connections.
     _ticket: Ticket,
@@ -126,17 +128,26 @@ impl Conn {
             peer,
             port,
             person: None,
+            refused: None,
             chan: None,
             _ticket: ticket,
             progress,
         }
     }
 
+    /// Signs in as `user` with `key`: the name as the server takes it, or a guest
+    /// name and why (a name that belongs to another key, or looks like one in use).
     fn sign_in(&mut self, user: &str, key: Option<&PublicKey>) {
-        self.person = Some(Person {
-            name: names::player(user).unwrap_or_else(names::guest),
-            key: key.map(fingerprint),
-        });
+        let key = key.map(fingerprint);
+        let (name, refused) = match names::player(user) {
+            None => (names::guest(), None),
+            Some(asked) => match self.hub.take_name(&asked, key.as_deref()) {
+                Ok(name) => (name, None),
+                Err(why) => (names::guest(), Some(why.to_string())),
+            },
+        };
+        self.refused = refused;
+        self.person = Some(Person { name, key });
         let _ = self.progress.signed_in.set(Instant::now());
     }
 
@@ -198,6 +209,7 @@ impl Conn {
             alive,
             hub: Arc::clone(&self.hub),
             person,
+            refused: self.refused.clone(),
             id: self.hub.next_session(),
             term: pty.term,
             size: pty.size,

@@ -500,3 +500,53 @@ async fn room_names_ignore_case() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_used_with_a_key_is_that_keys_and_look_alikes_are_refused() {
+    bounded(60, async {
+        let dir = scratch("names");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let key = |seed: u8| Arc::new(PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32])));
+        let (vic, eve) = (key(7), key(8));
+        let h = connect(addr, "vic3", Some(Arc::clone(&vic))).await?;
+        let mut v = Term::on(h, Ask::Shell, (100, 30)).await?;
+        v.wait_for("you are vic3", T).await?;
+        drop(v);
+        // Without vic's key (a client whose key offer was accepted but which cannot
+        // sign falls back to keyboard-interactive), with another key, or as a look-alike:
+        // a guest, told why.
+        let mut k = Term::open(addr, "vic3", Ask::Room("v1"), (100, 30)).await?;
+        k.wait_for("the name vic3 belongs to another player's key", T)
+            .await?;
+        k.wait_for("you are guest-", T).await?;
+        assert!(srv.hub().room("v1").is_none(), "told in the lobby first");
+        let h = connect(addr, "VIC3", Some(eve)).await?;
+        let mut e = Term::on(h, Ask::Shell, (120, 30)).await?;
+        e.wait_for(
+            "the name VIC3 belongs to another player's key (it looks like vic3)",
+            T,
+        )
+        .await?;
+        // A name in use now, in another script or another case.
+        let mut ace = Term::open(addr, "ace", Ask::Shell, (100, 30)).await?;
+        ace.wait_for("you are ace", T).await?;
+        for look_alike in ["\u{430}\u{441}\u{435}", "Ace"] {
+            let mut t = Term::open(addr, look_alike, Ask::Shell, (120, 30)).await?;
+            t.wait_for("looks like ace, who is here now", T).await?;
+        }
+        // After a restart the name is still vic's, and vic gets it back.
+        srv.shutdown("restarting").await;
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let mut k = Term::open(addr, "vic3", Ask::Shell, (100, 30)).await?;
+        k.wait_for("belongs to another player's key", T).await?;
+        let h = connect(addr, "vic3", Some(vic)).await?;
+        let mut v = Term::on(h, Ask::Shell, (100, 30)).await?;
+        v.wait_for("you are vic3", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}

@@ -18,18 +18,17 @@ pub struct Person {
 }
 
 impl Person {
-    /// Whether `other` is this person again: the same name and, for someone who came
-    /// with a key, the same key (a seat taken with a key is not given to the name
-    /// alone). Two names are two players even with one key: one person with one SSH
-    /// key may play both sides from two terminals, as the first two distinct names of
-    /// a room take white and black.
     /// Who this is for counting what they hold: the key when they came with one, else
     /// the name.
     pub fn identity(&self) -> &str {
         self.key.as_deref().unwrap_or(&self.name)
     }
 
-    /// Whether `other` is this person again (see [`Person::identity`] for counting).
+    /// Whether `other` is this person again: the same name and, for someone who came
+    /// with a key, the same key (a seat taken with a key is not given to the name
+    /// alone). Two names are two players even with one key: one person with one SSH
+    /// key may play both sides from two terminals, as the first two distinct names of
+    /// a room take white and black.
     pub fn same(&self, other: &Person) -> bool {
         self.name == other.name
             && match &self.key {
