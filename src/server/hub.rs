@@ -516,6 +516,7 @@ mod tests {
         Person {
             name: name.into(),
             key: key.map(str::to_string),
+            from: None,
         }
     }
 

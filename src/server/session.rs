@@ -556,6 +556,7 @@ mod tests {
         let me = Person {
             name: name.into(),
             key: None,
+            from: None,
         };
         let id = hub.next_session();
         SessionScreen::new(Arc::clone(hub), me, id, Tier::None, Arc::new(|| {}))
@@ -618,6 +619,7 @@ mod tests {
         let eve = Person {
             name: "eve".into(),
             key: None,
+            from: None,
         };
         let haft = super::super::hub::Plan {
             rules: RuleSet::Haft,

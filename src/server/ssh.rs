@@ -147,7 +147,11 @@ impl Conn {
             },
         };
         self.refused = refused;
-        self.person = Some(Person { name, key });
+        // A keyless seat is given back to its name from the same block of addresses.
+        let from = key
+            .is_none()
+            .then(|| super::limits::source_block(self.peer).to_string());
+        self.person = Some(Person { name, key, from });
         let _ = self.progress.signed_in.set(Instant::now());
     }
 

@@ -550,3 +550,40 @@ async fn a_name_used_with_a_key_is_that_keys_and_look_alikes_are_refused() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyless_seat_is_kept_for_its_name_from_its_own_addresses() {
+    bounded(60, async {
+        let dir = scratch("seat-from");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let from = |a: u8, b: u8| IpAddr::from([127, 0, a, b]);
+        let h = connect_from(from(0, 2), addr, "ann", None).await?;
+        let mut ann = Term::on(h, Ask::Room("g1"), (100, 30)).await?;
+        ann.wait_for("you play white", T).await?;
+        let mut bo = Term::open(addr, "bo", Ask::Room("g1"), (100, 30)).await?;
+        bo.wait_for("you play black", T).await?;
+        drop(ann);
+        until(T, "ann is away", || {
+            srv.hub()
+                .room("g1")
+                .is_some_and(|r| r.summary().roster.white.is_some_and(|(_, here)| !here))
+        })
+        .await?;
+        // Someone typing her name from elsewhere only watches: white waits for her.
+        let h = connect_from(from(1, 5), addr, "ann", None).await?;
+        let mut other = Term::on(h, Ask::Room("g1"), (100, 30)).await?;
+        other.wait_for("you watch", T).await?;
+        other.send(b"X").await?;
+        other.wait_for("you are watching", T).await?;
+        // From her own block of addresses (another port, another address in the /24)
+        // she sits down again.
+        let h = connect_from(from(0, 9), addr, "ann", None).await?;
+        let mut back = Term::on(h, Ask::Room("g1"), (100, 30)).await?;
+        back.wait_for("you play white", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}

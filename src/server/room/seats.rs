@@ -15,6 +15,11 @@ pub struct Person {
     /// The SHA-256 fingerprint of the key they signed in with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// Without a key: the block of addresses they came from (`192.0.2.0/24`,
+    /// `2001:db8::/64`), so that a dropped seat is given back to the name from there
+    /// only. `None` in seats saved before it was kept: the name alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 impl Person {
@@ -31,9 +36,10 @@ impl Person {
     /// a room take white and black.
     pub fn same(&self, other: &Person) -> bool {
         self.name == other.name
-            && match &self.key {
-                Some(k) => other.key.as_ref() == Some(k),
-                None => true,
+            && match (&self.key, &self.from) {
+                (Some(k), _) => other.key.as_ref() == Some(k),
+                (None, Some(from)) => other.key.is_some() || other.from.as_ref() == Some(from),
+                (None, None) => true,
             }
     }
 }
