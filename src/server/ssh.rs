@@ -81,11 +81,31 @@ struct PtyWanted {
     size: (u16, u16),
 }
 
+/// What a window-change costs from the input budget, in bytes: a storm of them is
+/// bounded like a flood of keys (8 KiB a second pass 32 a second, a burst of 128),
+/// while a window dragged by hand fits in the burst.
+const RESIZE_COST: usize = 256;
+
 /// A session that runs: where its input goes.
 struct Link {
     tx: SyncSender<Incoming>,
     parser: Parser,
     budget: Budget,
+    /// A window size over the budget, sent once the budget allows (only the last size
+    /// matters).
+    owed_size: Option<(u16, u16)>,
+}
+
+impl Link {
+    /// Sends the window size owed, when the budget allows it at `now`.
+    fn pay_size(&mut self, now: Instant) {
+        if let Some((w, h)) = self.owed_size {
+            if self.budget.take(RESIZE_COST, now) == RESIZE_COST {
+                self.owed_size = None;
+                let _ = self.tx.try_send(Incoming::Event(Event::Resize(w, h)));
+            }
+        }
+    }
 }
 
 /// The connection's one session channel.
@@ -233,6 +253,7 @@ impl Conn {
             tx,
             parser: Parser::new(),
             budget: Budget::new(limits.input_rate, limits.input_burst),
+            owed_size: None,
         });
         session.channel_success(channel)
     }
@@ -422,7 +443,9 @@ impl Handler for Conn {
         let Some(link) = &mut chan.link else {
             return Ok(());
         };
-        let allowed = link.budget.take(data.len(), Instant::now());
+        let now = Instant::now();
+        link.pay_size(now);
+        let allowed = link.budget.take(data.len(), now);
         let mut events = Vec::new();
         link.parser.feed(&data[..allowed], &mut events);
         if allowed < data.len() {
@@ -450,9 +473,10 @@ impl Handler for Conn {
             return Ok(());
         };
         let (w, h) = limits::clamp_size(col_width, row_height);
-        match (&chan.link, &mut chan.pty) {
+        match (&mut chan.link, &mut chan.pty) {
             (Some(link), _) => {
-                let _ = link.tx.try_send(Incoming::Event(Event::Resize(w, h)));
+                link.owed_size = Some((w, h));
+                link.pay_size(Instant::now());
             }
             (None, Some(pty)) => pty.size = (w, h),
             (None, None) => {}

@@ -587,3 +587,45 @@ async fn a_keyless_seat_is_kept_for_its_name_from_its_own_addresses() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resize_storm_is_bounded_and_keeps_no_session_alive() {
+    bounded(40, async {
+        let dir = scratch("resize");
+        let limits = ServerLimits {
+            idle: Duration::from_secs(2),
+            ..ServerLimits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let mut t = Term::open(srv.addr(), "ann", Ask::Shell, (100, 30)).await?;
+        t.wait_for("you are ann", T).await?;
+        // A storm: a thousand window sizes at once (coalesced, and charged to the
+        // input budget); another player still gets in and is drawn at once.
+        for i in 0..1000u32 {
+            t.resize(60 + i % 40, 20 + i % 10).await?;
+        }
+        t.resize(120, 40).await?;
+        let mut bo = Term::open(srv.addr(), "bo", Ask::Shell, (100, 30)).await?;
+        bo.wait_for("you are bo", T).await?;
+        // Window sizes and mouse motion with nobody at the keys: closed as idle all
+        // the same.
+        let t0 = Instant::now();
+        let mut closed = false;
+        while t0.elapsed() < Duration::from_secs(8) {
+            let _ = t.resize(120, 40).await;
+            let _ = t.send(b"\x1b[<35;10;10M").await;
+            if t.wait_for("without input", Duration::from_millis(100))
+                .await
+                .is_ok()
+            {
+                closed = true;
+                break;
+            }
+        }
+        assert!(closed, "resizes and mouse motion kept the session open");
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
