@@ -588,6 +588,7 @@ mod tests {
         Person {
             name: name.into(),
             key: None,
+            from: None,
         }
     }
 
@@ -650,10 +651,12 @@ mod tests {
         let keyed = Person {
             name: "ann".into(),
             key: Some("SHA256:a".into()),
+            from: None,
         };
         let with_key = |name: &str| Person {
             name: name.into(),
             key: Some("SHA256:a".into()),
+            from: None,
         };
         assert!(keyed.same(&with_key("ann")));
         assert!(!keyed.same(&person("ann")), "the name alone");
@@ -680,6 +683,7 @@ mod tests {
         let keyed = Person {
             name: "bo".into(),
             key: Some("SHA256:b".into()),
+            from: None,
         };
         // No grace: a name-only seat is free as soon as its player drops; a keyed one
         // is kept.
@@ -910,6 +914,7 @@ mod tests {
         let keyed = Person {
             name: "ann".into(),
             key: Some("SHA256:k".into()),
+            from: None,
         };
         r.join(1, keyed.clone(), Want::Any, w.clone()).unwrap();
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();

@@ -322,6 +322,7 @@ mod tests {
         super::super::Person {
             name: name.into(),
             key: None,
+            from: None,
         }
     }
 
