@@ -8,6 +8,8 @@ mod support;
 mod clocks;
 #[path = "serve/hostile.rs"]
 mod hostile;
+#[path = "serve/king.rs"]
+mod king;
 
 use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
@@ -342,7 +344,8 @@ async fn a_room_explains_a_measuring_move_on_both_screens() {
         bo.wait_for("the knight is now on a3 50%, c3 50%", T)
             .await?;
         bo.send(b":d7d5\r").await?;
-        ann.wait_for("black played d7d5", T).await?;
+        // Told after ann's own move, on the message line, and in the history.
+        ann.wait_for("1... d7d5", T).await?;
         ann.send(b":c3xd5\r").await?;
         // Either answer rules out one half of the knight; both screens say which.
         ann.wait_for("(a 50% chance)", T).await?;

@@ -10,6 +10,8 @@ mod support;
 mod clocks;
 #[path = "ui/engine.rs"]
 mod engine;
+#[path = "ui/finished.rs"]
+mod finished;
 #[path = "ui/flow.rs"]
 mod flow;
 #[path = "ui/inspector.rs"]
@@ -18,6 +20,8 @@ mod inspector;
 mod keys;
 #[path = "ui/lessons.rs"]
 mod lessons;
+#[path = "ui/messages.rs"]
+mod messages;
 #[path = "ui/mouse.rs"]
 mod mouse;
 #[path = "ui/notation.rs"]

@@ -2,10 +2,10 @@
 //! is no check in Quantum Chess, so the screen warns instead.
 
 use super::board::{Color, Kind, Square};
-use super::classify::Variant;
+use super::classify::{classify, Variant};
 use super::game::Game;
 use super::movegen::legal_moves;
-use super::notation::Shape;
+use super::notation::{MoveText, Shape};
 use super::outcome::Status;
 use crate::quantum::CERTAIN_EPS;
 
@@ -50,23 +50,15 @@ pub fn king_threat(game: &Game, color: Color) -> Option<Threat> {
         }
         // The king leaves the board only by capture: the chance it is captured is the
         // presence it loses on average over the outcomes of the move's measurement.
-        let mut left = 0.0;
-        let mut p_yes = 1.0;
-        for outcome in [true, false] {
-            let mut text = mv.text;
-            text.outcome = Some(outcome);
-            let Ok((child, p1)) = board.after(&text) else {
-                continue;
-            };
-            let p = p1.map_or(1.0, |p| if outcome { p } else { 1.0 - p });
-            if outcome {
-                p_yes = p;
-            }
-            left += p * child.king_presence(color);
-            if p1.is_none() {
-                break;
-            }
-        }
+        let after = outcomes(&board, &mv.text);
+        // An outcome "yes" that cannot happen leaves the king where it was.
+        let p_yes = after
+            .first()
+            .map_or(1.0, |(_, p, yes)| if *yes { *p } else { 1.0 });
+        let mut left: f64 = after
+            .iter()
+            .map(|(g, p, _)| p * g.king_presence(color))
+            .sum();
         if p_yes <= CERTAIN_EPS {
             left = present;
         }
@@ -80,4 +72,51 @@ pub fn king_threat(game: &Game, color: Color) -> Option<Threat> {
         }
     }
     best
+}
+
+/// The games after `text` for each outcome of its measurement that can happen, each
+/// with its chance and whether it is the outcome "yes" (one game, certain, for a move
+/// that measures nothing), played on detached copies: nothing is drawn.
+fn outcomes(game: &Game, text: &MoveText) -> Vec<(Game, f64, bool)> {
+    let measures =
+        classify(game.state(), text, game.options().free_turns).is_ok_and(|c| c.measures());
+    if !measures {
+        let mut text = *text;
+        text.outcome = None;
+        return game
+            .after(&text)
+            .map(|(child, _)| vec![(child, 1.0, true)])
+            .unwrap_or_default();
+    }
+    let mut out = Vec::new();
+    for outcome in [true, false] {
+        let mut text = *text;
+        text.outcome = Some(outcome);
+        let Ok((child, p1)) = game.after(&text) else {
+            continue;
+        };
+        let p = p1.map_or(1.0, |p| if outcome { p } else { 1.0 - p });
+        out.push((child, p, outcome));
+    }
+    out
+}
+
+/// The chance that the mover's king can be captured on the reply to `text`, taken
+/// before its measurement draws anything: each outcome's [`king_threat`] weighed by
+/// its chance, with the capture of the likeliest outcome's threat. `None` when no
+/// outcome leaves the king capturable (or the move is not legal here).
+pub fn threat_after(game: &Game, text: &MoveText) -> Option<Threat> {
+    let mover = game.to_move();
+    let mut p = 0.0;
+    let mut named: Option<(f64, Threat)> = None;
+    for (child, chance, _) in outcomes(game, text) {
+        let Some(t) = king_threat(&child, mover) else {
+            continue;
+        };
+        p += chance * t.p;
+        if named.as_ref().is_none_or(|(w, _)| chance * t.p > *w) {
+            named = Some((chance * t.p, t));
+        }
+    }
+    named.map(|(_, t)| Threat { p, ..t })
 }

@@ -153,6 +153,8 @@ pub struct Config {
     pub engine_level: u8,
     /// An external UQCI engine's command line for `play --engine`; empty: qchess's own.
     pub engine_cmd: String,
+    /// Ask before a move that leaves the player's safe king capturable (50% or more).
+    pub ask_king_danger: bool,
 }
 
 /// The theme used when none is chosen.
@@ -172,6 +174,7 @@ impl Default for Config {
             mouse: true,
             engine_level: crate::engine::level::DEFAULT_LEVEL,
             engine_cmd: String::new(),
+            ask_king_danger: true,
         }
     }
 }
@@ -285,7 +288,11 @@ impl Config {
              # An external UQCI engine for `qchess play --engine`, as a command line (e.g.\n\
              # \"/usr/local/bin/myengine --uqci\"); empty for qchess's own engine. A saved game's\n\
              # side played by this command (\"uqci: ...\") goes back to it on resume.\n\
-             engine_cmd = {cmd:?}\n",
+             engine_cmd = {cmd:?}\n\
+             \n\
+             # Ask before a move that leaves your king, safe until then, capturable on the\n\
+             # reply with a chance of 50% or more (y plays it, any other key cancels it).\n\
+             ask_king_danger = {ask}\n",
             backend = d.backend,
             theme = d.theme,
             pieces = d.pieces,
@@ -297,6 +304,7 @@ impl Config {
             mouse = d.mouse,
             level = d.engine_level,
             cmd = d.engine_cmd,
+            ask = d.ask_king_danger,
         )
     }
 
@@ -349,7 +357,7 @@ mod tests {
             "backend = \"dense\"\ntheme = \"mono\"\npieces = \"ascii\"\ncolor = \"16\"\n\
              notation = \"coordinates\"\n\
              autosave = false\ndense_limit_log2 = 20\nsparse_limit = 1000\nmouse = false\n\
-             engine_level = 5\nengine_cmd = \"my-engine --uqci\"\n",
+             engine_level = 5\nengine_cmd = \"my-engine --uqci\"\nask_king_danger = false\n",
         )
         .unwrap();
         assert_eq!(
@@ -366,6 +374,7 @@ mod tests {
                 mouse: false,
                 engine_level: 5,
                 engine_cmd: "my-engine --uqci".into(),
+                ask_king_danger: false,
             }
         );
     }

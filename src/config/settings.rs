@@ -55,6 +55,7 @@ impl Config {
                 .engine_cmd
                 .clone()
                 .unwrap_or_else(|| self.engine_cmd.clone()),
+            ask_king_danger: self.ask_king_danger,
         }
     }
 }
@@ -99,6 +100,7 @@ impl Settings {
             mouse: c.mouse,
             engine_level: c.engine_level,
             engine_cmd: Some(c.engine_cmd.trim().to_string()).filter(|c| !c.is_empty()),
+            ask_king_danger: c.ask_king_danger,
             ..PlayOptions::default()
         })
     }
@@ -128,6 +130,7 @@ mod tests {
             mouse: false,
             engine_level: 2,
             engine_cmd: "file-engine --uqci".into(),
+            ask_king_danger: false,
         }
     }
 
@@ -274,6 +277,7 @@ mod tests {
         );
         assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
         assert_eq!(defaults.engine_cmd, None, "qchess's own engine");
+        assert!(defaults.ask_king_danger, "players are asked");
 
         let s = settings(file_config());
         let from_file = s.play_options(PlayFlags::default()).unwrap();
@@ -291,6 +295,7 @@ mod tests {
         assert_eq!(from_file.sparse_limit, 5000);
         assert_eq!(from_file.engine_level, 2);
         assert_eq!(from_file.engine_cmd.as_deref(), Some("file-engine --uqci"));
+        assert!(!from_file.ask_king_danger);
 
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),

@@ -11,20 +11,46 @@ use crate::chess::{notation, Game};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// White's expected result of the line a search of `g` found (`report`, searched with
-/// `limits`): the search's score, except where a move of the line within its full plies
-/// measures with a chance either way and its outcomes differ widely ([`SPREAD`]). Then
-/// that move's outcomes are searched each (as deep as the line's search saw past that
-/// move, with a quarter of its budget: [`OUTCOME_SHARE`]) and weighed by their chances
-/// as results, not as centipawns: a 50% shot at a certain king is half a won game plus
-/// half of what is left if it fails, where the engine's score (half of a won game's
-/// 30,000 cp) reads as won. `None` when stopped.
+/// `limits`): [`line_value`]'s. `None` when stopped.
 pub fn expected_of_line(
     g: &Game,
     report: &Report,
     limits: &Limits,
     stop: &AtomicBool,
 ) -> Option<f64> {
+    line_value(g, report, limits, stop).map(|v| v.expected)
+}
+
+/// What a searched line is worth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineValue {
+    /// White's expected result.
+    pub expected: f64,
+    /// Whether every move of the line within its full plies is certain (none measures
+    /// with a chance either way), so that the search's score is material and position,
+    /// not a mix of outcomes.
+    pub certain: bool,
+}
+
+/// The value of the line a search of `g` found (`report`, searched with `limits`): the
+/// search's score, except where a move of the line within its full plies measures
+/// with a chance either way and its outcomes differ widely ([`SPREAD`]). Then that
+/// move's outcomes are searched each (as deep as the line's search saw past that move,
+/// with a quarter of its budget: [`OUTCOME_SHARE`]) and weighed by their chances as
+/// results, not as centipawns: a 50% shot at a certain king is half a won game plus
+/// half of what is left if it fails, where the engine's score (half of a won game's
+/// 30,000 cp) reads as won. `None` when stopped.
+pub fn line_value(
+    g: &Game,
+    report: &Report,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<LineValue> {
     let score = from_side(report.info.score, g.to_move());
+    let uncertain = LineValue {
+        expected: score,
+        certain: false,
+    };
     let mut at = g.detached();
     // Within the search's full plies only (the line's first `depth` moves): past them
     // the line is the search's captures only, and a full search of an outcome there
@@ -38,10 +64,10 @@ pub fn expected_of_line(
             .ok()
             .map(|t| notation::MoveText { outcome: None, ..t })
         else {
-            return Some(score);
+            return Some(uncertain);
         };
         let Some(mut outcomes) = outcomes(&at, &text.to_string()) else {
-            return Some(score);
+            return Some(uncertain);
         };
         if outcomes.len() > 1 {
             let past = Limits {
@@ -55,11 +81,17 @@ pub fn expected_of_line(
             for (position, chance) in outcomes {
                 values.push((searched_value(&position, &past, stop)?, chance));
             }
-            return Some(mixed(&values, score));
+            return Some(LineValue {
+                expected: mixed(&values, score),
+                certain: false,
+            });
         }
         at = outcomes.remove(0).0;
     }
-    Some(score)
+    Some(LineValue {
+        expected: score,
+        certain: true,
+    })
 }
 
 /// The outcomes' expected results (each with its chance) weighed by their chances when
@@ -156,6 +188,29 @@ mod tests {
         assert!((0.55..0.8).contains(&weighed), "{weighed}");
     }
 
+    /// White's split queen on d5 and h5, Black's king on e8: the coin toss.
+    fn toss() -> Game {
+        let mut g =
+            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
+        for m in ["d1^d5h5", "a8a7"] {
+            g.play(m).unwrap();
+        }
+        g
+    }
+
+    /// Whether the line a search of `g` at level `lvl` finds is certain.
+    fn certain(g: &Game, lvl: u8) -> bool {
+        let limits = level::limits(lvl, 0);
+        let stop = AtomicBool::new(false);
+        let report = search(g, &limits, &stop, &mut |_| {});
+        line_value(g, &report, &limits, &stop).unwrap().certain
+    }
+
+    #[test]
+    fn a_line_through_a_coin_toss_is_not_certain() {
+        assert!(!certain(&toss(), 2));
+    }
+
     #[test]
     fn close_outcomes_keep_the_score_and_far_ones_are_weighed() {
         // A won game or a rook down, at even chances: their mean.
@@ -171,15 +226,13 @@ mod tests {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let (plain, weighed) = judged(start, &[], 3);
         assert_eq!(plain, weighed);
+        let g = Game::from_fen(start, GameOptions::default()).unwrap();
+        assert!(certain(&g, 3));
     }
 
     #[test]
     fn a_stopped_search_weighs_nothing() {
-        let mut g =
-            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
-        for m in ["d1^d5h5", "a8a7"] {
-            g.play(m).unwrap();
-        }
+        let g = toss();
         let limits = level::limits(2, 0);
         let report = search(&g, &limits, &AtomicBool::new(false), &mut |_| {});
         let stopped = AtomicBool::new(true);

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 /// The version of the `[review]` section this build writes. Version 2 added
 /// [`Judged::played_line`]; version 3 is judged with two plies of captures after the
-/// horizon (the same fields); this build reads versions 1 to 3 ([`readable`]).
-pub const VERSION: u32 = 3;
+/// horizon (the same fields); version 4 added [`Judged::best_cp`] and
+/// [`Judged::played_cp`]; this build reads versions 1 to 4 ([`readable`]).
+pub const VERSION: u32 = 4;
 
 /// Whether this build reads a `[review]` section of `version`.
 pub fn readable(version: i64) -> bool {
@@ -64,6 +65,13 @@ pub struct Judged {
     /// the best (the best one's is `line`); empty in a version 1 review.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub played_line: Vec<String>,
+    /// The judge's score for the best move in centipawns for White, when its line is
+    /// certain (no move of it measures with a chance either way); none before version 4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_cp: Option<f64>,
+    /// The same for the move played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_cp: Option<f64>,
 }
 
 impl Review {
@@ -164,6 +172,8 @@ mod tests {
             drawn_chance: None,
             other_expected: None,
             played_line: Vec::new(),
+            best_cp: None,
+            played_cp: None,
         }
     }
 

@@ -6,11 +6,20 @@
 //! minus that of the move played, both judged before the outcome of any measurement
 //! (a capture that may fail is worth its chances): never below 0 (a move the engine
 //! judged better than its own best is no loss). Marks: inaccuracy from [`INACCURACY`],
-//! mistake from [`MISTAKE`], blunder from [`BLUNDER`].
+//! mistake from [`MISTAKE`], blunder from [`BLUNDER`]. Two things a chess player counts
+//! whatever the expected result's scale (which is flat near a won or lost game: a rook
+//! hung there moves it by 0.01):
+//!
+//! * a move that turns a game not lost by force into one the other side wins by force
+//!   (a certain king capture on the judge's line) is a blunder, "allowed the king to be
+//!   captured"; where the game was already lost by force the review says so, unmarked;
+//! * a move that gives away [`MATERIAL`] centipawns or more against the best move, both
+//!   lines certain (no move of them measures with a chance either way), is at least a
+//!   mistake: material given away for nothing.
 //!
 //! A measuring move's **luck** is what its outcome changed: the expected result after
-//! it minus the move's own expected result before the draw. Beyond [`LUCK`] either way
-//! it is marked as a turn of luck, apart from the marks (a lucky blunder is both).
+//! it minus the mean over its outcomes. From [`LUCK`] either way it is marked as a turn
+//! of luck, with the outcome's chance, apart from the marks (a lucky blunder is both).
 
 use super::review::{for_side, outcome_luck, rounded as round, Judged, Review};
 use crate::chess::{notation, Color};
@@ -23,17 +32,21 @@ pub const INACCURACY: f64 = 0.10;
 pub const MISTAKE: f64 = 0.20;
 /// Loss at which a move is a blunder.
 pub const BLUNDER: f64 = 0.30;
-/// Change by a measurement's outcome beyond which it is a turn of luck.
-pub const LUCK: f64 = 0.30;
+/// Change by a measurement's outcome from which it is a turn of luck (a 50% capture
+/// that wins a rook in an even position moves it by about 0.15 to 0.2).
+pub const LUCK: f64 = 0.15;
+/// Centipawns given away on a certain line from which a move is at least a mistake:
+/// a minor piece (a knight is 310) less what the position's terms may say otherwise.
+pub const MATERIAL: f64 = 250.0;
 
 /// How bad a move was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Mark {
     /// Gave away at least [`INACCURACY`].
     Inaccuracy,
-    /// Gave away at least [`MISTAKE`].
+    /// Gave away at least [`MISTAKE`], or [`MATERIAL`] for nothing.
     Mistake,
-    /// Gave away at least [`BLUNDER`].
+    /// Gave away at least [`BLUNDER`], or allowed the king to be captured.
     Blunder,
 }
 
@@ -79,6 +92,16 @@ impl Mark {
     }
 }
 
+/// A game decided by force around a move, from its mover's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forced {
+    /// The move let the other side win by force (a certain capture of the king on the
+    /// judge's line) where the game was not lost by force before it.
+    AllowedKingCapture,
+    /// The game was already lost by force before the move.
+    AlreadyLost,
+}
+
 /// The review's verdict on one ply.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
@@ -96,17 +119,26 @@ pub struct Verdict {
     pub best: Option<String>,
     /// The best line, the best move first.
     pub best_line: Vec<String>,
-    /// The other side's answer to the move the engine expects (without an outcome),
-    /// when the judge's line after the move played has one in the outcome that was
-    /// drawn.
-    pub reply: Option<String>,
+    /// The move the other side played next, as recorded.
+    pub answer: Option<String>,
+    /// The other side's best reply to the move, as the judge expected it (without an
+    /// outcome), when the judge's line after the move played has one in the outcome
+    /// that was drawn.
+    pub best_reply: Option<String>,
     /// Expected result the move gave away, from the mover's side (0 or more).
     pub loss: f64,
-    /// The mark the loss earns.
+    /// Pawns' worth of material given away for nothing (both lines certain), when
+    /// [`MATERIAL`] or more.
+    pub material: Option<f64>,
+    /// Whether the game was decided by force around the move.
+    pub forced: Option<Forced>,
+    /// The mark the move earns.
     pub mark: Option<Mark>,
-    /// What the outcome of its measurement changed, from the mover's side, when beyond
-    /// [`LUCK`] either way.
+    /// What the outcome of its measurement changed, from the mover's side, when
+    /// [`LUCK`] or more either way.
     pub luck: Option<f64>,
+    /// The chance of the outcome its measurement drew, where known.
+    pub chance: Option<f64>,
 }
 
 impl Verdict {
@@ -115,44 +147,88 @@ impl Verdict {
         self.mark.is_some() || self.luck.is_some()
     }
 
-    /// "blunder: gave away 0.42 of a point, met by d8h4; best g1f3", "lucky: the measurement won
-    /// 0.35 of a point": the verdict in a chess player's words (a win is one point),
-    /// empty for an unmarked move.
+    /// Whether the review has something to say of the move: a mark, a turn of luck, or
+    /// a game already lost by force.
+    pub fn said(&self) -> bool {
+        self.marked() || self.forced.is_some()
+    }
+
+    /// "blunder: allowed the king to be captured (gave away 0.15 of a point), met by
+    /// c8xd7 (best reply b8xd7); best g1f3", "lucky: the 50% outcome won 0.20 of a
+    /// point (0.15 or more counts as luck)": the verdict in a chess player's words (a
+    /// win is one point), empty for a move with nothing to say.
     pub fn words(&self) -> String {
         let mut parts = Vec::new();
+        if self.forced == Some(Forced::AlreadyLost) {
+            parts.push("the game was already lost by force".to_string());
+        }
         if let Some(m) = self.mark {
+            let what = match (self.forced, self.material) {
+                (Some(Forced::AllowedKingCapture), _) => format!(
+                    "allowed the king to be captured (gave away {:.2} of a point)",
+                    self.loss
+                ),
+                (_, Some(pawns)) => format!(
+                    "gave away {pawns:.1} pawns' worth for nothing ({:.2} of a point)",
+                    self.loss
+                ),
+                _ => format!("gave away {:.2} of a point", self.loss),
+            };
             let best = self
                 .best
                 .as_deref()
                 .map(|b| format!("; best {b}"))
                 .unwrap_or_default();
-            let reply = self
-                .reply
-                .as_deref()
-                .map(|r| format!(", met by {r}"))
-                .unwrap_or_default();
-            parts.push(format!(
-                "{}: gave away {:.2} of a point{reply}{best}",
-                m.name(),
-                self.loss
-            ));
+            parts.push(format!("{}: {what}{}{best}", m.name(), self.replies()));
         }
         if let Some(l) = self.luck {
-            let how = if l > 0.0 {
-                "lucky: the measurement won"
-            } else {
-                "unlucky: the measurement cost"
+            let what = match self.chance {
+                Some(p) => format!("the {}% outcome", crate::format::percent(p)),
+                None => "the measurement".to_string(),
             };
-            parts.push(format!("{how} {:.2} of a point", l.abs()));
+            let how = if l > 0.0 {
+                format!("lucky: {what} won")
+            } else {
+                format!("unlucky: {what} cost")
+            };
+            parts.push(format!(
+                "{how} {:.2} of a point ({LUCK:.2} or more counts as luck)",
+                l.abs()
+            ));
         }
         parts.join("; ")
     }
 
-    /// The verdict in a narrow pane: "d1e2?! -0.18 best e4xd5", "h5xe8.m0 unlucky -0.44".
+    /// ", met by c8xd7 (best reply b8xd7)": the move the other side played, and the
+    /// reply the judge expected when it was another.
+    fn replies(&self) -> String {
+        let same = |a: &str, b: &str| match (notation::parse(a), notation::parse(b)) {
+            (Ok(a), Ok(b)) => a.same_move(&b),
+            _ => a == b,
+        };
+        match (&self.answer, &self.best_reply) {
+            (Some(a), Some(b)) if same(a, b) => format!(", met by {a} (the best reply)"),
+            (Some(a), Some(b)) => format!(", met by {a} (best reply {b})"),
+            (Some(a), None) => format!(", met by {a}"),
+            (None, Some(b)) => format!("; best reply {b}"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The verdict in a narrow pane: "d1e2?! -0.18 best e4xd5", "e1e2?? allows Kx best
+    /// a1a8", "a1e1? -5 pawns best a1a2", "h5xe8.m0 unlucky -0.44 (50%)".
     pub fn short(&self) -> String {
         let mut out = self.mv.clone();
+        if self.forced == Some(Forced::AlreadyLost) {
+            out += " lost by force already";
+        }
         if let Some(m) = self.mark {
-            out += &format!("{} -{:.2}", m.symbol(), self.loss);
+            out += m.symbol();
+            out += &match (self.forced, self.material) {
+                (Some(Forced::AllowedKingCapture), _) => " allows Kx".to_string(),
+                (_, Some(pawns)) => format!(" -{pawns:.0} pawns"),
+                _ => format!(" -{:.2}", self.loss),
+            };
             if let Some(b) = &self.best {
                 out += &format!(" best {b}");
             }
@@ -160,12 +236,15 @@ impl Verdict {
         if let Some(l) = self.luck {
             let how = if l > 0.0 { "lucky" } else { "unlucky" };
             out += &format!(" {how} {l:+.2}");
+            if let Some(p) = self.chance {
+                out += &format!(" ({}%)", crate::format::percent(p));
+            }
         }
         out
     }
 
-    /// The verdict for scripts: `ply`, `move`, `expected`, `best`, `best_line`, `reply`,
-    /// `loss`, `mark`, `luck`.
+    /// The verdict for scripts: `ply`, `move`, `expected`, `best`, `best_line`,
+    /// `answer`, `best_reply`, `loss`, `material`, `forced`, `mark`, `luck`, `chance`.
     pub fn to_json(&self) -> serde_json::Value {
         json!({
             "ply": self.ply,
@@ -174,10 +253,17 @@ impl Verdict {
             "expected": round(self.expected),
             "best": self.best,
             "best_line": self.best_line,
-            "reply": self.reply,
+            "answer": self.answer,
+            "best_reply": self.best_reply,
             "loss": round(self.loss),
+            "material": self.material.map(round),
+            "forced": self.forced.map(|f| match f {
+                Forced::AllowedKingCapture => "allowed_king_capture",
+                Forced::AlreadyLost => "already_lost",
+            }),
             "mark": self.mark.map(Mark::name),
             "luck": self.luck.map(round),
+            "chance": self.chance.filter(|_| self.luck.is_some()),
         })
     }
 }
@@ -204,6 +290,23 @@ pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdic
             // White's gain is the mover's when White moved, its loss otherwise.
             let sign = if mover == Color::White { 1.0 } else { -1.0 };
             let change = luck(before, after.expected, mv).map(|l| sign * l);
+            // A result of exactly 0 is a game lost by force: the curve gives it only
+            // to a finished game or a king capture the search proved.
+            let lost = |white: f64| for_side(white, mover) == 0.0;
+            let forced = if lost(before.expected) {
+                Some(Forced::AlreadyLost)
+            } else if lost(played) {
+                Some(Forced::AllowedKingCapture)
+            } else {
+                None
+            }
+            .filter(|_| review.marks);
+            let material = material_given(before, mover);
+            let mark = match forced {
+                Some(Forced::AlreadyLost) => None,
+                Some(Forced::AllowedKingCapture) => Some(Mark::Blunder),
+                None => Mark::of(loss).max(material.map(|_| Mark::Mistake)),
+            };
             Some(Verdict {
                 ply: i + 1,
                 mover,
@@ -212,15 +315,39 @@ pub fn verdicts(review: &Review, moves: &[(String, Color)]) -> Vec<Option<Verdic
                 before: before.expected,
                 best: before.best.clone(),
                 best_line: before.line.clone(),
-                reply: reply(before, mv),
+                answer: moves.get(i + 1).map(|(m, _)| m.clone()),
+                best_reply: reply(before, mv),
                 loss,
-                mark: Mark::of(loss).filter(|_| review.marks),
-                luck: change.filter(|c| c.abs() > LUCK),
+                material,
+                forced,
+                mark: mark.filter(|_| review.marks),
+                luck: change.filter(|c| c.abs() >= LUCK),
+                chance: before.drawn_chance,
             })
         })();
         out.push(v);
     }
     out
+}
+
+/// The pawns' worth the move played from `before` gave away against the best move,
+/// from `mover`'s side, when both lines are certain, neither is a game decided by force
+/// (whose scores are not material), and it is [`MATERIAL`] or more.
+fn material_given(before: &Judged, mover: Color) -> Option<f64> {
+    let decided = |white: f64| white == 0.0 || white == 1.0;
+    if decided(before.expected) || before.played_expected.is_none_or(decided) {
+        return None;
+    }
+    let given = for_side_cp(before.best_cp? - before.played_cp?, mover);
+    (given >= MATERIAL).then_some(given / 100.0)
+}
+
+/// Centipawns for White seen from `side`.
+fn for_side_cp(white: f64, side: Color) -> f64 {
+    match side {
+        Color::White => white,
+        Color::Black => -white,
+    }
 }
 
 /// The answer the judge expected to the move `played` from `before`: the second move
@@ -371,6 +498,8 @@ mod tests {
             drawn_chance: None,
             other_expected: None,
             played_line: Vec::new(),
+            best_cp: None,
+            played_cp: None,
         }
     }
 
@@ -385,7 +514,7 @@ mod tests {
                 // White gives away 0.35: a blunder.
                 at(0, 0.6, Some(("e2e4", 0.25))),
                 // Black's capture is its best move; it came off and White's result
-                // falls from 0.25 to 0.05: +0.20 for Black, not a turn of luck.
+                // falls from 0.25 to 0.05: +0.20 for Black, a turn of luck.
                 at(1, 0.25, Some(("d8xh4.m1", 0.25))),
                 // Ply 3 is not judged: no position after it.
                 at(2, 0.05, Some(("a2a3", 0.04))),
@@ -399,12 +528,12 @@ mod tests {
         let second = v[1].as_ref().unwrap();
         assert_eq!(second.mover, Color::Black);
         assert_eq!(second.mark, None);
-        assert_eq!(second.luck, None);
+        assert!((second.luck.unwrap() - 0.2).abs() < 1e-9);
         // Ply 3 has no position after it.
         assert!(v[2].is_none());
         assert_eq!(
             first.words(),
-            "blunder: gave away 0.35 of a point; best best"
+            "blunder: gave away 0.35 of a point, met by d8xh4.m1; best best"
         );
         assert_eq!(first.short(), "e2e4?? -0.35 best best");
     }
@@ -422,7 +551,10 @@ mod tests {
         let v = v[0].as_ref().unwrap();
         assert_eq!(v.mark, None);
         assert!((v.luck.unwrap() - 0.4).abs() < 1e-9);
-        assert_eq!(v.words(), "lucky: the measurement won 0.40 of a point");
+        assert_eq!(
+            v.words(),
+            "lucky: the measurement won 0.40 of a point (0.15 or more counts as luck)"
+        );
         assert_eq!(v.short(), "c3xd5.m1 lucky +0.40");
         let s = Summary::of(&[Some(v.clone())], Color::White);
         assert_eq!(s.luck, [1, 0]);
@@ -445,15 +577,29 @@ mod tests {
         };
         let v = verdicts(&review, &moves);
         let first = v[0].as_ref().unwrap();
-        assert_eq!(first.reply.as_deref(), Some("h8xh5"));
+        // The game went c3xd5.m0, not the judge's h8xh5: the move played is named,
+        // the judge's as the best reply.
+        assert_eq!(first.best_reply.as_deref(), Some("h8xh5"));
+        assert_eq!(first.answer.as_deref(), Some("c3xd5.m0"));
         assert_eq!(
             first.words(),
-            "blunder: gave away 0.60 of a point, met by h8xh5; best best"
+            "blunder: gave away 0.60 of a point, met by c3xd5.m0 (best reply h8xh5); best best"
         );
-        assert_eq!(first.to_json()["reply"], "h8xh5");
+        assert_eq!(first.to_json()["best_reply"], "h8xh5");
+        assert_eq!(first.to_json()["answer"], "c3xd5.m0");
         let second = v[1].as_ref().unwrap();
         assert_eq!(second.mark, Some(Mark::Blunder));
-        assert_eq!(second.reply, None);
+        assert_eq!(second.best_reply, None);
+        assert_eq!(second.answer, None, "the last move");
+        // The answer the judge expected, played: named once.
+        let mut met = first.clone();
+        met.answer = Some("h8xh5.m1".into());
+        assert!(
+            met.words()
+                .contains(", met by h8xh5.m1 (the best reply); best"),
+            "{}",
+            met.words()
+        );
         let with_line = |line: &[&str]| Judged {
             played_line: line.iter().map(|m| m.to_string()).collect(),
             ..at(0, 0.5, None)
@@ -474,6 +620,102 @@ mod tests {
         };
         assert_eq!(reply(&best, "e2e4").as_deref(), Some("e7e5"));
         assert_eq!(reply(&best, "d2d4"), None, "the line of another move");
+    }
+
+    /// A review of one move, `mv` by White, from a position worth `before` to White
+    /// with the move played worth `played`, White's result `after` it.
+    fn one_move(mv: &str, before: f64, played: f64, after: f64) -> Review {
+        Review {
+            version: VERSION,
+            by: "test".into(),
+            marks: true,
+            positions: vec![at(0, before, Some((mv, played))), at(1, after, None)],
+        }
+    }
+
+    fn verdict_of(review: &Review) -> Verdict {
+        let mv = review.positions[0].played.clone().unwrap();
+        verdicts(review, &with_movers(&[&mv]))[0].clone().unwrap()
+    }
+
+    #[test]
+    fn letting_the_king_be_captured_is_a_blunder_from_a_bad_position_too() {
+        // White stood badly (0.15) and left the king to a certain capture: 0.15 given
+        // away, an inaccuracy by the loss alone.
+        let v = verdict_of(&one_move("e1e2", 0.15, 0.0, 0.0));
+        assert_eq!(v.forced, Some(Forced::AllowedKingCapture));
+        assert_eq!(v.mark, Some(Mark::Blunder));
+        assert!(
+            v.words().starts_with(
+                "blunder: allowed the king to be captured (gave away 0.15 of a point)"
+            ),
+            "{}",
+            v.words()
+        );
+        assert_eq!(v.short(), "e1e2?? allows Kx best best");
+        assert_eq!(v.to_json()["forced"], "allowed_king_capture");
+        // Lost by force already: said, not marked, and not counted.
+        let v = verdict_of(&one_move("e1e2", 0.0, 0.0, 0.0));
+        assert_eq!(v.forced, Some(Forced::AlreadyLost));
+        assert_eq!(v.mark, None);
+        assert!(v.said() && !v.marked());
+        assert_eq!(v.words(), "the game was already lost by force");
+        assert_eq!(Summary::of(&[Some(v)], Color::White).marks, [0, 0, 0]);
+        // A game still going on, not proved lost: marked by its loss.
+        let v = verdict_of(&one_move("e1e2", 0.15, 0.01, 0.01));
+        assert_eq!((v.forced, v.mark), (None, Some(Mark::Inaccuracy)));
+    }
+
+    #[test]
+    fn material_given_away_on_a_certain_line_is_at_least_a_mistake() {
+        // White is lost (a queen down: 0.11) and hangs a rook: 0.01 of a point, 5
+        // pawns of material.
+        let mut review = one_move("a1a6", 0.11, 0.10, 0.10);
+        review.positions[0].best_cp = Some(-1_480.0);
+        review.positions[0].played_cp = Some(-1_990.0);
+        let v = verdict_of(&review);
+        assert_eq!(v.mark, Some(Mark::Mistake));
+        assert_eq!(v.material, Some(5.1));
+        assert!(
+            v.words()
+                .starts_with("mistake: gave away 5.1 pawns' worth for nothing (0.01 of a point)"),
+            "{}",
+            v.words()
+        );
+        assert_eq!(v.short(), "a1a6? -5 pawns best best");
+        // Black's side: its centipawns count the other way.
+        let mut black = review.clone();
+        black.positions[0].best_cp = Some(1_990.0);
+        black.positions[0].played_cp = Some(1_480.0);
+        let v = verdicts(&black, &[("a8a3".into(), Color::Black)])[0]
+            .clone()
+            .unwrap();
+        assert_eq!(v.material, None, "Black gained");
+        // A line through a measurement has no centipawns kept: the loss alone marks.
+        review.positions[0].played_cp = None;
+        assert_eq!(verdict_of(&review).mark, None);
+        // A pawn is not a piece.
+        review.positions[0].played_cp = Some(-1_580.0);
+        assert_eq!(verdict_of(&review).mark, None);
+    }
+
+    #[test]
+    fn a_lucky_outcome_says_its_chance() {
+        let mut review = one_move("b5xe8.m1", 0.5, 0.5, 0.6);
+        review.positions[0].drawn_chance = Some(0.5);
+        review.positions[0].other_expected = Some(0.2);
+        let v = verdict_of(&review);
+        // Half of the 0.4 between the outcomes: 0.20, a turn of luck.
+        assert!((v.luck.unwrap() - 0.2).abs() < 1e-9);
+        assert_eq!(v.chance, Some(0.5));
+        assert_eq!(
+            v.words(),
+            "lucky: the 50% outcome won 0.20 of a point (0.15 or more counts as luck)"
+        );
+        assert_eq!(v.short(), "b5xe8.m1 lucky +0.20 (50%)");
+        // Under the threshold: no turn of luck.
+        review.positions[0].other_expected = Some(0.35);
+        assert_eq!(verdict_of(&review).luck, None);
     }
 
     #[test]

@@ -189,7 +189,11 @@ fn to_text(
             Summary::of(&v, side).words()
         );
     }
-    let marked: Vec<&Verdict> = v.iter().flatten().filter(|v| v.marked()).collect();
+    out += &format!(
+        "luck counts a measurement whose drawn outcome moved the expected result by {:.2} or more\n",
+        super::verdict::LUCK
+    );
+    let marked: Vec<&Verdict> = v.iter().flatten().filter(|v| v.said()).collect();
     if marked.is_empty() {
         out += "no marked moves\n";
     }

@@ -19,10 +19,12 @@
 
 use super::expected::{from_side, of_status, rounded};
 use super::{Judged, Review};
-use crate::chess::{notation, Game};
+use crate::chess::{notation, Color, Game};
+use crate::engine::eval::KING;
+use crate::engine::level;
 use crate::engine::search::{search, search_among, Limits, Report};
 use crate::engine::variant::move_values_after_reply;
-use crate::engine::{level, weighed};
+use crate::engine::weighed::{self, LineValue};
 use crate::game::{new_game, Playable};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -204,6 +206,8 @@ fn judge_one(job: Job, limits: &Limits, stop: &AtomicBool) -> Option<Judged> {
         drawn_chance: None,
         other_expected: None,
         played_line: Vec::new(),
+        best_cp: None,
+        played_cp: None,
     };
     if let Some(result) = of_status(p.status()) {
         judged.expected = result;
@@ -231,8 +235,9 @@ fn judge_quantum(
     stop: &AtomicBool,
     judged: &mut Judged,
 ) -> Option<()> {
-    let (expected, report) = best_value(g, limits, stop)?;
-    judged.expected = expected;
+    let (value, report) = best_value(g, limits, stop)?;
+    judged.expected = value.expected;
+    judged.best_cp = certain_cp(g, &value, &report);
     judged.best = report.best.clone();
     judged.line = report.info.pv.clone();
     let Some(played) = played.and_then(|t| notation::parse(t).ok()) else {
@@ -246,6 +251,7 @@ fn judge_quantum(
         .is_some_and(|b| same(&b));
     if best_is_played {
         judged.played_expected = Some(judged.expected);
+        judged.played_cp = judged.best_cp;
         return Some(());
     }
     let alone = search_among(g, limits, stop, &mut |_| {}, &same);
@@ -253,20 +259,34 @@ fn judge_quantum(
         return None;
     }
     if alone.best.is_some() {
-        judged.played_expected = Some(weighed::expected_of_line(g, &alone, limits, stop)?);
+        let value = weighed::line_value(g, &alone, limits, stop)?;
+        judged.played_expected = Some(value.expected);
+        judged.played_cp = certain_cp(g, &value, &alone);
         judged.played_line = alone.info.pv;
     }
     Some(())
 }
 
-/// The judge's view of `g` (a game going on): its search, and White's expected result
-/// with the best move ([`weighed::expected_of_line`]). `None` when stopped.
-fn best_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<(f64, Report)> {
+/// The judge's view of `g` (a game going on): the value of its search's line with the
+/// best move ([`weighed::line_value`]), and the search. `None` when stopped.
+fn best_value(g: &Game, limits: &Limits, stop: &AtomicBool) -> Option<(LineValue, Report)> {
     let report = search(g, limits, stop, &mut |_| {});
     if stop.load(Ordering::Relaxed) {
         return None;
     }
-    Some((weighed::expected_of_line(g, &report, limits, stop)?, report))
+    Some((weighed::line_value(g, &report, limits, stop)?, report))
+}
+
+/// The search's score in whole centipawns for White, when its line is certain and no
+/// king is at stake in it (under half the king's presence, [`KING`]: a line's captures
+/// after the horizon may still take a split king by chance): what the review counts
+/// material by (see [`crate::review::verdict`]).
+fn certain_cp(g: &Game, value: &LineValue, report: &Report) -> Option<f64> {
+    let cp = match g.to_move() {
+        Color::White => report.info.score,
+        Color::Black => -report.info.score,
+    };
+    (value.certain && cp.abs() < KING / 2.0).then_some(cp.round())
 }
 
 /// For a move played with a measurement: the chance of the outcome drawn, and the
@@ -289,7 +309,7 @@ fn judge_other_outcome(
     };
     judged.other_expected = Some(match of_status(other.status()) {
         Some(result) => result,
-        None => best_value(other, limits, stop)?.0,
+        None => best_value(other, limits, stop)?.0.expected,
     });
     Some(())
 }

@@ -66,6 +66,8 @@ pub struct Remote {
     last_input: Instant,
     /// Why the session ended, when the console ended it.
     why: Option<String>,
+    /// What came after a run of window sizes, taken next.
+    held: Option<Incoming>,
 }
 
 impl Remote {
@@ -90,6 +92,7 @@ impl Remote {
             idle,
             last_input: Instant::now(),
             why: None,
+            held: None,
         })
     }
 
@@ -133,6 +136,20 @@ impl Remote {
     }
 }
 
+/// Whether `ev` shows a player at the keyboard (and keeps the session from closing as
+/// idle): a key, a paste, a mouse button or wheel; not a window size or the mouse
+/// moved over the screen, which a client can send with nobody there.
+fn is_activity(ev: &Event) -> bool {
+    match ev {
+        Event::Key(_) | Event::Paste(_) => true,
+        Event::Mouse(m) => !matches!(
+            m.kind,
+            crossterm::event::MouseEventKind::Moved | crossterm::event::MouseEventKind::Drag(_)
+        ),
+        Event::Resize(..) | Event::FocusGained | Event::FocusLost => false,
+    }
+}
+
 /// A terminal drawing a client's screen of `area` into `frame`.
 fn terminal_of(
     frame: &FrameBytes,
@@ -156,12 +173,30 @@ impl Console for Remote {
             ));
             return Ok(Woke::Stop(Ended::Quit));
         }
-        Ok(match self.rx.recv_timeout(wait.min(left)) {
+        let next = match self.held.take() {
+            Some(held) => Ok(held),
+            None => self.rx.recv_timeout(wait.min(left)),
+        };
+        Ok(match next {
+            Ok(Incoming::Event(Event::Resize(w, h))) => {
+                // A run of window sizes is one resize to the last of them, drawn once.
+                let (mut w, mut h) = (w, h);
+                while let Ok(more) = self.rx.try_recv() {
+                    match more {
+                        Incoming::Event(Event::Resize(w2, h2)) => (w, h) = (w2, h2),
+                        other => {
+                            self.held = Some(other);
+                            break;
+                        }
+                    }
+                }
+                self.size = Size::new(w, h);
+                self.redraw_whole()?;
+                Woke::Event(Event::Resize(w, h))
+            }
             Ok(Incoming::Event(ev)) => {
-                self.last_input = Instant::now();
-                if let Event::Resize(w, h) = ev {
-                    self.size = Size::new(w, h);
-                    self.redraw_whole()?;
+                if is_activity(&ev) {
+                    self.last_input = Instant::now();
                 }
                 Woke::Event(ev)
             }
@@ -255,14 +290,26 @@ mod tests {
             frame.contains("\x1b[2J") && frame.contains("wide"),
             "{frame:?}"
         );
+        // A run of sizes is one resize to the last; what follows it is kept.
+        for w in 50..53 {
+            in_tx.send(Incoming::Event(Event::Resize(w, 20))).unwrap();
+        }
         in_tx.send(Incoming::Wake).unwrap();
+        assert!(matches!(
+            c.wait(Duration::from_secs(1)).unwrap(),
+            Woke::Event(Event::Resize(52, 20))
+        ));
         assert!(matches!(
             c.wait(Duration::from_secs(1)).unwrap(),
             Woke::Nothing
         ));
-        // No input for the idle time: the session ends and says why.
+        // No input for the idle time: the session ends and says why; window sizes
+        // and mouse motion do not keep it.
         let mut ended = false;
-        for _ in 0..20 {
+        for i in 0..20 {
+            if i % 2 == 0 {
+                let _ = in_tx.try_send(Incoming::Event(Event::Resize(80, 24)));
+            }
             if let Woke::Stop(_) = c.wait(Duration::from_millis(50)).unwrap() {
                 ended = true;
                 break;

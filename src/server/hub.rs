@@ -6,6 +6,7 @@
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
 use super::limits::{Counter, Full, ServerLimits, Ticket};
+use super::name_book::{NameBook, NameRefused};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
 use crate::engine::player::SearchSlots;
@@ -45,6 +46,8 @@ pub struct Plan {
     pub clock: Option<TimeControl>,
 }
 
+/// The open rooms, by [`names::room_key`]: `Aa` and `aA` are one room (and would be one
+/// file on a file system that ignores case).
 type Rooms = Mutex<BTreeMap<String, Arc<Room>>>;
 
 /// Why a room could not be opened.
@@ -90,6 +93,24 @@ pub struct Hub {
     computers: Arc<Computers>,
     /// The hint searches of every session.
     hints: Arc<SearchSlots>,
+    /// Names claimed by keys and names in use (kept beside the rooms folder).
+    names: Mutex<NameBook>,
+    /// Why the names claimed by keys could not be read, said at start.
+    names_problem: Option<String>,
+}
+
+/// Puts the room files at `path` aside, and says so: the room was not brought back
+/// because of `e`.
+fn aside_words(path: &Path, e: &str) -> String {
+    match put_aside(path) {
+        Ok(to) => format!(
+            "not brought back: {e} (the room stays closed; its files are put aside as {})",
+            to.display()
+        ),
+        Err(why) => format!(
+            "not brought back: {e} (the room stays closed; cannot put its files aside: {why})"
+        ),
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -115,6 +136,11 @@ impl Hub {
         let computers = Computers::start(limits.computer_searches, Arc::clone(&stopping));
         let hints = Arc::new(SearchSlots::new(limits.hint_searches));
         let rooms = Arc::new(Mutex::new(BTreeMap::new()));
+        let names_file = rooms_dir
+            .as_deref()
+            .and_then(Path::parent)
+            .map(|server| server.join("names.toml"));
+        let (names, names_problem) = NameBook::load(names_file.as_deref());
         let (watched, stop) = (Arc::downgrade(&rooms), Arc::clone(&stopping));
         let spawned = std::thread::Builder::new()
             .name("qchess-referee".into())
@@ -131,6 +157,8 @@ impl Hub {
             themes,
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
+            names: Mutex::new(names),
+            names_problem,
             next_id: AtomicU64::new(1),
             stopping,
             computers,
@@ -169,7 +197,7 @@ impl Hub {
         let Ok(listing) = std::fs::read_dir(dir) else {
             return Vec::new();
         };
-        let mut problems = Vec::new();
+        let mut problems: Vec<String> = self.names_problem.iter().cloned().collect();
         let mut files: Vec<PathBuf> = Vec::new();
         for path in listing.filter_map(Result::ok).map(|e| e.path()) {
             if is_left_over(&path) {
@@ -182,21 +210,22 @@ impl Hub {
         let mut rooms = lock(&self.rooms);
         for path in files {
             match Room::restore(&path, &self.limits) {
+                Ok(room) if rooms.contains_key(&names::room_key(room.name())) => {
+                    // Two files whose names differ only in case (written before room
+                    // names ignored case): the first stays, the other is put aside.
+                    let why = format!(
+                        "{} differs only in case from a room brought back",
+                        room.name()
+                    );
+                    problems.push(aside_words(&path, &why));
+                }
                 Ok(room) => {
                     // A computer to move goes on playing.
                     let room = Arc::new(room);
                     room.drive(&self.computers);
-                    rooms.insert(room.name().to_string(), room);
+                    rooms.insert(names::room_key(room.name()), room);
                 }
-                Err(e) => problems.push(match put_aside(&path) {
-                    Ok(to) => format!(
-                        "not brought back: {e} (the room stays closed; its files are put aside as {})",
-                        to.display()
-                    ),
-                    Err(why) => format!(
-                        "not brought back: {e} (the room stays closed; cannot put its files aside: {why})"
-                    ),
-                }),
+                Err(e) => problems.push(aside_words(&path, &e.to_string())),
             }
         }
         drop(rooms);
@@ -215,7 +244,7 @@ impl Hub {
             .cloned()
             .collect();
         for r in &idle {
-            rooms.remove(r.name());
+            rooms.remove(&names::room_key(r.name()));
         }
         drop(rooms);
         idle.iter()
@@ -252,6 +281,22 @@ impl Hub {
         lock(&self.live).remove(&id);
     }
 
+    /// The name `asked` for a client with `key` (a fingerprint), or why it may not
+    /// have it ([`NameBook::take`]).
+    pub fn take_name(&self, asked: &str, key: Option<&str>) -> Result<String, NameRefused> {
+        lock(&self.names).take(asked, key)
+    }
+
+    /// A session of `name` runs (its name is in use until [`Hub::name_left`]).
+    pub fn name_entered(&self, name: &str) {
+        lock(&self.names).enter(name);
+    }
+
+    /// A session of `name` ended.
+    pub fn name_left(&self, name: &str) {
+        lock(&self.names).leave(name);
+    }
+
     /// Every room, as the lobby lists them.
     pub fn summaries(&self) -> Vec<Summary> {
         let rooms: Vec<Arc<Room>> = lock(&self.rooms).values().cloned().collect();
@@ -260,15 +305,15 @@ impl Hub {
 
     /// The room called `name`, if there is one.
     pub fn room(&self, name: &str) -> Option<Arc<Room>> {
-        lock(&self.rooms).get(name).cloned()
+        lock(&self.rooms).get(&names::room_key(name)).cloned()
     }
 
     /// A new room `name` opened by `by`, playing as `plan` says.
     pub fn create(&self, name: &str, by: &Person, plan: Plan) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
-        if rooms.contains_key(&name) {
-            return Err(HubError::Exists(name));
+        if let Some(there) = rooms.get(&names::room_key(&name)) {
+            return Err(HubError::Exists(there.name().to_string()));
         }
         self.add(&mut rooms, &name, by, plan)
     }
@@ -289,7 +334,7 @@ impl Hub {
     pub fn open(&self, name: &str, by: &Person) -> Result<Arc<Room>, HubError> {
         let name = names::room(name)?;
         let mut rooms = lock(&self.rooms);
-        if let Some(room) = rooms.get(&name) {
+        if let Some(room) = rooms.get(&names::room_key(&name)) {
             return Ok(Arc::clone(room));
         }
         self.add(&mut rooms, &name, by, self.plain())
@@ -322,7 +367,7 @@ impl Hub {
             room = room.with_computer(c);
         }
         let room = Arc::new(room);
-        rooms.insert(name.to_string(), Arc::clone(&room));
+        rooms.insert(names::room_key(name), Arc::clone(&room));
         room.drive(&self.computers);
         Ok(room)
     }
@@ -334,9 +379,10 @@ impl Hub {
             return;
         }
         let mut rooms = lock(&self.rooms);
-        let ours = rooms.get(room.name()).is_some_and(|r| Arc::ptr_eq(r, room));
+        let key = names::room_key(room.name());
+        let ours = rooms.get(&key).is_some_and(|r| Arc::ptr_eq(r, room));
         if ours && room.closable() {
-            rooms.remove(room.name());
+            rooms.remove(&key);
             drop(rooms);
             room.archive();
         }
@@ -470,6 +516,7 @@ mod tests {
         Person {
             name: name.into(),
             key: key.map(str::to_string),
+            from: None,
         }
     }
 

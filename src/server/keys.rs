@@ -2,8 +2,9 @@
 //! and the `--authorized-keys` list.
 
 use ipnet::IpNet;
+use russh::keys::ssh_key::authorized_keys::Entry;
 use russh::keys::ssh_key::private::Ed25519Keypair;
-use russh::keys::ssh_key::{AuthorizedKeys, LineEnding};
+use russh::keys::ssh_key::LineEnding;
 use russh::keys::{HashAlg, PrivateKey, PublicKey};
 use std::io::{self, Write};
 use std::net::IpAddr;
@@ -156,50 +157,61 @@ const NOTHING_TO_DO: [&str; 4] = [
     "no-user-rc",
 ];
 
-/// The keys of an `authorized_keys` file that may sign in, and a line for each key
-/// left out because it has an option this server does not understand (`restrict`,
-/// `command=`, `expiry-time=`, …): such a key is refused rather than let in with less
-/// care than OpenSSH would take.
+/// The keys of an `authorized_keys` file that may sign in, and a line for each line of
+/// the file left out, naming it: a key with an option this server does not understand
+/// (`restrict`, `command=`, `expiry-time=`, …) or with one option twice (OpenSSH
+/// refuses such a key) is refused rather than let in with less care than OpenSSH would
+/// take, and a line that is not a key is skipped (as OpenSSH skips it), so that one
+/// typo does not keep every player out.
 pub fn authorized(path: &Path) -> Result<(Vec<Allowed>, Vec<String>), KeyError> {
     let text = std::fs::read_to_string(path).map_err(|source| KeyError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let format = |e: &dyn std::fmt::Display| KeyError::Format {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
     let (mut keys, mut refused) = (Vec::new(), Vec::new());
-    for (n, entry) in AuthorizedKeys::new(&text).enumerate() {
-        let entry = entry.map_err(|e| format(&e))?;
-        let mut from = None;
-        let mut unknown = Vec::new();
-        for option in entry.config_opts().iter() {
-            let (name, value) = option.split_once('=').unwrap_or((option, ""));
-            let name = name.to_ascii_lowercase();
-            if name == "from" {
-                from = Some(From::parse(value.trim_matches('"')));
-            } else if !NOTHING_TO_DO.contains(&name.as_str()) {
-                unknown.push(name);
-            }
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split_once('#').map_or(line, |(l, _)| l).trim();
+        if line.is_empty() {
+            continue;
         }
-        let key = entry.public_key();
-        if unknown.is_empty() {
-            keys.push(Allowed {
-                fingerprint: fingerprint(key),
-                from,
-            });
-        } else {
-            refused.push(format!(
-                "{}: key {} ({}) may not sign in: qchess serve does not understand its option {}",
-                path.display(),
-                n + 1,
-                fingerprint(key),
-                unknown.join(", ")
-            ));
+        let at = format!("{}:{}", path.display(), n + 1);
+        match allowed(line) {
+            Ok(key) => keys.push(key),
+            Err(why) => refused.push(format!("{at}: {why}")),
         }
     }
     Ok((keys, refused))
+}
+
+/// The key of one `authorized_keys` line, or why it may not sign in.
+fn allowed(line: &str) -> Result<Allowed, String> {
+    let entry: Entry = line
+        .parse()
+        .map_err(|e| format!("not a key, line skipped ({e})"))?;
+    let key = fingerprint(entry.public_key());
+    let mut from = None;
+    let mut seen: Vec<String> = Vec::new();
+    for option in entry.config_opts().iter() {
+        let (name, value) = option.split_once('=').unwrap_or((option, ""));
+        let name = name.to_ascii_lowercase();
+        if seen.contains(&name) {
+            return Err(format!(
+                "key {key} may not sign in: its option {name} is given twice (OpenSSH refuses such a key)"
+            ));
+        }
+        if name == "from" {
+            from = Some(From::parse(value.trim_matches('"')));
+        } else if !NOTHING_TO_DO.contains(&name.as_str()) {
+            return Err(format!(
+                "key {key} may not sign in: qchess serve does not understand its option {name}"
+            ));
+        }
+        seen.push(name);
+    }
+    Ok(Allowed {
+        fingerprint: key,
+        from,
+    })
 }
 
 #[cfg(test)]
@@ -268,9 +280,17 @@ mod tests {
         let (keys, refused) = authorized(&list).unwrap();
         assert_eq!(keys.len(), 1, "{refused:?}");
         assert_eq!(refused.len(), 3, "{refused:?}");
-        assert!(refused[0].contains("key 1") && refused[0].ends_with("option no-pty"));
-        assert!(refused[1].contains("key 3") && refused[1].ends_with("option restrict"));
-        assert!(refused[2].contains("key 4") && refused[2].ends_with("option expiry-time"));
+        assert!(
+            refused[0].contains("authorized_keys:1: key SHA256:")
+                && refused[0].ends_with("option no-pty")
+        );
+        assert!(
+            refused[1].contains("authorized_keys:3: ") && refused[1].ends_with("option restrict")
+        );
+        assert!(
+            refused[2].contains("authorized_keys:4: ")
+                && refused[2].ends_with("option expiry-time")
+        );
         let ip = |s: &str| s.parse::<IpAddr>().unwrap();
         assert!(keys[0].admits(read.public_key(), ip("127.0.0.1")));
         assert!(
@@ -278,8 +298,26 @@ mod tests {
             "negated"
         );
         assert!(!keys[0].admits(read.public_key(), ip("10.9.9.9")));
-        std::fs::write(&list, "ssh-ed25519 nonsense\n").unwrap();
-        assert!(matches!(authorized(&list), Err(KeyError::Format { .. })));
+        // A line that is not a key is skipped, named; the keys around it still count.
+        // One option twice is refused, as OpenSSH refuses it (it does not take the
+        // last one).
+        let text = format!(
+            "{line} a\nssh-ed25519 nonsense\nfrom=\"10.0.0.1\",from=\"127.0.0.1\" {line} b\n"
+        );
+        std::fs::write(&list, text).unwrap();
+        let (keys, refused) = authorized(&list).unwrap();
+        assert_eq!(keys.len(), 1, "{refused:?}");
+        assert_eq!(refused.len(), 2, "{refused:?}");
+        assert!(
+            refused[0].contains("authorized_keys:2: not a key, line skipped"),
+            "{refused:?}"
+        );
+        assert!(
+            refused[1].contains("authorized_keys:3: ")
+                && refused[1]
+                    .ends_with("its option from is given twice (OpenSSH refuses such a key)"),
+            "{refused:?}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,6 +1,7 @@
 //! What one client, one address and the whole server may use: sessions, rooms, input
 //! bytes per second, idle time, window sizes and the size of each room's quantum state.
 
+use ipnet::IpNet;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -89,6 +90,15 @@ pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
         cols.clamp(1, u32::from(MAX_COLS)) as u16,
         rows.clamp(1, u32::from(MAX_ROWS)) as u16,
     )
+}
+
+/// The block of addresses a client is counted in with its neighbours: its /24 for
+/// IPv4, its /64 for IPv6 (what one host or one customer usually holds), an IPv4
+/// address written in IPv6 as IPv4.
+pub fn source_block(addr: IpAddr) -> IpNet {
+    let addr = addr.to_canonical();
+    let bits = if addr.is_ipv4() { 24 } else { 64 };
+    IpNet::new(addr, bits).map_or(IpNet::from(addr), |n| n.trunc())
 }
 
 /// Counts what is open, in all and per address.
@@ -202,6 +212,15 @@ mod tests {
         assert_eq!(clamp_size(0, 0), (1, 1));
         assert_eq!(clamp_size(u32::MAX, 1_000_000), (MAX_COLS, MAX_ROWS));
         assert!(usize::from(MAX_COLS) * usize::from(MAX_ROWS) <= usize::from(u16::MAX));
+    }
+
+    #[test]
+    fn addresses_are_grouped_in_blocks() {
+        let block = |s: &str| source_block(s.parse().unwrap()).to_string();
+        assert_eq!(block("192.0.2.77"), "192.0.2.0/24");
+        assert_eq!(block("::ffff:192.0.2.77"), "192.0.2.0/24");
+        assert_eq!(block("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+        assert_eq!(block("127.0.0.9"), block("127.0.0.1"));
     }
 
     #[test]

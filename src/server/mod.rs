@@ -18,6 +18,7 @@ pub mod input;
 pub mod keys;
 pub mod limits;
 pub mod lobby;
+pub mod name_book;
 pub mod names;
 pub mod room;
 pub mod session;

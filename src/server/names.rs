@@ -29,6 +29,18 @@ pub fn player(login: &str) -> Option<String> {
     (!name.is_empty() && one_script && !reserved).then_some(name)
 }
 
+/// Two keys under which names that look alike are equal (UTS #39's skeleton, where
+/// letters of other scripts that look like Latin ones map to them, and case): one
+/// with the case folded before the skeleton (`Ice` is `ice`: the skeleton of a capital
+/// I is an l), one after it (Greek `ΑΒΕ` is `ABE`: its capitals have Latin
+/// prototypes, its small letters do not all). Two names look alike when either key is
+/// equal.
+pub fn look_alike_keys(name: &str) -> [String; 2] {
+    let folded_first: String = unicode_security::skeleton(&name.to_lowercase()).collect();
+    let skeleton: String = unicode_security::skeleton(name).collect();
+    [folded_first, skeleton.to_lowercase()]
+}
+
 /// A name of its own for a guest (whose login name could not be used): `guest-` and
 /// six random hex digits.
 pub fn guest() -> String {
@@ -61,6 +73,11 @@ pub fn room(text: &str) -> Result<String, BadRoomName> {
     } else {
         Err(BadRoomName)
     }
+}
+
+/// The key a room is known by: its name without case (`Aa` and `aA` are one room).
+pub fn room_key(name: &str) -> String {
+    name.to_ascii_lowercase()
 }
 
 /// A terminal type from a pty request, kept only as far as it is a plain word (it only

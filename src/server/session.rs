@@ -42,6 +42,8 @@ pub struct Setup {
     pub hub: Arc<Hub>,
     /// Who connected.
     pub person: Person,
+    /// Why the name asked for was refused (the person then has a guest name).
+    pub refused: Option<String>,
     /// The session's number.
     pub id: SessionId,
     /// The terminal type of the pty (picks the colour tier).
@@ -73,6 +75,7 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
     let Setup {
         hub,
         person,
+        refused,
         id,
         term,
         size,
@@ -82,10 +85,13 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
         alive,
     } = setup;
     hub.register(id, tx.clone());
+    let name = person.name.clone();
+    hub.name_entered(&name);
     let mut console = match Remote::new(out, size, rx, hub.limits.idle) {
         Ok(c) => c,
         Err(_) => {
             hub.unregister(id);
+            hub.name_left(&name);
             return;
         }
     };
@@ -97,8 +103,12 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
         let _ = tx.try_send(Incoming::Wake);
     });
     let mut screen = SessionScreen::new(Arc::clone(&hub), person, id, tier, wake);
-    if let Start::Room(name) = start {
-        screen.open(&name);
+    match (refused, start) {
+        // Told first, in the lobby: a player who meant to be someone else should
+        // know before playing under a guest name.
+        (Some(why), _) => screen.refused_name(&why),
+        (None, Start::Room(room)) => screen.open(&room),
+        (None, Start::Lobby) => {}
     }
     let ended = catch_unwind(AssertUnwindSafe(|| drive(&mut console, &mut screen)));
     // Out of the room whatever happened: the seat stays its player's.
@@ -115,6 +125,7 @@ fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>
     }
     console.end(bye, 0);
     hub.unregister(id);
+    hub.name_left(&name);
     drop(ticket);
     drop(alive);
 }
@@ -194,6 +205,16 @@ impl SessionScreen {
         }
     }
 
+    /// Tells, in the lobby, why the name asked for was refused and what the player is
+    /// called here instead.
+    pub fn refused_name(&mut self, why: &str) {
+        let text = format!(
+            "{why}: you are {} here (sign in as another name, or with that name's key)",
+            self.me.name
+        );
+        self.lobby_says(Tone::Error, text);
+    }
+
     fn lobby_says(&mut self, tone: Tone, text: String) {
         if let At::Lobby(l) = &mut self.at {
             l.say(tone, text);
@@ -225,7 +246,13 @@ impl SessionScreen {
             table: sitting,
             seat,
         };
-        let mut game = Box::new(App::new(board, paint, letters).at_table(place));
+        // Players here have no configuration file: the rooms always ask before a move
+        // that puts a safe king in danger.
+        let mut game = Box::new(
+            App::new(board, paint, letters)
+                .at_table(place)
+                .with_king_question(true),
+        );
         game.set_players(snap.players.clone());
         game.set_hint_rules(self.hub.hint_rules());
         game.set_exec(self.exec);
@@ -535,6 +562,7 @@ mod tests {
         let me = Person {
             name: name.into(),
             key: None,
+            from: None,
         };
         let id = hub.next_session();
         SessionScreen::new(Arc::clone(hub), me, id, Tier::None, Arc::new(|| {}))
@@ -597,6 +625,7 @@ mod tests {
         let eve = Person {
             name: "eve".into(),
             key: None,
+            from: None,
         };
         let haft = super::super::hub::Plan {
             rules: RuleSet::Haft,

@@ -81,11 +81,31 @@ struct PtyWanted {
     size: (u16, u16),
 }
 
+/// What a window-change costs from the input budget, in bytes: a storm of them is
+/// bounded like a flood of keys (8 KiB a second pass 32 a second, a burst of 128),
+/// while a window dragged by hand fits in the burst.
+const RESIZE_COST: usize = 256;
+
 /// A session that runs: where its input goes.
 struct Link {
     tx: SyncSender<Incoming>,
     parser: Parser,
     budget: Budget,
+    /// A window size over the budget, sent once the budget allows (only the last size
+    /// matters).
+    owed_size: Option<(u16, u16)>,
+}
+
+impl Link {
+    /// Sends the window size owed, when the budget allows it at `now`.
+    fn pay_size(&mut self, now: Instant) {
+        if let Some((w, h)) = self.owed_size {
+            if self.budget.take(RESIZE_COST, now) == RESIZE_COST {
+                self.owed_size = None;
+                let _ = self.tx.try_send(Incoming::Event(Event::Resize(w, h)));
+            }
+        }
+    }
 }
 
 /// The connection's one session channel.
@@ -103,6 +123,8 @@ pub struct Conn {
     peer: IpAddr,
     port: u16,
     person: Option<Person>,
+    /// Why the name asked for was not given, when it was not.
+    refused: Option<String>,
     chan: Option<Chan>,
     /// The connection's place in the server's count of connections.
     _ticket: Ticket,
@@ -126,17 +148,30 @@ impl Conn {
             peer,
             port,
             person: None,
+            refused: None,
             chan: None,
             _ticket: ticket,
             progress,
         }
     }
 
+    /// Signs in as `user` with `key`: the name as the server takes it, or a guest
+    /// name and why (a name that belongs to another key, or looks like one in use).
     fn sign_in(&mut self, user: &str, key: Option<&PublicKey>) {
-        self.person = Some(Person {
-            name: names::player(user).unwrap_or_else(names::guest),
-            key: key.map(fingerprint),
-        });
+        let key = key.map(fingerprint);
+        let (name, refused) = match names::player(user) {
+            None => (names::guest(), None),
+            Some(asked) => match self.hub.take_name(&asked, key.as_deref()) {
+                Ok(name) => (name, None),
+                Err(why) => (names::guest(), Some(why.to_string())),
+            },
+        };
+        self.refused = refused;
+        // A keyless seat is given back to its name from the same block of addresses.
+        let from = key
+            .is_none()
+            .then(|| super::limits::source_block(self.peer).to_string());
+        self.person = Some(Person { name, key, from });
         let _ = self.progress.signed_in.set(Instant::now());
     }
 
@@ -198,6 +233,7 @@ impl Conn {
             alive,
             hub: Arc::clone(&self.hub),
             person,
+            refused: self.refused.clone(),
             id: self.hub.next_session(),
             term: pty.term,
             size: pty.size,
@@ -217,6 +253,7 @@ impl Conn {
             tx,
             parser: Parser::new(),
             budget: Budget::new(limits.input_rate, limits.input_burst),
+            owed_size: None,
         });
         session.channel_success(channel)
     }
@@ -406,7 +443,9 @@ impl Handler for Conn {
         let Some(link) = &mut chan.link else {
             return Ok(());
         };
-        let allowed = link.budget.take(data.len(), Instant::now());
+        let now = Instant::now();
+        link.pay_size(now);
+        let allowed = link.budget.take(data.len(), now);
         let mut events = Vec::new();
         link.parser.feed(&data[..allowed], &mut events);
         if allowed < data.len() {
@@ -434,9 +473,10 @@ impl Handler for Conn {
             return Ok(());
         };
         let (w, h) = limits::clamp_size(col_width, row_height);
-        match (&chan.link, &mut chan.pty) {
+        match (&mut chan.link, &mut chan.pty) {
             (Some(link), _) => {
-                let _ = link.tx.try_send(Incoming::Event(Event::Resize(w, h)));
+                link.owed_size = Some((w, h));
+                link.pay_size(Instant::now());
             }
             (None, Some(pty)) => pty.size = (w, h),
             (None, None) => {}

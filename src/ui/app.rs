@@ -12,6 +12,7 @@ use super::color::Paint;
 use super::drawn::Drawn;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
+use super::king_risk::KingCheck;
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::message::{Message, Tone};
@@ -23,6 +24,7 @@ use super::recent::Recent;
 use super::steps;
 use super::view::View;
 use super::work::{Exec, Job, MoveBy, Pending};
+use crate::chess::threat::Threat;
 use crate::chess::{Game, Square, Status};
 use crate::engine::Choice;
 use crate::game::table::{self, Place, Seat};
@@ -219,7 +221,7 @@ pub struct App {
     /// Where moves, take-backs and replay steps are carried out.
     exec: Exec,
     /// The work being carried out on a worker thread.
-    pending: Option<Pending<(Box<dyn Playable>, View)>>,
+    pending: Option<Pending<Led>>,
     /// Replay steps pressed while a step was still being shown (key repeat, or keys
     /// faster than a step): taken once it is shown.
     queued_steps: i64,
@@ -233,6 +235,24 @@ pub struct App {
     pub(super) clocks: super::clocks::Clocks,
     /// How the game ended outside its rules (time, resignation, agreement).
     pub(super) ending: Option<crate::game::clock::Ending>,
+    /// Whether a move that puts the player's safe king in danger is asked about first
+    /// (see [`super::king_risk`]).
+    pub(super) king_question: bool,
+    /// What the last move made at this screen did, and the ply it led to: told again
+    /// with the reply that follows it.
+    own_told: Option<(usize, String)>,
+    /// The warning about a king of this screen's player after the last move, kept on the
+    /// message line until the next move.
+    warning: Option<String>,
+}
+
+/// What a job's work led to.
+enum Led {
+    /// The game as the job left it, and the panes' view of it.
+    Game(Box<dyn Playable>, View),
+    /// A move held back before it was played: it would leave the mover's safe king
+    /// this likely to be captured.
+    Risky(Threat),
 }
 
 const REPLAY_WELCOME: &str =
@@ -292,6 +312,9 @@ impl App {
             reviewing: Default::default(),
             clocks: Default::default(),
             ending: None,
+            king_question: false,
+            own_told: None,
+            warning: None,
         };
         app.welcome();
         app
@@ -378,7 +401,7 @@ impl App {
         let book = self.game.history().last().is_some_and(|rec| {
             opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
         });
-        self.tell_last_move(book);
+        self.tell_last_move(book, false);
     }
 
     /// Sets who may ask for hints and the hint searches shared with other screens.
@@ -744,11 +767,25 @@ impl App {
         job: Job,
         f: impl FnOnce(CancelFlag) -> Result<Box<dyn Playable>, String> + Send + 'static,
     ) {
+        self.run_checked(job, None, f);
+    }
+
+    /// As [`App::run_job`], first looking at the move with `check` (there too): a move
+    /// it finds risky is held back, unplayed, to be asked about.
+    fn run_checked(
+        &mut self,
+        job: Job,
+        check: Option<KingCheck>,
+        f: impl FnOnce(CancelFlag) -> Result<Box<dyn Playable>, String> + Send + 'static,
+    ) {
         let cursor = self.cursor;
         let work = move |cancel| {
+            if let Some(threat) = check.and_then(|c| c.risk()) {
+                return Ok(Led::Risky(threat));
+            }
             let game = f(cancel)?;
             let view = view_of(game.as_ref(), cursor);
-            Ok((game, view))
+            Ok(Led::Game(game, view))
         };
         match self.exec {
             Exec::Inline => {
@@ -766,15 +803,10 @@ impl App {
     fn on_copy(
         &mut self,
         job: Job,
-        mut game: Box<dyn Playable>,
+        game: Box<dyn Playable>,
         f: impl FnOnce(&mut dyn Playable) -> Result<(), String> + Send + 'static,
     ) {
-        self.run_job(job, move |cancel| {
-            game.set_cancel(Some(cancel));
-            let r = f(game.as_mut());
-            game.set_cancel(None);
-            r.map(|()| game)
-        });
+        self.run_job(job, copied(game, f));
     }
 
     /// `q`, Ctrl-C and Esc while work is pending (finished or not): quit, or cancel the
@@ -935,6 +967,13 @@ impl App {
     }
 
     fn unmapped(&mut self, key: KeyEvent) {
+        // Any key cancels a risky move: only `y` plays it.
+        let risky = matches!(self.question, Some(Question::KingRisk { .. }));
+        if risky && input::press(key) != input::Press::Ignored {
+            if let Some(q) = self.question.take() {
+                return self.answer_king_risk(q, Action::No);
+            }
+        }
         // Quantum Chess names a stray key on the board only; the others anywhere.
         let listed = self.game.quantum().is_none();
         match (self.input_mode(), key.code) {
@@ -951,10 +990,21 @@ impl App {
     }
 
     pub(super) fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        self.set_message(Message {
-            text: text.into(),
-            tone,
-        });
+        let mut text = text.into();
+        // A warning about the player's king stays on the message line until the next
+        // move, whatever else it says meanwhile (in a game: lessons and puzzles say
+        // their own words).
+        let game = self.replay.is_none()
+            && self.lesson.is_none()
+            && self.puzzle.is_none()
+            && self.ending.is_none()
+            && self.status() == Status::Ongoing;
+        if let Some(w) = self.warning.as_ref().filter(|_| game) {
+            if !text.contains(w.as_str()) {
+                text = format!("{text}. {w}");
+            }
+        }
+        self.set_message(Message { text, tone });
     }
 
     /// Applies one action.
@@ -982,7 +1032,10 @@ impl App {
         }
         if let Some(q) = self.question.take() {
             return match q {
-                Question::Resign { .. } | Question::Draw { .. } => self.answer_decision(q, action),
+                Question::Resign { .. } | Question::OfferDraw { .. } | Question::Draw { .. } => {
+                    self.answer_decision(q, action)
+                }
+                Question::KingRisk { .. } => self.answer_king_risk(q, action),
                 q => self.answer(q, action),
             };
         }
@@ -1191,7 +1244,7 @@ impl App {
             opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
         });
         let mut said = steps::ply_said(ply, n, last.as_ref(), book);
-        if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.marked()) {
+        if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.said()) {
             said = format!("{} · {said}", v.words());
         }
         if let Some(e) = self.ending.as_ref().filter(|_| ply == n) {
@@ -1281,10 +1334,10 @@ impl App {
             }
         } else if self.game_over_popup {
             self.game_over_popup = false;
-            let words = if self.place.is_some() {
-                "the game is over: q leaves the room"
-            } else {
-                "the game is over: R review it, n new game, u take back, q quit"
+            let words = match (self.place.is_some(), self.take_back_rule().is_ok()) {
+                (true, _) => "the game is over: q leaves the room",
+                (false, true) => "the game is over: R review it, n new game, u take back, q quit",
+                (false, false) => "the game is over: R review it, n new game, q quit",
             };
             self.say(Tone::Plain, words);
         }
@@ -1320,6 +1373,9 @@ impl App {
             return self.say(Tone::Plain, "no move typed");
         }
         self.last_typed = input.clone();
+        if let Some(said) = self.over_words() {
+            return self.say(Tone::Error, said);
+        }
         match self.game.quantum() {
             Some(_) => self.submit_quantum(&input),
             None => self.submit_listed(&input),
@@ -1339,9 +1395,9 @@ impl App {
             self.mode = Mode::Idle;
             return self.say(Tone::Error, why);
         }
-        if let Some(e) = &self.ending {
+        // A finished game never changes: no move is entered, so no clock runs again.
+        if let Some(said) = self.over_words() {
             self.mode = Mode::Idle;
-            let said = format!("the game is over: {}", e.reason);
             return self.say(Tone::Error, said);
         }
         self.clock_entered();
@@ -1350,6 +1406,9 @@ impl App {
             input: owned.clone(),
             by,
         };
+        // A move that would put the player's safe king in danger is looked at first, on
+        // the same worker thread, and held back to be asked about.
+        let check = self.king_check(input, by);
         if let Some(place) = &self.place {
             // A shared game: the room plays the move and hands back its game.
             let (table, side, ply) = (
@@ -1357,20 +1416,28 @@ impl App {
                 self.game.to_move(),
                 self.game.ply(),
             );
-            return self.run_job(job, move |cancel| table.play(side, ply, &owned, cancel));
+            return self.run_checked(job, check, move |cancel| {
+                table.play(side, ply, &owned, cancel)
+            });
         }
         // The move is played on a copy: the screen keeps drawing this game, and a
         // cancelled move leaves it as it was.
-        self.on_copy(job, self.game.clone_box(), move |g| {
+        let work = copied(self.game.clone_box(), move |g| {
             g.play(&owned).map(|_| ()).map_err(|e| e.to_string())
         });
+        self.run_checked(job, check, work);
     }
 
     /// Takes in what `job` led to (the game and its view) and tells the player, or says
     /// why it could not be done (the game is then unchanged).
-    fn finish(&mut self, job: Job, result: Result<(Box<dyn Playable>, View), String>) {
+    fn finish(&mut self, job: Job, result: Result<Led, String>) {
         let (game, view) = match result {
-            Ok(done) => done,
+            Ok(Led::Game(game, view)) => (game, view),
+            Ok(Led::Risky(threat)) => {
+                // The player decides on the clock, as before the move was entered.
+                self.clock_refused();
+                return self.ask_king_risk(job, &threat);
+            }
             Err(e) => {
                 if matches!(job, Job::Move { .. }) {
                     self.clock_refused();
@@ -1390,7 +1457,8 @@ impl App {
             Job::Move { by, .. } => {
                 self.clock_moved();
                 self.after_change_with(view);
-                self.tell_last_move(by == MoveBy::Computer { book: true });
+                let own = !matches!(by, MoveBy::Computer { .. });
+                self.tell_last_move(by == MoveBy::Computer { book: true }, own);
                 self.autosave();
                 if self.computer.sides().both() {
                     self.computer.delay_next();
@@ -1415,9 +1483,12 @@ impl App {
     }
 
     /// Tells what the last move did (and that it came from the computer's opening
-    /// `book`), warns when it left the mover's own king likely to be captured, and tells
-    /// the result when it ended the game.
-    fn tell_last_move(&mut self, book: bool) {
+    /// `book`), warns when it left a king of this screen's player likely to be captured,
+    /// and tells the result when it ended the game. A move not made here (`own` false:
+    /// the computer's, or one from another screen of the table) that answers the move
+    /// made here is told after that move, so both stay readable: "white played ...
+    /// Reply: black played ...".
+    fn tell_last_move(&mut self, book: bool, own: bool) {
         let Some(last) = self.game.history().pop() else {
             return;
         };
@@ -1426,12 +1497,24 @@ impl App {
         } else {
             steps::ply_words(&last)
         };
-        if let Some(t) = self.view.threat(last.color).filter(|t| t.p >= 0.5) {
-            said = format!(
-                "{said}. Careful: your king can be captured ({}% by {})",
-                crate::format::percent(t.p),
-                t.by
-            );
+        self.warning = self.king_warning(last.color);
+        let ply = self.game.ply();
+        let mine = self
+            .own_told
+            .take()
+            .filter(|(at, _)| !own && at + 1 == ply)
+            .map(|(_, mine)| mine);
+        if let Some(w) = &self.warning {
+            // Said once: the move made here may have said it already.
+            if !mine.as_ref().is_some_and(|m| m.ends_with(w.as_str())) {
+                said = format!("{said}. {w}");
+            }
+        }
+        if let Some(mine) = mine {
+            said = format!("{mine}. Reply: {said}");
+        }
+        if own {
+            self.own_told = Some((ply, said.clone()));
         }
         let said = match self.status() {
             Status::Ongoing => said,
@@ -1440,6 +1523,30 @@ impl App {
         self.say(Tone::Info, said);
         self.judge_lesson_move();
         self.judge_puzzle_move();
+    }
+
+    /// The warning about a king of this screen's player after a move by `mover`: the
+    /// mover's own king when the mover plays here and it can be captured with a chance
+    /// of [`super::king_risk::ASK_AT`] or more, else the same of the side to move (a
+    /// watcher, and the computer against itself, get none).
+    fn king_warning(&self, mover: crate::chess::Color) -> Option<String> {
+        let here = |side| match &self.place {
+            Some(p) => p.seat == Seat::Plays(side),
+            None => !self.computer.plays(side),
+        };
+        let t = [mover, mover.opposite()]
+            .into_iter()
+            .filter(|&side| here(side))
+            .find_map(|side| {
+                self.view
+                    .threat(side)
+                    .filter(|t| t.p >= super::king_risk::ASK_AT)
+            })?;
+        Some(format!(
+            "Careful: your king can be captured ({}% by {})",
+            crate::format::percent(t.p),
+            t.by
+        ))
     }
 
     /// Refreshes everything derived from the game after it changed.
@@ -1458,6 +1565,8 @@ impl App {
         self.selected_move = None;
         self.circuit_scroll = (0, 0);
         self.view = view;
+        // A new move tells its own warning.
+        self.warning = None;
         // A lesson or a puzzle says how it ended in its own pane.
         self.game_over_popup =
             self.status() != Status::Ongoing && self.lesson.is_none() && self.puzzle.is_none();
@@ -1469,14 +1578,8 @@ impl App {
     /// Takes back the last move (against the computer the last full move, see
     /// [`opponent::Sides::take_back`]), here or on a worker thread.
     fn undo(&mut self) {
-        if self.place.is_some() {
-            return self.say(Tone::Error, table::NO_UNDO);
-        }
-        if self.clocks.record().is_some() || self.ending.is_some() {
-            return self.say(
-                Tone::Error,
-                "no take-backs in a game on a clock or one that has ended",
-            );
+        if let Err(why) = self.take_back_rule() {
+            return self.say(Tone::Error, why);
         }
         let history = self.game.history();
         let movers: Vec<_> = history.iter().map(|m| m.color).collect();
@@ -1639,6 +1742,19 @@ impl Asking for App {
     }
     fn leave(&mut self) {
         self.quit = true;
+    }
+}
+
+/// The work that changes the copy `game` with `f`, watching the flag Esc sets.
+fn copied(
+    mut game: Box<dyn Playable>,
+    f: impl FnOnce(&mut dyn Playable) -> Result<(), String> + Send + 'static,
+) -> impl FnOnce(CancelFlag) -> Result<Box<dyn Playable>, String> + Send + 'static {
+    move |cancel| {
+        game.set_cancel(Some(cancel));
+        let r = f(game.as_mut());
+        game.set_cancel(None);
+        r.map(|()| game)
     }
 }
 

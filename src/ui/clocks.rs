@@ -213,7 +213,7 @@ impl App {
             return false;
         };
         let here = self.place().is_none();
-        if here && self.clocks.entered.is_none() && self.ending.is_none() {
+        if here && self.clocks.entered.is_none() && self.final_status() == Status::Ongoing {
             if let Some(side) = c.flag(Instant::now()) {
                 self.end(Ending::on_time(side));
                 return true;
@@ -228,8 +228,12 @@ impl App {
     }
 
     /// Ends the game outside its rules: the clocks stop, the computer stops thinking,
-    /// the result shows and is saved.
+    /// the result shows and is saved. A game that is over already (by its rules or
+    /// outside them) keeps its result: a finished game never changes.
     pub(super) fn end(&mut self, ending: Ending) {
+        if self.final_status() != Status::Ongoing {
+            return;
+        }
         if let Some(c) = &mut self.clocks.clock {
             c.pause(Instant::now());
         }
@@ -243,6 +247,32 @@ impl App {
             format!("Game over: {}, {reason}", self.result_words()),
         );
         self.autosave();
+    }
+
+    /// Why the game takes no move, when it is over: "the game is over: white lost on
+    /// time", "the game is over: Black wins".
+    pub(super) fn over_words(&self) -> Option<String> {
+        if let Some(e) = &self.ending {
+            return Some(format!("the game is over: {}", e.reason));
+        }
+        let status = self.final_status();
+        (status != Status::Ongoing).then(|| format!("the game is over: {}", self.result_words()))
+    }
+
+    /// Whether `u` may take a move back here; why not, in the player's words. Never at
+    /// a table (the other player moved on that position), in a game on a clock (time
+    /// was spent on the moves), or in one that ended outside its moves (a flag, a
+    /// resignation, an agreement: taking a move back would change a finished result).
+    /// A game ended by its moves alone, off the clock, may be taken back: that is how a
+    /// player tries the other line after a lost king.
+    pub(super) fn take_back_rule(&self) -> Result<(), &'static str> {
+        if self.place().is_some() {
+            return Err(crate::game::table::NO_UNDO);
+        }
+        if self.clocks.record.is_some() || self.ending.is_some() {
+            return Err("no take-backs in a game on a clock or one that has ended");
+        }
+        Ok(())
     }
 
     /// The side the player at this keyboard plays for a resignation or a draw offer:
@@ -289,15 +319,15 @@ impl App {
         }
     }
 
-    /// `D`: offer a draw. At one keyboard the other player answers; the computer
-    /// answers at once by its evaluation ([`crate::engine::draws`]); at a table the
-    /// table asks the other seat.
+    /// `D`: offer a draw (asks first). At one keyboard the other player answers; the
+    /// computer answers at once by its evaluation ([`crate::engine::draws`]); at a
+    /// table the table asks the other seat.
     pub(super) fn draw_key(&mut self) {
         if let Some(why) = self.decision_error() {
             return self.say(Tone::Error, why);
         }
         match self.player_side() {
-            Ok(side) => self.take_decision(side, Decision::OfferDraw),
+            Ok(side) => self.ask(Question::OfferDraw { side }),
             Err(why) => self.say(Tone::Error, why),
         }
     }
@@ -309,6 +339,10 @@ impl App {
             (Question::Resign { side }, Action::Yes) => (side, Decision::Resign),
             (Question::Resign { .. }, Action::No | Action::Cancel) => {
                 return self.say(Tone::Plain, "not resigned: play on")
+            }
+            (Question::OfferDraw { side }, Action::Yes) => (side, Decision::OfferDraw),
+            (Question::OfferDraw { .. }, Action::No | Action::Cancel) => {
+                return self.say(Tone::Plain, "no draw offered: play on")
             }
             (Question::Draw { by }, Action::Yes) => (by.opposite(), Decision::AcceptDraw),
             (Question::Draw { by }, Action::No | Action::Cancel) => {

@@ -2,6 +2,7 @@
 //! status line), roomier from 120x38, and a compact one down to 60x20 that shows the
 //! board, the history beside it and one more pane below it, picked with Tab.
 
+use super::status::MESSAGE_ROWS;
 use ratatui::layout::Rect;
 
 /// The smallest terminal for the full arrangement (every pane at once).
@@ -60,7 +61,7 @@ pub struct Panes {
     pub circuit: Rect,
     /// One line: side to move, ply, counters.
     pub status: Rect,
-    /// One or two lines: messages and the move prompt.
+    /// One to three lines: messages and the move prompt.
     pub message: Rect,
     /// Board square size.
     pub cell: (u16, u16),
@@ -100,8 +101,8 @@ pub fn too_small(area: Rect, min: (u16, u16)) -> bool {
     area.width < min.0 || area.height < min.1
 }
 
-/// The panes for a terminal of `area` with a message area of `message_rows` lines (1 or
-/// 2), showing `drawer` below the board in the compact arrangement; `None` below
+/// The panes for a terminal of `area` with a message area of `message_rows` lines (1 to
+/// [`MESSAGE_ROWS`]), showing `drawer` below the board in the compact arrangement; `None` below
 /// [`COMPACT_SIZE`].
 pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
     if too_small(area, COMPACT_SIZE) {
@@ -113,7 +114,7 @@ pub fn panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Panes> {
     let board_w = 8 * cell.0 + 4;
     let board_h = 8 * cell.1 + 3;
     let (x, y) = (area.x, area.y);
-    let message_rows = message_rows.clamp(1, 2);
+    let message_rows = message_rows.clamp(1, MESSAGE_ROWS as u16);
     let body_h = area.height - 1 - message_rows;
     let status = Rect::new(x, y + body_h, area.width, 1);
     let message = Rect::new(x, y + body_h + 1, area.width, message_rows);
@@ -163,9 +164,19 @@ pub const REVIEW_ROWS: u16 = 6;
 
 /// `p` with room for a replay's review: in the full arrangement, taken half from the
 /// bottom of the probabilities and half from the top of the history; in the large one,
-/// beside the circuit, under the history. The compact arrangement has no room for it.
+/// beside the circuit, under the history; in the compact one, the right half of the
+/// drawer below the board.
 pub fn with_review(mut p: Panes) -> Panes {
-    if p.drawer.is_some() {
+    if let Some(drawer) = p.drawer {
+        let w = drawer.width / 2;
+        let left = Rect::new(drawer.x, drawer.y, drawer.width - w, drawer.height);
+        for pane in [&mut p.probs, &mut p.circuit] {
+            if *pane == drawer {
+                *pane = left;
+            }
+        }
+        p.drawer = Some(left);
+        p.review = Rect::new(left.right(), drawer.y, w, drawer.height);
         return p;
     }
     if p.cell == CELL_LARGE {
@@ -195,7 +206,7 @@ pub fn lesson_panes(area: Rect, drawer: Drawer, message_rows: u16) -> Option<Pan
     if too_small(area, COMPACT_SIZE) {
         return None;
     }
-    let message_rows = message_rows.clamp(1, 2);
+    let message_rows = message_rows.clamp(1, MESSAGE_ROWS as u16);
     let body_h = area.height - 1 - message_rows;
     let large_h = 8 * CELL_LARGE.1 + 3;
     let large = area.width >= LARGE_SIZE.0 && body_h >= LESSON_ROWS + large_h;
@@ -278,7 +289,7 @@ mod tests {
             (120, 40),
             (200, 60),
         ] {
-            for rows in [1, 2] {
+            for rows in [1, 2, 3] {
                 let a = Rect::new(0, 0, w, h);
                 let p = with_review(panes(a, Drawer::Probabilities, rows).unwrap());
                 check(&p, a, &format!("{w}x{h} with a review"));
@@ -287,12 +298,15 @@ mod tests {
                 assert!(p.probs.height >= 4 && p.circuit.width >= 40, "{w}x{h}");
             }
         }
+        // The compact arrangement: beside the drawer's pane, either of them.
         let a = Rect::new(0, 0, 60, 20);
-        let p = with_review(panes(a, Drawer::Probabilities, 1).unwrap());
-        assert!(
-            !Panes::shown(p.review),
-            "no room in the compact arrangement"
-        );
+        for drawer in [Drawer::Probabilities, Drawer::Circuit] {
+            let p = with_review(panes(a, drawer, 1).unwrap());
+            check(&p, a, "60x20 with a review");
+            let beside = p.drawer.expect("the drawer");
+            assert!(Panes::shown(beside) && p.review.width >= 30, "{p:?}");
+            assert_eq!((p.review.y, p.review.x), (beside.y, beside.right()));
+        }
     }
 
     #[test]
@@ -306,7 +320,7 @@ mod tests {
             (200, 60),
             (80, 60),
         ] {
-            for rows in [1, 2] {
+            for rows in [1, 2, 3] {
                 let a = Rect::new(0, 0, w, h);
                 let p = panes(a, Drawer::Probabilities, rows).expect("big enough");
                 check(&p, a, &format!("{w}x{h}, {rows} message rows"));

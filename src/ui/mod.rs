@@ -11,6 +11,7 @@ pub mod drawn;
 pub mod history;
 pub mod input;
 pub mod inspector;
+pub mod king_risk;
 pub mod layout;
 pub mod lesson;
 pub mod line_edit;

@@ -69,6 +69,10 @@ pub struct PlayOptions {
     /// Which game of a saved game file to open (from 1; `--game`); the first when
     /// `None`.
     pub game: Option<usize>,
+    /// Ask before a move that leaves the player's safe king capturable (off by default
+    /// here, so programs and tests get the moves they give; `config.toml` turns it on
+    /// for players).
+    pub ask_king_danger: bool,
 }
 
 impl Default for PlayOptions {
@@ -95,6 +99,7 @@ impl Default for PlayOptions {
             engine_movetime: crate::uqci::client::DEFAULT_MOVETIME,
             clock: None,
             game: None,
+            ask_king_danger: false,
         }
     }
 }
@@ -247,7 +252,9 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         let said = opened(verb, path, game.ply(), game.to_move(), &skipped);
         with_unclaimed(said, unclaimed.as_deref())
     });
-    let app = App::new(game, paint, opts.ascii).with_recorder(recorder);
+    let app = App::new(game, paint, opts.ascii)
+        .with_recorder(recorder)
+        .with_king_question(opts.ask_king_danger);
     // A saved game's clock and how it ended outside the rules come with it.
     let (clock, ending) = match &file {
         Some((path, saved)) => {

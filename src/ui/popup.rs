@@ -404,10 +404,10 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
 
 /// The keys the game-over popup names, a line each: the review first (not at a
 /// table); at a table (`shared`), the game can be neither taken back nor restarted,
-/// and `q` leaves the room; a game ended on the clock, by resignation or by agreement
-/// (`decided`) is not taken back.
-pub(super) fn game_over_keys(shared: bool, decided: bool) -> &'static str {
-    match (shared, decided) {
+/// and `q` leaves the room; `u` only where a take-back is allowed (not `final_`: a game
+/// on a clock, or ended by a flag, a resignation or an agreement).
+pub(super) fn game_over_keys(shared: bool, final_: bool) -> &'static str {
+    match (shared, final_) {
         (true, _) => "Esc look at the board   q leave the room",
         (false, true) => {
             "R review the game: the engine's verdict on every move\nn new game   Esc look at the board   q quit"

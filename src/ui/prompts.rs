@@ -51,10 +51,23 @@ pub enum Question {
         /// The side that would resign.
         side: Color,
     },
+    /// Offer a draw for `side`?
+    OfferDraw {
+        /// The side that would offer it.
+        side: Color,
+    },
     /// `by` offers a draw: does the other side accept?
     Draw {
         /// The side that offers it.
         by: Color,
+    },
+    /// The player's move would leave their safe king capturable: play it anyway?
+    KingRisk {
+        /// The move as given.
+        input: String,
+        /// How likely the king is taken on the reply, and by which capture ("100% by
+        /// e4xd3").
+        risk: String,
     },
 }
 
@@ -90,10 +103,16 @@ impl Question {
                 format!("create {}? y/n", tilde(dir, home_dir().as_deref()))
             }
             Question::Resign { side } => format!("{} resigns? y resigns, n plays on", side.name()),
+            Question::OfferDraw { side } => {
+                format!("{} offers a draw? y offers, n plays on", side.name())
+            }
             Question::Draw { by } => format!(
                 "{} offers a draw: {}, y accepts, n declines",
                 by.name(),
                 by.opposite().name()
+            ),
+            Question::KingRisk { input, risk } => format!(
+                "after {input} your king can be taken ({risk}): y plays it, any other key cancels"
             ),
         }
     }
@@ -143,6 +162,15 @@ impl Question {
                 )],
                 keys: "y resign   n play on",
             },
+            Question::OfferDraw { side } => Asked {
+                title: " Offer a draw? ",
+                lines: vec![format!(
+                    "{} offers {} a draw: the game ends drawn if it is accepted.",
+                    side.name(),
+                    side.opposite().name()
+                )],
+                keys: "y offer   n play on",
+            },
             Question::Draw { by } => Asked {
                 title: " Draw offered ",
                 lines: vec![
@@ -150,6 +178,15 @@ impl Question {
                     format!("{}: accept?", by.opposite().name()),
                 ],
                 keys: "y accept   n decline",
+            },
+            Question::KingRisk { input, risk } => Asked {
+                title: " Your king? ",
+                lines: vec![
+                    format!("After {input} your king can be taken"),
+                    format!("on the reply: {risk}."),
+                    "Play it anyway?".into(),
+                ],
+                keys: "y play it   any other key cancels",
             },
         }
     }

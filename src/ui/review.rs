@@ -311,6 +311,23 @@ impl App {
         }
     }
 
+    /// The engine's line of the probabilities pane: in a replay, the review's verdict on
+    /// the shown position (none where it is not judged: never the verdict on another
+    /// ply, such as the computer's last score at the game's end); else the engine's
+    /// last score.
+    pub fn engine_words(&self) -> Option<String> {
+        let Some(r) = &self.replay else {
+            return self.computer.score().map(super::opponent::score_words);
+        };
+        let j = self.reviewing.review.as_ref()?.at(r.ply)?;
+        Some(format!(
+            "{} ({} for white; review, ply {})",
+            expected::verdict(j.expected),
+            expected::words(j.expected),
+            r.ply
+        ))
+    }
+
     /// What the review pane shows (replays only).
     pub fn review_model(&self) -> Option<ReviewModel> {
         let r = self.replay.as_ref()?;
@@ -338,7 +355,7 @@ impl App {
                  winning, the mistakes and the luck.",
                 self.review_level()
             ),
-            (Some(_), Some(v)) if v.marked() => v.short(),
+            (Some(_), Some(v)) if v.said() => v.short(),
             (Some(review), _) => match review.at(r.ply) {
                 Some(j) => format!(
                     "{} ({})",

@@ -1,7 +1,9 @@
 //! The review pane of the replay screen: White's expected result over the game as a
-//! bar graph (a full bar: White wins; half: even), the shown ply's bar marked, marked
-//! moves coloured, and one line under it: the shown move's verdict, the review's
-//! progress, or how to start one.
+//! bar graph (a full bar: White wins; half: even) with its scale on the left (1, ½, 0)
+//! and a legend in the bottom border, the shown ply's bar marked, marked moves coloured
+//! and written over their bar (`??`, `?`, `?!` as in the history, `*` a turn of luck),
+//! and one line under it: the shown move's verdict, the review's progress, or how to
+//! start one.
 
 use super::color::Paint;
 use ratatui::layout::Rect;
@@ -51,6 +53,51 @@ pub struct GraphSpot {
     pub columns: u16,
 }
 
+impl Marker {
+    /// The glyphs written over a marked bar, one a column from the ply's first (as many
+    /// as its columns hold): the history's `??`, `?`, `?!`, and `*` for a turn of luck.
+    fn glyphs(self) -> &'static str {
+        match self {
+            Marker::Blunder => "??",
+            Marker::Mistake => "?",
+            Marker::Inaccuracy => "?!",
+            Marker::Luck => "*",
+        }
+    }
+}
+
+/// The legend in the pane's bottom border, the longest that fits `width` cells.
+fn legend(width: usize, ascii: bool) -> Option<String> {
+    let half = if ascii { ".5" } else { "½" };
+    [
+        format!(" 1 White wins, {half} even, 0 Black wins · ? marked, * luck "),
+        format!(" 1 White wins {half} even 0 Black wins "),
+        format!(" 1 White {half} even 0 Black "),
+    ]
+    .into_iter()
+    .find(|l| l.chars().count() <= width)
+}
+
+/// The scale's label on row `r` (from the bottom) of a graph of `rows` rows: 1 at the
+/// top, ½ on the even line's row, 0 at the bottom.
+fn scale(r: usize, rows: usize, ascii: bool) -> &'static str {
+    match r {
+        _ if r + 1 == rows => " 1",
+        0 => " 0",
+        _ if r == rows / 2 => {
+            if ascii {
+                ".5"
+            } else {
+                " ½"
+            }
+        }
+        _ => "  ",
+    }
+}
+
+/// Columns the scale takes on the graph's left.
+const SCALE_COLUMNS: u16 = 2;
+
 impl GraphSpot {
     /// The ply of the column at screen column `x`.
     pub fn ply_at(&self, x: u16) -> Option<usize> {
@@ -86,9 +133,13 @@ fn plies_of(c: usize, points: usize, columns: usize) -> (usize, usize) {
 
 /// Draws the review pane; where the graph went, for the mouse.
 pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> GraphSpot {
-    let block = paint
+    let mut block = paint
         .block()
         .title(Span::styled(format!(" {} ", model.title), paint.title()));
+    let judged = model.curve.iter().any(Option::is_some);
+    if let Some(l) = legend(area.width.saturating_sub(2) as usize, paint.ascii).filter(|_| judged) {
+        block = block.title_bottom(Span::styled(l, paint.dim()));
+    }
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.height == 0 || inner.width == 0 {
@@ -102,7 +153,12 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
         f.render_widget(text, inner);
         return GraphSpot::default();
     }
-    let graph = Rect::new(inner.x, inner.y, inner.width, inner.height - 1);
+    let graph = Rect::new(
+        inner.x + SCALE_COLUMNS,
+        inner.y,
+        inner.width.saturating_sub(SCALE_COLUMNS),
+        inner.height - 1,
+    );
     let below = Rect::new(inner.x, inner.bottom() - 1, inner.width, 1);
     match model.progress {
         Some((done, total)) => {
@@ -135,6 +191,10 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
     };
     let buf = f.buffer_mut();
     let rows = graph.height as usize;
+    for r in 0..rows {
+        let y = graph.bottom() - 1 - r as u16;
+        buf.set_string(inner.x, y, scale(r, rows, paint.ascii), paint.dim());
+    }
     for c in 0..columns {
         let (first, last) = plies_of(c, points, columns);
         let value = model.curve[last];
@@ -142,6 +202,13 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
             .filter_map(|p| model.markers.get(p).copied().flatten())
             .max();
         let shown = (first..=last).contains(&model.shown);
+        // Which of the marker's glyphs this column writes: its place among its ply's
+        // columns (0 where a column holds several plies).
+        let nth = (0..c)
+            .rev()
+            .take_while(|&d| plies_of(d, points, columns).1 >= first)
+            .count();
+        let glyph = marker.and_then(|m| m.glyphs().chars().nth(nth));
         let style = match marker {
             Some(Marker::Blunder | Marker::Mistake) => paint.fg(paint.theme.error),
             Some(Marker::Inaccuracy) => paint.fg(paint.theme.title),
@@ -153,7 +220,12 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &ReviewModel) -> 
         });
         for r in 0..rows {
             let fill = eighths.saturating_sub(r * 8).min(8);
-            let (ch, st) = if fill == 0 && r == rows / 2 && value.is_some() {
+            // A marked bar carries its glyph on the row above its top (the top row
+            // when it is full).
+            let top = (eighths.div_ceil(8)).min(rows - 1);
+            let (ch, st) = if let Some(g) = glyph.filter(|_| r == top && value.is_some()) {
+                (g, style.add_modifier(Modifier::BOLD))
+            } else if fill == 0 && r == rows / 2 && value.is_some() {
                 // The even line, where no bar reaches it.
                 (if paint.ascii { '-' } else { '·' }, paint.dim())
             } else if value.is_none() && r == 0 {

@@ -67,7 +67,7 @@ pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
                     cursor: app.cursor,
                     piece: game.state().piece(app.cursor),
                     view: &app.view,
-                    score: app.computer.score().map(super::opponent::score_words),
+                    score: app.engine_words(),
                 };
                 probs::render(f, p.probs, &model);
             }
@@ -134,10 +134,10 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
     let g = app.game();
     if Panes::shown(p.probs) {
         let mut details = g.details(app.cursor());
-        if let Some(score) = app.computer().score() {
+        if let Some(score) = app.engine_words() {
             // After the first line (the count), where a long list below cannot push it
             // out of the pane.
-            let score = format!("engine: {}", super::opponent::score_words(score));
+            let score = format!("engine: {score}");
             details.insert(details.len().min(1), score);
         }
         variant_panes::details(f, p.probs, &app.paint, &details);
@@ -312,8 +312,7 @@ pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
             Some(e) => e.reason.clone(),
             None => app.game().end_reason().unwrap_or_default(),
         };
-        let decided = app.ending().is_some() || app.clocks.record().is_some();
-        let keys = popup::game_over_keys(app.place().is_some(), decided);
+        let keys = popup::game_over_keys(app.place().is_some(), app.take_back_rule().is_err());
         popup::game_over_box(f, area, &app.paint, &app.result_words(), &reason, keys);
     }
     if let Some(q) = app.question() {

@@ -1,6 +1,6 @@
 //! The status line (side to move, ply, 50-move counter, branches, backend) and the
 //! message area (news, rejected input with the reason, the move being typed, or the
-//! busy line of a long move): one or two lines, so nothing a player needs is cut at
+//! busy line of a long move): one to three lines, so nothing a player needs is cut at
 //! 80 columns.
 
 use super::color::Paint;
@@ -18,8 +18,10 @@ use ratatui::Frame;
 use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
-/// The most lines the message area takes.
-pub const MESSAGE_ROWS: usize = 2;
+/// The most lines the message area takes: three, so that the player's own move and the
+/// computer's reply, told together, are both read at 80 columns (a board pane below the
+/// board gives up a row for the third only while a message needs it).
+pub const MESSAGE_ROWS: usize = 3;
 
 /// The message area's lines at `width`: the busy line while a long move runs, else the
 /// typed line (`prompt`: what it is for and the text) followed by the message, or the

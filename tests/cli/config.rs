@@ -97,7 +97,7 @@ fn play_refuses_a_bad_config_naming_file_line_and_key() {
         format!(
             "qchess: {}, line 3, key `colour`: unknown key `colour`, expected one of \
              `backend`, `theme`, `pieces`, `notation`, `color`, `autosave`, `dense_limit_log2`, \
-             `sparse_limit`, `mouse`, `engine_level`, `engine_cmd`",
+             `sparse_limit`, `mouse`, `engine_level`, `engine_cmd`, `ask_king_danger`",
             file.display()
         )
     );

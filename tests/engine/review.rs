@@ -4,7 +4,8 @@
 use qchess::chess::{Color, GameOptions};
 use qchess::engine::{level, search};
 use qchess::game::{new_game, replay, Playable, RuleSet, Setup};
-use qchess::review::{expected, moves_of, review, verdicts, Judge, Mark, Review};
+use qchess::review::verdict::{Forced, INACCURACY, LUCK};
+use qchess::review::{expected, moves_of, review, verdicts, Judge, Mark, Review, Summary};
 use std::sync::atomic::AtomicBool;
 
 fn game(fen: Option<&str>, moves: &[&str]) -> Box<dyn Playable> {
@@ -37,12 +38,14 @@ fn a_king_walked_into_a_rook_is_a_blunder_and_the_capture_is_the_best_reply() {
     let reply = r.at(1).and_then(|j| j.best.clone());
     assert_eq!(reply.as_deref(), Some("h2xe2"));
     // The verdict names it: the answer the judge expected to the move played.
-    assert_eq!(blunder.reply.as_deref(), Some("h2xe2"));
+    assert_eq!(blunder.best_reply.as_deref(), Some("h2xe2"));
+    let words = blunder.words();
     assert!(
-        blunder.words().contains("met by h2xe2; best "),
-        "{}",
-        blunder.words()
+        words.starts_with("blunder: allowed the king to be captured"),
+        "{words}"
     );
+    // The game ended before Black's answer: the judge's is the best reply.
+    assert!(words.contains("; best reply h2xe2; best "), "{words}");
 }
 
 #[test]
@@ -54,7 +57,7 @@ fn the_fools_mate_is_a_blunder_met_by_the_queen() {
     let v = verdicts(&r, &moves_of(g.as_ref()));
     let g4 = v[2].as_ref().expect("ply 3 is judged");
     assert_eq!(g4.mark, Some(Mark::Blunder), "{g4:?}");
-    assert_eq!(g4.reply.as_deref(), Some("d8h4"), "{g4:?}");
+    assert_eq!(g4.best_reply.as_deref(), Some("d8h4"), "{g4:?}");
 }
 
 #[test]
@@ -284,4 +287,86 @@ fn a_developing_move_is_not_marked_off_a_capture_at_the_horizon() {
     let d2 = v[10].as_ref().expect("ply 11 is judged");
     assert_eq!(d2.mark, None, "{d2:?}");
     assert!(d2.loss < 0.05, "{d2:?}");
+}
+
+/// White, a queen down, gives up the back rank (b1b7); after c8c1 the king can only
+/// split away from the rook's rank, and b7b8 leaves it to a certain capture.
+const BACK_RANK: &str = "2r3k1/5ppp/8/8/8/q7/5PPP/1R4K1 w - - 0 1";
+
+#[test]
+fn a_certain_king_capture_allowed_from_a_bad_position_is_a_blunder() {
+    let g = game(Some(BACK_RANK), &["b1b7", "c8c1", "b7b8"]);
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let b8 = v[2].as_ref().expect("ply 3 is judged");
+    // The game was bad, not lost by force: the loss alone is nothing to mark.
+    assert!(b8.before > 0.0 && b8.loss < 0.1, "{b8:?}");
+    assert_eq!(Mark::of(b8.loss), None);
+    assert_eq!(b8.forced, Some(Forced::AllowedKingCapture), "{b8:?}");
+    assert_eq!(b8.mark, Some(Mark::Blunder));
+    assert!(
+        b8.words()
+            .starts_with("blunder: allowed the king to be captured"),
+        "{}",
+        b8.words()
+    );
+}
+
+#[test]
+fn a_game_already_lost_by_force_is_said_not_marked() {
+    // Black's knight on f2 attacks the king in the corner, boxed in by its own pieces,
+    // and nothing of White's takes the knight: whatever White plays, the king is taken.
+    let g = game(Some("6k1/8/8/8/8/8/5nPP/6NK w - - 0 1"), &["h2h3"]);
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let h3 = v[0].as_ref().expect("ply 1 is judged");
+    assert_eq!(h3.before, 0.0, "{h3:?}");
+    assert_eq!(h3.forced, Some(Forced::AlreadyLost));
+    assert_eq!(h3.mark, None);
+    assert_eq!(h3.words(), "the game was already lost by force");
+}
+
+#[test]
+fn a_rook_hung_in_a_lost_game_is_a_mistake() {
+    // White, a queen down, puts its rook where Black's rook takes it for nothing. The
+    // expected result hardly moves (the curve is flat a queen down): the material marks.
+    let g = game(Some("2rq2k1/5ppp/8/8/8/6P1/5PKP/1R6 w - - 0 1"), &["b1c1"]);
+    let r = reviewed(g.as_ref(), Judge::Level(3));
+    let v = verdicts(&r, &moves_of(g.as_ref()));
+    let c1 = v[0].as_ref().expect("ply 1 is judged");
+    assert!(c1.loss < INACCURACY, "{c1:?}");
+    let pawns = c1.material.expect("material given away");
+    assert!((4.0..6.0).contains(&pawns), "{c1:?}");
+    assert_eq!(c1.mark, Some(Mark::Mistake));
+    assert!(
+        c1.words().starts_with("mistake: gave away 5."),
+        "{}",
+        c1.words()
+    );
+}
+
+/// White's bishop split on b5 and d3 takes Black's rook on e8 half the time; the
+/// other half it stands on d3, where Black's pawn takes it.
+const HALF_BISHOP: &str = "4r1k1/5ppp/8/8/4p3/8/5PPP/5BK1 w - - 0 1";
+
+#[test]
+fn a_lucky_50_percent_capture_of_a_rook_is_luck_with_its_chance() {
+    for (outcome, sign) in [("b5xe8.m1", 1.0), ("b5xe8.m0", -1.0)] {
+        let g = game(Some(HALF_BISHOP), &["f1^b5d3", "h7h6", outcome]);
+        let r = reviewed(g.as_ref(), Judge::Level(3));
+        let v = verdicts(&r, &moves_of(g.as_ref()));
+        let capture = v[2].as_ref().expect("ply 3 is judged");
+        let luck = capture.luck.expect("a turn of luck");
+        // Under the old threshold of 0.30, over the 0.15 a turn of luck counts from.
+        assert!((LUCK..0.3).contains(&(sign * luck)), "{outcome}: {luck}");
+        assert_eq!(capture.chance, Some(0.5));
+        assert_eq!(capture.mark, None);
+        assert!(
+            capture.words().contains("the 50% outcome"),
+            "{}",
+            capture.words()
+        );
+        let s = Summary::of(&v, Color::White);
+        assert_eq!(s.luck, if sign > 0.0 { [1, 0] } else { [0, 1] });
+    }
 }

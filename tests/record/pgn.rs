@@ -687,6 +687,8 @@ fn reviewed_game() -> SavedGame {
         played_line: played
             .map(|p| vec![p.to_string(), "e4xd5.m1".into()])
             .unwrap_or_default(),
+        best_cp: None,
+        played_cp: None,
     };
     let mut review = Review::new("qchess level 1".into(), true);
     review.merge(
@@ -713,7 +715,7 @@ fn a_reviews_marks_are_written_as_annotations_and_comments() {
     // Unmarked moves carry nothing.
     assert!(
         one_line(&text).contains(
-            "{review by qchess level 1} 1. e4 d5 $4 {blunder: gave away 0.40 of a point, met by e4xd5; best e7e5} *"
+            "{review by qchess level 1} 1. e4 d5 $4 {blunder: gave away 0.40 of a point; best reply e4xd5; best e7e5} *"
         ),
         "{text}"
     );

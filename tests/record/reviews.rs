@@ -39,7 +39,15 @@ fn the_review_is_kept_in_the_file_and_not_redone() {
         text.contains("[review]") && text.contains(&format!("version = {VERSION}")),
         "{text}"
     );
-    assert!(out.contains("met by h2xe2; best "), "{out}");
+    assert!(
+        out.contains("allowed the king to be captured") && out.contains("met by h2xe2"),
+        "{out}"
+    );
+    assert!(out.contains("(the best reply); best "), "{out}");
+    assert!(
+        out.contains("0.15 or more"),
+        "the luck threshold is said: {out}"
+    );
     // Opened again, the file is not written (nothing to judge) and the verdict is the same.
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
     let (code, again, _) = review(&path, &["--level", "2"]);
@@ -75,14 +83,20 @@ fn the_json_has_a_verdict_per_ply() {
         "expected",
         "best",
         "best_line",
-        "reply",
+        "answer",
+        "best_reply",
         "loss",
+        "material",
+        "forced",
         "mark",
         "luck",
+        "chance",
     ] {
         assert!(moves[0].get(key).is_some(), "{key} in {}", moves[0]);
     }
     assert_eq!(moves[0]["mark"], "blunder");
+    assert_eq!(moves[0]["forced"], "allowed_king_capture");
+    assert_eq!(moves[0]["best_reply"], "h2xe2");
     assert_eq!(moves[0]["expected"], 0.0);
     assert!(moves[1]["move"].as_str().unwrap().starts_with("h2xe2"));
     assert_eq!(v["white"]["blunders"], 1);
@@ -109,15 +123,13 @@ fn older_files_load_and_a_later_section_is_skipped() {
     let _: SavedGame = record::load(&path).unwrap();
 }
 
-#[test]
-fn a_review_of_version_1_still_shows_and_is_judged_again() {
-    // As the builds before the reply was kept wrote it: no `played_line`.
-    let path = scratch(
-        "v1.toml",
-        &format!(
-            "{GAME}
+/// [`GAME`] with a review of `version` as level 1 judged it, `first` more lines for its
+/// first position.
+fn old_review(version: u32, first: &str) -> String {
+    format!(
+        "{GAME}
 [review]
-version = 1
+version = {version}
 by = \"qchess level 1\"
 
 [[review.positions]]
@@ -126,7 +138,7 @@ expected = 0.85
 best = \"a1a8\"
 move = \"e1e2\"
 played_expected = 0.0
-
+{first}
 [[review.positions]]
 ply = 1
 expected = 0.0
@@ -138,8 +150,13 @@ played_expected = 0.0
 ply = 2
 expected = 0.0
 "
-        ),
-    );
+    )
+}
+
+#[test]
+fn a_review_of_version_1_still_shows_and_is_judged_again() {
+    // As the builds before the reply was kept wrote it: no `played_line`.
+    let path = scratch("v1.toml", &old_review(1, ""));
     let saved = record::load(&path).expect("a version 1 review loads");
     let kept = saved.review.expect("and is kept");
     assert_eq!(kept.version, 1);
@@ -151,6 +168,25 @@ expected = 0.0
     assert!(out.contains("met by h2xe2"), "{out}");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(&format!("version = {VERSION}")), "{text}");
+}
+
+#[test]
+fn a_review_of_version_3_still_loads_and_shows() {
+    // As the builds before the centipawns were kept wrote it.
+    let path = scratch(
+        "v3.toml",
+        &old_review(
+            3,
+            "line = [\"a1a8\"]\nplayed_line = [\"e1e2\", \"h2xe2.m1\"]\n",
+        ),
+    );
+    let saved = record::load(&path).expect("a version 3 review loads");
+    let kept = saved.review.expect("and is kept");
+    assert_eq!(kept.version, 3);
+    assert_eq!(kept.positions[0].best_cp, None);
+    let (code, out, err) = review(&path, &["--level", "1", "--no-save"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("e1e2??: blunder: allowed the king"), "{out}");
 }
 
 #[test]

@@ -92,6 +92,8 @@ async fn resigning_and_a_declined_draw_go_through_the_room() {
         cy.wait_for("you are watching: only the players", T).await?;
         // Ann offers a draw; bo is asked, and declines; everyone is told.
         ann.send(b"D").await?;
+        ann.wait_for("Offer a draw?", T).await?;
+        ann.send(b"y").await?;
         bo.wait_for("Draw offered", T).await?;
         cy.wait_for("white offers a draw", T).await?;
         bo.send(b"n").await?;
@@ -132,6 +134,8 @@ async fn a_draw_offer_accepted_in_a_room() {
         bo.wait_for("you play black", T).await?;
         // Black may offer while white is to move.
         bo.send(b"D").await?;
+        bo.wait_for("Offer a draw?", T).await?;
+        bo.send(b"y").await?;
         ann.wait_for("Draw offered", T).await?;
         ann.send(b"y").await?;
         for t in [&mut ann, &mut bo] {

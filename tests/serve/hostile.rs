@@ -347,14 +347,17 @@ async fn authorized_keys_options_are_honoured_or_the_key_is_refused() {
         let dir = scratch("from");
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let key = |seed: u8| Arc::new(PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32])));
-        let (far, near, odd) = (key(3), key(4), key(5));
+        let (far, near, odd, twice) = (key(3), key(4), key(5), key(6));
         let line = |k: &PrivateKey| k.public_key().to_openssh().map_err(|e| e.to_string());
         let list = dir.join("authorized_keys");
+        // A typo on line 4 does not keep the server from starting; a key with two
+        // from= options is refused as OpenSSH refuses it (not read with the last one).
         let text = format!(
-            "from=\"10.9.9.9\" {} far\nfrom=\"127.0.0.2\" {} near\nrestrict {} odd\n",
+            "from=\"10.9.9.9\" {} far\nfrom=\"127.0.0.2\" {} near\nrestrict {} odd\nssh-ed25519 AAAAtypo\nfrom=\"10.9.9.9\",from=\"127.0.0.0/8\" {} twice\n",
             line(&far)?,
             line(&near)?,
-            line(&odd)?
+            line(&odd)?,
+            line(&twice)?
         );
         std::fs::write(&list, text).map_err(|e| e.to_string())?;
         let mut opts = ServeOptions::in_data_dir("127.0.0.1:0".parse().unwrap(), &dir);
@@ -363,8 +366,20 @@ async fn authorized_keys_options_are_honoured_or_the_key_is_refused() {
         let addr = srv.addr();
         let problems = srv.problems().join("\n");
         assert!(
-            problems.contains("key 3") && problems.contains("option restrict"),
+            problems.contains("authorized_keys:3: key") && problems.contains("option restrict"),
             "{problems}"
+        );
+        assert!(
+            problems.contains("authorized_keys:4: not a key, line skipped"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("authorized_keys:5: key") && problems.contains("from is given twice"),
+            "{problems}"
+        );
+        assert!(
+            connect(addr, "twice", Some(twice)).await.is_err(),
+            "a key with two from= options"
         );
         let from = |last: u8| IpAddr::from([127, 0, 0, last]);
         assert!(
@@ -433,6 +448,181 @@ async fn broken_rooms_stay_closed_and_are_never_written_over() {
         bo.wait_for("white played d2d4", T).await?;
         let kept = std::fs::read_to_string(rooms.join(aside)).map_err(|e| e.to_string())?;
         assert_eq!(kept, game);
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn room_names_ignore_case() {
+    bounded(40, async {
+        let dir = scratch("case");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let mut ann = Term::open(addr, "ann", Ask::Room("Aa"), (80, 24)).await?;
+        ann.wait_for("you play white", T).await?;
+        ann.send(b":e2e4\r").await?;
+        ann.wait_for("white played e2e4", T).await?;
+        // aA is the room Aa: bo takes its black seat, no second room is opened.
+        let mut bo = Term::open(addr, "bo", Ask::Room("aA"), (80, 24)).await?;
+        bo.wait_for("you play black", T).await?;
+        assert_eq!(srv.hub().summaries().len(), 1);
+        assert_eq!(
+            srv.hub().room("AA").map(|r| r.name().to_string()),
+            Some("Aa".into())
+        );
+        srv.shutdown("restarting").await;
+        // Files from before, whose names differ only in case: one room comes back,
+        // the other is put aside, never written over.
+        let rooms = dir.join("server/rooms");
+        for ext in ["toml", "seats.toml"] {
+            std::fs::copy(
+                rooms.join(format!("Aa.{ext}")),
+                rooms.join(format!("aA.{ext}")),
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        let srv = start(&dir, ServerLimits::default()).await;
+        let said = srv.problems().join("\n");
+        assert!(said.contains("differs only in case"), "{said}");
+        assert_eq!(srv.hub().summaries().len(), 1);
+        let aside = std::fs::read_dir(&rooms)
+            .map_err(|e| e.to_string())?
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().contains(".broken-"))
+            .count();
+        assert_eq!(aside, 2, "the game and its seats put aside");
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_used_with_a_key_is_that_keys_and_look_alikes_are_refused() {
+    bounded(60, async {
+        let dir = scratch("names");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let key = |seed: u8| Arc::new(PrivateKey::from(Ed25519Keypair::from_seed(&[seed; 32])));
+        let (vic, eve) = (key(7), key(8));
+        let h = connect(addr, "vic3", Some(Arc::clone(&vic))).await?;
+        let mut v = Term::on(h, Ask::Shell, (100, 30)).await?;
+        v.wait_for("you are vic3", T).await?;
+        drop(v);
+        // Without vic's key (a client whose key offer was accepted but which cannot
+        // sign falls back to keyboard-interactive), with another key, or as a look-alike:
+        // a guest, told why.
+        let mut k = Term::open(addr, "vic3", Ask::Room("v1"), (100, 30)).await?;
+        k.wait_for("the name vic3 belongs to another player's key", T)
+            .await?;
+        k.wait_for("you are guest-", T).await?;
+        assert!(srv.hub().room("v1").is_none(), "told in the lobby first");
+        let h = connect(addr, "VIC3", Some(eve)).await?;
+        let mut e = Term::on(h, Ask::Shell, (120, 30)).await?;
+        e.wait_for(
+            "the name VIC3 belongs to another player's key (it looks like vic3)",
+            T,
+        )
+        .await?;
+        // A name in use now, in another script or another case.
+        let mut ace = Term::open(addr, "ace", Ask::Shell, (100, 30)).await?;
+        ace.wait_for("you are ace", T).await?;
+        for look_alike in ["\u{430}\u{441}\u{435}", "Ace"] {
+            let mut t = Term::open(addr, look_alike, Ask::Shell, (120, 30)).await?;
+            t.wait_for("looks like ace, who is here now", T).await?;
+        }
+        // After a restart the name is still vic's, and vic gets it back.
+        srv.shutdown("restarting").await;
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let mut k = Term::open(addr, "vic3", Ask::Shell, (100, 30)).await?;
+        k.wait_for("belongs to another player's key", T).await?;
+        let h = connect(addr, "vic3", Some(vic)).await?;
+        let mut v = Term::on(h, Ask::Shell, (100, 30)).await?;
+        v.wait_for("you are vic3", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyless_seat_is_kept_for_its_name_from_its_own_addresses() {
+    bounded(60, async {
+        let dir = scratch("seat-from");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        let from = |a: u8, b: u8| IpAddr::from([127, 0, a, b]);
+        let h = connect_from(from(0, 2), addr, "ann", None).await?;
+        let mut ann = Term::on(h, Ask::Room("g1"), (100, 30)).await?;
+        ann.wait_for("you play white", T).await?;
+        let mut bo = Term::open(addr, "bo", Ask::Room("g1"), (100, 30)).await?;
+        bo.wait_for("you play black", T).await?;
+        drop(ann);
+        until(T, "ann is away", || {
+            srv.hub()
+                .room("g1")
+                .is_some_and(|r| r.summary().roster.white.is_some_and(|(_, here)| !here))
+        })
+        .await?;
+        // Someone typing her name from elsewhere only watches: white waits for her.
+        let h = connect_from(from(1, 5), addr, "ann", None).await?;
+        let mut other = Term::on(h, Ask::Room("g1"), (100, 30)).await?;
+        other.wait_for("you watch", T).await?;
+        other.send(b"X").await?;
+        other.wait_for("you are watching", T).await?;
+        // From her own block of addresses (another port, another address in the /24)
+        // she sits down again.
+        let h = connect_from(from(0, 9), addr, "ann", None).await?;
+        let mut back = Term::on(h, Ask::Room("g1"), (100, 30)).await?;
+        back.wait_for("you play white", T).await?;
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resize_storm_is_bounded_and_keeps_no_session_alive() {
+    bounded(40, async {
+        let dir = scratch("resize");
+        let limits = ServerLimits {
+            idle: Duration::from_secs(2),
+            ..ServerLimits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let mut t = Term::open(srv.addr(), "ann", Ask::Shell, (100, 30)).await?;
+        t.wait_for("you are ann", T).await?;
+        // A storm: a thousand window sizes at once (coalesced, and charged to the
+        // input budget); another player still gets in and is drawn at once.
+        for i in 0..1000u32 {
+            t.resize(60 + i % 40, 20 + i % 10).await?;
+        }
+        t.resize(120, 40).await?;
+        let mut bo = Term::open(srv.addr(), "bo", Ask::Shell, (100, 30)).await?;
+        bo.wait_for("you are bo", T).await?;
+        // Window sizes and mouse motion with nobody at the keys: closed as idle all
+        // the same.
+        let t0 = Instant::now();
+        let mut closed = false;
+        while t0.elapsed() < Duration::from_secs(8) {
+            let _ = t.resize(120, 40).await;
+            let _ = t.send(b"\x1b[<35;10;10M").await;
+            if t.wait_for("without input", Duration::from_millis(100))
+                .await
+                .is_ok()
+            {
+                closed = true;
+                break;
+            }
+        }
+        assert!(closed, "resizes and mouse motion kept the session open");
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())

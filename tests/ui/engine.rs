@@ -106,8 +106,11 @@ fn the_computer_replies_and_its_move_is_news() {
     let h = a.game().history();
     assert_eq!(h.len(), 2);
     assert_eq!(h[1].color, Color::Black);
+    // The player's move stays in view, the reply after it.
     assert!(
-        a.message().text.starts_with("black played"),
+        a.message()
+            .text
+            .starts_with("white played e2e4. Reply: black played"),
         "{}",
         a.message().text
     );
@@ -582,7 +585,9 @@ fn qchess_uqci_as_an_external_engine_replies_and_hints() {
     a.finish_work();
     assert_eq!(a.game().history().len(), 2, "{}", a.message().text);
     assert!(
-        a.message().text.starts_with("black "),
+        a.message()
+            .text
+            .starts_with("white played e2e4. Reply: black "),
         "{}",
         a.message().text
     );
@@ -751,13 +756,16 @@ fn the_computers_move_from_its_opening_book_says_so() {
     a.finish_work();
     let said = a.message().text.clone();
     let reply = played(&mut a).pop().expect("black answered");
-    assert_eq!(said, format!("black played {reply} from its opening book"));
+    assert_eq!(
+        said,
+        format!("white played d2d4. Reply: black played {reply} from its opening book")
+    );
     // After a split the book has nothing to say: the computer searches, and the message
     // says only what its move did.
     typed(&mut a, "g1^f3h3");
     a.finish_work();
     let said = a.message().text.clone();
-    assert!(said.starts_with("black played "), "{said}");
+    assert!(said.contains(". Reply: black played "), "{said}");
     assert!(!said.contains("opening book"), "{said}");
 }
 

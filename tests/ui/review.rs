@@ -2,7 +2,7 @@
 //! `[` `]` and a click on the graph go to the plies, Esc stops a review and keeps what
 //! was judged, and the review goes into the game's file.
 
-use crate::support::driver::{press, screen};
+use crate::support::driver::{press, right_column, screen};
 use crate::support::review_game::{review_game, review_game_played};
 use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use qchess::game::{replay, Playable, RuleSet, Setup};
@@ -46,17 +46,25 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     press(&mut app, KeyCode::Char(']'));
     app.finish_work();
     assert_eq!(app.replay().map(|r| r.ply), Some(1));
+    let said = &app.message().text;
     assert!(
-        app.message()
-            .text
-            .starts_with("blunder: gave away 0.70 of a point, met by h2xe2; best a1^a7a8"),
-        "{}",
-        app.message().text
+        said.starts_with(
+            "blunder: allowed the king to be captured (gave away 0.70 of a point), met by h2xe2"
+        ),
+        "{said}"
     );
+    assert!(said.contains("(the best reply); best a1^a7a8"), "{said}");
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("1. Ke2??"), "{s}");
-    assert!(s.contains("e1e2?? -0.70 best a1^a7a8"), "{s}");
+    assert!(s.contains("e1e2?? allows Kx best a1^a7a8"), "{s}");
+    // The graph's scale and legend, and the mark over the blunder's bar.
+    assert!(s.contains(" 1 White wins ½ even 0 Black wins "), "{s}");
+    assert!(
+        s.contains("│ 1") && s.contains("│ ½") && s.contains("│ 0"),
+        "{s}"
+    );
     insta::assert_snapshot!("review_80x24", s);
+    insta::assert_snapshot!("review_60x20", screen(&mut app, 60, 20));
     insta::assert_snapshot!("review_120x40", screen(&mut app, 120, 40));
     press(&mut app, KeyCode::Char(']'));
     assert_eq!(app.message().text, "no marked move after this one");
@@ -77,7 +85,7 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     let verdicts = ["about even (", "better (", "winning (", "by force ("];
     let line = s
         .lines()
-        .find(|l| verdicts.iter().any(|w| l.contains(w)))
+        .find(|l| !l.contains("engine:") && verdicts.iter().any(|w| l.contains(w)))
         .unwrap_or_else(|| panic!("no verdict in\n{s}"));
     let pane = line.rsplit_once("││").map_or(line, |(_, r)| r);
     let open = pane.find(" (").expect("the expected result");
@@ -85,6 +93,65 @@ fn r_reviews_the_replay_and_the_marks_take_you_there() {
     // Reviewed already: R says so.
     press(&mut app, KeyCode::Char('R'));
     assert!(app.message().text.starts_with("the game is reviewed"));
+}
+
+#[test]
+fn the_engine_line_follows_the_shown_ply() {
+    let mut app = replaying(blunder_game());
+    // Not reviewed: no verdict of any position.
+    assert!(!right_column(&screen(&mut app, 80, 24)).contains("engine:"));
+    press(&mut app, KeyCode::Char('R'));
+    app.finish_review();
+    let start = app
+        .reviewing()
+        .review()
+        .and_then(|r| r.at(0))
+        .map(|j| j.expected);
+    let start = format!("({:.2} for white; review, ply 0)", start.expect("judged"));
+    let s = right_column(&screen(&mut app, 80, 24));
+    assert!(s.contains(&start), "{s}");
+    press(&mut app, KeyCode::Right);
+    app.finish_work();
+    let s = right_column(&screen(&mut app, 80, 24));
+    assert!(
+        s.contains("engine: black wins by force (0.00 for white; review, ply 1)"),
+        "{s}"
+    );
+    assert!(!s.contains(&start), "{s}");
+}
+
+#[test]
+fn a_ply_shows_the_same_however_it_was_reached() {
+    let game = blunder_game();
+    let mut app = replaying(game);
+    press(&mut app, KeyCode::Char('R'));
+    app.finish_review();
+    // The panes (all but the message line) at ply 1: stepped to from the start, from the
+    // end, jumped to with `]`, and gone to with `g 1`.
+    let panes = |app: &mut App| {
+        let t = crate::support::driver::terminal(app, 80, 24);
+        let mut b = t.backend().buffer().clone();
+        b.resize(ratatui::layout::Rect::new(0, 0, 80, 22));
+        b
+    };
+    press(&mut app, KeyCode::Home);
+    press(&mut app, KeyCode::Right);
+    app.finish_work();
+    let stepped = panes(&mut app);
+    press(&mut app, KeyCode::End);
+    press(&mut app, KeyCode::Left);
+    app.finish_work();
+    assert_eq!(panes(&mut app), stepped, "stepped back");
+    press(&mut app, KeyCode::Home);
+    press(&mut app, KeyCode::Char(']'));
+    app.finish_work();
+    assert_eq!(panes(&mut app), stepped, "jumped to the mark");
+    press(&mut app, KeyCode::End);
+    crate::support::driver::keys(&mut app, "g1");
+    press(&mut app, KeyCode::Enter);
+    app.finish_work();
+    assert_eq!(app.replay().map(|r| r.ply), Some(1));
+    assert_eq!(panes(&mut app), stepped, "g 1");
 }
 
 #[test]

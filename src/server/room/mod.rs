@@ -588,6 +588,7 @@ mod tests {
         Person {
             name: name.into(),
             key: None,
+            from: None,
         }
     }
 
@@ -650,10 +651,12 @@ mod tests {
         let keyed = Person {
             name: "ann".into(),
             key: Some("SHA256:a".into()),
+            from: None,
         };
         let with_key = |name: &str| Person {
             name: name.into(),
             key: Some("SHA256:a".into()),
+            from: None,
         };
         assert!(keyed.same(&with_key("ann")));
         assert!(!keyed.same(&person("ann")), "the name alone");
@@ -680,6 +683,7 @@ mod tests {
         let keyed = Person {
             name: "bo".into(),
             key: Some("SHA256:b".into()),
+            from: None,
         };
         // No grace: a name-only seat is free as soon as its player drops; a keyed one
         // is kept.
@@ -910,6 +914,7 @@ mod tests {
         let keyed = Person {
             name: "ann".into(),
             key: Some("SHA256:k".into()),
+            from: None,
         };
         r.join(1, keyed.clone(), Want::Any, w.clone()).unwrap();
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
@@ -935,5 +940,81 @@ mod tests {
         back.leave(6);
         assert!(!back.closable(), "an unfinished game is kept");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// What a seat might do after the end: a move, a resignation, a draw offer and its
+    /// answers, or nothing but the referee looking at the clocks.
+    #[derive(Clone, Copy, Debug)]
+    enum After {
+        Play(Color, &'static str),
+        Decide(Color, Decision),
+        Clock,
+    }
+
+    fn after() -> impl proptest::strategy::Strategy<Value = After> {
+        use proptest::prelude::*;
+        let side = prop_oneof![Just(Color::White), Just(Color::Black)];
+        let text = prop_oneof![Just("c4"), Just("e1d1"), Just("e2e3"), Just("e8e7")];
+        let decision = prop_oneof![
+            Just(Decision::Resign),
+            Just(Decision::OfferDraw),
+            Just(Decision::AcceptDraw),
+            Just(Decision::DeclineDraw),
+        ];
+        prop_oneof![
+            (side.clone(), text).prop_map(|(s, t)| After::Play(s, t)),
+            (side, decision).prop_map(|(s, d)| After::Decide(s, d)),
+            Just(After::Clock),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 6, ..Default::default() })]
+
+        /// A room's finished game never changes: after black took white's king, no
+        /// move, decision or look at the clocks changes its saved file.
+        #[test]
+        fn nothing_changes_a_finished_game_in_a_room(seq in proptest::collection::vec(after(), 1..30)) {
+            let dir = std::env::temp_dir().join(format!(
+                "qchess-room-over-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            let fen = "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1";
+            let board = crate::chess::Game::from_fen(fen, Default::default()).unwrap();
+            // 0.6 s each: a clock that ran again after the end would flag below.
+            let r = Arc::new(
+                Room::new("over", Box::new(board), Some(&dir)).with_clock("0.01+0".parse().ok()),
+            );
+            let (w, _) = counter();
+            r.join(1, person("ann"), Want::Any, w.clone()).unwrap();
+            r.join(2, person("bo"), Want::Any, w).unwrap();
+            r.play(1, Color::White, 0, "e1e2", CancelFlag::default()).unwrap();
+            r.play(2, Color::Black, 1, "d2e2", CancelFlag::default()).unwrap();
+            let file = dir.join("over.toml");
+            let before = std::fs::read(&file).unwrap();
+            proptest::prop_assert!(String::from_utf8_lossy(&before).contains("black_wins"));
+            for a in seq {
+                let session = |side| if side == Color::White { 1 } else { 2 };
+                match a {
+                    After::Play(side, text) => {
+                        let ply = r.summary().ply;
+                        let played = r.play(session(side), side, ply, text, CancelFlag::default());
+                        proptest::prop_assert!(played.is_err(), "{text} was played");
+                    }
+                    After::Decide(side, d) => {
+                        proptest::prop_assert!(r.decide(session(side), side, d).is_err());
+                    }
+                    After::Clock => {
+                        r.look_at_clock();
+                    }
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(700));
+            proptest::prop_assert!(!r.look_at_clock(), "a flag fell after the end");
+            proptest::prop_assert_eq!(std::fs::read(&file).unwrap(), before);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }

@@ -234,6 +234,10 @@ impl Room {
         let now = Instant::now();
         {
             let mut st = self.lock();
+            // A game over by its moves has no clock left to lose on.
+            if status(&st) != Status::Ongoing {
+                return false;
+            }
             let Some(side) = st.referee.flag(now) else {
                 return false;
             };
@@ -318,6 +322,7 @@ mod tests {
         super::super::Person {
             name: name.into(),
             key: None,
+            from: None,
         }
     }
 

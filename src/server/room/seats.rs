@@ -15,26 +15,31 @@ pub struct Person {
     /// The SHA-256 fingerprint of the key they signed in with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// Without a key: the block of addresses they came from (`192.0.2.0/24`,
+    /// `2001:db8::/64`), so that a dropped seat is given back to the name from there
+    /// only. `None` in seats saved before it was kept: the name alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 impl Person {
-    /// Whether `other` is this person again: the same name and, for someone who came
-    /// with a key, the same key (a seat taken with a key is not given to the name
-    /// alone). Two names are two players even with one key: one person with one SSH
-    /// key may play both sides from two terminals, as the first two distinct names of
-    /// a room take white and black.
     /// Who this is for counting what they hold: the key when they came with one, else
     /// the name.
     pub fn identity(&self) -> &str {
         self.key.as_deref().unwrap_or(&self.name)
     }
 
-    /// Whether `other` is this person again (see [`Person::identity`] for counting).
+    /// Whether `other` is this person again: the same name and, for someone who came
+    /// with a key, the same key (a seat taken with a key is not given to the name
+    /// alone). Two names are two players even with one key: one person with one SSH
+    /// key may play both sides from two terminals, as the first two distinct names of
+    /// a room take white and black.
     pub fn same(&self, other: &Person) -> bool {
         self.name == other.name
-            && match &self.key {
-                Some(k) => other.key.as_ref() == Some(k),
-                None => true,
+            && match (&self.key, &self.from) {
+                (Some(k), _) => other.key.as_ref() == Some(k),
+                (None, Some(from)) => other.key.is_some() || other.from.as_ref() == Some(from),
+                (None, None) => true,
             }
     }
 }
