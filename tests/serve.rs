@@ -345,7 +345,7 @@ async fn a_room_explains_a_measuring_move_on_both_screens() {
             .await?;
         bo.send(b":d7d5\r").await?;
         // Told after ann's own move, on the message line, and in the history.
-        ann.wait_for("1... d7d5", T).await?;
+        ann.wait_for("1... d5", T).await?;
         ann.send(b":c3xd5\r").await?;
         // Either answer rules out one half of the knight; both screens say which.
         ann.wait_for("(a 50% chance)", T).await?;

@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(parse(&text).unwrap(), Config::default());
         // Every key is present (not just inherited from the defaults).
         let table: toml::Table = toml::from_str(&text).unwrap();
-        assert_eq!(table.len(), 11, "{table:?}");
+        assert_eq!(table.len(), 12, "{table:?}");
     }
 
     #[test]
