@@ -48,6 +48,15 @@ pub struct ServerLimits {
     /// How long a dropped seat is kept for its player's name alone (a seat taken with a
     /// key is always kept for that key).
     pub seat_grace: Duration,
+    /// A room that never had two players and has nobody in it is closed after this
+    /// long (a room opened and left); on a full server the oldest such room gives way
+    /// to a new one at once.
+    pub lonely_room: Duration,
+    /// Rooms the players without a key of one block of addresses (a /24 or a /64) may
+    /// have opened at once, whatever names they use.
+    pub rooms_per_network: usize,
+    /// Rooms one block of addresses may open a minute, keys or not.
+    pub rooms_per_minute: usize,
 }
 
 impl Default for ServerLimits {
@@ -69,6 +78,9 @@ impl Default for ServerLimits {
             rooms_per_player: 3,
             room_idle: Duration::from_secs(24 * 3600),
             seat_grace: Duration::from_secs(10 * 60),
+            lonely_room: Duration::from_secs(10 * 60),
+            rooms_per_network: 6,
+            rooms_per_minute: 6,
         }
     }
 }

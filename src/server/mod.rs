@@ -252,8 +252,8 @@ impl Server {
 /// Closes the rooms no player has been in for the room idle time, looking every
 /// minute (more often when the idle time is short), until the server stops.
 async fn sweep(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
-    let every =
-        (hub.limits.room_idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
+    let shortest = hub.limits.room_idle.min(hub.limits.lonely_room);
+    let every = (shortest / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
     loop {
         tokio::select! {
             _ = stopped.changed() => return,

@@ -167,10 +167,9 @@ impl Conn {
             },
         };
         self.refused = refused;
-        // A keyless seat is given back to its name from the same block of addresses.
-        let from = key
-            .is_none()
-            .then(|| super::limits::source_block(self.peer).to_string());
+        // Rooms opened are counted by it, and a keyless seat is given back to its name
+        // from there only.
+        let from = Some(super::limits::source_block(self.peer).to_string());
         self.person = Some(Person { name, key, from });
         let _ = self.progress.signed_in.set(Instant::now());
     }

@@ -629,3 +629,66 @@ async fn a_resize_storm_is_bounded_and_keeps_no_session_alive() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_squatter_rotating_names_leaves_room_for_a_newcomer() {
+    bounded(60, async {
+        let dir = scratch("rotate");
+        let limits = ServerLimits {
+            max_rooms: 4,
+            rooms_per_network: 3,
+            lonely_room: Duration::from_secs(6),
+            ..ServerLimits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let addr = srv.addr();
+        let from = |a: u8| IpAddr::from([127, 0, a, 2]);
+        // A new name per room, from one network: open, play a move, leave.
+        for n in 1..=3 {
+            let name = format!("q{n}");
+            let h = connect_from(from(0), addr, &name, None).await?;
+            let mut t = Term::on(h, Ask::Room(&name), (80, 24)).await?;
+            t.wait_for("you play white", T).await?;
+            t.send(b":e2e4\r").await?;
+            t.wait_for("white played e2e4", T).await?;
+        }
+        let h = connect_from(from(0), addr, "q4", None).await?;
+        let mut t = Term::on(h, Ask::Room("q4"), (120, 30)).await?;
+        t.wait_for("rooms are open already from your network without a key", T)
+            .await?;
+        // Another network fills the server.
+        let h = connect_from(from(1), addr, "x1", None).await?;
+        let mut t = Term::on(h, Ask::Room("x1"), (80, 24)).await?;
+        t.wait_for("you play white", T).await?;
+        drop(t);
+        until(T, "four rooms", || srv.hub().summaries().len() == 4).await?;
+        // A newcomer still gets a room: the one lonely longest gives way.
+        let h = connect_from(from(2), addr, "ann", None).await?;
+        let mut ann = Term::on(h, Ask::Room("mine"), (80, 24)).await?;
+        ann.wait_for("you play white", T).await?;
+        let names: Vec<String> = srv.hub().summaries().into_iter().map(|s| s.name).collect();
+        assert!(
+            names.len() == 4 && names.contains(&"mine".to_string()),
+            "a lonely room gave way: {names:?}"
+        );
+        // Rooms that never had two players close after minutes (here 6 s), not hours;
+        // ann's, with ann in it, stays.
+        until(T, "the lonely rooms close", || {
+            let names: Vec<String> = srv.hub().summaries().into_iter().map(|s| s.name).collect();
+            names == ["mine"]
+        })
+        .await?;
+        let finished = dir.join("server/rooms/finished");
+        let kept = std::fs::read_dir(&finished)
+            .map_err(|e| e.to_string())?
+            .count();
+        assert_eq!(
+            kept, 3,
+            "the games with a move are kept, x1's without one is not"
+        );
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
