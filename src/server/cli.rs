@@ -69,6 +69,16 @@ pub struct ServeArgs {
     /// Rooms one network (a /24 or a /64) may open a minute.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=4096))]
     rooms_per_minute: u32,
+    /// Connections not signed in yet, in all (past half of them new ones are dropped at
+    /// random, more often the fuller it is, as OpenSSH's MaxStartups).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=4096))]
+    max_startups: u32,
+    /// Connections not signed in yet from one network (a /24 or a /64).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    startups_per_network: u32,
+    /// New connections one address may open a second.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    handshakes_per_second: u32,
     /// Only the keys in this authorized_keys file may sign in (default: anyone, by any
     /// name, without a password).
     #[arg(long, value_name = "FILE")]
@@ -107,6 +117,9 @@ pub fn run(args: ServeArgs) -> Outcome {
     opts.limits.lonely_room = Duration::from_secs(args.lonely_room_minutes * 60);
     opts.limits.rooms_per_network = args.rooms_per_network as usize;
     opts.limits.rooms_per_minute = args.rooms_per_minute as usize;
+    opts.limits.max_startups = args.max_startups as usize;
+    opts.limits.startups_per_network = args.startups_per_network as usize;
+    opts.limits.handshakes_per_second = args.handshakes_per_second;
     // The server's themes: the built-in ones and the user's, starting with config.toml's.
     let settings = crate::config::config_dir().and_then(|d| Settings::load(&d));
     let (catalogue, chosen) = match settings {

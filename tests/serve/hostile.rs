@@ -106,6 +106,7 @@ async fn connections_that_do_not_play_are_cut() {
             sign_in: Duration::from_secs(1),
             no_session: Duration::from_secs(1),
             per_address: 2,
+            startups_per_network: 3,
             ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
@@ -159,8 +160,9 @@ async fn connections_that_do_not_play_are_cut() {
         )
         .await?;
 
-        // Connections count against the address's limit (and one more, to say so):
-        // held connections from 127.0.0.5 leave 127.0.0.6 free.
+        // Connections that have not signed in count against their network's share of
+        // the pool: three held from 127.0.0.5 leave no room to 127.0.0.7, in the same
+        // /24, and leave 127.0.1.6 free.
         let from = |last: u8| IpAddr::from([127, 0, 0, last]);
         let raw = |ip: IpAddr| async move {
             let s = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
@@ -171,14 +173,14 @@ async fn connections_that_do_not_play_are_cut() {
         for _ in 0..3 {
             held.push(raw(from(5)).await?);
         }
-        let fourth = raw(from(5)).await?;
+        let fourth = raw(from(7)).await?;
         let took = closed_after(fourth, Duration::from_secs(5)).await?;
         assert!(
             took < Duration::from_millis(500),
-            "over the address's limit: {took:?}"
+            "over the network's share: {took:?}"
         );
         let mut other = Term::on(
-            connect_from(from(6), addr, "bo", None).await?,
+            connect_from(IpAddr::from([127, 0, 1, 6]), addr, "bo", None).await?,
             Ask::Shell,
             (80, 24),
         )
@@ -686,6 +688,73 @@ async fn a_squatter_rotating_names_leaves_room_for_a_newcomer() {
             kept, 3,
             "the games with a move are kept, x1's without one is not"
         );
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_gets_in_while_sixteen_addresses_hammer() {
+    bounded(60, async {
+        let dir = scratch("hammer");
+        let srv = start(&dir, ServerLimits::default()).await;
+        let addr = srv.addr();
+        // Sixteen addresses in two networks, eight silent connections each, every one
+        // opened again as soon as the server closes it, for six seconds.
+        let until_t = Instant::now() + Duration::from_secs(6);
+        let mut hammers = Vec::new();
+        for net in [4u8, 5] {
+            for host in 1..=8u8 {
+                for _ in 0..8 {
+                    let ip = IpAddr::from([127, 0, net, host]);
+                    hammers.push(tokio::spawn(async move {
+                        let mut opened = 0u32;
+                        while Instant::now() < until_t {
+                            let Ok(s) = tokio::net::TcpSocket::new_v4() else {
+                                break;
+                            };
+                            if s.bind(SocketAddr::new(ip, 0)).is_err() {
+                                break;
+                            }
+                            match s.connect(addr).await {
+                                Ok(c) => {
+                                    opened += 1;
+                                    let left = until_t.saturating_duration_since(Instant::now());
+                                    let _ = closed_after(c, left).await;
+                                }
+                                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+                            }
+                        }
+                        opened
+                    }));
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        // A player from elsewhere signs in every half second, trying again at most
+        // twice when dropped early (as a person would press Enter again).
+        let mut got_in = 0;
+        for i in 0..8 {
+            for _ in 0..3 {
+                let from = IpAddr::from([127, 0, 6, 2]);
+                let Ok(h) = connect_from(from, addr, &format!("p{i}"), None).await else {
+                    continue;
+                };
+                let mut t = Term::on(h, Ask::Shell, (80, 24)).await?;
+                t.wait_for(&format!("you are p{i}"), T).await?;
+                got_in += 1;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        assert_eq!(got_in, 8, "a player got in {got_in} times of 8");
+        let mut opened = 0;
+        for h in hammers {
+            opened += h.await.map_err(|e| e.to_string())?;
+        }
+        assert!(opened > 0, "the hammers connected");
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())
