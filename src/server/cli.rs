@@ -76,6 +76,13 @@ pub struct ServeArgs {
     /// Connections not signed in yet from one network (a /24 or a /64).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
     startups_per_network: u32,
+    /// Finished games kept at most (the oldest games between players without a key go
+    /// first).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    archive_games: u32,
+    /// Megabytes of finished games kept at most.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    archive_mb: u64,
     /// New connections one address may open a second.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     handshakes_per_second: u32,
@@ -120,6 +127,8 @@ pub fn run(args: ServeArgs) -> Outcome {
     opts.limits.max_startups = args.max_startups as usize;
     opts.limits.startups_per_network = args.startups_per_network as usize;
     opts.limits.handshakes_per_second = args.handshakes_per_second;
+    opts.limits.archive_games = args.archive_games as usize;
+    opts.limits.archive_bytes = args.archive_mb << 20;
     // The server's themes: the built-in ones and the user's, starting with config.toml's.
     let settings = crate::config::config_dir().and_then(|d| Settings::load(&d));
     let (catalogue, chosen) = match settings {

@@ -262,7 +262,7 @@ impl Hub {
         drop(rooms);
         idle.iter()
             .map(|r| {
-                r.archive();
+                self.put_away(r);
                 r.name().to_string()
             })
             .collect()
@@ -432,7 +432,7 @@ impl Hub {
         };
         if let Some(room) = rooms.remove(&key) {
             room.give_way();
-            room.archive();
+            self.put_away(&room);
         }
         Ok(())
     }
@@ -449,7 +449,17 @@ impl Hub {
         if ours && room.closable() {
             rooms.remove(&key);
             drop(rooms);
-            room.archive();
+            self.put_away(room);
+        }
+    }
+
+    /// Puts a closed room's game with the finished ones, within the archive's bounds
+    /// ([`super::archive::prune`]).
+    fn put_away(&self, room: &Room) {
+        room.archive();
+        if let Some(dir) = &self.rooms_dir {
+            let l = &self.limits;
+            super::archive::prune(&dir.join("finished"), l.archive_games, l.archive_bytes);
         }
     }
 

@@ -65,6 +65,10 @@ pub struct ServerLimits {
     /// New connections one address may open a second (a handshake costs the server
     /// about a millisecond of a core).
     pub handshakes_per_second: u32,
+    /// Finished games kept at most (the oldest guests' games go first).
+    pub archive_games: usize,
+    /// Bytes of finished games kept at most.
+    pub archive_bytes: u64,
 }
 
 impl Default for ServerLimits {
@@ -92,6 +96,8 @@ impl Default for ServerLimits {
             max_startups: 32,
             startups_per_network: 8,
             handshakes_per_second: 10,
+            archive_games: 10_000,
+            archive_bytes: 100 << 20,
         }
     }
 }

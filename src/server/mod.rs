@@ -9,6 +9,7 @@
 //! computers on a few worker threads of their own ([`computer`]), so no move, no search
 //! and no slow client ever holds up the runtime, another session or another room.
 
+pub mod archive;
 pub mod cli;
 pub mod computer;
 pub mod console;
