@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! cargo build --release --bin qchess --example serve_load
-//! target/release/examples/serve_load [ROOMS] [SECONDS] [COMPUTER_ROOMS] [HINT_SPAM]
+//! target/release/examples/serve_load [ROOMS] [SECONDS] [COMPUTER_ROOMS] [HINT_SPAM] [ATTACK]
 //! target/release/examples/serve_load hostile
 //! ```
 //!
@@ -16,7 +16,13 @@
 //!
 //! `COMPUTER_ROOMS` (0 by default) more rooms play the computer at level 5, which moves
 //! first; their player answers a few moves. `HINT_SPAM` 1 adds a player in a room of
-//! its own who pastes `H` at the server's full input rate all the while.
+//! its own who pastes `H` at the server's full input rate all the while. `ATTACK` 1
+//! (the fifth number) runs three attackers beside them all the while: a squatter opening
+//! a room under a new name every time (open, play a move, leave), eight addresses holding
+//! eight silent connections each and opening them again as soon as they close, and four
+//! sessions sending window sizes as fast as they can. Every player comes from a network
+//! of its own (127.0.N.1), as players do, so that the per-network limits are the
+//! server's defaults.
 //!
 //! `hostile` instead holds connections that never sign in, from one address and from
 //! five, and reports how many the server let in and how long it held them.
@@ -119,9 +125,7 @@ fn watch_peaks(pid: u32, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<(f64,
 /// with the first of a few pawn moves the room takes, `answers` times.
 async fn computer_room(addr: SocketAddr, n: usize, answers: usize) -> Term {
     let name = format!("cpu{n}");
-    let mut t = Term::open(addr, &format!("c{n}"), Ask::Shell, (80, 24))
-        .await
-        .expect("the lobby");
+    let mut t = open_from(addr, 100 + n as u8, &format!("c{n}"), Ask::Shell).await;
     t.wait_for("Quantum Chess over SSH", Duration::from_secs(20))
         .await
         .expect("the lobby shows");
@@ -158,9 +162,7 @@ async fn computer_room(addr: SocketAddr, n: usize, answers: usize) -> Term {
 /// A player alone in a room pasting `H` at the server's input rate (8 KiB a second)
 /// until `stop`.
 async fn hint_spammer(addr: SocketAddr, stop: Arc<AtomicBool>) -> usize {
-    let mut t = Term::open(addr, "hinter", Ask::Room("hints"), (80, 24))
-        .await
-        .expect("the spammer's room");
+    let mut t = open_from(addr, 99, "hinter", Ask::Room("hints")).await;
     t.wait_for("you play white", Duration::from_secs(20))
         .await
         .expect("seated");
@@ -249,6 +251,120 @@ fn start_server(dir: &std::path::Path, args: &[&str]) -> (Child, SocketAddr) {
     (child, addr)
 }
 
+/// A session of `name` from the network 127.0.`net`.0/24.
+async fn open_from(addr: SocketAddr, net: u8, name: &str, ask: Ask<'_>) -> Term {
+    let from = std::net::IpAddr::from([127, 0, net, 1]);
+    let h = ssh_term::connect_from(from, addr, name, None)
+        .await
+        .expect("connects");
+    Term::on(h, ask, (80, 24)).await.expect("a session")
+}
+
+/// What the attackers did: rooms the squatter opened and was refused, silent
+/// connections the hammers opened, window sizes the resizers sent.
+#[derive(Default)]
+struct Attacks {
+    squatted: usize,
+    squat_refused: usize,
+    silent: usize,
+    resizes: usize,
+}
+
+/// Runs the three attackers until `stop`.
+async fn attack(addr: SocketAddr, stop: Arc<AtomicBool>) -> Attacks {
+    let squatter = {
+        let stop = Arc::clone(&stop);
+        tokio::spawn(async move {
+            let (mut opened, mut refused) = (0, 0);
+            let mut n = 0;
+            while !stop.load(Ordering::Relaxed) {
+                n += 1;
+                let name = format!("sq{n}");
+                let from = std::net::IpAddr::from([127, 0, 2, 1]);
+                let Ok(h) = ssh_term::connect_from(from, addr, &name, None).await else {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                };
+                let Ok(mut t) = Term::on(h, Ask::Room(&name), (80, 24)).await else {
+                    continue;
+                };
+                if t.wait_for("you play white", Duration::from_secs(2))
+                    .await
+                    .is_ok()
+                {
+                    let _ = t.send(b":e2e4\r").await;
+                    let _ = t.wait_for("white played", Duration::from_secs(2)).await;
+                    opened += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+            (opened, refused)
+        })
+    };
+    let mut hammers = Vec::new();
+    for host in 1..=8u8 {
+        for _ in 0..8 {
+            let stop = Arc::clone(&stop);
+            hammers.push(tokio::spawn(async move {
+                use tokio::io::AsyncReadExt;
+                let mut opened = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let from = std::net::IpAddr::from([127, 0, 3, host]);
+                    let Ok(s) = tokio::net::TcpSocket::new_v4() else {
+                        break;
+                    };
+                    if s.bind(SocketAddr::new(from, 0)).is_err() {
+                        break;
+                    }
+                    let Ok(mut c) = s.connect(addr).await else {
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        continue;
+                    };
+                    opened += 1;
+                    let mut buf = [0u8; 256];
+                    while !stop.load(Ordering::Relaxed) {
+                        match tokio::time::timeout(Duration::from_millis(200), c.read(&mut buf))
+                            .await
+                        {
+                            Ok(Ok(0)) | Ok(Err(_)) => break,
+                            _ => {}
+                        }
+                    }
+                }
+                opened
+            }));
+        }
+    }
+    let mut resizers = Vec::new();
+    for host in 1..=4u8 {
+        let stop = Arc::clone(&stop);
+        resizers.push(tokio::spawn(async move {
+            let mut t = open_from(addr, 4, &format!("rs{host}"), Ask::Shell).await;
+            let mut sent = 0;
+            while !stop.load(Ordering::Relaxed) {
+                if t.resize(60 + sent % 40, 20 + sent % 10).await.is_err() {
+                    break;
+                }
+                sent += 1;
+                if sent % 64 == 0 {
+                    t.drain(Duration::ZERO).await;
+                }
+            }
+            sent as usize
+        }));
+    }
+    let mut done = Attacks::default();
+    (done.squatted, done.squat_refused) = squatter.await.unwrap_or_default();
+    for h in hammers {
+        done.silent += h.await.unwrap_or(0);
+    }
+    for r in resizers {
+        done.resizes += r.await.unwrap_or(0);
+    }
+    done
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -267,6 +383,7 @@ async fn main() {
         |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let (rooms, seconds) = (number(0, 25), number(1, 30) as u64);
     let (computer_rooms, spam) = (number(2, 0), number(3, 0) == 1);
+    let attacked = number(4, 0) == 1;
     let plies = seconds as usize * 2;
     let line = quiet_line(plies);
     assert_eq!(line.len(), plies, "a quiet line of {plies} plies");
@@ -282,20 +399,18 @@ async fn main() {
         extras.push(tokio::spawn(computer_room(addr, n, 4)));
     }
     let spammer = spam.then(|| tokio::spawn(hint_spammer(addr, Arc::clone(&stop))));
+    let attackers = attacked.then(|| tokio::spawn(attack(addr, Arc::clone(&stop))));
 
     let mut pairs = Vec::new();
     for r in 0..rooms {
         let room = format!("load{r}");
         // White first: the first name in a room takes white.
-        let mut w = Term::open(addr, &format!("w{r}"), Ask::Room(&room), (80, 24))
-            .await
-            .expect("white connects");
+        let net = 10 + r as u8;
+        let mut w = open_from(addr, net, &format!("w{r}"), Ask::Room(&room)).await;
         w.wait_for("you play white", Duration::from_secs(20))
             .await
             .expect("white seated");
-        let mut b = Term::open(addr, &format!("b{r}"), Ask::Room(&room), (80, 24))
-            .await
-            .expect("black connects");
+        let mut b = open_from(addr, net, &format!("b{r}"), Ask::Room(&room)).await;
         b.wait_for("you play black", Duration::from_secs(20))
             .await
             .expect("black seated");
@@ -348,6 +463,10 @@ async fn main() {
         Some(s) => s.await.unwrap_or(0),
         None => 0,
     };
+    let attacks = match attackers {
+        Some(a) => a.await.ok(),
+        None => None,
+    };
     let (threads_peak, rss_peak) = peaks.join().unwrap_or_default();
     for e in extras {
         e.abort();
@@ -365,6 +484,12 @@ async fn main() {
         waits.len(),
         busy.as_secs_f64()
     );
+    if let Some(a) = attacks {
+        println!(
+            "beside them: a squatter opened {} rooms under new names ({} refused), eight addresses opened {} silent connections, four sessions sent {} window sizes",
+            a.squatted, a.squat_refused, a.silent, a.resizes
+        );
+    }
     println!(
         "move to the other screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         pct(0.50).as_secs_f64() * 1e3,

@@ -58,6 +58,34 @@ pub struct ServeArgs {
     /// key is always kept for that key).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=10_080))]
     seat_grace_minutes: u64,
+    /// Minutes a room that never had two players may stay with nobody in it before it
+    /// is closed (on a full server the oldest such room gives way to a new one at once).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_080))]
+    lonely_room_minutes: u64,
+    /// Rooms that players without a key from one network (a /24 or a /64) may have
+    /// open at once, whatever their names.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    rooms_per_network: u32,
+    /// Rooms one network (a /24 or a /64) may open a minute.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    rooms_per_minute: u32,
+    /// Connections not signed in yet, in all (past half of them new ones are dropped at
+    /// random, more often the fuller it is, as OpenSSH's MaxStartups).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=4096))]
+    max_startups: u32,
+    /// Connections not signed in yet from one network (a /24 or a /64).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    startups_per_network: u32,
+    /// Finished games kept at most (the oldest games between players without a key go
+    /// first).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    archive_games: u32,
+    /// Megabytes of finished games kept at most.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    archive_mb: u64,
+    /// New connections one address may open a second.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    handshakes_per_second: u32,
     /// Only the keys in this authorized_keys file may sign in (default: anyone, by any
     /// name, without a password).
     #[arg(long, value_name = "FILE")]
@@ -93,6 +121,14 @@ pub fn run(args: ServeArgs) -> Outcome {
     opts.limits.rooms_per_player = args.rooms_per_player as usize;
     opts.limits.room_idle = Duration::from_secs(args.room_idle_hours * 3600);
     opts.limits.seat_grace = Duration::from_secs(args.seat_grace_minutes * 60);
+    opts.limits.lonely_room = Duration::from_secs(args.lonely_room_minutes * 60);
+    opts.limits.rooms_per_network = args.rooms_per_network as usize;
+    opts.limits.rooms_per_minute = args.rooms_per_minute as usize;
+    opts.limits.max_startups = args.max_startups as usize;
+    opts.limits.startups_per_network = args.startups_per_network as usize;
+    opts.limits.handshakes_per_second = args.handshakes_per_second;
+    opts.limits.archive_games = args.archive_games as usize;
+    opts.limits.archive_bytes = args.archive_mb << 20;
     // The server's themes: the built-in ones and the user's, starting with config.toml's.
     let settings = crate::config::config_dir().and_then(|d| Settings::load(&d));
     let (catalogue, chosen) = match settings {

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The time control of a new room unless the server says otherwise (`qchess serve
 /// --clock`): ten minutes each, five seconds added per move.
@@ -32,6 +32,9 @@ pub const DEFAULT_CLOCK: TimeControl = TimeControl {
 
 /// How often the referee looks at the rooms' clocks: a flag falls at most this late.
 const REFEREE_LOOKS: Duration = Duration::from_millis(50);
+
+/// The window of [`ServerLimits::rooms_per_minute`].
+const MINUTE: Duration = Duration::from_secs(60);
 
 /// What a new room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +65,13 @@ pub enum HubError {
     /// The person opened as many rooms as one may.
     #[error("you have {0} rooms open already: finish or leave one first")]
     YoursFull(usize),
+    /// Players without a key from this block of addresses opened as many rooms as
+    /// they may.
+    #[error("{0} rooms are open already from your network without a key: join one, or sign in with an SSH key")]
+    BlockFull(usize),
+    /// This block of addresses opened too many rooms in the last minute.
+    #[error("{0} rooms were opened from your network in the last minute: wait a little")]
+    TooFast(usize),
     /// The name is not a room name.
     #[error("{0}")]
     BadName(#[from] BadRoomName),
@@ -93,6 +103,8 @@ pub struct Hub {
     computers: Arc<Computers>,
     /// The hint searches of every session.
     hints: Arc<SearchSlots>,
+    /// When each block of addresses opened its rooms of the last minute.
+    opened: Mutex<HashMap<String, Vec<Instant>>>,
     /// Names claimed by keys and names in use (kept beside the rooms folder).
     names: Mutex<NameBook>,
     /// Why the names claimed by keys could not be read, said at start.
@@ -157,6 +169,7 @@ impl Hub {
             themes,
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
+            opened: Mutex::new(HashMap::new()),
             names: Mutex::new(names),
             names_problem,
             next_id: AtomicU64::new(1),
@@ -240,7 +253,7 @@ impl Hub {
         let mut rooms = lock(&self.rooms);
         let idle: Vec<Arc<Room>> = rooms
             .values()
-            .filter(|r| r.close_if_idle(now, self.limits.room_idle))
+            .filter(|r| r.close_if_idle(now, self.limits.room_idle, self.limits.lonely_room))
             .cloned()
             .collect();
         for r in &idle {
@@ -249,7 +262,7 @@ impl Hub {
         drop(rooms);
         idle.iter()
             .map(|r| {
-                r.archive();
+                self.put_away(r);
                 r.name().to_string()
             })
             .collect()
@@ -347,12 +360,28 @@ impl Hub {
         by: &Person,
         plan: Plan,
     ) -> Result<Arc<Room>, HubError> {
-        if rooms.len() >= self.limits.max_rooms {
-            return Err(HubError::TooManyRooms(self.limits.max_rooms));
-        }
         let theirs = rooms.values().filter(|r| r.opener_is(by)).count();
         if theirs >= self.limits.rooms_per_player {
             return Err(HubError::YoursFull(theirs));
+        }
+        if let (None, Some(block)) = (&by.key, &by.from) {
+            // Names cost nothing: keyless rooms are counted by where they come from.
+            let from_there = rooms
+                .values()
+                .filter(|r| {
+                    r.opener()
+                        .is_some_and(|p| p.key.is_none() && p.from.as_ref() == Some(block))
+                })
+                .count();
+            if from_there >= self.limits.rooms_per_network {
+                return Err(HubError::BlockFull(from_there));
+            }
+        }
+        if let Some(block) = &by.from {
+            self.opening_allowed(block)?;
+        }
+        if rooms.len() >= self.limits.max_rooms {
+            self.make_way(rooms)?;
         }
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -372,6 +401,42 @@ impl Hub {
         Ok(room)
     }
 
+    /// Counts a room opened from `block` now, unless that block opened
+    /// [`ServerLimits::rooms_per_minute`] rooms in the last minute.
+    fn opening_allowed(&self, block: &str) -> Result<(), HubError> {
+        let now = Instant::now();
+        let mut opened = lock(&self.opened);
+        // Blocks that opened nothing for a minute are forgotten: the map stays small.
+        opened.retain(|_, times| {
+            times.retain(|t| now.duration_since(*t) < MINUTE);
+            !times.is_empty()
+        });
+        let times = opened.entry(block.to_string()).or_default();
+        if times.len() >= self.limits.rooms_per_minute {
+            return Err(HubError::TooFast(times.len()));
+        }
+        times.push(now);
+        Ok(())
+    }
+
+    /// On a full server, closes the room that has been lonely longest (nobody in it,
+    /// a seat never taken) so that a new one can open; its game is kept with the
+    /// finished ones. Refuses when no room is lonely.
+    fn make_way(&self, rooms: &mut BTreeMap<String, Arc<Room>>) -> Result<(), HubError> {
+        let oldest = rooms
+            .iter()
+            .filter_map(|(k, r)| r.lonely_since().map(|t| (t, k.clone())))
+            .min();
+        let Some((_, key)) = oldest else {
+            return Err(HubError::TooManyRooms(self.limits.max_rooms));
+        };
+        if let Some(room) = rooms.remove(&key) {
+            room.give_way();
+            self.put_away(&room);
+        }
+        Ok(())
+    }
+
     /// After a session left `room`: a room with nobody in it and nothing to keep
     /// (no move yet, or the game over) is closed and its files put away.
     pub fn left(&self, room: &Arc<Room>) {
@@ -384,7 +449,17 @@ impl Hub {
         if ours && room.closable() {
             rooms.remove(&key);
             drop(rooms);
-            room.archive();
+            self.put_away(room);
+        }
+    }
+
+    /// Puts a closed room's game with the finished ones, within the archive's bounds
+    /// ([`super::archive::prune`]).
+    fn put_away(&self, room: &Room) {
+        room.archive();
+        if let Some(dir) = &self.rooms_dir {
+            let l = &self.limits;
+            super::archive::prune(&dir.join("finished"), l.archive_games, l.archive_bytes);
         }
     }
 
@@ -494,13 +569,66 @@ mod tests {
             Err(HubError::BadName(_))
         ));
         assert!(Arc::ptr_eq(&hub.open("a", ann).unwrap(), &a));
-        hub.open("b", ann).unwrap();
-        assert!(matches!(hub.open("c", ann), Err(HubError::TooManyRooms(2))));
-        let names: Vec<String> = hub.summaries().into_iter().map(|s| s.name).collect();
-        assert_eq!(names, ["a", "b"]);
+        let b = hub.open("b", &person("bo", None)).unwrap();
+        let names = || -> Vec<String> { hub.summaries().into_iter().map(|s| s.name).collect() };
+        // Full: a room with someone in it stays; the room lonely longest (nobody in
+        // it, a seat never taken) gives way to a new one.
+        b.join(
+            1,
+            person("bo", None),
+            super::super::room::Want::Any,
+            Arc::new(|| {}),
+        )
+        .unwrap();
+        let c = hub.open("c", ann).unwrap();
+        assert!(a.is_closed());
+        assert_eq!(
+            a.closed_why(),
+            Some("the server was full and it had nobody in it")
+        );
+        assert_eq!(names(), ["b", "c"]);
+        c.join(
+            2,
+            person("ann", None),
+            super::super::room::Want::Any,
+            Arc::new(|| {}),
+        )
+        .unwrap();
+        assert!(matches!(hub.open("d", ann), Err(HubError::TooManyRooms(2))));
         // Nobody in it and no move: closed.
-        hub.left(&a);
-        assert!(hub.room("a").is_none());
+        c.leave(2);
+        hub.left(&c);
+        assert!(hub.room("c").is_none());
+    }
+
+    #[test]
+    fn rooms_are_counted_by_network_and_by_minute() {
+        let limits = ServerLimits {
+            rooms_per_network: 2,
+            rooms_per_minute: 3,
+            ..ServerLimits::default()
+        };
+        let hub = Hub::new(limits, None, Vec::new(), 0);
+        let from = |name: &str, key: Option<&str>, block: &str| Person {
+            name: name.into(),
+            key: key.map(str::to_string),
+            from: Some(block.into()),
+        };
+        let here = "127.0.0.0/24";
+        // New names from one network without a key: two rooms, not one per name.
+        hub.open("n1", &from("n1", None, here)).unwrap();
+        hub.open("n2", &from("n2", None, here)).unwrap();
+        let e = hub.open("n3", &from("n3", None, here)).err().unwrap();
+        assert!(matches!(e, HubError::BlockFull(2)), "{e}");
+        // A key counts for itself; another network for itself.
+        hub.open("k1", &from("k", Some("SHA256:k"), here)).unwrap();
+        hub.open("o1", &from("o", None, "10.0.0.0/24")).unwrap();
+        // Three rooms from here within the minute: the fourth waits.
+        let e = hub
+            .open("k2", &from("k", Some("SHA256:k"), here))
+            .err()
+            .unwrap();
+        assert!(matches!(e, HubError::TooFast(3)), "{e}");
     }
 
     fn plan(rules: RuleSet, backend: BackendKind) -> Plan {

@@ -48,6 +48,27 @@ pub struct ServerLimits {
     /// How long a dropped seat is kept for its player's name alone (a seat taken with a
     /// key is always kept for that key).
     pub seat_grace: Duration,
+    /// A room that never had two players and has nobody in it is closed after this
+    /// long (a room opened and left); on a full server the oldest such room gives way
+    /// to a new one at once.
+    pub lonely_room: Duration,
+    /// Rooms the players without a key of one block of addresses (a /24 or a /64) may
+    /// have opened at once, whatever names they use.
+    pub rooms_per_network: usize,
+    /// Rooms one block of addresses may open a minute, keys or not.
+    pub rooms_per_minute: usize,
+    /// Connections not signed in yet (the SSH handshake included), in all: past half
+    /// of them new ones are dropped at random, more often the fuller it is.
+    pub max_startups: usize,
+    /// Connections not signed in yet from one block of addresses (a /24 or a /64).
+    pub startups_per_network: usize,
+    /// New connections one address may open a second (a handshake costs the server
+    /// about a millisecond of a core).
+    pub handshakes_per_second: u32,
+    /// Finished games kept at most (the oldest guests' games go first).
+    pub archive_games: usize,
+    /// Bytes of finished games kept at most.
+    pub archive_bytes: u64,
 }
 
 impl Default for ServerLimits {
@@ -69,6 +90,14 @@ impl Default for ServerLimits {
             rooms_per_player: 3,
             room_idle: Duration::from_secs(24 * 3600),
             seat_grace: Duration::from_secs(10 * 60),
+            lonely_room: Duration::from_secs(10 * 60),
+            rooms_per_network: 6,
+            rooms_per_minute: 6,
+            max_startups: 32,
+            startups_per_network: 8,
+            handshakes_per_second: 10,
+            archive_games: 10_000,
+            archive_bytes: 100 << 20,
         }
     }
 }
@@ -171,6 +200,37 @@ impl Drop for Ticket {
     }
 }
 
+/// A token bucket per address: `rate` a second, a second's worth saved up at most.
+/// Addresses whose bucket is full again are forgotten once many are kept.
+#[derive(Debug)]
+pub struct PerAddress {
+    rate: u32,
+    buckets: HashMap<IpAddr, Budget>,
+}
+
+impl PerAddress {
+    /// Buckets of `rate` a second.
+    pub fn new(rate: u32) -> PerAddress {
+        PerAddress {
+            rate,
+            buckets: HashMap::new(),
+        }
+    }
+
+    /// Whether `addr` may have one more at `now`.
+    pub fn allow(&mut self, addr: IpAddr, now: Instant) -> bool {
+        if self.buckets.len() > 4096 {
+            self.buckets.retain(|_, b| !b.refilled(now));
+        }
+        let rate = self.rate;
+        let b = self
+            .buckets
+            .entry(addr)
+            .or_insert_with(|| Budget::new(rate, rate));
+        b.take(1, now) == 1
+    }
+}
+
 /// A token bucket of input bytes: `rate` a second, at most `burst` saved up.
 #[derive(Debug)]
 pub struct Budget {
@@ -189,6 +249,12 @@ impl Budget {
             burst: f64::from(burst),
             last: Instant::now(),
         }
+    }
+
+    /// Whether the bucket would be full again at `now`.
+    fn refilled(&self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens + dt * self.rate >= self.burst
     }
 
     /// Takes up to `n` bytes at `now`; how many may pass.
@@ -236,6 +302,20 @@ mod tests {
         drop(t1);
         assert_eq!(c.open(), 2);
         assert!(c.admit(a, 3, 2).is_ok());
+    }
+
+    #[test]
+    fn handshakes_are_bounded_per_address() {
+        let t0 = Instant::now();
+        let mut h = PerAddress::new(10);
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "127.0.0.2".parse().unwrap();
+        assert_eq!((0..30).filter(|_| h.allow(a, t0)).count(), 10);
+        assert!(h.allow(b, t0), "another address has its own");
+        assert!(
+            h.allow(a, t0 + Duration::from_millis(150)),
+            "one more after 0.1 s"
+        );
     }
 
     #[test]

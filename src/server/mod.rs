@@ -9,6 +9,7 @@
 //! computers on a few worker threads of their own ([`computer`]), so no move, no search
 //! and no slow client ever holds up the runtime, another session or another room.
 
+pub mod archive;
 pub mod cli;
 pub mod computer;
 pub mod console;
@@ -26,10 +27,10 @@ pub mod ssh;
 
 use hub::Hub;
 use keys::KeyError;
-use limits::{Counter, ServerLimits};
+use limits::{Counter, PerAddress, ServerLimits};
 use russh::server::{Config, Handle};
 use russh::{Disconnect, MethodKind, MethodSet, SshId};
-use ssh::{Access, Conn, Progress};
+use ssh::{Access, Conn, Door, Progress};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -252,8 +253,8 @@ impl Server {
 /// Closes the rooms no player has been in for the room idle time, looking every
 /// minute (more often when the idle time is short), until the server stops.
 async fn sweep(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
-    let every =
-        (hub.limits.room_idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
+    let shortest = hub.limits.room_idle.min(hub.limits.lonely_room);
+    let every = (shortest / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
     loop {
         tokio::select! {
             _ = stopped.changed() => return,
@@ -272,10 +273,12 @@ async fn accept(
     access: Arc<Access>,
     mut stopped: watch::Receiver<Stage>,
 ) {
-    let conns = Arc::new(Counter::default());
+    let signed_in = Arc::new(Counter::default());
+    let startups = Arc::new(Counter::default());
     let port = listener.local_addr().map_or(0, |a| a.port());
     let all = hub.limits.max_sessions + SPARE_CONNECTIONS;
     let per_address = hub.limits.per_address + 1;
+    let mut handshakes = PerAddress::new(hub.limits.handshakes_per_second);
     loop {
         let (socket, peer) = tokio::select! {
             _ = stopped.changed() => return,
@@ -288,8 +291,26 @@ async fn accept(
                 }
             },
         };
-        let Ok(ticket) = conns.admit(peer.ip(), all, per_address) else {
+        // Before any work on the handshake: a bounded rate of them per address, and
+        // a place in the pool of connections not signed in (bounded per network, and
+        // dropped at random as the pool fills, as OpenSSH's MaxStartups does).
+        let limits = &hub.limits;
+        if !handshakes.allow(peer.ip(), std::time::Instant::now()) {
             continue;
+        }
+        if early_drop(startups.open(), limits.max_startups) {
+            continue;
+        }
+        let network = limits::source_block(peer.ip()).network();
+        let Ok(startup) = startups.admit(network, limits.max_startups, limits.startups_per_network)
+        else {
+            continue;
+        };
+        let door = Door {
+            startup: Some(startup),
+            ticket: None,
+            signed_in: Arc::clone(&signed_in),
+            limits: (all, per_address),
         };
         let _ = socket.set_nodelay(true);
         let Ok((socket, shut)) = keep_a_handle(socket) else {
@@ -301,7 +322,7 @@ async fn accept(
             Arc::clone(&access),
             peer.ip(),
             port,
-            ticket,
+            door,
             Arc::clone(&progress),
         );
         let config = Arc::clone(&config);
@@ -316,6 +337,28 @@ async fn accept(
             stopped,
         ));
     }
+}
+
+/// Whether a new connection is dropped before its handshake while `open` connections
+/// are not signed in, of at most `full`: never under half of `full`, then with a
+/// chance rising in a straight line to certain at `full` (OpenSSH's `MaxStartups
+/// start:rate:full` with start at half), so that a flood of silent connections leaves
+/// newcomers a chance instead of a wall.
+fn early_drop(open: usize, full: usize) -> bool {
+    let start = full / 2;
+    if open < start {
+        return false;
+    }
+    if open >= full {
+        return true;
+    }
+    let chance = (open - start + 1) as f64 / (full - start + 1) as f64;
+    let mut bytes = [0u8; 4];
+    rand::Rng::fill_bytes(
+        &mut rand::rand_core::UnwrapErr(rand::rngs::SysRng),
+        &mut bytes,
+    );
+    f64::from(u32::from_le_bytes(bytes)) / f64::from(u32::MAX) < chance
 }
 
 /// Runs one connection until it ends or the server stops. It is cut when it has not

@@ -456,11 +456,15 @@ impl Screen for SessionScreen {
         }
         if v.room.is_closed() {
             let name = v.room.name().to_string();
-            let idle = super::hub::words_for(self.hub.limits.room_idle);
+            let why = v
+                .room
+                .closed_why()
+                .unwrap_or("the server closed it")
+                .to_string();
             self.leave_room();
             self.lobby_says(
                 Tone::Info,
-                format!("{name} closed: no player was in it for {idle}; its game is kept with the finished ones"),
+                format!("{name} closed: {why}; its game is kept with the finished ones"),
             );
             return true;
         }

@@ -126,10 +126,26 @@ pub struct Conn {
     /// Why the name asked for was not given, when it was not.
     refused: Option<String>,
     chan: Option<Chan>,
-    /// The connection's place in the server's count of connections.
-    _ticket: Ticket,
+    /// Its place among the connections: first in the pool of those not signed in,
+    /// then among the signed-in ones.
+    door: Door,
     /// Signed in, and the session: a connection that does neither in time is cut.
     progress: Arc<Progress>,
+}
+
+/// A connection's place in the server's counts: while it has not signed in, a ticket
+/// of the pool of such connections; once signed in, one of the signed-in connections
+/// (counted in all and per address), taken from `signed_in` within `limits` (in all,
+/// per address).
+pub struct Door {
+    /// The ticket of the pool of connections not signed in (given back at sign-in).
+    pub startup: Option<Ticket>,
+    /// The ticket among the signed-in connections.
+    pub ticket: Option<Ticket>,
+    /// The count of signed-in connections.
+    pub signed_in: Arc<super::limits::Counter>,
+    /// Signed-in connections allowed in all and per address.
+    pub limits: (usize, usize),
 }
 
 impl Conn {
@@ -139,7 +155,7 @@ impl Conn {
         access: Arc<Access>,
         peer: IpAddr,
         port: u16,
-        ticket: Ticket,
+        door: Door,
         progress: Arc<Progress>,
     ) -> Conn {
         Conn {
@@ -150,9 +166,23 @@ impl Conn {
             person: None,
             refused: None,
             chan: None,
-            _ticket: ticket,
+            door,
             progress,
         }
+    }
+
+    /// Moves the connection from the pool of those not signed in to the signed-in
+    /// ones; false when those are full (the sign-in is refused).
+    fn through_the_door(&mut self) -> bool {
+        let d = &mut self.door;
+        if d.ticket.is_none() {
+            match d.signed_in.admit(self.peer, d.limits.0, d.limits.1) {
+                Ok(t) => d.ticket = Some(t),
+                Err(_) => return false,
+            }
+        }
+        d.startup = None;
+        true
     }
 
     /// Signs in as `user` with `key`: the name as the server takes it, or a guest
@@ -167,10 +197,9 @@ impl Conn {
             },
         };
         self.refused = refused;
-        // A keyless seat is given back to its name from the same block of addresses.
-        let from = key
-            .is_none()
-            .then(|| super::limits::source_block(self.peer).to_string());
+        // Rooms opened are counted by it, and a keyless seat is given back to its name
+        // from there only.
+        let from = Some(super::limits::source_block(self.peer).to_string());
         self.person = Some(Person { name, key, from });
         let _ = self.progress.signed_in.set(Instant::now());
     }
@@ -336,7 +365,7 @@ impl Handler for Conn {
         user: &str,
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        if !self.key_allowed(key.public_key) {
+        if !self.key_allowed(key.public_key) || !self.through_the_door() {
             return Ok(Auth::reject());
         }
         self.sign_in(user, Some(key.public_key));
@@ -349,7 +378,7 @@ impl Handler for Conn {
         _submethods: &str,
         _response: Option<russh::server::Response<'a>>,
     ) -> Result<Auth, Self::Error> {
-        if *self.access != Access::Public {
+        if *self.access != Access::Public || !self.through_the_door() {
             return Ok(Auth::reject());
         }
         self.sign_in(user, None);

@@ -160,6 +160,8 @@ pub struct Room {
     computers: OnceLock<Arc<Computers>>,
     /// The room is closed: a search for it stops, its sessions go back to the lobby.
     closed: AtomicBool,
+    /// Why it was closed, for the sessions still in it.
+    closed_why: OnceLock<String>,
     /// How long a dropped name-only seat is kept for its player (seconds).
     grace: u64,
 }
@@ -206,6 +208,7 @@ impl Room {
             saving: Mutex::new(Default::default()),
             computers: OnceLock::new(),
             closed: AtomicBool::new(false),
+            closed_why: OnceLock::new(),
             grace: ServerLimits::default().seat_grace.as_secs(),
         }
     }
@@ -226,6 +229,11 @@ impl Room {
     pub fn opened_by(self, person: Person) -> Room {
         self.lock().opened_by = Some(person);
         self
+    }
+
+    /// Who opened the room, when it is known.
+    pub fn opener(&self) -> Option<Person> {
+        self.lock().opened_by.clone()
     }
 
     /// Whether `person` opened the room (the same key, or the same name for someone
@@ -350,22 +358,57 @@ impl Room {
     }
 
     /// Closes the room when no player has been connected to it for `idle` at `now`
-    /// (Unix seconds): its searches stop and its sessions go back to the lobby. Whether
-    /// it closed.
-    pub fn close_if_idle(&self, now: u64, idle: std::time::Duration) -> bool {
+    /// (Unix seconds), or for `lonely` when it never had two players (a seat still
+    /// free: a room opened and left): its searches stop and its sessions go back to
+    /// the lobby. Whether it closed.
+    pub fn close_if_idle(
+        &self,
+        now: u64,
+        idle: std::time::Duration,
+        lonely: std::time::Duration,
+    ) -> bool {
         let st = self.lock();
         let connected = st.seats.iter().any(|h| h.session.is_some());
-        if connected || now.saturating_sub(st.last_player) < idle.as_secs() {
+        let limit = if referee::seated(&st) {
+            idle
+        } else {
+            lonely.min(idle)
+        };
+        if connected || now.saturating_sub(st.last_player) < limit.as_secs() {
             return false;
         }
-        self.closed.store(true, Ordering::Relaxed);
-        wake_all(&st);
+        let why = format!("no player was in it for {}", super::hub::words_for(limit));
+        self.close(&st, why);
         true
+    }
+
+    /// Since when (Unix seconds) the room has been lonely: nobody in it, not even a
+    /// watcher, and a seat that never had a player; `None` otherwise.
+    pub fn lonely_since(&self) -> Option<u64> {
+        let st = self.lock();
+        (st.present.is_empty() && !referee::seated(&st)).then_some(st.last_player)
+    }
+
+    /// Closes the lonely room to make way for a new one on a full server.
+    pub fn give_way(&self) {
+        let st = self.lock();
+        self.close(&st, "the server was full and it had nobody in it".into());
+    }
+
+    fn close(&self, st: &State, why: String) {
+        let _ = self.closed_why.set(why);
+        self.closed.store(true, Ordering::Relaxed);
+        wake_all(st);
     }
 
     /// Whether the room was closed.
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::Relaxed)
+    }
+
+    /// Why the room was closed, when it was closed for a reason its sessions are told.
+    pub fn closed_why(&self) -> Option<&str> {
+        self.closed_why.get().map(String::as_str)
     }
 
     /// What changed since `seen` (as returned by the last snapshot), for `session`;

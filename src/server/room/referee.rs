@@ -392,7 +392,7 @@ mod tests {
     }
 
     #[test]
-    fn a_game_resigned_before_its_first_move_is_kept() {
+    fn a_game_resigned_before_each_side_moved_is_not_kept() {
         use super::super::Want;
         let (dir, _, board) = fresh("resign");
         let room = Room::new("z1", board, Some(&dir));
@@ -405,8 +405,11 @@ mod tests {
         room.leave(2);
         assert!(room.closable());
         room.archive();
-        let kept: Vec<_> = std::fs::read_dir(dir.join("finished")).unwrap().collect();
-        assert_eq!(kept.len(), 1);
+        assert!(
+            !dir.join("finished").exists(),
+            "an aborted game is not kept"
+        );
+        assert!(!dir.join("z1.toml").exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -140,27 +140,35 @@ impl Room {
         problem.map_or(Ok(()), Err)
     }
 
-    /// Puts the room's files away once it closed: a finished game goes to the
-    /// `finished` folder beside the rooms, an unstarted one (no move, no result) is
-    /// deleted.
+    /// Puts the room's files away once it closed: a game in which each side moved
+    /// goes to the `finished` folder beside the rooms (`NAME-STAMP.toml`, or
+    /// `NAME-STAMP.guests.toml` when no player had a key), an aborted one (a side that
+    /// never moved) is deleted.
     pub fn archive(&self) {
         self.closed.store(true, Ordering::Relaxed);
         let Some(path) = &self.file else {
             return;
         };
         let _written = self.saving.lock().unwrap_or_else(PoisonError::into_inner);
-        let (started, date) = {
+        let (played, date, guests) = {
             let st = self.lock();
-            // A game decided before its first move (a flag, a resignation) is kept.
-            let decided = st.referee.ending().is_some();
-            (st.game.ply() > 0 || decided, st.date.clone())
+            let keyed = st
+                .seats
+                .iter()
+                .any(|h| h.person.as_ref().is_some_and(|p| p.key.is_some()));
+            (st.game.ply() >= 2, st.date.clone(), !keyed)
         };
         let _ = std::fs::remove_file(seats_path(path));
         let kept = match path.parent() {
-            Some(dir) if started => {
+            Some(dir) if played => {
                 let stamp = date.replace(['-', ':'], "").replace('T', "-");
+                let end = if guests {
+                    super::super::archive::GUESTS
+                } else {
+                    ".toml"
+                };
                 let to = dir.join("finished").join(format!(
-                    "{}-{}.toml",
+                    "{}-{}{end}",
                     self.name,
                     stamp.trim_end_matches('Z')
                 ));

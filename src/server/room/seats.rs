@@ -15,9 +15,10 @@ pub struct Person {
     /// The SHA-256 fingerprint of the key they signed in with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    /// Without a key: the block of addresses they came from (`192.0.2.0/24`,
-    /// `2001:db8::/64`), so that a dropped seat is given back to the name from there
-    /// only. `None` in seats saved before it was kept: the name alone.
+    /// The block of addresses they came from (`192.0.2.0/24`, `2001:db8::/64`): the
+    /// rooms they open are counted by it, and without a key a dropped seat is given
+    /// back to the name from there only. `None` in seats saved before it was kept (the
+    /// name alone then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
 }
