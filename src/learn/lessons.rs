@@ -139,8 +139,14 @@ fn merge_home(g: &Game, m: &PlayedMove) -> Verdict {
         Shape::Merge { to, .. } if to == sq("b1") && g.probability(to) > 1.0 - 1e-9 => {
             Verdict::Done("the halves came together: the knight is certainly on b1 again.".into())
         }
+        // A merge elsewhere may also make the knight whole (b5 is a knight's move from
+        // both a3 and c3): say what happened, and what the task asked.
+        Shape::Merge { to, .. } if g.probability(to) > 1.0 - 1e-9 => Verdict::Retry(format!(
+            "the halves merged on {to}: a whole knight again, but on {to}; the task asks to bring it home to b1"
+        )),
         Shape::Merge { to, .. } => Verdict::Retry(format!(
-            "the halves merged on {to}, not on b1 (b1 is where both halves can go back to)"
+            "the halves merged on {to}, where the knight now stands {}%: merge them on b1, the square both came from",
+            percent(g.probability(to))
         )),
         _ => other(m, "a merge of the two halves on b1"),
     }
@@ -256,8 +262,8 @@ pub const LESSONS: &[Lesson] = &[
         setup: &[],
         text: "Nothing stops a king from standing where it can be taken, and nothing forces \
                you to save it. The status line warns you instead: \"king attacked: 100% by \
-               e8xe1\", and the king's square is marked. A move that leaves your own king open \
-               is played, with a warning.",
+               e8xe1\", and the king's square is marked. In a game, a move that would leave \
+               your safe king open is asked about first (y plays it anyway).",
         task: "Move your king to a square the rook cannot reach.",
         goal: Goal::Move(king_safe),
     },
@@ -378,12 +384,12 @@ pub const LESSONS: &[Lesson] = &[
     },
     Lesson {
         title: "The inspector",
-        fen: "4k3/8/8/8/8/8/8/RN2K3 w - - 0 1",
-        setup: &["b1^a3c3", "e8e7", "a1a5", "e7e8"],
+        fen: "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+        setup: &["b1^a3c3", "e8e7"],
         text: "The inspector shows how one square is tied to the others: a heat map of how \
-               much each square is entangled with it. Press Enter on a second square for their \
-               Bell values, the way physicists measure such ties. Here the rook on a5 and a1 \
-               is tied to the knight's halves.",
+               much each square is entangled with it, pair by pair. Press Enter on a second \
+               square for their Bell values, the way physicists measure such ties. Here the \
+               knight's two halves are tied: found on a3 it is not on c3, so c3 is warm.",
         task: "Put the cursor on a3 and press i.",
         goal: Goal::Inspect("a3"),
     },
@@ -404,6 +410,47 @@ pub const LESSONS: &[Lesson] = &[
 mod tests {
     use super::*;
     use crate::ui::history::wrap;
+
+    #[test]
+    fn the_inspector_lesson_shows_what_its_text_says() {
+        let l = LESSONS
+            .iter()
+            .find(|l| l.title == "The inspector")
+            .expect("the inspector's lesson");
+        assert!(matches!(l.goal, Goal::Inspect("a3")));
+        let g = l.game(1);
+        let b = g.simulator().backend();
+        let with =
+            |o: &str| crate::quantum::bell::log_negativity(b, sq("a3").0 as u16, sq(o).0 as u16);
+        assert!(
+            (with("c3") - 1.0).abs() < 1e-9,
+            "c3 is warm: {}",
+            with("c3")
+        );
+        assert!(l.text.contains("c3 is warm"));
+    }
+
+    #[test]
+    fn a_merge_elsewhere_is_told_as_it_is() {
+        let l = LESSONS
+            .iter()
+            .find(|l| l.title == "Merge")
+            .expect("the merge lesson");
+        let Goal::Move(check) = l.goal else {
+            panic!("a move lesson");
+        };
+        let mut g = l.game(1);
+        let m = g.play("a3c3^b5").unwrap().clone();
+        match check(&g, &m) {
+            Verdict::Retry(why) => {
+                assert!(why.contains("a whole knight again, but on b5"), "{why}")
+            }
+            v => panic!("{v:?}"),
+        }
+        let mut g = l.game(1);
+        let m = g.play("a3c3^b1").unwrap().clone();
+        assert!(matches!(check(&g, &m), Verdict::Done(_)));
+    }
 
     #[test]
     fn every_lesson_starts_and_fits_six_lines_at_80_columns() {

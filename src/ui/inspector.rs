@@ -104,6 +104,11 @@ impl Inspector {
         self.pair.as_ref()
     }
 
+    /// The squares entangled with the first one, in board order.
+    pub fn warm(&self) -> Vec<Square> {
+        self.heat.iter().map(|(s, _)| *s).collect()
+    }
+
     /// The log negativity of `sq` with the first square (0 for the first square itself).
     pub fn heat(&self, sq: Square) -> f64 {
         self.heat

@@ -213,15 +213,27 @@ impl App {
         let words = match (run.lesson().goal, met) {
             (Goal::Explain, Met::Explained) => {
                 "that is the whole story of a move. Any key closes it; [ ] pick another move."
+                    .into()
             }
             (Goal::Inspect(want), Met::Inspected(at)) if Square::parse(want) == Some(at) => {
-                "the warm squares are tied to a3: the other half of the knight and the rook."
+                // Said from the map on screen, so that the words and the heat agree.
+                let warm: Vec<String> = self
+                    .inspector
+                    .as_ref()
+                    .map(|i| i.warm().iter().map(Square::to_string).collect())
+                    .unwrap_or_default();
+                match warm.as_slice() {
+                    [] => format!("nothing is tied to {at} here."),
+                    w => format!("the warm squares are tied to {at}: {}.", w.join(", ")),
+                }
             }
-            (Goal::Hint, Met::Hinted) => "the hint is marked * * on the board; Esc hides it.",
+            (Goal::Hint, Met::Hinted) => {
+                "the hint is marked * * on the board; Esc hides it.".into()
+            }
             _ => return,
         };
         if !run.done {
-            self.lesson_done(words);
+            self.lesson_done(&words);
         }
     }
 

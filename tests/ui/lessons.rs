@@ -82,7 +82,11 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     met(&a, "b5 25%, e4 25%");
 
     let mut a = lesson(5, 1);
-    refused(&mut a, "a3c3^b5", "merged on b5, not on b1");
+    refused(
+        &mut a,
+        "a3c3^b5",
+        "merged on b5: a whole knight again, but on b5",
+    );
     goto(&mut a, "a3");
     keys(&mut a, "m");
     goto(&mut a, "c3");
@@ -153,7 +157,7 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     press(&mut a, KeyCode::Esc);
     goto(&mut a, "a3");
     keys(&mut a, "i");
-    met(&a, "tied to a3");
+    met(&a, "the warm squares are tied to a3: c3.");
 
     let mut a = lesson(15, 1);
     keys(&mut a, "H");
