@@ -14,4 +14,4 @@ pub mod rating;
 
 pub use goal::{Goal, Task};
 pub use pack::{find, pack, PackError, Puzzle};
-pub use prove::{defence, judge, prove, JudgeError, Judgement, Proof, ProveError};
+pub use prove::{best_move, defence, judge, prove, JudgeError, Judgement, Proof, ProveError};

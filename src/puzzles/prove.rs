@@ -199,13 +199,30 @@ pub fn prove_within(game: &Game, task: Task, limit: Option<u64>) -> Result<Proof
 /// moves, the rest). `None` when the game is over, the defender has no
 /// move, or the horizon is reached.
 pub fn defence(game: &Game, goal: Goal, plies: u32) -> Result<Option<String>, ProveError> {
+    Ok(best_of(game, goal, game.to_move().opposite(), plies)?.map(|(mv, _)| mv))
+}
+
+/// The solver's best move in `game` (the solver to move), `plies` plies before the
+/// horizon of a puzzle with `goal`, with the exact value it reaches against the best
+/// defence: the proved answer a hint gives. `None` as for [`defence`].
+pub fn best_move(game: &Game, goal: Goal, plies: u32) -> Result<Option<(String, f64)>, ProveError> {
+    best_of(game, goal, game.to_move(), plies)
+}
+
+/// The move the side to move chooses, `plies` before the horizon, where `solver` is
+/// the side the goal is for, and the position's exact value.
+fn best_of(
+    game: &Game,
+    goal: Goal,
+    solver: crate::chess::Color,
+    plies: u32,
+) -> Result<Option<(String, f64)>, ProveError> {
     if plies == 0 || game.status() != Status::Ongoing {
         return Ok(None);
     }
-    let solver = game.to_move().opposite();
     let mut p = Prover::new(goal, solver, plies, None);
     let v = p.node(game, plies, OPEN.0, OPEN.1)?;
-    Ok(p.choose(game, plies, v)?.map(|m| m.text.to_string()))
+    Ok(p.choose(game, plies, v)?.map(|m| (m.text.to_string(), v)))
 }
 
 /// How a move of the solver's compares with the best one.

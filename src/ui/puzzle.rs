@@ -11,7 +11,7 @@ use super::popup;
 use crate::chess::{Game, Status};
 use crate::game::Playable;
 use crate::learn::solved::Solved;
-use crate::puzzles::{defence, judge, Judgement, Puzzle};
+use crate::puzzles::{best_move, defence, judge, Judgement, Puzzle};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::Line;
@@ -170,9 +170,28 @@ impl App {
                 );
                 self.say(Tone::Info, words);
             }
+            Action::Hint if !run.over() => self.puzzle_hint(),
             a => return scroll_text(&mut run.scroll, run.hidden, a),
         }
         true
+    }
+
+    /// `H` in a puzzle: the proved best move from here and what it reaches against the
+    /// best defence (not the engine's guess, which may fall short of the puzzle's value).
+    fn puzzle_hint(&mut self) {
+        let Some(run) = &self.puzzle else {
+            return;
+        };
+        let goal = run.puzzle().goal;
+        let words = match best_move(&run.before, goal, run.plies_left) {
+            Ok(Some((mv, value))) => format!(
+                "hint: {mv}, proved best: it reaches {}% against the best defence",
+                crate::format::percent(value)
+            ),
+            Ok(None) => "no move to hint: the puzzle is over".to_string(),
+            Err(e) => format!("no hint: {e}"),
+        };
+        self.say(Tone::Info, words);
     }
 
     /// After the player's move: judges it exactly from the position before it, and

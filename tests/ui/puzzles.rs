@@ -134,3 +134,18 @@ fn puzzle_screens_and_list() {
     press(&mut a, KeyCode::Enter);
     assert_eq!(a.puzzle_run().unwrap().puzzle().id, "t2");
 }
+
+#[test]
+fn h_in_a_puzzle_gives_the_proved_best_move() {
+    // Puzzle 028: the engine's hint kept the king 75% where the puzzle asks 88%.
+    let p = qchess::puzzles::find("028").expect("puzzle 028").clone();
+    let best = p.best[0].clone();
+    let mut a = solving(vec![p], None);
+    keys(&mut a, "H");
+    let said = a.message().text.clone();
+    assert!(
+        said.starts_with(&format!("hint: {best}, proved best: it reaches 88%")),
+        "{said}"
+    );
+    assert!(a.computer().thinking().is_none(), "no engine search");
+}
