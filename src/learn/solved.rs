@@ -62,9 +62,11 @@ impl Solved {
         t.attempts += 1;
         t.solved |= solved;
         let expected = 1.0 / (1.0 + 10f64.powf((rating as f64 - self.rating) / 400.0));
-        let change = K * (f64::from(u8::from(solved)) - expected);
-        self.rating += change;
-        change
+        // Kept in whole points, so that the changes shown add up to the rating shown
+        // (1180 (-20) then 1193 (+13), never 1194).
+        let before = self.rating.round();
+        self.rating = (self.rating + K * (f64::from(u8::from(solved)) - expected)).round();
+        self.rating - before
     }
 
     /// Whether puzzle `id` was ever solved.
@@ -76,6 +78,19 @@ impl Solved {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_changes_shown_add_up_to_the_rating() {
+        let mut s = Solved::default();
+        s.rating = 1180.4;
+        let mut shown = s.rating.round();
+        for (rating, solved) in [(1400, true), (900, false), (1187, true), (2000, false)] {
+            let change = s.record("x", rating, solved);
+            assert_eq!(change, change.round(), "whole points");
+            shown += change;
+            assert_eq!(shown, s.rating, "the changes add up");
+        }
+    }
 
     #[test]
     fn tries_move_the_rating_and_are_kept() {

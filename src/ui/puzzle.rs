@@ -240,7 +240,18 @@ impl App {
         };
         if run.plies_left > 0 && game.status() == Status::Ongoing {
             run.before = game;
-            return self.say(Tone::Info, format!("{said}. Your move"));
+            // Each move is judged as it is played, not only at the end of the try.
+            let verdict = run.judged.last().map_or_else(String::new, |j| {
+                if j.optimal() {
+                    format!(
+                        " The best move: {}% is still within reach.",
+                        crate::format::percent(j.best_value)
+                    )
+                } else {
+                    format!(" Not the best: {j}.")
+                }
+            });
+            return self.say(Tone::Info, format!("{said}.{verdict} Your move"));
         }
         self.finish_puzzle(said);
     }

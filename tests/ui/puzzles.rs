@@ -102,6 +102,14 @@ fn the_defence_answers_until_the_horizon() {
         a.message().text
     );
     assert!(told(&a).is_empty(), "one more move to go");
+    // The first move is judged before the second is asked for.
+    assert!(
+        a.message()
+            .text
+            .contains("The best move: 25% is still within reach. Your move"),
+        "{}",
+        a.message().text
+    );
     let next = qchess::puzzles::prove(
         a.quantum().expect("quantum"),
         Task {
@@ -148,4 +156,18 @@ fn h_in_a_puzzle_gives_the_proved_best_move() {
         "{said}"
     );
     assert!(a.computer().thinking().is_none(), "no engine search");
+}
+
+#[test]
+fn a_first_move_short_of_the_best_is_said_at_once() {
+    let two = puzzle("t2", "7k/8/8/8/8/8/8/R3K1N1 w - - 0 1", Goal::King, 2);
+    let mut a = solving(vec![two.clone()], None);
+    // A king step gives the lone king time: not the best, said before the second move.
+    typed(&mut a, "e1d2");
+    let said = a.message().text.clone();
+    assert!(
+        said.contains("Not the best: your line captures the king with"),
+        "{said}"
+    );
+    assert!(said.ends_with("Your move"), "{said}");
 }
