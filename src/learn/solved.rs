@@ -81,8 +81,10 @@ mod tests {
 
     #[test]
     fn the_changes_shown_add_up_to_the_rating() {
-        let mut s = Solved::default();
-        s.rating = 1180.4;
+        let mut s = Solved {
+            rating: 1180.4,
+            ..Solved::default()
+        };
         let mut shown = s.rating.round();
         for (rating, solved) in [(1400, true), (900, false), (1187, true), (2000, false)] {
             let change = s.record("x", rating, solved);
