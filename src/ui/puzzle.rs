@@ -332,37 +332,44 @@ fn capitalised(s: &str) -> String {
 /// Draws the list of puzzles over `area`: id, goal, rating, solved.
 pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving, at: usize) {
     let text = paint.fg(paint.theme.text);
-    let rows = area.height.saturating_sub(4).max(1) as usize;
+    // One row for the headings.
+    let rows = area.height.saturating_sub(5).max(1) as usize;
     let first = at
         .saturating_sub(rows / 2)
         .min(run.puzzles.len().saturating_sub(rows));
-    let lines: Vec<Line> = run
-        .puzzles
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .map(|(i, p)| {
-            let solved = if run.record.is_solved(&p.id) {
-                "solved"
-            } else {
-                "      "
-            };
-            let style = if i == at {
-                text.add_modifier(Modifier::REVERSED)
-            } else {
-                text
-            };
-            Line::styled(
-                format!(
-                    " {:>4} {solved} {:>5}  {}",
-                    p.id,
-                    p.rating,
-                    p.task().describe()
-                ),
-                style,
-            )
-        })
+    let headings = Line::styled(
+        format!(" {:>4} {:6} {:>6}  {}", "id", "", "rating", "task"),
+        paint.dim(),
+    );
+    let lines: Vec<Line> = std::iter::once(headings)
+        .chain(
+            run.puzzles
+                .iter()
+                .enumerate()
+                .skip(first)
+                .take(rows)
+                .map(|(i, p)| {
+                    let solved = if run.record.is_solved(&p.id) {
+                        "solved"
+                    } else {
+                        "      "
+                    };
+                    let style = if i == at {
+                        text.add_modifier(Modifier::REVERSED)
+                    } else {
+                        text
+                    };
+                    Line::styled(
+                        format!(
+                            " {:>4} {solved} {:>6}  {}",
+                            p.id,
+                            p.rating,
+                            p.task().describe()
+                        ),
+                        style,
+                    )
+                }),
+        )
         .collect();
     let title = format!(
         " Puzzles: your rating {:.0}; ↑ ↓ Enter opens, Esc closes ",

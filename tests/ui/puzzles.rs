@@ -138,6 +138,11 @@ fn puzzle_screens_and_list() {
     keys(&mut a, "L");
     let s = screen(&mut a, 80, 24);
     assert!(s.contains("t1 solved"), "{s}");
+    assert!(
+        s.contains("  id        rating  task"),
+        "the columns are named: {s}"
+    );
+    insta::assert_snapshot!("puzzle_list_80x24", s);
     press(&mut a, KeyCode::Down);
     press(&mut a, KeyCode::Enter);
     assert_eq!(a.puzzle_run().unwrap().puzzle().id, "t2");
