@@ -17,6 +17,14 @@ pub enum Status {
 }
 
 impl Status {
+    /// The result in which `side` wins.
+    pub fn won_by(side: super::Color) -> Status {
+        match side {
+            super::Color::White => Status::WhiteWins,
+            super::Color::Black => Status::BlackWins,
+        }
+    }
+
     /// "ongoing", "white_wins", "black_wins", "draw".
     pub fn name(self) -> &'static str {
         match self {

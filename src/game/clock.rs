@@ -238,7 +238,7 @@ impl Ending {
     /// `side`'s flag fell.
     pub fn on_time(side: Color) -> Ending {
         Ending {
-            status: winner(side.opposite()),
+            status: Status::won_by(side.opposite()),
             reason: format!("{} {ON_TIME}", side.name()),
         }
     }
@@ -246,7 +246,7 @@ impl Ending {
     /// `side` resigned.
     pub fn resigned(side: Color) -> Ending {
         Ending {
-            status: winner(side.opposite()),
+            status: Status::won_by(side.opposite()),
             reason: format!("{} resigned", side.name()),
         }
     }
@@ -257,13 +257,6 @@ impl Ending {
             status: Status::Draw,
             reason: "draw agreed".into(),
         }
-    }
-}
-
-fn winner(side: Color) -> Status {
-    match side {
-        Color::White => Status::WhiteWins,
-        Color::Black => Status::BlackWins,
     }
 }
 

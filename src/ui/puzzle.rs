@@ -271,8 +271,21 @@ impl App {
         let p = run.puzzle().clone();
         let change = run.record.record(&p.id, p.rating, solved);
         let verdict = if solved { "Solved" } else { "Not solved" };
+        // A try is judged by its moves; the outcomes drawn this time may still have
+        // ended the game either way: said beside the verdict, so they never read as
+        // contradicting each other.
+        let solver = run.before.to_move();
+        let status = self.game.status();
+        let won = status == Status::won_by(solver);
+        let this_time = match status {
+            Status::Ongoing => "",
+            Status::Draw => " This time the game ended drawn.",
+            _ if won == solved => "",
+            _ if won => " This time the chances fell your way and the game was won; the verdict is on your moves.",
+            _ => " This time the chances fell against you and the game was lost; the verdict is on your moves.",
+        };
         let told = format!(
-            "{verdict}: {first}. Your rating {:.0} ({change:+.0}). b: the best line, r: again, n: next",
+            "{verdict}: {first}.{this_time} Your rating {:.0} ({change:+.0}). b: the best line, r: again, n: next",
             run.record.rating
         );
         run.told = Some(told);

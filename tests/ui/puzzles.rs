@@ -176,3 +176,33 @@ fn a_first_move_short_of_the_best_is_said_at_once() {
     );
     assert!(said.ends_with("Your move"), "{said}");
 }
+
+#[test]
+fn solved_and_a_game_lost_this_time_do_not_contradict() {
+    // Puzzle 009: the best move keeps the king half the time; some seeds draw the other
+    // half, and the game ends lost while the try is solved.
+    let p = qchess::puzzles::find("009").expect("puzzle 009").clone();
+    let mut lost_seen = false;
+    for seed in 1..=12 {
+        let mut a = App::solving(
+            vec![p.clone()],
+            None,
+            Solved::default(),
+            None,
+            seed,
+            (Paint::new(Theme::default(), Tier::None), false),
+        )
+        .expect("a pack");
+        typed(&mut a, &p.best[0]);
+        let t = told(&a);
+        assert!(t.starts_with("Solved"), "seed {seed}: {t}");
+        if a.game().status() != qchess::chess::Status::Ongoing {
+            lost_seen = true;
+            assert!(
+                t.contains("This time the chances fell against you and the game was lost; the verdict is on your moves."),
+                "seed {seed}: {t}"
+            );
+        }
+    }
+    assert!(lost_seen, "no seed drew the losing half");
+}
