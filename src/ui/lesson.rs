@@ -227,9 +227,11 @@ impl App {
                     w => format!("the warm squares are tied to {at}: {}.", w.join(", ")),
                 }
             }
-            (Goal::Hint, Met::Hinted) => {
-                "the hint is marked * * on the board; Esc hides it.".into()
-            }
+            // The hint itself stays in the Done line: it is what the player asked for.
+            (Goal::Hint, Met::Hinted) => format!(
+                "{}; it is marked * * on the board, Esc hides it.",
+                self.message().text
+            ),
             _ => return,
         };
         if !run.done {

@@ -163,7 +163,12 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     keys(&mut a, "H");
     a.finish_work();
     a.tick();
-    met(&a, "the hint is marked");
+    met(&a, "it is marked * * on the board");
+    assert!(
+        said(&a).contains("hint for white: "),
+        "the hint stays: {}",
+        said(&a)
+    );
 }
 
 #[test]
