@@ -175,3 +175,36 @@ fn a_bad_pgn_file_is_one_line_with_its_place() {
         "{err}"
     );
 }
+
+#[test]
+fn files_other_programs_write_are_listed_and_opened() {
+    let dir = temp_dir("others");
+    // An en passant mark after a space is part of its move; Latin-1 names are read.
+    let file = dir.join("others.pgn");
+    let bytes = b"[White \"Ren\xE9\"]\n[Black \"Bo\"]\n\n\
+                      1. e4 d5 2. e5 f5 3. exf6 e.p. *\n\n\
+                      [White \"Cy\"]\n[Black \"Di\"]\n\n1. e2-e4 e7-e5 2. Ng1-f3 *\n"
+        .to_vec();
+    fs::write(&file, bytes).unwrap();
+    let (code, out, err) = qchess(&["replay", s(&file), "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "  #  White  Black  Result   plies\n\
+         \x20 1  René   Bo     *        5\n\
+         \x20 2  Cy     Di     *        3\n"
+    );
+    let (code, out, err) = qchess(&["export", s(&file), "--game", "2", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1. e4 e5 2. Nf3 *"), "{out}");
+    let (code, out, err) = analyze(&["--load", s(&file), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ply"], 5);
+    // A file without a game says so.
+    let empty = dir.join("empty.pgn");
+    fs::write(&empty, "").unwrap();
+    let (code, out, err) = qchess(&["replay", s(&empty)]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err, format!("qchess: {} holds no game\n", empty.display()));
+}
