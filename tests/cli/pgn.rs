@@ -102,9 +102,43 @@ fn export_writes_pgn_and_takes_a_game_of_a_file() {
     assert_eq!(fs::read_to_string(&notes).unwrap(), "my notes { unfinished");
     let (code, _, err) = qchess(&["export", s(&toml), "--pgn", s(&notes), "--force"]);
     assert_eq!(code, 0, "{err}");
+    // With neither output, both are named.
     let (code, _, err) = qchess(&["export", s(&toml)]);
     assert_eq!(code, 2);
-    assert!(err.contains("--qasm"), "{err}");
+    assert!(err.contains("<--qasm <OUT>|--pgn <OUT>>"), "{err}");
+}
+
+#[test]
+fn a_dash_is_standard_output_for_analyze_as_for_export() {
+    let dir = temp_dir("dash");
+    let (code, out, err) = analyze(&["--moves", "e2e4 b8^a6c6", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("[Event \"?\"]"), "{out}");
+    assert!(out.ends_with("1. e4 b8^a6c6 *\n"), "{out}");
+    let (code, out, err) = analyze(&["--moves", "e2e4 b8^a6c6", "--qasm", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("OPENQASM 3"), "{out}");
+    // The other output still goes to its file; nothing is named `-`.
+    let pgn_file = dir.join("g.pgn");
+    let (code, out, err) = analyze(&["--moves", "e2e4", "--qasm", "-", "--pgn", s(&pgn_file)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("OPENQASM 3"), "{out}");
+    assert!(fs::read_to_string(&pgn_file).unwrap().contains("1. e4 *"));
+    assert!(!std::path::Path::new("-").exists());
+    // A harmonics game as PGN, to standard output.
+    let (code, out, err) = analyze(&["--variant", "harmonics", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[Variant \""), "{out}");
+    // Standard output takes one thing.
+    let (code, out, err) = analyze(&["--moves", "e2e4", "--pgn", "-", "--qasm", "-"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("cannot both go to standard output"), "{err}");
+    let (code, out, err) = analyze(&["--moves", "e2e4", "--pgn", "-", "--json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "qchess: --json and --pgn - both write to standard output: write one to a file\n"
+    );
 }
 
 #[test]
