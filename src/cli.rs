@@ -27,7 +27,7 @@ pub enum Done {
 #[derive(Debug)]
 pub struct Failure {
     /// Who says it: `qchess`, or a subcommand that has a voice of its own (`qchess
-    /// serve`, whose log lines all begin so; the Skat lab's `error`).
+    /// serve`, whose log lines all begin so).
     pub by: &'static str,
     /// What went wrong.
     pub message: String,

@@ -104,8 +104,7 @@ fn manpage(dir: Option<PathBuf>) -> Outcome {
             .map(Done::Print)
             .map_err(|e| Failure::with_code(1, format!("cannot write the manual page: {e}")));
     };
-    let n =
-        manuals_into(&dir).map_err(|e| Failure::with_code(1, format!("{}: {e}", dir.display())))?;
+    let n = manuals_into(&dir).map_err(|e| Failure::new(format!("{}: {e}", dir.display())))?;
     println!("{n} manual pages written to {}", dir.display());
     Ok(Done::Exit(0))
 }
