@@ -5,8 +5,8 @@ use super::{run_variant, to_json, to_text, variant_json, variant_text, write_qas
 use super::{BestRequest, Request};
 use crate::chess::Square;
 use crate::cli::{
-    parse_backend, parse_dense_limit, parse_game_number, parse_level, parse_sparse_limit,
-    parse_square, parse_variant, Done, Failure, Outcome,
+    backend_flag, level_flag, parse_dense_limit, parse_game_number, parse_sparse_limit,
+    parse_square, variant_flag, Done, Failure, Outcome,
 };
 use crate::game::{Playable, RuleSet};
 use crate::qasm::cli::{is_stdout, one_to_stdout};
@@ -35,7 +35,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "N", requires = "load", value_parser = parse_game_number)]
     game: Option<usize>,
     /// Simulator backend.
-    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+    #[arg(long, default_value = "sparse", value_parser = backend_flag())]
     backend: BackendKind,
     /// Seed for the random outcomes of unforced measurements.
     #[arg(long, default_value_t = 0, conflicts_with = "load")]
@@ -51,7 +51,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     explain: bool,
     /// Rule system: quantum (Quantum Chess), harmonics or haft.
-    #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
+    #[arg(long, default_value = "quantum", value_parser = variant_flag(), conflicts_with = "load")]
     variant: RuleSet,
     /// Report the Bell correlations of two squares (e.g. --bell a3 c3).
     #[arg(long, num_args = 2, value_names = ["SQ1", "SQ2"], value_parser = parse_square)]
@@ -71,7 +71,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     best: bool,
     /// Strength of the search for --best: 1 (fast) to 5 (default 3).
-    #[arg(long, requires = "best", value_parser = parse_level)]
+    #[arg(long, requires = "best", value_parser = level_flag())]
     level: Option<u8>,
     /// Search for --best this many milliseconds instead of to a level's depth.
     #[arg(long, value_name = "MS", requires = "best", conflicts_with = "level")]

@@ -14,7 +14,7 @@ use super::encode::EncodingKind;
 use super::endgame::{preset, Endgame, Side, PRESETS};
 use super::toy::{run_toy, ToyReport};
 use super::view::SkatView;
-use crate::cli::{Done, Failure, Outcome};
+use crate::cli::{backend_flag, color_flag, Done, Failure, Outcome};
 use crate::quantum::BackendKind;
 use crate::ui::color::ColorChoice;
 use crate::ui::skat::{builtin_entries, Entry, LabOptions};
@@ -47,7 +47,7 @@ pub struct TuiArgs {
     #[arg(long)]
     pub preset: Option<String>,
     /// Simulator backend: sparse or dense.
-    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+    #[arg(long, default_value = "sparse", value_parser = backend_flag())]
     pub backend: BackendKind,
     /// How distributions become qubits: owners or index.
     #[arg(long, default_value = "owners")]
@@ -56,7 +56,7 @@ pub struct TuiArgs {
     #[arg(long)]
     pub ascii: bool,
     /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = color_flag())]
     pub color: ColorChoice,
     /// Analyse endgames however long or large they are (default: refuse what would
     /// take over a minute or 1 GB).
@@ -89,7 +89,7 @@ pub enum SkatCommand {
         #[command(flatten)]
         source: Source,
         /// Simulator backend: sparse or dense.
-        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        #[arg(long, default_value = "sparse", value_parser = backend_flag())]
         backend: BackendKind,
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -109,7 +109,7 @@ pub enum SkatCommand {
     /// The paper's four-card example through card-play and trick-taking gates.
     Toy {
         /// Simulator backend: sparse or dense.
-        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        #[arg(long, default_value = "sparse", value_parser = backend_flag())]
         backend: BackendKind,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -121,7 +121,7 @@ pub enum SkatCommand {
         #[command(flatten)]
         source: Source,
         /// Simulator backend: sparse or dense.
-        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        #[arg(long, default_value = "sparse", value_parser = backend_flag())]
         backend: BackendKind,
         /// Which distribution the tricks pane plays out (1-based).
         #[arg(long, default_value_t = 1)]
@@ -132,10 +132,6 @@ pub enum SkatCommand {
     },
     /// Lists the built-in endgames.
     Presets,
-}
-
-fn parse_backend(s: &str) -> Result<BackendKind, String> {
-    s.parse::<BackendKind>().map_err(|e| e.to_string())
 }
 
 /// A failure of what the user gave (exit code 2).
