@@ -85,3 +85,82 @@ fn fish_completes_the_values_of_flags_that_have_them() {
         }
     }
 }
+
+/// The pages `qchess manpage --dir` writes: name and text.
+fn pages() -> Vec<(String, String)> {
+    let dir = std::env::temp_dir().join(format!("qchess-cli-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, out, err) = qchess(&["manpage", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mut pages: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    pages.sort();
+    assert!(
+        out.starts_with(&format!("{} manual pages written", pages.len())),
+        "{out}"
+    );
+    for (name, text) in &mut pages {
+        // Where groff is installed, it reads every page without a warning.
+        if let Some(warnings) = groff_warnings(&dir.join(&*name)) {
+            assert_eq!(warnings, "", "{name}");
+        }
+        *text = text.replace("\\-", "-");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    pages
+}
+
+/// What `groff -man -ww` says about the page at `path`; `None` when groff is not
+/// installed (said on standard error).
+fn groff_warnings(path: &std::path::Path) -> Option<String> {
+    match std::process::Command::new("groff")
+        .args(["-man", "-Tutf8", "-ww", "-z"])
+        .arg(path)
+        .output()
+    {
+        Ok(out) => Some(String::from_utf8_lossy(&out.stderr).into_owned()),
+        Err(_) => {
+            eprintln!("skipped: groff is not installed, the pages were not run through it");
+            None
+        }
+    }
+}
+
+#[test]
+fn every_page_a_page_names_exists_and_is_plain_ascii_roff() {
+    let pages = pages();
+    let names: Vec<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
+    for deep in [
+        "qchess.1",
+        "qchess-puzzles-play.1",
+        "qchess-skat-tui.1",
+        "qchess-config-init.1",
+    ] {
+        assert!(names.contains(&deep), "{deep}: {names:?}");
+    }
+    let mut named = 0;
+    for (name, text) in &pages {
+        // Arrows and accents are roff escapes (`\[u2190]`): groff reads them whatever
+        // its input encoding.
+        assert!(text.is_ascii(), "{name}");
+        for (at, _) in text.match_indices("qchess-") {
+            let reference: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            if text[at + reference.len()..].starts_with("(1)") {
+                named += 1;
+                let page = format!("{reference}.1");
+                assert!(names.contains(&page.as_str()), "{name} names {page}");
+            }
+        }
+    }
+    // Each page but the leaves' names its subcommands.
+    assert!(named >= pages.len() - 1, "{named}");
+}
