@@ -16,3 +16,5 @@ mod pgn;
 mod reviews;
 #[path = "record/saved.rs"]
 mod saved;
+#[path = "record/toml_files.rs"]
+mod toml_files;
