@@ -18,6 +18,7 @@ use crate::record::Players;
 use crate::uqci::client::UqciPlayer;
 use clap::Args;
 use std::path::PathBuf;
+use unicode_width::UnicodeWidthStr;
 
 /// Options of the terminal game.
 #[derive(Args, Debug, Clone)]
@@ -293,9 +294,10 @@ fn game_list(games: &[crate::pgn::GameSummary]) -> String {
     let width = |f: fn(&crate::pgn::GameSummary) -> usize, title: &str| {
         games.iter().map(f).chain([title.len()]).max().unwrap_or(0)
     };
-    let w = width(|g| g.white.chars().count(), "White");
-    let b = width(|g| g.black.chars().count(), "Black");
-    let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.chars().count())));
+    // Padded by display width: a name in wide characters (`名人`) keeps the columns.
+    let w = width(|g| g.white.width(), "White");
+    let b = width(|g| g.black.width(), "Black");
+    let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.width())));
     let mut out = format!(
         "{:>3}  {}  {}  {:<7}  plies\n",
         "#",

@@ -219,6 +219,7 @@ fn files_other_programs_write_are_listed_and_opened() {
                       1. e4 d5 2. e5 f5 3. exf6 e.p. *\n\n\
                       [White \"Cy\"]\n[Black \"Di\"]\n\n1. e2-e4 e7-e5 2. Ng1-f3 *\n"
         .to_vec();
+
     fs::write(&file, bytes).unwrap();
     let (code, out, err) = qchess(&["replay", s(&file), "--list"]);
     assert_eq!(code, 0, "{err}");
@@ -227,6 +228,16 @@ fn files_other_programs_write_are_listed_and_opened() {
         "  #  White  Black  Result   plies\n\
          \x20 1  René   Bo     *        5\n\
          \x20 2  Cy     Di     *        3\n"
+    );
+    // A name in wide characters keeps the columns.
+    let wide = dir.join("wide.pgn");
+    fs::write(&wide, "[White \"名人\"]\n\n1. d4 *\n").unwrap();
+    let (code, out, err) = qchess(&["replay", s(&wide), "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "  #  White  Black  Result   plies\n\
+         \x20 1  名人   ?      *        1\n"
     );
     let (code, out, err) = qchess(&["export", s(&file), "--game", "2", "--pgn", "-"]);
     assert_eq!(code, 0, "{err}");
