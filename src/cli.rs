@@ -8,6 +8,7 @@ use crate::game::clock::{parse_clock, TimeControl};
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::ui::color::ColorChoice;
+use clap::builder::{PossibleValue, TypedValueParser};
 use std::fmt;
 use std::process::ExitCode;
 
@@ -27,7 +28,7 @@ pub enum Done {
 #[derive(Debug)]
 pub struct Failure {
     /// Who says it: `qchess`, or a subcommand that has a voice of its own (`qchess
-    /// serve`, whose log lines all begin so; the Skat lab's `error`).
+    /// serve`, whose log lines all begin so).
     pub by: &'static str,
     /// What went wrong.
     pub message: String,
@@ -94,31 +95,95 @@ pub fn write_stdout(text: &str) -> Result<(), Failure> {
     }
 }
 
+/// A flag's value parser that names the values the flag takes, so that `--help`, the
+/// manual pages and the shells' completion scripts offer them. Reading a value (and
+/// saying what is wrong with one) is the parsing function's.
+#[derive(Clone)]
+pub struct Offered<T> {
+    parse: fn(&str) -> Result<T, String>,
+    values: Vec<&'static str>,
+}
+
+impl<T> Offered<T> {
+    /// The values `values`, read by `parse`.
+    pub fn new(parse: fn(&str) -> Result<T, String>, values: &[&'static str]) -> Offered<T> {
+        Offered {
+            parse,
+            values: values.to_vec(),
+        }
+    }
+}
+
+impl<T: Clone + Send + Sync + 'static> TypedValueParser for Offered<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        self.parse.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.values.iter().map(|v| PossibleValue::new(*v))))
+    }
+}
+
+/// `--variant`, offering the rule systems.
+pub fn variant_flag() -> Offered<RuleSet> {
+    Offered::new(parse_variant, &RuleSet::ALL.map(RuleSet::name))
+}
+
+/// `--backend`, offering sparse and dense.
+pub fn backend_flag() -> Offered<BackendKind> {
+    Offered::new(parse_backend, &BackendKind::ALL.map(|b| b.name()))
+}
+
+/// `--color`, offering its words.
+pub fn color_flag() -> Offered<ColorChoice> {
+    Offered::new(parse_color, &ColorChoice::WORDS)
+}
+
+/// `--level`, offering 1 to 5.
+pub fn level_flag() -> Offered<u8> {
+    Offered::new(parse_level, &crate::engine::level::LEVEL_NAMES)
+}
+
+/// `--theme`, offering the built-in themes (a theme of the user's is taken as well).
+pub fn theme_flag() -> Offered<String> {
+    Offered::new(
+        |s| Ok(s.to_string()),
+        &crate::config::themes::BUILT_IN.map(|(name, _)| name),
+    )
+}
+
 /// A square flag (`a1`..`h8`).
 pub fn parse_square(s: &str) -> Result<Square, String> {
     Square::parse(s).ok_or_else(|| format!("\"{s}\" is not a square (a1..h8)"))
 }
 
 /// `--backend`: sparse or dense.
-pub fn parse_backend(s: &str) -> Result<BackendKind, String> {
+fn parse_backend(s: &str) -> Result<BackendKind, String> {
     s.parse()
         .map_err(|e: crate::quantum::QuantumError| e.to_string())
 }
 
 /// `--color`: auto, truecolor, 256, 16 or none.
-pub fn parse_color(s: &str) -> Result<ColorChoice, String> {
+fn parse_color(s: &str) -> Result<ColorChoice, String> {
     s.parse()
         .map_err(|e: crate::ui::color::BadColorChoice| e.to_string())
 }
 
 /// `--variant`: quantum, harmonics or haft.
-pub fn parse_variant(s: &str) -> Result<RuleSet, String> {
+fn parse_variant(s: &str) -> Result<RuleSet, String> {
     s.parse()
         .map_err(|e: crate::game::rules::UnknownRuleSet| e.to_string())
 }
 
 /// `--level`: the computer's level, 1 to 5.
-pub fn parse_level(s: &str) -> Result<u8, String> {
+fn parse_level(s: &str) -> Result<u8, String> {
     crate::engine::level::check(whole_number(s)?).map_err(|e| e.to_string())
 }
 
@@ -155,4 +220,58 @@ pub fn parse_game_number(s: &str) -> Result<usize, String> {
 fn whole_number(s: &str) -> Result<i64, String> {
     s.parse()
         .map_err(|_| format!("\"{s}\" is not a whole number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::builder::TypedValueParser;
+
+    /// The values a flag offers, each read back by the flag.
+    fn offered_values<T: Clone + Send + Sync + 'static>(flag: &Offered<T>) -> Vec<(String, T)> {
+        let cmd = clap::Command::new("test");
+        flag.possible_values()
+            .into_iter()
+            .flatten()
+            .map(|v| {
+                let name = v.get_name().to_string();
+                let read = flag.parse_ref(&cmd, None, std::ffi::OsStr::new(&name));
+                (name.clone(), read.unwrap_or_else(|e| panic!("{name}: {e}")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_offered_value_is_read_as_itself() {
+        for (name, r) in offered_values(&variant_flag()) {
+            assert_eq!(r.name(), name);
+        }
+        for (name, b) in offered_values(&backend_flag()) {
+            assert_eq!(b.name(), name);
+        }
+        for (name, c) in offered_values(&color_flag()) {
+            assert_eq!(c.to_string(), name);
+        }
+        let levels: Vec<u8> = offered_values(&level_flag())
+            .into_iter()
+            .map(|l| l.1)
+            .collect();
+        let all: Vec<u8> =
+            (crate::engine::level::MIN_LEVEL..=crate::engine::level::MAX_LEVEL).collect();
+        assert_eq!(levels, all);
+        assert_eq!(
+            offered_values(&theme_flag()).len(),
+            crate::config::themes::BUILT_IN.len()
+        );
+        // A value not offered is still the parsing function's to judge.
+        let cmd = clap::Command::new("test");
+        let e = level_flag().parse_ref(&cmd, None, std::ffi::OsStr::new("9"));
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .contains("level 9 does not exist"));
+        assert!(theme_flag()
+            .parse_ref(&cmd, None, std::ffi::OsStr::new("mine"))
+            .is_ok());
+    }
 }

@@ -100,12 +100,11 @@ fn main() -> ExitCode {
 /// `qchess manpage`: prints qchess.1, or writes every page into `dir`.
 fn manpage(dir: Option<PathBuf>) -> Outcome {
     let Some(dir) = dir else {
-        return manual(&Cli::command())
+        return manual(&manual_command())
             .map(Done::Print)
             .map_err(|e| Failure::with_code(1, format!("cannot write the manual page: {e}")));
     };
-    let n =
-        manuals_into(&dir).map_err(|e| Failure::with_code(1, format!("{}: {e}", dir.display())))?;
+    let n = manuals_into(&dir).map_err(|e| Failure::new(format!("{}: {e}", dir.display())))?;
     println!("{n} manual pages written to {}", dir.display());
     Ok(Done::Exit(0))
 }
@@ -117,32 +116,47 @@ fn completions(shell: clap_complete::Shell) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The manual page (roff) of `cmd`.
+/// The manual page (roff) of `cmd`, every character outside ASCII written as roff's
+/// escape for it (`\[u2190]` for `←`), which every man reader takes.
 fn manual(cmd: &clap::Command) -> std::io::Result<String> {
     let mut out = Vec::new();
     clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    Ok(String::from_utf8_lossy(&out)
+        .chars()
+        .map(|c| match c {
+            c if c.is_ascii() => c.to_string(),
+            c => format!("\\[u{:04X}]", u32::from(c)),
+        })
+        .collect())
 }
 
-/// Writes `qchess.1` and a `qchess-SUBCOMMAND.1` for each subcommand into `dir` (made
-/// when missing); how many pages.
-fn manuals_into(dir: &std::path::Path) -> std::io::Result<usize> {
-    std::fs::create_dir_all(dir)?;
-    let cmd = Cli::command();
-    std::fs::write(dir.join("qchess.1"), manual(&cmd)?)?;
-    let mut pages = 1;
-    for sub in cmd.get_subcommands() {
-        let name = format!("qchess-{}", sub.get_name());
-        // The page's title and synopsis read `qchess-SUB` and `qchess SUB`.
-        let sub = sub
-            .clone()
-            .display_name(name.clone())
-            .bin_name(format!("qchess {}", sub.get_name()));
-        let page = manual(&sub)?;
-        std::fs::write(dir.join(format!("{name}.1")), page)?;
-        pages += 1;
+/// The command line whose pages `qchess manpage --dir` writes: built (so that each
+/// subcommand's page is named `qchess-SUB-SUB` and its synopsis reads `qchess SUB SUB`),
+/// without `help` subcommands (`--help` says it all).
+fn manual_command() -> clap::Command {
+    fn without_help(cmd: clap::Command) -> clap::Command {
+        cmd.disable_help_subcommand(true)
+            .mut_subcommands(without_help)
     }
-    Ok(pages)
+    let mut cmd = without_help(Cli::command());
+    cmd.build();
+    cmd
+}
+
+/// Writes `qchess.1` and a page for each subcommand at every depth
+/// (`qchess-puzzles-play.1`) into `dir` (made when missing); how many pages.
+fn manuals_into(dir: &std::path::Path) -> std::io::Result<usize> {
+    fn write(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<usize> {
+        let name = cmd.get_display_name().unwrap_or(cmd.get_name());
+        std::fs::write(dir.join(format!("{name}.1")), manual(cmd)?)?;
+        let mut pages = 1;
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            pages += write(sub, dir)?;
+        }
+        Ok(pages)
+    }
+    std::fs::create_dir_all(dir)?;
+    write(&manual_command(), dir)
 }
 
 #[cfg(test)]
@@ -195,7 +209,14 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("qchess-man-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(manuals_into(&dir).unwrap(), subs.len() + 1);
+        fn pages(cmd: &clap::Command) -> usize {
+            1 + cmd.get_subcommands().map(pages).sum::<usize>()
+        }
+        // A page for every subcommand at every depth (`qchess puzzles play`).
+        let all = pages(&manual_command());
+        assert!(all > subs.len() + 1, "{all}");
+        assert_eq!(manuals_into(&dir).unwrap(), all);
+        assert!(dir.join("qchess-puzzles-play.1").is_file());
         for (sub, flag) in &flags {
             let page = std::fs::read_to_string(dir.join(format!("qchess-{sub}.1"))).unwrap();
             // roff writes a dash as \-.

@@ -1,6 +1,6 @@
 //! The command line, one test binary: `qchess analyze` (with the engine and the QASM
 //! export), `qchess config` and the settings, `qchess puzzles`, PGN in and out, the
-//! crate as published (ignored).
+//! manual pages and completion scripts, the crate as published (ignored).
 
 mod support;
 
@@ -10,6 +10,8 @@ mod analyze;
 mod config;
 #[path = "cli/engine.rs"]
 mod engine;
+#[path = "cli/manual.rs"]
+mod manual;
 #[path = "cli/package.rs"]
 mod package;
 #[path = "cli/pgn.rs"]

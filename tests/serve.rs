@@ -258,7 +258,7 @@ async fn malformed_pty_garbage_and_huge_pastes_stall_nobody() {
         let mut mallory = Term {
             handle: h,
             chan,
-            screen: vt100::Parser::new(24, 80, 0),
+            screen: support::ssh_term::screen(80, 24),
             stderr: String::new(),
             exit: None,
             closed: false,

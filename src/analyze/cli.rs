@@ -5,10 +5,11 @@ use super::{run_variant, to_json, to_text, variant_json, variant_text, write_qas
 use super::{BestRequest, Request};
 use crate::chess::Square;
 use crate::cli::{
-    parse_backend, parse_dense_limit, parse_game_number, parse_level, parse_sparse_limit,
-    parse_square, parse_variant, Done, Failure, Outcome,
+    backend_flag, level_flag, parse_dense_limit, parse_game_number, parse_sparse_limit,
+    parse_square, variant_flag, Done, Failure, Outcome,
 };
 use crate::game::{Playable, RuleSet};
+use crate::qasm::cli::{is_stdout, one_to_stdout};
 use crate::quantum::BackendKind;
 use crate::record::{Players, SavedGame};
 use clap::Args;
@@ -34,7 +35,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "N", requires = "load", value_parser = parse_game_number)]
     game: Option<usize>,
     /// Simulator backend.
-    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+    #[arg(long, default_value = "sparse", value_parser = backend_flag())]
     backend: BackendKind,
     /// Seed for the random outcomes of unforced measurements.
     #[arg(long, default_value_t = 0, conflicts_with = "load")]
@@ -50,7 +51,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     explain: bool,
     /// Rule system: quantum (Quantum Chess), harmonics or haft.
-    #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
+    #[arg(long, default_value = "quantum", value_parser = variant_flag(), conflicts_with = "load")]
     variant: RuleSet,
     /// Report the Bell correlations of two squares (e.g. --bell a3 c3).
     #[arg(long, num_args = 2, value_names = ["SQ1", "SQ2"], value_parser = parse_square)]
@@ -58,17 +59,19 @@ pub struct AnalyzeArgs {
     /// Report the entanglement of one square with every other square.
     #[arg(long, value_name = "SQ", value_parser = parse_square)]
     entanglement: Option<Square>,
-    /// Also write the game's circuit as OpenQASM 3 to this file.
+    /// Also write the game's circuit as OpenQASM 3 to this file (`-`: to standard
+    /// output, instead of the report).
     #[arg(long, value_name = "OUT")]
     qasm: Option<PathBuf>,
-    /// Also write the game as PGN to this file.
+    /// Also write the game as PGN to this file (`-`: to standard output, instead of the
+    /// report).
     #[arg(long, value_name = "OUT")]
     pgn: Option<PathBuf>,
     /// Also search for the best move of the side to move (JSON: `best`).
     #[arg(long)]
     best: bool,
     /// Strength of the search for --best: 1 (fast) to 5 (default 3).
-    #[arg(long, requires = "best", value_parser = parse_level)]
+    #[arg(long, requires = "best", value_parser = level_flag())]
     level: Option<u8>,
     /// Search for --best this many milliseconds instead of to a level's depth.
     #[arg(long, value_name = "MS", requires = "best", conflicts_with = "level")]
@@ -115,6 +118,15 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         sparse_limit,
         force,
     } = args;
+    one_to_stdout(qasm.as_deref(), pgn.as_deref())?;
+    let to_stdout = [("--qasm", &qasm), ("--pgn", &pgn)]
+        .into_iter()
+        .find(|(_, out)| out.as_deref().is_some_and(is_stdout));
+    if let Some((flag, _)) = to_stdout.filter(|_| json) {
+        return Err(Failure::new(format!(
+            "--json and {flag} - both write to standard output: write one to a file"
+        )));
+    }
     let loaded = match load {
         None => None,
         Some(file) => {
@@ -135,7 +147,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
     };
     let pgn_out = |game: &dyn Playable| match &pgn {
         Some(out) => write_pgn(game, loaded.as_ref(), out, force),
-        None => Ok(()),
+        None => Ok(None),
     };
     let search = best.then(|| BestRequest {
         level: level.unwrap_or(crate::engine::level::DEFAULT_LEVEL),
@@ -154,7 +166,9 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
             )));
         }
         let game = run_variant(variant, fen.as_deref(), &moves, seed).map_err(Failure::new)?;
-        pgn_out(game.as_ref())?;
+        if let Some(text) = pgn_out(game.as_ref())? {
+            return Ok(Done::Print(text));
+        }
         return Ok(Done::Print(if json {
             format!("{}\n", variant_json(game.as_ref(), search.as_ref(), seed))
         } else {
@@ -175,10 +189,17 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         sparse_limit,
     };
     let game = super::run(&req).map_err(Failure::new)?;
+    let mut printed = None;
     if let Some(path) = &qasm {
-        write_qasm(&game, path, force).map_err(Failure::new)?;
+        if is_stdout(path) {
+            printed = Some(crate::qasm::export(&game));
+        } else {
+            write_qasm(&game, path, force).map_err(Failure::new)?;
+        }
     }
-    pgn_out(&game)?;
+    if let Some(text) = pgn_out(&game)?.or(printed) {
+        return Ok(Done::Print(text));
+    }
     Ok(Done::Print(if json {
         format!("{}\n", to_json(&game, &req))
     } else {
@@ -187,13 +208,14 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
 }
 
 /// Writes the analysed game as PGN to `out` (`--pgn`): with `--load`, with the loaded
-/// game's players, date and tags, and its result while no move was added to it.
+/// game's players, date and tags, and its result while no move was added to it. For
+/// `-`, the text to print instead.
 fn write_pgn(
     game: &dyn Playable,
     loaded: Option<&Loaded>,
     out: &std::path::Path,
     force: bool,
-) -> Result<(), Failure> {
+) -> Result<Option<String>, Failure> {
     let saved = match loaded {
         None => SavedGame::of(game, &Players::default(), ""),
         Some(Loaded { saved, .. }) => {
@@ -209,6 +231,10 @@ fn write_pgn(
             now
         }
     };
+    if is_stdout(out) {
+        return Ok(Some(crate::pgn::file::text(&saved)));
+    }
     let input = loaded.map(|l| l.file.as_path());
-    crate::pgn::file::export(out, &saved, input, force).map_err(Failure::new)
+    crate::pgn::file::export(out, &saved, input, force).map_err(Failure::new)?;
+    Ok(None)
 }

@@ -48,7 +48,7 @@ pub fn config(cmd: ConfigCommand) -> Result<String, ConfigError> {
 pub struct ThemesArgs {
     /// Colour swatches: auto (when the output is a terminal, in the colours it shows),
     /// truecolor, 256, 16 or none.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = crate::cli::color_flag())]
     pub color: ColorChoice,
 }
 

@@ -63,10 +63,10 @@ pub struct MatchArgs {
     pub json: bool,
     /// Rule system: quantum (Quantum Chess), harmonics or haft. The engine plays the
     /// variants greedily.
-    #[arg(long, default_value = "quantum")]
+    #[arg(long, default_value = "quantum", value_parser = crate::cli::variant_flag())]
     pub variant: RuleSet,
     /// Simulator backend (Quantum Chess).
-    #[arg(long, default_value = "sparse")]
+    #[arg(long, default_value = "sparse", value_parser = crate::cli::backend_flag())]
     pub backend: BackendKind,
     /// Games played at once, each on its own thread (e.g. one per core). The games and
     /// the score are the same whatever the number; the times per move are not.

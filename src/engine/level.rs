@@ -10,6 +10,8 @@ pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 5;
 /// The level used when none is given.
 pub const DEFAULT_LEVEL: u8 = 3;
+/// The levels as written on the command line, weakest first.
+pub const LEVEL_NAMES: [&str; (MAX_LEVEL - MIN_LEVEL + 1) as usize] = ["1", "2", "3", "4", "5"];
 
 /// A level outside 1..5.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -7,7 +7,7 @@
 //! and refuses a file whose recorded outcomes, `{blocked}` comments or result do not
 //! fit the replay.
 
-use super::{GameResult, Move, PgnGame, Pos};
+use super::{dialect, GameResult, Move, PgnGame, Pos};
 use crate::chess::fen::START_FEN;
 use crate::chess::notation::{self, MoveText};
 use crate::chess::Color;
@@ -532,14 +532,15 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
         };
         return game.play(&text).map(drop).map_err(|e| e.0);
     };
-    let (written, ep) = strip_en_passant(&m.text);
+    let (written, ep) = dialect::strip_en_passant(&m.text);
     // The outcome apart, so that SAN (`exd5.m1`) reads as well as squares.
     let (body, outcome) = notation::split_outcome(&written);
-    // Squares are played as written (a piece letter is checked), but for an `ep`
-    // capture, whose `x` the official app writes and the rules infer; SAN as the move
-    // it names in this position.
+    let body = &*dialect::long_algebraic(body);
+    // Squares are played as written (a piece letter is checked), but for an en passant
+    // capture, whose `x` the official app and long algebraic write and the rules infer;
+    // SAN as the move it names in this position.
     let (mut input, text) = match notation::parse(body) {
-        Ok(t) if ep => {
+        Ok(t) if ep || dialect::en_passant_with_x(q, &t) => {
             let t = MoveText { marker: None, ..t };
             (t.to_string(), t)
         }
@@ -575,22 +576,6 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
         return Err("written as en passant (ep), but it is not an en passant capture here".into());
     }
     Ok(())
-}
-
-/// A move without its en passant mark (`e5xd6ep`, `e5xd6e.p.`, before any `.m0`/`.m1`),
-/// and whether it had one.
-fn strip_en_passant(text: &str) -> (String, bool) {
-    let (body, outcome) = match notation::split_outcome(text) {
-        (b, Some(o)) => (b, format!(".m{}", u8::from(o))),
-        (b, None) => (b, String::new()),
-    };
-    match body
-        .strip_suffix("e.p.")
-        .or_else(|| body.strip_suffix("ep"))
-    {
-        Some(b) => (format!("{b}{outcome}"), true),
-        None => (text.to_string(), false),
-    }
 }
 
 /// The saved game's result: the replay's when it ended the game, else the file's. The
@@ -694,14 +679,5 @@ mod tests {
         ] {
             assert_eq!(clk_of(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn en_passant_marks() {
-        assert_eq!(strip_en_passant("e5xd6ep"), ("e5xd6".into(), true));
-        assert_eq!(strip_en_passant("e5xd6ep.m1"), ("e5xd6.m1".into(), true));
-        assert_eq!(strip_en_passant("exd6e.p."), ("exd6".into(), true));
-        assert_eq!(strip_en_passant("e5xd6.m1"), ("e5xd6.m1".into(), false));
-        assert_eq!(strip_en_passant("Nf3"), ("Nf3".into(), false));
     }
 }

@@ -28,16 +28,24 @@ pub fn is_pgn(path: &Path) -> bool {
 }
 
 /// The games of the PGN file at `path` (a regular file of at most
-/// [`crate::files::MAX_BYTES`]), syntax checked.
+/// [`crate::files::MAX_BYTES`], UTF-8 or else Latin-1), syntax checked.
 fn games(path: &Path) -> Result<Vec<PgnGame>, RecordError> {
-    let text = crate::files::read_text(path).map_err(|source| RecordError::Io {
+    let bytes = crate::files::read_bytes(path).map_err(|source| RecordError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    read(&text).map_err(|e| RecordError::Pgn {
+    read(&decode(bytes)).map_err(|e| RecordError::Pgn {
         path: path.to_path_buf(),
         message: e.to_string(),
     })
+}
+
+/// The text of a PGN file's bytes: UTF-8 when they are, else ISO 8859-1 (Latin-1),
+/// the PGN standard's character set, in which every byte is the character of the same
+/// number (what `char::from(u8)` is).
+fn decode(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
 }
 
 /// Game `number` (from 1; the first when `None`) of the PGN file at `path`, imported
@@ -45,6 +53,9 @@ fn games(path: &Path) -> Result<Vec<PgnGame>, RecordError> {
 /// the file holds several, the line and column, and the ply.
 pub fn load(path: &Path, number: Option<usize>) -> Result<SavedGame, RecordError> {
     let games = games(path)?;
+    if games.is_empty() {
+        return Err(RecordError::NoGame(path.to_path_buf()));
+    }
     let asked = number.unwrap_or(1);
     let Some(game) = asked.checked_sub(1).and_then(|i| games.get(i)) else {
         return Err(RecordError::NoSuchGame {

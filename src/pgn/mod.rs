@@ -7,12 +7,14 @@
 //! [`read`] turns a file's text into [`PgnGame`]s (syntax only), [`write`] a game into
 //! text; [`convert`] goes between a [`PgnGame`] and a [`crate::record::SavedGame`]
 //! (replaying the moves, so that SAN is resolved and the recorded outcomes are checked);
-//! [`file`] opens a game of a `.pgn` file by its number and writes exports.
+//! [`file`] opens a game of a `.pgn` file by its number and writes exports;
+//! [`dialect`] reads the ways other programs write a move (`exf6 e.p.`, `Ng1-f3`).
 //!
 //! No PGN crate is used: the maintained readers (`pgn-reader`) are GPL-licensed and
 //! silently skip every token that is not SAN, which is every quantum move.
 
 pub mod convert;
+pub mod dialect;
 pub mod file;
 pub mod lexer;
 pub mod read;

@@ -2,6 +2,7 @@
 //! comments and annotations, and the result of each game. Variations are skipped;
 //! move numbers are not checked (the replay decides whose move it is).
 
+use super::dialect::is_en_passant_mark;
 use super::lexer::{tokens, Lexer, Token};
 use super::{GameResult, Move, PgnError, PgnGame, Pos, Tag};
 
@@ -21,6 +22,8 @@ fn next_game(lexer: &mut Lexer) -> Result<Option<PgnGame>, PgnError> {
     let mut in_movetext = false;
     // Comments before anything else of a game are its own, if a game follows.
     let mut comments = Vec::new();
+    // Whether the last token was a move: an en passant mark after it is its own.
+    let mut after_move = false;
     loop {
         let Some(item) = lexer.next() else {
             return match game {
@@ -36,6 +39,7 @@ fn next_game(lexer: &mut Lexer) -> Result<Option<PgnGame>, PgnError> {
             };
         };
         let (pos, token) = item?;
+        let follows_move = std::mem::replace(&mut after_move, matches!(token, Token::Symbol(_)));
         if game.is_none() {
             if let Token::Comment(c) = token {
                 comments.push(c);
@@ -71,12 +75,16 @@ fn next_game(lexer: &mut Lexer) -> Result<Option<PgnGame>, PgnError> {
                 in_movetext = true;
                 // A symbol starts with a letter, a digit or `-`: something is left.
                 let text = text.trim_end_matches(['+', '#']).to_string();
-                g.moves.push(Move {
-                    text,
-                    pos,
-                    nags: Vec::new(),
-                    comments: Vec::new(),
-                });
+                match g.moves.last_mut() {
+                    // `exf6 e.p.`: the mark goes with the move, as in `exf6e.p.`.
+                    Some(m) if follows_move && is_en_passant_mark(&text) => m.text.push_str(&text),
+                    _ => g.moves.push(Move {
+                        text,
+                        pos,
+                        nags: Vec::new(),
+                        comments: Vec::new(),
+                    }),
+                }
             }
             Token::MoveNumber => in_movetext = true,
             Token::Nag(n) => {
@@ -221,6 +229,20 @@ mod tests {
         assert_eq!(texts(g), vec!["b1^a3c3", "e7e5", "a3c3^b5", "d8wh4.m0"]);
         assert!(g.moves[3].blocked() && !g.moves[2].blocked());
         assert_eq!(g.result, GameResult::Unknown);
+    }
+
+    #[test]
+    fn an_en_passant_mark_apart_goes_with_its_move() {
+        let g = &read("1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 4. d4 *").unwrap()[0];
+        assert_eq!(
+            texts(g),
+            vec!["e4", "d5", "e5", "f5", "exf6e.p.", "Nxf6", "d4"]
+        );
+        let g = &read("1. e5xd6 ep+ 2. d4 *").unwrap()[0];
+        assert_eq!(texts(g), vec!["e5xd6ep", "d4"]);
+        // Not after a move, it is a move of its own (which the replay refuses).
+        let g = &read("1. e4 {x} e.p. *").unwrap()[0];
+        assert_eq!(texts(g), vec!["e4", "e.p."]);
     }
 
     #[test]

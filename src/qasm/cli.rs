@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// Options of `qchess export`.
 #[derive(Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("outputs").args(["qasm", "pgn"]).required(true).multiple(true)))]
 pub struct ExportArgs {
     /// The saved game: qchess's TOML, or a PGN file (.pgn).
     file: PathBuf,
@@ -17,7 +18,7 @@ pub struct ExportArgs {
     /// Where to write the game's circuit as OpenQASM 3 (`-` for standard output). Never
     /// the saved game itself; a file that is not an earlier qchess export only with
     /// --force.
-    #[arg(long, value_name = "OUT", required_unless_present = "pgn")]
+    #[arg(long, value_name = "OUT")]
     qasm: Option<PathBuf>,
     /// Where to write the game as PGN, for other chess programs and the official
     /// Quantum Chess app (`-` for standard output). Never the saved game itself; a file
@@ -33,12 +34,7 @@ pub struct ExportArgs {
 /// was asked.
 pub fn run(args: ExportArgs) -> Outcome {
     let file = args.file.as_path();
-    let dash = Path::new("-");
-    if args.qasm.as_deref() == Some(dash) && args.pgn.as_deref() == Some(dash) {
-        return Err(Failure::new(
-            "--qasm - and --pgn - cannot both go to standard output: write one to a file",
-        ));
-    }
+    one_to_stdout(args.qasm.as_deref(), args.pgn.as_deref())?;
     let saved = crate::record::load_game(file, args.game).map_err(Failure::new)?;
     let mut printed = String::new();
     if let Some(out) = &args.pgn {
@@ -47,7 +43,7 @@ pub fn run(args: ExportArgs) -> Outcome {
         if !crate::pgn::file::is_pgn(file) {
             replay(&saved, file).map_err(Failure::new)?;
         }
-        if out == dash {
+        if is_stdout(out) {
             printed.push_str(&crate::pgn::file::text(&saved));
         } else {
             crate::pgn::file::export(out, &saved, Some(file), args.force).map_err(Failure::new)?;
@@ -55,7 +51,7 @@ pub fn run(args: ExportArgs) -> Outcome {
     }
     if let Some(out) = &args.qasm {
         let program = circuit(&saved, file)?;
-        if out == dash {
+        if is_stdout(out) {
             printed.push_str(&program);
         } else {
             super::write(out, &program, Some(file), args.force).map_err(Failure::new)?;
@@ -66,6 +62,22 @@ pub fn run(args: ExportArgs) -> Outcome {
     } else {
         Done::Print(printed)
     })
+}
+
+/// Whether an output named on the command line (`--qasm OUT`, `--pgn OUT`) is `-`,
+/// standard output.
+pub fn is_stdout(out: &Path) -> bool {
+    out == Path::new("-")
+}
+
+/// Refuses `--qasm -` with `--pgn -`: standard output takes one of them.
+pub fn one_to_stdout(qasm: Option<&Path>, pgn: Option<&Path>) -> Result<(), Failure> {
+    if qasm.is_some_and(is_stdout) && pgn.is_some_and(is_stdout) {
+        return Err(Failure::new(
+            "--qasm - and --pgn - cannot both go to standard output: write one to a file",
+        ));
+    }
+    Ok(())
 }
 
 /// The saved game replayed with the built-in size limits.

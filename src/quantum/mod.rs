@@ -146,6 +146,9 @@ pub enum BackendKind {
 }
 
 impl BackendKind {
+    /// Both backends.
+    pub const ALL: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
+
     /// The lower-case name ("sparse" or "dense").
     pub fn name(&self) -> &'static str {
         match self {

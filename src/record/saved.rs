@@ -214,6 +214,9 @@ pub enum RecordError {
         /// The game (when the file has several), line, column, ply and reason.
         message: String,
     },
+    /// The file holds no game at all (an empty PGN file, or one of comments only).
+    #[error("{0} holds no game")]
+    NoGame(PathBuf),
     /// The game asked for (`--game N`) is not in the file.
     #[error("{path} holds {count} game{}: there is no game {asked} (--game takes 1 to {count})", if *.count == 1 { "" } else { "s" })]
     NoSuchGame {

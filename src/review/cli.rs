@@ -5,7 +5,7 @@
 use super::verdict::{moves_of, verdicts, Summary, Verdict};
 use super::{expected, review, Judge, Review};
 use crate::chess::Color;
-use crate::cli::{parse_level, Done, Failure, Outcome};
+use crate::cli::{level_flag, Done, Failure, Outcome};
 use crate::game::Playable;
 use crate::record::{self, SavedGame};
 use clap::Args;
@@ -25,7 +25,7 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "N", value_parser = crate::cli::parse_game_number)]
     game: Option<usize>,
     /// Strength of the engine's look at each position: 1 (fast) to 5 (default 3).
-    #[arg(long, value_parser = parse_level, conflicts_with = "movetime")]
+    #[arg(long, value_parser = level_flag(), conflicts_with = "movetime")]
     level: Option<u8>,
     /// Search each position this many milliseconds instead of to a level's depth.
     #[arg(long, value_name = "MS")]

@@ -4,7 +4,7 @@
 use ipnet::IpNet;
 use russh::keys::ssh_key::authorized_keys::Entry;
 use russh::keys::ssh_key::private::Ed25519Keypair;
-use russh::keys::ssh_key::LineEnding;
+use russh::keys::ssh_key::{Algorithm, LineEnding};
 use russh::keys::{HashAlg, PrivateKey, PublicKey};
 use std::io::{self, Write};
 use std::net::IpAddr;
@@ -30,6 +30,18 @@ pub enum KeyError {
         /// What the key parser said.
         message: String,
     },
+    /// The file holds a key of another kind than ed25519.
+    #[error(
+        "{path}: a host key must be ed25519, and this one is {algorithm} (an RSA host key \
+         would sign with RSA, whose private-key operations leak timing, RUSTSEC-2023-0071): \
+         move the file away to have an ed25519 key made there, or give another --host-key"
+    )]
+    NotEd25519 {
+        /// The file.
+        path: PathBuf,
+        /// The key's algorithm as SSH names it (`ssh-rsa`).
+        algorithm: String,
+    },
 }
 
 /// The host key file inside the data directory.
@@ -38,7 +50,8 @@ pub fn default_host_key(data_dir: &Path) -> PathBuf {
 }
 
 /// The host key at `path`, created there first (ed25519, mode 0600, its folder too)
-/// when there is none; true when it was just created.
+/// when there is none; true when it was just created. A key of another kind (RSA,
+/// ECDSA) is refused: the server signs with ed25519 only.
 pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), KeyError> {
     let io_err = |source| KeyError::Io {
         path: path.to_path_buf(),
@@ -49,6 +62,12 @@ pub fn host_key(path: &Path) -> Result<(PrivateKey, bool), KeyError> {
             path: path.to_path_buf(),
             message: e.to_string(),
         })?;
+        if key.algorithm() != Algorithm::Ed25519 {
+            return Err(KeyError::NotEd25519 {
+                path: path.to_path_buf(),
+                algorithm: key.algorithm().to_string(),
+            });
+        }
         return Ok((key, false));
     }
     let mut seed = [0u8; 32];
@@ -239,6 +258,24 @@ mod tests {
             !From::parse("!10.0.0.1").admits(ip("127.0.0.1")),
             "only negations"
         );
+    }
+
+    #[test]
+    fn the_host_key_is_ed25519_and_never_rsa() {
+        let dir = std::env::temp_dir().join(format!("qchess-keys-rsa-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (made, _) = host_key(&default_host_key(&dir)).unwrap();
+        assert_eq!(made.algorithm(), Algorithm::Ed25519);
+        // An RSA key given as the host key is refused, not used.
+        let mut rng = rand::rand_core::UnwrapErr(rand::rngs::SysRng);
+        let rsa = russh::keys::ssh_key::private::RsaKeypair::random(&mut rng, 1024).unwrap();
+        let path = dir.join("host_rsa");
+        let text = PrivateKey::from(rsa).to_openssh(LineEnding::LF).unwrap();
+        std::fs::write(&path, text.as_bytes()).unwrap();
+        let e = host_key(&path).unwrap_err();
+        assert!(matches!(e, KeyError::NotEd25519 { .. }), "{e}");
+        assert!(e.to_string().contains("this one is ssh-rsa"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::encode::EncodingKind;
 use super::endgame::{preset, Endgame, Side, PRESETS};
 use super::toy::{run_toy, ToyReport};
 use super::view::SkatView;
-use crate::cli::{Done, Failure, Outcome};
+use crate::cli::{backend_flag, color_flag, Done, Failure, Outcome};
 use crate::quantum::BackendKind;
 use crate::ui::color::ColorChoice;
 use crate::ui::skat::{builtin_entries, Entry, LabOptions};
@@ -42,11 +42,12 @@ pub struct TuiArgs {
     /// The endgame file (TOML) shown first; the presets follow it.
     #[arg(conflicts_with = "preset")]
     pub file: Option<PathBuf>,
-    /// The entry shown first: nine-card (the default), five-each or toy.
+    /// The entry shown first: an endgame (nine-card, the default, or five-each; see
+    /// `qchess skat presets`) or toy, the four-card example (`qchess skat toy`).
     #[arg(long)]
     pub preset: Option<String>,
     /// Simulator backend: sparse or dense.
-    #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+    #[arg(long, default_value = "sparse", value_parser = backend_flag())]
     pub backend: BackendKind,
     /// How distributions become qubits: owners or index.
     #[arg(long, default_value = "owners")]
@@ -55,7 +56,7 @@ pub struct TuiArgs {
     #[arg(long)]
     pub ascii: bool,
     /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = color_flag())]
     pub color: ColorChoice,
     /// Analyse endgames however long or large they are (default: refuse what would
     /// take over a minute or 1 GB).
@@ -69,7 +70,8 @@ pub struct Source {
     /// The endgame file (TOML).
     #[arg(conflicts_with = "preset")]
     pub file: Option<PathBuf>,
-    /// A built-in endgame instead of a file (see `qchess skat presets`).
+    /// A built-in endgame instead of a file: nine-card or five-each (`qchess skat
+    /// presets`; the four-card toy is `qchess skat toy`).
     #[arg(long)]
     pub preset: Option<String>,
 }
@@ -87,7 +89,7 @@ pub enum SkatCommand {
         #[command(flatten)]
         source: Source,
         /// Simulator backend: sparse or dense.
-        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        #[arg(long, default_value = "sparse", value_parser = backend_flag())]
         backend: BackendKind,
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -107,7 +109,7 @@ pub enum SkatCommand {
     /// The paper's four-card example through card-play and trick-taking gates.
     Toy {
         /// Simulator backend: sparse or dense.
-        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        #[arg(long, default_value = "sparse", value_parser = backend_flag())]
         backend: BackendKind,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -119,7 +121,7 @@ pub enum SkatCommand {
         #[command(flatten)]
         source: Source,
         /// Simulator backend: sparse or dense.
-        #[arg(long, default_value = "sparse", value_parser = parse_backend)]
+        #[arg(long, default_value = "sparse", value_parser = backend_flag())]
         backend: BackendKind,
         /// Which distribution the tricks pane plays out (1-based).
         #[arg(long, default_value_t = 1)]
@@ -132,18 +134,9 @@ pub enum SkatCommand {
     Presets,
 }
 
-fn parse_backend(s: &str) -> Result<BackendKind, String> {
-    s.parse::<BackendKind>().map_err(|e| e.to_string())
-}
-
-/// A failure of what the user gave (exit code 2), said as the lab says its errors:
-/// `error: {message}`.
+/// A failure of what the user gave (exit code 2).
 fn refused(message: String) -> Failure {
-    Failure {
-        by: "error",
-        message,
-        code: 2,
-    }
+    Failure::new(message)
 }
 
 impl From<AnalysisError> for Failure {
@@ -153,12 +146,13 @@ impl From<AnalysisError> for Failure {
         } else {
             2
         };
-        Failure {
-            by: "error",
-            code,
-            message: e.to_string(),
-        }
+        Failure::with_code(code, e)
     }
+}
+
+/// The built-in endgames' names, for messages: `nine-card, five-each`.
+fn endgame_names() -> String {
+    PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
 }
 
 fn load(source: &Source) -> Result<(String, Endgame), Failure> {
@@ -169,12 +163,18 @@ fn load(source: &Source) -> Result<(String, Endgame), Failure> {
                 .map_err(|e| refused(format!("{label}: cannot read: {e}")))?;
             (label, text)
         }
+        (None, Some(name)) if name == Entry::Toy.name() => {
+            return Err(refused(format!(
+                "{name} is the four-card example, not an endgame: `qchess skat {name}` runs \
+                 it (the endgames: {})",
+                endgame_names()
+            )))
+        }
         (None, Some(name)) => {
             let text = preset(name).ok_or_else(|| {
-                let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
                 refused(format!(
                     "unknown preset \"{name}\" (choose {})",
-                    names.join(", ")
+                    endgame_names()
                 ))
             })?;
             (format!("preset {name}"), text.to_string())
@@ -366,7 +366,7 @@ pub fn toy_text(r: &ToyReport) -> String {
 /// The command a bare `qchess skat` stands for when the output is not a terminal: the
 /// panes of the chosen endgame as text (the toy's report for the toy).
 fn text_instead(t: TuiArgs) -> SkatCommand {
-    if t.file.is_none() && t.preset.as_deref() == Some("toy") {
+    if t.file.is_none() && t.preset.as_deref() == Some(Entry::Toy.name()) {
         return SkatCommand::Toy {
             backend: t.backend,
             json: false,
@@ -517,11 +517,7 @@ fn execute(command: SkatCommand) -> Outcome {
             }
         }
         SkatCommand::Toy { backend, json } => {
-            let r = run_toy(backend).map_err(|e| Failure {
-                by: "error",
-                code: 1,
-                message: format!("toy: {e}"),
-            })?;
+            let r = run_toy(backend).map_err(|e| Failure::with_code(1, format!("toy: {e}")))?;
             if json {
                 format!("{}\n", toy_json(&r))
             } else {

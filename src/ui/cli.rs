@@ -6,8 +6,8 @@ use super::open::Open;
 use super::terminal::Ended;
 use super::PlayOptions;
 use crate::cli::{
-    parse_backend, parse_clock_flag, parse_color, parse_dense_limit, parse_game_number,
-    parse_level, parse_sparse_limit, parse_variant, ClockFlag, Done, Failure, Outcome,
+    backend_flag, color_flag, level_flag, parse_clock_flag, parse_dense_limit, parse_game_number,
+    parse_sparse_limit, theme_flag, variant_flag, ClockFlag, Done, Failure, Offered, Outcome,
 };
 use crate::config::{Pieces, PlayFlags};
 use crate::engine::strength::Strength;
@@ -18,6 +18,7 @@ use crate::record::Players;
 use crate::uqci::client::UqciPlayer;
 use clap::Args;
 use std::path::PathBuf;
+use unicode_width::UnicodeWidthStr;
 
 /// Options of the terminal game.
 #[derive(Args, Debug, Clone)]
@@ -35,7 +36,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", requires = "load", value_parser = parse_game_number)]
     game: Option<usize>,
     /// Rule system: quantum (Quantum Chess), harmonics or haft.
-    #[arg(long, default_value = "quantum", value_parser = parse_variant, conflicts_with = "load")]
+    #[arg(long, default_value = "quantum", value_parser = variant_flag(), conflicts_with = "load")]
     variant: RuleSet,
     /// White's name, kept in saved games.
     #[arg(long, value_name = "NAME", default_value = "White")]
@@ -46,11 +47,11 @@ pub struct PlayArgs {
     /// The computer plays black, white or both (a game to watch: p pauses). Its name in
     /// saved games ("qchess level 3") hands it its side again on resume. In harmonics
     /// and haft the computer plays greedily (one ply, whatever the level).
-    #[arg(long, value_name = "SIDE", value_parser = parse_side, conflicts_with = "load")]
+    #[arg(long, value_name = "SIDE", value_parser = Offered::new(parse_side, &SIDES), conflicts_with = "load")]
     engine: Option<EngineSides>,
     /// The computer's level, 1 (weakest) to 5 (strongest), also the level of hints
     /// (H) (default: config.toml, else 3).
-    #[arg(long, value_name = "N", value_parser = parse_level)]
+    #[arg(long, value_name = "N", value_parser = level_flag())]
     level: Option<u8>,
     /// The computer thinks this many milliseconds per move instead of playing a level
     /// (an external engine: 1000 unless given). With --load: the time of the external
@@ -137,6 +138,9 @@ fn parse_lesson(s: &str) -> Result<usize, String> {
 struct EngineSides(bool, bool);
 
 /// `--engine`: black, white or both.
+/// The words `--engine` takes.
+const SIDES: [&str; 3] = ["white", "black", "both"];
+
 fn parse_side(s: &str) -> Result<EngineSides, String> {
     match s.to_ascii_lowercase().as_str() {
         "white" => Ok(EngineSides(true, false)),
@@ -185,7 +189,7 @@ struct DisplayArgs {
     #[arg(long)]
     no_autosave: bool,
     /// Simulator backend: sparse or dense (default: config.toml, else sparse).
-    #[arg(long, value_parser = parse_backend)]
+    #[arg(long, value_parser = backend_flag())]
     backend: Option<BackendKind>,
     /// Letters (K Q R B N P, lower case for black) instead of chess glyphs.
     #[arg(long, conflicts_with = "unicode")]
@@ -195,10 +199,10 @@ struct DisplayArgs {
     unicode: bool,
     /// Colours: auto (from NO_COLOR, COLORTERM, TERM), truecolor, 256, 16 or none
     /// (default: config.toml, else auto).
-    #[arg(long, value_parser = parse_color)]
+    #[arg(long, value_parser = color_flag())]
     color: Option<ColorChoice>,
     /// Colour theme, built-in or your own (`qchess themes` lists them).
-    #[arg(long)]
+    #[arg(long, value_parser = theme_flag(), hide_possible_values = true)]
     theme: Option<String>,
     /// Largest dense state, as log2 of the number of amplitudes (default: config.toml,
     /// else 26).
@@ -290,9 +294,10 @@ fn game_list(games: &[crate::pgn::GameSummary]) -> String {
     let width = |f: fn(&crate::pgn::GameSummary) -> usize, title: &str| {
         games.iter().map(f).chain([title.len()]).max().unwrap_or(0)
     };
-    let w = width(|g| g.white.chars().count(), "White");
-    let b = width(|g| g.black.chars().count(), "Black");
-    let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.chars().count())));
+    // Padded by display width: a name in wide characters (`名人`) keeps the columns.
+    let w = width(|g| g.white.width(), "White");
+    let b = width(|g| g.black.width(), "Black");
+    let pad = |s: &str, n: usize| format!("{s}{}", " ".repeat(n.saturating_sub(s.width())));
     let mut out = format!(
         "{:>3}  {}  {}  {:<7}  plies\n",
         "#",

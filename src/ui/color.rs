@@ -37,6 +37,11 @@ pub enum ColorChoice {
 #[error("unknown colour mode \"{0}\" (choose auto, truecolor, 256, 16 or none)")]
 pub struct BadColorChoice(String);
 
+impl ColorChoice {
+    /// The words `--color` takes (`24bit`, `no` and `off` are read as well).
+    pub const WORDS: [&str; 5] = ["auto", "truecolor", "256", "16", "none"];
+}
+
 impl FromStr for ColorChoice {
     type Err = BadColorChoice;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

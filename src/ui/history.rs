@@ -13,6 +13,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// One move as the history lists it.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,24 +162,25 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &HistoryModel) ->
     }
 }
 
-/// Splits `s` at spaces into lines of at most `width` characters (longer words are cut).
+/// Splits `s` at spaces into lines at most `width` columns wide on the terminal (a
+/// wide character, as in CJK names, takes two; longer words are cut between characters).
 pub fn wrap(s: &str, width: usize) -> Vec<String> {
     let width = width.max(8);
     let mut out = Vec::new();
     let mut cur = String::new();
     for word in s.split(' ') {
-        let need = cur.chars().count() + word.chars().count() + usize::from(!cur.is_empty());
+        let need = cur.width() + word.width() + usize::from(!cur.is_empty());
         if need > width && !cur.is_empty() {
             out.push(std::mem::take(&mut cur));
         }
         if !cur.is_empty() {
             cur.push(' ');
         }
-        cur.push_str(word);
-        while cur.chars().count() > width {
-            let head: String = cur.chars().take(width).collect();
-            cur = cur.chars().skip(width).collect();
-            out.push(head);
+        for c in word.chars() {
+            if cur.width() + c.width().unwrap_or(0) > width && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            cur.push(c);
         }
     }
     if !cur.is_empty() {
@@ -198,5 +200,26 @@ mod tests {
             vec!["excluded: c3 was", "occupied, the move", "stopped"]
         );
         assert_eq!(wrap("abcdefghijkl", 8), vec!["abcdefgh", "ijkl"]);
+    }
+
+    #[test]
+    fn wraps_by_columns_not_characters() {
+        // Each of these takes two columns: four fit in eight.
+        assert_eq!(
+            wrap("名人名人名人 white", 8),
+            vec!["名人名人", "名人", "white"]
+        );
+        assert_eq!(wrap("ab 名人名人", 8), vec!["ab", "名人名人"]);
+        // Combining accents take none.
+        assert_eq!(
+            wrap("e\u{301}e\u{301}e\u{301} ok", 8),
+            vec!["e\u{301}e\u{301}e\u{301} ok"]
+        );
+        for line in wrap("名人 名人名人名人名人 x", 9) {
+            assert!(
+                unicode_width::UnicodeWidthStr::width(line.as_str()) <= 9,
+                "{line}"
+            );
+        }
     }
 }

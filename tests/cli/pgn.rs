@@ -102,9 +102,43 @@ fn export_writes_pgn_and_takes_a_game_of_a_file() {
     assert_eq!(fs::read_to_string(&notes).unwrap(), "my notes { unfinished");
     let (code, _, err) = qchess(&["export", s(&toml), "--pgn", s(&notes), "--force"]);
     assert_eq!(code, 0, "{err}");
+    // With neither output, both are named.
     let (code, _, err) = qchess(&["export", s(&toml)]);
     assert_eq!(code, 2);
-    assert!(err.contains("--qasm"), "{err}");
+    assert!(err.contains("<--qasm <OUT>|--pgn <OUT>>"), "{err}");
+}
+
+#[test]
+fn a_dash_is_standard_output_for_analyze_as_for_export() {
+    let dir = temp_dir("dash");
+    let (code, out, err) = analyze(&["--moves", "e2e4 b8^a6c6", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("[Event \"?\"]"), "{out}");
+    assert!(out.ends_with("1. e4 b8^a6c6 *\n"), "{out}");
+    let (code, out, err) = analyze(&["--moves", "e2e4 b8^a6c6", "--qasm", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("OPENQASM 3"), "{out}");
+    // The other output still goes to its file; nothing is named `-`.
+    let pgn_file = dir.join("g.pgn");
+    let (code, out, err) = analyze(&["--moves", "e2e4", "--qasm", "-", "--pgn", s(&pgn_file)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("OPENQASM 3"), "{out}");
+    assert!(fs::read_to_string(&pgn_file).unwrap().contains("1. e4 *"));
+    assert!(!std::path::Path::new("-").exists());
+    // A harmonics game as PGN, to standard output.
+    let (code, out, err) = analyze(&["--variant", "harmonics", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[Variant \""), "{out}");
+    // Standard output takes one thing.
+    let (code, out, err) = analyze(&["--moves", "e2e4", "--pgn", "-", "--qasm", "-"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("cannot both go to standard output"), "{err}");
+    let (code, out, err) = analyze(&["--moves", "e2e4", "--pgn", "-", "--json"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "qchess: --json and --pgn - both write to standard output: write one to a file\n"
+    );
 }
 
 #[test]
@@ -174,4 +208,48 @@ fn a_bad_pgn_file_is_one_line_with_its_place() {
         err.contains("bad.pgn: line 1, column 13: ply 3 (Nf6): "),
         "{err}"
     );
+}
+
+#[test]
+fn files_other_programs_write_are_listed_and_opened() {
+    let dir = temp_dir("others");
+    // An en passant mark after a space is part of its move; Latin-1 names are read.
+    let file = dir.join("others.pgn");
+    let bytes = b"[White \"Ren\xE9\"]\n[Black \"Bo\"]\n\n\
+                      1. e4 d5 2. e5 f5 3. exf6 e.p. *\n\n\
+                      [White \"Cy\"]\n[Black \"Di\"]\n\n1. e2-e4 e7-e5 2. Ng1-f3 *\n"
+        .to_vec();
+
+    fs::write(&file, bytes).unwrap();
+    let (code, out, err) = qchess(&["replay", s(&file), "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "  #  White  Black  Result   plies\n\
+         \x20 1  René   Bo     *        5\n\
+         \x20 2  Cy     Di     *        3\n"
+    );
+    // A name in wide characters keeps the columns.
+    let wide = dir.join("wide.pgn");
+    fs::write(&wide, "[White \"名人\"]\n\n1. d4 *\n").unwrap();
+    let (code, out, err) = qchess(&["replay", s(&wide), "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "  #  White  Black  Result   plies\n\
+         \x20 1  名人   ?      *        1\n"
+    );
+    let (code, out, err) = qchess(&["export", s(&file), "--game", "2", "--pgn", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1. e4 e5 2. Nf3 *"), "{out}");
+    let (code, out, err) = analyze(&["--load", s(&file), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ply"], 5);
+    // A file without a game says so.
+    let empty = dir.join("empty.pgn");
+    fs::write(&empty, "").unwrap();
+    let (code, out, err) = qchess(&["replay", s(&empty)]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err, format!("qchess: {} holds no game\n", empty.display()));
 }

@@ -414,6 +414,55 @@ fn a_classical_game_in_san_is_the_start_of_a_quantum_game() {
 }
 
 #[test]
+fn games_as_other_programs_write_them() {
+    let dir = temp_dir("others");
+    let san = "1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 4. Nf3 Be7 5. Bc4 O-O 6. O-O *";
+    let long = "1. e2-e4 Ng8-f6 2. e4-e5 d7-d5 3. e5xd6 ep e7xd6 4. Ng1-f3 Bf8-e7 \
+                5. Bf1-c4 O-O 6. O-O *";
+    let moves = |text: &str| {
+        let games = pgn::read(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(games[0].moves.len(), 11, "{text}");
+        pgn::from_pgn(&games[0])
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .moves
+    };
+    let played = moves(san);
+    assert_eq!(played[4], "e5d6", "{played:?}");
+    assert_eq!(moves(long), played);
+    // A promotion with `=`, and an `e.p.` on a move that is not en passant.
+    let promotion = "[SetUp \"1\"]\n[FEN \"3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1\"]\n\
+                     1. e7xd8=Q Kg8-f7 2. Qd8-d7+ *";
+    let games = pgn::read(promotion).unwrap();
+    let saved = pgn::from_pgn(&games[0]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.moves, vec!["e7xd8q", "g8f7", "d8d7"]);
+    let e = import_error("1. e4 d5 2. exd5 e.p. *");
+    assert!(e.contains("ply 3 (exd5e.p.): "), "{e}");
+    assert!(e.contains("not an en passant capture"), "{e}");
+    // Latin-1 (the PGN standard's character set) when the file is not UTF-8; UTF-8 as
+    // it is.
+    let latin1 = dir.join("latin1.pgn");
+    let mut bytes = b"[White \"R".to_vec();
+    bytes.push(0xE9);
+    bytes.extend_from_slice(b"ti\"]\n[Black \"Bo\"]\n1. e4 {G\xFCnther} e5 *\n");
+    fs::write(&latin1, &bytes).unwrap();
+    let saved = record::load(&latin1).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.players.white, "R\u{e9}ti");
+    assert_eq!(saved.moves, vec!["e2e4", "e7e5"]);
+    let list = record::list_games(&latin1).unwrap();
+    assert_eq!((list[0].white.as_str(), list[0].plies), ("R\u{e9}ti", 2));
+    let utf8 = dir.join("utf8.pgn");
+    fs::write(&utf8, "[White \"R\u{e9}ti\"]\n1. e4 *\n").unwrap();
+    assert_eq!(record::load(&utf8).unwrap().players.white, "R\u{e9}ti");
+    // A file with no game says so.
+    let empty = dir.join("empty.pgn");
+    for text in ["", "% nothing\n; but comments\n"] {
+        fs::write(&empty, text).unwrap();
+        let e = record::load(&empty).unwrap_err().to_string();
+        assert_eq!(e, format!("{} holds no game", empty.display()));
+    }
+}
+
+#[test]
 fn several_games_in_one_file() {
     let dir = temp_dir("two");
     let path = dir.join("two.pgn");

@@ -190,15 +190,22 @@ fn cli_bad_file_exits_2_with_one_line() {
             dir.join("missing.toml").to_str().unwrap(),
         ],
         vec!["skat", "analyze", "--preset", "no-such"],
+        vec!["skat", "analyze", "--preset", "toy"],
+        vec!["skat", "view", "--preset", "toy"],
         vec!["skat", "analyze"],
+        vec!["skat", "tui"],
     ] {
         let out = qchess(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.starts_with("qchess: "), "{err}");
         assert!(out.stdout.is_empty());
     }
+    let out = qchess(&["skat", "analyze", "--preset", "toy"]);
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("toy is the four-card example, not an endgame: `qchess skat toy` runs it"));
     let out = qchess(&["skat", "analyze", bad.to_str().unwrap()]);
     assert!(String::from_utf8(out.stderr)
         .unwrap()

@@ -156,7 +156,7 @@ impl Term {
         Ok(Term {
             handle,
             chan,
-            screen: vt100::Parser::new(size.1, size.0, 0),
+            screen: screen(size.0, size.1),
             stderr: String::new(),
             exit: None,
             closed: false,
@@ -176,7 +176,9 @@ impl Term {
     /// sizes a terminal can have; absurd ones are only sent).
     pub async fn resize(&mut self, cols: u32, rows: u32) -> Result<(), String> {
         if (1..=320).contains(&cols) && (1..=200).contains(&rows) {
-            self.screen.set_size(rows as u16, cols as u16);
+            self.screen
+                .screen_mut()
+                .set_size(size(rows as u16), size(cols as u16));
         }
         self.chan
             .window_change(cols, rows, 0, 0)
@@ -194,8 +196,8 @@ impl Term {
         let screen = self.screen.screen();
         let (rows, cols) = screen.size();
         let mut all = Vec::new();
-        for r in 0..rows {
-            for c in 0..cols {
+        for r in 0..rows.get() {
+            for c in 0..cols.get() {
                 if let Some(cell) = screen.cell(r, c) {
                     all.extend([cell.fgcolor(), cell.bgcolor()]);
                 }
@@ -267,4 +269,14 @@ impl Term {
     pub async fn drain(&mut self, quiet: Duration) {
         while self.take(quiet).await {}
     }
+}
+
+/// A side of a terminal, which is never 0 here.
+fn size(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).expect("a terminal's side is not 0")
+}
+
+/// The screen of a terminal `cols` wide and `rows` high, without scrollback.
+pub fn screen(cols: u16, rows: u16) -> vt100::Parser {
+    vt100::Parser::new(size(rows), size(cols), 0)
 }
