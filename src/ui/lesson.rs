@@ -11,7 +11,7 @@ use super::popup;
 use crate::chess::Square;
 use crate::learn::{Goal, Lesson, Progress, Verdict, LESSONS};
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -362,6 +362,17 @@ pub(super) fn list_step(at: usize, dy: i8, n: usize) -> usize {
     (at as i64 - dy as i64).clamp(0, n as i64 - 1) as usize
 }
 
+/// One entry of a list (lessons, puzzles) in `text`'s style, reversed when it is the
+/// `highlighted` one.
+pub(super) fn list_line(text: Style, highlighted: bool, entry: String) -> Line<'static> {
+    let style = if highlighted {
+        text.add_modifier(Modifier::REVERSED)
+    } else {
+        text
+    };
+    Line::styled(entry, style)
+}
+
 /// Draws the list of lessons over `area`, the highlighted one reversed, the finished
 /// ones ticked.
 pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Run, at: usize) {
@@ -375,12 +386,7 @@ pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Run, at: usiz
             } else {
                 "    "
             };
-            let style = if i == at {
-                text.add_modifier(Modifier::REVERSED)
-            } else {
-                text
-            };
-            Line::styled(format!(" {:>2}. {tick}  {}", i + 1, l.title), style)
+            list_line(text, i == at, format!(" {:>2}. {tick}  {}", i + 1, l.title))
         })
         .collect();
     let title = " Lessons: ↑ ↓ Enter opens, Esc closes ".to_string();

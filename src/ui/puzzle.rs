@@ -5,7 +5,7 @@
 use super::app::{App, Mode};
 use super::color::Paint;
 use super::input::Action;
-use super::lesson::{list_step, pane, scroll_text, Pane};
+use super::lesson::{list_line, list_step, pane, scroll_text, Pane};
 use super::message::Tone;
 use super::popup;
 use crate::chess::{Game, Status};
@@ -13,7 +13,6 @@ use crate::game::Playable;
 use crate::learn::solved::Solved;
 use crate::puzzles::{best_move, defence, judge, Judgement, Puzzle};
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
 use ratatui::text::Line;
 use ratatui::Frame;
 use std::path::PathBuf;
@@ -367,19 +366,15 @@ pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving, at: 
                     } else {
                         "      "
                     };
-                    let style = if i == at {
-                        text.add_modifier(Modifier::REVERSED)
-                    } else {
-                        text
-                    };
-                    Line::styled(
+                    list_line(
+                        text,
+                        i == at,
                         format!(
                             " {:>4} {solved} {:>6}  {}",
                             p.id,
                             p.rating,
                             p.task().describe()
                         ),
-                        style,
                     )
                 }),
         )
