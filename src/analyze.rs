@@ -1,8 +1,6 @@
 //! `qchess analyze`: play moves from a position and report the result, as text or JSON
 //! (docs/rules/notation.md).
 
-pub mod cli;
-
 use crate::chess::threat::king_threat;
 use crate::chess::{fen::START_FEN, report, Game, GameOptions, MoveError, Square};
 use crate::engine::{level, Limits, Report};

@@ -19,45 +19,45 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    play: qchess::ui::cli::PlayArgs,
+    play: qchess::cli::play::PlayArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play in the terminal (the default): hot-seat, or against the computer (--engine).
-    Play(qchess::ui::cli::PlayArgs),
+    Play(qchess::cli::play::PlayArgs),
     /// Play on from the most recent autosave.
-    Resume(qchess::ui::cli::ResumeArgs),
+    Resume(qchess::cli::play::ResumeArgs),
     /// Step through a saved game: ← → one ply, Home/End, g go to ply, p play on from there.
-    Replay(qchess::ui::cli::ReplayArgs),
+    Replay(qchess::cli::play::ReplayArgs),
     /// Learn Quantum Chess: short lessons with a task each (qchess learn 3 opens the third).
-    Learn(qchess::ui::cli::LearnArgs),
+    Learn(qchess::cli::play::LearnArgs),
     /// Review a saved game: the engine's verdict on every move, mistakes and luck
     /// marked, kept in the file (--json for scripts).
-    Review(qchess::review::cli::ReviewArgs),
+    Review(qchess::cli::review::ReviewArgs),
     /// Play moves from a position and print the resulting state (for scripts and tests).
-    Analyze(qchess::analyze::cli::AnalyzeArgs),
+    Analyze(qchess::cli::analyze::AnalyzeArgs),
     /// Play games between two players (the engine at a level, random, greedy) and
     /// report the score, the Elo difference and the time per move.
-    Match(qchess::engine::cli::MatchArgs),
+    Match(qchess::cli::matches::MatchArgs),
     /// Puzzles whose answers are proved: list the pack (--json), prove it again, or
     /// generate more from engine games.
-    Puzzles(qchess::puzzles::cli::PuzzlesArgs),
+    Puzzles(qchess::cli::puzzles::PuzzlesArgs),
     /// Speak UQCI (UCI with Quantum Chess moves) on standard input and output, as an
     /// engine for other front ends.
     Uqci,
     /// The Skat lab: card quality from a superposition of card distributions.
-    Skat(qchess::skat::cli::SkatArgs),
+    Skat(qchess::cli::skat::SkatArgs),
     /// Write a saved game as PGN (--pgn), or a Quantum Chess game's circuit as
     /// OpenQASM 3 (--qasm).
-    Export(qchess::qasm::cli::ExportArgs),
+    Export(qchess::cli::export::ExportArgs),
     /// The configuration file: where it is, or write one with the defaults.
     #[command(subcommand)]
-    Config(qchess::config::cli::ConfigCommand),
+    Config(qchess::cli::config::ConfigCommand),
     /// Lists the colour themes: the built-in ones and yours.
-    Themes(qchess::config::cli::ThemesArgs),
+    Themes(qchess::cli::config::ThemesArgs),
     /// Serve games over SSH: a lobby and rooms (ssh -p 2222 -t NAME@HOST [ROOM]).
-    Serve(qchess::server::cli::ServeArgs),
+    Serve(qchess::cli::serve::ServeArgs),
     /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
     Completions {
         /// The shell.
@@ -74,26 +74,26 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     finish(match cli.command {
-        Some(Command::Play(args)) => qchess::ui::cli::play(args),
-        Some(Command::Resume(args)) => qchess::ui::cli::resume(args),
-        Some(Command::Replay(args)) => qchess::ui::cli::replay(args),
-        Some(Command::Learn(args)) => qchess::ui::cli::learn(args),
-        Some(Command::Review(args)) => qchess::review::cli::run(args),
-        Some(Command::Analyze(args)) => qchess::analyze::cli::run(args),
-        Some(Command::Match(args)) => qchess::engine::cli::run(args),
-        Some(Command::Puzzles(args)) => qchess::puzzles::cli::run(args),
+        Some(Command::Play(args)) => qchess::cli::play::play(args),
+        Some(Command::Resume(args)) => qchess::cli::play::resume(args),
+        Some(Command::Replay(args)) => qchess::cli::play::replay(args),
+        Some(Command::Learn(args)) => qchess::cli::play::learn(args),
+        Some(Command::Review(args)) => qchess::cli::review::run(args),
+        Some(Command::Analyze(args)) => qchess::cli::analyze::run(args),
+        Some(Command::Match(args)) => qchess::cli::matches::run(args),
+        Some(Command::Puzzles(args)) => qchess::cli::puzzles::run(args),
         Some(Command::Uqci) => {
             qchess::uqci::engine::run_stdio();
             Ok(Done::Exit(0))
         }
-        Some(Command::Skat(args)) => qchess::skat::cli::run(args),
-        Some(Command::Export(args)) => qchess::qasm::cli::run(args),
-        Some(Command::Config(cmd)) => qchess::config::cli::run(cmd),
-        Some(Command::Themes(args)) => qchess::config::cli::run_themes(&args),
-        Some(Command::Serve(args)) => qchess::server::cli::run(args),
+        Some(Command::Skat(args)) => qchess::cli::skat::run(args),
+        Some(Command::Export(args)) => qchess::cli::export::run(args),
+        Some(Command::Config(cmd)) => qchess::cli::config::run(cmd),
+        Some(Command::Themes(args)) => qchess::cli::config::run_themes(&args),
+        Some(Command::Serve(args)) => qchess::cli::serve::run(args),
         Some(Command::Completions { shell }) => Ok(Done::Print(completions(shell))),
         Some(Command::Manpage { dir }) => manpage(dir),
-        None => qchess::ui::cli::play(cli.play),
+        None => qchess::cli::play::play(cli.play),
     })
 }
 

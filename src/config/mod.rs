@@ -2,7 +2,6 @@
 //! (built-in and user files), the data directory for saved games, and how the command
 //! line, the file and the defaults combine for `qchess play`.
 
-pub mod cli;
 pub mod dirs;
 pub mod file;
 pub mod located;

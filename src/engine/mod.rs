@@ -9,7 +9,6 @@
 pub mod book;
 pub mod choice;
 pub mod classical;
-pub mod cli;
 pub mod draws;
 pub mod eval;
 pub mod expected;

@@ -5,7 +5,6 @@
 //! [`defence`] answers the player's move with the proof's best defence, and [`judge`]
 //! compares the player's move with the optimum.
 
-pub mod cli;
 pub mod generate;
 pub mod goal;
 pub mod pack;

@@ -2,7 +2,6 @@
 //! writes on the project's own simulator (so an export can be checked without other
 //! tools).
 
-pub mod cli;
 pub mod export;
 pub mod file;
 pub mod gates;

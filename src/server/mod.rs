@@ -10,7 +10,6 @@
 //! and no slow client ever holds up the runtime, another session or another room.
 
 pub mod archive;
-pub mod cli;
 pub mod computer;
 pub mod console;
 pub mod hub;

@@ -6,7 +6,6 @@
 pub mod analysis;
 pub mod budget;
 pub mod cards;
-pub mod cli;
 pub mod deal;
 pub mod encode;
 pub mod endgame;

@@ -4,7 +4,6 @@
 pub mod app;
 pub mod board;
 pub mod circuit;
-pub mod cli;
 pub mod clocks;
 pub mod color;
 pub mod drawn;

@@ -143,7 +143,7 @@ impl App {
         let (tx, news) = mpsc::channel();
         let flag = Arc::clone(&stop);
         let judge = Judge::Level(self.review_level());
-        let threads = crate::review::cli::default_threads();
+        let threads = crate::review::default_threads();
         std::thread::spawn(move || {
             let progress = tx.clone();
             let result = review(

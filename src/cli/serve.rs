@@ -1,9 +1,9 @@
 //! `qchess serve`: its arguments, read into the server's options with the themes of
 //! the configuration, and the run of the server.
 
-use super::{ServeError, ServeOptions};
 use crate::cli::{parse_clock_flag, warn, ClockFlag, Done, Failure, Outcome};
 use crate::config::{Catalogue, Settings};
+use crate::server::{ServeError, ServeOptions};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -152,7 +152,7 @@ pub fn run(args: ServeArgs) -> Outcome {
         .iter()
         .position(|(name, _)| *name == chosen)
         .unwrap_or(0);
-    match super::run(opts) {
+    match crate::server::run(opts) {
         Ok(()) => Ok(Done::Exit(0)),
         Err(e) => Err(Failure {
             by: "qchess serve",
@@ -183,7 +183,7 @@ mod tests {
             let words = std::iter::once("serve").chain(flags.iter().copied());
             Serve::try_parse_from(words).map(|s| s.args.clock.0)
         };
-        assert_eq!(clock(&[]).unwrap(), Some(super::super::hub::DEFAULT_CLOCK));
+        assert_eq!(clock(&[]).unwrap(), Some(crate::server::hub::DEFAULT_CLOCK));
         assert_eq!(clock(&["--clock", "none"]).unwrap(), None);
         assert_eq!(clock(&["--clock", "0.5+0"]).unwrap(), "0.5+0".parse().ok());
         let bad = clock(&["--clock", "5"]).err().map(|e| e.to_string());

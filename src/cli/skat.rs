@@ -6,16 +6,16 @@
 //! Errors in what the user gave (a bad file, an impossible endgame, a state too large
 //! for the backend) print one line on stderr and exit with code 2.
 
-use super::analysis::{
-    analyze_watched, Analysis, AnalysisError, AnalyzeOptions, DEFAULT_COUNTING_QUBITS,
-};
-use super::budget::{Allowance, Progress, Watch};
-use super::encode::EncodingKind;
-use super::endgame::{preset, Endgame, Side, PRESETS};
-use super::toy::{run_toy, ToyReport};
-use super::view::SkatView;
 use crate::cli::{backend_flag, color_flag, Done, Failure, Outcome};
 use crate::quantum::BackendKind;
+use crate::skat::analysis::{
+    analyze_watched, Analysis, AnalysisError, AnalyzeOptions, DEFAULT_COUNTING_QUBITS,
+};
+use crate::skat::budget::{Allowance, Progress, Watch};
+use crate::skat::encode::EncodingKind;
+use crate::skat::endgame::{preset, Endgame, Side, PRESETS};
+use crate::skat::toy::{run_toy, ToyReport};
+use crate::skat::view::SkatView;
 use crate::ui::color::ColorChoice;
 use crate::ui::skat::{builtin_entries, Entry, LabOptions};
 use crate::ui::terminal::Ended;
@@ -333,7 +333,7 @@ pub fn toy_text(r: &ToyReport) -> String {
         }
     }
     s += "\nfinal outcomes:\n";
-    let list = |v: &[super::cards::Card]| {
+    let list = |v: &[crate::skat::cards::Card]| {
         if v.is_empty() {
             "-".to_string()
         } else {
@@ -474,7 +474,7 @@ fn analyze_with_bar(label: &str, eg: &Endgame, opts: &AnalyzeOptions) -> Result<
                 bar.set_style(style);
             }
         }
-        bar.set_prefix(super::budget::duration_words(p.estimate.seconds));
+        bar.set_prefix(crate::skat::budget::duration_words(p.estimate.seconds));
         bar.set_message(format!("{} ({} of {})", p.stage.name(), p.done, p.total));
         bar.set_position((p.fraction * 1000.0) as u64);
     };

@@ -1,15 +1,15 @@
 //! `qchess analyze`: its arguments, and the run that plays the moves and prints the
 //! report.
 
-use super::{run_variant, to_json, to_text, variant_json, variant_text, write_qasm};
-use super::{BestRequest, Request};
+use crate::analyze::{run_variant, to_json, to_text, variant_json, variant_text, write_qasm};
+use crate::analyze::{BestRequest, Request};
 use crate::chess::Square;
+use crate::cli::export::{is_stdout, one_to_stdout};
 use crate::cli::{
     backend_flag, level_flag, parse_dense_limit, parse_game_number, parse_sparse_limit,
     parse_square, variant_flag, Done, Failure, Outcome,
 };
 use crate::game::{Playable, RuleSet};
-use crate::qasm::cli::{is_stdout, one_to_stdout};
 use crate::quantum::BackendKind;
 use crate::record::{Players, SavedGame};
 use clap::Args;
@@ -188,7 +188,7 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         dense_limit_log2: dense_limit,
         sparse_limit,
     };
-    let game = super::run(&req).map_err(Failure::new)?;
+    let game = crate::analyze::run(&req).map_err(Failure::new)?;
     let mut printed = None;
     if let Some(path) = &qasm {
         if is_stdout(path) {

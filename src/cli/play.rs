@@ -1,10 +1,6 @@
 //! `qchess play`, `qchess resume` and `qchess replay`: the terminal game's arguments,
-//! read over config.toml and the defaults into the options of [`super::run`].
+//! read over config.toml and the defaults into the options of [`crate::ui::run`].
 
-use super::color::ColorChoice;
-use super::open::Open;
-use super::terminal::Ended;
-use super::PlayOptions;
 use crate::cli::{
     backend_flag, color_flag, level_flag, parse_clock_flag, parse_dense_limit, parse_game_number,
     parse_sparse_limit, theme_flag, variant_flag, ClockFlag, Done, Failure, Offered, Outcome,
@@ -15,6 +11,10 @@ use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::record::Players;
+use crate::ui::color::ColorChoice;
+use crate::ui::open::Open;
+use crate::ui::terminal::Ended;
+use crate::ui::PlayOptions;
 use crate::uqci::client::UqciPlayer;
 use clap::Args;
 use std::path::PathBuf;
@@ -338,7 +338,9 @@ pub fn learn(args: LearnArgs) -> Outcome {
     }
     let (lesson, store) = (args.lesson, store);
     guided(args.display, |seed, look| {
-        Ok(super::App::learning(lesson, progress, store, seed, look))
+        Ok(crate::ui::App::learning(
+            lesson, progress, store, seed, look,
+        ))
     })
 }
 
@@ -368,7 +370,7 @@ pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
     let store = crate::config::data_dir().ok();
     let record = store.as_deref().map(Solved::load).unwrap_or_default();
     guided(args.display, |seed, look| {
-        super::App::solving(pack, first, record, store, seed, look)
+        crate::ui::App::solving(pack, first, record, store, seed, look)
             .ok_or_else(|| Failure::new("the puzzle pack is empty"))
     })
 }
@@ -377,7 +379,7 @@ pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
 /// display options ask for) in the terminal.
 fn guided(
     display: DisplayArgs,
-    make: impl FnOnce(u64, (super::color::Paint, bool)) -> Result<super::App, Failure>,
+    make: impl FnOnce(u64, (crate::ui::color::Paint, bool)) -> Result<crate::ui::App, Failure>,
 ) -> Outcome {
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
@@ -392,17 +394,17 @@ fn guided(
         ..PlayFlags::default()
     };
     let opts: PlayOptions = crate::config::play_options(flags).map_err(Failure::new)?;
-    super::terminal::require_terminal().map_err(Failure::new)?;
+    crate::ui::terminal::require_terminal().map_err(Failure::new)?;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let paint = super::color::Paint::new(
+    let paint = crate::ui::color::Paint::new(
         opts.theme.clone(),
         opts.color.resolve(|k| std::env::var(k).ok()),
     );
     let mut app = make(seed, (paint, opts.ascii))?;
-    let term = super::terminal::TerminalOptions { mouse: opts.mouse };
-    match super::terminal::run_screen(&mut app, term) {
+    let term = crate::ui::terminal::TerminalOptions { mouse: opts.mouse };
+    match crate::ui::terminal::run_screen(&mut app, term) {
         Ok(Ended::Quit) => Ok(Done::Exit(0)),
         Ok(Ended::Signal(sig)) => Ok(Done::Exit((128 + sig).clamp(0, 255) as u8)),
         Err(e) => Err(Failure::new(e)),
@@ -505,7 +507,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
         Err(_) => None,
     };
     opts.open = open;
-    match super::run(opts) {
+    match crate::ui::run(opts) {
         Ok(Ended::Quit) => Ok(Done::Exit(0)),
         Ok(Ended::Signal(sig)) => Ok(Done::Exit((128 + sig).clamp(0, 255) as u8)),
         Err(e) => Err(Failure::new(e)),

@@ -1,11 +1,11 @@
 //! The `qchess config` and `qchess themes` commands: where the configuration file is,
 //! writing a commented default, and the list of colour themes.
 
-use super::dirs::{config_dir, CONFIG_FILE, THEMES_DIR};
-use super::file::Config;
-use super::themes::{Catalogue, Source};
-use super::ConfigError;
 use crate::cli::{warn, write_stdout, Done, Failure, Outcome};
+use crate::config::dirs::{config_dir, CONFIG_FILE, THEMES_DIR};
+use crate::config::file::Config;
+use crate::config::themes::{Catalogue, Source};
+use crate::config::ConfigError;
 use crate::ui::color::{ColorChoice, Paint, Tier};
 use crate::ui::theme::Theme;
 use crossterm::style::{ResetColor, SetBackgroundColor};

@@ -54,7 +54,7 @@ pub fn run(args: ExportArgs) -> Outcome {
         if is_stdout(out) {
             printed.push_str(&program);
         } else {
-            super::write(out, &program, Some(file), args.force).map_err(Failure::new)?;
+            crate::qasm::write(out, &program, Some(file), args.force).map_err(Failure::new)?;
         }
     }
     Ok(if printed.is_empty() {
@@ -107,5 +107,5 @@ fn circuit(saved: &SavedGame, file: &Path) -> Result<String, Failure> {
             "the saved game has no quantum circuit to export",
         ));
     };
-    Ok(super::export(game))
+    Ok(crate::qasm::export(game))
 }

@@ -2,12 +2,12 @@
 //! file judged is not redone), saves the review into the file, and prints the verdict:
 //! each player's summary and the marked moves, or everything as JSON.
 
-use super::verdict::{moves_of, verdicts, Summary, Verdict};
-use super::{expected, review, Judge, Review};
 use crate::chess::Color;
 use crate::cli::{level_flag, Done, Failure, Outcome};
 use crate::game::Playable;
 use crate::record::{self, SavedGame};
+use crate::review::verdict::{moves_of, verdicts, Summary, Verdict};
+use crate::review::{expected, review, Judge, Review};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -64,7 +64,7 @@ pub fn run(args: ReviewArgs) -> Outcome {
         (Some(l), None) => Judge::Level(l),
         (None, None) => Judge::default(),
     };
-    let threads = args.threads.unwrap_or_else(default_threads);
+    let threads = args.threads.unwrap_or_else(crate::review::default_threads);
     if threads == 0 {
         return Err(Failure::new("--threads must be at least 1"));
     }
@@ -131,11 +131,6 @@ pub fn run(args: ReviewArgs) -> Outcome {
     }))
 }
 
-/// One per core the machine offers.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// The review for scripts: who judged, White's expected result at the start, each
 /// ply's verdict, each player's summary.
 pub fn to_json(saved: &SavedGame, game: &dyn Playable, review: &Review) -> serde_json::Value {
@@ -191,7 +186,7 @@ fn to_text(
     }
     out += &format!(
         "luck counts a measurement whose drawn outcome moved the expected result by {:.2} or more\n",
-        super::verdict::LUCK
+        crate::review::verdict::LUCK
     );
     let marked: Vec<&Verdict> = v.iter().flatten().filter(|v| v.said()).collect();
     if marked.is_empty() {

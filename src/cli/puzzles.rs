@@ -1,11 +1,11 @@
 //! `qchess puzzles`: the pack as a list or JSON, `prove` to re-prove it, `generate` to
 //! find more puzzles in engine games.
 
-use super::generate::{generate, Options};
-use super::pack::{self, Puzzle};
-use super::prove::prove;
 use crate::cli::{Done, Failure, Outcome};
 use crate::engine::spec::PlayerSpec;
+use crate::puzzles::generate::{generate, Options};
+use crate::puzzles::pack::{self, Puzzle};
+use crate::puzzles::prove::prove;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -29,7 +29,7 @@ enum PuzzlesCommand {
     List(ListArgs),
     /// Play the puzzles in the terminal: your moves are judged exactly against the best,
     /// the other side defends as the proof does.
-    Play(crate::ui::cli::PuzzlePlayArgs),
+    Play(crate::cli::play::PuzzlePlayArgs),
     /// Prove the pack's puzzles again (or the one named) and compare with the stored
     /// values.
     Prove(ProveArgs),
@@ -115,7 +115,7 @@ pub fn run(args: PuzzlesArgs) -> Outcome {
     match args.command {
         Some(PuzzlesCommand::Prove(a)) => prove_pack(a.id.as_deref()),
         Some(PuzzlesCommand::Generate(a)) => run_generate(&a),
-        Some(PuzzlesCommand::Play(a)) => crate::ui::cli::play_puzzles(a),
+        Some(PuzzlesCommand::Play(a)) => crate::cli::play::play_puzzles(a),
         Some(PuzzlesCommand::List(a)) => Ok(list(a.json || args.json)),
         None => Ok(list(args.json)),
     }

@@ -1,10 +1,10 @@
 //! `qchess match`: two players, a number of games, the result and what it says about
 //! their strength. A progress bar goes to stderr (when it is a terminal).
 
-use super::matches::{run_match, MatchError, MatchOptions, Result1};
-use super::spec::PlayerSpec;
-use super::uci::UciSettings;
 use crate::cli::{parse_clock_flag, ClockFlag, Done, Failure, Outcome};
+use crate::engine::matches::{run_match, MatchError, MatchOptions, Result1};
+use crate::engine::spec::PlayerSpec;
+use crate::engine::uci::UciSettings;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -1,7 +1,18 @@
-//! What the subcommands of the command line share: how each one ends ([`Outcome`]), the
-//! one printer of their errors, writing standard output, and the value parsers of the
-//! flags that several subcommands take. Each subcommand's arguments and `run` live with
-//! its module (`ui::cli`, `analyze::cli`, `server::cli`, …); `main` only dispatches.
+//! The command layer: each subcommand's arguments and `run` (one file each), and what
+//! they share: how each one ends ([`Outcome`]), the one printer of their errors, writing
+//! standard output, and the value parsers of the flags that several subcommands take.
+//! It stands above every other module and nothing below imports it; `main` only
+//! dispatches.
+
+pub mod analyze;
+pub mod config;
+pub mod export;
+pub mod matches;
+pub mod play;
+pub mod puzzles;
+pub mod review;
+pub mod serve;
+pub mod skat;
 
 use crate::chess::Square;
 use crate::game::clock::{parse_clock, TimeControl};
