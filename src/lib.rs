@@ -17,6 +17,7 @@ pub mod review;
 pub mod seeded;
 pub mod server;
 pub mod skat;
+pub mod style;
 pub mod ui;
 pub mod uqci;
 pub mod variants;

@@ -18,7 +18,7 @@ use crate::chess::Square;
 use crate::game::clock::{parse_clock, TimeControl};
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
-use crate::ui::color::ColorChoice;
+use crate::style::color::ColorChoice;
 use clap::builder::{PossibleValue, TypedValueParser};
 use std::fmt;
 use std::process::ExitCode;
@@ -184,7 +184,7 @@ fn parse_backend(s: &str) -> Result<BackendKind, String> {
 /// `--color`: auto, truecolor, 256, 16 or none.
 fn parse_color(s: &str) -> Result<ColorChoice, String> {
     s.parse()
-        .map_err(|e: crate::ui::color::BadColorChoice| e.to_string())
+        .map_err(|e: crate::style::color::BadColorChoice| e.to_string())
 }
 
 /// `--variant`: quantum, harmonics or haft.

@@ -11,7 +11,7 @@ use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::record::Players;
-use crate::ui::color::ColorChoice;
+use crate::style::color::ColorChoice;
 use crate::ui::open::Open;
 use crate::ui::terminal::Ended;
 use crate::ui::PlayOptions;
@@ -379,7 +379,7 @@ pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
 /// display options ask for) in the terminal.
 fn guided(
     display: DisplayArgs,
-    make: impl FnOnce(u64, (crate::ui::color::Paint, bool)) -> Result<crate::ui::App, Failure>,
+    make: impl FnOnce(u64, (crate::style::color::Paint, bool)) -> Result<crate::ui::App, Failure>,
 ) -> Outcome {
     let pieces = match (display.ascii, display.unicode) {
         (true, _) => Some(Pieces::Ascii),
@@ -393,12 +393,12 @@ fn guided(
         mouse: display.no_mouse.then_some(false),
         ..PlayFlags::default()
     };
-    let opts: PlayOptions = crate::config::play_options(flags).map_err(Failure::new)?;
+    let opts: PlayOptions = PlayOptions::for_this_user(flags).map_err(Failure::new)?;
     crate::ui::terminal::require_terminal().map_err(Failure::new)?;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let paint = crate::ui::color::Paint::new(
+    let paint = crate::style::color::Paint::new(
         opts.theme.clone(),
         opts.color.resolve(|k| std::env::var(k).ok()),
     );
@@ -468,7 +468,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
         engine_level: level,
         engine_cmd,
     };
-    let mut opts: PlayOptions = crate::config::play_options(flags).map_err(Failure::new)?;
+    let mut opts: PlayOptions = PlayOptions::for_this_user(flags).map_err(Failure::new)?;
     opts.offer_resume = offer_resume && clock.is_none();
     opts.variant = variant;
     opts.clock = clock;

@@ -16,7 +16,7 @@ use crate::skat::encode::EncodingKind;
 use crate::skat::endgame::{preset, Endgame, Side, PRESETS};
 use crate::skat::toy::{run_toy, ToyReport};
 use crate::skat::view::SkatView;
-use crate::ui::color::ColorChoice;
+use crate::style::color::ColorChoice;
 use crate::ui::skat::{builtin_entries, Entry, LabOptions};
 use crate::ui::terminal::Ended;
 use serde_json::{json, Value};

@@ -6,7 +6,7 @@ use super::ConfigError;
 use crate::quantum::{
     BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT, MAX_DENSE_LIMIT_LOG2,
 };
-use crate::ui::color::ColorChoice;
+use crate::style::color::ColorChoice;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use std::fmt;
@@ -330,7 +330,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::color::Tier;
+    use crate::style::color::Tier;
 
     fn parse(text: &str) -> Result<Config, FileError> {
         Config::parse(Path::new("/home/p/.config/qchess/config.toml"), text)

@@ -11,7 +11,7 @@ pub mod themes;
 pub use dirs::{config_dir, data_dir};
 pub use file::{Config, Notation, Pieces};
 pub use located::FileError;
-pub use settings::{play_options, PlayFlags, Settings};
+pub use settings::{PlayFlags, Settings};
 pub use themes::Catalogue;
 
 use std::io;

@@ -1,13 +1,12 @@
 //! How `qchess play` starts: the command line over `config.toml` over the defaults.
 
 use super::dirs::{config_dir, CONFIG_FILE, THEMES_DIR};
-use super::file::{Config, Notation, Pieces};
+use super::file::{Config, Pieces};
 use super::located::FileError;
 use super::themes::Catalogue;
 use super::ConfigError;
 use crate::quantum::BackendKind;
-use crate::ui::color::ColorChoice;
-use crate::ui::PlayOptions;
+use crate::style::color::ColorChoice;
 use std::path::Path;
 
 /// What the command line of `qchess play` says; `None` where it says nothing.
@@ -82,42 +81,20 @@ impl Settings {
         Ok(Settings { config, themes })
     }
 
-    /// The options of a game started with `flags`: each setting from the command line
-    /// if it gives one, else from the file, else the default.
-    pub fn play_options(&self, flags: PlayFlags) -> Result<PlayOptions, ConfigError> {
-        let c = self.config.overlay(&flags);
-        Ok(PlayOptions {
-            fen: flags.fen,
-            backend: c.backend,
-            seed: flags.seed,
-            ascii: c.pieces == Pieces::Ascii,
-            coordinates: c.notation == Notation::Coordinates,
-            color: c.color,
-            theme: self.themes.theme(&c.theme)?,
-            autosave: c.autosave,
-            dense_limit_log2: c.dense_limit_log2,
-            sparse_limit: c.sparse_limit,
-            mouse: c.mouse,
-            engine_level: c.engine_level,
-            engine_cmd: Some(c.engine_cmd.trim().to_string()).filter(|c| !c.is_empty()),
-            ask_king_danger: c.ask_king_danger,
-            ..PlayOptions::default()
-        })
+    /// [`Settings::load`] from the configuration directory of this user.
+    pub fn for_this_user() -> Result<Settings, ConfigError> {
+        Settings::load(&config_dir()?)
     }
 }
 
-/// [`Settings::play_options`] for the configuration directory of this user.
-pub fn play_options(flags: PlayFlags) -> Result<PlayOptions, ConfigError> {
-    Settings::load(&config_dir()?)?.play_options(flags)
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::ui::color::Tier;
-    use crate::ui::theme::{Rgb, Theme};
+    use crate::config::Notation;
+    use crate::style::color::Tier;
 
-    fn file_config() -> Config {
+    /// A configuration file that sets every key away from its default.
+    pub(crate) fn file_config() -> Config {
         Config {
             backend: BackendKind::Dense,
             theme: "dark".into(),
@@ -250,94 +227,6 @@ mod tests {
             },
             file.clone(),
         );
-    }
-
-    fn settings(config: Config) -> Settings {
-        Settings {
-            config,
-            themes: Catalogue::built_in(),
-        }
-    }
-
-    #[test]
-    fn play_options_follow_flags_then_file_then_defaults() {
-        let defaults = settings(Config::default())
-            .play_options(PlayFlags::default())
-            .unwrap();
-        assert_eq!(defaults.backend, BackendKind::Sparse);
-        assert!(!defaults.ascii);
-        assert!(!defaults.coordinates, "SAN");
-        assert_eq!(defaults.color, ColorChoice::Auto);
-        assert_eq!(defaults.theme, Theme::default());
-        assert!(defaults.autosave);
-        assert!(defaults.mouse);
-        assert_eq!(
-            defaults.dense_limit_log2,
-            crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
-        );
-        assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
-        assert_eq!(defaults.engine_cmd, None, "qchess's own engine");
-        assert!(defaults.ask_king_danger, "players are asked");
-
-        let s = settings(file_config());
-        let from_file = s.play_options(PlayFlags::default()).unwrap();
-        assert_eq!(from_file.backend, BackendKind::Dense);
-        assert!(from_file.ascii);
-        assert!(from_file.coordinates);
-        assert_eq!(from_file.color, ColorChoice::Fixed(Tier::Ansi16));
-        assert_eq!(
-            from_file.theme,
-            Catalogue::built_in().theme("dark").unwrap()
-        );
-        assert!(!from_file.autosave);
-        assert!(!from_file.mouse);
-        assert_eq!(from_file.dense_limit_log2, 20);
-        assert_eq!(from_file.sparse_limit, 5000);
-        assert_eq!(from_file.engine_level, 2);
-        assert_eq!(from_file.engine_cmd.as_deref(), Some("file-engine --uqci"));
-        assert!(!from_file.ask_king_danger);
-
-        let flags = PlayFlags {
-            fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
-            seed: Some(7),
-            backend: Some(BackendKind::Sparse),
-            theme: Some("mono".into()),
-            pieces: Some(Pieces::Unicode),
-            color: Some(ColorChoice::Fixed(Tier::None)),
-            dense_limit_log2: Some(12),
-            sparse_limit: Some(99),
-            mouse: Some(true),
-            engine_level: Some(1),
-            engine_cmd: Some(" ".into()),
-        };
-        let from_flags = s.play_options(flags.clone()).unwrap();
-        assert_eq!(from_flags.fen, flags.fen);
-        assert_eq!(from_flags.seed, Some(7));
-        assert_eq!(from_flags.backend, BackendKind::Sparse);
-        assert!(!from_flags.ascii);
-        assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
-        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
-        assert_eq!(from_flags.dense_limit_log2, 12);
-        assert_eq!(from_flags.sparse_limit, 99);
-        assert!(from_flags.mouse);
-        assert_eq!(from_flags.engine_level, 1);
-        assert_eq!(
-            from_flags.engine_cmd, None,
-            "a blank command is qchess's own engine"
-        );
-    }
-
-    #[test]
-    fn an_unknown_theme_flag_lists_the_choices() {
-        let e = settings(Config::default())
-            .play_options(PlayFlags {
-                theme: Some("neon".into()),
-                ..PlayFlags::default()
-            })
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("unknown theme \"neon\""), "{e}");
-        assert!(e.contains("classic, dark, high-contrast, mono"), "{e}");
     }
 
     #[test]

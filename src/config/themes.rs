@@ -7,7 +7,7 @@
 
 use super::located::FileError;
 use super::ConfigError;
-use crate::ui::theme::Theme;
+use crate::style::theme::Theme;
 use std::path::{Path, PathBuf};
 
 /// The built-in themes: name and file text.
@@ -156,8 +156,8 @@ impl Catalogue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::color::{Paint, Tier};
-    use crate::ui::theme::Rgb;
+    use crate::style::color::{Paint, Tier};
+    use crate::style::theme::Rgb;
     use ratatui::style::Color;
 
     #[test]
@@ -337,5 +337,82 @@ mod tests {
             e.to_string(),
             "unknown theme \"solarized\" (available: classic, dark, high-contrast, mono)"
         );
+    }
+
+    /// The themes as the files say, and as the 256-colour palette shows them.
+    fn built_in_variants() -> Vec<(String, Theme)> {
+        let mut v = Vec::new();
+        for (name, text) in BUILT_IN {
+            let t: Theme = toml::from_str(text).unwrap();
+            let mapped: String = t
+                .entries()
+                .iter()
+                .map(|(key, rgb)| {
+                    let shown = ansi256_rgb(crate::style::color::to_ansi256(*rgb));
+                    format!("{key} = \"{shown}\"\n")
+                })
+                .collect();
+            v.push((
+                format!("{name} in 256 colours"),
+                toml::from_str(&mapped).unwrap(),
+            ));
+            v.push((name.to_string(), t));
+        }
+        v
+    }
+
+    /// The RGB value of an entry of the xterm 256-colour palette (cube or grey ramp).
+    fn ansi256_rgb(i: u8) -> Rgb {
+        const CUBE: [u8; 6] = [0, 95, 135, 175, 215, 255];
+        match i {
+            16..=231 => {
+                let i = i - 16;
+                Rgb(
+                    CUBE[(i / 36) as usize],
+                    CUBE[(i / 6 % 6) as usize],
+                    CUBE[(i % 6) as usize],
+                )
+            }
+            232..=255 => {
+                let g = 8 + 10 * (i - 232);
+                Rgb(g, g, g)
+            }
+            _ => panic!("the mapping gives cube and grey entries only, not {i}"),
+        }
+    }
+
+    #[test]
+    fn pieces_and_percentages_stand_out_in_every_built_in_theme() {
+        for (name, t) in built_in_variants() {
+            for (sq, bg) in [
+                ("light_square", t.light_square),
+                ("dark_square", t.dark_square),
+            ] {
+                for (piece, fg) in [
+                    ("white_piece", t.white_piece),
+                    ("black_piece", t.black_piece),
+                    ("white_quantum", t.white_quantum),
+                    ("black_quantum", t.black_quantum),
+                ] {
+                    let c = fg.contrast(bg);
+                    assert!(c >= 3.0, "{name}: {piece} on {sq} is {c:.2}:1, under 3:1");
+                }
+            }
+            // Percentages are drawn in `ink_on` the square's colour, marks included.
+            for (sq, bg) in [
+                ("light_square", t.light_square),
+                ("dark_square", t.dark_square),
+                ("cursor", t.cursor),
+                ("selected", t.selected),
+                ("target", t.target),
+                ("last_move", t.last_move),
+            ] {
+                let c = t.ink_on(bg).contrast(bg);
+                assert!(
+                    c >= 4.5,
+                    "{name}: percentages on {sq} are {c:.2}:1, under 4.5:1"
+                );
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ use crate::engine::strength::Strength;
 use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
-use crate::ui::color::Paint;
+use crate::style::color::Paint;
 use crate::ui::input::{self, Action, InputMode, Press};
 use crate::ui::line_edit::LineEdit;
 use crate::ui::message::{Message, Tone};

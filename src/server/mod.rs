@@ -52,7 +52,7 @@ pub struct ServeOptions {
     /// What sessions and rooms may use.
     pub limits: ServerLimits,
     /// The themes a session may pick, by name.
-    pub themes: Vec<(String, crate::ui::theme::Theme)>,
+    pub themes: Vec<(String, crate::style::theme::Theme)>,
     /// Index of the theme sessions start with.
     pub default_theme: usize,
     /// The time control of a new room unless its opener picks another (none: no

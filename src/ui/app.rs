@@ -8,7 +8,6 @@
 //! their moves) and the side panes ([`super::draw`]).
 
 use super::circuit::CircuitView;
-use super::color::Paint;
 use super::drawn::Drawn;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
@@ -30,6 +29,7 @@ use crate::engine::Choice;
 use crate::game::table::{self, Place, Seat};
 use crate::game::{CancelFlag, Playable, ReplayError};
 use crate::record::{Players, Recorder, SavedGame};
+use crate::style::color::Paint;
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,10 +2,10 @@
 //! (ancillas as q64, q65, ...), with gates, controls, path controls, ancillas and
 //! measurements with their outcomes; or, when the drawing does not fit, as a list.
 
-use super::color::Paint;
 use super::layout::hint_fits;
 use crate::chess::{PlayedMove, Square};
 use crate::quantum::{Control, Gate, Op, Qubit};
+use crate::style::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};

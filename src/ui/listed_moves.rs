@@ -212,8 +212,8 @@ mod tests {
     use super::*;
     use crate::game::{new_game, RuleSet, Setup};
     use crate::record::{Players, SavedGame};
-    use crate::ui::color::{Paint, Tier};
-    use crate::ui::theme::Theme;
+    use crate::style::color::{Paint, Tier};
+    use crate::style::theme::Theme;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;

@@ -3,22 +3,23 @@
 //! server and tests open games the same way.
 
 use super::app::App;
-use super::color::{ColorChoice, Paint};
 use super::opponent::{Computer, Sides};
 use super::terminal::NoTerminal;
-use super::theme::Theme;
 use crate::chess::fen::FenError;
 use crate::chess::Color;
+use crate::config::{ConfigError, Notation, Pieces, PlayFlags, Settings};
 use crate::game::{CancelFlag, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use crate::record::{Players, RecordError, Recorder};
+use crate::style::color::{ColorChoice, Paint};
+use crate::style::theme::Theme;
 use crate::uqci::client::UqciPlayer;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How `qchess play` was asked to start ([`crate::config::Settings::play_options`]
-/// fills it from the command line and `config.toml`).
+/// How `qchess play` was asked to start ([`PlayOptions::configured`] fills it from the
+/// command line and `config.toml`).
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
     /// Start position (default: the standard one).
@@ -73,6 +74,36 @@ pub struct PlayOptions {
     /// here, so programs and tests get the moves they give; `config.toml` turns it on
     /// for players).
     pub ask_king_danger: bool,
+}
+
+impl PlayOptions {
+    /// The options of a game started with `flags` under `settings`: each setting from
+    /// the command line if it gives one, else from the file, else the default.
+    pub fn configured(settings: &Settings, flags: PlayFlags) -> Result<PlayOptions, ConfigError> {
+        let c = settings.config.overlay(&flags);
+        Ok(PlayOptions {
+            fen: flags.fen,
+            backend: c.backend,
+            seed: flags.seed,
+            ascii: c.pieces == Pieces::Ascii,
+            coordinates: c.notation == Notation::Coordinates,
+            color: c.color,
+            theme: settings.themes.theme(&c.theme)?,
+            autosave: c.autosave,
+            dense_limit_log2: c.dense_limit_log2,
+            sparse_limit: c.sparse_limit,
+            mouse: c.mouse,
+            engine_level: c.engine_level,
+            engine_cmd: Some(c.engine_cmd.trim().to_string()).filter(|c| !c.is_empty()),
+            ask_king_danger: c.ask_king_danger,
+            ..PlayOptions::default()
+        })
+    }
+
+    /// [`PlayOptions::configured`] under this user's `config.toml`.
+    pub fn for_this_user(flags: PlayFlags) -> Result<PlayOptions, ConfigError> {
+        PlayOptions::configured(&Settings::for_this_user()?, flags)
+    }
 }
 
 impl Default for PlayOptions {
@@ -302,5 +333,101 @@ fn with_unclaimed(said: String, unclaimed: Option<&str>) -> String {
     match unclaimed {
         Some(why) => format!("{said}. {why}"),
         None => said,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::settings::tests::file_config;
+    use crate::config::{Catalogue, Config, Pieces};
+    use crate::style::color::Tier;
+    use crate::style::theme::Rgb;
+
+    fn settings(config: Config) -> Settings {
+        Settings {
+            config,
+            themes: Catalogue::built_in(),
+        }
+    }
+
+    #[test]
+    fn play_options_follow_flags_then_file_then_defaults() {
+        let defaults =
+            PlayOptions::configured(&settings(Config::default()), PlayFlags::default()).unwrap();
+        assert_eq!(defaults.backend, BackendKind::Sparse);
+        assert!(!defaults.ascii);
+        assert!(!defaults.coordinates, "SAN");
+        assert_eq!(defaults.color, ColorChoice::Auto);
+        assert_eq!(defaults.theme, Theme::default());
+        assert!(defaults.autosave);
+        assert!(defaults.mouse);
+        assert_eq!(
+            defaults.dense_limit_log2,
+            crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
+        );
+        assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
+        assert_eq!(defaults.engine_cmd, None, "qchess's own engine");
+        assert!(defaults.ask_king_danger, "players are asked");
+
+        let s = settings(file_config());
+        let from_file = PlayOptions::configured(&s, PlayFlags::default()).unwrap();
+        assert_eq!(from_file.backend, BackendKind::Dense);
+        assert!(from_file.ascii);
+        assert!(from_file.coordinates);
+        assert_eq!(from_file.color, ColorChoice::Fixed(Tier::Ansi16));
+        assert_eq!(
+            from_file.theme,
+            Catalogue::built_in().theme("dark").unwrap()
+        );
+        assert!(!from_file.autosave);
+        assert!(!from_file.mouse);
+        assert_eq!(from_file.dense_limit_log2, 20);
+        assert_eq!(from_file.sparse_limit, 5000);
+        assert_eq!(from_file.engine_level, 2);
+        assert_eq!(from_file.engine_cmd.as_deref(), Some("file-engine --uqci"));
+        assert!(!from_file.ask_king_danger);
+
+        let flags = PlayFlags {
+            fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+            seed: Some(7),
+            backend: Some(BackendKind::Sparse),
+            theme: Some("mono".into()),
+            pieces: Some(Pieces::Unicode),
+            color: Some(ColorChoice::Fixed(Tier::None)),
+            dense_limit_log2: Some(12),
+            sparse_limit: Some(99),
+            mouse: Some(true),
+            engine_level: Some(1),
+            engine_cmd: Some(" ".into()),
+        };
+        let from_flags = PlayOptions::configured(&s, flags.clone()).unwrap();
+        assert_eq!(from_flags.fen, flags.fen);
+        assert_eq!(from_flags.seed, Some(7));
+        assert_eq!(from_flags.backend, BackendKind::Sparse);
+        assert!(!from_flags.ascii);
+        assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
+        assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
+        assert_eq!(from_flags.dense_limit_log2, 12);
+        assert_eq!(from_flags.sparse_limit, 99);
+        assert!(from_flags.mouse);
+        assert_eq!(from_flags.engine_level, 1);
+        assert_eq!(
+            from_flags.engine_cmd, None,
+            "a blank command is qchess's own engine"
+        );
+    }
+
+    #[test]
+    fn an_unknown_theme_flag_lists_the_choices() {
+        let flags = PlayFlags {
+            theme: Some("neon".into()),
+            ..PlayFlags::default()
+        };
+        let e = PlayOptions::configured(&settings(Config::default()), flags)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown theme \"neon\""), "{e}");
+        assert!(e.contains("classic, dark, high-contrast, mono"), "{e}");
     }
 }

@@ -1,11 +1,11 @@
 //! Overlays: the help (generated from the key map, with the last messages), the
 //! game-over popup, and the "terminal too small" screen.
 
-use super::color::Paint;
 use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, LESSON_KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::prompts::Asked;
 use super::recent::Recent;
+use crate::style::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};

@@ -3,7 +3,6 @@
 //! reply, the best line on request, and the player's record.
 
 use super::app::{App, Mode};
-use super::color::Paint;
 use super::input::Action;
 use super::lesson::{list_line, list_step, pane, scroll_text, Pane};
 use super::message::Tone;
@@ -12,6 +11,7 @@ use crate::chess::{Game, Status};
 use crate::game::Playable;
 use crate::learn::solved::Solved;
 use crate::puzzles::{best_move, defence, judge, Judgement, Puzzle};
+use crate::style::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;

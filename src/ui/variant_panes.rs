@@ -3,9 +3,9 @@
 //! (harmonics by weight, or worlds and possible types), and the trace of what the
 //! shown move did.
 
-use super::color::Paint;
 use super::history::wrap;
 use super::layout;
+use crate::style::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};

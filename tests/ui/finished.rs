@@ -7,10 +7,10 @@ use crossterm::event::KeyCode;
 use proptest::prelude::*;
 use qchess::chess::{Game, GameOptions, Status};
 use qchess::engine::strength::Strength;
-use qchess::ui::color::{Paint, Tier};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::opponent::{Computer, Sides};
 use qchess::ui::prompts::Asking;
-use qchess::ui::theme::Theme;
 use qchess::ui::App;
 use std::time::Duration;
 

@@ -10,13 +10,13 @@ use crossterm::event::KeyCode;
 use qchess::chess::{Game, GameOptions, Status};
 use qchess::game::{new_game, RuleSet, Setup};
 use qchess::record::{self, Players, Recorder, SavedGame};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::app::{Mode, Purpose};
-use qchess::ui::color::{Paint, Tier};
 use qchess::ui::message::Tone;
 use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
-use qchess::ui::theme::Theme;
 use qchess::ui::{App, Screen};
 use std::path::PathBuf;
 
@@ -155,7 +155,7 @@ fn session_opts(data: PathBuf) -> PlayOptions {
         data_dir: Some(data),
         autosave: true,
         seed: Some(5),
-        color: qchess::ui::color::ColorChoice::Fixed(Tier::None),
+        color: qchess::style::color::ColorChoice::Fixed(Tier::None),
         ..PlayOptions::default()
     }
 }

@@ -6,11 +6,11 @@ use crossterm::event::KeyCode;
 use qchess::analyze::entanglement_map;
 use qchess::chess::{Game, GameOptions, Square};
 use qchess::quantum::bell::bell;
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::app::Mode;
-use qchess::ui::color::{Paint, Tier};
 use qchess::ui::inspector::{heat_color, Inspector};
 use qchess::ui::message::Tone;
-use qchess::ui::theme::Theme;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -137,7 +137,7 @@ fn cell_of(s: Square) -> (u16, u16) {
 #[test]
 fn the_heat_map_shades_the_board() {
     use ratatui::style::Color;
-    let rgb = |c: qchess::ui::theme::Rgb| Color::Rgb(c.0, c.1, c.2);
+    let rgb = |c: qchess::style::theme::Rgb| Color::Rgb(c.0, c.1, c.2);
     let th = Theme::default();
     // Only the first square picked, the cursor elsewhere: c3 (entangled with a3) is
     // shaded at full heat and marked with the top shade; d4 keeps its colour.

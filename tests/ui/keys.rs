@@ -3,11 +3,11 @@
 use crate::support::driver::{goto, keys, press, typed};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square, Status};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::app::{Mode, Purpose};
-use qchess::ui::color::{Paint, Tier};
 use qchess::ui::message::Tone;
 use qchess::ui::prompts::Question;
-use qchess::ui::theme::Theme;
 use qchess::ui::App;
 
 fn app_from(fen: Option<&str>) -> App {

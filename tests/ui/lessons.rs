@@ -4,8 +4,8 @@
 use crate::support::driver::{goto, keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::learn::{Progress, LESSONS};
-use qchess::ui::color::{Paint, Tier};
-use qchess::ui::theme::Theme;
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::App;
 
 fn lesson(n: usize, seed: u64) -> App {

@@ -10,11 +10,11 @@ use qchess::chess::fen::START_FEN;
 use qchess::chess::{Game, GameOptions, Status};
 use qchess::engine::strength::Strength;
 use qchess::game::clock::TimeControl;
-use qchess::ui::color::{Paint, Tier};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::opponent::{Computer, Sides};
 use qchess::ui::prompts::Question;
-use qchess::ui::theme::Theme;
 use qchess::ui::App;
 
 /// White's king on e2 and a black pawn on e4: d3 is attacked by the pawn, e1 is safe.

@@ -6,10 +6,10 @@
 use crate::support::driver::press;
 use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use qchess::chess::{Game, GameOptions, Square};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::app::Mode;
-use qchess::ui::color::{Paint, Tier};
 use qchess::ui::mouse::Hits;
-use qchess::ui::theme::Theme;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

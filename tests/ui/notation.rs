@@ -3,8 +3,8 @@
 
 use crate::support::driver::screen;
 use qchess::chess::{Game, GameOptions};
-use qchess::ui::color::{Paint, Tier};
-use qchess::ui::theme::Theme;
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::App;
 
 /// An opening with castling and a certain capture, then a split and a capture by the

@@ -5,8 +5,8 @@ use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::learn::solved::Solved;
 use qchess::puzzles::{prove, Goal, Puzzle, Task};
-use qchess::ui::color::{Paint, Tier};
-use qchess::ui::theme::Theme;
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::App;
 
 /// A puzzle made here and proved here: `fen`, `goal` in `moves` moves.

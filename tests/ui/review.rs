@@ -8,9 +8,9 @@ use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, Mo
 use qchess::game::{replay, Playable, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
 use qchess::review::VERSION;
-use qchess::ui::color::{Paint, Tier};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::opponent::Computer;
-use qchess::ui::theme::Theme;
 use qchess::ui::App;
 
 fn paint() -> Paint {

@@ -5,9 +5,9 @@
 use crate::support::driver::{press, screen};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions};
-use qchess::ui::color::{Paint, Tier};
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::layout::Drawer;
-use qchess::ui::theme::Theme;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -125,7 +125,7 @@ fn percentages_are_drawn_to_stand_out_and_mark_superposition() {
     // Black's reply, so that a3 is a plain square, not one of the last move's.
     game.play("e7e5").unwrap();
     let a = App::new(game, Paint::new(theme.clone(), Tier::TrueColor), false);
-    let rgb = |c: qchess::ui::theme::Rgb| Color::Rgb(c.0, c.1, c.2);
+    let rgb = |c: qchess::style::theme::Rgb| Color::Rgb(c.0, c.1, c.2);
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     t.draw(|f| {
         draw(f, &a);

@@ -5,8 +5,8 @@
 use crate::support::driver::{self as driver, screen};
 use crossterm::event::KeyCode;
 use qchess::chess::{Game, GameOptions};
-use qchess::ui::color::{Paint, Tier};
-use qchess::ui::theme::Theme;
+use qchess::style::color::{Paint, Tier};
+use qchess::style::theme::Theme;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;

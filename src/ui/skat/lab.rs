@@ -10,7 +10,7 @@ use crate::skat::endgame::{Endgame, PRESETS};
 use crate::skat::solve::Solver;
 use crate::skat::toy::{run_toy, ToyReport};
 use crate::skat::view::{line_solver, SkatView, TricksPane};
-use crate::ui::color::Paint;
+use crate::style::color::Paint;
 use crate::ui::message::{Message, Tone};
 use crate::ui::terminal::Screen;
 use crate::ui::work::{Exec, Polled, Work};

@@ -13,13 +13,13 @@ pub mod tricks;
 
 pub use lab::{builtin_entries, Entry, Pane, SkatLab};
 
-use super::color::{ColorChoice, Paint};
 use super::layout::{self, Drawer};
 use super::popup;
 use super::terminal::{require_terminal, run_screen, Ended, NoTerminal, TerminalOptions};
-use super::theme::Theme;
 use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
 use crate::skat::cards::{Card, Suit};
+use crate::style::color::{ColorChoice, Paint};
+use crate::style::theme::Theme;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};

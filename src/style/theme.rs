@@ -1,5 +1,5 @@
 //! The colours of the game as RGB values, independent of what the terminal can show.
-//! [`crate::ui::color`] maps them down to the terminal's colour tier. Theme files
+//! [`crate::style::color`] maps them down to the terminal's colour tier. Theme files
 //! ([`crate::config::themes`]) write each colour as `"#rrggbb"`.
 
 use serde::Deserialize;
@@ -184,83 +184,6 @@ mod tests {
         assert_eq!(w.contrast(w), 1.0);
         // The classic light square of old: white pieces had 2.0:1 on it.
         assert!((w.contrast(Rgb(215, 175, 135)) - 2.02).abs() < 0.01);
-    }
-
-    /// The themes as the files say, and as the 256-colour palette shows them.
-    fn built_in_variants() -> Vec<(String, Theme)> {
-        let mut v = Vec::new();
-        for (name, text) in crate::config::themes::BUILT_IN {
-            let t: Theme = toml::from_str(text).unwrap();
-            let mapped: String = t
-                .entries()
-                .iter()
-                .map(|(key, rgb)| {
-                    let shown = ansi256_rgb(crate::ui::color::to_ansi256(*rgb));
-                    format!("{key} = \"{shown}\"\n")
-                })
-                .collect();
-            v.push((
-                format!("{name} in 256 colours"),
-                toml::from_str(&mapped).unwrap(),
-            ));
-            v.push((name.to_string(), t));
-        }
-        v
-    }
-
-    /// The RGB value of an entry of the xterm 256-colour palette (cube or grey ramp).
-    fn ansi256_rgb(i: u8) -> Rgb {
-        const CUBE: [u8; 6] = [0, 95, 135, 175, 215, 255];
-        match i {
-            16..=231 => {
-                let i = i - 16;
-                Rgb(
-                    CUBE[(i / 36) as usize],
-                    CUBE[(i / 6 % 6) as usize],
-                    CUBE[(i % 6) as usize],
-                )
-            }
-            232..=255 => {
-                let g = 8 + 10 * (i - 232);
-                Rgb(g, g, g)
-            }
-            _ => panic!("the mapping gives cube and grey entries only, not {i}"),
-        }
-    }
-
-    #[test]
-    fn pieces_and_percentages_stand_out_in_every_built_in_theme() {
-        for (name, t) in built_in_variants() {
-            for (sq, bg) in [
-                ("light_square", t.light_square),
-                ("dark_square", t.dark_square),
-            ] {
-                for (piece, fg) in [
-                    ("white_piece", t.white_piece),
-                    ("black_piece", t.black_piece),
-                    ("white_quantum", t.white_quantum),
-                    ("black_quantum", t.black_quantum),
-                ] {
-                    let c = fg.contrast(bg);
-                    assert!(c >= 3.0, "{name}: {piece} on {sq} is {c:.2}:1, under 3:1");
-                }
-            }
-            // Percentages are drawn in `ink_on` the square's colour, marks included.
-            for (sq, bg) in [
-                ("light_square", t.light_square),
-                ("dark_square", t.dark_square),
-                ("cursor", t.cursor),
-                ("selected", t.selected),
-                ("target", t.target),
-                ("last_move", t.last_move),
-            ] {
-                let c = t.ink_on(bg).contrast(bg);
-                assert!(
-                    c >= 4.5,
-                    "{name}: percentages on {sq} are {c:.2}:1, under 4.5:1"
-                );
-            }
-        }
     }
 
     #[test]
