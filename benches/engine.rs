@@ -110,8 +110,9 @@ fn bench(c: &mut Criterion) {
 /// nothing kept from an earlier review). When `cargo test` runs it once, only the game's
 /// first 10 plies: the whole game takes half a minute in a test build.
 fn review(c: &mut Criterion) {
-    use qchess::game::{replay, RuleSet, Setup};
+    use qchess::game::{RuleSet, Setup};
     use qchess::review::{review, Judge};
+    use qchess::variants::replay;
     let game = if full_run() {
         review_game::review_game_played()
     } else {

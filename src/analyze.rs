@@ -292,8 +292,8 @@ pub fn run_variant(
     moves: &str,
     seed: u64,
 ) -> Result<Box<dyn Playable>, String> {
-    let mut game =
-        crate::game::new_game(&Setup::with_start(rules, fen, seed)).map_err(|e| e.to_string())?;
+    let mut game = crate::variants::new_game(&Setup::with_start(rules, fen, seed))
+        .map_err(|e| e.to_string())?;
     for (i, m) in moves.split_whitespace().enumerate() {
         let text = match game.read_san(m) {
             Some(read) => read,

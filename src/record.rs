@@ -20,12 +20,13 @@ mod autosave;
 pub mod review;
 pub mod saved;
 pub mod verdict;
+pub use crate::game::Players;
 pub use autosave::{
     autosave_dir, autosave_path, autosaves_newest_first, clear_stale_locks, latest_autosave,
     newest_resumable, remove_held_lock_files, AutosaveLock, InUse, LockError, ResumeSearch,
     SkipReason, Skipped,
 };
-pub use saved::{Players, RecordError, SavedClock, SavedGame, CLOCK_VERSION, FORMAT};
+pub use saved::{RecordError, SavedClock, SavedGame, CLOCK_VERSION, FORMAT};
 
 /// Where a game in progress is saved: its autosave file and the folder offered for saves.
 /// While autosave is on, the recorder holds the lock on its autosave file (clones share

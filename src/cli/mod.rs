@@ -190,7 +190,7 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
 /// `--variant`: quantum, harmonics or haft.
 fn parse_variant(s: &str) -> Result<RuleSet, String> {
     s.parse()
-        .map_err(|e: crate::game::rules::UnknownRuleSet| e.to_string())
+        .map_err(|e: crate::game::UnknownRuleSet| e.to_string())
 }
 
 /// `--level`: the computer's level, 1 to 5.

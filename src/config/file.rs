@@ -1,8 +1,8 @@
 //! The configuration file `config.toml`: its keys and defaults, reading it, and the
 //! commented default that `qchess config init` writes.
 
-use super::located::FileError;
 use super::ConfigError;
+use crate::files::FileError;
 use crate::quantum::{
     BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT, MAX_DENSE_LIMIT_LOG2,
 };

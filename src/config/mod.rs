@@ -4,16 +4,15 @@
 
 pub mod dirs;
 pub mod file;
-pub mod located;
 pub mod settings;
 pub mod themes;
 
 pub use dirs::{config_dir, data_dir};
 pub use file::{Config, Notation, Pieces};
-pub use located::FileError;
 pub use settings::{PlayFlags, Settings};
 pub use themes::Catalogue;
 
+use crate::files::FileError;
 use std::io;
 use std::path::PathBuf;
 

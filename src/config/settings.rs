@@ -2,9 +2,9 @@
 
 use super::dirs::{config_dir, CONFIG_FILE, THEMES_DIR};
 use super::file::{Config, Pieces};
-use super::located::FileError;
 use super::themes::Catalogue;
 use super::ConfigError;
+use crate::files::FileError;
 use crate::quantum::BackendKind;
 use crate::style::color::ColorChoice;
 use std::path::Path;

@@ -5,8 +5,8 @@
 //! A theme file sets [`Theme`] fields by key to `"#rrggbb"` colours. A user theme may
 //! leave keys out: those keep the colour of the classic theme.
 
-use super::located::FileError;
 use super::ConfigError;
+use crate::files::FileError;
 use crate::style::theme::Theme;
 use std::path::{Path, PathBuf};
 

@@ -12,8 +12,9 @@ use super::choice::{Choice, PlayerError};
 use super::eval::{value, KING, WIN};
 use super::search::Info;
 use crate::chess::{Color, Kind, Status};
-use crate::game::{replay, Playable};
+use crate::game::Playable;
 use crate::seeded::SeededRng;
+use crate::variants::replay;
 use std::time::Instant;
 
 /// Value of a haft piece whose type is still open: the mean of a back rank's non-king
@@ -147,7 +148,8 @@ pub fn greedy_variant(game: &dyn Playable, seed: u64) -> Result<Choice, PlayerEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, RuleSet, Setup};
+    use crate::game::{RuleSet, Setup};
+    use crate::variants::new_game;
 
     #[test]
     fn greedy_takes_the_queen_in_harmonics() {

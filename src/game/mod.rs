@@ -7,7 +7,7 @@ pub mod cell;
 pub mod clock;
 pub mod explanation;
 pub mod playable;
-mod quantum;
+pub mod players;
 pub mod rules;
 pub mod table;
 #[cfg(test)]
@@ -17,4 +17,5 @@ pub use cancel::CancelFlag;
 pub use cell::Cell;
 pub use explanation::Explanation;
 pub use playable::{is_set, PlayError, Playable, PlyRecord};
-pub use rules::{new_game, replay, ReplayError, RuleSet, Setup};
+pub use players::Players;
+pub use rules::{RuleSet, Setup, UnknownRuleSet};

@@ -8,8 +8,8 @@
 
 use super::clock::{Clock, Ending};
 use super::CancelFlag;
+use super::Players;
 use crate::chess::Color;
-use crate::record::Players;
 use std::fmt;
 use std::sync::Arc;
 

@@ -13,10 +13,12 @@ use crate::chess::notation::{self, MoveText};
 use crate::chess::Color;
 use crate::chess::{GameOptions, MoveType, Status};
 use crate::game::clock::{Ending, TimeControl, ON_TIME};
-use crate::game::{new_game, Playable, RuleSet, Setup};
+use crate::game::Players;
+use crate::game::{Playable, RuleSet, Setup};
 use crate::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
-use crate::record::saved::{Players, SavedClock, SavedGame, CLOCK_VERSION};
+use crate::record::saved::{SavedClock, SavedGame, CLOCK_VERSION};
 use crate::record::verdict::{verdicts, Mark};
+use crate::variants::new_game;
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -5,10 +5,11 @@
 use super::autosave::InUse;
 use super::review;
 use crate::chess::{Color, GameOptions, Status};
-use crate::config::FileError;
+use crate::files::FileError;
 use crate::game::clock::{BadTimeControl, Ending, TimeControl};
-use crate::game::{CancelFlag, Playable, ReplayError, RuleSet, Setup};
+use crate::game::{CancelFlag, Playable, Players, RuleSet, Setup};
 use crate::quantum::BackendKind;
+use crate::variants::ReplayError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;
@@ -17,25 +18,6 @@ use std::time::Duration;
 
 /// The format version this build writes and reads.
 pub const FORMAT: u32 = 1;
-
-/// The two players' names; a name left out of a file is "White" or "Black".
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Players {
-    /// Who plays white.
-    pub white: String,
-    /// Who plays black.
-    pub black: String,
-}
-
-impl Default for Players {
-    fn default() -> Self {
-        Players {
-            white: "White".into(),
-            black: "Black".into(),
-        }
-    }
-}
 
 /// One saved game, as it is written to and read from a file. Only `format` and `moves`
 /// are required in a file (for hand-written games); the other fields have defaults: the
@@ -398,7 +380,7 @@ impl SavedGame {
         cancel: Option<CancelFlag>,
     ) -> Result<Box<dyn Playable>, RecordError> {
         let setup = self.setup(path, backend, dense_limit_log2, sparse_limit)?;
-        crate::game::replay(&setup, &self.moves, cancel).map_err(|e| match e {
+        crate::variants::replay(&setup, &self.moves, cancel).map_err(|e| match e {
             ReplayError::Start(e) => RecordError::Field {
                 path: path.to_path_buf(),
                 key: "start",

@@ -27,9 +27,10 @@ use crate::chess::threat::Threat;
 use crate::chess::{Game, Square, Status};
 use crate::engine::Choice;
 use crate::game::table::{self, Place, Seat};
-use crate::game::{CancelFlag, Playable, ReplayError};
+use crate::game::{CancelFlag, Playable};
 use crate::record::{Players, Recorder, SavedGame};
 use crate::style::color::Paint;
+use crate::variants::ReplayError;
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 use std::sync::Arc;
 use std::time::Duration;
@@ -1212,13 +1213,14 @@ impl App {
         }
         let setup = r.full.setup();
         self.run_job(Job::Ply { ply }, move |cancel| {
-            let mut game =
-                crate::game::replay(&setup, &texts[..ply], Some(cancel)).map_err(|e| match e {
+            let mut game = crate::variants::replay(&setup, &texts[..ply], Some(cancel)).map_err(
+                |e| match e {
                     ReplayError::Move { ply, reason, .. } => {
                         format!("ply {ply} does not replay: {reason}")
                     }
                     e => e.to_string(),
-                })?;
+                },
+            )?;
             game.set_cancel(None);
             Ok(game)
         });
@@ -1615,7 +1617,7 @@ impl App {
         // The same start and options, and new outcomes.
         let mut setup = self.game.setup();
         setup.options.seed = setup.options.seed.wrapping_add(1);
-        match crate::game::new_game(&setup) {
+        match crate::variants::new_game(&setup) {
             Ok(game) => self.game = game,
             Err(e) => return self.say(Tone::Error, format!("no new game: {e}")),
         }

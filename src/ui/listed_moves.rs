@@ -210,10 +210,11 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, RuleSet, Setup};
+    use crate::game::{RuleSet, Setup};
     use crate::record::{Players, SavedGame};
     use crate::style::color::{Paint, Tier};
     use crate::style::theme::Theme;
+    use crate::variants::new_game;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;

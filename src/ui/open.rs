@@ -265,7 +265,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
             setup.options.backend = opts.backend;
             setup.options.dense_limit_log2 = opts.dense_limit_log2;
             setup.options.sparse_limit = opts.sparse_limit;
-            crate::game::new_game(&setup)?
+            crate::variants::new_game(&setup)?
         }
         Some((path, saved)) => {
             let mut game = saved.replay(

@@ -3,9 +3,10 @@
 
 use qchess::chess::{Color, GameOptions};
 use qchess::engine::{level, search};
-use qchess::game::{new_game, replay, Playable, RuleSet, Setup};
+use qchess::game::{Playable, RuleSet, Setup};
 use qchess::review::verdict::{Forced, INACCURACY, LUCK};
 use qchess::review::{expected, moves_of, review, verdicts, Judge, Mark, Review, Summary};
+use qchess::variants::{new_game, replay};
 use std::sync::atomic::AtomicBool;
 
 fn game(fen: Option<&str>, moves: &[&str]) -> Box<dyn Playable> {

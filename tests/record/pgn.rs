@@ -594,7 +594,7 @@ fn tags_and_variants_come_back() {
     );
     // The variants go out with their name, and back.
     for rules in [RuleSet::Harmonics, RuleSet::Haft] {
-        let mut game = qchess::game::new_game(&Setup::new(rules, 4)).unwrap();
+        let mut game = qchess::variants::new_game(&Setup::new(rules, 4)).unwrap();
         for _ in 0..6 {
             let moves = game.legal_moves();
             let Some(m) = moves.first() else { break };

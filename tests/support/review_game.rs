@@ -12,6 +12,7 @@ pub fn review_game() -> Vec<String> {
 
 /// The game replayed (seed 0, sparse backend).
 pub fn review_game_played() -> Box<dyn qchess::game::Playable> {
-    use qchess::game::{replay, RuleSet, Setup};
+    use qchess::game::{RuleSet, Setup};
+    use qchess::variants::replay;
     replay(&Setup::new(RuleSet::Quantum, 0), &review_game(), None).expect("the review game replays")
 }

@@ -9,7 +9,7 @@ use crate::support::driver::{press, right_column, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::{Color, Game, GameOptions};
 use qchess::engine::strength::Strength;
-use qchess::game::{new_game, RuleSet, Setup};
+use qchess::game::{RuleSet, Setup};
 use qchess::record::{self, Players};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
@@ -17,6 +17,7 @@ use qchess::ui::open::{open, Open, PlayOptions};
 use qchess::ui::opponent::{Computer, Sides, ThinkingFor};
 use qchess::ui::App;
 use qchess::uqci::client::UqciPlayer;
+use qchess::variants::new_game;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

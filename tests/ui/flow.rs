@@ -8,7 +8,7 @@
 use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::{Game, GameOptions, Status};
-use qchess::game::{new_game, RuleSet, Setup};
+use qchess::game::{RuleSet, Setup};
 use qchess::record::{self, Players, Recorder, SavedGame};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
@@ -18,6 +18,7 @@ use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::prompts::Question;
 use qchess::ui::start::{resumable, Session};
 use qchess::ui::{App, Screen};
+use qchess::variants::new_game;
 use std::path::PathBuf;
 
 /// The home folder of this test process (set as `HOME`), with a fresh sub-folder `name`.

@@ -396,9 +396,10 @@ fn no_clicks_while_the_terminal_is_too_small_or_a_question_is_up() {
 
 mod variants {
     use super::*;
-    use qchess::game::{new_game, RuleSet, Setup};
+    use qchess::game::{RuleSet, Setup};
     use qchess::ui::app::Mode;
     use qchess::ui::prompts::Question;
+    use qchess::variants::new_game;
 
     fn variant(rules: RuleSet) -> App {
         App::new(

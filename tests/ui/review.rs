@@ -5,13 +5,14 @@
 use crate::support::driver::{press, right_column, screen};
 use crate::support::review_game::{review_game, review_game_played};
 use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use qchess::game::{replay, Playable, RuleSet, Setup};
+use qchess::game::{Playable, RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
 use qchess::review::VERSION;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::opponent::Computer;
 use qchess::ui::App;
+use qchess::variants::replay;
 
 fn paint() -> Paint {
     Paint::new(Theme::default(), Tier::None)

@@ -4,13 +4,14 @@
 use crate::support::driver::{goto, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::{Square, Status};
-use qchess::game::{new_game, RuleSet, Setup};
+use qchess::game::{RuleSet, Setup};
 use qchess::record::{self, Players, SavedGame};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::app::Mode;
 use qchess::ui::open::{open, Open, PlayOptions};
 use qchess::ui::App;
+use qchess::variants::new_game;
 use std::fs;
 use std::process::Command;
 

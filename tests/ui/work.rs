@@ -6,7 +6,7 @@
 use crate::support::driver::{press, screen, typed};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square};
-use qchess::game::{new_game, RuleSet, Setup};
+use qchess::game::{RuleSet, Setup};
 use qchess::quantum::QuantumError;
 use qchess::skat::analysis::AnalyzeOptions;
 use qchess::style::color::{Paint, Tier};
@@ -14,6 +14,7 @@ use qchess::style::theme::Theme;
 use qchess::ui::skat::{builtin_entries, SkatLab};
 use qchess::ui::work::{Exec, BUSY_AFTER};
 use qchess::ui::{App, Screen};
+use qchess::variants::new_game;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 

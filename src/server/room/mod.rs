@@ -47,7 +47,7 @@ pub fn new_game(
     setup.options.backend = backend;
     setup.options.dense_limit_log2 = limits.dense_limit_log2;
     setup.options.sparse_limit = limits.sparse_limit;
-    crate::game::new_game(&setup).map_err(|e| e.to_string())
+    crate::variants::new_game(&setup).map_err(|e| e.to_string())
 }
 
 /// Plays `text` on `game`; a long move stops when `cancel` is set.

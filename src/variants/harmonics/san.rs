@@ -60,7 +60,8 @@ pub fn read(game: &dyn Playable, text: &str) -> Option<Result<String, SanError>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, RuleSet, Setup};
+    use crate::game::{RuleSet, Setup};
+    use crate::variants::new_game;
 
     fn harmonics(fen: Option<&str>) -> Box<dyn Playable> {
         new_game(&Setup::with_start(RuleSet::Harmonics, fen, 1)).unwrap()

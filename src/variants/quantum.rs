@@ -1,11 +1,7 @@
 //! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
 
-use super::cancel::CancelFlag;
-use super::cell::Cell;
-use super::explanation::Explanation;
-use super::playable::{PlayError, Playable, PlyRecord};
-use super::rules::{RuleSet, Setup};
 use crate::chess::{fen, report, Color, Game, PlayedMove, Square, Status};
+use crate::game::{CancelFlag, Cell, Explanation, PlayError, Playable, PlyRecord, RuleSet, Setup};
 
 /// The history entry of a played move: its canonical text, a few words on what it did
 /// and its explanation.
@@ -140,7 +136,7 @@ impl Playable for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::new_game;
+    use crate::variants::new_game;
 
     #[test]
     fn a_quantum_game_through_the_trait() {

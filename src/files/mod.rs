@@ -1,7 +1,12 @@
 //! Reading the files a player names (saved games, `config.toml`, themes, Skat endgames,
 //! OpenQASM programs): regular files only, and at most [`MAX_BYTES`], so that
 //! `/dev/zero`, a FIFO or a huge file is refused at once instead of blocking or filling
-//! the memory. Writing files whole or not at all ([`write_atomic`]).
+//! the memory. Writing files whole or not at all ([`write_atomic`]). Errors that point
+//! at a line and key of a file a player wrote ([`FileError`]).
+
+pub mod located;
+
+pub use located::FileError;
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
