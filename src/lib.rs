@@ -8,7 +8,6 @@ pub mod files;
 pub mod format;
 pub mod game;
 pub mod learn;
-pub mod pgn;
 pub mod puzzles;
 pub mod qasm;
 pub mod quantum;

@@ -1,6 +1,6 @@
 //! Saved game files: loading and saving them (qchess's versioned TOML, [`saved`], or
-//! Quantum PGN, [`crate::pgn`]), atomic writes, autosave, the recorder of a game in
-//! progress, and where the files live.
+//! Quantum PGN, [`pgn`]), atomic writes, autosave, the recorder of a game in progress,
+//! and where the files live.
 //!
 //! A saved game holds the start position, the seed and the moves in canonical notation
 //! with their recorded `.m0`/`.m1` outcomes; loading replays the moves with those outcomes
@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 mod autosave;
+pub mod pgn;
 pub mod review;
 pub mod saved;
 pub mod verdict;
@@ -187,8 +188,8 @@ pub fn load(path: &Path) -> Result<SavedGame, RecordError> {
 /// may hold several, a qchess TOML file holds one. What every command that opens a
 /// saved game calls.
 pub fn load_game(path: &Path, number: Option<usize>) -> Result<SavedGame, RecordError> {
-    if crate::pgn::file::is_pgn(path) {
-        return crate::pgn::load(path, number);
+    if crate::record::pgn::file::is_pgn(path) {
+        return crate::record::pgn::load(path, number);
     }
     let text = crate::files::read_text(path).map_err(|source| RecordError::Io {
         path: path.to_path_buf(),
@@ -206,16 +207,16 @@ pub fn load_game(path: &Path, number: Option<usize>) -> Result<SavedGame, Record
 }
 
 /// The games of a saved game file, in brief (a qchess TOML file: its one game).
-pub fn list_games(path: &Path) -> Result<Vec<crate::pgn::GameSummary>, RecordError> {
-    if crate::pgn::file::is_pgn(path) {
-        return crate::pgn::list(path);
+pub fn list_games(path: &Path) -> Result<Vec<crate::record::pgn::GameSummary>, RecordError> {
+    if crate::record::pgn::file::is_pgn(path) {
+        return crate::record::pgn::list(path);
     }
     let saved = load(path)?;
-    Ok(vec![crate::pgn::GameSummary {
+    Ok(vec![crate::record::pgn::GameSummary {
         number: 1,
         white: saved.players.white,
         black: saved.players.black,
-        result: crate::pgn::GameResult::of(saved.result),
+        result: crate::record::pgn::GameResult::of(saved.result),
         plies: saved.moves.len(),
     }])
 }
@@ -228,11 +229,11 @@ pub fn save(path: &Path, game: &SavedGame) -> Result<(), RecordError> {
         path: path.to_path_buf(),
         why,
     };
-    let text = if crate::pgn::file::is_pgn(path) {
-        if let Some(why) = crate::pgn::file::not_pgn(path) {
+    let text = if crate::record::pgn::file::is_pgn(path) {
+        if let Some(why) = crate::record::pgn::file::not_pgn(path) {
             return Err(clobber(why));
         }
-        crate::pgn::file::text(game)
+        crate::record::pgn::file::text(game)
     } else {
         if path.exists() {
             if let Err(e) = load(path) {

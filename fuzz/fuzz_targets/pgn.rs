@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qchess::pgn;
+use qchess::record::pgn;
 
 /// Longer games are only read: a replay of many splits grows the state on purpose.
 const MAX_IMPORTED_PLIES: usize = 6;

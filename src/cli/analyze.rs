@@ -232,9 +232,9 @@ fn write_pgn(
         }
     };
     if is_stdout(out) {
-        return Ok(Some(crate::pgn::file::text(&saved)));
+        return Ok(Some(crate::record::pgn::file::text(&saved)));
     }
     let input = loaded.map(|l| l.file.as_path());
-    crate::pgn::file::export(out, &saved, input, force).map_err(Failure::new)?;
+    crate::record::pgn::file::export(out, &saved, input, force).map_err(Failure::new)?;
     Ok(None)
 }

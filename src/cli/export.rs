@@ -40,13 +40,14 @@ pub fn run(args: ExportArgs) -> Outcome {
     if let Some(out) = &args.pgn {
         // A PGN file was replayed as it was opened; qchess's own file is replayed here,
         // so that a broken one is not exported.
-        if !crate::pgn::file::is_pgn(file) {
+        if !crate::record::pgn::file::is_pgn(file) {
             replay(&saved, file).map_err(Failure::new)?;
         }
         if is_stdout(out) {
-            printed.push_str(&crate::pgn::file::text(&saved));
+            printed.push_str(&crate::record::pgn::file::text(&saved));
         } else {
-            crate::pgn::file::export(out, &saved, Some(file), args.force).map_err(Failure::new)?;
+            crate::record::pgn::file::export(out, &saved, Some(file), args.force)
+                .map_err(Failure::new)?;
         }
     }
     if let Some(out) = &args.qasm {

@@ -290,8 +290,8 @@ pub fn replay(args: ReplayArgs) -> Outcome {
 }
 
 /// The list `qchess replay FILE --list` prints: a heading, then a line per game.
-fn game_list(games: &[crate::pgn::GameSummary]) -> String {
-    let width = |f: fn(&crate::pgn::GameSummary) -> usize, title: &str| {
+fn game_list(games: &[crate::record::pgn::GameSummary]) -> String {
+    let width = |f: fn(&crate::record::pgn::GameSummary) -> usize, title: &str| {
         games.iter().map(f).chain([title.len()]).max().unwrap_or(0)
     };
     // Padded by display width: a name in wide characters (`名人`) keeps the columns.

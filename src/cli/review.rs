@@ -113,7 +113,7 @@ pub fn run(args: ReviewArgs) -> Outcome {
     }
     // A PGN file may hold other games and other programs' words: the review is not
     // written into it (it has no place for the judged positions).
-    let pgn = crate::pgn::file::is_pgn(path);
+    let pgn = crate::record::pgn::file::is_pgn(path);
     if pgn && !args.no_save {
         crate::cli::warn(format!(
             "{}: a review is kept in qchess's own files only; not saved into a PGN file",

@@ -296,7 +296,7 @@ impl SavedGame {
         if let Some(bad) = saved
             .tags
             .keys()
-            .find(|k| !crate::pgn::read::valid_tag_name(k))
+            .find(|k| !crate::record::pgn::read::valid_tag_name(k))
         {
             return Err(RecordError::Field {
                 path,

@@ -371,7 +371,7 @@ pub fn render(f: &mut Frame, area: Rect, model: &CircuitModel) {
     f.render_widget(block, area);
     let Some(i) = shown else {
         // Wrapped: the pane is narrower than the line at 80 columns.
-        let lines = super::history::wrap(
+        let lines = crate::format::wrap(
             "no move yet: the circuit of each move shows here",
             inner.width as usize,
         );

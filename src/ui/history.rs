@@ -6,6 +6,7 @@
 use super::layout::hint_fits;
 use super::mouse::HistorySpot;
 use crate::chess::Color;
+use crate::format::wrap;
 use crate::game::Playable;
 use crate::style::color::Paint;
 use ratatui::layout::Rect;
@@ -13,7 +14,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// One move as the history lists it.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,67 +159,5 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, model: &HistoryModel) ->
     HistorySpot {
         area: inner,
         rows: owners.into_iter().skip(offset).take(h).collect(),
-    }
-}
-
-/// Splits `s` at spaces into lines at most `width` columns wide on the terminal (a
-/// wide character, as in CJK names, takes two; longer words are cut between characters).
-pub fn wrap(s: &str, width: usize) -> Vec<String> {
-    let width = width.max(8);
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for word in s.split(' ') {
-        let need = cur.width() + word.width() + usize::from(!cur.is_empty());
-        if need > width && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        for c in word.chars() {
-            if cur.width() + c.width().unwrap_or(0) > width && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            cur.push(c);
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-
-    #[test]
-    fn wraps_at_spaces() {
-        assert_eq!(
-            wrap("excluded: c3 was occupied, the move stopped", 20),
-            vec!["excluded: c3 was", "occupied, the move", "stopped"]
-        );
-        assert_eq!(wrap("abcdefghijkl", 8), vec!["abcdefgh", "ijkl"]);
-    }
-
-    #[test]
-    fn wraps_by_columns_not_characters() {
-        // Each of these takes two columns: four fit in eight.
-        assert_eq!(
-            wrap("名人名人名人 white", 8),
-            vec!["名人名人", "名人", "white"]
-        );
-        assert_eq!(wrap("ab 名人名人", 8), vec!["ab", "名人名人"]);
-        // Combining accents take none.
-        assert_eq!(
-            wrap("e\u{301}e\u{301}e\u{301} ok", 8),
-            vec!["e\u{301}e\u{301}e\u{301} ok"]
-        );
-        for line in wrap("名人 名人名人名人名人 x", 9) {
-            assert!(
-                unicode_width::UnicodeWidthStr::width(line.as_str()) <= 9,
-                "{line}"
-            );
-        }
     }
 }

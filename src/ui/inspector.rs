@@ -4,11 +4,11 @@
 //! Everything is computed from the game passed in, so it works for whatever state the
 //! panes show (the live game or an earlier ply).
 
-use super::history::wrap;
 use super::layout::hint_fits;
 use super::view::View;
 use crate::analyze::{entanglement_map, BELL_NAMES};
 use crate::chess::{Game, Square};
+use crate::format::wrap;
 use crate::quantum::bell::{bell, Bell};
 use crate::style::color::Paint;
 use crate::style::theme::{Rgb, Theme};

@@ -3,11 +3,11 @@
 //! next lesson, and the list of lessons with the ones finished.
 
 use super::app::{App, Mode};
-use super::history::wrap;
 use super::input::Action;
 use super::message::Tone;
 use super::popup;
 use crate::chess::Square;
+use crate::format::wrap;
 use crate::learn::{Goal, Lesson, Progress, Verdict, LESSONS};
 use crate::style::color::Paint;
 use ratatui::layout::Rect;

@@ -1,10 +1,10 @@
 //! Overlays: the help (generated from the key map, with the last messages), the
 //! game-over popup, and the "terminal too small" screen.
 
-use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, LESSON_KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::prompts::Asked;
 use super::recent::Recent;
+use crate::format::wrap;
 use crate::style::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -383,7 +383,7 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
     let mut lines: Vec<Line> = asked
         .lines
         .iter()
-        .flat_map(|l| super::history::wrap(l, inner_w))
+        .flat_map(|l| crate::format::wrap(l, inner_w))
         .map(|l| Line::styled(l, paint.fg(paint.theme.text)))
         .collect();
     lines.push(Line::raw(""));

@@ -256,7 +256,7 @@ impl App {
         let Some(path) = self.reviewing.source.clone() else {
             return "; w saves the game with it".into();
         };
-        if crate::pgn::file::is_pgn(&path) {
+        if crate::record::pgn::file::is_pgn(&path) {
             return "; w saves the game with it (a PGN file has no place for it)".into();
         }
         let saved = crate::record::load(&path).and_then(|mut saved| {

@@ -3,8 +3,8 @@
 //! (harmonics by weight, or worlds and possible types), and the trace of what the
 //! shown move did.
 
-use super::history::wrap;
 use super::layout;
+use crate::format::wrap;
 use crate::style::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

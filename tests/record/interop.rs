@@ -3,7 +3,7 @@
 //! qchess. Each program is run when it is installed; when it is not, its part is
 //! skipped and the test says so on standard error.
 
-use qchess::pgn;
+use qchess::record::pgn;
 use qchess::record::{self, SavedGame};
 use std::fs;
 use std::path::{Path, PathBuf};
