@@ -13,6 +13,7 @@ pub mod qasm;
 pub mod quantum;
 pub mod record;
 pub mod review;
+pub mod seats;
 pub mod seeded;
 pub mod server;
 pub mod skat;

@@ -2,11 +2,11 @@
 //! their strength. A progress bar goes to stderr (when it is a terminal).
 
 use crate::cli::{parse_clock_flag, ClockFlag, Done, Failure, Outcome};
-use crate::engine::matches::{run_match, MatchError, MatchOptions, Result1};
-use crate::engine::spec::PlayerSpec;
-use crate::engine::uci::UciSettings;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
+use crate::seats::matches::{run_match, MatchError, MatchOptions, Result1};
+use crate::seats::spec::PlayerSpec;
+use crate::uqci::uci::UciSettings;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `qchess match`.

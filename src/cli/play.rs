@@ -6,11 +6,11 @@ use crate::cli::{
     parse_sparse_limit, theme_flag, variant_flag, ClockFlag, Done, Failure, Offered, Outcome,
 };
 use crate::config::{Pieces, PlayFlags};
-use crate::engine::strength::Strength;
 use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::record::Players;
+use crate::seats::strength::Strength;
 use crate::style::color::ColorChoice;
 use crate::ui::open::Open;
 use crate::ui::terminal::Ended;

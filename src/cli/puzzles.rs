@@ -2,10 +2,10 @@
 //! find more puzzles in engine games.
 
 use crate::cli::{Done, Failure, Outcome};
-use crate::engine::spec::PlayerSpec;
 use crate::puzzles::generate::{generate, Options};
 use crate::puzzles::pack::{self, Puzzle};
 use crate::puzzles::prove::prove;
+use crate::seats::spec::PlayerSpec;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;

@@ -197,17 +197,17 @@ pub trait Player: Send {
 }
 
 /// The time a player on a clock may spend on its move, as `qchess uqci` spends a `go
-/// wtime … btime …` ([`crate::uqci::budget::think_time`]): its clock shared over 30
+/// wtime … btime …` ([`crate::engine::budget::think_time`]): its clock shared over 30
 /// moves plus three quarters of the increment, never more than the clock less a margin.
 pub fn clock_budget(times: &ClockTimes, side: Color) -> Duration {
     let go = clock_go(times);
-    crate::uqci::budget::think_time(&go, side).unwrap_or(Duration::from_millis(10))
+    crate::engine::budget::think_time(&go, side).unwrap_or(Duration::from_millis(10))
 }
 
 /// A UQCI `go` with the clocks of `times`.
-pub fn clock_go(times: &ClockTimes) -> crate::uqci::protocol::Go {
+pub fn clock_go(times: &ClockTimes) -> super::budget::Go {
     let ms = |d: Duration| d.as_millis() as u64;
-    crate::uqci::protocol::Go {
+    super::budget::Go {
         wtime: Some(ms(times.of(Color::White))),
         btime: Some(ms(times.of(Color::Black))),
         winc: Some(ms(times.increment)),

@@ -31,10 +31,10 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::notation::parse;
 use crate::chess::threat::king_threat;
 use crate::chess::{Game, GameOptions, Kind, Shape, Square, Status};
-use crate::engine::matches::{run_match, GameRecord, MatchError, MatchOptions};
-use crate::engine::spec::PlayerSpec;
 use crate::game::RuleSet;
 use crate::quantum::{BackendKind, CERTAIN_EPS};
+use crate::seats::matches::{run_match, GameRecord, MatchError, MatchOptions};
+use crate::seats::spec::PlayerSpec;
 use std::collections::HashSet;
 
 /// What to play and what to keep.

@@ -4,8 +4,8 @@
 
 use super::opponent::Sides;
 use crate::chess::Color;
-use crate::engine::strength::Strength;
 use crate::record::Players;
+use crate::seats::strength::Strength;
 use ratatui::style::Style;
 use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;

@@ -30,10 +30,10 @@
 //!   the search's reach is `score mate N` (N moves, negative when the side to move loses
 //!   its king).
 
-use super::budget;
 use super::options::Options;
 use super::protocol::{Command, Go, Output, Score, SearchInfo, Start, NULL_MOVE};
 use crate::chess::{fen::START_FEN, notation, Game, MoveError};
+use crate::engine::budget;
 use crate::engine::eval::WIN;
 use crate::engine::search::MAX_PLY;
 use crate::engine::{search_among, Info, Report};

@@ -8,6 +8,7 @@
 //! `position` with neither `startpos` nor `fen`, a `calcbell` without two squares) is a
 //! [`Command::Invalid`] whose message the engine reports as `info string error: …`.
 
+pub use crate::engine::budget::Go;
 use std::fmt;
 
 /// A command from the front end to the engine.
@@ -54,31 +55,6 @@ pub enum Start {
     StartPos,
     /// `fen …`: the FEN's fields joined by single spaces.
     Fen(String),
-}
-
-/// The limits of a `go` command; a limit not given does not limit the search.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Go {
-    /// `depth N`: plies.
-    pub depth: Option<u32>,
-    /// `nodes N`.
-    pub nodes: Option<u64>,
-    /// `movetime MS`: search this long.
-    pub movetime: Option<u64>,
-    /// `wtime MS`: White's clock (negative values read as 0).
-    pub wtime: Option<u64>,
-    /// `btime MS`: Black's clock.
-    pub btime: Option<u64>,
-    /// `winc MS`: White's increment per move.
-    pub winc: Option<u64>,
-    /// `binc MS`: Black's increment per move.
-    pub binc: Option<u64>,
-    /// `movestogo N`: moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// `infinite`: search until `stop`.
-    pub infinite: bool,
-    /// `searchmoves M1 M2 …`: only these root moves (as written).
-    pub searchmoves: Vec<String>,
 }
 
 /// Every keyword a `go` command knows (ends a `searchmoves` list).
@@ -530,6 +506,10 @@ fn parse_option(tokens: &[&str]) -> Option<OptionSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Color;
+    use crate::engine::budget::{limits, think_time, MIN_MS};
+    use crate::engine::level;
+    use std::time::Duration;
 
     fn cmd(line: &str) -> Command {
         Command::parse(line).unwrap_or_else(|| panic!("no command in {line:?}"))
@@ -740,5 +720,58 @@ mod tests {
             Some(Output::BestMove(None))
         );
         assert_eq!(Output::parse("copyprotection ok"), None);
+    }
+
+    // What the engine makes of a `go` line: its time on a clock and its limits.
+    fn go(line: &str) -> Go {
+        match cmd(line) {
+            Command::Go(g) => g,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn clock_time_is_shared_over_the_moves_left() {
+        let ms = |line: &str, side| think_time(&go(line), side).map(|d| d.as_millis() as u64);
+        assert_eq!(ms("go movetime 700 wtime 1", Color::White), Some(700));
+        assert_eq!(ms("go wtime 60000 btime 30000", Color::White), Some(2000));
+        assert_eq!(ms("go wtime 60000 btime 30000", Color::Black), Some(1000));
+        assert_eq!(
+            ms("go wtime 60000 winc 1000 movestogo 10", Color::White),
+            Some(6750)
+        );
+        // The last move before the control: the clock less the margin.
+        assert_eq!(ms("go btime 1000 movestogo 1", Color::Black), Some(950));
+        // An increment larger than the clock never overdraws it.
+        assert_eq!(ms("go wtime 400 winc 5000", Color::White), Some(350));
+        assert_eq!(ms("go wtime 0", Color::White), Some(MIN_MS));
+        assert_eq!(ms("go btime 5000", Color::White), None);
+        assert_eq!(ms("go depth 3", Color::White), None);
+    }
+
+    #[test]
+    fn limits_follow_the_command_then_the_level() {
+        let deepest = crate::engine::search::MAX_PLY as u32 / 2;
+        let l = limits(&go("go"), Color::White, 2, 7);
+        assert_eq!(l, level::limits(2, 7));
+        let l = limits(&go("go depth 4"), Color::White, 2, 7);
+        assert_eq!(
+            (l.depth, l.nodes, l.work, l.movetime),
+            (4, None, None, None)
+        );
+        let l = limits(&go("go nodes 500"), Color::White, 2, 7);
+        assert_eq!(
+            (l.depth, l.nodes, l.work, l.movetime),
+            (deepest, Some(500), None, None)
+        );
+        let l = limits(&go("go depth 0"), Color::White, 2, 7);
+        assert_eq!(l.depth, 1);
+        let l = limits(&go("go infinite depth 3 movetime 10"), Color::White, 2, 7);
+        assert_eq!(
+            (l.depth, l.nodes, l.work, l.movetime),
+            (deepest, None, None, None)
+        );
+        let l = limits(&go("go btime 3000"), Color::Black, 2, 7);
+        assert_eq!(l.movetime, Some(Duration::from_millis(100)));
     }
 }

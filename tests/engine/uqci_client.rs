@@ -296,8 +296,8 @@ mod uci {
     use super::BIN;
     use crate::support::fake_engine::{fake, fake_answering, HANDSHAKE_OK};
     use qchess::chess::{Game, GameOptions, Status};
-    use qchess::engine::uci::{UciPlayer, UciSettings};
     use qchess::engine::Player;
+    use qchess::uqci::uci::{UciPlayer, UciSettings};
     use std::process::Command;
 
     /// Three lines at depth 10: e2e4 +30, d2d4 +10, a2a3 -100.
@@ -488,13 +488,13 @@ fn on_a_clock_the_engine_gets_both_clocks_and_the_increments() {
 
 /// A match on a clock between `first` and random, 2 games of at most 20 plies.
 fn clocked_match(
-    first: qchess::engine::PlayerSpec,
+    first: qchess::seats::PlayerSpec,
     clock: &str,
-) -> qchess::engine::matches::MatchReport {
-    use qchess::engine::matches::{run_match, MatchOptions};
+) -> qchess::seats::matches::MatchReport {
+    use qchess::seats::matches::{run_match, MatchOptions};
     let opts = MatchOptions {
         first,
-        second: qchess::engine::PlayerSpec::Random,
+        second: qchess::seats::PlayerSpec::Random,
         games: 2,
         seed: 5,
         max_plies: 20,
@@ -536,7 +536,7 @@ fn a_match_with_an_engine_that_cannot_start_stops_with_its_error() {
 
 #[test]
 fn a_game_whose_engine_cannot_start_is_left_out_of_the_score() {
-    use qchess::engine::matches::{run_match, MatchOptions};
+    use qchess::seats::matches::{run_match, MatchOptions};
     // Starts once: later starts find the mark and end before the handshake.
     let once = fake(
         "once",
@@ -545,8 +545,8 @@ fn a_game_whose_engine_cannot_start_is_left_out_of_the_score() {
         "echo bestmove e2e4",
     );
     let opts = MatchOptions {
-        first: qchess::engine::PlayerSpec::Uqci(once),
-        second: qchess::engine::PlayerSpec::Random,
+        first: qchess::seats::PlayerSpec::Uqci(once),
+        second: qchess::seats::PlayerSpec::Random,
         games: 3,
         seed: 5,
         max_plies: 2,
@@ -573,7 +573,7 @@ fn a_game_whose_engine_cannot_start_is_left_out_of_the_score() {
 fn a_match_on_a_clock_reports_a_loss_on_time() {
     // An engine that takes a second over a 0.3 s clock.
     let slow = fake("slow", HANDSHAKE_OK, "sleep 1; echo bestmove e2e4");
-    let r = clocked_match(qchess::engine::PlayerSpec::Uqci(slow.clone()), "0.005+0");
+    let r = clocked_match(qchess::seats::PlayerSpec::Uqci(slow.clone()), "0.005+0");
     assert_eq!(r.losses, 2, "{r:?}");
     for g in &r.games {
         assert!(g.end.ends_with("lost on time"), "{}", g.end);
@@ -583,7 +583,7 @@ fn a_match_on_a_clock_reports_a_loss_on_time() {
 
 #[test]
 fn qchess_on_a_short_clock_does_not_flag() {
-    let r = clocked_match(qchess::engine::PlayerSpec::Engine(1), "0.1+0");
+    let r = clocked_match(qchess::seats::PlayerSpec::Engine(1), "0.1+0");
     for g in &r.games {
         assert!(!g.end.contains("on time"), "{}", g.end);
     }
@@ -593,10 +593,10 @@ fn qchess_on_a_short_clock_does_not_flag() {
 #[test]
 #[ignore]
 fn qchess_at_1_0_never_flags_over_ten_games_against_random() {
-    use qchess::engine::matches::{run_match, MatchOptions};
+    use qchess::seats::matches::{run_match, MatchOptions};
     let opts = MatchOptions {
-        first: qchess::engine::PlayerSpec::Engine(3),
-        second: qchess::engine::PlayerSpec::Random,
+        first: qchess::seats::PlayerSpec::Engine(3),
+        second: qchess::seats::PlayerSpec::Random,
         games: 10,
         seed: 11,
         max_plies: 300,

@@ -145,7 +145,7 @@ fn the_computer_agrees_no_draw_at_the_start() {
     let computer = || {
         Computer::new(
             Sides {
-                black: Some(qchess::engine::strength::Strength::Level(1)),
+                black: Some(qchess::seats::strength::Strength::Level(1)),
                 ..Sides::default()
             },
             0,

@@ -8,9 +8,9 @@
 use crate::support::driver::{press, right_column, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::{Color, Game, GameOptions};
-use qchess::engine::strength::Strength;
 use qchess::game::{RuleSet, Setup};
 use qchess::record::{self, Players};
+use qchess::seats::strength::Strength;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::open::{open, Open, PlayOptions};

@@ -6,7 +6,7 @@ use crate::support::driver::{press, typed};
 use crossterm::event::KeyCode;
 use proptest::prelude::*;
 use qchess::chess::{Game, GameOptions, Status};
-use qchess::engine::strength::Strength;
+use qchess::seats::strength::Strength;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::opponent::{Computer, Sides};

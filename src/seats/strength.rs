@@ -1,8 +1,8 @@
 //! How strongly the computer plays a side, and the name a saved game keeps for it.
 
-use super::level;
-use super::player::{Engine, Greedy};
-use super::Player;
+use crate::engine::level;
+use crate::engine::player::{Engine, Greedy};
+use crate::engine::Player;
 use crate::uqci::client::UqciPlayer;
 use std::time::Duration;
 

@@ -4,10 +4,10 @@
 //! most likely classical board, see [`super::uci`]). Each form is a [`PlayerSpec`] variant, an arm in
 //! [`PlayerSpec::from_str`] and in [`PlayerSpec::build`].
 
-use super::level::{self, BadLevel};
-use super::player::{Engine, Greedy, Player, Random};
-use super::uci::{UciPlayer, UciSettings};
+use crate::engine::level::{self, BadLevel};
+use crate::engine::player::{Engine, Greedy, Player, Random};
 use crate::uqci::client::{UqciPlayer, DEFAULT_MOVETIME};
+use crate::uqci::uci::{UciPlayer, UciSettings};
 use std::fmt;
 use std::str::FromStr;
 

@@ -14,10 +14,10 @@
 //! capture of the other king, else a standard move. The engine's process is shared with
 //! UQCI's front end ([`Connection`]): started on the first move, killed with the player.
 
-use super::choice::{Choice, PlayerError};
-use super::classical;
-use super::player::{Player, Thinking};
 use crate::chess::Game;
+use crate::engine::choice::{Choice, PlayerError};
+use crate::engine::classical;
+use crate::engine::player::{Player, Thinking};
 use crate::game::Playable;
 use crate::seeded::SeededRng;
 use crate::uqci::client::{check, info, Connection};

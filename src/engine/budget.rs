@@ -1,10 +1,36 @@
-//! What a `go` command asks of the search: its limits, the time it may take from a
-//! clock, and the root moves `searchmoves` allows.
+//! Time management: what a search is asked for ([`Go`], as a UQCI `go` command or a
+//! game's clocks give it), the limits and the time it may take from a clock, and the
+//! root moves `searchmoves` allows.
 
-use super::protocol::Go;
+use super::{level, Limits};
 use crate::chess::{notation, Color, MoveText, Shape};
-use crate::engine::{level, Limits};
 use std::time::Duration;
+
+/// What a search is asked for, in the words of a UQCI `go` command; a limit not given
+/// does not limit the search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Go {
+    /// `depth N`: plies.
+    pub depth: Option<u32>,
+    /// `nodes N`.
+    pub nodes: Option<u64>,
+    /// `movetime MS`: search this long.
+    pub movetime: Option<u64>,
+    /// `wtime MS`: White's clock (negative values read as 0).
+    pub wtime: Option<u64>,
+    /// `btime MS`: Black's clock.
+    pub btime: Option<u64>,
+    /// `winc MS`: White's increment per move.
+    pub winc: Option<u64>,
+    /// `binc MS`: Black's increment per move.
+    pub binc: Option<u64>,
+    /// `movestogo N`: moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// `infinite`: search until `stop`.
+    pub infinite: bool,
+    /// `searchmoves M1 M2 …`: only these root moves (as written).
+    pub searchmoves: Vec<String>,
+}
 
 /// Moves a clock is shared over when `movestogo` is not given.
 pub const MOVES_LEFT: u64 = 30;
@@ -37,7 +63,7 @@ pub fn think_time(go: &Go, side: Color) -> Option<Duration> {
 /// * none: the level's own limits (depth and budget of work).
 pub fn limits(go: &Go, side: Color, level: u8, seed: u64) -> Limits {
     let base = level::limits(level, seed);
-    let deepest = crate::engine::search::MAX_PLY as u32 / 2;
+    let deepest = super::search::MAX_PLY as u32 / 2;
     let time = think_time(go, side);
     if go.infinite {
         Limits {
@@ -95,58 +121,6 @@ pub fn parse_moves(words: &[String]) -> (Vec<MoveText>, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn go(line: &str) -> Go {
-        match super::super::protocol::Command::parse(line) {
-            Some(super::super::protocol::Command::Go(g)) => g,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn clock_time_is_shared_over_the_moves_left() {
-        let ms = |line: &str, side| think_time(&go(line), side).map(|d| d.as_millis() as u64);
-        assert_eq!(ms("go movetime 700 wtime 1", Color::White), Some(700));
-        assert_eq!(ms("go wtime 60000 btime 30000", Color::White), Some(2000));
-        assert_eq!(ms("go wtime 60000 btime 30000", Color::Black), Some(1000));
-        assert_eq!(
-            ms("go wtime 60000 winc 1000 movestogo 10", Color::White),
-            Some(6750)
-        );
-        // The last move before the control: the clock less the margin.
-        assert_eq!(ms("go btime 1000 movestogo 1", Color::Black), Some(950));
-        // An increment larger than the clock never overdraws it.
-        assert_eq!(ms("go wtime 400 winc 5000", Color::White), Some(350));
-        assert_eq!(ms("go wtime 0", Color::White), Some(MIN_MS));
-        assert_eq!(ms("go btime 5000", Color::White), None);
-        assert_eq!(ms("go depth 3", Color::White), None);
-    }
-
-    #[test]
-    fn limits_follow_the_command_then_the_level() {
-        let deepest = crate::engine::search::MAX_PLY as u32 / 2;
-        let l = limits(&go("go"), Color::White, 2, 7);
-        assert_eq!(l, level::limits(2, 7));
-        let l = limits(&go("go depth 4"), Color::White, 2, 7);
-        assert_eq!(
-            (l.depth, l.nodes, l.work, l.movetime),
-            (4, None, None, None)
-        );
-        let l = limits(&go("go nodes 500"), Color::White, 2, 7);
-        assert_eq!(
-            (l.depth, l.nodes, l.work, l.movetime),
-            (deepest, Some(500), None, None)
-        );
-        let l = limits(&go("go depth 0"), Color::White, 2, 7);
-        assert_eq!(l.depth, 1);
-        let l = limits(&go("go infinite depth 3 movetime 10"), Color::White, 2, 7);
-        assert_eq!(
-            (l.depth, l.nodes, l.work, l.movetime),
-            (deepest, None, None, None)
-        );
-        let l = limits(&go("go btime 3000"), Color::Black, 2, 7);
-        assert_eq!(l.movetime, Some(Duration::from_millis(100)));
-    }
 
     #[test]
     fn splits_match_in_either_order() {

@@ -17,12 +17,12 @@
 //! after that the game is left out of the score and listed as not played, so that one
 //! slow start in a long match does not throw the match away or count as a win.
 
-use super::choice::PlayerError;
-use super::luck;
-use super::spec::PlayerSpec;
-use super::tally::Tally;
+use super::PlayerSpec;
 use crate::chess::board::{Kind, Piece};
 use crate::chess::{Color, Status};
+use crate::engine::choice::PlayerError;
+use crate::engine::luck;
+use crate::engine::tally::Tally;
 use crate::game::clock::{Clock, TimeControl};
 use crate::game::{PlayError, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
