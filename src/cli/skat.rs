@@ -14,10 +14,10 @@ use crate::skat::analysis::{
 use crate::skat::budget::{Allowance, Progress, Watch};
 use crate::skat::encode::EncodingKind;
 use crate::skat::endgame::{preset, Endgame, Side, PRESETS};
+use crate::skat::screen::{builtin_entries, Entry, LabOptions};
 use crate::skat::toy::{run_toy, ToyReport};
 use crate::skat::view::SkatView;
 use crate::style::color::ColorChoice;
-use crate::ui::skat::{builtin_entries, Entry, LabOptions};
 use crate::ui::terminal::Ended;
 use serde_json::{json, Value};
 use std::io::IsTerminal;
@@ -442,7 +442,7 @@ fn tui(t: TuiArgs) -> Result<u8, Failure> {
                 .to_string(),
         ));
     }
-    match crate::ui::skat::run(opts) {
+    match crate::skat::screen::run(opts) {
         Ok(Ended::Quit) => Ok(0),
         Ok(Ended::Signal(sig)) => Ok((128 + sig).clamp(0, 255) as u8),
         Err(e) => Err(refused(e.to_string())),

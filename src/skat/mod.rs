@@ -10,6 +10,7 @@ pub mod deal;
 pub mod encode;
 pub mod endgame;
 pub mod quantum;
+pub mod screen;
 pub mod solve;
 pub mod toy;
 pub mod view;

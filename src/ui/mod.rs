@@ -27,7 +27,6 @@ pub mod recent;
 pub mod review;
 pub mod review_pane;
 pub mod screen;
-pub mod skat;
 pub mod squares;
 pub mod start;
 pub mod status;

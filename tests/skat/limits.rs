@@ -227,9 +227,9 @@ fn the_command_line_refuses_in_one_line_and_has_no_limit() {
 /// The lab's message area at 80x24 with `entry` analysed (in the background, as the
 /// terminal runs it): the last two lines of the screen.
 fn lab_refusal(endgame: Endgame) -> (String, String) {
+    use qchess::skat::screen::{Entry, SkatLab};
     use qchess::style::color::{Paint, Tier};
     use qchess::style::theme::Theme;
-    use qchess::ui::skat::{Entry, SkatLab};
     use qchess::ui::Screen;
     let entries = vec![Entry::Endgame {
         name: "wide.toml".into(),

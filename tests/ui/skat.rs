@@ -8,10 +8,10 @@ use qchess::quantum::BackendKind;
 use qchess::skat::analysis::AnalyzeOptions;
 use qchess::skat::cards::Card;
 use qchess::skat::encode::EncodingKind;
+use qchess::skat::screen::lab::Shown;
+use qchess::skat::screen::{builtin_entries, Pane, SkatLab};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
-use qchess::ui::skat::lab::Shown;
-use qchess::ui::skat::{builtin_entries, Pane, SkatLab};
 use qchess::ui::Screen;
 
 fn lab_with(start: usize, tier: Tier, options: AnalyzeOptions) -> SkatLab {

@@ -13,13 +13,13 @@ pub mod tricks;
 
 pub use lab::{builtin_entries, Entry, Pane, SkatLab};
 
-use super::layout::{self, Drawer};
-use super::popup;
-use super::terminal::{require_terminal, run_screen, Ended, NoTerminal, TerminalOptions};
 use crate::skat::analysis::{AnalysisError, AnalyzeOptions};
 use crate::skat::cards::{Card, Suit};
 use crate::style::color::{ColorChoice, Paint};
 use crate::style::theme::Theme;
+use crate::ui::layout::{self, Drawer};
+use crate::ui::popup;
+use crate::ui::terminal::{require_terminal, run_screen, Ended, NoTerminal, TerminalOptions};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
