@@ -1,6 +1,7 @@
 //! The command line, one test binary: `qchess analyze` (with the engine and the QASM
 //! export), `qchess config` and the settings, `qchess puzzles`, PGN in and out, the
-//! manual pages and completion scripts, the crate as published (ignored).
+//! manual pages and completion scripts, the crate as published (ignored), the layers
+//! of the source as docs/code-layout.md draws them.
 
 mod support;
 
@@ -10,6 +11,8 @@ mod analyze;
 mod config;
 #[path = "cli/engine.rs"]
 mod engine;
+#[path = "cli/layers.rs"]
+mod layers;
 #[path = "cli/manual.rs"]
 mod manual;
 #[path = "cli/package.rs"]

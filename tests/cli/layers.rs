@@ -1,0 +1,296 @@
+//! The source keeps the layers that docs/code-layout.md draws: every top-level module of
+//! `src/` stands in one row of its table, a module imports only modules of the rows below
+//! its own (or of its own row), and no modules import each other in a circle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crate's root folder.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The layers of docs/code-layout.md, top row first: each row's name and the top-level
+/// modules its second column names (`src/NAME/` or `src/NAME.rs`).
+fn layers(doc: &str) -> Vec<(String, BTreeSet<String>)> {
+    let mut rows = Vec::new();
+    let mut in_table = false;
+    for line in doc.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 4 {
+            if in_table {
+                break;
+            }
+            continue;
+        }
+        if cells[1] == "layer" {
+            in_table = true;
+            continue;
+        }
+        if !in_table || cells[1].starts_with("---") {
+            continue;
+        }
+        let modules = cells[2]
+            .split('`')
+            .filter_map(|item| item.strip_prefix("src/"))
+            .map(|item| {
+                let name = item.trim_end_matches('/');
+                name.strip_suffix(".rs").unwrap_or(name).to_string()
+            })
+            .collect();
+        rows.push((cells[1].to_string(), modules));
+    }
+    rows
+}
+
+/// The top-level modules of `src/`: its folders and its files but `lib.rs` and `main.rs`.
+fn top_level_modules(src: &Path) -> BTreeSet<String> {
+    fs::read_dir(src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?.to_string();
+            if p.is_dir() {
+                Some(name)
+            } else {
+                let stem = name.strip_suffix(".rs")?;
+                (stem != "lib" && stem != "main").then(|| stem.to_string())
+            }
+        })
+        .collect()
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules a line of code names through `crate::`: `crate::NAME…` and
+/// the first names of a group, `use crate::{NAME, NAME::…}`.
+fn named_modules(line: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut names = Vec::new();
+    for (at, _) in line.match_indices("crate::") {
+        let rest = &line[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 1;
+            let mut expect_name = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 1 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 1 => expect_name = true,
+                    c if c.is_whitespace() => {}
+                    _ if expect_name && depth == 1 => {
+                        names.push(ident(&group[i..]));
+                        expect_name = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            names.push(ident(rest));
+        }
+    }
+    names
+}
+
+/// What each top-level module imports of the others: module -> module -> where.
+fn imports(src: &Path, modules: &BTreeSet<String>) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let from = first.strip_suffix(".rs").unwrap_or(&first).to_string();
+        if !modules.contains(&from) {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        // A whole `use crate::{…}` group may span lines: read each statement as one.
+        let mut statement = String::new();
+        let mut start = 0;
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if statement.is_empty() {
+                start = n + 1;
+            }
+            statement.push_str(code);
+            statement.push(' ');
+            let open = statement.matches('{').count() > statement.matches('}').count();
+            if open && statement.contains("use crate::{") {
+                continue;
+            }
+            for to in named_modules(&statement) {
+                if to != from && modules.contains(&to) {
+                    edges
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(to)
+                        .or_insert_with(|| format!("src/{}:{start}", rel.display()));
+                }
+            }
+            statement.clear();
+        }
+    }
+    edges
+}
+
+/// A circle among `nodes` over `edges`, if there is one (as the path that closes it).
+fn circle(
+    nodes: &BTreeSet<String>,
+    edges: &BTreeMap<String, BTreeMap<String, String>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        nodes: &BTreeSet<String>,
+        edges: &BTreeMap<String, BTreeMap<String, String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == node) {
+            let mut c = path[i..].to_vec();
+            c.push(node.to_string());
+            return Some(c);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in edges.get(node).into_iter().flat_map(|e| e.keys()) {
+            if nodes.contains(next) {
+                if let Some(c) = visit(next, nodes, edges, path, done) {
+                    return Some(c);
+                }
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    nodes
+        .iter()
+        .find_map(|n| visit(n, nodes, edges, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn every_import_goes_down_the_table_of_layers() {
+    let doc = fs::read_to_string(root().join("docs/code-layout.md")).unwrap();
+    let rows = layers(&doc);
+    assert!(
+        rows.len() >= 8,
+        "the table of layers in docs/code-layout.md: {rows:?}"
+    );
+    let src = root().join("src");
+    let modules = top_level_modules(&src);
+
+    // Every module in exactly one row, and every row's module in src/.
+    let mut rank = BTreeMap::new();
+    for (i, (layer, names)) in rows.iter().enumerate() {
+        for name in names {
+            assert!(
+                modules.contains(name),
+                "the row {layer:?} names src/{name}, which is not a module"
+            );
+            if let Some(j) = rank.insert(name.clone(), i) {
+                panic!(
+                    "src/{name} stands in two rows: {:?} and {layer:?}",
+                    rows[j].0
+                );
+            }
+        }
+    }
+    let missing: Vec<_> = modules.iter().filter(|m| !rank.contains_key(*m)).collect();
+    assert!(
+        missing.is_empty(),
+        "modules in no row of docs/code-layout.md: {missing:?}"
+    );
+
+    // Rows are listed from the top: a module imports only rows of a larger index.
+    let edges = imports(&src, &modules);
+    let mut upward = Vec::new();
+    for (from, tos) in &edges {
+        for (to, at) in tos {
+            if rank[to] < rank[from] {
+                upward.push(format!(
+                    "{at}: {from} ({}) imports {to} ({}), a layer above it",
+                    rows[rank[from]].0, rows[rank[to]].0
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that go up the table:\n{}",
+        upward.join("\n")
+    );
+
+    // Within a row, no circle.
+    for (layer, names) in &rows {
+        if let Some(c) = circle(names, &edges) {
+            panic!(
+                "the modules of the row {layer:?} import each other: {}",
+                c.join(" -> ")
+            );
+        }
+    }
+}
+
+#[test]
+fn group_imports_and_paths_name_their_modules() {
+    assert_eq!(named_modules("use crate::chess::{Game, Kind};"), ["chess"]);
+    assert_eq!(
+        named_modules("use crate::{chess::{fen, Game}, game::Playable};"),
+        ["chess", "game"]
+    );
+    assert_eq!(
+        named_modules("let x = crate::quantum::bell::bell(b);"),
+        ["quantum"]
+    );
+    assert!(named_modules("use super::board::Board;").is_empty());
+}
+
+#[test]
+fn an_upward_import_is_found() {
+    let modules: BTreeSet<String> = ["a", "b"].map(String::from).into();
+    let dir = std::env::temp_dir().join(format!("qchess-layers-{}", std::process::id()));
+    fs::create_dir_all(dir.join("a")).unwrap();
+    fs::write(dir.join("a/mod.rs"), "use crate::{\n    b::Thing,\n};\n").unwrap();
+    fs::write(dir.join("b.rs"), "// crate::a in a comment is no import\n").unwrap();
+    let edges = imports(&dir, &modules);
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(edges.len(), 1, "{edges:?}");
+    assert_eq!(edges["a"]["b"], "src/a/mod.rs:1");
+    let both: BTreeSet<String> = modules.clone();
+    let mut circular = edges.clone();
+    circular
+        .entry("b".into())
+        .or_default()
+        .insert("a".into(), "src/b.rs:1".into());
+    assert_eq!(
+        circle(&both, &circular),
+        Some(vec!["a".into(), "b".into(), "a".into()])
+    );
+    assert_eq!(circle(&both, &edges), None);
+}
