@@ -47,7 +47,7 @@ pub enum Variant {
 
 /// What the rules need to know of the current state.
 #[derive(Clone, Debug)]
-pub struct State {
+pub struct BoardState {
     /// The classical register.
     pub register: Register,
     /// Probability that each square is occupied.
@@ -60,7 +60,7 @@ pub struct State {
     pub en_passant: Option<Square>,
 }
 
-impl State {
+impl BoardState {
     /// True when the square may hold a piece (p > 0).
     pub fn occupied(&self, s: Square) -> bool {
         self.probs[s.index()] > CERTAIN_EPS
@@ -254,7 +254,7 @@ pub fn pattern(kind: Kind, a: Square, b: Square) -> bool {
     }
 }
 
-fn describe(st: &State, s: Square) -> String {
+fn describe(st: &BoardState, s: Square) -> String {
     match st.register.get(s) {
         Some(p) => format!("a {}", p.describe()),
         None => "a piece".into(),
@@ -263,7 +263,12 @@ fn describe(st: &State, s: Square) -> String {
 
 /// The path squares of a slide from `a` to `b`, skipping `skip`; an error if one is
 /// certainly occupied.
-fn clear_path(st: &State, a: Square, b: Square, skip: Option<Square>) -> Result<(), MoveError> {
+fn clear_path(
+    st: &BoardState,
+    a: Square,
+    b: Square,
+    skip: Option<Square>,
+) -> Result<(), MoveError> {
     for s in between(a, b) {
         if Some(s) != skip && st.certain(s) {
             return Err(MoveError::Blocked {
@@ -279,7 +284,7 @@ fn clear_path(st: &State, a: Square, b: Square, skip: Option<Square>) -> Result<
 /// The variant of a non-split move of `mover` onto `t`. `pawn_step`: the mover is a
 /// pawn moving forward, which captures nothing.
 fn target_variant(
-    st: &State,
+    st: &BoardState,
     mover: Piece,
     t: Square,
     pawn_step: bool,
@@ -305,7 +310,7 @@ fn target_variant(
 }
 
 /// Checks a split or merge target: empty or the same piece in superposition.
-fn split_target(st: &State, mover: Piece, t: Square) -> Result<(), MoveError> {
+fn split_target(st: &BoardState, mover: Piece, t: Square) -> Result<(), MoveError> {
     match st.piece(t) {
         None => Ok(()),
         Some(o) if o == mover && !st.certain(t) => Ok(()),
@@ -317,7 +322,7 @@ fn split_target(st: &State, mover: Piece, t: Square) -> Result<(), MoveError> {
 }
 
 /// The piece on `sq` if the side to move (any side when `free_turns`) may move it.
-pub fn check_source(st: &State, sq: Square, free_turns: bool) -> Result<Piece, MoveError> {
+pub fn check_source(st: &BoardState, sq: Square, free_turns: bool) -> Result<Piece, MoveError> {
     let piece = st.piece(sq).ok_or(MoveError::NoPiece(sq))?;
     if !free_turns && piece.color != st.to_move {
         return Err(MoveError::NotYourPiece {
@@ -330,7 +335,11 @@ pub fn check_source(st: &State, sq: Square, free_turns: bool) -> Result<Piece, M
 }
 
 /// Classifies a written move for the side to move (any side when `free_turns`).
-pub fn classify(st: &State, text: &MoveText, free_turns: bool) -> Result<Classified, MoveError> {
+pub fn classify(
+    st: &BoardState,
+    text: &MoveText,
+    free_turns: bool,
+) -> Result<Classified, MoveError> {
     let src = text.shape.source();
     let piece = check_source(st, src, free_turns)?;
     if let Some(k) = text.piece {
@@ -459,7 +468,7 @@ fn check_marker(written: Option<Marker>, v: Variant) -> Result<(), MoveError> {
 }
 
 fn classify_standard(
-    st: &State,
+    st: &BoardState,
     piece: Piece,
     from: Square,
     to: Square,
@@ -546,7 +555,7 @@ pub fn castle_squares(
 }
 
 fn classify_castle(
-    st: &State,
+    st: &BoardState,
     king: Piece,
     from: Square,
     king_side: bool,

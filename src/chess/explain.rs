@@ -3,7 +3,7 @@
 //! whose chance changed, grouped by cause (docs/rules/explanations.md).
 
 use super::board::{Piece, Register, Square};
-use super::classify::{between, Classified, MoveType, State, Variant};
+use super::classify::{between, BoardState, Classified, MoveType, Variant};
 use super::notation::Shape;
 use super::outcome::EndReason;
 use crate::format::percent;
@@ -212,7 +212,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// The rules' state as it is.
-    pub fn of(st: &State) -> Snapshot {
+    pub fn of(st: &BoardState) -> Snapshot {
         Snapshot {
             register: st.register,
             probs: st.probs,

@@ -2,7 +2,7 @@
 
 use super::board::{Color, Kind, Position, Register, Square};
 use super::circuits;
-use super::classify::{check_source, classify, Classified, MoveError, MoveType, State};
+use super::classify::{check_source, classify, BoardState, Classified, MoveError, MoveType};
 use super::distribution::{self, Distribution};
 use super::explain::{self, Explained, Snapshot, Stages};
 use super::fen::{self, FenError, START_FEN};
@@ -24,7 +24,7 @@ const FINGERPRINT: foldhash::fast::FixedState = foldhash::fast::FixedState::with
 
 /// What a move that ends the game by the 50-move rule or by repetition does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ending {
+enum Closing {
     /// Measures the board, as the rules say.
     Measured,
     /// Leaves it unmeasured with its expected result (a search looking ahead).
@@ -125,7 +125,7 @@ fn probs_of(sim: &Simulator) -> [f64; 64] {
 pub struct Game {
     start: Position,
     opts: GameOptions,
-    state: State,
+    state: BoardState,
     sim: Simulator,
     history: Vec<PlayedMove>,
     status: Status,
@@ -170,7 +170,7 @@ impl Game {
         for (s, _) in start.register.pieces() {
             probs[s.index()] = 1.0;
         }
-        let state = State {
+        let state = BoardState {
             register: start.register,
             probs,
             to_move: start.to_move,
@@ -276,7 +276,7 @@ impl Game {
         self.settle(&class, &applied);
         let moved = Snapshot::of(&self.state);
         let ongoing = self.status == Status::Ongoing;
-        self.after_move(Ending::Measured)?;
+        self.after_move(Closing::Measured)?;
         let after = Snapshot::of(&self.state);
         let ending = self
             .end
@@ -318,7 +318,7 @@ impl Game {
     /// proofs and the attacked-king check play; the engine's search uses
     /// [`Game::look_ahead`]), with the probability of outcome 1 when the move measured.
     pub fn after(&self, text: &MoveText) -> Result<(Game, Option<f64>), MoveError> {
-        self.after_ending(text, Ending::Measured)
+        self.after_ending(text, Closing::Measured)
     }
 
     /// As [`Game::after`], for a search looking ahead: a move that ends the game by the
@@ -328,13 +328,13 @@ impl Game {
     /// of 27,582 branches with the 50-move counter at 99, almost all of it measuring the
     /// boards after its moves); the expected result is the same.
     pub fn look_ahead(&self, text: &MoveText) -> Result<(Game, Option<f64>), MoveError> {
-        self.after_ending(text, Ending::Expected)
+        self.after_ending(text, Closing::Expected)
     }
 
     fn after_ending(
         &self,
         text: &MoveText,
-        ending: Ending,
+        ending: Closing,
     ) -> Result<(Game, Option<f64>), MoveError> {
         self.check_ongoing()?;
         let class = classify(&self.state, text, self.opts.free_turns)?;
@@ -409,7 +409,7 @@ impl Game {
     }
 
     /// Game-end rules after a move: kings, the 50-move counter, repetition.
-    fn after_move(&mut self, ending: Ending) -> Result<(), MoveError> {
+    fn after_move(&mut self, ending: Closing) -> Result<(), MoveError> {
         if self.check_kings() {
             return Ok(());
         }
@@ -427,8 +427,8 @@ impl Game {
             return Ok(());
         };
         match ending {
-            Ending::Measured => self.measure_board(reason),
-            Ending::Expected => {
+            Closing::Measured => self.measure_board(reason),
+            Closing::Expected => {
                 self.measured_result = Some(self.expected_result());
                 self.status = Status::Draw;
                 self.end = Some(reason);
@@ -598,7 +598,7 @@ impl Game {
     }
 
     /// The rules' view of the state (register, probabilities, side, rights).
-    pub fn state(&self) -> &State {
+    pub fn state(&self) -> &BoardState {
         &self.state
     }
 

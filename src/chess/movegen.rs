@@ -7,7 +7,7 @@
 //! its first. A test compares the result with classifying every written move.
 
 use super::board::{Color, Kind, Square};
-use super::classify::{classify, pattern, Classified, State};
+use super::classify::{classify, pattern, BoardState, Classified};
 use super::notation::{MoveText, Shape};
 
 const PROMOTIONS: [Kind; 4] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
@@ -38,7 +38,7 @@ pub fn standard_reach(kind: Kind, color: Color, from: Square, to: Square) -> boo
 
 /// Every legal move from `from` (standard moves with each promotion, splits in both
 /// target orders, and merges naming `from` as either source).
-pub fn moves_from(st: &State, from: Square, free_turns: bool) -> Vec<Classified> {
+pub fn moves_from(st: &BoardState, from: Square, free_turns: bool) -> Vec<Classified> {
     let listing = Listing {
         both_split_orders: true,
         merges_from_either: true,
@@ -49,7 +49,7 @@ pub fn moves_from(st: &State, from: Square, free_turns: bool) -> Vec<Classified>
 }
 
 fn list_from(
-    st: &State,
+    st: &BoardState,
     from: Square,
     free_turns: bool,
     listing: Listing,
@@ -138,17 +138,17 @@ fn list_from(
 
 /// Every legal move of the side to move (of both sides when `free_turns`); merges are
 /// listed once per source order.
-pub fn legal_moves(st: &State, free_turns: bool) -> Vec<Classified> {
+pub fn legal_moves(st: &BoardState, free_turns: bool) -> Vec<Classified> {
     list(st, free_turns, true)
 }
 
 /// [`legal_moves`] of the side to move with each split in one target order only, the
 /// lower square first (what a search tries), in the same order otherwise.
-pub fn legal_moves_one_split_order(st: &State) -> Vec<Classified> {
+pub fn legal_moves_one_split_order(st: &BoardState) -> Vec<Classified> {
     list(st, false, false)
 }
 
-fn list(st: &State, free_turns: bool, both_split_orders: bool) -> Vec<Classified> {
+fn list(st: &BoardState, free_turns: bool, both_split_orders: bool) -> Vec<Classified> {
     let listing = Listing {
         both_split_orders,
         merges_from_either: false,
@@ -182,7 +182,7 @@ mod tests {
 
     /// Every move `classify` accepts, found by writing every standard move (with and
     /// without each promotion), split and merge of the pieces on the board.
-    fn classify_everything(st: &State, free_turns: bool) -> Vec<String> {
+    fn classify_everything(st: &BoardState, free_turns: bool) -> Vec<String> {
         let mut out = Vec::new();
         let mut keep = |text: MoveText| {
             if let Ok(c) = classify(st, &text, free_turns) {

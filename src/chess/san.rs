@@ -12,7 +12,7 @@
 //! captures, or measures first, follows from the position, as for moves in squares.
 
 use super::board::{Kind, Square};
-use super::classify::{classify, Classified, MoveType, State};
+use super::classify::{classify, BoardState, Classified, MoveType};
 use super::movegen::{legal_moves, standard_reach};
 use super::notation::{Marker, MoveText, SanError, Shape};
 use std::fmt;
@@ -214,7 +214,7 @@ pub fn choose<T: ToString>(
 
 /// The legal moves of `st` (any side's with `free_turns`) with one source and one
 /// target, as SAN tells them apart.
-fn candidates(st: &State, free_turns: bool) -> Vec<Candidate<MoveText>> {
+fn candidates(st: &BoardState, free_turns: bool) -> Vec<Candidate<MoveText>> {
     legal_moves(st, free_turns)
         .into_iter()
         .filter_map(candidate)
@@ -241,7 +241,7 @@ fn candidate(c: Classified) -> Option<Candidate<MoveText>> {
 /// few squares where such a piece may stand rather than listing every move (the rules
 /// accept exactly the moves `legal_moves` lists).
 fn candidates_to(
-    st: &State,
+    st: &BoardState,
     free_turns: bool,
     kind: Kind,
     to: Square,
@@ -269,7 +269,12 @@ fn castle_of(kind: MoveType) -> Option<Castle> {
 }
 
 /// The legal move `san` names in `st` (any side's with `free_turns`), in canonical form.
-pub fn resolve(san: &San, text: &str, st: &State, free_turns: bool) -> Result<MoveText, SanError> {
+pub fn resolve(
+    san: &San,
+    text: &str,
+    st: &BoardState,
+    free_turns: bool,
+) -> Result<MoveText, SanError> {
     choose(san, text, candidates(st, free_turns), || {
         why_none(san, st, free_turns)
     })
@@ -282,7 +287,7 @@ pub fn resolve(san: &San, text: &str, st: &State, free_turns: bool) -> Result<Mo
 /// where SAN cannot tell the move apart (two pawns that may step to one square). No
 /// `+` or `#`: Quantum Chess has no check. Whether the move measured is the caller's to
 /// say: SAN has no outcome.
-pub fn write(st: &State, c: &Classified, free_turns: bool) -> Option<String> {
+pub fn write(st: &BoardState, c: &Classified, free_turns: bool) -> Option<String> {
     let Shape::Standard { from, to } = c.text.shape else {
         return None;
     };
@@ -363,7 +368,7 @@ impl fmt::Display for San {
 
 /// Why no legal move fits `san`: the rules' reason when one piece could have made it,
 /// else that none can.
-fn why_none(san: &San, st: &State, free_turns: bool) -> String {
+fn why_none(san: &San, st: &BoardState, free_turns: bool) -> String {
     let mover = |sq: Square| st.piece(sq).filter(|p| free_turns || p.color == st.to_move);
     let (kind, to, sources): (Kind, Option<Square>, Vec<Square>) = match *san {
         San::Castle(side) => {
@@ -405,7 +410,7 @@ fn why_none(san: &San, st: &State, free_turns: bool) -> String {
     }
 }
 
-fn whose(st: &State, free_turns: bool) -> String {
+fn whose(st: &BoardState, free_turns: bool) -> String {
     if free_turns {
         "either side".into()
     } else {

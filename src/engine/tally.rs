@@ -4,7 +4,7 @@
 //! chance of going on).
 
 use crate::chess::board::Kind;
-use crate::chess::classify::{MoveType, State};
+use crate::chess::classify::{BoardState, MoveType};
 use crate::chess::notation::Shape;
 use crate::chess::PlayedMove;
 
@@ -29,7 +29,7 @@ pub struct Tally {
 
 impl Tally {
     /// Counts `mv`, played in `before` (the state as it was before the move).
-    pub fn add(&mut self, before: &State, mv: &PlayedMove) {
+    pub fn add(&mut self, before: &BoardState, mv: &PlayedMove) {
         self.moves += 1;
         let split = matches!(mv.class.kind, MoveType::SplitJump | MoveType::SplitSlide);
         if split {
@@ -67,8 +67,8 @@ impl Tally {
 }
 
 /// Whether a standard move of the side not to move could capture on `sq`.
-pub fn attacked(st: &State, sq: crate::chess::Square) -> bool {
-    let other = State {
+pub fn attacked(st: &BoardState, sq: crate::chess::Square) -> bool {
+    let other = BoardState {
         to_move: st.to_move.opposite(),
         en_passant: None,
         ..st.clone()

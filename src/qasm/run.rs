@@ -30,14 +30,14 @@ pub fn simulate(
         seed,
         BackendOptions::default(),
     );
-    let mut run = Run {
+    let mut run = Execution {
         sim,
         forced,
         bits: vec![false; program.bits],
         compacted: 0,
     };
     run.exec(&program.body)?;
-    let Run { sim, bits, .. } = run;
+    let Execution { sim, bits, .. } = run;
     Ok(Simulation {
         probabilities: sim.backend().probabilities(program.qubits),
         bits,
@@ -47,7 +47,7 @@ pub fn simulate(
 /// Live qubits the state may gain over its last compaction before it is compacted again.
 const GROWTH: usize = 4;
 
-struct Run<'a> {
+struct Execution<'a> {
     sim: Simulator,
     forced: &'a [bool],
     bits: Vec<bool>,
@@ -55,7 +55,7 @@ struct Run<'a> {
     compacted: usize,
 }
 
-impl Run<'_> {
+impl Execution<'_> {
     fn exec(&mut self, body: &[Stmt]) -> Result<(), QasmError> {
         for s in body {
             match s {

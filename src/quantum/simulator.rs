@@ -1,7 +1,7 @@
 //! A backend with a seeded random source, ancilla allocation and a recorded trace.
 
 use super::{
-    new_state, Backend, BackendKind, BackendOptions, Bits, Choice, Control, Gate, Measurement, Op,
+    new_state, Backend, BackendKind, BackendOptions, Bits, Control, Gate, Measurement, Op, Pick,
     QuantumError, Qubit, MAX_QUBITS,
 };
 use crate::seeded::SeededRng;
@@ -94,8 +94,8 @@ impl Simulator {
         self.check_cancel()?;
         let draw = self.rng.unit();
         let choice = match forced {
-            Some(o) => Choice::Forced(o),
-            None => Choice::Draw(draw),
+            Some(o) => Pick::Forced(o),
+            None => Pick::Draw(draw),
         };
         let m = self.backend.measure(predicate, choice)?;
         self.trace.push(Op::Measure {

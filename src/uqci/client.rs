@@ -54,7 +54,7 @@ pub struct UqciPlayer {
 pub struct Connection {
     command: String,
     handshake: Duration,
-    state: Arc<Mutex<State>>,
+    state: Arc<Mutex<EngineState>>,
     /// Held by the connections only, not by a move being thought: its drop kills the
     /// engine.
     owner: Arc<Owner>,
@@ -65,7 +65,7 @@ pub struct Connection {
 pub struct Session {
     command: String,
     handshake: Duration,
-    state: Arc<Mutex<State>>,
+    state: Arc<Mutex<EngineState>>,
     slot: Slot,
 }
 
@@ -76,7 +76,7 @@ impl Connection {
         Connection {
             command: command.trim().to_string(),
             handshake: HANDSHAKE,
-            state: Arc::new(Mutex::new(State::NotStarted)),
+            state: Arc::new(Mutex::new(EngineState::NotStarted)),
             owner: Arc::new(Owner(Slot::default())),
         }
     }
@@ -116,20 +116,20 @@ impl Session {
         work: impl FnOnce(&mut EngineProcess) -> Result<T, String>,
     ) -> Result<T, PlayerError> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if let State::NotStarted = *state {
+        if let EngineState::NotStarted = *state {
             *state = match EngineProcess::start(&self.command, self.slot, self.handshake) {
-                Ok(p) => State::Running(p),
-                Err(why) => State::Failed(PlayerError::NotStarted(why)),
+                Ok(p) => EngineState::Running(p),
+                Err(why) => EngineState::Failed(PlayerError::NotStarted(why)),
             };
         }
         let answer = match &mut *state {
-            State::Running(p) => work(p),
-            State::Failed(e) => return Err(e.clone()),
-            State::NotStarted => unreachable!("the engine was started above"),
+            EngineState::Running(p) => work(p),
+            EngineState::Failed(e) => return Err(e.clone()),
+            EngineState::NotStarted => unreachable!("the engine was started above"),
         };
         answer.map_err(|why| {
             let why = format!("the engine \"{}\" {why}", self.command);
-            *state = State::Failed(PlayerError::Engine(why.clone()));
+            *state = EngineState::Failed(PlayerError::Engine(why.clone()));
             PlayerError::Engine(why)
         })
     }
@@ -223,7 +223,7 @@ impl Drop for Owner {
 }
 
 /// The engine's process, or why there is none any more.
-enum State {
+enum EngineState {
     NotStarted,
     Running(EngineProcess),
     Failed(PlayerError),

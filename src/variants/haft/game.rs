@@ -17,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 /// in check are worked out when first asked for: a player trying moves on copies asks
 /// most positions only whether the game goes on.
 #[derive(Clone, Debug)]
-pub(super) struct State {
+pub(super) struct Position {
     pub(super) board: Board,
     worlds: Worlds,
     pub(super) census: Census,
@@ -28,11 +28,11 @@ pub(super) struct State {
     legal: OnceLock<Vec<HaftMove>>,
 }
 
-impl State {
-    fn new(board: Board, worlds: Worlds) -> State {
+impl Position {
+    fn new(board: Board, worlds: Worlds) -> Position {
         let census = Census::new(&worlds);
         let can_move = rules::has_legal_move(&board, &worlds);
-        State {
+        Position {
             board,
             worlds,
             census,
@@ -58,7 +58,7 @@ impl State {
 
 /// How the worlds ended, once every one of them has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ending {
+pub struct Finish {
     /// Worlds in which the side to move is checkmated.
     pub checkmates: u64,
     /// Worlds in which it is stalemated.
@@ -67,7 +67,7 @@ pub struct Ending {
     pub winner: Color,
 }
 
-impl Ending {
+impl Finish {
     /// The result: a win needs checkmate in every consistent world; any stalemated world
     /// makes the game a draw.
     pub fn status(&self) -> Status {
@@ -102,8 +102,8 @@ impl Ending {
 /// usual, eight undetermined majors per side on the back rank.
 #[derive(Clone, Debug)]
 pub struct HaftGame {
-    pub(super) state: State,
-    past: Vec<State>,
+    pub(super) state: Position,
+    past: Vec<Position>,
     pub(super) history: Vec<PlyRecord>,
     /// Set to refuse further moves (a replay being cancelled): a move takes a few
     /// milliseconds, so it is looked at before each one rather than inside it.
@@ -122,7 +122,7 @@ impl HaftGame {
     /// A new game: 5040^2 consistent worlds, white to move.
     pub fn new() -> HaftGame {
         HaftGame {
-            state: State::new(Board::start(), Worlds::new()),
+            state: Position::new(Board::start(), Worlds::new()),
             past: Vec::new(),
             history: Vec::new(),
             cancel: None,
@@ -178,8 +178,8 @@ impl HaftGame {
     }
 
     /// How the worlds ended, once every consistent world has ended.
-    pub fn ending(&self) -> Option<Ending> {
-        (!self.state.can_move).then(|| Ending {
+    pub fn ending(&self) -> Option<Finish> {
+        (!self.state.can_move).then(|| Finish {
             checkmates: self.state.in_check(),
             stalemates: self.state.census.worlds() - self.state.in_check(),
             winner: self.state.board.to_move.opposite(),
@@ -206,7 +206,7 @@ impl HaftGame {
         if !after.feasible() {
             return Err(rules::refusal(&before.worlds, &before.census, &t));
         }
-        let next = State::new(t.board.clone(), after);
+        let next = Position::new(t.board.clone(), after);
         let record = PlyRecord {
             text: mv.to_string(),
             color: t.mover.color,
@@ -246,7 +246,7 @@ impl HaftGame {
 
 /// "locks N on c3, R on a1": the majors on the board whose type every world agrees on
 /// after the ply but not before.
-fn locks_note(before: &State, after: &State) -> String {
+fn locks_note(before: &Position, after: &Position) -> String {
     let mut locks = Vec::new();
     for color in [Color::White, Color::Black] {
         for (square, unit) in after.board.units(color) {
@@ -326,8 +326,8 @@ fn trace(t: &Transition, before: u64, shaped: u64, after: u64) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn ending(checkmates: u64, stalemates: u64) -> Ending {
-        Ending {
+    fn ending(checkmates: u64, stalemates: u64) -> Finish {
+        Finish {
             checkmates,
             stalemates,
             winner: Color::Black,
@@ -353,7 +353,7 @@ mod tests {
             "every consistent world has ended: checkmate in 10 (black would win), stalemate \
              in 2; a win needs checkmate in every world, so it is a draw"
         );
-        let white = Ending {
+        let white = Finish {
             winner: Color::White,
             ..ending(1, 0)
         };

@@ -31,5 +31,5 @@ pub mod words;
 pub mod worlds;
 
 pub use error::HaftError;
-pub use game::{Ending, HaftGame};
+pub use game::{Finish, HaftGame};
 pub use notation::HaftMove;
