@@ -3,12 +3,12 @@
 //!
 //! A room whose computer is to move asks the workers (a queue) for its turn; a worker
 //! takes the turn, which runs the engine on a copy of the room's game and hands the move
-//! to the room through the same path as a player's move. The searches run on these threads (the engine's own
-//! search thread under them), never on the tokio runtime or a session's thread, and no
-//! more of them run at once than there are workers: by default one per core, so that
-//! 25 computer rooms wait their turn in the queue instead of starving the server's
-//! sessions; every search is bounded by its level's budget of work, and stops at once
-//! when its room closes or the server stops.
+//! to the room through the same path as a player's move. The searches run on these
+//! threads (the engine's own search thread under them), never on the tokio runtime or a
+//! session's thread, and no more of them run at once than there are workers: by default
+//! one per core, so that 25 computer rooms wait their turn in the queue instead of
+//! starving the server's sessions; every search is bounded by its level's budget of
+//! work, and stops at once when its room closes or the server stops.
 
 use crate::chess::Color;
 use crate::engine::level;
