@@ -62,7 +62,7 @@ fn report(level_n: u8, games: &[Game]) {
 }
 
 /// Nodes of the late-endgame search: a part of level 3's first iteration. When `cargo
-/// test` runs the bench once, a tenth: a node there costs milliseconds in a test build.
+/// test` runs the bench once, a tenth: a node there is slow in a test build.
 fn late_nodes() -> u64 {
     if full_run() {
         2_000
@@ -108,7 +108,7 @@ fn bench(c: &mut Criterion) {
 
 /// Reviews the 80-ply game at level 3 with 1 and 2 threads (every position judged,
 /// nothing kept from an earlier review). When `cargo test` runs it once, only the game's
-/// first 10 plies: the whole game takes half a minute in a test build.
+/// first 10 plies: the whole game is too slow for a test build.
 fn review(c: &mut Criterion) {
     use qchess::game::{RuleSet, Setup};
     use qchess::review::{review, Judge};

@@ -1,6 +1,6 @@
 //! The seeded 200-ply random game: time per move (median, p99) on each backend and the
 //! largest branch count reached; the first 40 plies of it as an ordinary game; the split
-//! storm and the knight storm of issue 15 (independent pieces in superposition, one
+//! storm and the knight storm (independent pieces in superposition, one
 //! factor each).
 
 #[path = "support/full_run.rs"]

@@ -65,8 +65,8 @@ fn five_each(c: &mut Criterion) {
             b.iter(|| analyze(black_box(&eg), &opts(backend, 6, EncodingKind::Index)).unwrap())
         });
     }
-    // Under `cargo test` (each benchmark run once) this one is left out: 4.5 s in a test
-    // build, and the skat tests analyse with the dense backend already.
+    // Under `cargo test` (each benchmark run once) this one is left out: it is slow in a
+    // test build, and the skat tests analyse with the dense backend already.
     if full_run() {
         g.bench_function("dense/owners/t6", |b| {
             b.iter(|| {

@@ -1,4 +1,4 @@
-//! Plays one of the split storms of issue 15 and prints its time per ply, size and
+//! Plays one of the split storms and prints its time per ply, size and
 //! factors; run it under `/usr/bin/time -v` for the peak memory.
 //!
 //! `cargo run --release --example storm -- split|knight sparse|dense [--single]`

@@ -324,9 +324,9 @@ impl Game {
     /// As [`Game::after`], for a search looking ahead: a move that ends the game by the
     /// 50-move rule or by repetition leaves the board unmeasured, a draw whose
     /// [`Game::expected_measured_result`] is all a search reads. Measuring every square
-    /// of a large state costs far more than the move (level 5 took 93 s on a position
-    /// of 27,582 branches with the 50-move counter at 99, almost all of it measuring the
-    /// boards after its moves); the expected result is the same.
+    /// of a large state costs far more than the move (with the 50-move counter at 99
+    /// nearly every move of a search ends the game), and the expected result is the
+    /// same.
     pub fn look_ahead(&self, text: &MoveText) -> Result<(Game, Option<f64>), MoveError> {
         self.after_ending(text, Closing::Expected)
     }

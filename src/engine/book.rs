@@ -4,7 +4,7 @@
 //!
 //! Why: against a classical opponent the search lost most of its games in the opening,
 //! on fully classical boards, to tactics deeper than its horizon (docs/measurements.md,
-//! "Where the games are lost"). The book covers the main lines and the sensible replies
+//! "What was tried"). The book covers the main lines and the sensible replies
 //! to them for the first moves; as soon as a piece is split, or the opponent leaves the
 //! book, the search plays. Quantum moves are never in the book: the search finds those.
 //!

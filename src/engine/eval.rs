@@ -26,14 +26,14 @@
 //!   against its own king (it has a move to answer first), less [`ANSWERED`] of its most
 //!   attacked square, which that move can usually save. Counted whole, a check at the
 //!   search's horizon cost three queens: the search gave checks there that lost a
-//!   bishop (`Bxh7+`), and refused a free recapture that allowed one (issue 33).
+//!   bishop (`Bxh7+`), and refused a free recapture that allowed one.
 //!
 //! The king is [`KING`] (10,000) here and a won game [`WIN`] (30,000) in the search:
 //! losing half the king costs a sixth of a lost game, and a chance node weighs a 10%
 //! shot at the other king like three queens. Making the two consistent (the
 //! evaluation mapped onto the scale of expected results, `tanh` of the centipawns) was
-//! measured against Stockfish: it gambled less and scored less (docs/measurements.md,
-//! issue 33), so the scale stays linear. Against an opponent that sees one classical
+//! measured against Stockfish: it gambled less and scored less (docs/measurements.md),
+//! so the scale stays linear. Against an opponent that sees one classical
 //! board, shots at its king are worth more than they would be against a perfect one.
 //!
 //! Bounds the search relies on (expectimax pruning at chance nodes, see

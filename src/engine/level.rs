@@ -38,10 +38,9 @@ pub fn limits(level: u8, seed: u64) -> Limits {
         3 => (3, 1, 8, 60_000),
         4 => (4, 1, 8, 120_000),
         // Two plies of captures after the horizon, where the others have one: the
-        // answer to a capture is seen. With one ply level 5 scored 41.7% against level
-        // 4 (24 games): its depth-5 horizon ends on the other side's capture, counted
-        // without the recapture. With two it scored 82.5% in a pilot of 20 games, with
-        // three 65.0%, at about the same number of nodes per move (see docs/measurements.md).
+        // answer to a capture is seen. With one ply level 5 was not stronger than level
+        // 4: its depth-5 horizon ends on the other side's capture, counted without the
+        // recapture. Three plies did no better than two (see docs/measurements.md).
         _ => (5, 2, 8, 300_000),
     };
     Limits {
@@ -67,8 +66,8 @@ pub fn uses_book(level: u8) -> bool {
 
 /// The most a level thinks per move when a person waits for it (the terminal game, the
 /// hint key, SSH rooms): past it the search answers with its best move so far. Its
-/// budget of work ends almost every search long before (level 3's median is under 0.1
-/// s); the cap is for a machine much slower than expected. Matches and `analyze --best`
+/// budget of work ends almost every search long before; the cap is for a machine much
+/// slower than expected. Matches and `analyze --best`
 /// have no cap, so that their results do not depend on the machine.
 pub fn play_cap(level: u8) -> Duration {
     Duration::from_secs(match level {
@@ -91,9 +90,8 @@ pub const JUDGING_QUIESCENCE: u32 = 2;
 /// defended piece counts it won: in the Italian game (`e2e4 e7e5 g1f3 b8c6 f1c4 f8c5
 /// d2d3 g8f6`) every quiet line of level 3 ends on Black's unanswered `c5xf2`, so it
 /// plays the bishop sacrifice `c4xf7`, and its hint offered it; judged with two plies it
-/// is -268 cp against +31 for `b1c3`. The levels keep their own quiescence when they
-/// play: with two plies level 3 scored 69.7% against Stockfish where it scores 73.2%
-/// (300 games, docs/measurements.md).
+/// is worse than `b1c3`. The levels keep their own quiescence when they play: with two
+/// plies level 3 scored no better against Stockfish (docs/measurements.md).
 pub fn judging(level: u8, seed: u64) -> Limits {
     let plays = limits(level, seed);
     Limits {

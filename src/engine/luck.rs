@@ -10,8 +10,8 @@
 //! Each term has expectation 0 whatever the players do (the outcome is drawn with the
 //! chance `p` the judge weighs it by), so a game's result less its luck has the same
 //! expectation as the result: a match's mean of it estimates the same score with less
-//! noise, the better the judge the less. Over 500 games of level 3 against Stockfish
-//! its 95% interval was a quarter narrower than the plain score's (docs/measurements.md).
+//! noise, the better the judge the less (docs/measurements.md has the figures for level
+//! 3 against Stockfish).
 //!
 //! The judge is level 1's search (one ply and its captures, a fixed seed), its score
 //! read as an expected result by [`super::expected`]: cheap beside the players' own

@@ -59,9 +59,9 @@
 //!   by order key, so equal moves are chosen among by the seed; nothing else is random,
 //!   and a search limited by depth or nodes gives the same move, score and node count
 //!   every time, in every run: the simulator sums probabilities in a fixed order (its
-//!   hash maps have a fixed seed), so even their last bits repeat. (Before that fix,
-//!   two runs of the same level 3 vs level 2 match differed in 2 games of 10, each
-//!   from one near-tie on.) A time budget or the stop flag make it depend on the clock.
+//!   hash maps have a fixed seed), so even their last bits repeat, and a near-tie is
+//!   decided the same way in every run. A time budget or the stop flag make it depend
+//!   on the clock.
 //!
 //! Decisions where the rules give no answer to a search:
 //! * A game ended by the 50-move rule or by repetition measures the board at random:
@@ -93,8 +93,8 @@ pub const WORK_BRANCHES: usize = 256;
 
 /// Branches (summed over the factors) that cost one unit of work more per move listed
 /// at a node: listing and ordering a node's moves asks the state about each of them,
-/// which in a late endgame of thousands of branches costs more than playing them (level
-/// 5 once spent 205 s on one move of 454 moves over 17,924 branches; 7 s with this).
+/// which in a late endgame of thousands of branches costs more than playing them, and a
+/// budget that did not count it let level 5 think for minutes on one move.
 /// Eight times [`WORK_BRANCHES`], so states under 2,048 branches search as before.
 pub const LISTING_BRANCHES: usize = 8 * WORK_BRANCHES;
 

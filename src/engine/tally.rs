@@ -1,7 +1,7 @@
-//! What kinds of moves a player made in a match, for the measures of issue 33: its
-//! splits, its king splits (and those made while the king was attacked), its
-//! measuring moves, how many failed (`.m0`) and how many were gambles (under an even
-//! chance of going on).
+//! What kinds of moves a player made in a match, for the measures of the engine's play
+//! against a classical one: its splits, its king splits (and those made while the king
+//! was attacked), its measuring moves, how many failed (`.m0`) and how many were gambles
+//! (under an even chance of going on).
 
 use crate::chess::board::Kind;
 use crate::chess::classify::{BoardState, MoveType};

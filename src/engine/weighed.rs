@@ -56,8 +56,8 @@ pub fn line_value(
     // the line is the search's captures only, and a full search of an outcome there
     // would see further than the line's own search did. An outcome of the last full
     // ply is searched one ply deep, one more than the search saw after it: a coin toss
-    // at a king there (a 50% capture, +14,556 cp) was read by the curve as a won game,
-    // and a review's graph dropped to 0.01 for one ply (docs/review.md).
+    // at a king there (a capture at an even chance) was read by the curve as a won
+    // game, and a review's graph dropped for one ply (docs/review.md).
     let full = limits.depth.max(1) as usize;
     for (plies, mv) in report.info.pv.iter().take(full).enumerate() {
         let Some(text) = notation::parse(mv)
@@ -150,8 +150,7 @@ pub fn outcomes(g: &Game, mv: &str) -> Option<Vec<(Game, f64)>> {
 
 /// Outcomes whose expected results differ by less than this are left to the search's
 /// own score: mixing centipawns or results then differs by less than the outcomes'
-/// searches (their own, a ply shallower) differ from the line's view of them (a hint's
-/// 50% excluded move read 0.32 weighed against 0.45 by its score).
+/// searches (their own, a ply shallower) differ from the line's view of them.
 const SPREAD: f64 = 0.3;
 
 /// Each outcome's search has this share of the line's budget of work and time (both

@@ -1,7 +1,7 @@
 //! Autosave files: a unique name per game, the advisory lock a running game holds on its
 //! file, and the search for the newest game that can be resumed.
 //!
-//! Decisions (the issue leaves the details open):
+//! Decisions on the details:
 //! * A name is the game's start time plus six random hex digits
 //!   (`game-20261121-115045-3fa9c2.toml`), and a name whose file or lock exists is never
 //!   taken, so two games started in the same second never share a file.

@@ -70,10 +70,10 @@ impl Judge {
     /// work, two plies of captures after the horizon, as hints search), or a time
     /// judge's (which has level 5's two plies): a capture at the horizon is judged with
     /// its recapture. With one ply, as levels 1 to 4 play, a defended piece taken on the
-    /// last ply counted as won, and moves were marked off that (8 games of level 3
-    /// against Stockfish: 44 marks on Stockfish's moves, 26 with two plies; the graph's
-    /// change at a move plus its loss, which a judge that agrees with itself keeps at 0,
-    /// 0.065 and 0.032 on average), in about the same time.
+    /// last ply counted as won, and moves were marked off that. With two plies the
+    /// judge marks fewer sound moves and agrees better with itself (the graph's change
+    /// at a move plus its loss stays nearer 0), in about the same time
+    /// (docs/measurements.md).
     pub fn limits(&self) -> Limits {
         match self {
             Judge::Level(l) => level::judging(*l, SEED),

@@ -1,16 +1,15 @@
 //! The computer at a room's table: who it is ([`ComputerSeat`]: a side and a level) and the
 //! searches that play it ([`Computers`]: a fixed set of worker threads, one search each).
 //!
-//! A room whose computer is to move asks the workers (a queue); a worker takes the room,
-//! runs the engine on a copy of its game and hands the move to the room through the
-//! same path as a player's move. The searches run on these threads (the engine's own
-//! search thread under them), never on the tokio runtime or a session's thread, and no
-//! more of them run at once than there are workers: by default one per core, so that
-//! 25 computer rooms wait their turn in the queue instead of starving the server's
-//! sessions; every search is bounded by its level's budget of work, and stops at once
-//! when its room closes or the server stops.
+//! A room whose computer is to move asks the workers (a queue) for its turn; a worker
+//! takes the turn, which runs the engine on a copy of the room's game and hands the move
+//! to the room through the same path as a player's move. The searches run on these
+//! threads (the engine's own search thread under them), never on the tokio runtime or a
+//! session's thread, and no more of them run at once than there are workers: by default
+//! one per core, so that 25 computer rooms wait their turn in the queue instead of
+//! starving the server's sessions; every search is bounded by its level's budget of
+//! work, and stops at once when its room closes or the server stops.
 
-use super::room::Room;
 use crate::chess::Color;
 use crate::engine::level;
 use crate::engine::player::{Event, Player, Random, Thinking};
@@ -21,7 +20,7 @@ use crate::seats::strength::Strength;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// How often a search looks whether it should stop.
@@ -105,16 +104,20 @@ fn wait(thinking: Thinking, stop: &dyn Fn() -> bool) -> Result<Option<String>, P
     }
 }
 
+/// A room's computer turn, as the workers run it: it is handed the question "should the
+/// search stop?".
+pub type Turn = Box<dyn FnOnce(&dyn Fn() -> bool) + Send>;
+
 /// The workers that play the rooms' computers.
 pub struct Computers {
-    queue: Mutex<Sender<Weak<Room>>>,
+    queue: Mutex<Sender<Turn>>,
 }
 
 impl Computers {
     /// Starts `workers` threads (at least one); every search stops once `stopping` is
     /// set. The threads end when the last handle to these workers is dropped.
     pub fn start(workers: usize, stopping: Arc<AtomicBool>) -> Arc<Computers> {
-        let (tx, rx) = mpsc::channel::<Weak<Room>>();
+        let (tx, rx) = mpsc::channel::<Turn>();
         let rx = Arc::new(Mutex::new(rx));
         for _ in 0..workers.max(1) {
             let rx = Arc::clone(&rx);
@@ -131,35 +134,33 @@ impl Computers {
         })
     }
 
-    /// Puts `room` in the queue for a worker to play its computer's move.
-    pub fn ask(&self, room: &Arc<Room>) {
+    /// Puts a room's computer `turn` in the queue for a worker to run.
+    pub fn ask(&self, turn: Turn) {
         let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-        let _ = queue.send(Arc::downgrade(room));
+        let _ = queue.send(turn);
     }
 }
 
-fn work(rx: &Mutex<Receiver<Weak<Room>>>, stopping: &AtomicBool) {
+fn work(rx: &Mutex<Receiver<Turn>>, stopping: &AtomicBool) {
     loop {
         let next = rx.lock().unwrap_or_else(PoisonError::into_inner).recv();
-        let Ok(room) = next else {
+        let Ok(turn) = next else {
             return;
         };
-        if let Some(room) = room.upgrade() {
-            room.computer_turn(&|| stopping.load(Ordering::Relaxed));
-        }
+        turn(&|| stopping.load(Ordering::Relaxed));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::RuleSet;
+    use crate::game::{RuleSet, Setup};
     use crate::quantum::BackendKind;
-    use crate::server::limits::ServerLimits;
 
     fn board(rules: RuleSet) -> Box<dyn Playable> {
-        super::super::room::new_game(rules, BackendKind::Sparse, 5, &ServerLimits::default())
-            .unwrap()
+        let mut setup = Setup::new(rules, 5);
+        setup.options.backend = BackendKind::Sparse;
+        crate::game::new_game(&setup).unwrap()
     }
 
     #[test]

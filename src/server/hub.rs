@@ -501,18 +501,6 @@ fn referee(rooms: &Weak<Rooms>, stopping: &AtomicBool) {
     }
 }
 
-/// A time as the lobby says it: "24 h", "90 min", "45 s".
-pub fn words_for(d: std::time::Duration) -> String {
-    let secs = d.as_secs();
-    if secs >= 3600 && secs.is_multiple_of(3600) {
-        format!("{} h", secs / 3600)
-    } else if secs >= 60 && secs.is_multiple_of(60) {
-        format!("{} min", secs / 60)
-    } else {
-        format!("{secs} s")
-    }
-}
-
 /// Whether `path` is a temporary file a save left behind (`.NAME.toml.tmp-PID`).
 fn is_left_over(path: &Path) -> bool {
     path.file_name()

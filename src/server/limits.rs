@@ -62,8 +62,8 @@ pub struct ServerLimits {
     pub max_startups: usize,
     /// Connections not signed in yet from one block of addresses (a /24 or a /64).
     pub startups_per_network: usize,
-    /// New connections one address may open a second (a handshake costs the server
-    /// about a millisecond of a core).
+    /// New connections one address may open a second (each handshake costs the server
+    /// a key exchange).
     pub handshakes_per_second: u32,
     /// Finished games kept at most (the oldest guests' games go first).
     pub archive_games: usize,
@@ -265,6 +265,18 @@ impl Budget {
         let allowed = (n as f64).min(self.tokens.floor()).max(0.0);
         self.tokens -= allowed;
         allowed as usize
+    }
+}
+
+/// A time as the lobby says it: "24 h", "90 min", "45 s".
+pub fn words_for(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 3600 && secs.is_multiple_of(3600) {
+        format!("{} h", secs / 3600)
+    } else if secs >= 60 && secs.is_multiple_of(60) {
+        format!("{} min", secs / 60)
+    } else {
+        format!("{secs} s")
     }
 }
 

@@ -169,7 +169,7 @@ impl SessionScreen {
     /// The lobby of `me`, on a terminal of colour `tier`; `wake` is how rooms reach the
     /// session.
     pub fn new(hub: Arc<Hub>, me: Person, id: SessionId, tier: Tier, wake: Wake) -> SessionScreen {
-        let kept = super::hub::words_for(hub.limits.room_idle);
+        let kept = super::limits::words_for(hub.limits.room_idle);
         let lobby = Lobby::new(&me.name, hub.summaries(), &kept, hub.clock);
         SessionScreen {
             theme: hub.default_theme,
@@ -310,7 +310,7 @@ impl SessionScreen {
 
     /// Shows the lobby again, saying `said`.
     fn back_to_lobby(&mut self, said: String) {
-        let kept = super::hub::words_for(self.hub.limits.room_idle);
+        let kept = super::limits::words_for(self.hub.limits.room_idle);
         let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock);
         lobby.say(Tone::Plain, said);
         self.at = At::Lobby(Box::new(lobby));

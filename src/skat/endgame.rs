@@ -1,7 +1,7 @@
 //! Endgame files: the TOML description of a Skat endgame as one player sees it, read
 //! and checked into an [`Endgame`].
 //!
-//! Decisions where the issue is silent (all checked here, each with its own message):
+//! Decisions about the format (all checked here, each with its own message):
 //! * `me` must be the first seat: the analysis is of the card I lead now.
 //! * 2 to 4 seats; every seat holds `cards_each` cards (1 to 10).
 //! * `points` may give either side or both. A side left out gets the rest of the

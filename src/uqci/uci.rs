@@ -53,8 +53,8 @@ impl Default for UciSettings {
 const DEPTH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How long a UCI engine may take to answer `uci` and `isready`: nobody waits for this
-/// benchmark opponent, and Stockfish loading its network on a busy machine took over the
-/// front end's 5 s (3 games of a 100-game match were lost that way).
+/// benchmark opponent, and Stockfish loading its network on a busy machine can take
+/// longer than the front end's 5 s, which would lose the game.
 const UCI_HANDSHAKE: Duration = Duration::from_secs(60);
 
 /// How a UCI engine's name starts ("uci: CMD" in reports).

@@ -273,7 +273,7 @@ fn haft_is_judged_by_its_greedy_evaluation() {
 #[test]
 fn a_developing_move_is_not_marked_off_a_capture_at_the_horizon() {
     // Stockfish's b1d2 (White, ply 11) in a game against level 3. Judged with one ply
-    // of captures after the horizon it was a mistake (0.24): the best line ended on a
+    // of captures after the horizon it was a mistake: the best line ended on a
     // capture of a defended pawn, counted without the recapture. The judge looks two
     // plies of captures deep, so the knight's development gives away nothing.
     let g = game(

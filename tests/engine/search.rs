@@ -294,7 +294,7 @@ fn a_budget_of_work_counts_big_states_for_more() {
     let g = late_endgame();
     let branches = g.simulator().backend().branch_total();
     assert!(branches > 10 * WORK_BRANCHES, "{branches} branches");
-    // A budget far below level 1's first iteration (2,480 nodes here), counted plainly
+    // A budget far below level 1's first iteration, counted plainly
     // and as work (beyond listing the root's moves, which work charges too: see the
     // next test). Small, as a node of this state costs milliseconds in a test build.
     let budget = 300;
@@ -390,7 +390,7 @@ fn in_small_states_work_and_nodes_are_the_same_budget() {
     }
 }
 
-/// Issue 33: the king under attack, and classical mating nets.
+/// The king under attack, and classical mating nets.
 mod king_safety {
     use super::{game, run};
     use qchess::engine::level;
@@ -417,9 +417,8 @@ mod king_safety {
         // attacked (f6, g6, h6 by the rook on d6, f7 and g8 by the bishop on a2, f8 and
         // h8 by the rook on g8). A split onto two squares attacked by different pieces
         // loses one half at a time; a whole king is taken at once. With the attacked
-        // king's splits left out of the search, level 3 scored 15.5 points of 40
-        // against Stockfish where it scores 28.5 on the same seeds (docs/measurements.md,
-        // issue 33).
+        // king's splits left out of the search, level 3 scored far less against
+        // Stockfish on the same seeds (docs/measurements.md).
         let g = game("6R1/3P2kp/3R4/p4pp1/8/P5P1/BP2PP1P/6K1 b - - 2 29");
         for l in 1..=3 {
             let r = run(&g, &level::limits(l, 0));
@@ -433,7 +432,7 @@ mod king_safety {
     fn a_check_at_the_horizon_does_not_outweigh_a_recapture() {
         // White's knight took the pawn on e5, which the knight on d7 defends. When a
         // check at the search's horizon cost a third of a king (three queens), level 2
-        // let the knight go (b7b5, f8d6) for fear of Bb5+ (issue 33: the engine's
+        // let the knight go (b7b5, f8d6) for fear of Bb5+ (one of the engine's
         // classical blunders against Stockfish).
         let mut g = game("r1bqkb1r/pppn1ppp/5n2/3pp3/8/2NBPN2/PPPP1PPP/R1BQK2R w KQkq - 8 5");
         g.play("f3xe5").unwrap();

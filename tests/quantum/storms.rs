@@ -1,4 +1,4 @@
-//! The split storms of issue 15, factored and as one register: the same probabilities,
+//! The split storms, factored and as one register: the same probabilities,
 //! distributions and state, on both backends. The factored games reach their full size
 //! here; the single register is compared where it stays small (the full-size comparison
 //! is an ignored test: `cargo test --release --test quantum storms -- --ignored`).

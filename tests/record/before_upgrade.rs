@@ -1,4 +1,4 @@
-//! Saved games and seeds from before the dependency upgrade (issue 37): the files in
+//! Saved games and seeds from before the dependency upgrade: the files in
 //! `tests/record/fixtures/` were written by qchess on rand 0.8, the quantum one by the
 //! app's autosave. They must replay to the state recorded then and go on drawing the
 //! outcomes recorded then, and a seed must give the same draws, shuffles, choices and

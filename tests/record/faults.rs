@@ -1,4 +1,4 @@
-//! Faults and bad input (issue 14): saved games that lose nothing (unique autosave names,
+//! Faults and bad input: saved games that lose nothing (unique autosave names,
 //! locks, resume that passes over what it cannot use), hand-written and broken saved
 //! games, impossible positions, files that are not regular files, `--qasm` that never
 //! destroys a file, and a configuration directory that is a file.

@@ -106,7 +106,7 @@ fn superposed(g: &Game) -> usize {
         .count()
 }
 
-/// Issue 14's property: 1000 seeded random legal moves (a new game when one ends or its
+/// The simulator's property: 1000 seeded random legal moves (a new game when one ends or its
 /// state passes [`MAX_SUPERPOSED`]), each played on both backends, keep the norm within
 /// 1e-12 of 1 and the backends within 1e-9 of each other on every square and every
 /// occupancy.

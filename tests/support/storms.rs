@@ -1,4 +1,4 @@
-//! The split storms of issue 15: independent pieces each spread over squares no other
+//! The split storms: independent pieces each spread over squares no other
 //! piece uses, so that a single register grows as the product of their spreads while a
 //! factored state holds one small factor per piece. Shared by `benches/game.rs`,
 //! `examples/storm.rs` and `tests/quantum/storms.rs`.

@@ -16,7 +16,7 @@ use seats::{players, roster, Holder, SeatHolder};
 pub use seats::{JoinError, Person, Want};
 
 use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
-use super::limits::ServerLimits;
+use super::limits::{words_for, ServerLimits};
 use crate::chess::{Color, Status};
 use crate::game::clock::TimeControl;
 use crate::game::table::{Decision, Seat, Table, TableNews};
@@ -284,7 +284,12 @@ impl Room {
             }
             st.asked = true;
         }
-        computers.ask(self);
+        let room = Arc::downgrade(self);
+        computers.ask(Box::new(move |stop| {
+            if let Some(room) = room.upgrade() {
+                room.computer_turn(stop);
+            }
+        }));
     }
 
     /// The computer, when it is its turn and nothing is under way for it already.
@@ -377,7 +382,7 @@ impl Room {
         if connected || now.saturating_sub(st.last_player) < limit.as_secs() {
             return false;
         }
-        let why = format!("no player was in it for {}", super::hub::words_for(limit));
+        let why = format!("no player was in it for {}", words_for(limit));
         self.close(&st, why);
         true
     }
