@@ -160,7 +160,7 @@ mod tests {
     fn board(rules: RuleSet) -> Box<dyn Playable> {
         let mut setup = Setup::new(rules, 5);
         setup.options.backend = BackendKind::Sparse;
-        crate::game::new_game(&setup).unwrap()
+        crate::variants::new_game(&setup).unwrap()
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub enum Start {
 }
 
 /// Everything a session thread starts from.
-pub struct Setup {
+pub struct SessionStart {
     /// The server's shared state.
     pub hub: Arc<Hub>,
     /// Who connected.
@@ -62,7 +62,7 @@ pub struct Setup {
 
 /// Starts the session's thread: events arrive on `rx`, frames leave on `out`.
 pub fn spawn(
-    setup: Setup,
+    setup: SessionStart,
     rx: Receiver<Incoming>,
     out: tokio::sync::mpsc::Sender<Out>,
 ) -> io::Result<std::thread::JoinHandle<()>> {
@@ -71,8 +71,8 @@ pub fn spawn(
         .spawn(move || run(setup, rx, out))
 }
 
-fn run(setup: Setup, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>) {
-    let Setup {
+fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Sender<Out>) {
+    let SessionStart {
         hub,
         person,
         refused,

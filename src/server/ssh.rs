@@ -13,7 +13,7 @@ use super::keys::{fingerprint, Allowed};
 use super::limits::{self, Budget, Full, Ticket};
 use super::names;
 use super::room::Person;
-use super::session::{self, Setup, Start};
+use super::session::{self, SessionStart, Start};
 use crossterm::event::Event;
 use russh::keys::PublicKey;
 use russh::server::{Auth, Handler, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
@@ -258,7 +258,7 @@ impl Conn {
         tokio::spawn(pump(out_rx, writer));
         let alive = Arc::new(());
         *lock(&self.progress.session) = Arc::downgrade(&alive);
-        let setup = Setup {
+        let setup = SessionStart {
             alive,
             hub: Arc::clone(&self.hub),
             person,

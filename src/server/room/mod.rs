@@ -120,7 +120,7 @@ struct Presence {
 }
 
 /// What can change in a room.
-struct State {
+struct RoomState {
     game: Box<dyn Playable>,
     date: String,
     seats: [SeatHolder; 2],
@@ -152,7 +152,7 @@ pub struct Room {
     name: String,
     /// Where it is saved (`None`: not saved, as in tests).
     file: Option<PathBuf>,
-    state: Mutex<State>,
+    state: Mutex<RoomState>,
     /// Taken while a save is written, so that saves land in order; holds what was
     /// last written (the game's and the seats' text), so that nothing is written twice.
     saving: Mutex<(String, String)>,
@@ -188,7 +188,7 @@ impl Room {
         Room {
             name: name.to_string(),
             file: dir.map(|d| d.join(format!("{name}.toml"))),
-            state: Mutex::new(State {
+            state: Mutex::new(RoomState {
                 game: board,
                 date: record::iso_date(record::now_secs()),
                 seats: Default::default(),
@@ -293,7 +293,7 @@ impl Room {
     }
 
     /// The computer, when it is its turn and nothing is under way for it already.
-    fn computer_due(&self, st: &State) -> Option<ComputerSeat> {
+    fn computer_due(&self, st: &RoomState) -> Option<ComputerSeat> {
         let c = st.computer?;
         let due = status(st) == Status::Ongoing && st.game.to_move() == c.side;
         let busy = st.moving || st.thinking || self.closed.load(Ordering::Relaxed);
@@ -358,7 +358,7 @@ impl Room {
         self.file.as_deref()
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, RoomState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -400,7 +400,7 @@ impl Room {
         self.close(&st, "the server was full and it had nobody in it".into());
     }
 
-    fn close(&self, st: &State, why: String) {
+    fn close(&self, st: &RoomState, why: String) {
         let _ = self.closed_why.set(why);
         self.closed.store(true, Ordering::Relaxed);
         wake_all(st);
@@ -597,7 +597,7 @@ impl Drop for Thinking<'_> {
     }
 }
 
-fn wake_all(st: &State) {
+fn wake_all(st: &RoomState) {
     for p in st.present.values() {
         (p.wake)();
     }

@@ -9,7 +9,7 @@
 //! move's clock runs from then on, a disconnected player's too. After a restart of the
 //! server each side has the time it had after its last move.
 
-use super::{index, wake_all, Room, SessionId, State};
+use super::{index, wake_all, Room, RoomState, SessionId};
 use crate::chess::{Color, Status};
 use crate::game::clock::{Clock, Ending, TimeControl};
 use crate::game::table::{Decision, TableNews};
@@ -207,21 +207,21 @@ impl Referee {
 }
 
 /// The room's result: its game's, or how it ended outside the moves.
-pub(super) fn status(st: &State) -> Status {
+pub(super) fn status(st: &RoomState) -> Status {
     st.referee
         .ending()
         .map_or_else(|| st.game.status(), |e| e.status)
 }
 
 /// Whether both seats have a player (or the computer), connected or not.
-pub(super) fn seated(st: &State) -> bool {
+pub(super) fn seated(st: &RoomState) -> bool {
     [Color::White, Color::Black].into_iter().all(|side| {
         st.computer.is_some_and(|c| c.side == side) || st.seats[index(side)].person.is_some()
     })
 }
 
 /// Runs the clock of the side to move, when it should run.
-pub(super) fn run_clock(st: &mut State, now: Instant) {
+pub(super) fn run_clock(st: &mut RoomState, now: Instant) {
     let ongoing = status(st) == Status::Ongoing;
     let (to_move, seated) = (st.game.to_move(), seated(st));
     st.referee.run(to_move, seated, ongoing, now);

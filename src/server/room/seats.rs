@@ -1,6 +1,6 @@
 //! A room's seats: who holds white and black, who may take a seat, and the roster.
 
-use super::{index, wake_all, Presence, Room, Roster, SessionId, State, Wake};
+use super::{index, wake_all, Presence, Room, RoomState, Roster, SessionId, Wake};
 use crate::chess::Color;
 use crate::game::table::Seat;
 use crate::record::{self, Players};
@@ -105,7 +105,7 @@ pub enum JoinError {
 
 impl Room {
     /// Whose seat `side` is for `person` at `now` (Unix seconds).
-    pub(super) fn holder(&self, st: &State, side: Color, person: &Person, now: u64) -> Holder {
+    pub(super) fn holder(&self, st: &RoomState, side: Color, person: &Person, now: u64) -> Holder {
         if st.computer.is_some_and(|c| c.side == side) {
             return Holder::Other;
         }
@@ -216,7 +216,7 @@ impl Room {
 }
 
 /// Who holds `side`: its player or the computer.
-pub(super) fn seat_name(st: &State, side: Color) -> Option<String> {
+pub(super) fn seat_name(st: &RoomState, side: Color) -> Option<String> {
     match st.computer {
         Some(c) if c.side == side => Some(c.name()),
         _ => st.seats[index(side)]
@@ -227,14 +227,14 @@ pub(super) fn seat_name(st: &State, side: Color) -> Option<String> {
 }
 
 /// The seats' names, for the panes ("White" and "Black" while a seat is free).
-pub(super) fn players(st: &State) -> Players {
+pub(super) fn players(st: &RoomState) -> Players {
     Players {
         white: seat_name(st, Color::White).unwrap_or_else(|| "White".into()),
         black: seat_name(st, Color::Black).unwrap_or_else(|| "Black".into()),
     }
 }
 
-pub(super) fn roster(st: &State) -> Roster {
+pub(super) fn roster(st: &RoomState) -> Roster {
     // The computer is always there.
     let seat = |side: Color| {
         let here =
