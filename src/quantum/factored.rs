@@ -23,7 +23,7 @@
 
 use super::{
     check_targets, decide, Backend, BackendKind, BackendOptions, Bits, Complex64, Control,
-    FactorSize, Gate, Measurement, Pick, QuantumError, Qubit, Signature, MAX_QUBITS,
+    FactorSize, Gate, Measurement, Decide, QuantumError, Qubit, Signature, MAX_QUBITS,
 };
 use crate::quantum::signature::Accumulator;
 use std::borrow::Cow;
@@ -744,7 +744,7 @@ impl<B: Register> Backend for Factored<B> {
     fn measure(
         &mut self,
         predicate: &[Control],
-        choice: Pick,
+        choice: Decide,
     ) -> Result<Measurement, QuantumError> {
         let Some(pred) = self.resolve(predicate) else {
             let (outcome, p1, _) = decide(0.0, choice)?;
@@ -964,10 +964,10 @@ mod tests {
         both(Gate::X, &[2], &[Control::Bit(0, true)]);
         assert_eq!(f.factors.len(), 1);
         let m = f
-            .measure(&[Control::Bit(2, true)], Pick::Forced(true))
+            .measure(&[Control::Bit(2, true)], Decide::Forced(true))
             .unwrap();
         single
-            .measure(&[Control::Bit(2, true)], Pick::Forced(true))
+            .measure(&[Control::Bit(2, true)], Decide::Forced(true))
             .unwrap();
         assert!((m.p1 - 0.5).abs() < 1e-12);
         f.compact();
@@ -981,7 +981,7 @@ mod tests {
         g.apply(Gate::H, &[1], &[]).unwrap();
         g.apply(Gate::X, &[2], &[Control::Bit(0, true)]).unwrap();
         g.apply(Gate::X, &[2], &[Control::Bit(1, true)]).unwrap();
-        g.measure(&[Control::Bit(2, true)], Pick::Forced(false))
+        g.measure(&[Control::Bit(2, true)], Decide::Forced(false))
             .unwrap();
         g.compact();
         assert_eq!(g.factors.len(), 1);

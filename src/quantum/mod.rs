@@ -118,7 +118,7 @@ pub enum QuantumError {
 
 /// How a measurement's outcome is chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Pick {
+pub enum Decide {
     /// The caller forces this outcome (an outcome of probability 0 is an error).
     Forced(bool),
     /// A uniform number in [0, 1): the outcome is 1 when it is below p1.
@@ -357,7 +357,7 @@ pub trait Backend: Send + Sync + fmt::Debug {
     fn measure(
         &mut self,
         predicate: &[Control],
-        choice: Pick,
+        choice: Decide,
     ) -> Result<Measurement, QuantumError> {
         let raw_p1 = self.probability_of(predicate);
         let (outcome, p1, p) = decide(raw_p1, choice)?;
@@ -377,7 +377,7 @@ pub trait Backend: Send + Sync + fmt::Debug {
 
 /// A measurement's outcome from the probability `raw_p1` of outcome 1: the outcome, p1
 /// snapped to 0 or 1 within [`CERTAIN_EPS`], and the probability of the chosen outcome.
-pub(crate) fn decide(raw_p1: f64, choice: Pick) -> Result<(bool, f64, f64), QuantumError> {
+pub(crate) fn decide(raw_p1: f64, choice: Decide) -> Result<(bool, f64, f64), QuantumError> {
     let p1 = raw_p1.clamp(0.0, 1.0);
     let p1 = if p1 < CERTAIN_EPS {
         0.0
@@ -387,14 +387,14 @@ pub(crate) fn decide(raw_p1: f64, choice: Pick) -> Result<(bool, f64, f64), Quan
         p1
     };
     let outcome = match choice {
-        Pick::Forced(o) => {
+        Decide::Forced(o) => {
             let p = if o { p1 } else { 1.0 - p1 };
             if p == 0.0 {
                 return Err(QuantumError::ImpossibleOutcome { outcome: o as u8 });
             }
             o
         }
-        Pick::Draw(r) => r < p1,
+        Decide::Draw(r) => r < p1,
     };
     let p = if outcome { p1 } else { 1.0 - p1 };
     Ok((outcome, p1, p))

@@ -1,7 +1,7 @@
 //! A backend with a seeded random source, ancilla allocation and a recorded trace.
 
 use super::{
-    new_state, Backend, BackendKind, BackendOptions, Bits, Control, Gate, Measurement, Op, Pick,
+    new_state, Backend, BackendKind, BackendOptions, Bits, Control, Gate, Measurement, Op, Decide,
     QuantumError, Qubit, MAX_QUBITS,
 };
 use crate::seeded::SeededRng;
@@ -94,8 +94,8 @@ impl Simulator {
         self.check_cancel()?;
         let draw = self.rng.unit();
         let choice = match forced {
-            Some(o) => Pick::Forced(o),
-            None => Pick::Draw(draw),
+            Some(o) => Decide::Forced(o),
+            None => Decide::Draw(draw),
         };
         let m = self.backend.measure(predicate, choice)?;
         self.trace.push(Op::Measure {

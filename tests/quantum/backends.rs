@@ -3,7 +3,7 @@
 
 use qchess::quantum::{
     new_backend, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, DenseBackend,
-    Gate, Measurement, Op, Pick, QuantumError, Qubit, Simulator, SparseBackend,
+    Gate, Measurement, Op, Decide, QuantumError, Qubit, Simulator, SparseBackend,
     MAX_DENSE_LIMIT_LOG2,
 };
 use std::f64::consts::FRAC_1_SQRT_2;
@@ -295,7 +295,7 @@ fn dense_grows_on_classical_targets_and_compact_shrinks() {
     d.compact();
     assert_eq!(d.live_qubits(), 3, "nothing is constant");
     // Measuring 10 makes 9, 10 and 200 constant again.
-    d.measure(&[Control::Bit(10, true)], Pick::Forced(false))
+    d.measure(&[Control::Bit(10, true)], Decide::Forced(false))
         .unwrap();
     d.compact();
     assert_eq!(d.live_qubits(), 0);
@@ -520,7 +520,7 @@ fn measurement_forced_drawn_impossible_and_certain() {
         // A certain outcome changes nothing, forced or drawn.
         let before = s.branches();
         let m = s
-            .measure(&[Control::Clear(vec![2, 3])], Pick::Draw(0.999))
+            .measure(&[Control::Clear(vec![2, 3])], Decide::Draw(0.999))
             .unwrap();
         assert_eq!(
             m,
@@ -531,11 +531,11 @@ fn measurement_forced_drawn_impossible_and_certain() {
         );
         assert_eq!(s.branches(), before);
         assert_eq!(
-            s.measure(&[Control::Bit(5, true)], Pick::Forced(true)),
+            s.measure(&[Control::Bit(5, true)], Decide::Forced(true)),
             Err(QuantumError::ImpossibleOutcome { outcome: 1 })
         );
         assert_eq!(
-            s.measure(&[Control::Bit(5, false)], Pick::Forced(false)),
+            s.measure(&[Control::Bit(5, false)], Decide::Forced(false)),
             Err(QuantumError::ImpossibleOutcome { outcome: 0 })
         );
         assert_eq!(
@@ -546,13 +546,13 @@ fn measurement_forced_drawn_impossible_and_certain() {
         // A drawn outcome follows the number: below p1 is 1.
         let mut t = s.clone();
         let m = t
-            .measure(&[Control::Bit(1, true)], Pick::Draw(0.49))
+            .measure(&[Control::Bit(1, true)], Decide::Draw(0.49))
             .unwrap();
         assert!(m.outcome && (m.p1 - 0.5).abs() < 1e-15);
         let want = [(Bits::from_qubits([1]), c(0.0, 1.0))];
         assert_same(&t.branches(), &want, 1e-15, "outcome 1");
         let m = s
-            .measure(&[Control::Bit(1, true)], Pick::Draw(0.51))
+            .measure(&[Control::Bit(1, true)], Decide::Draw(0.51))
             .unwrap();
         assert!(!m.outcome);
         let want = [(Bits::from_qubits([0]), c(1.0, 0.0))];
@@ -716,7 +716,7 @@ fn unlikely_outcome_is_renormalised_exactly() {
         let mut s = backend(kind, Bits::ZERO);
         s.apply(Gate::Ry(-3.151579407362812), &[64], &[]).unwrap();
         let m = s
-            .measure(&[Control::Bit(64, true)], Pick::Forced(false))
+            .measure(&[Control::Bit(64, true)], Decide::Forced(false))
             .unwrap();
         assert!(m.p1 > 0.9999);
         assert!(

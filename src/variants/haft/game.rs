@@ -17,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 /// in check are worked out when first asked for: a player trying moves on copies asks
 /// most positions only whether the game goes on.
 #[derive(Clone, Debug)]
-pub(super) struct Position {
+pub(super) struct Situation {
     pub(super) board: Board,
     worlds: Worlds,
     pub(super) census: Census,
@@ -28,11 +28,11 @@ pub(super) struct Position {
     legal: OnceLock<Vec<HaftMove>>,
 }
 
-impl Position {
-    fn new(board: Board, worlds: Worlds) -> Position {
+impl Situation {
+    fn new(board: Board, worlds: Worlds) -> Situation {
         let census = Census::new(&worlds);
         let can_move = rules::has_legal_move(&board, &worlds);
-        Position {
+        Situation {
             board,
             worlds,
             census,
@@ -102,8 +102,8 @@ impl Finish {
 /// usual, eight undetermined majors per side on the back rank.
 #[derive(Clone, Debug)]
 pub struct HaftGame {
-    pub(super) state: Position,
-    past: Vec<Position>,
+    pub(super) state: Situation,
+    past: Vec<Situation>,
     pub(super) history: Vec<PlyRecord>,
     /// Set to refuse further moves (a replay being cancelled): a move takes a few
     /// milliseconds, so it is looked at before each one rather than inside it.
@@ -122,7 +122,7 @@ impl HaftGame {
     /// A new game: 5040^2 consistent worlds, white to move.
     pub fn new() -> HaftGame {
         HaftGame {
-            state: Position::new(Board::start(), Worlds::new()),
+            state: Situation::new(Board::start(), Worlds::new()),
             past: Vec::new(),
             history: Vec::new(),
             cancel: None,
@@ -206,7 +206,7 @@ impl HaftGame {
         if !after.feasible() {
             return Err(rules::refusal(&before.worlds, &before.census, &t));
         }
-        let next = Position::new(t.board.clone(), after);
+        let next = Situation::new(t.board.clone(), after);
         let record = PlyRecord {
             text: mv.to_string(),
             color: t.mover.color,
@@ -246,7 +246,7 @@ impl HaftGame {
 
 /// "locks N on c3, R on a1": the majors on the board whose type every world agrees on
 /// after the ply but not before.
-fn locks_note(before: &Position, after: &Position) -> String {
+fn locks_note(before: &Situation, after: &Situation) -> String {
     let mut locks = Vec::new();
     for color in [Color::White, Color::Black] {
         for (square, unit) in after.board.units(color) {
