@@ -22,8 +22,8 @@
 //!   factors it changes.
 
 use super::{
-    check_targets, decide, Backend, BackendKind, BackendOptions, Bits, Complex64, Control,
-    FactorSize, Gate, Measurement, Decide, QuantumError, Qubit, Signature, MAX_QUBITS,
+    check_targets, decide, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Decide,
+    FactorSize, Gate, Measurement, QuantumError, Qubit, Signature, MAX_QUBITS,
 };
 use crate::quantum::signature::Accumulator;
 use std::borrow::Cow;

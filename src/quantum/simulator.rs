@@ -1,7 +1,7 @@
 //! A backend with a seeded random source, ancilla allocation and a recorded trace.
 
 use super::{
-    new_state, Backend, BackendKind, BackendOptions, Bits, Control, Gate, Measurement, Op, Decide,
+    new_state, Backend, BackendKind, BackendOptions, Bits, Control, Decide, Gate, Measurement, Op,
     QuantumError, Qubit, MAX_QUBITS,
 };
 use crate::seeded::SeededRng;

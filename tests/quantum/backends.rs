@@ -2,8 +2,8 @@
 //! shrinking and size limit, measurements and ancilla release.
 
 use qchess::quantum::{
-    new_backend, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, DenseBackend,
-    Gate, Measurement, Op, Decide, QuantumError, Qubit, Simulator, SparseBackend,
+    new_backend, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Decide,
+    DenseBackend, Gate, Measurement, Op, QuantumError, Qubit, Simulator, SparseBackend,
     MAX_DENSE_LIMIT_LOG2,
 };
 use std::f64::consts::FRAC_1_SQRT_2;
