@@ -13,13 +13,16 @@ use super::drawn::Drawn;
 use super::input::{self, Action, InputMode};
 use super::inspector::Inspector;
 use super::king_risk::KingCheck;
+use super::layers::explanation::Explanation;
+use super::layers::question::{Answer, Question};
+use super::layers::{Layer, Layers, Outcome};
 use super::layout::Drawer;
 use super::line_edit::LineEdit;
 use super::message::{Message, Tone};
 use super::mouse::{self, Act, Hits, OnScreen, Pointer};
 use super::opponent::{self, Computer, Plays, ThinkingFor};
 pub use super::prompts::Purpose;
-use super::prompts::{self, Asking, Question};
+use super::prompts::{self, Asking};
 use super::recent::Recent;
 use super::steps;
 use super::view::View;
@@ -188,16 +191,12 @@ pub struct App {
     /// Circuit (or trace) scroll: columns, rows.
     pub(super) circuit_scroll: (u16, u16),
     pub(super) circuit_view: CircuitView,
-    pub(super) help: bool,
-    /// The explanation of the shown move is open.
-    pub(super) explaining: bool,
+    /// The overlays shown over the board (help, explanation, question).
+    pub(super) layers: Layers,
     /// The lesson this screen teaches, if it does.
     pub(super) lesson: Option<super::lesson::Run>,
     /// The puzzles this screen sets, if it does.
     pub(super) puzzle: Option<super::puzzle::Solving>,
-    /// The help page shown, and how many pages the last drawing needed.
-    help_page: usize,
-    help_pages: usize,
     pub(super) game_over_popup: bool,
     pub(super) quit: bool,
     pub(super) paint: Paint,
@@ -208,8 +207,6 @@ pub struct App {
     pub(super) replay: Option<Replay>,
     /// The inspector, while it is open.
     pub(super) inspector: Option<Inspector>,
-    /// The yes/no question shown, if any.
-    pub(super) question: Option<Question>,
     /// The last move typed on the `:` line (Up brings it back).
     pub(super) last_typed: String,
     /// Where the board and panes were last drawn, for the mouse.
@@ -286,12 +283,9 @@ impl App {
             selected_move: None,
             circuit_scroll: (0, 0),
             circuit_view: CircuitView::Auto,
-            help: false,
-            explaining: false,
+            layers: Layers::default(),
             lesson: None,
             puzzle: None,
-            help_page: 0,
-            help_pages: 1,
             game_over_popup: false,
             quit: false,
             paint: paint.with_ascii(ascii),
@@ -299,7 +293,6 @@ impl App {
             recorder: Recorder::off(),
             replay: None,
             inspector: None,
-            question: None,
             last_typed: String::new(),
             hits: Hits::default(),
             pointer: Pointer::default(),
@@ -434,7 +427,7 @@ impl App {
     pub fn took(&mut self, drawn: Drawn) {
         self.hits = drawn.hits;
         if let Some(pages) = drawn.help_pages {
-            self.help_pages = pages;
+            self.layers.drawn_help(pages);
         }
         if let (Some(hidden), Some(ins)) = (drawn.inspector_hidden, &mut self.inspector) {
             ins.drawn_hiding(hidden);
@@ -449,7 +442,7 @@ impl App {
 
     /// The yes/no question shown, if any.
     pub fn question(&self) -> Option<&Question> {
-        self.question.as_ref()
+        self.layers.question()
     }
 
     /// What to print on the restored terminal after leaving: where the game is saved and
@@ -509,7 +502,8 @@ impl App {
             ply: self.game.ply(),
             from_play: true,
         });
-        self.reviewing.source = prompts::kept_in(&self.recorder).map(|k| k.file().to_path_buf());
+        self.reviewing.source =
+            super::kept::kept_in(&self.recorder).map(|k| k.file().to_path_buf());
         self.review_key();
     }
 
@@ -572,24 +566,21 @@ impl App {
 
     /// True while the help is shown.
     pub fn help_shown(&self) -> bool {
-        self.help
+        self.layers.help().is_some()
     }
 
     /// The help page shown (the help turns its pages on small screens).
     pub fn help_page(&self) -> usize {
-        self.help_page
+        self.layers.help().map_or(0, |h| h.page())
     }
 
     /// The explanation of the shown move while it is open: who played what, and the
     /// explanation's lines.
     pub fn explanation(&self) -> Option<(String, Vec<String>)> {
-        if !self.explaining {
+        if !self.layers.explaining() {
             return None;
         }
-        let i = self.shown_move()?;
-        let rec = self.game.history().into_iter().nth(i)?;
-        let title = format!("ply {}: {} {}", i + 1, rec.color.name(), rec.text);
-        Some((title, rec.explanation.lines()))
+        Explanation::of(self.game.as_ref(), self.shown_move()?)
     }
 
     /// Opens the explanation of the shown move, or says there is none yet.
@@ -597,7 +588,7 @@ impl App {
         if self.shown_move().is_none() {
             self.say(Tone::Plain, "no move yet: e explains the shown move");
         } else {
-            self.explaining = true;
+            self.layers.open(Layer::Explanation(Explanation));
             self.lesson_key_goal(super::lesson::Met::Explained);
         }
     }
@@ -620,11 +611,8 @@ impl App {
 
     /// Which keys are live now.
     pub fn input_mode(&self) -> InputMode {
-        if self.help || self.explaining {
-            return InputMode::Help;
-        }
-        if self.question.is_some() {
-            return InputMode::Question;
+        if let Some(keys) = self.layers.keys() {
+            return keys;
         }
         if self.lesson.as_ref().is_some_and(|r| r.list.is_some())
             || self.puzzle.as_ref().is_some_and(|r| r.list.is_some())
@@ -867,9 +855,9 @@ impl App {
             return;
         };
         let shown = OnScreen {
-            help: self.help,
+            help: self.layers.help().is_some(),
             game_over: self.game_over_popup,
-            question: self.question.is_some(),
+            question: self.layers.question().is_some(),
             replay: self.replay.is_some(),
             targets: !self.mode.targets().is_empty(),
         };
@@ -968,10 +956,14 @@ impl App {
 
     fn unmapped(&mut self, key: KeyEvent) {
         // Any key cancels a risky move: only `y` plays it.
-        let risky = matches!(self.question, Some(Question::KingRisk { .. }));
+        let risky = matches!(self.layers.question(), Some(Question::KingRisk { .. }));
         if risky && input::press(key) != input::Press::Ignored {
-            if let Some(q) = self.question.take() {
-                return self.answer_king_risk(q, Action::No);
+            let cancelled = self
+                .layers
+                .close_question()
+                .and_then(|q| q.answer(Action::No));
+            if let Some(a) = cancelled {
+                return self.carry_out(a);
             }
         }
         // Quantum Chess names a stray key on the board only; the others anywhere.
@@ -1013,31 +1005,10 @@ impl App {
             self.quit = true;
             return;
         }
-        if self.explaining {
-            // Any key closes the explanation.
-            self.explaining = false;
-            return;
-        }
-        if self.help {
-            // Esc and q close the help at once; any other key turns the page, and
-            // after the last page closes it.
-            let close = action == Action::Cancel;
-            if !close && self.help_page + 1 < self.help_pages {
-                self.help_page += 1;
-                return;
-            }
-            self.help = false;
-            self.help_page = 0;
-            return;
-        }
-        if let Some(q) = self.question.take() {
-            return match q {
-                Question::Resign { .. } | Question::OfferDraw { .. } | Question::Draw { .. } => {
-                    self.answer_decision(q, action)
-                }
-                Question::KingRisk { .. } => self.answer_king_risk(q, action),
-                q => self.answer(q, action),
-            };
+        match self.layers.handle(action) {
+            Outcome::Pass => {}
+            Outcome::Consumed | Outcome::Close => return,
+            Outcome::Answered(a) => return self.carry_out(a),
         }
         if self.lesson_action(action) || self.puzzle_action(action) {
             return;
@@ -1133,7 +1104,7 @@ impl App {
                     format!("small screens show the {name} below the board"),
                 );
             }
-            Action::Help => self.help = true,
+            Action::Help => self.layers.open_help(),
             Action::Explain => self.open_explanation(),
             Action::NextLesson | Action::RestartLesson | Action::LessonList | Action::ShowBest => {
                 self.say(
@@ -1190,6 +1161,20 @@ impl App {
                 }
             }
             Action::Submit => self.submit(),
+        }
+    }
+
+    /// Carries out the answer to a question.
+    fn carry_out(&mut self, a: Answer) {
+        match a {
+            Answer::Decide(side, decision) => self.take_decision(side, decision),
+            Answer::PlayOn(words) => self.say(Tone::Plain, words),
+            Answer::PlayRisky(input) => self.play(&input, MoveBy::Confirmed),
+            Answer::DropRisky(input) => self.say(
+                Tone::Plain,
+                format!("{input} not played: the game is unchanged"),
+            ),
+            a => self.answered(a),
         }
     }
 
@@ -1725,8 +1710,8 @@ impl Asking for App {
             && self.status() == Status::Ongoing
             && self.game.ply() > 0
     }
-    fn question_mut(&mut self) -> &mut Option<Question> {
-        &mut self.question
+    fn show_question(&mut self, q: Question) {
+        self.layers.open(Layer::Question(q));
     }
     fn set_message(&mut self, m: Message) {
         self.recent.note(&m);

@@ -8,8 +8,9 @@
 //! the table decided ([`App::take_news`]).
 
 use super::app::App;
+use super::layers::question::Question;
 use super::message::Tone;
-use super::prompts::{Asking, Question};
+use super::prompts::Asking;
 use crate::chess::{Color, Status};
 use crate::game::clock::{clock_words, Clock, ClockTimes, Ending, TimeControl};
 use crate::game::table::{Decision, Seat, TableNews};
@@ -121,12 +122,14 @@ impl App {
         if let (Some(e), None) = (news.ending, &self.ending) {
             self.end(e);
         }
-        let asked = matches!(self.question, Some(Question::Draw { .. }));
+        let asked = matches!(self.layers.question(), Some(Question::Draw { .. }));
         match news.offer {
             Some(by) if self.table_side() == Some(by.opposite()) && !asked => {
                 self.ask(Question::Draw { by })
             }
-            None if asked => self.question = None,
+            None if asked => {
+                self.layers.close_question();
+            }
             _ => {}
         }
     }
@@ -332,30 +335,9 @@ impl App {
         }
     }
 
-    /// The answer to a resignation or a draw offer.
-    pub(super) fn answer_decision(&mut self, q: Question, action: super::input::Action) {
-        use super::input::Action;
-        let (side, decision) = match (q, action) {
-            (Question::Resign { side }, Action::Yes) => (side, Decision::Resign),
-            (Question::Resign { .. }, Action::No | Action::Cancel) => {
-                return self.say(Tone::Plain, "not resigned: play on")
-            }
-            (Question::OfferDraw { side }, Action::Yes) => (side, Decision::OfferDraw),
-            (Question::OfferDraw { .. }, Action::No | Action::Cancel) => {
-                return self.say(Tone::Plain, "no draw offered: play on")
-            }
-            (Question::Draw { by }, Action::Yes) => (by.opposite(), Decision::AcceptDraw),
-            (Question::Draw { by }, Action::No | Action::Cancel) => {
-                (by.opposite(), Decision::DeclineDraw)
-            }
-            (q, _) => return self.question = Some(q),
-        };
-        self.take_decision(side, decision);
-    }
-
     /// Carries out `side`'s `decision`: at a table the table takes it and tells every
     /// screen (this one with the others); here the game ends, or goes on, at once.
-    fn take_decision(&mut self, side: Color, decision: Decision) {
+    pub(super) fn take_decision(&mut self, side: Color, decision: Decision) {
         if let Some(place) = self.place() {
             let table = Arc::clone(&place.table);
             if let Err(why) = table.decide(side, decision) {

@@ -14,9 +14,8 @@
 //! each, and only the player's own moves while their king is safe pay it.
 
 use super::app::App;
-use super::input::Action;
-use super::message::Tone;
-use super::prompts::{Asking, Question};
+use super::layers::question::Question;
+use super::prompts::Asking;
 use super::work::{Job, MoveBy};
 use crate::chess::threat::{threat_after, Threat};
 use crate::chess::Game;
@@ -88,21 +87,6 @@ impl App {
             input,
             risk: risk_words(threat),
         });
-    }
-
-    /// Applies `action` as the answer to the question about a risky move: `y` plays it,
-    /// anything else cancels it.
-    pub(super) fn answer_king_risk(&mut self, q: Question, action: Action) {
-        let Question::KingRisk { input, .. } = q else {
-            return;
-        };
-        if action == Action::Yes {
-            return self.play(&input, MoveBy::Confirmed);
-        }
-        self.say(
-            Tone::Plain,
-            format!("{input} not played: the game is unchanged"),
-        );
     }
 }
 

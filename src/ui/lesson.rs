@@ -117,7 +117,7 @@ impl App {
         self.mode = Mode::Idle;
         self.inspector = None;
         self.selected_move = None;
-        self.explaining = false;
+        self.layers.close_explanation();
         self.computer.forget();
         self.after_change();
         self.keep_progress();

@@ -4,7 +4,7 @@
 use super::color::Paint;
 use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, LESSON_KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
-use super::prompts::Asked;
+use super::layers::question::Asked;
 use super::recent::Recent;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

@@ -1,9 +1,10 @@
-//! What both game screens ask and say around the game itself: what a typed line is for,
-//! the yes/no questions (leave? create a folder?), saving to a typed path (`~` expanded,
-//! a missing folder asked about), the result in the players' names, and the words
-//! printed on the restored terminal when the player leaves.
+//! What the game screen asks and says around the game itself: what a typed line is for,
+//! carrying out the answers about leaving and saving, saving to a typed path (`~`
+//! expanded, a missing folder asked about), the result in the players' names, and the
+//! words printed on the restored terminal when the player leaves.
 
-use super::input::Action;
+use super::kept::{expand_home, home_dir, kept_in, tilde, unsaved_reason};
+use super::layers::question::{Answer, Question};
 use super::line_edit::LineEdit;
 use super::message::{Message, Tone};
 use crate::chess::{Color, Status};
@@ -32,168 +33,8 @@ impl Purpose {
     }
 }
 
-/// A yes/no question shown over the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Question {
-    /// Leave the game?
-    Quit,
-    /// The folder of a typed save path is missing: create it and save?
-    CreateDir {
-        /// The missing folder.
-        dir: PathBuf,
-        /// The file to save to.
-        path: PathBuf,
-        /// The line as typed, given back when the answer is no.
-        typed: String,
-    },
-    /// Resign the game for `side`?
-    Resign {
-        /// The side that would resign.
-        side: Color,
-    },
-    /// Offer a draw for `side`?
-    OfferDraw {
-        /// The side that would offer it.
-        side: Color,
-    },
-    /// `by` offers a draw: does the other side accept?
-    Draw {
-        /// The side that offers it.
-        by: Color,
-    },
-    /// The player's move would leave their safe king capturable: play it anyway?
-    KingRisk {
-        /// The move as given.
-        input: String,
-        /// How likely the king is taken on the reply, and by which capture ("100% by
-        /// e4xd3").
-        risk: String,
-    },
-}
-
-/// A popup's words: title, lines, and the keys that answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Asked {
-    /// The popup title.
-    pub title: &'static str,
-    /// What it says.
-    pub lines: Vec<String>,
-    /// The answering keys.
-    pub keys: &'static str,
-}
-
-impl Question {
-    /// The message line while the question is shown; `recorder` says where the game is
-    /// autosaved (the file's name: its folder is in the popup).
-    pub fn line(&self, recorder: &Recorder) -> String {
-        match self {
-            Question::Quit => match kept_in(recorder) {
-                Some(p) => format!(
-                    "Quit? y or q leaves, n stays; saved as {}",
-                    p.file()
-                        .file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-                ),
-                None => format!(
-                    "Quit? y or q leaves, n stays, w saves: not saved ({})",
-                    unsaved_reason(recorder)
-                ),
-            },
-            Question::CreateDir { dir, .. } => {
-                format!("create {}? y/n", tilde(dir, home_dir().as_deref()))
-            }
-            Question::Resign { side } => format!("{} resigns? y resigns, n plays on", side.name()),
-            Question::OfferDraw { side } => {
-                format!("{} offers a draw? y offers, n plays on", side.name())
-            }
-            Question::Draw { by } => format!(
-                "{} offers a draw: {}, y accepts, n declines",
-                by.name(),
-                by.opposite().name()
-            ),
-            Question::KingRisk { input, risk } => format!(
-                "after {input} your king can be taken ({risk}): y plays it, any other key cancels"
-            ),
-        }
-    }
-
-    /// The popup's words; `recorder` says where the game is autosaved.
-    pub fn asked(&self, recorder: &Recorder) -> Asked {
-        let home = home_dir();
-        match self {
-            Question::Quit => match kept_in(recorder) {
-                Some(p) => Asked {
-                    title: " Quit? ",
-                    lines: vec![
-                        format!(
-                            "Quit? the game is saved as {}",
-                            tilde(p.file(), home.as_deref())
-                        ),
-                        format!("{} plays on from it.", p.play_on(home.as_deref())),
-                    ],
-                    keys: "y or q leave   n stay",
-                },
-                None => Asked {
-                    title: " Quit? ",
-                    lines: vec![
-                        format!("Quit? the game is not saved: {}.", unsaved_reason(recorder)),
-                        "w saves it to a file first.".into(),
-                    ],
-                    keys: "y or q leave   n stay   w save",
-                },
-            },
-            Question::CreateDir { dir, path, .. } => Asked {
-                title: " Create the folder? ",
-                lines: vec![
-                    format!("{} does not exist.", tilde(dir, home.as_deref())),
-                    format!(
-                        "Create it and save the game as {}?",
-                        path.file_name()
-                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-                    ),
-                ],
-                keys: "y create and save   n edit the name",
-            },
-            Question::Resign { side } => Asked {
-                title: " Resign? ",
-                lines: vec![format!(
-                    "{} gives up the game: the other side wins.",
-                    side.name()
-                )],
-                keys: "y resign   n play on",
-            },
-            Question::OfferDraw { side } => Asked {
-                title: " Offer a draw? ",
-                lines: vec![format!(
-                    "{} offers {} a draw: the game ends drawn if it is accepted.",
-                    side.name(),
-                    side.opposite().name()
-                )],
-                keys: "y offer   n play on",
-            },
-            Question::Draw { by } => Asked {
-                title: " Draw offered ",
-                lines: vec![
-                    format!("{} offers a draw.", by.name()),
-                    format!("{}: accept?", by.opposite().name()),
-                ],
-                keys: "y accept   n decline",
-            },
-            Question::KingRisk { input, risk } => Asked {
-                title: " Your king? ",
-                lines: vec![
-                    format!("After {input} your king can be taken"),
-                    format!("on the reply: {risk}."),
-                    "Play it anyway?".into(),
-                ],
-                keys: "y play it   any other key cancels",
-            },
-        }
-    }
-}
-
-/// What the questions and the save line need of a game screen (the Quantum Chess one
-/// and the variants' one); the flow itself is in the provided methods, shared by both.
+/// What the questions about leaving and saving, and the save line, need of the game
+/// screen; the flow itself is in the provided methods.
 pub trait Asking {
     /// Where the game is saved.
     fn recorder(&self) -> &Recorder;
@@ -204,8 +45,8 @@ pub trait Asking {
     /// Whether leaving would drop a game in progress (moves played, not over, not a
     /// replay): then `q` asks first.
     fn playing(&self) -> bool;
-    /// The question shown.
-    fn question_mut(&mut self) -> &mut Option<Question>;
+    /// Shows the question `q`.
+    fn show_question(&mut self, q: Question);
     /// Sets the message line.
     fn set_message(&mut self, m: Message);
     /// Opens the typed line for `purpose` holding `line`.
@@ -221,7 +62,7 @@ pub trait Asking {
             text: q.line(self.recorder()),
             tone: Tone::Plain,
         });
-        *self.question_mut() = Some(q);
+        self.show_question(q);
     }
 
     /// `q`: leaves at once when there is nothing to lose; during a game, asks first.
@@ -260,17 +101,14 @@ pub trait Asking {
         }
     }
 
-    /// Applies `action` as the answer to `q` (already taken off the screen); a key that
-    /// does not answer leaves the question up.
-    fn answer(&mut self, q: Question, action: Action) {
+    /// Carries out an answer about leaving or saving (the others are the game's).
+    fn answered(&mut self, a: Answer) {
         let said = |text: String, tone| Message { text, tone };
-        match (q, action) {
-            (Question::Quit, Action::Yes | Action::Quit) => self.leave(),
-            (Question::Quit, Action::Save) => self.ask_save_path(),
-            (Question::Quit, Action::No) => {
-                self.set_message(said("quit cancelled".into(), Tone::Plain))
-            }
-            (Question::CreateDir { path, .. }, Action::Yes) => {
+        match a {
+            Answer::Leave => self.leave(),
+            Answer::SaveFirst => self.ask_save_path(),
+            Answer::Stay => self.set_message(said("quit cancelled".into(), Tone::Plain)),
+            Answer::CreateAndSave(path) => {
                 let record = self.record();
                 let m = save_to(&path, &record);
                 if m.tone == Tone::Info {
@@ -279,7 +117,7 @@ pub trait Asking {
                 }
                 self.set_message(m);
             }
-            (Question::CreateDir { dir, typed, .. }, Action::No) => {
+            Answer::EditName { dir, typed } => {
                 self.open_line(Purpose::SavePath, LineEdit::with_text(typed));
                 let dir = tilde(&dir, home_dir().as_deref());
                 self.set_message(said(
@@ -287,82 +125,11 @@ pub trait Asking {
                     Tone::Error,
                 ));
             }
-            (q, _) => *self.question_mut() = Some(q),
+            Answer::Decide(..)
+            | Answer::PlayOn(_)
+            | Answer::PlayRisky(_)
+            | Answer::DropRisky(_) => {}
         }
-    }
-}
-
-/// Where a game is kept when the player leaves.
-pub(super) enum Kept {
-    /// In the autosave file.
-    Autosave(PathBuf),
-    /// In the file the player saved it to, unchanged since.
-    Saved(PathBuf),
-}
-
-impl Kept {
-    pub(super) fn file(&self) -> &Path {
-        match self {
-            Kept::Autosave(p) | Kept::Saved(p) => p,
-        }
-    }
-
-    /// The command that plays on from it.
-    fn play_on(&self, home: Option<&Path>) -> String {
-        match self {
-            Kept::Autosave(_) => "qchess resume".into(),
-            Kept::Saved(p) => format!("qchess play --load {}", tilde(p, home)),
-        }
-    }
-}
-
-/// Where the game is kept: the file the player saved it to while nothing changed since,
-/// else the autosave file once written.
-pub(super) fn kept_in(recorder: &Recorder) -> Option<Kept> {
-    // The file the player saved to, while it holds the game as it is: the name they
-    // chose and will look for, rather than the autosave's.
-    match recorder.saved_file() {
-        Some(p) => Some(Kept::Saved(p.to_path_buf())),
-        None => recorder
-            .autosave_to
-            .clone()
-            .filter(|p| p.exists())
-            .map(Kept::Autosave),
-    }
-}
-
-/// Why a game has no autosave file.
-fn unsaved_reason(recorder: &Recorder) -> &'static str {
-    match (&recorder.autosave_to, recorder.autosave) {
-        (Some(_), _) => "the autosave could not be written",
-        (None, true) => "there is no data folder for autosaves",
-        (None, false) => "autosave is off",
-    }
-}
-
-/// The user's home folder.
-pub fn home_dir() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf())
-}
-
-/// A typed path with a leading `~` (alone or before a `/`) replaced by `home`.
-pub fn expand_home(typed: &str, home: Option<&Path>) -> PathBuf {
-    let rest = match typed.strip_prefix('~') {
-        Some(r) if r.is_empty() || r.starts_with('/') || r.starts_with('\\') => r,
-        _ => return PathBuf::from(typed),
-    };
-    match home {
-        Some(h) => h.join(rest.trim_start_matches(['/', '\\'])),
-        None => PathBuf::from(typed),
-    }
-}
-
-/// A path for showing: inside `home`, written from `~`.
-pub fn tilde(path: &Path, home: Option<&Path>) -> String {
-    match home.and_then(|h| path.strip_prefix(h).ok()) {
-        Some(rest) if rest.as_os_str().is_empty() => "~".into(),
-        Some(rest) => format!("~/{}", rest.display()),
-        None => path.display().to_string(),
     }
 }
 
@@ -495,27 +262,6 @@ pub fn farewell(recorder: &Recorder, moves: usize, ongoing: bool) -> Option<Stri
 mod tests {
     use super::*;
     use crate::chess::{Game, GameOptions};
-
-    #[test]
-    fn home_is_expanded_and_shown_as_tilde() {
-        let home = Path::new("/home/ann");
-        assert_eq!(
-            expand_home("~/games/g.toml", Some(home)),
-            PathBuf::from("/home/ann/games/g.toml")
-        );
-        assert_eq!(expand_home("~", Some(home)), PathBuf::from("/home/ann"));
-        assert_eq!(
-            expand_home("~bo/g.toml", Some(home)),
-            PathBuf::from("~bo/g.toml")
-        );
-        assert_eq!(expand_home("a/~/g", Some(home)), PathBuf::from("a/~/g"));
-        assert_eq!(expand_home("~/g", None), PathBuf::from("~/g"));
-        assert_eq!(
-            tilde(Path::new("/home/ann/x/g.toml"), Some(home)),
-            "~/x/g.toml"
-        );
-        assert_eq!(tilde(Path::new("/tmp/g.toml"), Some(home)), "/tmp/g.toml");
-    }
 
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("qchess-prompts-{name}-{}", std::process::id()));

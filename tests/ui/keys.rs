@@ -5,8 +5,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::ui::app::{Mode, Purpose};
 use qchess::ui::color::{Paint, Tier};
+use qchess::ui::layers::question::Question;
 use qchess::ui::message::Tone;
-use qchess::ui::prompts::Question;
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
 

@@ -11,9 +11,9 @@ use qchess::chess::{Game, GameOptions, Status};
 use qchess::engine::strength::Strength;
 use qchess::game::clock::TimeControl;
 use qchess::ui::color::{Paint, Tier};
+use qchess::ui::layers::question::Question;
 use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::opponent::{Computer, Sides};
-use qchess::ui::prompts::Question;
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
 

@@ -398,7 +398,7 @@ mod variants {
     use super::*;
     use qchess::game::{new_game, RuleSet, Setup};
     use qchess::ui::app::Mode;
-    use qchess::ui::prompts::Question;
+    use qchess::ui::layers::question::Question;
 
     fn variant(rules: RuleSet) -> App {
         App::new(
