@@ -3,7 +3,7 @@
 //! quantum moves), a letter where several moves share a target (promotions); and how it
 //! reads a typed one.
 
-use super::app::{refused_outcome, App, Mode};
+use super::app::{App, Mode};
 use super::message::Tone;
 use super::work::MoveBy;
 use crate::chess::Square;
@@ -205,6 +205,11 @@ impl App {
             (None, None) => self.play(input, MoveBy::Typed),
         }
     }
+}
+
+/// Why a typed outcome is refused in a game: outcomes are drawn, not picked.
+pub(in crate::ui) fn refused_outcome(input: &str, suffix: &str) -> String {
+    format!("{input}: outcomes are drawn at random; type it without {suffix}")
 }
 
 #[cfg(test)]

@@ -3,10 +3,11 @@
 //! inspector and the circuit's scrolling: the parts of the screen that exist for
 //! Quantum Chess only. Each reaches the game through [`crate::game::Playable::quantum`].
 
-use super::app::{refused_outcome, App, Mode};
+use super::app::{App, Mode};
 use super::input::Action;
 use super::inspector::Inspector;
 use super::lesson::Met;
+use super::listed_moves::refused_outcome;
 use super::message::Tone;
 use super::view::{self, Pick};
 use super::work::MoveBy;
