@@ -2,19 +2,19 @@
 //! screen's state once per frame, and the order the panes and overlays are drawn in.
 //! The panes themselves know nothing of the screen.
 
+use super::app::listed_moves::move_squares;
 use super::app::{App, Mode};
 use super::board::{glyph, shape_squares};
 use super::circuit::{self, CircuitModel};
 use super::drawn::Drawn;
 use super::history::{self, HistoryModel};
 use super::inspector::{self, InspectorModel};
+use super::layers::lesson;
+use super::layers::puzzle;
 use super::layout::{self, Panes};
-use super::lesson;
-use super::listed_moves::move_squares;
 use super::mouse::{BoardSpot, Hits};
 use super::popup;
 use super::probs::{self, ProbsModel};
-use super::puzzle;
 use super::review_pane::{self, GraphSpot};
 use super::squares::{self, BoardModel, ShownPiece};
 use super::status::{self, StatusModel};

@@ -1,12 +1,12 @@
 //! Moves, take-backs and replay steps carried out here or on a worker thread, and what
 //! their results change on the screen.
 
+use super::king_risk::KingCheck;
 use super::{view_of, Led};
 use super::{App, Mode};
 use crate::chess::Status;
 use crate::game::table::{self, Seat};
 use crate::game::{CancelFlag, Playable};
-use crate::ui::king_risk::KingCheck;
 use crate::ui::message::Tone;
 use crate::ui::opponent::{self, Plays};
 use crate::ui::prompts::Asking;
@@ -28,7 +28,7 @@ impl App {
         }
         let changed = opponent::tick(self) || worked;
         if self.computer.hint().is_some() {
-            self.lesson_key_goal(crate::ui::lesson::Met::Hinted);
+            self.lesson_key_goal(super::lesson::Met::Hinted);
         }
         changed
     }
@@ -285,7 +285,7 @@ impl App {
 
     /// The warning about a king of this screen's player after a move by `mover`: the
     /// mover's own king when the mover plays here and it can be captured with a chance
-    /// of [`crate::ui::king_risk::ASK_AT`] or more, else the same of the side to move (a
+    /// of [`super::king_risk::ASK_AT`] or more, else the same of the side to move (a
     /// watcher, and the computer against itself, get none).
     pub(super) fn king_warning(&self, mover: crate::chess::Color) -> Option<String> {
         let here = |side| match &self.place {
@@ -298,7 +298,7 @@ impl App {
             .find_map(|side| {
                 self.view
                     .threat(side)
-                    .filter(|t| t.p >= crate::ui::king_risk::ASK_AT)
+                    .filter(|t| t.p >= super::king_risk::ASK_AT)
             })?;
         Some(format!(
             "Careful: your king can be captured ({}% by {})",

@@ -25,7 +25,7 @@ impl App {
             self.say(Tone::Plain, "no move yet: e explains the shown move");
         } else {
             self.layers.open(Layer::Explanation(Explanation));
-            self.lesson_key_goal(crate::ui::lesson::Met::Explained);
+            self.lesson_key_goal(super::lesson::Met::Explained);
         }
     }
 

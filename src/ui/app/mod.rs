@@ -2,19 +2,27 @@
 //! the panes show lives here and changes only through [`App::update`]; there is no
 //! terminal in it, so tests drive it with key events and draw it on a test backend.
 //!
-//! This file holds the state and what it tells the panes; beside it are how keys and the
-//! mouse are taken (`keys`), moves and their results (`jobs`), the computer (`computer`)
-//! and stepping through a game (`replay`). The game is a [`Playable`]; the parts that
-//! differ between rule systems are small pieces beside this folder: how the board picks
-//! a move ([`super::quantum_moves`] for Quantum Chess's splits and merges,
-//! [`super::listed_moves`] for rule systems that list their moves) and the side panes
-//! ([`super::draw`]).
+//! This file holds the state and what it tells the panes; beside it, each in its own
+//! file, are how keys and the mouse are taken (`keys`), moves and their results
+//! (`jobs`), the computer (`computer`), stepping through a game (`replay`), the clocks
+//! and the endings outside the rules (`clocks`), the question before a risky move
+//! (`king_risk`), lessons (`lesson`), puzzles (`puzzle`) and the review (`review`). The
+//! game is a [`Playable`]; what differs between rule systems is how the board picks a
+//! move (`quantum_moves` for Quantum Chess's splits and merges, `listed_moves` for
+//! rule systems that list their moves) and the side panes ([`super::draw`]).
 
+mod clocks;
 mod computer;
 mod jobs;
 mod keys;
+pub mod king_risk;
+mod lesson;
+pub mod listed_moves;
 mod mode;
+mod puzzle;
+mod quantum_moves;
 mod replay;
+mod review;
 
 use crate::chess::threat::Threat;
 use crate::chess::{Game, Square, Status};
@@ -63,9 +71,9 @@ pub struct App {
     /// The overlays shown over the board (help, explanation, question).
     pub(in crate::ui) layers: Layers,
     /// The lesson this screen teaches, if it does.
-    pub(in crate::ui) lesson: Option<crate::ui::lesson::Run>,
+    pub(in crate::ui) lesson: Option<crate::ui::layers::lesson::Run>,
     /// The puzzles this screen sets, if it does.
-    pub(in crate::ui) puzzle: Option<crate::ui::puzzle::Solving>,
+    pub(in crate::ui) puzzle: Option<crate::ui::layers::puzzle::Solving>,
     pub(in crate::ui) game_over_popup: bool,
     pub(in crate::ui) quit: bool,
     pub(in crate::ui) paint: Paint,
@@ -96,9 +104,9 @@ pub struct App {
     /// The table whose game this is, when the game is shared (a server room).
     pub(super) place: Option<Place<Box<dyn Playable>>>,
     /// A replay's review, and the work on it.
-    pub(in crate::ui) reviewing: crate::ui::review::Reviewing,
+    pub(in crate::ui) reviewing: crate::ui::layers::review::Reviewing,
     /// The clocks, in a game on a time control.
-    pub(in crate::ui) clocks: crate::ui::clocks::Clocks,
+    pub(in crate::ui) clocks: crate::ui::layers::clocks::Clocks,
     /// How the game ended outside its rules (time, resignation, agreement).
     pub(in crate::ui) ending: Option<crate::game::clock::Ending>,
     /// Whether a move that puts the player's safe king in danger is asked about first

@@ -2,9 +2,13 @@
 //! owning its state and handling its own keys, and [`Layers`], the stack that hands
 //! each action to the topmost layer that wants it.
 
+pub mod clocks;
 pub mod explanation;
 pub mod help;
+pub mod lesson;
+pub mod puzzle;
 pub mod question;
+pub mod review;
 
 use crate::ui::input::{Action, InputMode};
 use explanation::Explanation;

@@ -2,68 +2,17 @@
 //! player's moves judged exactly against the optimum, the proof's best defence as the
 //! reply, the best line on request, and the player's record.
 
-use super::app::{App, Mode};
-use super::color::Paint;
-use super::input::Action;
-use super::lesson::{list_line, list_step, pane, scroll_text, Pane};
-use super::message::Tone;
-use super::popup;
-use crate::chess::{Game, Status};
+use super::{App, Mode};
+use crate::chess::Status;
 use crate::game::Playable;
 use crate::learn::solved::Solved;
 use crate::puzzles::{best_move, defence, judge, Judgement, Puzzle};
-use ratatui::layout::Rect;
-use ratatui::text::Line;
-use ratatui::Frame;
+use crate::ui::color::Paint;
+use crate::ui::input::Action;
+use crate::ui::layers::lesson::{list_step, scroll_text};
+use crate::ui::layers::puzzle::{position, Solving};
+use crate::ui::message::Tone;
 use std::path::PathBuf;
-
-/// The puzzle on screen, the pack, and the player's record.
-#[derive(Debug)]
-pub struct Solving {
-    /// The pack.
-    pub puzzles: Vec<Puzzle>,
-    /// The puzzle on screen (index into `puzzles`).
-    pub at: usize,
-    /// Plies left to the puzzle's horizon.
-    pub plies_left: u32,
-    /// The position before the player's next move (what it is judged from).
-    before: Game,
-    /// The judgement of each of the player's moves so far.
-    pub judged: Vec<Judgement>,
-    /// How the try ended, once it did.
-    pub told: Option<String>,
-    /// The player's record.
-    pub record: Solved,
-    /// Where the record is kept (`None`: not kept).
-    pub store: Option<PathBuf>,
-    /// The list, while it is open: the highlighted entry.
-    pub list: Option<usize>,
-    /// The text's first line shown where it does not fit.
-    pub scroll: u16,
-    /// The text's lines the last drawing could not show.
-    pub(super) hidden: u16,
-    seed: u64,
-}
-
-impl Solving {
-    /// The puzzle on screen.
-    pub fn puzzle(&self) -> &Puzzle {
-        &self.puzzles[self.at]
-    }
-
-    /// The try is over (the horizon, or the game ended).
-    pub fn over(&self) -> bool {
-        self.told.is_some()
-    }
-}
-
-/// The puzzle's position with outcomes drawn from `seed` on.
-fn position(p: &Puzzle, seed: u64) -> Option<Game> {
-    let g = p.game().ok()?;
-    let mut opts = g.options();
-    opts.seed = seed;
-    Game::replay(g.start().clone(), opts, &p.setup).ok()
-}
 
 impl App {
     /// A screen on the puzzles of `puzzles` (the first not solved, or `first`), with the
@@ -136,7 +85,7 @@ impl App {
     }
 
     /// The puzzles' own keys, and the list's; true when the action was one of them.
-    pub(super) fn puzzle_action(&mut self, action: Action) -> bool {
+    pub(in crate::ui) fn puzzle_action(&mut self, action: Action) -> bool {
         let Some(run) = &mut self.puzzle else {
             return false;
         };
@@ -195,7 +144,7 @@ impl App {
 
     /// After the player's move: judges it exactly from the position before it, and
     /// answers with the proof's best defence until the puzzle's horizon.
-    pub(super) fn judge_puzzle_move(&mut self) {
+    pub(in crate::ui) fn judge_puzzle_move(&mut self) {
         let Some(g) = self.game.quantum() else {
             return;
         };
@@ -294,94 +243,4 @@ impl App {
             self.say(Tone::Error, e.to_string());
         }
     }
-}
-
-/// Draws the puzzle's pane: its id and rating on the border, the goal, the task, and
-/// how the try ended.
-pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving) -> u16 {
-    let p = run.puzzle();
-    let mark = if run.record.is_solved(&p.id) {
-        ", solved"
-    } else {
-        ""
-    };
-    let text = format!(
-        "{} to move. The other side defends as well as it can, and every measurement is \
-         drawn with its chance. A move is judged by the exact chance its line reaches \
-         against that defence; the best first move reaches {}%.",
-        capitalised(p.game().map_or("white", |g| g.to_move().name())),
-        crate::format::percent(p.value)
-    );
-    pane(
-        f,
-        area,
-        paint,
-        &Pane {
-            title: format!(
-                " Puzzle {} ({}/{}, rating {}{mark}) ",
-                p.id,
-                run.at + 1,
-                run.puzzles.len(),
-                p.rating
-            ),
-            text: &text,
-            task: format!("Task: {}.", capitalised(&p.task().describe())),
-            told: run.told.as_deref(),
-            scroll: run.scroll,
-            keys: " n next  r again  b best line  L puzzles ",
-        },
-    )
-}
-
-/// "Capture the king ..." from "capture the king ...".
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
-}
-
-/// Draws the list of puzzles over `area`: id, goal, rating, solved.
-pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving, at: usize) {
-    let text = paint.fg(paint.theme.text);
-    // One row for the headings.
-    let rows = area.height.saturating_sub(5).max(1) as usize;
-    let first = at
-        .saturating_sub(rows / 2)
-        .min(run.puzzles.len().saturating_sub(rows));
-    let headings = Line::styled(
-        format!(" {:>4} {:6} {:>6}  {}", "id", "", "rating", "task"),
-        paint.dim(),
-    );
-    let lines: Vec<Line> = std::iter::once(headings)
-        .chain(
-            run.puzzles
-                .iter()
-                .enumerate()
-                .skip(first)
-                .take(rows)
-                .map(|(i, p)| {
-                    let solved = if run.record.is_solved(&p.id) {
-                        "solved"
-                    } else {
-                        "      "
-                    };
-                    list_line(
-                        text,
-                        i == at,
-                        format!(
-                            " {:>4} {solved} {:>6}  {}",
-                            p.id,
-                            p.rating,
-                            p.task().describe()
-                        ),
-                    )
-                }),
-        )
-        .collect();
-    let title = format!(
-        " Puzzles: your rating {:.0}; ↑ ↓ Enter opens, Esc closes ",
-        run.record.rating
-    );
-    popup::titled_box(f, area, paint, 70, title, lines);
 }

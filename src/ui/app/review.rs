@@ -3,95 +3,16 @@
 //! is judged is kept), saved into the file the game came from, and the jumps to the
 //! marked moves (`[` `]`, a click on the graph).
 
-use super::app::App;
-use super::message::Tone;
-use super::review_pane::{Marker, ReviewModel};
-use crate::game::Playable;
+use super::App;
 use crate::review::run::ReviewError;
-use crate::review::{expected, moves_of, review, verdicts, Judge, Review, Verdict};
+use crate::review::{expected, review, Judge, Review};
+use crate::ui::layers::review::{marker, moves_to_texts, News, Reviewing, Run};
+use crate::ui::message::Tone;
+use crate::ui::review_pane::ReviewModel;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::mpsc::{self, TryRecvError};
 use std::sync::Arc;
-
-/// A replay's review and the work on it.
-#[derive(Debug, Default)]
-pub struct Reviewing {
-    /// The review, whole or in part.
-    review: Option<Review>,
-    /// Its verdict on each ply of the replayed game.
-    verdicts: Vec<Option<Verdict>>,
-    /// The file the replayed game came from: the review is saved into it.
-    pub(super) source: Option<PathBuf>,
-    /// The review being made.
-    run: Option<Run>,
-}
-
-/// A review being made on worker threads.
-#[derive(Debug)]
-struct Run {
-    stop: Arc<AtomicBool>,
-    news: Receiver<News>,
-    progress: (usize, usize),
-}
-
-/// What the review's thread reports.
-#[derive(Debug)]
-enum News {
-    /// Positions judged, to judge, and the review so far.
-    Progress(usize, usize, Review),
-    Done(Result<Review, ReviewError>),
-}
-
-impl Reviewing {
-    /// Whether a review is being made.
-    pub fn running(&self) -> bool {
-        self.run.is_some()
-    }
-
-    /// The verdict on ply `ply` (from 1), if judged.
-    pub fn verdict(&self, ply: usize) -> Option<&Verdict> {
-        self.verdicts.get(ply.checked_sub(1)?)?.as_ref()
-    }
-
-    /// The review, whole or in part.
-    pub fn review(&self) -> Option<&Review> {
-        self.review.as_ref()
-    }
-
-    /// How many moves the review marked.
-    fn marked(&self) -> usize {
-        self.verdicts
-            .iter()
-            .flatten()
-            .filter(|v| v.marked())
-            .count()
-    }
-
-    fn set(&mut self, review: Review, game: &dyn Playable) {
-        self.verdicts = verdicts(&review, &moves_of(game));
-        self.review = Some(review);
-    }
-}
-
-impl Drop for Reviewing {
-    fn drop(&mut self) {
-        if let Some(run) = &self.run {
-            run.stop.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
-/// The marker a verdict puts on the graph.
-fn marker(v: &Verdict) -> Option<Marker> {
-    use crate::review::Mark;
-    match v.mark {
-        Some(Mark::Blunder) => Some(Marker::Blunder),
-        Some(Mark::Mistake) => Some(Marker::Mistake),
-        Some(Mark::Inaccuracy) => Some(Marker::Inaccuracy),
-        None => v.luck.map(|_| Marker::Luck),
-    }
-}
 
 impl App {
     /// This replay with the game's file (where a review is saved) and the review kept
@@ -120,7 +41,7 @@ impl App {
     /// `R` in replay: reviews the game (the plies an earlier review of this version did
     /// not judge; all of them after an older version's), or stops the review running; in a game, once it is over, steps into its replay
     /// first.
-    pub(super) fn review_key(&mut self) {
+    pub(in crate::ui) fn review_key(&mut self) {
         if self.reviewing.running() {
             return self.stop_review();
         }
@@ -180,7 +101,7 @@ impl App {
     }
 
     /// Esc while a review runs: stops it; what was judged is kept.
-    pub(super) fn stop_review(&mut self) {
+    pub(in crate::ui) fn stop_review(&mut self) {
         if let Some(run) = &self.reviewing.run {
             run.stop.store(true, Ordering::Relaxed);
             self.say(Tone::Plain, "stopping the review...");
@@ -188,7 +109,7 @@ impl App {
     }
 
     /// Takes in the review's news; true when there was some.
-    pub(super) fn tick_review(&mut self) -> bool {
+    pub(in crate::ui) fn tick_review(&mut self) -> bool {
         let mut changed = false;
         loop {
             let Some(run) = &mut self.reviewing.run else {
@@ -270,7 +191,7 @@ impl App {
     }
 
     /// `[` / `]` in replay: the previous / next marked move.
-    pub(super) fn jump_marked(&mut self, dir: i64) {
+    pub(in crate::ui) fn jump_marked(&mut self, dir: i64) {
         let Some(r) = &self.replay else {
             return;
         };
@@ -304,7 +225,7 @@ impl App {
     }
 
     /// A click on the graph: shows that ply.
-    pub(super) fn click_graph(&mut self, ply: usize) {
+    pub(in crate::ui) fn click_graph(&mut self, ply: usize) {
         if let Some(r) = &self.replay {
             let by = ply as i64 - r.ply as i64;
             self.step_ply(by);
@@ -374,8 +295,4 @@ impl App {
             progress: rv.run.as_ref().map(|run| run.progress),
         })
     }
-}
-
-fn moves_to_texts(game: &dyn Playable) -> Vec<String> {
-    game.history().into_iter().map(|r| r.text).collect()
 }

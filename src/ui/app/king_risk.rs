@@ -13,13 +13,13 @@
 //! one play of the move on a copy per outcome (one or two) and the threat's captures on
 //! each, and only the player's own moves while their king is safe pay it.
 
-use super::app::App;
-use super::layers::question::Question;
-use super::prompts::Asking;
-use super::work::{Job, MoveBy};
+use super::App;
 use crate::chess::threat::{threat_after, Threat};
 use crate::chess::Game;
 use crate::format::percent;
+use crate::ui::layers::question::Question;
+use crate::ui::prompts::Asking;
+use crate::ui::work::{Job, MoveBy};
 
 /// Below this chance of being captured the player's king counts as safe: the status line
 /// then shows a small threat at most, which a player may not be watching. From it on the
@@ -82,7 +82,7 @@ impl App {
         let Job::Move { input, .. } = job else {
             return;
         };
-        self.mode = super::app::Mode::Idle;
+        self.mode = super::Mode::Idle;
         self.ask(Question::KingRisk {
             input,
             risk: risk_words(threat),

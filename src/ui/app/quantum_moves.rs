@@ -3,16 +3,16 @@
 //! inspector and the circuit's scrolling: the parts of the screen that exist for
 //! Quantum Chess only. Each reaches the game through [`crate::game::Playable::quantum`].
 
-use super::app::{App, Mode};
-use super::input::Action;
-use super::inspector::Inspector;
 use super::lesson::Met;
 use super::listed_moves::refused_outcome;
-use super::message::Tone;
-use super::view::{self, Pick};
-use super::work::MoveBy;
+use super::{App, Mode};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{Game, Kind, MoveError, Shape, Square};
+use crate::ui::input::Action;
+use crate::ui::inspector::Inspector;
+use crate::ui::message::Tone;
+use crate::ui::view::{self, Pick};
+use crate::ui::work::MoveBy;
 
 impl App {
     /// The Quantum Chess game; these pieces are used only when there is one.
@@ -363,7 +363,7 @@ impl App {
     /// Scrolls the circuit of the shown move, within its extent.
     pub(super) fn scroll_circuit(&mut self, dx: i32, dy: i32) {
         let (w, h) = match (self.shown_move(), self.chess()) {
-            (Some(i), Some(g)) => super::circuit::extent(&g.history()[i].ops),
+            (Some(i), Some(g)) => crate::ui::circuit::extent(&g.history()[i].ops),
             _ => (0, 0),
         };
         let (x, y) = self.circuit_scroll;

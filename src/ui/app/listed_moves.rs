@@ -3,10 +3,10 @@
 //! quantum moves), a letter where several moves share a target (promotions); and how it
 //! reads a typed one.
 
-use super::app::{App, Mode};
-use super::message::Tone;
-use super::work::MoveBy;
+use super::{App, Mode};
 use crate::chess::Square;
+use crate::ui::message::Tone;
+use crate::ui::work::MoveBy;
 
 /// The squares a move in long algebraic notation (`e2e4`, `b1~d5`, `e7e8q`) names, and
 /// whether it is a quantum move.

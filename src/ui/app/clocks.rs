@@ -7,51 +7,17 @@
 //! shows the table's clocks ticking, sends its decisions to the table and shows what
 //! the table decided ([`App::take_news`]).
 
-use super::app::App;
-use super::layers::question::Question;
-use super::message::Tone;
-use super::prompts::Asking;
+use super::App;
 use crate::chess::{Color, Status};
-use crate::game::clock::{clock_words, Clock, ClockTimes, Ending, TimeControl};
+use crate::game::clock::{clock_words, Clock, Ending, TimeControl};
 use crate::game::table::{Decision, Seat, TableNews};
 use crate::record::{SavedClock, CLOCK_VERSION};
+use crate::ui::layers::clocks::Clocks;
+use crate::ui::layers::question::Question;
+use crate::ui::message::Tone;
+use crate::ui::prompts::Asking;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// A game's clocks on the screen.
-#[derive(Debug, Default)]
-pub struct Clocks {
-    /// The running clocks (none in a game without a time control, and in replay).
-    clock: Option<Clock>,
-    /// What the saved game keeps: the control and each mover's time after each ply.
-    record: Option<SavedClock>,
-    /// The move entered and not yet played: its mover, and when.
-    entered: Option<(Color, Instant)>,
-    /// The clocks as last drawn (the screen is drawn again when they read otherwise).
-    shown: Vec<String>,
-}
-
-impl Clocks {
-    /// Whether a clock runs.
-    pub fn running(&self) -> bool {
-        self.clock.as_ref().is_some_and(|c| c.running().is_some())
-    }
-
-    /// The clocks' times now, in a game on a clock.
-    pub fn times(&self) -> Option<ClockTimes> {
-        Some(self.clock.as_ref()?.times(Instant::now()))
-    }
-
-    /// The time control, in a game on a clock.
-    pub fn control(&self) -> Option<TimeControl> {
-        self.clock.as_ref().map(Clock::control)
-    }
-
-    /// The saved record of the clocks.
-    pub fn record(&self) -> Option<&SavedClock> {
-        self.record.as_ref()
-    }
-}
 
 impl App {
     /// This game on the clock `control`, with `saved`'s times when it is resumed; the
@@ -62,7 +28,7 @@ impl App {
     }
 
     /// Puts the game on the clock `control` (see [`App::with_clock`]).
-    pub(super) fn set_clock(&mut self, control: TimeControl, saved: Option<SavedClock>) {
+    pub(in crate::ui) fn set_clock(&mut self, control: TimeControl, saved: Option<SavedClock>) {
         let record = saved.unwrap_or(SavedClock {
             version: CLOCK_VERSION,
             control: control.to_string(),
@@ -169,7 +135,7 @@ impl App {
 
     /// A move was entered: the mover's clock stops (the simulator's work is on nobody's
     /// clock). At a table the table stops it.
-    pub(super) fn clock_entered(&mut self) {
+    pub(in crate::ui) fn clock_entered(&mut self) {
         let side = self.game.to_move();
         if self.place().is_some() {
             return;
@@ -183,7 +149,7 @@ impl App {
 
     /// The entered move was played: the mover gains the increment, the other side's
     /// clock starts.
-    pub(super) fn clock_moved(&mut self) {
+    pub(in crate::ui) fn clock_moved(&mut self) {
         let (Some(c), Some((side, at))) = (&mut self.clocks.clock, self.clocks.entered.take())
         else {
             return;
@@ -203,7 +169,7 @@ impl App {
     }
 
     /// The entered move was refused: the mover's clock runs again.
-    pub(super) fn clock_refused(&mut self) {
+    pub(in crate::ui) fn clock_refused(&mut self) {
         if let (Some(c), Some((side, _))) = (&mut self.clocks.clock, self.clocks.entered.take()) {
             c.start(side, Instant::now());
         }
@@ -211,7 +177,7 @@ impl App {
 
     /// Looks at the flags (at a table the table does); true when the clocks read
     /// otherwise than when last drawn.
-    pub(super) fn tick_clock(&mut self) -> bool {
+    pub(in crate::ui) fn tick_clock(&mut self) -> bool {
         let Some(c) = &self.clocks.clock else {
             return false;
         };
@@ -233,7 +199,7 @@ impl App {
     /// Ends the game outside its rules: the clocks stop, the computer stops thinking,
     /// the result shows and is saved. A game that is over already (by its rules or
     /// outside them) keeps its result: a finished game never changes.
-    pub(super) fn end(&mut self, ending: Ending) {
+    pub(in crate::ui) fn end(&mut self, ending: Ending) {
         if self.final_status() != Status::Ongoing {
             return;
         }
@@ -243,7 +209,7 @@ impl App {
         self.computer.forget();
         let reason = ending.reason.clone();
         self.ending = Some(ending);
-        self.mode = super::app::Mode::Idle;
+        self.mode = super::Mode::Idle;
         self.game_over_popup = self.lesson.is_none() && self.puzzle.is_none();
         self.say(
             Tone::Info,
@@ -254,7 +220,7 @@ impl App {
 
     /// Why the game takes no move, when it is over: "the game is over: white lost on
     /// time", "the game is over: Black wins".
-    pub(super) fn over_words(&self) -> Option<String> {
+    pub(in crate::ui) fn over_words(&self) -> Option<String> {
         if let Some(e) = &self.ending {
             return Some(format!("the game is over: {}", e.reason));
         }
@@ -268,7 +234,7 @@ impl App {
     /// resignation, an agreement: taking a move back would change a finished result).
     /// A game ended by its moves alone, off the clock, may be taken back: that is how a
     /// player tries the other line after a lost king.
-    pub(super) fn take_back_rule(&self) -> Result<(), &'static str> {
+    pub(in crate::ui) fn take_back_rule(&self) -> Result<(), &'static str> {
         if self.place().is_some() {
             return Err(crate::game::table::NO_UNDO);
         }
@@ -312,7 +278,7 @@ impl App {
     }
 
     /// `X`: resign (asks first).
-    pub(super) fn resign_key(&mut self) {
+    pub(in crate::ui) fn resign_key(&mut self) {
         if let Some(why) = self.decision_error() {
             return self.say(Tone::Error, why);
         }
@@ -325,7 +291,7 @@ impl App {
     /// `D`: offer a draw (asks first). At one keyboard the other player answers; the
     /// computer answers at once by its evaluation ([`crate::engine::draws`]); at a
     /// table the table asks the other seat.
-    pub(super) fn draw_key(&mut self) {
+    pub(in crate::ui) fn draw_key(&mut self) {
         if let Some(why) = self.decision_error() {
             return self.say(Tone::Error, why);
         }
@@ -337,7 +303,7 @@ impl App {
 
     /// Carries out `side`'s `decision`: at a table the table takes it and tells every
     /// screen (this one with the others); here the game ends, or goes on, at once.
-    pub(super) fn take_decision(&mut self, side: Color, decision: Decision) {
+    pub(in crate::ui) fn take_decision(&mut self, side: Color, decision: Decision) {
         if let Some(place) = self.place() {
             let table = Arc::clone(&place.table);
             if let Err(why) = table.decide(side, decision) {
