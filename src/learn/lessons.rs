@@ -409,7 +409,7 @@ pub const LESSONS: &[Lesson] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::history::wrap;
+    use crate::ui::panes::history::wrap;
 
     #[test]
     fn the_inspector_lesson_shows_what_its_text_says() {

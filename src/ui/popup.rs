@@ -2,9 +2,9 @@
 //! game-over popup, and the "terminal too small" screen.
 
 use super::color::Paint;
-use super::history::wrap;
 use super::input::{Action, Binding, KEYMAP, LESSON_KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
 use super::layers::question::Asked;
+use super::panes::history::wrap;
 use super::recent::Recent;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -383,7 +383,7 @@ pub fn question_box(f: &mut Frame, area: Rect, paint: &Paint, asked: &Asked) {
     let mut lines: Vec<Line> = asked
         .lines
         .iter()
-        .flat_map(|l| super::history::wrap(l, inner_w))
+        .flat_map(|l| super::panes::history::wrap(l, inner_w))
         .map(|l| Line::styled(l, paint.fg(paint.theme.text)))
         .collect();
     lines.push(Line::raw(""));

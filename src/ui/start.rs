@@ -4,7 +4,7 @@
 
 use super::app::App;
 use super::input::{self, Press};
-use super::kept::{home_dir, tilde};
+use super::layers::kept::{home_dir, tilde};
 use super::layers::question::Asked;
 use super::open::{open, open_watched, Open, OpenError, PlayOptions};
 use super::popup;

@@ -8,7 +8,7 @@ use qchess::chess::{Game, GameOptions, Square};
 use qchess::quantum::bell::bell;
 use qchess::ui::app::Mode;
 use qchess::ui::color::{Paint, Tier};
-use qchess::ui::inspector::{heat_color, Inspector};
+use qchess::ui::layers::inspector::{heat_color, Inspector};
 use qchess::ui::message::Tone;
 use qchess::ui::theme::Theme;
 use qchess::ui::{draw, App};

@@ -5,9 +5,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::ui::app::Mode;
 use qchess::ui::color::{Paint, Tier};
+use qchess::ui::layers::prompts::Purpose;
 use qchess::ui::layers::question::Question;
 use qchess::ui::message::Tone;
-use qchess::ui::prompts::Purpose;
 use qchess::ui::theme::Theme;
 use qchess::ui::App;
 

@@ -13,9 +13,9 @@ use crate::game::clock::{clock_words, Clock, Ending, TimeControl};
 use crate::game::table::{Decision, Seat, TableNews};
 use crate::record::{SavedClock, CLOCK_VERSION};
 use crate::ui::layers::clocks::Clocks;
+use crate::ui::layers::prompts::Asking;
 use crate::ui::layers::question::Question;
 use crate::ui::message::Tone;
-use crate::ui::prompts::Asking;
 use std::sync::Arc;
 use std::time::Instant;
 

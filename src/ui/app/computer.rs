@@ -93,7 +93,7 @@ impl Plays for App {
     fn hint_squares(&self, mv: &str) -> Vec<Square> {
         match self.game.quantum() {
             Some(_) => crate::chess::notation::parse(mv)
-                .map(|t| crate::ui::board::shape_squares(t.shape))
+                .map(|t| crate::ui::panes::glyphs::shape_squares(t.shape))
                 .unwrap_or_default(),
             None => self.listed_move_squares(mv),
         }

@@ -4,17 +4,17 @@
 use super::{App, Mode};
 use crate::chess::Square;
 use crate::game::table::{self};
+use crate::ui::app::steps;
+use crate::ui::input::line_edit::LineEdit;
+use crate::ui::input::mouse::{self, Act, OnScreen};
 use crate::ui::input::{self, Action, InputMode};
 use crate::ui::layers::explanation::Explanation;
+use crate::ui::layers::prompts::Asking;
+use crate::ui::layers::prompts::Purpose;
 use crate::ui::layers::question::{Answer, Question};
 use crate::ui::layers::{Layer, Outcome};
-use crate::ui::line_edit::LineEdit;
 use crate::ui::message::Tone;
-use crate::ui::mouse::{self, Act, OnScreen};
 use crate::ui::opponent::{self, Plays, ThinkingFor};
-use crate::ui::prompts::Asking;
-use crate::ui::prompts::Purpose;
-use crate::ui::steps;
 use crate::ui::work::{Job, MoveBy};
 use crossterm::event::{Event, KeyCode, KeyEvent, MouseEvent};
 

@@ -17,8 +17,8 @@ use super::App;
 use crate::chess::threat::{threat_after, Threat};
 use crate::chess::Game;
 use crate::format::percent;
+use crate::ui::layers::prompts::Asking;
 use crate::ui::layers::question::Question;
-use crate::ui::prompts::Asking;
 use crate::ui::work::{Job, MoveBy};
 
 /// Below this chance of being captured the player's king counts as safe: the status line

@@ -3,8 +3,8 @@
 
 use crate::chess::Square;
 use crate::game::Playable;
-use crate::ui::line_edit::LineEdit;
-use crate::ui::prompts::Purpose;
+use crate::ui::input::line_edit::LineEdit;
+use crate::ui::layers::prompts::Purpose;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use super::{App, Mode};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{Game, Kind, MoveError, Shape, Square};
 use crate::ui::input::Action;
-use crate::ui::inspector::Inspector;
+use crate::ui::layers::inspector::Inspector;
 use crate::ui::message::Tone;
 use crate::ui::view::{self, Pick};
 use crate::ui::work::MoveBy;
@@ -363,7 +363,7 @@ impl App {
     /// Scrolls the circuit of the shown move, within its extent.
     pub(super) fn scroll_circuit(&mut self, dx: i32, dy: i32) {
         let (w, h) = match (self.shown_move(), self.chess()) {
-            (Some(i), Some(g)) => crate::ui::circuit::extent(&g.history()[i].ops),
+            (Some(i), Some(g)) => crate::ui::panes::circuit::extent(&g.history()[i].ops),
             _ => (0, 0),
         };
         let (x, y) = self.circuit_scroll;

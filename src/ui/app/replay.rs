@@ -4,9 +4,9 @@
 use super::{App, Mode, Replay};
 use crate::chess::Status;
 use crate::game::ReplayError;
+use crate::ui::app::steps;
 use crate::ui::message::Tone;
 use crate::ui::opponent::{self, Plays};
-use crate::ui::steps;
 use crate::ui::view::View;
 use crate::ui::work::Job;
 
@@ -54,7 +54,7 @@ impl App {
             from_play: true,
         });
         self.reviewing.source =
-            crate::ui::kept::kept_in(&self.recorder).map(|k| k.file().to_path_buf());
+            crate::ui::layers::kept::kept_in(&self.recorder).map(|k| k.file().to_path_buf());
         self.review_key();
     }
 

@@ -8,7 +8,7 @@ use crate::review::run::ReviewError;
 use crate::review::{expected, review, Judge, Review};
 use crate::ui::layers::review::{marker, moves_to_texts, News, Reviewing, Run};
 use crate::ui::message::Tone;
-use crate::ui::review_pane::ReviewModel;
+use crate::ui::panes::review_pane::ReviewModel;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, TryRecvError};

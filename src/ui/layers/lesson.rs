@@ -4,8 +4,8 @@
 
 use crate::learn::{Lesson, Progress, LESSONS};
 use crate::ui::color::Paint;
-use crate::ui::history::wrap;
 use crate::ui::input::Action;
+use crate::ui::panes::history::wrap;
 use crate::ui::popup;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};

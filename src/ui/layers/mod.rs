@@ -5,7 +5,10 @@
 pub mod clocks;
 pub mod explanation;
 pub mod help;
+pub mod inspector;
+pub mod kept;
 pub mod lesson;
+pub mod prompts;
 pub mod puzzle;
 pub mod question;
 pub mod review;

@@ -5,7 +5,7 @@ use crate::chess::Color;
 use crate::game::table::Decision;
 use crate::record::Recorder;
 use crate::ui::input::Action;
-use crate::ui::kept::{home_dir, kept_in, tilde, unsaved_reason};
+use crate::ui::layers::kept::{home_dir, kept_in, tilde, unsaved_reason};
 use std::path::PathBuf;
 
 /// A yes/no question shown over the game.

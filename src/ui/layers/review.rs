@@ -4,7 +4,7 @@
 use crate::game::Playable;
 use crate::review::run::ReviewError;
 use crate::review::{moves_of, verdicts, Review, Verdict};
-use crate::ui::review_pane::Marker;
+use crate::ui::panes::review_pane::Marker;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;

@@ -1,5 +1,5 @@
 //! How pieces and moves look on a board: the glyph of a piece, and the squares a move
-//! touches (the board itself is drawn by [`crate::ui::squares`]).
+//! touches (the board itself is drawn by [`crate::ui::panes::squares`]).
 
 use crate::chess::{Color, Kind, Piece, Shape, Square};
 

@@ -2,10 +2,10 @@
 //! (ancillas as q64, q65, ...), with gates, controls, path controls, ancillas and
 //! measurements with their outcomes; or, when the drawing does not fit, as a list.
 
-use super::color::Paint;
-use super::layout::hint_fits;
 use crate::chess::{PlayedMove, Square};
 use crate::quantum::{Control, Gate, Op, Qubit};
+use crate::ui::color::Paint;
+use crate::ui::layout::hint_fits;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -371,7 +371,7 @@ pub fn render(f: &mut Frame, area: Rect, model: &CircuitModel) {
     f.render_widget(block, area);
     let Some(i) = shown else {
         // Wrapped: the pane is narrower than the line at 80 columns.
-        let lines = super::history::wrap(
+        let lines = crate::ui::panes::history::wrap(
             "no move yet: the circuit of each move shows here",
             inner.width as usize,
         );

@@ -1,8 +1,12 @@
 //! The key map: which key does what, in each input mode. The help screen is generated
 //! from [`KEYMAP`], so the two cannot disagree.
 
-use super::line_edit::Edit;
+pub mod line_edit;
+pub mod mouse;
+pub mod tty_input;
+
 use crate::chess::Kind;
+use crate::ui::input::line_edit::Edit;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// Something the player asked for.

@@ -2,10 +2,10 @@
 //! over SSH, and the computer's side and strength in a local game against it
 //! ("Ann v qchess level 3").
 
-use super::opponent::Sides;
 use crate::chess::Color;
 use crate::engine::strength::Strength;
 use crate::record::Players;
+use crate::ui::opponent::Sides;
 use ratatui::style::Style;
 use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;

@@ -3,9 +3,9 @@
 //! (harmonics by weight, or worlds and possible types), and the trace of what the
 //! shown move did.
 
-use super::color::Paint;
-use super::history::wrap;
-use super::layout;
+use crate::ui::color::Paint;
+use crate::ui::layout;
+use crate::ui::panes::history::wrap;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};

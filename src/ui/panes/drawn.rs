@@ -1,6 +1,6 @@
 //! What drawing the game screen learned, handed back to the screen after each frame.
 
-use super::mouse;
+use crate::ui::input::mouse;
 
 /// What drawing the game screen learned: where the board and panes went (for the
 /// mouse), and how many pages the help needed when it is shown.

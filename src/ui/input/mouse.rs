@@ -2,8 +2,8 @@
 //! hit-testing follows whatever layout, board size and orientation is on screen) and
 //! what a mouse event there asks for. Both game screens share it.
 
-use super::input::Action;
 use crate::chess::Square;
+use crate::ui::input::Action;
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
@@ -72,7 +72,7 @@ pub struct Hits {
     /// The circuit (or trace) pane.
     pub circuit: Option<Rect>,
     /// A replay's graph of the review.
-    pub graph: Option<super::review_pane::GraphSpot>,
+    pub graph: Option<crate::ui::panes::review_pane::GraphSpot>,
 }
 
 /// What is under the pointer.
@@ -275,7 +275,7 @@ mod tests {
                 rows: vec![Some(0), Some(1), Some(1)],
             }),
             circuit: Some(Rect::new(0, 12, 40, 8)),
-            graph: Some(super::super::review_pane::GraphSpot {
+            graph: Some(crate::ui::panes::review_pane::GraphSpot {
                 area: Rect::new(50, 2, 20, 3),
                 points: 5,
                 columns: 20,

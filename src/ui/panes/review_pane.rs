@@ -5,7 +5,7 @@
 //! and one line under it: the shown move's verdict, the review's progress, or how to
 //! start one.
 
-use super::color::Paint;
+use crate::ui::color::Paint;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};

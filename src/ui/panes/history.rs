@@ -3,11 +3,11 @@
 //! notation, each with what it did in words (a measurement's outcome, harmonics collapsed); the shown move is highlighted
 //! and kept in view. Drawn from a [`HistoryModel`] of any rule system's game.
 
-use super::color::Paint;
-use super::layout::hint_fits;
-use super::mouse::HistorySpot;
 use crate::chess::Color;
 use crate::game::Playable;
+use crate::ui::color::Paint;
+use crate::ui::input::mouse::HistorySpot;
+use crate::ui::layout::hint_fits;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};

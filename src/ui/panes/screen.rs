@@ -2,33 +2,33 @@
 //! screen's state once per frame, and the order the panes and overlays are drawn in.
 //! The panes themselves know nothing of the screen.
 
-use super::app::listed_moves::move_squares;
-use super::app::{App, Mode};
-use super::board::{glyph, shape_squares};
-use super::circuit::{self, CircuitModel};
-use super::drawn::Drawn;
-use super::history::{self, HistoryModel};
-use super::inspector::{self, InspectorModel};
-use super::layers::lesson;
-use super::layers::puzzle;
-use super::layout::{self, Panes};
-use super::mouse::{BoardSpot, Hits};
-use super::popup;
-use super::probs::{self, ProbsModel};
-use super::review_pane::{self, GraphSpot};
-use super::squares::{self, BoardModel, ShownPiece};
-use super::status::{self, StatusModel};
-use super::top_bar;
-use super::variant_panes::{self, TraceModel};
 use crate::chess::threat::Threat;
 use crate::chess::{Color, Game, Piece, Square};
 use crate::format::percent;
+use crate::ui::app::listed_moves::move_squares;
+use crate::ui::app::{App, Mode};
+use crate::ui::input::mouse::{BoardSpot, Hits};
+use crate::ui::layers::inspector::{self, InspectorModel};
+use crate::ui::layers::lesson;
+use crate::ui::layers::puzzle;
+use crate::ui::layout::{self, Panes};
+use crate::ui::panes::circuit::{self, CircuitModel};
+use crate::ui::panes::drawn::Drawn;
+use crate::ui::panes::glyphs::{glyph, shape_squares};
+use crate::ui::panes::history::{self, HistoryModel};
+use crate::ui::panes::probs::{self, ProbsModel};
+use crate::ui::panes::review_pane::{self, GraphSpot};
+use crate::ui::panes::squares::{self, BoardModel, ShownPiece};
+use crate::ui::panes::top_bar;
+use crate::ui::panes::variant_panes::{self, TraceModel};
+use crate::ui::popup;
+use crate::ui::status::{self, StatusModel};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
 
 /// Draws the Quantum Chess screen of `app` (its game is `game`); what it learned.
-pub(super) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
+pub(in crate::ui) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
     let area = f.area();
     let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
@@ -120,7 +120,7 @@ fn below_and_over(
 }
 
 /// Draws the screen of a rule system that lists its moves; what it learned.
-pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
+pub(in crate::ui) fn listed(f: &mut Frame, app: &App) -> Drawn {
     let area = f.area();
     let message = message_lines(app, area.width);
     // Where things are drawn, for the mouse: nothing while the terminal is too small.
@@ -241,7 +241,7 @@ fn review(f: &mut Frame, p: &Panes, app: &App) -> Option<GraphSpot> {
 
 /// The history the screen shows: in replay the whole game, each move with the
 /// review's mark (`??`, `?`, `?!`).
-pub(super) fn history_model(app: &App) -> HistoryModel {
+pub(in crate::ui) fn history_model(app: &App) -> HistoryModel {
     let mut model = HistoryModel::of(
         app.history_game(),
         app.shown_move(),
@@ -269,7 +269,7 @@ pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 /// The status line: the replay position, who is to move, and the facts about the game
 /// (for Quantum Chess the 50-move count, the branches and the backend; for the others
 /// their name).
-pub(super) fn status_model(app: &App) -> StatusModel {
+pub(in crate::ui) fn status_model(app: &App) -> StatusModel {
     let g = app.game();
     let ply = format!("ply {}", g.ply());
     let mut facts = app.clock_facts();
@@ -296,13 +296,13 @@ fn guided(app: &App) -> bool {
 }
 
 /// "king attacked: 50% by e7xe1".
-pub(super) fn threat_words(t: &Threat) -> String {
+pub(in crate::ui) fn threat_words(t: &Threat) -> String {
     format!("king attacked: {}% by {}", percent(t.p), t.by)
 }
 
 /// What is drawn over the panes of every rule system: who plays the computer, the
 /// game-over box, a question, the help; the help's page count when it is shown.
-pub(super) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
+pub(in crate::ui) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<usize> {
     if app.place().is_none() {
         let players = &app.recorder().players;
         top_bar::against_computer(f, players, app.computer().sides(), app.paint.title());

@@ -1,12 +1,12 @@
 //! Drawing a chess board from plain data: what stands on each square with its
 //! probability, and which squares are marked. Any rule system's board pane feeds it.
 
-use super::color::Paint;
-use super::inspector;
-use super::mouse::BoardSpot;
 use crate::chess::{Color, Square};
 use crate::format::percent;
 use crate::quantum::CERTAIN_EPS;
+use crate::ui::color::Paint;
+use crate::ui::input::mouse::BoardSpot;
+use crate::ui::layers::inspector;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};

@@ -1,9 +1,9 @@
 //! The probability pane: the square under the cursor (piece, probability, correlated
 //! squares), the piece count, the number of branches and the most likely branches.
 
-use super::color::Paint;
-use super::view::{squares_of, View};
 use crate::chess::{Piece, Square};
+use crate::ui::color::Paint;
+use crate::ui::view::{squares_of, View};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};

@@ -3,12 +3,12 @@
 //! expanded, a missing folder asked about), the result in the players' names, and the
 //! words printed on the restored terminal when the player leaves.
 
-use super::kept::{expand_home, home_dir, kept_in, tilde, unsaved_reason};
-use super::layers::question::{Answer, Question};
-use super::line_edit::LineEdit;
-use super::message::{Message, Tone};
 use crate::chess::{Color, Status};
 use crate::record::{Players, RecordError, Recorder, SavedGame};
+use crate::ui::input::line_edit::LineEdit;
+use crate::ui::layers::kept::{expand_home, home_dir, kept_in, tilde, unsaved_reason};
+use crate::ui::layers::question::{Answer, Question};
+use crate::ui::message::{Message, Tone};
 use std::path::{Path, PathBuf};
 
 /// What a line typed at the bottom is for.

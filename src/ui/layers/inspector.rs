@@ -4,14 +4,14 @@
 //! Everything is computed from the game passed in, so it works for whatever state the
 //! panes show (the live game or an earlier ply).
 
-use super::color::Paint;
-use super::history::wrap;
-use super::layout::hint_fits;
-use super::theme::{Rgb, Theme};
-use super::view::View;
 use crate::analyze::{entanglement_map, BELL_NAMES};
 use crate::chess::{Game, Square};
 use crate::quantum::bell::{bell, Bell};
+use crate::ui::color::Paint;
+use crate::ui::layout::hint_fits;
+use crate::ui::panes::history::wrap;
+use crate::ui::theme::{Rgb, Theme};
+use crate::ui::view::View;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
