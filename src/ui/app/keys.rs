@@ -12,7 +12,7 @@ use crate::ui::layers::explanation::Explanation;
 use crate::ui::layers::prompts::Asking;
 use crate::ui::layers::prompts::Purpose;
 use crate::ui::layers::question::{Answer, Question};
-use crate::ui::layers::{Layer, Outcome};
+use crate::ui::layers::{Layer, Outcome, Request};
 use crate::ui::message::Tone;
 use crate::ui::opponent::{self, Plays, ThinkingFor};
 use crate::ui::work::{Job, MoveBy};
@@ -243,8 +243,9 @@ impl App {
             Outcome::Pass => {}
             Outcome::Consumed | Outcome::Close => return,
             Outcome::Answered(a) => return self.carry_out(a),
+            Outcome::Ask(r) => return self.grant(r),
         }
-        if self.lesson_action(action) || self.puzzle_action(action) {
+        if self.guide_action(action) {
             return;
         }
         if self.inspector.is_some() && self.inspecting(action) {
@@ -395,6 +396,33 @@ impl App {
                 }
             }
             Action::Submit => self.submit(),
+        }
+    }
+
+    /// Hands `action` to the lesson or the puzzle this screen sets, if any; true when it
+    /// took it.
+    fn guide_action(&mut self, action: Action) -> bool {
+        let outcome = match (&mut self.lesson, &mut self.puzzle) {
+            (Some(run), _) => run.handle(action),
+            (None, Some(run)) => run.handle(action),
+            (None, None) => return false,
+        };
+        match outcome {
+            Outcome::Pass => return false,
+            Outcome::Consumed | Outcome::Close => {}
+            Outcome::Answered(a) => self.carry_out(a),
+            Outcome::Ask(r) => self.grant(r),
+        }
+        true
+    }
+
+    /// Carries out what a layer asked for.
+    fn grant(&mut self, r: Request) {
+        match r {
+            Request::OpenLesson(n) => self.open_lesson(n),
+            Request::OpenPuzzle(at) => self.open_puzzle(at),
+            Request::Say(tone, text) => self.say(tone, text),
+            Request::Quit => self.quit = true,
         }
     }
 

@@ -6,8 +6,7 @@ use super::{App, Mode};
 use crate::chess::Square;
 use crate::learn::{Goal, Progress, Verdict, LESSONS};
 use crate::ui::color::Paint;
-use crate::ui::input::Action;
-use crate::ui::layers::lesson::{list_step, scroll_text, Run};
+use crate::ui::layers::lesson::Run;
 use crate::ui::message::Tone;
 use std::path::PathBuf;
 
@@ -36,17 +35,7 @@ impl App {
             .filter(|n| (1..=LESSONS.len()).contains(n))
             .unwrap_or_else(|| progress.resume(LESSONS.len()));
         let mut app = App::new(LESSONS[number - 1].game(seed), paint, ascii);
-        app.lesson = Some(Run {
-            number,
-            done: false,
-            progress,
-            store,
-            list: None,
-            scroll: 0,
-            hidden: 0,
-            told: None,
-            seed,
-        });
+        app.lesson = Some(Run::new(number, progress, store, seed));
         app.open_lesson(number);
         app
     }
@@ -57,18 +46,11 @@ impl App {
     }
 
     /// Sets up lesson `number` on the board and says its task.
-    fn open_lesson(&mut self, number: usize) {
+    pub(super) fn open_lesson(&mut self, number: usize) {
         let Some(run) = &mut self.lesson else {
             return;
         };
-        run.number = number;
-        run.done = false;
-        run.told = None;
-        run.list = None;
-        run.scroll = 0;
-        run.seed = run.seed.wrapping_add(1);
-        run.progress.last = Some(number);
-        let game = run.lesson().game(run.seed);
+        let game = run.open(number);
         let task = run.lesson().task;
         // The cursor starts on the first square the task names (the piece to move).
         if let Some(sq) = task
@@ -90,48 +72,9 @@ impl App {
 
     /// Saves the progress, saying so when it cannot be.
     fn keep_progress(&mut self) {
-        let Some(run) = &self.lesson else {
-            return;
-        };
-        if let Some(dir) = &run.store {
-            if let Err(e) = run.progress.save(dir) {
-                self.say(Tone::Error, e.to_string());
-            }
+        if let Some(why) = self.lesson.as_ref().and_then(Run::keep) {
+            self.say(Tone::Error, why);
         }
-    }
-
-    /// A lesson's own keys, and the lesson list's; true when the action was one of them.
-    pub(in crate::ui) fn lesson_action(&mut self, action: Action) -> bool {
-        let Some(run) = &mut self.lesson else {
-            return false;
-        };
-        if let Some(at) = run.list {
-            match action {
-                Action::Cursor(_, dy) => run.list = Some(list_step(at, dy, LESSONS.len())),
-                Action::Select => self.open_lesson(at + 1),
-                Action::Quit => self.quit = true,
-                _ => run.list = None,
-            }
-            return true;
-        }
-        match action {
-            Action::NextLesson if run.number < LESSONS.len() => {
-                let next = run.number + 1;
-                self.open_lesson(next);
-            }
-            Action::NextLesson => self.say(
-                Tone::Info,
-                "that was the last lesson: qchess play for a game, qchess play --engine black against the computer",
-            ),
-            Action::RestartLesson => {
-                let n = run.number;
-                self.open_lesson(n);
-            }
-            Action::LessonList => run.list = Some(run.number - 1),
-            // Where the text does not fit, PgUp/PgDn scroll it rather than the circuit.
-            a => return scroll_text(&mut run.scroll, run.hidden, a),
-        }
-        true
     }
 
     /// Judges the move just played against a move task: done, or taken back with why.
@@ -208,14 +151,7 @@ impl App {
         let Some(run) = &mut self.lesson else {
             return;
         };
-        run.done = true;
-        run.progress.done.insert(run.number);
-        let next = if run.number < LESSONS.len() {
-            "n: next lesson"
-        } else {
-            "that was the last lesson"
-        };
-        let said = format!("Done: {words} ({next})");
+        let said = run.finish(words);
         self.keep_progress();
         self.say(Tone::Info, said);
     }

@@ -6,10 +6,8 @@ use super::{App, Mode};
 use crate::chess::Status;
 use crate::game::Playable;
 use crate::learn::solved::Solved;
-use crate::puzzles::{best_move, defence, judge, Judgement, Puzzle};
+use crate::puzzles::{defence, judge, Judgement, Puzzle};
 use crate::ui::color::Paint;
-use crate::ui::input::Action;
-use crate::ui::layers::lesson::{list_step, scroll_text};
 use crate::ui::layers::puzzle::{position, Solving};
 use crate::ui::message::Tone;
 use std::path::PathBuf;
@@ -31,20 +29,7 @@ impl App {
             .unwrap_or(0);
         let game = position(puzzles.get(at)?, seed)?;
         let mut app = App::new(game.clone(), paint, ascii);
-        app.puzzle = Some(Solving {
-            plies_left: 0,
-            before: game,
-            judged: Vec::new(),
-            told: None,
-            record,
-            store,
-            list: None,
-            scroll: 0,
-            hidden: 0,
-            seed,
-            puzzles,
-            at,
-        });
+        app.puzzle = Some(Solving::new(puzzles, at, game, (record, store), seed));
         app.open_puzzle(at);
         Some(app)
     }
@@ -55,21 +40,13 @@ impl App {
     }
 
     /// Sets up puzzle `at` (index into the pack) and says its task.
-    fn open_puzzle(&mut self, at: usize) {
+    pub(super) fn open_puzzle(&mut self, at: usize) {
         let Some(run) = &mut self.puzzle else {
             return;
         };
-        run.seed = run.seed.wrapping_add(1);
-        let Some(game) = run.puzzles.get(at).and_then(|p| position(p, run.seed)) else {
+        let Some(game) = run.open(at) else {
             return self.say(Tone::Error, "this puzzle's position cannot be set up");
         };
-        run.at = at;
-        run.plies_left = run.puzzle().task().plies();
-        run.before = game.detached();
-        run.judged.clear();
-        run.told = None;
-        run.list = None;
-        run.scroll = 0;
         let task = run.puzzle().task().describe();
         let side = game.to_move().name();
         // The solver sees the board from its side.
@@ -82,64 +59,6 @@ impl App {
         self.computer.forget();
         self.after_change();
         self.say(Tone::Info, format!("{side} to move: {task}"));
-    }
-
-    /// The puzzles' own keys, and the list's; true when the action was one of them.
-    pub(in crate::ui) fn puzzle_action(&mut self, action: Action) -> bool {
-        let Some(run) = &mut self.puzzle else {
-            return false;
-        };
-        let n = run.puzzles.len();
-        if let Some(at) = run.list {
-            match action {
-                Action::Cursor(_, dy) => run.list = Some(list_step(at, dy, n)),
-                Action::Select => self.open_puzzle(at),
-                Action::Quit => self.quit = true,
-                _ => run.list = None,
-            }
-            return true;
-        }
-        match action {
-            Action::NextLesson => {
-                let next = (run.at + 1) % n;
-                self.open_puzzle(next);
-            }
-            Action::RestartLesson => {
-                let at = run.at;
-                self.open_puzzle(at);
-            }
-            Action::LessonList => run.list = Some(run.at),
-            Action::ShowBest => {
-                let p = run.puzzle();
-                let words = format!(
-                    "the best line: {} (each measurement with its likelier outcome); it reaches {}%",
-                    p.line.join(" "),
-                    crate::format::percent(p.value)
-                );
-                self.say(Tone::Info, words);
-            }
-            Action::Hint if !run.over() => self.puzzle_hint(),
-            a => return scroll_text(&mut run.scroll, run.hidden, a),
-        }
-        true
-    }
-
-    /// `H` in a puzzle: the proved best move from here and what it reaches against the
-    /// best defence (not the engine's guess, which may fall short of the puzzle's value).
-    fn puzzle_hint(&mut self) {
-        let Some(run) = &self.puzzle else {
-            return;
-        };
-        let goal = run.puzzle().goal;
-        let words = match best_move(&run.before, goal, run.plies_left) {
-            Ok(Some((mv, value))) => format!(
-                "hint: {mv}, proved best: it reaches {}% against the best defence",
-                crate::format::percent(value)
-            ),
-            Ok(None) => "no move to hint: the puzzle is over".to_string(),
-            Err(e) => format!("no hint: {e}"),
-        };
-        self.say(Tone::Info, words);
     }
 
     /// After the player's move: judges it exactly from the position before it, and

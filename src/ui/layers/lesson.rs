@@ -2,9 +2,12 @@
 //! over the board, and the list of lessons with the ones finished (the list and the
 //! scrolled text are shared with the puzzles).
 
+use super::{Outcome, Request};
+use crate::chess::Game;
 use crate::learn::{Lesson, Progress, LESSONS};
 use crate::ui::color::Paint;
 use crate::ui::input::Action;
+use crate::ui::message::Tone;
 use crate::ui::panes::history::wrap;
 use crate::ui::popup;
 use ratatui::layout::Rect;
@@ -34,13 +37,88 @@ pub struct Run {
     /// Once the task is met by a move: what that move did, in a line.
     pub told: Option<String>,
     /// The outcomes of the lesson's measurements are drawn from this seed on.
-    pub(in crate::ui) seed: u64,
+    seed: u64,
 }
 
 impl Run {
+    /// A run at lesson `number` (from 1), with the player's `progress` kept in `store`
+    /// (`None`: not kept), drawing outcomes from `seed` on.
+    pub fn new(number: usize, progress: Progress, store: Option<PathBuf>, seed: u64) -> Run {
+        Run {
+            number,
+            done: false,
+            progress,
+            store,
+            list: None,
+            scroll: 0,
+            hidden: 0,
+            told: None,
+            seed,
+        }
+    }
+
     /// The lesson on screen.
     pub fn lesson(&self) -> &'static Lesson {
         &LESSONS[self.number - 1]
+    }
+
+    /// Starts lesson `number` afresh: its position, with new outcomes.
+    pub fn open(&mut self, number: usize) -> Game {
+        self.number = number;
+        self.done = false;
+        self.told = None;
+        self.list = None;
+        self.scroll = 0;
+        self.seed = self.seed.wrapping_add(1);
+        self.progress.last = Some(number);
+        self.lesson().game(self.seed)
+    }
+
+    /// A lesson's own keys, and the lesson list's.
+    pub fn handle(&mut self, action: Action) -> Outcome {
+        if let Some(at) = self.list {
+            match action {
+                Action::Cursor(_, dy) => self.list = Some(list_step(at, dy, LESSONS.len())),
+                Action::Select => return Outcome::Ask(Request::OpenLesson(at + 1)),
+                Action::Quit => return Outcome::Ask(Request::Quit),
+                _ => self.list = None,
+            }
+            return Outcome::Consumed;
+        }
+        match action {
+            Action::NextLesson if self.number < LESSONS.len() => {
+                Outcome::Ask(Request::OpenLesson(self.number + 1))
+            }
+            Action::NextLesson => Outcome::Ask(Request::Say(
+                Tone::Info,
+                "that was the last lesson: qchess play for a game, qchess play --engine black against the computer".into(),
+            )),
+            Action::RestartLesson => Outcome::Ask(Request::OpenLesson(self.number)),
+            Action::LessonList => {
+                self.list = Some(self.number - 1);
+                Outcome::Consumed
+            }
+            // Where the text does not fit, PgUp/PgDn scroll it rather than the circuit.
+            a => scrolled(&mut self.scroll, self.hidden, a),
+        }
+    }
+
+    /// Marks the task done; the words that say so, with what comes next.
+    pub fn finish(&mut self, words: &str) -> String {
+        self.done = true;
+        self.progress.done.insert(self.number);
+        let next = if self.number < LESSONS.len() {
+            "n: next lesson"
+        } else {
+            "that was the last lesson"
+        };
+        format!("Done: {words} ({next})")
+    }
+
+    /// Saves the progress; why it could not be, when it could not.
+    pub fn keep(&self) -> Option<String> {
+        let dir = self.store.as_ref()?;
+        self.progress.save(dir).err().map(|e| e.to_string())
     }
 }
 
@@ -133,19 +211,19 @@ pub fn pane(f: &mut Frame, area: Rect, paint: &Paint, p: &Pane) -> u16 {
 }
 
 /// PgUp/PgDn (`action`) on a guide's text that does not fit (`hidden` lines left out
-/// below, `scroll` the first shown); true when the keys were used for it, rather than
-/// for the circuit.
-pub(in crate::ui) fn scroll_text(scroll: &mut u16, hidden: u16, action: Action) -> bool {
+/// below, `scroll` the first shown): consumed when the keys were used for it, else
+/// passed on (to the circuit).
+pub fn scrolled(scroll: &mut u16, hidden: u16, action: Action) -> Outcome {
     match action {
         Action::CircuitDown if hidden > 0 || *scroll > 0 => *scroll += hidden.min(2),
         Action::CircuitUp if *scroll > 0 => *scroll = scroll.saturating_sub(2),
-        _ => return false,
+        _ => return Outcome::Pass,
     }
-    true
+    Outcome::Consumed
 }
 
 /// The entry of a list of `n` highlighted after an arrow key (`dy` 1 is up) from `at`.
-pub(in crate::ui) fn list_step(at: usize, dy: i8, n: usize) -> usize {
+pub fn list_step(at: usize, dy: i8, n: usize) -> usize {
     (at as i64 - dy as i64).clamp(0, n as i64 - 1) as usize
 }
 

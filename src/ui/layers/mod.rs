@@ -1,6 +1,7 @@
-//! What is stacked over the board: the overlays (help, explanation, question), each
-//! owning its state and handling its own keys, and [`Layers`], the stack that hands
-//! each action to the topmost layer that wants it.
+//! What is stacked over the board: the overlays (help, explanation, question) and the
+//! modes (inspector, lesson, puzzle, review, clocks), each owning its state; [`Layers`]
+//! is the stack of overlays that hands each action to the topmost one that wants it.
+//! A layer's handler returns an [`Outcome`], never reaching into the screen.
 
 pub mod clocks;
 pub mod explanation;
@@ -14,6 +15,7 @@ pub mod question;
 pub mod review;
 
 use crate::ui::input::{Action, InputMode};
+use crate::ui::message::Tone;
 use explanation::Explanation;
 use help::Help;
 use question::{Answer, Question};
@@ -29,6 +31,21 @@ pub enum Outcome {
     Close,
     /// Taken: the layer closes, and the game carries out the answer.
     Answered(Answer),
+    /// Taken: the layer stays, and asks the game for what only the game can do.
+    Ask(Request),
+}
+
+/// What a layer asks of the game screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Set up lesson `n` (from 1) on the board.
+    OpenLesson(usize),
+    /// Set up the puzzle at this index of the pack on the board.
+    OpenPuzzle(usize),
+    /// Tell the player.
+    Say(Tone, String),
+    /// Leave the screen.
+    Quit,
 }
 
 /// One layer over the board.
@@ -111,6 +128,7 @@ impl Layers {
             match outcome {
                 Outcome::Pass => continue,
                 Outcome::Consumed => {}
+                Outcome::Ask(_) => {}
                 Outcome::Close | Outcome::Answered(_) => {
                     self.stack.remove(i);
                 }

@@ -1,11 +1,14 @@
 //! Puzzles on the game screen: the pack, the puzzle shown and the try so far, the
 //! player's record, its pane over the board and the list of puzzles.
 
-use super::lesson::{list_line, pane, Pane};
+use super::lesson::{list_line, list_step, pane, scrolled, Pane};
+use super::{Outcome, Request};
 use crate::chess::Game;
 use crate::learn::solved::Solved;
-use crate::puzzles::{Judgement, Puzzle};
+use crate::puzzles::{best_move, Judgement, Puzzle};
 use crate::ui::color::Paint;
+use crate::ui::input::Action;
+use crate::ui::message::Tone;
 use crate::ui::popup;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -37,10 +40,96 @@ pub struct Solving {
     pub scroll: u16,
     /// The text's lines the last drawing could not show.
     pub(in crate::ui) hidden: u16,
-    pub(in crate::ui) seed: u64,
+    seed: u64,
 }
 
 impl Solving {
+    /// A run of the pack `puzzles` at `at`, whose position is `before`, with the player's
+    /// `record` kept in `store` (`None`: not kept), drawing outcomes from `seed` on.
+    pub fn new(
+        puzzles: Vec<Puzzle>,
+        at: usize,
+        before: Game,
+        (record, store): (Solved, Option<PathBuf>),
+        seed: u64,
+    ) -> Solving {
+        Solving {
+            plies_left: 0,
+            before,
+            judged: Vec::new(),
+            told: None,
+            record,
+            store,
+            list: None,
+            scroll: 0,
+            hidden: 0,
+            seed,
+            puzzles,
+            at,
+        }
+    }
+
+    /// Starts puzzle `at` (index into the pack) afresh: its position with new outcomes,
+    /// or `None` when it cannot be set up.
+    pub fn open(&mut self, at: usize) -> Option<Game> {
+        self.seed = self.seed.wrapping_add(1);
+        let game = self.puzzles.get(at).and_then(|p| position(p, self.seed))?;
+        self.at = at;
+        self.plies_left = self.puzzle().task().plies();
+        self.before = game.detached();
+        self.judged.clear();
+        self.told = None;
+        self.list = None;
+        self.scroll = 0;
+        Some(game)
+    }
+
+    /// The puzzles' own keys, and the list's.
+    pub fn handle(&mut self, action: Action) -> Outcome {
+        let n = self.puzzles.len();
+        if let Some(at) = self.list {
+            match action {
+                Action::Cursor(_, dy) => self.list = Some(list_step(at, dy, n)),
+                Action::Select => return Outcome::Ask(Request::OpenPuzzle(at)),
+                Action::Quit => return Outcome::Ask(Request::Quit),
+                _ => self.list = None,
+            }
+            return Outcome::Consumed;
+        }
+        match action {
+            Action::NextLesson => Outcome::Ask(Request::OpenPuzzle((self.at + 1) % n)),
+            Action::RestartLesson => Outcome::Ask(Request::OpenPuzzle(self.at)),
+            Action::LessonList => {
+                self.list = Some(self.at);
+                Outcome::Consumed
+            }
+            Action::ShowBest => {
+                let p = self.puzzle();
+                let words = format!(
+                    "the best line: {} (each measurement with its likelier outcome); it reaches {}%",
+                    p.line.join(" "),
+                    crate::format::percent(p.value)
+                );
+                Outcome::Ask(Request::Say(Tone::Info, words))
+            }
+            Action::Hint if !self.over() => Outcome::Ask(Request::Say(Tone::Info, self.hint())),
+            a => scrolled(&mut self.scroll, self.hidden, a),
+        }
+    }
+
+    /// `H`: the proved best move from here and what it reaches against the best defence
+    /// (not the engine's guess, which may fall short of the puzzle's value).
+    fn hint(&self) -> String {
+        let goal = self.puzzle().goal;
+        match best_move(&self.before, goal, self.plies_left) {
+            Ok(Some((mv, value))) => format!(
+                "hint: {mv}, proved best: it reaches {}% against the best defence",
+                crate::format::percent(value)
+            ),
+            Ok(None) => "no move to hint: the puzzle is over".to_string(),
+            Err(e) => format!("no hint: {e}"),
+        }
+    }
     /// The puzzle on screen.
     pub fn puzzle(&self) -> &Puzzle {
         &self.puzzles[self.at]
