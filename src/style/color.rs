@@ -1,7 +1,7 @@
 //! Colour tiers (truecolor, 256, 16, none): detection from the environment, the
 //! `--color` override, and the mapping of theme RGB colours down to a tier.
 
-use super::theme::{Rgb, Theme};
+use crate::style::theme::{Rgb, Theme};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::border;
 use ratatui::text::Span;

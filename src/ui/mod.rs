@@ -1,47 +1,31 @@
-//! The terminal game (ratatui + crossterm): app state and update, one module per pane,
-//! the key map, layout, colours, and the terminal event loop.
+//! The terminal game (ratatui + crossterm). The game screen is [`app`] (its state and
+//! update), [`layers`] (what is stacked over the board: help, explanation, questions,
+//! the inspector, lessons, puzzles, the review, the clocks) and [`panes`] (the drawing);
+//! [`input`] holds the key map, the mouse and the typed line, and [`terminal`] the event
+//! loop. The modules left at this level are shared with the Skat lab or with `qchess
+//! play`'s start (layout, popups, the message line and its area, text flow, work on
+//! worker threads, colours and themes, the computer opponent).
 
 pub mod app;
-pub mod board;
-pub mod circuit;
-pub mod clocks;
-pub mod drawn;
-pub mod history;
 pub mod input;
-pub mod inspector;
-pub mod king_risk;
+pub mod layers;
 pub mod layout;
-pub mod lesson;
-pub mod line_edit;
-pub mod listed_moves;
 pub mod message;
-pub mod mouse;
 pub mod open;
 pub mod opponent;
+pub mod panes;
 pub mod popup;
-pub mod probs;
-pub mod prompts;
-pub mod puzzle;
-pub mod quantum_moves;
 pub mod recent;
-pub mod review;
-pub mod review_pane;
-pub mod screen;
-pub mod squares;
 pub mod start;
 pub mod status;
-pub mod steps;
 pub mod terminal;
 pub mod text;
-pub mod top_bar;
-pub mod tty_input;
-pub mod variant_panes;
 pub mod view;
 pub mod work;
 
 pub use app::App;
-pub use drawn::Drawn;
 pub use open::PlayOptions;
+pub use panes::drawn::Drawn;
 pub use start::run;
 pub use terminal::{run_screen, Screen};
 
@@ -52,7 +36,7 @@ use ratatui::Frame;
 /// [`App::took`].
 pub fn draw(f: &mut Frame, app: &App) -> Drawn {
     match app.quantum() {
-        Some(game) => screen::quantum(f, app, game),
-        None => screen::listed(f, app),
+        Some(game) => panes::screen::quantum(f, app, game),
+        None => panes::screen::listed(f, app),
     }
 }

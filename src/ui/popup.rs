@@ -2,7 +2,7 @@
 //! game-over popup, and the "terminal too small" screen.
 
 use super::input::{Action, Binding, KEYMAP, LESSON_KEYMAP, REPLAY_KEYMAP, VARIANT_KEYMAP};
-use super::prompts::Asked;
+use super::layers::question::Asked;
 use super::recent::Recent;
 use crate::format::wrap;
 use crate::style::color::Paint;

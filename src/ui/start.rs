@@ -4,9 +4,10 @@
 
 use super::app::App;
 use super::input::{self, Press};
+use super::layers::kept::{home_dir, tilde};
+use super::layers::question::Asked;
 use super::open::{open, open_watched, Open, OpenError, PlayOptions};
 use super::popup;
-use super::prompts::{self, Asked};
 use super::terminal::{require_terminal, run_screen, Ended, Screen, TerminalOptions};
 use super::work::{busy_line, Exec, Polled, Work};
 use crate::game::CancelFlag;
@@ -76,11 +77,11 @@ fn summary(saved: &SavedGame) -> String {
 impl Offer {
     /// The popup's words; `busy`: the game has been loading for this long.
     pub fn asked(&self, busy: Option<Duration>, ascii: bool) -> Asked {
-        let home = prompts::home_dir();
+        let home = home_dir();
         let mut lines = vec![
             "An unfinished game was autosaved:".into(),
             self.summary.clone(),
-            format!("in {}", prompts::tilde(&self.path, home.as_deref())),
+            format!("in {}", tilde(&self.path, home.as_deref())),
         ];
         if let Some(e) = &self.error {
             lines.push(format!("It could not be resumed: {e}"));

@@ -3,9 +3,9 @@
 //! busy line of a long move): one to three lines, so nothing a player needs is cut at
 //! 80 columns.
 
-use super::line_edit::LineEdit;
+use super::input::line_edit::LineEdit;
+use super::layers::prompts::Purpose;
 use super::message::{Message, Tone};
-use super::prompts::Purpose;
 use super::text::{clip, flow, flow_after, status_line, words};
 use super::work::{busy_line, BUSY_KEYS};
 use crate::chess::{Color, Status};

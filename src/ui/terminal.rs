@@ -3,8 +3,8 @@
 //! kernel until a key, a mouse event, a paste, a resize or a signal comes.
 
 use super::app::App;
+use super::input::tty_input::{self, Input, InputWatch};
 use super::input::Press;
-use super::tty_input::{self, Input, InputWatch};
 use super::work::Exec;
 use crossterm::cursor::Show;
 use crossterm::event::{

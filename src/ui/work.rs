@@ -180,7 +180,7 @@ pub enum MoveBy {
     /// Picked on the board (or in a list of moves).
     Picked,
     /// The player's move, played after `y` to the question about its king (see
-    /// [`super::king_risk`]).
+    /// [`super::app::king_risk`]).
     Confirmed,
     /// The computer's move; `book` when its opening book gave it.
     Computer {

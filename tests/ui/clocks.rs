@@ -9,8 +9,8 @@ use qchess::game::clock::TimeControl;
 use qchess::record::{Players, SavedGame};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
+use qchess::ui::layers::prompts::Asking;
 use qchess::ui::opponent::{Computer, Sides};
-use qchess::ui::prompts::Asking;
 use qchess::ui::App;
 use std::time::Duration;
 

@@ -9,8 +9,8 @@ use qchess::chess::{Game, GameOptions, Status};
 use qchess::seats::strength::Strength;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
+use qchess::ui::layers::prompts::Asking;
 use qchess::ui::opponent::{Computer, Sides};
-use qchess::ui::prompts::Asking;
 use qchess::ui::App;
 use std::time::Duration;
 

@@ -9,7 +9,7 @@ use qchess::quantum::bell::bell;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::app::Mode;
-use qchess::ui::inspector::{heat_color, Inspector};
+use qchess::ui::layers::inspector::{heat_color, Inspector};
 use qchess::ui::message::Tone;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;

@@ -5,9 +5,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
-use qchess::ui::app::{Mode, Purpose};
+use qchess::ui::app::Mode;
+use qchess::ui::layers::prompts::Purpose;
+use qchess::ui::layers::question::Question;
 use qchess::ui::message::Tone;
-use qchess::ui::prompts::Question;
 use qchess::ui::App;
 
 fn app_from(fen: Option<&str>) -> App {

@@ -12,9 +12,9 @@ use qchess::game::clock::TimeControl;
 use qchess::seats::strength::Strength;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
+use qchess::ui::layers::question::Question;
 use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::opponent::{Computer, Sides};
-use qchess::ui::prompts::Question;
 use qchess::ui::App;
 
 /// White's king on e2 and a black pawn on e4: d3 is attacked by the pawn, e1 is safe.

@@ -9,7 +9,7 @@ use qchess::chess::{Game, GameOptions, Square};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::app::Mode;
-use qchess::ui::mouse::Hits;
+use qchess::ui::input::mouse::Hits;
 use qchess::ui::{draw, App};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -85,7 +85,7 @@ impl Screen {
         let board = hits.board.expect("a board on screen");
         let at = board.cell_of(sq);
         if let Some(p) = self.app.quantum().unwrap().state().piece(sq) {
-            let glyph = qchess::ui::board::glyph(p, false).to_string();
+            let glyph = qchess::ui::panes::glyphs::glyph(p, false).to_string();
             let (x0, y0) = (at.0 - board.cell.0 / 2, at.1 - board.cell.1 / 2);
             let found = (0..board.cell.1).any(|dy| {
                 (0..board.cell.0).any(|dx| self.buffer()[(x0 + dx, y0 + dy)].symbol() == glyph)
@@ -164,7 +164,7 @@ fn edges_match(s: &Screen, sq: Square, at: &str) {
 fn hit_boxes_follow_a_two_row_message() {
     for (w, h) in ALL_SIZES {
         let mut s = Screen::new(w, h);
-        let rows = |s: &Screen| qchess::ui::screen::message_lines(&s.app, w).len();
+        let rows = |s: &Screen| qchess::ui::panes::screen::message_lines(&s.app, w).len();
         let before = s.app.hits();
         // The rook on a1 cannot split at the start: the reason takes two rows.
         for c in "hhhhjs".chars() {
@@ -398,7 +398,7 @@ mod variants {
     use super::*;
     use qchess::game::{RuleSet, Setup};
     use qchess::ui::app::Mode;
-    use qchess::ui::prompts::Question;
+    use qchess::ui::layers::question::Question;
     use qchess::variants::new_game;
 
     fn variant(rules: RuleSet) -> App {

@@ -1,0 +1,240 @@
+//! Puzzles on the game screen: the pack, the puzzle shown and the try so far, the
+//! player's record, its pane over the board and the list of puzzles.
+
+use super::lesson::{list_line, list_step, pane, scrolled, Pane};
+use super::{Outcome, Request};
+use crate::chess::Game;
+use crate::learn::solved::Solved;
+use crate::puzzles::{best_move, Judgement, Puzzle};
+use crate::style::color::Paint;
+use crate::ui::input::Action;
+use crate::ui::message::Tone;
+use crate::ui::popup;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::Frame;
+use std::path::PathBuf;
+
+/// The puzzle on screen, the pack, and the player's record.
+#[derive(Debug)]
+pub struct Solving {
+    /// The pack.
+    pub puzzles: Vec<Puzzle>,
+    /// The puzzle on screen (index into `puzzles`).
+    pub at: usize,
+    /// Plies left to the puzzle's horizon.
+    pub plies_left: u32,
+    /// The position before the player's next move (what it is judged from).
+    pub(in crate::ui) before: Game,
+    /// The judgement of each of the player's moves so far.
+    pub judged: Vec<Judgement>,
+    /// How the try ended, once it did.
+    pub told: Option<String>,
+    /// The player's record.
+    pub record: Solved,
+    /// Where the record is kept (`None`: not kept).
+    pub store: Option<PathBuf>,
+    /// The list, while it is open: the highlighted entry.
+    pub list: Option<usize>,
+    /// The text's first line shown where it does not fit.
+    pub scroll: u16,
+    /// The text's lines the last drawing could not show.
+    pub(in crate::ui) hidden: u16,
+    seed: u64,
+}
+
+impl Solving {
+    /// A run of the pack `puzzles` at `at`, whose position is `before`, with the player's
+    /// `record` kept in `store` (`None`: not kept), drawing outcomes from `seed` on.
+    pub fn new(
+        puzzles: Vec<Puzzle>,
+        at: usize,
+        before: Game,
+        (record, store): (Solved, Option<PathBuf>),
+        seed: u64,
+    ) -> Solving {
+        Solving {
+            plies_left: 0,
+            before,
+            judged: Vec::new(),
+            told: None,
+            record,
+            store,
+            list: None,
+            scroll: 0,
+            hidden: 0,
+            seed,
+            puzzles,
+            at,
+        }
+    }
+
+    /// Starts puzzle `at` (index into the pack) afresh: its position with new outcomes,
+    /// or `None` when it cannot be set up.
+    pub fn open(&mut self, at: usize) -> Option<Game> {
+        self.seed = self.seed.wrapping_add(1);
+        let game = self.puzzles.get(at).and_then(|p| position(p, self.seed))?;
+        self.at = at;
+        self.plies_left = self.puzzle().task().plies();
+        self.before = game.detached();
+        self.judged.clear();
+        self.told = None;
+        self.list = None;
+        self.scroll = 0;
+        Some(game)
+    }
+
+    /// The puzzles' own keys, and the list's.
+    pub fn handle(&mut self, action: Action) -> Outcome {
+        let n = self.puzzles.len();
+        if let Some(at) = self.list {
+            match action {
+                Action::Cursor(_, dy) => self.list = Some(list_step(at, dy, n)),
+                Action::Select => return Outcome::Ask(Request::OpenPuzzle(at)),
+                Action::Quit => return Outcome::Ask(Request::Quit),
+                _ => self.list = None,
+            }
+            return Outcome::Consumed;
+        }
+        match action {
+            Action::NextLesson => Outcome::Ask(Request::OpenPuzzle((self.at + 1) % n)),
+            Action::RestartLesson => Outcome::Ask(Request::OpenPuzzle(self.at)),
+            Action::LessonList => {
+                self.list = Some(self.at);
+                Outcome::Consumed
+            }
+            Action::ShowBest => {
+                let p = self.puzzle();
+                let words = format!(
+                    "the best line: {} (each measurement with its likelier outcome); it reaches {}%",
+                    p.line.join(" "),
+                    crate::format::percent(p.value)
+                );
+                Outcome::Ask(Request::Say(Tone::Info, words))
+            }
+            Action::Hint if !self.over() => Outcome::Ask(Request::Say(Tone::Info, self.hint())),
+            a => scrolled(&mut self.scroll, self.hidden, a),
+        }
+    }
+
+    /// `H`: the proved best move from here and what it reaches against the best defence
+    /// (not the engine's guess, which may fall short of the puzzle's value).
+    fn hint(&self) -> String {
+        let goal = self.puzzle().goal;
+        match best_move(&self.before, goal, self.plies_left) {
+            Ok(Some((mv, value))) => format!(
+                "hint: {mv}, proved best: it reaches {}% against the best defence",
+                crate::format::percent(value)
+            ),
+            Ok(None) => "no move to hint: the puzzle is over".to_string(),
+            Err(e) => format!("no hint: {e}"),
+        }
+    }
+    /// The puzzle on screen.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzles[self.at]
+    }
+
+    /// The try is over (the horizon, or the game ended).
+    pub fn over(&self) -> bool {
+        self.told.is_some()
+    }
+}
+
+/// The puzzle's position with outcomes drawn from `seed` on.
+pub fn position(p: &Puzzle, seed: u64) -> Option<Game> {
+    let g = p.game().ok()?;
+    let mut opts = g.options();
+    opts.seed = seed;
+    Game::replay(g.start().clone(), opts, &p.setup).ok()
+}
+
+/// Draws the puzzle's pane: its id and rating on the border, the goal, the task, and
+/// how the try ended.
+pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving) -> u16 {
+    let p = run.puzzle();
+    let mark = if run.record.is_solved(&p.id) {
+        ", solved"
+    } else {
+        ""
+    };
+    let text = format!(
+        "{} to move. The other side defends as well as it can, and every measurement is \
+         drawn with its chance. A move is judged by the exact chance its line reaches \
+         against that defence; the best first move reaches {}%.",
+        capitalised(p.game().map_or("white", |g| g.to_move().name())),
+        crate::format::percent(p.value)
+    );
+    pane(
+        f,
+        area,
+        paint,
+        &Pane {
+            title: format!(
+                " Puzzle {} ({}/{}, rating {}{mark}) ",
+                p.id,
+                run.at + 1,
+                run.puzzles.len(),
+                p.rating
+            ),
+            text: &text,
+            task: format!("Task: {}.", capitalised(&p.task().describe())),
+            told: run.told.as_deref(),
+            scroll: run.scroll,
+            keys: " n next  r again  b best line  L puzzles ",
+        },
+    )
+}
+
+/// "Capture the king ..." from "capture the king ...".
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// Draws the list of puzzles over `area`: id, goal, rating, solved.
+pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving, at: usize) {
+    let text = paint.fg(paint.theme.text);
+    // One row for the headings.
+    let rows = area.height.saturating_sub(5).max(1) as usize;
+    let first = at
+        .saturating_sub(rows / 2)
+        .min(run.puzzles.len().saturating_sub(rows));
+    let headings = Line::styled(
+        format!(" {:>4} {:6} {:>6}  {}", "id", "", "rating", "task"),
+        paint.dim(),
+    );
+    let lines: Vec<Line> = std::iter::once(headings)
+        .chain(
+            run.puzzles
+                .iter()
+                .enumerate()
+                .skip(first)
+                .take(rows)
+                .map(|(i, p)| {
+                    let solved = if run.record.is_solved(&p.id) {
+                        "solved"
+                    } else {
+                        "      "
+                    };
+                    list_line(
+                        text,
+                        i == at,
+                        format!(
+                            " {:>4} {solved} {:>6}  {}",
+                            p.id,
+                            p.rating,
+                            p.task().describe()
+                        ),
+                    )
+                }),
+        )
+        .collect();
+    let title = format!(
+        " Puzzles: your rating {:.0}; ↑ ↓ Enter opens, Esc closes ",
+        run.record.rating
+    );
+    popup::titled_box(f, area, paint, 70, title, lines);
+}
