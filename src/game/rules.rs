@@ -86,7 +86,7 @@ impl RuleSet {
             RuleSet::Harmonics => &HARMONICS_RULES,
             RuleSet::Haft => &HAFT_RULES,
             #[cfg(test)]
-            RuleSet::Toy => &super::toy::RULES,
+            RuleSet::Toy => &TOY_RULES,
         }
     }
 }
@@ -105,6 +105,13 @@ const QUANTUM_RULES: [&str; 6] = [
     "No check: you win by capturing the king (its chance reaches 0). After 50 moves \
      without a change of material, or a third repetition, every square is looked at: \
      a king not found has lost.",
+];
+
+/// The toy's rules in short.
+#[cfg(test)]
+const TOY_RULES: [&str; 2] = [
+    "Kings only (a test's rule system)",
+    "Each side moves its king one square; capturing the other king wins.",
 ];
 
 const HARMONICS_RULES: [&str; 5] = [

@@ -10,12 +10,6 @@ use super::playable::{PlayError, Playable, PlyRecord};
 use super::rules::{RuleSet, Setup};
 use crate::chess::{Color, Kind, Square, Status};
 
-/// The toy's rules in short.
-pub(crate) const RULES: [&str; 2] = [
-    "Kings only (a test's rule system)",
-    "Each side moves its king one square; capturing the other king wins.",
-];
-
 /// A toy game: where each king stands, and the moves so far.
 #[derive(Clone, Debug)]
 pub(crate) struct Toy {

@@ -1,6 +1,7 @@
 //! The source keeps the layers that docs/code-layout.md draws: every top-level module of
 //! `src/` stands in one row of its table, a module imports only modules of the rows below
-//! its own (or of its own row), and no modules import each other in a circle.
+//! its own (or of its own row), and no modules import each other in a circle; nor do
+//! files (a module's file may use what its submodules hold, and they what it holds).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -293,4 +294,211 @@ fn an_upward_import_is_found() {
         Some(vec!["a".into(), "b".into(), "a".into()])
     );
     assert_eq!(circle(&both, &edges), None);
+}
+
+/// The module path of a file of `src/`: `a/b.rs` and `a/b/mod.rs` are `a::b`.
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    if last != "mod.rs" && last != "lib.rs" && last != "main.rs" {
+        parts.push(last.trim_end_matches(".rs").to_string());
+    }
+    parts
+}
+
+/// The paths a statement of code names from `here` (a file's module path), made whole:
+/// `crate::a::b`, `super::c` and `self::d`, and every leaf of a `use` tree with groups.
+fn named_paths(statement: &str, here: &[String], is_mod_file: bool) -> Vec<Vec<String>> {
+    // `super` in a file `a/b.rs` is `a`; in `a/b/mod.rs` also `a`: both are module a::b.
+    let _ = is_mod_file;
+    let words: Vec<&str> = statement
+        .split(|c: char| {
+            !(c.is_ascii_alphanumeric() || c == '_' || c == ':' || c == '{' || c == '}' || c == ',')
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let text = words.join(" ");
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let starts = ["crate::", "super::", "self::"].into_iter().find(|p| {
+            rest.starts_with(p)
+                && (i == 0
+                    || !(bytes[i - 1].is_ascii_alphanumeric()
+                        || bytes[i - 1] == b'_'
+                        || bytes[i - 1] == b':'))
+        });
+        let Some(_) = starts else {
+            i += 1;
+            continue;
+        };
+        // The tree runs to the end of its braces, or to the first character no path has.
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (k, c) in rest.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    end = k;
+                    break;
+                }
+                '}' => depth -= 1,
+                ' ' | ',' if depth == 0 => {
+                    end = k;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        for leaf in expand(&rest[..end]) {
+            let mut path: Vec<String> = Vec::new();
+            let mut segments = leaf.split("::").filter(|s| !s.is_empty()).peekable();
+            match segments.next() {
+                Some("crate") => {}
+                Some("self") => path = here.to_vec(),
+                Some("super") => {
+                    path = here.to_vec();
+                    path.pop();
+                    while segments.peek() == Some(&"super") {
+                        segments.next();
+                        path.pop();
+                    }
+                }
+                _ => continue,
+            }
+            path.extend(segments.map(str::to_string));
+            out.push(path);
+        }
+        i += end.max(1);
+    }
+    out
+}
+
+/// The leaves of a `use` tree written without spaces: `a::{b, c::{d}}` is `a::b`, `a::c::d`.
+fn expand(tree: &str) -> Vec<String> {
+    let tree = tree.replace(' ', "");
+    let Some(open) = tree.find('{') else {
+        return vec![tree];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (k, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| {
+            expand(p)
+                .into_iter()
+                .map(move |leaf| format!("{prefix}{leaf}"))
+        })
+        .collect()
+}
+
+/// What each file of `src/` takes from other files, tests left out: file -> file -> where.
+/// A file's own submodules are left out too: a module holds them.
+fn file_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let by_module: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(src).unwrap();
+            (module_path(rel), rel.display().to_string())
+        })
+        .filter(|(m, _)| !m.is_empty())
+        .collect();
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for file in &files {
+        let rel = file.strip_prefix(src).unwrap();
+        let here = module_path(rel);
+        let name = rel.display().to_string();
+        let text = fs::read_to_string(file).unwrap();
+        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+        let code = code
+            .split("#[cfg(test)]\npub(crate) mod tests")
+            .next()
+            .unwrap();
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            for path in named_paths(line, &here, false) {
+                // The longest start of the path that is a file's module.
+                let target = (1..=path.len())
+                    .rev()
+                    .find_map(|k| by_module.get(&path[..k]).map(|f| (k, f)));
+                let Some((k, to)) = target else { continue };
+                let inside = path[..k].starts_with(&here) && k > here.len();
+                if *to != name && !inside {
+                    edges
+                        .entry(name.clone())
+                        .or_default()
+                        .entry(to.clone())
+                        .or_insert_with(|| format!("src/{name}:{}", n + 1));
+                }
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn no_files_import_each_other_in_a_circle() {
+    let edges = file_imports(&root().join("src"));
+    let files: BTreeSet<String> = edges.keys().cloned().collect();
+    if let Some(c) = circle(&files, &edges) {
+        let steps: Vec<String> = c
+            .windows(2)
+            .map(|w| format!("{} ({})", w[0], edges[&w[0]][&w[1]]))
+            .collect();
+        panic!(
+            "files that import each other: {} -> {}",
+            steps.join(" -> "),
+            c[0]
+        );
+    }
+}
+
+#[test]
+fn use_trees_expand_to_whole_paths() {
+    let here = vec![
+        "server".to_string(),
+        "room".to_string(),
+        "seats".to_string(),
+    ];
+    let paths = named_paths(
+        "use super::{index, referee::{self, run_clock}}, crate::game::Playable;",
+        &here,
+        false,
+    );
+    let want: Vec<Vec<String>> = [
+        "server::room::index",
+        "server::room::referee::self",
+        "server::room::referee::run_clock",
+        "game::Playable",
+    ]
+    .iter()
+    .map(|p| p.split("::").map(String::from).collect())
+    .collect();
+    assert_eq!(paths, want);
+    assert_eq!(
+        named_paths("let b = super::super::ui::App::new();", &here, false)[0],
+        ["server", "ui", "App", "new"]
+    );
 }
