@@ -299,7 +299,7 @@ pub fn run_variant(
             Some(read) => read,
             None => Ok(m.to_string()),
         };
-        text.and_then(|t| game.play(&t).map_err(|e| e.0))
+        text.and_then(|t| game.play(&t).map_err(|e| e.to_string()))
             .map_err(|e| format!("move {} \"{m}\": {e}", i + 1))?;
     }
     Ok(game)

@@ -115,9 +115,12 @@ impl Playable for Toy {
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         let text = text.trim();
         if !self.legal_moves().iter().any(|m| m == text) {
-            return Err(PlayError(format!("{text} is not a king's step here")));
+            return Err(PlayError::Illegal(format!(
+                "{text} is not a king's step here"
+            )));
         }
-        let to = Square::parse(&text[2..4]).ok_or_else(|| PlayError("no square".into()))?;
+        let to =
+            Square::parse(&text[2..4]).ok_or_else(|| PlayError::Notation("no square".into()))?;
         let cells = self.cells();
         let mut record = PlyRecord {
             text: text.to_string(),
@@ -141,10 +144,7 @@ impl Playable for Toy {
     }
 
     fn undo(&mut self) -> Result<(), PlayError> {
-        let (_, before) = self
-            .history
-            .pop()
-            .ok_or_else(|| PlayError("there is no move to take back".into()))?;
+        let (_, before) = self.history.pop().ok_or(PlayError::NothingToUndo)?;
         self.kings = before;
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
 
-use crate::chess::{fen, report, Color, Game, PlayedMove, Square, Status};
+use crate::chess::{fen, report, Color, Game, MoveError, PlayedMove, Square, Status};
 use crate::game::{CancelFlag, Cell, Explanation, PlayError, Playable, PlyRecord, RuleSet, Setup};
+use crate::quantum::QuantumError;
 
 /// The history entry of a played move: its canonical text, a few words on what it did
 /// and its explanation.
@@ -12,6 +13,23 @@ fn record(m: &PlayedMove) -> PlyRecord {
         note: m.explained.note(),
         trace: Vec::new(),
         explanation: Explanation::quantum(&m.explained),
+    }
+}
+
+impl From<MoveError> for PlayError {
+    fn from(e: MoveError) -> Self {
+        let words = e.to_string();
+        match e {
+            MoveError::Notation(_) | MoveError::San(_) => PlayError::Notation(words),
+            MoveError::GameOver(_) => PlayError::GameOver(words),
+            MoveError::NoMeasurement(_)
+            | MoveError::Quantum(QuantumError::ImpossibleOutcome { .. }) => {
+                PlayError::Outcome(words)
+            }
+            MoveError::Quantum(QuantumError::Cancelled) => PlayError::Cancelled,
+            MoveError::Quantum(_) => PlayError::Simulator(words),
+            _ => PlayError::Illegal(words),
+        }
     }
 }
 
@@ -67,19 +85,15 @@ impl Playable for Game {
     }
 
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
-        Game::play(self, text)
-            .map(record)
-            .map_err(|e| PlayError(e.to_string()))
+        Game::play(self, text).map(record).map_err(PlayError::from)
     }
 
     fn undo(&mut self) -> Result<(), PlayError> {
         if Game::history(self).is_empty() {
-            return Err(PlayError("there is no move to take back".into()));
+            return Err(PlayError::NothingToUndo);
         }
         // With moves to take back, only the cancel flag stops the replay.
-        Game::undo(self)
-            .map(|_| ())
-            .ok_or_else(PlayError::cancelled)
+        Game::undo(self).map(|_| ()).ok_or(PlayError::Cancelled)
     }
 
     fn ply(&self) -> usize {
@@ -154,8 +168,25 @@ mod tests {
         assert_eq!(game.forced_outcome("e2e4"), None);
         game.undo().unwrap();
         assert_eq!(game.ply(), 0);
-        assert!(game.undo().is_err());
+        assert_eq!(game.undo(), Err(PlayError::NothingToUndo));
         assert!(game.quantum().is_some());
         assert_eq!(game.setup().start.as_deref(), Some(fen::START_FEN));
+    }
+
+    #[test]
+    fn refusals_say_their_kind() {
+        let mut game = new_game(&Setup::new(RuleSet::Quantum, 7)).unwrap();
+        assert!(matches!(game.play("e2"), Err(PlayError::Notation(_))));
+        assert!(matches!(game.play("e2e5"), Err(PlayError::Illegal(_))));
+        assert!(matches!(game.play("e2e4.m1"), Err(PlayError::Outcome(_))));
+        let start = Some("4k3/8/8/8/8/8/8/4RK2 w - - 0 1");
+        let mut won = new_game(&Setup::with_start(RuleSet::Quantum, start, 7)).unwrap();
+        won.play("e1xe8").unwrap();
+        assert_eq!(
+            won.play("f1f2"),
+            Err(PlayError::GameOver("the game is over (white wins)".into()))
+        );
+        let over = Setup::with_start(RuleSet::Quantum, Some("8/8/8/8/8/8/8/8 w - - 0 1"), 7);
+        assert!(matches!(new_game(&over), Err(PlayError::Start(_))));
     }
 }

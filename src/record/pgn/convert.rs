@@ -532,7 +532,7 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
             Some(read) => read?,
             None => m.text.clone(),
         };
-        return game.play(&text).map(drop).map_err(|e| e.0);
+        return game.play(&text).map(drop).map_err(|e| e.to_string());
     };
     let (written, ep) = dialect::strip_en_passant(&m.text);
     // The outcome apart, so that SAN (`exd5.m1`) reads as well as squares.
@@ -569,7 +569,7 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
     if let Some(o) = forced {
         input.push_str(if o { ".m1" } else { ".m0" });
     }
-    game.play(&input).map_err(|e| e.0)?;
+    game.play(&input).map_err(|e| e.to_string())?;
     let kind = game
         .quantum()
         .and_then(|q| q.history().last())

@@ -36,7 +36,7 @@ impl Playable for HaftGame {
 
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         if is_set(&self.cancel) {
-            return Err(PlayError::cancelled());
+            return Err(PlayError::Cancelled);
         }
         self.play_move(text).cloned().map_err(PlayError::from)
     }
