@@ -188,22 +188,23 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
         dense_limit_log2: dense_limit,
         sparse_limit,
     };
-    let game = crate::analyze::run(&req).map_err(Failure::new)?;
+    let played = Box::<dyn Playable>::from(crate::analyze::run(&req).map_err(Failure::new)?);
+    let game = played.quantum().expect("a Quantum Chess game");
     let mut printed = None;
     if let Some(path) = &qasm {
         if is_stdout(path) {
-            printed = Some(crate::qasm::export(&game));
+            printed = Some(crate::qasm::export(game));
         } else {
-            write_qasm(&game, path, force).map_err(Failure::new)?;
+            write_qasm(game, path, force).map_err(Failure::new)?;
         }
     }
-    if let Some(text) = pgn_out(&game)?.or(printed) {
+    if let Some(text) = pgn_out(played.as_ref())?.or(printed) {
         return Ok(Done::Print(text));
     }
     Ok(Done::Print(if json {
-        format!("{}\n", to_json(&game, &req))
+        format!("{}\n", to_json(game, &req))
     } else {
-        to_text(&game, &req)
+        to_text(game, &req)
     }))
 }
 

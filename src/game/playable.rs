@@ -86,8 +86,8 @@ pub trait Playable: Send {
     fn undo(&mut self) -> Result<(), PlayError>;
     /// Plies played so far.
     fn ply(&self) -> usize;
-    /// The plies played so far.
-    fn history(&self) -> Vec<PlyRecord>;
+    /// The records of the plies played so far, kept as they were played.
+    fn history(&self) -> &[PlyRecord];
     /// How a move is typed here, by example, for the move line's hint.
     fn typing_hint(&self) -> &'static str;
     /// Whether pieces may make quantum moves written with `~` (harmonics' `b1~d5`).

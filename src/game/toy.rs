@@ -16,12 +16,14 @@ pub(crate) const RULES: [&str; 2] = [
     "Each side moves its king one square; capturing the other king wins.",
 ];
 
-/// A toy game: where each king stands, and the moves so far.
+/// A toy game: where each king stands, the moves so far and where the kings stood
+/// before each.
 #[derive(Clone, Debug)]
 pub(crate) struct Toy {
     seed: u64,
     kings: [Square; 2],
-    history: Vec<(PlyRecord, [Square; 2])>,
+    history: Vec<PlyRecord>,
+    before: Vec<[Square; 2]>,
 }
 
 fn side(c: Color) -> usize {
@@ -36,6 +38,7 @@ impl Toy {
             seed,
             kings: [sq("e1"), sq("e8")],
             history: Vec::new(),
+            before: Vec::new(),
         }
     }
 
@@ -139,13 +142,14 @@ impl Playable for Toy {
             &cells,
             &self.cells(),
         );
-        self.history.push((record.clone(), before));
+        self.history.push(record.clone());
+        self.before.push(before);
         Ok(record)
     }
 
     fn undo(&mut self) -> Result<(), PlayError> {
-        let (_, before) = self.history.pop().ok_or(PlayError::NothingToUndo)?;
-        self.kings = before;
+        self.kings = self.before.pop().ok_or(PlayError::NothingToUndo)?;
+        self.history.pop();
         Ok(())
     }
 
@@ -153,8 +157,8 @@ impl Playable for Toy {
         self.history.len()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        self.history.iter().map(|(r, _)| r.clone()).collect()
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
     }
 
     fn typing_hint(&self) -> &'static str {

@@ -235,7 +235,7 @@ impl SavedGame {
             free_turns: setup.options.free_turns,
             date: date.into(),
             result: game.status(),
-            moves: game.history().into_iter().map(|m| m.text).collect(),
+            moves: game.history().iter().map(|m| m.text.clone()).collect(),
             players: players.clone(),
             tags: BTreeMap::new(),
             reason: None,
@@ -423,13 +423,14 @@ mod tests {
 
     #[test]
     fn round_trip_text() {
-        let mut g = Game::standard(GameOptions {
+        let mut g: Box<dyn Playable> = Game::standard(GameOptions {
             seed: 9,
             ..GameOptions::default()
-        });
+        })
+        .into();
         g.play("b1^a3c3").unwrap();
         g.play("e7e5").unwrap();
-        let saved = SavedGame::of(&g, &Players::default(), "2026-11-21T00:00:00Z");
+        let saved = SavedGame::of(g.as_ref(), &Players::default(), "2026-11-21T00:00:00Z");
         let text = saved.to_toml();
         let back = SavedGame::parse(&text, Path::new("x.toml")).unwrap();
         assert_eq!(back, saved);

@@ -588,7 +588,7 @@ impl App {
             return None;
         }
         let i = self.shown_move()?;
-        let rec = self.game.history().into_iter().nth(i)?;
+        let rec = self.game.history().get(i)?;
         let title = format!("ply {}: {} {}", i + 1, rec.color.name(), rec.text);
         Some((title, rec.explanation.lines()))
     }
@@ -1200,7 +1200,7 @@ impl App {
         let Some(r) = &self.replay else {
             return;
         };
-        let texts: Vec<String> = r.full.history().into_iter().map(|p| p.text).collect();
+        let texts: Vec<String> = r.full.history().iter().map(|p| p.text.clone()).collect();
         let ply = ply.min(texts.len());
         // Forward by one ply plays one move on the shown state; anything else replays.
         if ply == r.ply + 1 && self.game.ply() == r.ply {
@@ -1241,7 +1241,7 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let last = self.game.history().pop();
+        let last = self.game.history().last().cloned();
         let book = last.as_ref().is_some_and(|rec| {
             opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
         });
@@ -1491,7 +1491,7 @@ impl App {
     /// made here is told after that move, so both stay readable: "white played ...
     /// Reply: black played ...".
     fn tell_last_move(&mut self, book: bool, own: bool) {
-        let Some(last) = self.game.history().pop() else {
+        let Some(last) = self.game.history().last().cloned() else {
             return;
         };
         let mut said = if book {

@@ -8,7 +8,6 @@ use super::lesson::{list_line, list_step, pane, scroll_text, Pane};
 use super::message::Tone;
 use super::popup;
 use crate::chess::{Game, Status};
-use crate::game::Playable;
 use crate::learn::solved::Solved;
 use crate::puzzles::{best_move, defence, judge, Judgement, Puzzle};
 use crate::style::color::Paint;
@@ -125,7 +124,7 @@ impl App {
         let side = game.to_move().name();
         // The solver sees the board from its side.
         self.flipped = game.to_move() == crate::chess::Color::Black;
-        self.game = Box::new(game);
+        self.game = game.into();
         self.mode = Mode::Idle;
         self.inspector = None;
         self.selected_move = None;
@@ -204,7 +203,7 @@ impl App {
         };
         let mut text = last.class.text;
         text.outcome = None;
-        let mut said = super::steps::ply_words(&Playable::history(g).pop().expect("a move"));
+        let mut said = super::steps::ply_words(self.game.history().last().expect("a move"));
         let after = g.detached();
         let Some(run) = self.puzzle.as_mut().filter(|r| !r.over()) else {
             return;

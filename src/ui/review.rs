@@ -377,5 +377,5 @@ impl App {
 }
 
 fn moves_to_texts(game: &dyn Playable) -> Vec<String> {
-    game.history().into_iter().map(|r| r.text).collect()
+    game.history().iter().map(|r| r.text.clone()).collect()
 }

@@ -146,13 +146,13 @@ pub(super) fn listed(f: &mut Frame, app: &App) -> Drawn {
     let circuit = Panes::shown(p.circuit).then(|| {
         let shown = app
             .shown_move()
-            .and_then(|i| g.history().into_iter().nth(i).map(|r| (i, r)));
+            .and_then(|i| g.history().get(i).map(|r| (i, r)));
         let model = TraceModel {
             lines: shown
                 .as_ref()
                 .map(|(_, r)| r.trace.clone())
                 .unwrap_or_default(),
-            shown: shown.map(|(i, r)| (i, r.text)),
+            shown: shown.map(|(i, r)| (i, r.text.clone())),
             scroll: app.circuit_scroll.1,
         };
         variant_panes::trace(f, p.circuit, &app.paint, &model);

@@ -13,7 +13,7 @@ pub fn new_game(setup: &Setup) -> Result<Box<dyn Playable>, PlayError> {
         (RuleSet::Quantum, start) => {
             let fen = start.unwrap_or(START_FEN);
             Game::from_fen(fen, setup.options)
-                .map(|g| Box::new(g) as Box<dyn Playable>)
+                .map(Box::<dyn Playable>::from)
                 .map_err(PlayError::from)
         }
         (RuleSet::Harmonics, None) => Ok(Box::new(harmonics::HarmonicsGame::new(seed))),

@@ -1028,7 +1028,7 @@ mod tests {
             let board = crate::chess::Game::from_fen(fen, Default::default()).unwrap();
             // 0.6 s each: a clock that ran again after the end would flag below.
             let r = Arc::new(
-                Room::new("over", Box::new(board), Some(&dir)).with_clock("0.01+0".parse().ok()),
+                Room::new("over", board.into(), Some(&dir)).with_clock("0.01+0".parse().ok()),
             );
             let (w, _) = counter();
             r.join(1, person("ann"), Want::Any, w.clone()).unwrap();

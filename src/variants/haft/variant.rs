@@ -49,8 +49,8 @@ impl Playable for HaftGame {
         self.history.len()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        self.history.clone()
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
     }
 
     fn typing_hint(&self) -> &'static str {

@@ -310,8 +310,8 @@ impl Playable for HarmonicsGame {
         self.history.len()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        self.history.clone()
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
     }
 
     fn typing_hint(&self) -> &'static str {
