@@ -6,7 +6,7 @@ use crate::chess::{fen::START_FEN, report, Game, GameOptions, MoveError, Square}
 use crate::engine::{level, Limits, Report};
 use crate::game::{Playable, RuleSet, Setup};
 use crate::quantum::bell::{bell, log_negativity};
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, SimulatorSettings};
 use serde_json::{json, Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -107,16 +107,16 @@ pub enum AnalyzeError {
 
 /// Plays the request's moves and returns the game.
 pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
+    let limits = SimulatorSettings::default();
     let opts = GameOptions {
-        backend: req.backend,
+        simulator: SimulatorSettings {
+            backend: req.backend,
+            dense_limit_log2: req.dense_limit_log2.unwrap_or(limits.dense_limit_log2),
+            sparse_limit: req.sparse_limit.unwrap_or(limits.sparse_limit),
+        },
         seed: req.seed,
         free_turns: req.free_turns,
         ..GameOptions::default()
-    };
-    let opts = GameOptions {
-        dense_limit_log2: req.dense_limit_log2.unwrap_or(opts.dense_limit_log2),
-        sparse_limit: req.sparse_limit.unwrap_or(opts.sparse_limit),
-        ..opts
     };
     let mut game = Game::from_fen(req.fen.as_deref().unwrap_or(START_FEN), opts)?;
     for (i, m) in req.moves.split_whitespace().enumerate() {
@@ -231,7 +231,7 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         factors.len(),
         largest.qubits,
         largest.branches,
-        game.options().backend.name()
+        game.options().simulator.backend.name()
     ));
     if let Some(t) = king_threat(game, game.to_move()) {
         s.push_str(&format!(

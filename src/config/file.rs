@@ -4,7 +4,8 @@
 use super::ConfigError;
 use crate::files::FileError;
 use crate::quantum::{
-    BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT, MAX_DENSE_LIMIT_LOG2,
+    BackendKind, SimulatorSettings, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT,
+    MAX_DENSE_LIMIT_LOG2,
 };
 use crate::style::color::ColorChoice;
 use serde::de::Error as _;
@@ -155,6 +156,17 @@ pub struct Config {
     pub engine_cmd: String,
     /// Ask before a move that leaves the player's safe king capturable (50% or more).
     pub ask_king_danger: bool,
+}
+
+impl Config {
+    /// The simulator's backend and its size limits, as set here.
+    pub fn simulator(&self) -> SimulatorSettings {
+        SimulatorSettings {
+            backend: self.backend,
+            dense_limit_log2: self.dense_limit_log2,
+            sparse_limit: self.sparse_limit,
+        }
+    }
 }
 
 /// The theme used when none is chosen.

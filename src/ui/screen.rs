@@ -278,7 +278,7 @@ pub(super) fn status_model(app: &App) -> StatusModel {
             ply,
             format!("50-move {}/100", q.fifty_counter()),
             format!("branches {}", app.view.branches),
-            q.options().backend.name().to_string(),
+            q.options().simulator.backend.name().to_string(),
         ],
         None => vec![ply, g.rules().name().to_string()],
     });

@@ -203,7 +203,7 @@ fn hand_written_games_need_only_format_and_moves() {
     assert_eq!(saved.players, Players::default());
     assert!(!saved.finished());
     let g = saved
-        .replay(&p, None, 26, qchess::quantum::DEFAULT_SPARSE_LIMIT, None)
+        .replay(&p, None, None)
         .map(|g| g.quantum().cloned().expect("a quantum game"))
         .unwrap();
     assert_eq!(g.ply(), 2);

@@ -9,7 +9,7 @@ use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::engine::player::{Engine, Player};
 use qchess::game::{Playable, RuleSet, Setup};
-use qchess::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use qchess::record::pgn::{self, GameResult};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
 use qchess::seeded::SeededRng;
@@ -42,9 +42,7 @@ fn replayed(saved: &SavedGame, backend: BackendKind) -> Box<dyn Playable> {
     saved
         .replay(
             Path::new("x.pgn"),
-            Some(backend),
-            DEFAULT_DENSE_LIMIT_LOG2,
-            DEFAULT_SPARSE_LIMIT,
+            Some(SimulatorSettings::on(backend)),
             None,
         )
         .unwrap_or_else(|e| panic!("{e}"))
@@ -118,7 +116,7 @@ fn every_spec_example_round_trips_on_both_backends() {
     for case in examples() {
         for backend in [BackendKind::Sparse, BackendKind::Dense] {
             let opts = GameOptions {
-                backend,
+                simulator: SimulatorSettings::on(backend),
                 seed: 5,
                 free_turns: case.free_turns,
                 ..GameOptions::default()

@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::game::Playable;
-use qchess::quantum::{BackendKind, DEFAULT_SPARSE_LIMIT};
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
 use qchess::seeded::SeededRng;
 use qchess::style::color::{Paint, Tier};
@@ -28,7 +28,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn random_game(seed: u64, plies: usize, backend: BackendKind) -> Game {
     let mut game = Game::standard(GameOptions {
         seed,
-        backend,
+        simulator: SimulatorSettings::on(backend),
         ..GameOptions::default()
     });
     let mut rng = SeededRng::new(seed);
@@ -74,7 +74,7 @@ fn save_load_round_trips_on_both_backends() {
             assert_eq!(back, saved);
             for load_on in [BackendKind::Sparse, BackendKind::Dense] {
                 let loaded = back
-                    .replay(path, Some(load_on), 26, DEFAULT_SPARSE_LIMIT, None)
+                    .replay(path, Some(SimulatorSettings::on(load_on)), None)
                     .map(|g| g.quantum().cloned().expect("a quantum game"))
                     .expect("replays");
                 assert_same_state(&game, &loaded);
@@ -129,7 +129,7 @@ fn file_round_trip_and_the_documented_fields() {
     assert_same_state(
         &game,
         &loaded
-            .replay(&path, None, 26, DEFAULT_SPARSE_LIMIT, None)
+            .replay(&path, None, None)
             .map(|g| g.quantum().cloned().expect("a quantum game"))
             .unwrap(),
     );
@@ -144,7 +144,7 @@ fn load_error(text: &str) -> RecordError {
         Ok(s) => s,
     };
     saved
-        .replay(&path, None, 26, DEFAULT_SPARSE_LIMIT, None)
+        .replay(&path, None, None)
         .map(|g| g.ply())
         .expect_err("this file must not load")
 }
@@ -527,9 +527,7 @@ fn a_file_with_m1_on_every_capture_loads_replays_and_saves_in_todays_form() {
     let path = Path::new("old.toml");
     let load = |text: &str| {
         let saved = SavedGame::parse(text, path).expect("loads");
-        let game = saved
-            .replay(path, None, 20, DEFAULT_SPARSE_LIMIT, None)
-            .expect("replays");
+        let game = saved.replay(path, None, None).expect("replays");
         game.quantum().cloned().expect("quantum")
     };
     let (before, today) = (load(old), load(&new));

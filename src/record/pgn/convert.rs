@@ -15,7 +15,7 @@ use crate::chess::{GameOptions, MoveType, Status};
 use crate::game::clock::{Ending, TimeControl, ON_TIME};
 use crate::game::Players;
 use crate::game::{Playable, RuleSet, Setup};
-use crate::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
+use crate::quantum::BackendKind;
 use crate::record::saved::{SavedClock, SavedGame, CLOCK_VERSION};
 use crate::record::verdict::{verdicts, Mark};
 use crate::variants::new_game;
@@ -71,13 +71,7 @@ fn written_moves(saved: &SavedGame, rules: RuleSet) -> Vec<(String, bool)> {
     if !rules.simulated() {
         return as_saved();
     }
-    let replayed = saved.replay(
-        std::path::Path::new(""),
-        None,
-        DEFAULT_DENSE_LIMIT_LOG2,
-        DEFAULT_SPARSE_LIMIT,
-        None,
-    );
+    let replayed = saved.replay(std::path::Path::new(""), None, None);
     match replayed.as_ref().ok().and_then(|g| g.quantum()) {
         Some(q) => q
             .history()

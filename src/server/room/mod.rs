@@ -44,9 +44,11 @@ pub fn new_game(
     limits: &ServerLimits,
 ) -> Result<Box<dyn Playable>, String> {
     let mut setup = Setup::new(rules, seed);
-    setup.options.backend = backend;
-    setup.options.dense_limit_log2 = limits.dense_limit_log2;
-    setup.options.sparse_limit = limits.sparse_limit;
+    setup.options.simulator = crate::quantum::SimulatorSettings {
+        backend,
+        dense_limit_log2: limits.dense_limit_log2,
+        sparse_limit: limits.sparse_limit,
+    };
     crate::variants::new_game(&setup).map_err(|e| e.to_string())
 }
 
