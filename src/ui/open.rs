@@ -79,7 +79,7 @@ impl PlayOptions {
         let c = settings.config.overlay(&flags);
         Ok(PlayOptions {
             fen: flags.fen,
-            simulator: c.simulator(),
+            simulator: c.simulator,
             seed: flags.seed,
             ascii: c.pieces == Pieces::Ascii,
             coordinates: c.notation == Notation::Coordinates,
