@@ -11,7 +11,7 @@ mod storms;
 use criterion::{criterion_group, criterion_main, Criterion};
 use full_run::full_run;
 use qchess::chess::{random::seeded_game, Game, GameOptions};
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use std::time::{Duration, Instant};
 
 const SEED: u64 = 0;
@@ -23,7 +23,7 @@ fn moves() -> Vec<String> {
 
 fn opts(backend: BackendKind) -> GameOptions {
     GameOptions {
-        backend,
+        simulator: SimulatorSettings::on(backend),
         seed: SEED,
         ..GameOptions::default()
     }

@@ -155,9 +155,7 @@ fn reopen(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let saved = record::load(&path).expect("loads");
-                let full = saved
-                    .replay(&path, None, 20, 1 << 22, None)
-                    .expect("replays");
+                let full = saved.replay(&path, None, None).expect("replays");
                 let mut app = App::new(full, Paint::new(Theme::default(), Tier::TrueColor), false)
                     .into_replay()
                     .with_review(path.clone(), saved.review);

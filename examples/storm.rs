@@ -9,7 +9,7 @@
 mod storms;
 
 use qchess::chess::GameOptions;
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -24,7 +24,7 @@ fn main() {
     };
     let single = args.iter().any(|a| a == "--single");
     let opts = GameOptions {
-        backend,
+        simulator: SimulatorSettings::on(backend),
         factored: !single,
         ..GameOptions::default()
     };

@@ -6,7 +6,7 @@ use crate::chess::{fen::START_FEN, report, Game, GameOptions, MoveError, Square}
 use crate::engine::{level, Limits, Report};
 use crate::game::{Playable, RuleSet, Setup};
 use crate::quantum::bell::{bell, log_negativity};
-use crate::quantum::BackendKind;
+use crate::quantum::SimulatorSettings;
 use serde_json::{json, Map, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -23,8 +23,8 @@ pub struct Request {
     pub fen: Option<String>,
     /// Moves, separated by white space.
     pub moves: String,
-    /// Backend.
-    pub backend: BackendKind,
+    /// The simulator's backend and its size limits.
+    pub simulator: SimulatorSettings,
     /// Seed.
     pub seed: u64,
     /// Ignore turn order.
@@ -33,10 +33,6 @@ pub struct Request {
     pub bell: Option<(Square, Square)>,
     /// Report the entanglement of this square with every other square.
     pub entanglement: Option<Square>,
-    /// Dense size limit, log2 of amplitudes (default: the built-in one).
-    pub dense_limit_log2: Option<u32>,
-    /// Sparse size limit, in branches (default: the built-in one).
-    pub sparse_limit: Option<usize>,
     /// Search for the best move of the side to move.
     pub best: Option<BestRequest>,
     /// Explain every move in the text report.
@@ -108,15 +104,10 @@ pub enum AnalyzeError {
 /// Plays the request's moves and returns the game.
 pub fn run(req: &Request) -> Result<Game, AnalyzeError> {
     let opts = GameOptions {
-        backend: req.backend,
+        simulator: req.simulator,
         seed: req.seed,
         free_turns: req.free_turns,
         ..GameOptions::default()
-    };
-    let opts = GameOptions {
-        dense_limit_log2: req.dense_limit_log2.unwrap_or(opts.dense_limit_log2),
-        sparse_limit: req.sparse_limit.unwrap_or(opts.sparse_limit),
-        ..opts
     };
     let mut game = Game::from_fen(req.fen.as_deref().unwrap_or(START_FEN), opts)?;
     for (i, m) in req.moves.split_whitespace().enumerate() {
@@ -231,7 +222,7 @@ pub fn to_text(game: &Game, req: &Request) -> String {
         factors.len(),
         largest.qubits,
         largest.branches,
-        game.options().backend.name()
+        game.options().simulator.backend.name()
     ));
     if let Some(t) = king_threat(game, game.to_move()) {
         s.push_str(&format!(
@@ -299,7 +290,7 @@ pub fn run_variant(
             Some(read) => read,
             None => Ok(m.to_string()),
         };
-        text.and_then(|t| game.play(&t).map_err(|e| e.0))
+        text.and_then(|t| game.play(&t).map_err(|e| e.to_string()))
             .map_err(|e| format!("move {} \"{m}\": {e}", i + 1))?;
     }
     Ok(game)

@@ -10,7 +10,7 @@ use super::notation::{self, MoveText, Shape};
 use super::outcome::{EndReason, Status};
 use super::repetition::{Seen, SeenList};
 use super::san;
-use crate::quantum::{BackendKind, BackendOptions, Bits, Control, Op, Simulator, CERTAIN_EPS};
+use crate::quantum::{Bits, Control, Op, Simulator, SimulatorSettings, CERTAIN_EPS};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -34,16 +34,12 @@ enum Closing {
 /// How a game is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameOptions {
-    /// Simulator backend.
-    pub backend: BackendKind,
+    /// The simulator's backend and its size limits.
+    pub simulator: SimulatorSettings,
     /// Seed of the random measurement outcomes.
     pub seed: u64,
     /// Any side may move (analysis).
     pub free_turns: bool,
-    /// Dense backend size limit, log2 of amplitudes.
-    pub dense_limit_log2: u32,
-    /// Sparse backend size limit, in branches.
-    pub sparse_limit: usize,
     /// Keep the quantum state as independent factors (off only to compare with a single
     /// register).
     pub factored: bool,
@@ -55,11 +51,9 @@ pub struct GameOptions {
 impl Default for GameOptions {
     fn default() -> Self {
         GameOptions {
-            backend: BackendKind::Sparse,
+            simulator: SimulatorSettings::default(),
             seed: 0,
             free_turns: false,
-            dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
-            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             factored: true,
             no_win: false,
         }
@@ -156,15 +150,11 @@ impl Game {
     pub fn from_position(start: Position, opts: GameOptions) -> Game {
         let initial = Bits::from_qubits(start.register.pieces().map(|(s, _)| s.index()));
         let sim = Simulator::new(
-            opts.backend,
+            opts.simulator.backend,
             initial,
             SQUARES,
             opts.seed,
-            BackendOptions {
-                dense_limit_log2: opts.dense_limit_log2,
-                sparse_limit: opts.sparse_limit,
-                factored: opts.factored,
-            },
+            opts.simulator.backend_options(opts.factored),
         );
         let mut probs = [0.0; 64];
         for (s, _) in start.register.pieces() {

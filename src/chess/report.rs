@@ -107,7 +107,7 @@ pub fn to_json(game: &Game) -> Value {
         "branches": game.branch_count(),
         "factors": factors.len(),
         "largest_factor": {"qubits": largest.qubits, "branches": largest.branches},
-        "backend": game.options().backend.name(),
+        "backend": game.options().simulator.backend.name(),
         "legal_moves": legal_moves(game),
         "king_attacked": king_threat(game, game.to_move()).map(|t| json!({
             "p": t.p,

@@ -10,7 +10,7 @@ use crate::cli::{
     parse_square, variant_flag, Done, Failure, Outcome,
 };
 use crate::game::{Playable, RuleSet};
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, SimulatorSettings};
 use crate::record::{Players, SavedGame};
 use clap::Args;
 use std::path::PathBuf;
@@ -175,35 +175,39 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
             variant_text(game.as_ref(), explain)
         }));
     }
+    let defaults = SimulatorSettings::default();
     let req = Request {
         fen,
         moves,
-        backend,
+        simulator: SimulatorSettings {
+            backend,
+            dense_limit_log2: dense_limit.unwrap_or(defaults.dense_limit_log2),
+            sparse_limit: sparse_limit.unwrap_or(defaults.sparse_limit),
+        },
         seed,
         free_turns,
         bell: bell.map(|v| (v[0], v[1])),
         entanglement,
         best: search,
         explain,
-        dense_limit_log2: dense_limit,
-        sparse_limit,
     };
-    let game = crate::analyze::run(&req).map_err(Failure::new)?;
+    let played = Box::<dyn Playable>::from(crate::analyze::run(&req).map_err(Failure::new)?);
+    let game = played.quantum().expect("a Quantum Chess game");
     let mut printed = None;
     if let Some(path) = &qasm {
         if is_stdout(path) {
-            printed = Some(crate::qasm::export(&game));
+            printed = Some(crate::qasm::export(game));
         } else {
-            write_qasm(&game, path, force).map_err(Failure::new)?;
+            write_qasm(game, path, force).map_err(Failure::new)?;
         }
     }
-    if let Some(text) = pgn_out(&game)?.or(printed) {
+    if let Some(text) = pgn_out(played.as_ref())?.or(printed) {
         return Ok(Done::Print(text));
     }
     Ok(Done::Print(if json {
-        format!("{}\n", to_json(&game, &req))
+        format!("{}\n", to_json(game, &req))
     } else {
-        to_text(&game, &req)
+        to_text(game, &req)
     }))
 }
 

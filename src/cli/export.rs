@@ -83,13 +83,7 @@ pub fn one_to_stdout(qasm: Option<&Path>, pgn: Option<&Path>) -> Result<(), Fail
 
 /// The saved game replayed with the built-in size limits.
 fn replay(saved: &SavedGame, file: &Path) -> Result<Box<dyn crate::game::Playable>, RecordError> {
-    saved.replay(
-        file,
-        None,
-        crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
-        crate::quantum::DEFAULT_SPARSE_LIMIT,
-        None,
-    )
+    saved.replay(file, None, None)
 }
 
 /// The OpenQASM 3 program of a saved Quantum Chess game.

@@ -49,15 +49,7 @@ pub struct ReviewArgs {
 pub fn run(args: ReviewArgs) -> Outcome {
     let path = &args.file;
     let mut saved = record::load_game(path, args.game).map_err(Failure::new)?;
-    let game = saved
-        .replay(
-            path,
-            None,
-            crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
-            crate::quantum::DEFAULT_SPARSE_LIMIT,
-            None,
-        )
-        .map_err(Failure::new)?;
+    let game = saved.replay(path, None, None).map_err(Failure::new)?;
     let judge = match (args.level, args.movetime) {
         (_, Some(0)) => return Err(Failure::new("--movetime must be at least 1 ms")),
         (_, Some(ms)) => Judge::Time(Duration::from_millis(ms)),

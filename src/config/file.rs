@@ -4,7 +4,8 @@
 use super::ConfigError;
 use crate::files::FileError;
 use crate::quantum::{
-    BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT, MAX_DENSE_LIMIT_LOG2,
+    BackendKind, SimulatorSettings, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT,
+    MAX_DENSE_LIMIT_LOG2,
 };
 use crate::style::color::ColorChoice;
 use serde::de::Error as _;
@@ -122,34 +123,24 @@ pub fn check_sparse_limit(n: i64) -> Result<usize, BadSparseLimit> {
 
 /// The settings of `config.toml`. A missing file or key means the default.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "Keys")]
 pub struct Config {
-    /// Simulator backend.
-    #[serde(deserialize_with = "parsed")]
-    pub backend: BackendKind,
+    /// The simulator's backend and its size limits (keys `backend`, `dense_limit_log2`
+    /// and `sparse_limit`).
+    pub simulator: SimulatorSettings,
     /// Name of the colour theme (built-in or a file in the themes folder).
     pub theme: String,
     /// How pieces are drawn.
-    #[serde(deserialize_with = "parsed")]
     pub pieces: Pieces,
     /// How the history writes ordinary chess moves.
-    #[serde(deserialize_with = "parsed")]
     pub notation: Notation,
     /// Colour tier, or detection.
-    #[serde(deserialize_with = "parsed")]
     pub color: ColorChoice,
     /// Save the game in progress as it goes.
     pub autosave: bool,
-    /// Dense backend size limit, log2 of the number of amplitudes.
-    #[serde(deserialize_with = "dense_limit")]
-    pub dense_limit_log2: u32,
-    /// Sparse backend size limit, in branches.
-    #[serde(deserialize_with = "sparse_limit")]
-    pub sparse_limit: usize,
     /// Capture the mouse in the game (off: the terminal's own text selection works).
     pub mouse: bool,
     /// The computer's level (1..5) in `play --engine` and for hints.
-    #[serde(deserialize_with = "engine_level")]
     pub engine_level: u8,
     /// An external UQCI engine's command line for `play --engine`; empty: qchess's own.
     pub engine_cmd: String,
@@ -157,12 +148,58 @@ pub struct Config {
     pub ask_king_danger: bool,
 }
 
+/// The keys of `config.toml` as the file writes them.
+#[derive(Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct Keys {
+    #[serde(deserialize_with = "parsed")]
+    backend: BackendKind,
+    theme: String,
+    #[serde(deserialize_with = "parsed")]
+    pieces: Pieces,
+    #[serde(deserialize_with = "parsed")]
+    notation: Notation,
+    #[serde(deserialize_with = "parsed")]
+    color: ColorChoice,
+    autosave: bool,
+    #[serde(deserialize_with = "dense_limit")]
+    dense_limit_log2: u32,
+    #[serde(deserialize_with = "sparse_limit")]
+    sparse_limit: usize,
+    mouse: bool,
+    #[serde(deserialize_with = "engine_level")]
+    engine_level: u8,
+    engine_cmd: String,
+    ask_king_danger: bool,
+}
+
+impl From<Keys> for Config {
+    fn from(k: Keys) -> Config {
+        Config {
+            simulator: SimulatorSettings {
+                backend: k.backend,
+                dense_limit_log2: k.dense_limit_log2,
+                sparse_limit: k.sparse_limit,
+            },
+            theme: k.theme,
+            pieces: k.pieces,
+            notation: k.notation,
+            color: k.color,
+            autosave: k.autosave,
+            mouse: k.mouse,
+            engine_level: k.engine_level,
+            engine_cmd: k.engine_cmd,
+            ask_king_danger: k.ask_king_danger,
+        }
+    }
+}
+
 /// The theme used when none is chosen.
 pub const DEFAULT_THEME: &str = "classic";
 
-impl Default for Config {
+impl Default for Keys {
     fn default() -> Self {
-        Config {
+        Keys {
             backend: BackendKind::default(),
             theme: DEFAULT_THEME.to_string(),
             pieces: Pieces::default(),
@@ -176,6 +213,12 @@ impl Default for Config {
             engine_cmd: String::new(),
             ask_king_danger: true,
         }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Keys::default().into()
     }
 }
 
@@ -293,14 +336,14 @@ impl Config {
              # Ask before a move that leaves your king, safe until then, capturable on the\n\
              # reply with a chance of 50% or more (y plays it, any other key cancels it).\n\
              ask_king_danger = {ask}\n",
-            backend = d.backend,
+            backend = d.simulator.backend,
             theme = d.theme,
             pieces = d.pieces,
             notation = d.notation,
             color = d.color,
             autosave = d.autosave,
-            limit = d.dense_limit_log2,
-            sparse = d.sparse_limit,
+            limit = d.simulator.dense_limit_log2,
+            sparse = d.simulator.sparse_limit,
             mouse = d.mouse,
             level = d.engine_level,
             cmd = d.engine_cmd,
@@ -363,14 +406,16 @@ mod tests {
         assert_eq!(
             c,
             Config {
-                backend: BackendKind::Dense,
+                simulator: SimulatorSettings {
+                    backend: BackendKind::Dense,
+                    dense_limit_log2: 20,
+                    sparse_limit: 1000,
+                },
                 theme: "mono".into(),
                 pieces: Pieces::Ascii,
                 notation: Notation::Coordinates,
                 color: ColorChoice::Fixed(Tier::Ansi16),
                 autosave: false,
-                dense_limit_log2: 20,
-                sparse_limit: 1000,
                 mouse: false,
                 engine_level: 5,
                 engine_cmd: "my-engine --uqci".into(),

@@ -5,7 +5,7 @@ use super::file::{Config, Pieces};
 use super::themes::Catalogue;
 use super::ConfigError;
 use crate::files::FileError;
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, SimulatorSettings};
 use crate::style::color::ColorChoice;
 use std::path::Path;
 
@@ -40,14 +40,18 @@ impl Config {
     /// This configuration with every setting the command line gives replaced by it.
     pub fn overlay(&self, flags: &PlayFlags) -> Config {
         Config {
-            backend: flags.backend.unwrap_or(self.backend),
+            simulator: SimulatorSettings {
+                backend: flags.backend.unwrap_or(self.simulator.backend),
+                dense_limit_log2: flags
+                    .dense_limit_log2
+                    .unwrap_or(self.simulator.dense_limit_log2),
+                sparse_limit: flags.sparse_limit.unwrap_or(self.simulator.sparse_limit),
+            },
             theme: flags.theme.clone().unwrap_or_else(|| self.theme.clone()),
             pieces: flags.pieces.unwrap_or(self.pieces),
             notation: self.notation,
             color: flags.color.unwrap_or(self.color),
             autosave: self.autosave,
-            dense_limit_log2: flags.dense_limit_log2.unwrap_or(self.dense_limit_log2),
-            sparse_limit: flags.sparse_limit.unwrap_or(self.sparse_limit),
             mouse: flags.mouse.unwrap_or(self.mouse),
             engine_level: flags.engine_level.unwrap_or(self.engine_level),
             engine_cmd: flags
@@ -96,14 +100,16 @@ pub(crate) mod tests {
     /// A configuration file that sets every key away from its default.
     pub(crate) fn file_config() -> Config {
         Config {
-            backend: BackendKind::Dense,
+            simulator: SimulatorSettings {
+                backend: BackendKind::Dense,
+                dense_limit_log2: 20,
+                sparse_limit: 5000,
+            },
             theme: "dark".into(),
             pieces: Pieces::Ascii,
             notation: Notation::Coordinates,
             color: ColorChoice::Fixed(Tier::Ansi16),
             autosave: false,
-            dense_limit_log2: 20,
-            sparse_limit: 5000,
             mouse: false,
             engine_level: 2,
             engine_cmd: "file-engine --uqci".into(),
@@ -133,7 +139,10 @@ pub(crate) mod tests {
                 ..none.clone()
             },
             Config {
-                backend: BackendKind::Sparse,
+                simulator: SimulatorSettings {
+                    backend: BackendKind::Sparse,
+                    ..file.simulator
+                },
                 ..file.clone()
             },
         );
@@ -204,7 +213,10 @@ pub(crate) mod tests {
                 ..none.clone()
             },
             Config {
-                dense_limit_log2: 30,
+                simulator: SimulatorSettings {
+                    dense_limit_log2: 30,
+                    ..file.simulator
+                },
                 ..file.clone()
             },
         );
@@ -214,7 +226,10 @@ pub(crate) mod tests {
                 ..none.clone()
             },
             Config {
-                sparse_limit: 77,
+                simulator: SimulatorSettings {
+                    sparse_limit: 77,
+                    ..file.simulator
+                },
                 ..file.clone()
             },
         );

@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn no_draw_is_agreed_before_move_twenty() {
-        let start: Box<dyn Playable> = Box::new(Game::standard(GameOptions::default()));
+        let start: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         for side in [Color::White, Color::Black] {
             let no = answer_draw(start.as_ref(), side).unwrap_err();
             assert!(no.contains("no draw before move 20"), "{no}");

@@ -465,18 +465,28 @@ mod tests {
     #[test]
     fn a_persons_engine_weighs_its_line_except_on_a_clock() {
         // White's split queen may take the king from h5: a coin toss.
-        let mut g =
-            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default()).unwrap();
+        let mut g: Box<dyn Playable> =
+            Game::from_fen("q3k2r/8/8/8/8/8/8/3QK3 w - - 0 1", GameOptions::default())
+                .unwrap()
+                .into();
         for m in ["d1^d5h5", "a8a7"] {
             g.play(m).unwrap();
         }
-        let weighed = Engine::in_play(2, 0).think(&g).wait().unwrap().expected;
+        let weighed = Engine::in_play(2, 0)
+            .think(g.as_ref())
+            .wait()
+            .unwrap()
+            .expected;
         assert!(
             weighed.is_some_and(|w| (0.55..0.8).contains(&w)),
             "{weighed:?}"
         );
         assert_eq!(
-            Engine::at_level(2, 0).think(&g).wait().unwrap().expected,
+            Engine::at_level(2, 0)
+                .think(g.as_ref())
+                .wait()
+                .unwrap()
+                .expected,
             None
         );
         let times = ClockTimes {
@@ -484,7 +494,7 @@ mod tests {
             increment: Duration::ZERO,
         };
         let on_clock = Engine::in_play(2, 0)
-            .think_on_clock(&g, &times)
+            .think_on_clock(g.as_ref(), &times)
             .wait()
             .unwrap();
         assert_eq!(on_clock.expected, None);
@@ -493,9 +503,9 @@ mod tests {
     #[test]
     fn thinking_reports_progress_then_the_move() {
         // Out of the opening book: a knight split.
-        let mut g = Game::standard(GameOptions::default());
+        let mut g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         g.play("g1^f3h3").unwrap();
-        let t = Engine::at_level(2, 1).think(&g);
+        let t = Engine::at_level(2, 1).think(g.as_ref());
         let mut infos = 0;
         let answer = loop {
             match t.next_event(Duration::from_secs(60)) {
@@ -511,23 +521,23 @@ mod tests {
 
     #[test]
     fn levels_2_to_5_open_from_the_book_and_level_1_searches() {
-        let g = Game::standard(GameOptions::default());
+        let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         for level in 2..=5 {
-            let t = Engine::at_level(level, 9).think(&g);
+            let t = Engine::at_level(level, 9).think(g.as_ref());
             // A book move is known at once: no search runs, nothing is reported.
             assert!(!t.running(), "level {level}");
             let choice = t.wait().unwrap();
             assert_eq!(choice.info, None);
             assert!(["e2e4", "d2d4", "c2c4", "g1f3"].contains(&choice.mv.as_str()));
         }
-        let searched = Engine::at_level(1, 9).think(&g).wait().unwrap();
+        let searched = Engine::at_level(1, 9).think(g.as_ref()).wait().unwrap();
         assert!(searched.info.is_some(), "level 1 has no book");
     }
 
     #[test]
     fn stopped_search_returns_a_legal_move() {
-        let g = Game::standard(GameOptions::default());
-        let t = Engine::timed(Duration::from_secs(600), 3).think(&g);
+        let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
+        let t = Engine::timed(Duration::from_secs(600), 3).think(g.as_ref());
         std::thread::sleep(Duration::from_millis(20));
         t.stop();
         let mv = t.wait().unwrap().mv;
@@ -536,11 +546,11 @@ mod tests {
 
     #[test]
     fn random_and_greedy_play_legal_moves() {
-        let mut g = Game::standard(GameOptions::default());
+        let mut g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         let mut players: [Box<dyn Player>; 2] =
             [Box::new(Random::new(5)), Box::new(Greedy::new(5))];
         for ply in 0..6 {
-            let mv = players[ply % 2].think(&g).wait().unwrap().mv;
+            let mv = players[ply % 2].think(g.as_ref()).wait().unwrap().mv;
             g.play(&mv).unwrap();
         }
         assert_eq!(g.ply(), 6);

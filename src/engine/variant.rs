@@ -48,7 +48,7 @@ fn trial_copy(game: &dyn Playable, seed: u64) -> Box<dyn Playable> {
     if game.draws_outcomes() {
         let mut setup = game.setup();
         setup.options.seed = seed;
-        let moves: Vec<String> = game.history().into_iter().map(|r| r.text).collect();
+        let moves: Vec<String> = game.history().iter().map(|r| r.text.clone()).collect();
         if let Ok(copy) = replay(&setup, &moves, None) {
             return copy;
         }

@@ -5,6 +5,7 @@ use super::cancel::CancelFlag;
 use super::cell::Cell;
 use super::explanation::Explanation;
 use super::rules::{RuleSet, Setup};
+use crate::chess::fen::FenError;
 use crate::chess::{Color, Game, Square, Status};
 
 /// One ply as the history, the trace pane and saved games see it.
@@ -24,15 +25,39 @@ pub struct PlyRecord {
     pub explanation: Explanation,
 }
 
-/// A move or take-back the rules refuse, with a reason a player understands.
+/// A move, take-back or start the rules refuse: what kind of refusal it is, with the
+/// words a player reads.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PlayError(pub String);
-
-impl PlayError {
+pub enum PlayError {
+    /// The text is not a move in the rule system's notation.
+    #[error("{0}")]
+    Notation(String),
+    /// The move is not legal in this position, and why.
+    #[error("{0}")]
+    Illegal(String),
+    /// An outcome written with the move cannot happen here.
+    #[error("{0}")]
+    Outcome(String),
+    /// The game is over, and how it ended.
+    #[error("{0}")]
+    GameOver(String),
+    /// The move would take the simulator past its size limit (or its memory).
+    #[error("{0}")]
+    Simulator(String),
+    /// Take-back at the start.
+    #[error("there is no move to take back")]
+    NothingToUndo,
     /// A move stopped part-way because its cancel flag was set (the game is unchanged).
-    pub fn cancelled() -> PlayError {
-        PlayError("the move was cancelled".into())
+    #[error("the move was cancelled")]
+    Cancelled,
+    /// The game cannot start as asked (its start position or a setting), and why.
+    #[error("{0}")]
+    Start(String),
+}
+
+impl From<FenError> for PlayError {
+    fn from(e: FenError) -> Self {
+        PlayError::Start(e.to_string())
     }
 }
 
@@ -61,8 +86,8 @@ pub trait Playable: Send {
     fn undo(&mut self) -> Result<(), PlayError>;
     /// Plies played so far.
     fn ply(&self) -> usize;
-    /// The plies played so far.
-    fn history(&self) -> Vec<PlyRecord>;
+    /// The records of the plies played so far, kept as they were played.
+    fn history(&self) -> &[PlyRecord];
     /// How a move is typed here, by example, for the move line's hint.
     fn typing_hint(&self) -> &'static str;
     /// Whether pieces may make quantum moves written with `~` (harmonics' `b1~d5`).
@@ -91,7 +116,7 @@ pub trait Playable: Send {
     /// A copy behind a new box.
     fn clone_box(&self) -> Box<dyn Playable>;
     /// Watches `flag` (or nothing): once it is set, a move (or take-back) being made
-    /// stops with [`PlayError::cancelled`] and leaves the game as it was.
+    /// stops with [`PlayError::Cancelled`] and leaves the game as it was.
     fn set_cancel(&mut self, flag: Option<CancelFlag>);
     /// The Quantum Chess game, for the features that exist only there.
     fn quantum(&self) -> Option<&Game> {

@@ -195,7 +195,7 @@ impl Setup {
 
     /// The simulator backend, for the rule system that has one.
     pub fn backend(&self) -> Option<BackendKind> {
-        (self.rules == RuleSet::Quantum).then_some(self.options.backend)
+        (self.rules == RuleSet::Quantum).then_some(self.options.simulator.backend)
     }
 }
 

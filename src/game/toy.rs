@@ -10,12 +10,14 @@ use super::playable::{PlayError, Playable, PlyRecord};
 use super::rules::{RuleSet, Setup};
 use crate::chess::{Color, Kind, Square, Status};
 
-/// A toy game: where each king stands, and the moves so far.
+/// A toy game: where each king stands, the moves so far and where the kings stood
+/// before each.
 #[derive(Clone, Debug)]
 pub(crate) struct Toy {
     seed: u64,
     kings: [Square; 2],
-    history: Vec<(PlyRecord, [Square; 2])>,
+    history: Vec<PlyRecord>,
+    before: Vec<[Square; 2]>,
 }
 
 fn side(c: Color) -> usize {
@@ -30,6 +32,7 @@ impl Toy {
             seed,
             kings: [sq("e1"), sq("e8")],
             history: Vec::new(),
+            before: Vec::new(),
         }
     }
 
@@ -109,9 +112,12 @@ impl Playable for Toy {
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         let text = text.trim();
         if !self.legal_moves().iter().any(|m| m == text) {
-            return Err(PlayError(format!("{text} is not a king's step here")));
+            return Err(PlayError::Illegal(format!(
+                "{text} is not a king's step here"
+            )));
         }
-        let to = Square::parse(&text[2..4]).ok_or_else(|| PlayError("no square".into()))?;
+        let to =
+            Square::parse(&text[2..4]).ok_or_else(|| PlayError::Notation("no square".into()))?;
         let cells = self.cells();
         let mut record = PlyRecord {
             text: text.to_string(),
@@ -130,16 +136,14 @@ impl Playable for Toy {
             &cells,
             &self.cells(),
         );
-        self.history.push((record.clone(), before));
+        self.history.push(record.clone());
+        self.before.push(before);
         Ok(record)
     }
 
     fn undo(&mut self) -> Result<(), PlayError> {
-        let (_, before) = self
-            .history
-            .pop()
-            .ok_or_else(|| PlayError("there is no move to take back".into()))?;
-        self.kings = before;
+        self.kings = self.before.pop().ok_or(PlayError::NothingToUndo)?;
+        self.history.pop();
         Ok(())
     }
 
@@ -147,8 +151,8 @@ impl Playable for Toy {
         self.history.len()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        self.history.iter().map(|(r, _)| r.clone()).collect()
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
     }
 
     fn typing_hint(&self) -> &'static str {

@@ -193,6 +193,47 @@ impl FromStr for BackendKind {
     }
 }
 
+/// Which backend simulates a game and how large its state may grow on each: what
+/// `--backend`, `--dense-limit` and `--sparse-limit` (or `config.toml`) choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimulatorSettings {
+    /// The backend.
+    pub backend: BackendKind,
+    /// Dense backend: largest state as log2 of the number of amplitudes.
+    pub dense_limit_log2: u32,
+    /// Sparse backend: largest state in branches.
+    pub sparse_limit: usize,
+}
+
+impl Default for SimulatorSettings {
+    fn default() -> Self {
+        SimulatorSettings {
+            backend: BackendKind::default(),
+            dense_limit_log2: DEFAULT_DENSE_LIMIT_LOG2,
+            sparse_limit: DEFAULT_SPARSE_LIMIT,
+        }
+    }
+}
+
+impl SimulatorSettings {
+    /// `backend` with the default size limits.
+    pub fn on(backend: BackendKind) -> SimulatorSettings {
+        SimulatorSettings {
+            backend,
+            ..SimulatorSettings::default()
+        }
+    }
+
+    /// The options its backend is built with, its state `factored` or not.
+    pub fn backend_options(self, factored: bool) -> BackendOptions {
+        BackendOptions {
+            dense_limit_log2: self.dense_limit_log2,
+            sparse_limit: self.sparse_limit,
+            factored,
+        }
+    }
+}
+
 /// Options for building a backend.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BackendOptions {

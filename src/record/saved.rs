@@ -8,7 +8,7 @@ use crate::chess::{Color, GameOptions, Status};
 use crate::files::FileError;
 use crate::game::clock::{BadTimeControl, Ending, TimeControl};
 use crate::game::{CancelFlag, Playable, Players, RuleSet, Setup};
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, SimulatorSettings};
 use crate::variants::ReplayError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -235,7 +235,7 @@ impl SavedGame {
             free_turns: setup.options.free_turns,
             date: date.into(),
             result: game.status(),
-            moves: game.history().into_iter().map(|m| m.text).collect(),
+            moves: game.history().iter().map(|m| m.text.clone()).collect(),
             players: players.clone(),
             tags: BTreeMap::new(),
             reason: None,
@@ -343,24 +343,24 @@ impl SavedGame {
         })
     }
 
-    /// How the recorded game started. `backend` overrides the file's choice;
-    /// `dense_limit_log2` and `sparse_limit` are the simulator's size limits.
+    /// How the recorded game started, on `simulator` when given (else on the file's
+    /// backend with the default size limits).
     pub fn setup(
         &self,
         path: &Path,
-        backend: Option<BackendKind>,
-        dense_limit_log2: u32,
-        sparse_limit: usize,
+        simulator: Option<SimulatorSettings>,
     ) -> Result<Setup, RecordError> {
+        let simulator = match simulator {
+            Some(s) => s,
+            None => SimulatorSettings::on(self.backend_kind(path)?),
+        };
         Ok(Setup {
             rules: self.rules(path)?,
             start: self.start.clone(),
             options: GameOptions {
-                backend: backend.unwrap_or(self.backend_kind(path)?),
+                simulator,
                 seed: self.seed,
                 free_turns: self.free_turns,
-                dense_limit_log2,
-                sparse_limit,
                 factored: true,
                 no_win: false,
             },
@@ -368,18 +368,16 @@ impl SavedGame {
     }
 
     /// The recorded game under its rule system, its outcomes replayed as recorded (on
-    /// `backend` when given, else the file's),
+    /// `simulator` when given, else on the file's backend),
     /// stopped at the next move (or gate) once `cancel` is set (the error then names the
     /// ply it stopped in); the game keeps watching the flag.
     pub fn replay(
         &self,
         path: &Path,
-        backend: Option<BackendKind>,
-        dense_limit_log2: u32,
-        sparse_limit: usize,
+        simulator: Option<SimulatorSettings>,
         cancel: Option<CancelFlag>,
     ) -> Result<Box<dyn Playable>, RecordError> {
-        let setup = self.setup(path, backend, dense_limit_log2, sparse_limit)?;
+        let setup = self.setup(path, simulator)?;
         crate::variants::replay(&setup, &self.moves, cancel).map_err(|e| match e {
             ReplayError::Start(e) => RecordError::Field {
                 path: path.to_path_buf(),
@@ -423,13 +421,14 @@ mod tests {
 
     #[test]
     fn round_trip_text() {
-        let mut g = Game::standard(GameOptions {
+        let mut g: Box<dyn Playable> = Game::standard(GameOptions {
             seed: 9,
             ..GameOptions::default()
-        });
+        })
+        .into();
         g.play("b1^a3c3").unwrap();
         g.play("e7e5").unwrap();
-        let saved = SavedGame::of(&g, &Players::default(), "2026-11-21T00:00:00Z");
+        let saved = SavedGame::of(g.as_ref(), &Players::default(), "2026-11-21T00:00:00Z");
         let text = saved.to_toml();
         let back = SavedGame::parse(&text, Path::new("x.toml")).unwrap();
         assert_eq!(back, saved);

@@ -271,8 +271,8 @@ impl Verdict {
 /// The moves of `game` as a review reads them: each as recorded, with who played it.
 pub fn moves_of(game: &dyn Playable) -> Vec<(String, Color)> {
     game.history()
-        .into_iter()
-        .map(|r| (r.text, r.color))
+        .iter()
+        .map(|r| (r.text.clone(), r.color))
         .collect()
 }
 

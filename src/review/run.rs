@@ -108,7 +108,7 @@ pub fn review(
     progress: &mut dyn FnMut(usize, usize, &Review),
 ) -> Result<Review, ReviewError> {
     let by = judge.name(game);
-    let moves: Vec<String> = game.history().into_iter().map(|r| r.text).collect();
+    let moves: Vec<String> = game.history().iter().map(|r| r.text.clone()).collect();
     let mut out = earlier
         .filter(|r| r.by == by && r.version == super::VERSION)
         .unwrap_or_else(|| Review::new(by, game.rules().review_marks()));

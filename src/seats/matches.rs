@@ -580,7 +580,7 @@ fn play_game(
     let first_is_white = index.is_multiple_of(2);
     let game_seed = opts.seed.wrapping_add(index as u64);
     let mut setup = Setup::new(opts.variant, game_seed);
-    setup.options.backend = opts.backend;
+    setup.options.simulator.backend = opts.backend;
     let mut board = new_game(&setup)?;
     let mut players = [
         opts.first

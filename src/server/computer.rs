@@ -159,7 +159,7 @@ mod tests {
 
     fn board(rules: RuleSet) -> Box<dyn Playable> {
         let mut setup = Setup::new(rules, 5);
-        setup.options.backend = BackendKind::Sparse;
+        setup.options.simulator.backend = BackendKind::Sparse;
         crate::variants::new_game(&setup).unwrap()
     }
 

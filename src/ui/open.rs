@@ -9,7 +9,7 @@ use crate::chess::fen::FenError;
 use crate::chess::Color;
 use crate::config::{ConfigError, Notation, Pieces, PlayFlags, Settings};
 use crate::game::{CancelFlag, RuleSet, Setup};
-use crate::quantum::BackendKind;
+use crate::quantum::SimulatorSettings;
 use crate::record::{Players, RecordError, Recorder};
 use crate::style::color::{ColorChoice, Paint};
 use crate::style::theme::Theme;
@@ -24,8 +24,8 @@ use std::time::Duration;
 pub struct PlayOptions {
     /// Start position (default: the standard one).
     pub fen: Option<String>,
-    /// Simulator backend.
-    pub backend: BackendKind,
+    /// The simulator's backend and its size limits.
+    pub simulator: SimulatorSettings,
     /// Seed of the random outcomes (default: from the clock).
     pub seed: Option<u64>,
     /// Letters instead of chess glyphs.
@@ -45,10 +45,6 @@ pub struct PlayOptions {
     pub autosave: bool,
     /// The players' names.
     pub players: Players,
-    /// Dense backend size limit, log2 of the number of amplitudes.
-    pub dense_limit_log2: u32,
-    /// Sparse backend size limit, in branches.
-    pub sparse_limit: usize,
     /// The rule system of a new game.
     pub variant: RuleSet,
     /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
@@ -83,15 +79,13 @@ impl PlayOptions {
         let c = settings.config.overlay(&flags);
         Ok(PlayOptions {
             fen: flags.fen,
-            backend: c.backend,
+            simulator: c.simulator,
             seed: flags.seed,
             ascii: c.pieces == Pieces::Ascii,
             coordinates: c.notation == Notation::Coordinates,
             color: c.color,
             theme: settings.themes.theme(&c.theme)?,
             autosave: c.autosave,
-            dense_limit_log2: c.dense_limit_log2,
-            sparse_limit: c.sparse_limit,
             mouse: c.mouse,
             engine_level: c.engine_level,
             engine_cmd: Some(c.engine_cmd.trim().to_string()).filter(|c| !c.is_empty()),
@@ -110,7 +104,7 @@ impl Default for PlayOptions {
     fn default() -> Self {
         PlayOptions {
             fen: None,
-            backend: BackendKind::default(),
+            simulator: SimulatorSettings::default(),
             seed: None,
             ascii: false,
             coordinates: false,
@@ -120,8 +114,6 @@ impl Default for PlayOptions {
             data_dir: None,
             autosave: false,
             players: Players::default(),
-            dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
-            sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
             variant: RuleSet::Quantum,
             mouse: true,
             offer_resume: false,
@@ -262,19 +254,11 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         None => {
             let mut setup = Setup::new(rules, seed);
             setup.start = opts.fen.clone();
-            setup.options.backend = opts.backend;
-            setup.options.dense_limit_log2 = opts.dense_limit_log2;
-            setup.options.sparse_limit = opts.sparse_limit;
+            setup.options.simulator = opts.simulator;
             crate::variants::new_game(&setup)?
         }
         Some((path, saved)) => {
-            let mut game = saved.replay(
-                path,
-                Some(opts.backend),
-                opts.dense_limit_log2,
-                opts.sparse_limit,
-                cancel,
-            )?;
+            let mut game = saved.replay(path, Some(opts.simulator), cancel)?;
             game.set_cancel(None);
             game
         }
@@ -341,6 +325,7 @@ mod tests {
     use super::*;
     use crate::config::settings::tests::file_config;
     use crate::config::{Catalogue, Config, Pieces};
+    use crate::quantum::BackendKind;
     use crate::style::color::Tier;
     use crate::style::theme::Rgb;
 
@@ -355,7 +340,6 @@ mod tests {
     fn play_options_follow_flags_then_file_then_defaults() {
         let defaults =
             PlayOptions::configured(&settings(Config::default()), PlayFlags::default()).unwrap();
-        assert_eq!(defaults.backend, BackendKind::Sparse);
         assert!(!defaults.ascii);
         assert!(!defaults.coordinates, "SAN");
         assert_eq!(defaults.color, ColorChoice::Auto);
@@ -363,16 +347,26 @@ mod tests {
         assert!(defaults.autosave);
         assert!(defaults.mouse);
         assert_eq!(
-            defaults.dense_limit_log2,
-            crate::quantum::DEFAULT_DENSE_LIMIT_LOG2
+            defaults.simulator,
+            SimulatorSettings {
+                backend: BackendKind::Sparse,
+                dense_limit_log2: crate::quantum::DEFAULT_DENSE_LIMIT_LOG2,
+                sparse_limit: crate::quantum::DEFAULT_SPARSE_LIMIT,
+            }
         );
-        assert_eq!(defaults.sparse_limit, crate::quantum::DEFAULT_SPARSE_LIMIT);
         assert_eq!(defaults.engine_cmd, None, "qchess's own engine");
         assert!(defaults.ask_king_danger, "players are asked");
 
         let s = settings(file_config());
         let from_file = PlayOptions::configured(&s, PlayFlags::default()).unwrap();
-        assert_eq!(from_file.backend, BackendKind::Dense);
+        assert_eq!(
+            from_file.simulator,
+            SimulatorSettings {
+                backend: BackendKind::Dense,
+                dense_limit_log2: 20,
+                sparse_limit: 5000,
+            }
+        );
         assert!(from_file.ascii);
         assert!(from_file.coordinates);
         assert_eq!(from_file.color, ColorChoice::Fixed(Tier::Ansi16));
@@ -382,8 +376,6 @@ mod tests {
         );
         assert!(!from_file.autosave);
         assert!(!from_file.mouse);
-        assert_eq!(from_file.dense_limit_log2, 20);
-        assert_eq!(from_file.sparse_limit, 5000);
         assert_eq!(from_file.engine_level, 2);
         assert_eq!(from_file.engine_cmd.as_deref(), Some("file-engine --uqci"));
         assert!(!from_file.ask_king_danger);
@@ -404,12 +396,17 @@ mod tests {
         let from_flags = PlayOptions::configured(&s, flags.clone()).unwrap();
         assert_eq!(from_flags.fen, flags.fen);
         assert_eq!(from_flags.seed, Some(7));
-        assert_eq!(from_flags.backend, BackendKind::Sparse);
+        assert_eq!(
+            from_flags.simulator,
+            SimulatorSettings {
+                backend: BackendKind::Sparse,
+                dense_limit_log2: 12,
+                sparse_limit: 99,
+            }
+        );
         assert!(!from_flags.ascii);
         assert_eq!(from_flags.color, ColorChoice::Fixed(Tier::None));
         assert_eq!(from_flags.theme.light_square, Rgb(0xaa, 0x55, 0x00));
-        assert_eq!(from_flags.dense_limit_log2, 12);
-        assert_eq!(from_flags.sparse_limit, 99);
         assert!(from_flags.mouse);
         assert_eq!(from_flags.engine_level, 1);
         assert_eq!(

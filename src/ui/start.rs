@@ -307,7 +307,11 @@ mod tests {
         for m in moves {
             g.play(m).unwrap();
         }
-        SavedGame::of(&g, &Players::default(), "2026-11-23T16:40:00Z")
+        SavedGame::of(
+            &*Box::<dyn crate::game::Playable>::from(g),
+            &Players::default(),
+            "2026-11-23T16:40:00Z",
+        )
     }
 
     #[test]

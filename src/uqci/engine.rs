@@ -634,7 +634,7 @@ mod tests {
         assert!(t.say("setoption name Hash value 16")[0].contains("no option \"Hash\""));
         assert!(t.say("setoption name Backend value dense").is_empty());
         assert_eq!(
-            t.engine.game().options().backend,
+            t.engine.game().options().simulator.backend,
             crate::quantum::BackendKind::Dense,
             "the position is set up again with the new backend"
         );

@@ -3,7 +3,7 @@
 use super::protocol::{OptionKind, OptionSpec};
 use crate::chess::GameOptions;
 use crate::engine::level;
-use crate::quantum::BackendKind;
+use crate::quantum::{BackendKind, SimulatorSettings};
 
 /// Largest `Seed` (UQCI spins are often read as 32-bit numbers by front ends).
 pub const MAX_SEED: i64 = i32::MAX as i64;
@@ -149,7 +149,7 @@ impl Options {
     /// The options of the games `position` sets up.
     pub fn game_options(&self) -> GameOptions {
         GameOptions {
-            backend: self.backend,
+            simulator: SimulatorSettings::on(self.backend),
             seed: self.seed,
             free_turns: self.forceturn,
             no_win: self.forcewin,
@@ -184,7 +184,7 @@ mod tests {
         );
         let g = o.game_options();
         assert!(g.free_turns && g.no_win);
-        assert_eq!((g.backend, g.seed), (BackendKind::Dense, 42));
+        assert_eq!((g.simulator.backend, g.seed), (BackendKind::Dense, 42));
         o.set("forceturn", Some("false")).unwrap();
         assert!(!o.forceturn);
     }

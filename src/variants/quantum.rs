@@ -1,7 +1,8 @@
 //! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
 
-use crate::chess::{fen, report, Color, Game, PlayedMove, Square, Status};
+use crate::chess::{fen, report, Color, Game, MoveError, PlayedMove, Square, Status};
 use crate::game::{CancelFlag, Cell, Explanation, PlayError, Playable, PlyRecord, RuleSet, Setup};
+use crate::quantum::QuantumError;
 
 /// The history entry of a played move: its canonical text, a few words on what it did
 /// and its explanation.
@@ -15,13 +16,39 @@ fn record(m: &PlayedMove) -> PlyRecord {
     }
 }
 
-impl From<Game> for Box<dyn Playable> {
-    fn from(game: Game) -> Self {
-        Box::new(game)
+impl From<MoveError> for PlayError {
+    fn from(e: MoveError) -> Self {
+        let words = e.to_string();
+        match e {
+            MoveError::Notation(_) | MoveError::San(_) => PlayError::Notation(words),
+            MoveError::GameOver(_) => PlayError::GameOver(words),
+            MoveError::NoMeasurement(_)
+            | MoveError::Quantum(QuantumError::ImpossibleOutcome { .. }) => {
+                PlayError::Outcome(words)
+            }
+            MoveError::Quantum(QuantumError::Cancelled) => PlayError::Cancelled,
+            MoveError::Quantum(_) => PlayError::Simulator(words),
+            _ => PlayError::Illegal(words),
+        }
     }
 }
 
-impl Playable for Game {
+/// Quantum Chess as a [`Playable`]: the game and the records of its plies, kept as they
+/// are played.
+#[derive(Clone, Debug)]
+struct QuantumGame {
+    game: Game,
+    plies: Vec<PlyRecord>,
+}
+
+impl From<Game> for Box<dyn Playable> {
+    fn from(game: Game) -> Self {
+        let plies = game.history().iter().map(record).collect();
+        Box::new(QuantumGame { game, plies })
+    }
+}
+
+impl Playable for QuantumGame {
     fn rules(&self) -> RuleSet {
         RuleSet::Quantum
     }
@@ -29,21 +56,22 @@ impl Playable for Game {
     fn setup(&self) -> Setup {
         Setup {
             rules: RuleSet::Quantum,
-            start: Some(fen::format(self.start())),
-            options: self.options(),
+            start: Some(fen::format(self.game.start())),
+            options: self.game.options(),
         }
     }
 
     fn cells(&self) -> Vec<(Square, Cell)> {
+        let game = &self.game;
         Square::all()
             .filter_map(|s| {
-                let p = self.state().piece(s)?;
+                let p = game.state().piece(s)?;
                 Some((
                     s,
                     Cell {
                         color: p.color,
                         kind: Some(p.kind),
-                        probability: self.probability(s),
+                        probability: game.probability(s),
                     },
                 ))
             })
@@ -51,43 +79,43 @@ impl Playable for Game {
     }
 
     fn to_move(&self) -> Color {
-        Game::to_move(self)
+        self.game.to_move()
     }
 
     fn status(&self) -> Status {
-        Game::status(self)
+        self.game.status()
     }
 
     fn end_reason(&self) -> Option<String> {
-        Game::end_reason(self).map(|r| r.describe().to_string())
+        self.game.end_reason().map(|r| r.describe().to_string())
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        report::legal_moves(self)
+        report::legal_moves(&self.game)
     }
 
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
-        Game::play(self, text)
-            .map(record)
-            .map_err(|e| PlayError(e.to_string()))
+        let rec = record(self.game.play(text)?);
+        self.plies.push(rec.clone());
+        Ok(rec)
     }
 
     fn undo(&mut self) -> Result<(), PlayError> {
-        if Game::history(self).is_empty() {
-            return Err(PlayError("there is no move to take back".into()));
+        if self.plies.is_empty() {
+            return Err(PlayError::NothingToUndo);
         }
         // With moves to take back, only the cancel flag stops the replay.
-        Game::undo(self)
-            .map(|_| ())
-            .ok_or_else(PlayError::cancelled)
+        self.game.undo().ok_or(PlayError::Cancelled)?;
+        self.plies.pop();
+        Ok(())
     }
 
     fn ply(&self) -> usize {
-        Game::ply(self)
+        self.game.ply()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        Game::history(self).iter().map(record).collect()
+    fn history(&self) -> &[PlyRecord] {
+        &self.plies
     }
 
     fn typing_hint(&self) -> &'static str {
@@ -100,24 +128,25 @@ impl Playable for Game {
     }
 
     fn details(&self, cursor: Square) -> Vec<String> {
+        let game = &self.game;
         let mut lines = vec![format!(
             "{} branches; {} to move",
-            self.branch_count(),
-            Game::to_move(self).name()
+            game.branch_count(),
+            game.to_move().name()
         )];
-        if let Some(p) = self.state().piece(cursor) {
+        if let Some(p) = game.state().piece(cursor) {
             lines.push(format!(
                 "{cursor}: {} {}, {:.0}%",
                 p.color.name(),
                 p.kind.name(),
-                self.probability(cursor) * 100.0
+                game.probability(cursor) * 100.0
             ));
         }
         lines
     }
 
     fn to_json(&self) -> serde_json::Value {
-        report::to_json(self)
+        report::to_json(&self.game)
     }
 
     fn clone_box(&self) -> Box<dyn Playable> {
@@ -125,11 +154,11 @@ impl Playable for Game {
     }
 
     fn set_cancel(&mut self, flag: Option<CancelFlag>) {
-        Game::set_cancel(self, flag)
+        self.game.set_cancel(flag)
     }
 
     fn quantum(&self) -> Option<&Game> {
-        Some(self)
+        Some(&self.game)
     }
 }
 
@@ -154,8 +183,45 @@ mod tests {
         assert_eq!(game.forced_outcome("e2e4"), None);
         game.undo().unwrap();
         assert_eq!(game.ply(), 0);
-        assert!(game.undo().is_err());
+        assert_eq!(game.undo(), Err(PlayError::NothingToUndo));
         assert!(game.quantum().is_some());
         assert_eq!(game.setup().start.as_deref(), Some(fen::START_FEN));
+    }
+
+    #[test]
+    fn refusals_say_their_kind() {
+        let mut game = new_game(&Setup::new(RuleSet::Quantum, 7)).unwrap();
+        assert!(matches!(game.play("e2"), Err(PlayError::Notation(_))));
+        assert!(matches!(game.play("e2e5"), Err(PlayError::Illegal(_))));
+        assert!(matches!(game.play("e2e4.m1"), Err(PlayError::Outcome(_))));
+        let start = Some("4k3/8/8/8/8/8/8/4RK2 w - - 0 1");
+        let mut won = new_game(&Setup::with_start(RuleSet::Quantum, start, 7)).unwrap();
+        won.play("e1xe8").unwrap();
+        assert_eq!(
+            won.play("f1f2"),
+            Err(PlayError::GameOver("the game is over (white wins)".into()))
+        );
+        let over = Setup::with_start(RuleSet::Quantum, Some("8/8/8/8/8/8/8/8 w - - 0 1"), 7);
+        assert!(matches!(new_game(&over), Err(PlayError::Start(_))));
+    }
+
+    #[test]
+    fn kept_records_are_those_of_the_moves_played_and_replayed() {
+        let setup = Setup::new(RuleSet::Quantum, 7);
+        let mut game = new_game(&setup).unwrap();
+        let rebuilt = |g: &dyn Playable| -> Vec<PlyRecord> {
+            g.quantum().unwrap().history().iter().map(record).collect()
+        };
+        for m in ["g1^f3h3", "e7e5", "f3xe5", "d7d6"] {
+            let rec = game.play(m).unwrap();
+            assert_eq!(game.history().last(), Some(&rec));
+        }
+        assert_eq!(game.history(), rebuilt(game.as_ref()));
+        game.undo().unwrap();
+        assert_eq!(game.history().len(), 3);
+        assert_eq!(game.history(), rebuilt(game.as_ref()));
+        let texts: Vec<String> = game.history().iter().map(|r| r.text.clone()).collect();
+        let again = crate::variants::replay(&setup, &texts, None).unwrap();
+        assert_eq!(again.history(), game.history());
     }
 }

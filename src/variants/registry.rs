@@ -13,15 +13,15 @@ pub fn new_game(setup: &Setup) -> Result<Box<dyn Playable>, PlayError> {
         (RuleSet::Quantum, start) => {
             let fen = start.unwrap_or(START_FEN);
             Game::from_fen(fen, setup.options)
-                .map(|g| Box::new(g) as Box<dyn Playable>)
-                .map_err(|e| PlayError(e.to_string()))
+                .map(Box::<dyn Playable>::from)
+                .map_err(PlayError::from)
         }
         (RuleSet::Harmonics, None) => Ok(Box::new(harmonics::HarmonicsGame::new(seed))),
         (RuleSet::Harmonics, Some(f)) => Ok(Box::new(harmonics::HarmonicsGame::from_fen(f, seed)?)),
         (RuleSet::Haft, None) => Ok(Box::new(haft::HaftGame::new().with_seed(seed))),
         #[cfg(test)]
         (RuleSet::Toy, _) => Ok(Box::new(crate::game::toy::Toy::new(seed))),
-        (RuleSet::Haft, Some(_)) => Err(PlayError(
+        (RuleSet::Haft, Some(_)) => Err(PlayError::Start(
             "haft always starts from its own position (pawns, and undetermined pieces on the back ranks): a start FEN is not supported".into(),
         )),
     }

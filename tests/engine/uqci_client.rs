@@ -3,6 +3,7 @@
 
 use qchess::chess::{Game, GameOptions};
 use qchess::engine::{Event, Player, PlayerError};
+use qchess::game::Playable;
 use qchess::uqci::client::UqciPlayer;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -20,32 +21,33 @@ fn first_move_error(cmd: &str) -> (String, Duration) {
 /// The failure of the engine's first move (an engine that misbehaved or could not be
 /// started), and how long it took.
 fn first_move_failure(cmd: &str) -> (PlayerError, Duration) {
-    let g = Game::standard(GameOptions::default());
+    let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
     let mut p = UqciPlayer::new(cmd, Duration::from_millis(100));
     let t = Instant::now();
-    let err = match p.think(&g).wait() {
+    let err = match p.think(g.as_ref()).wait() {
         Err(e @ (PlayerError::Engine(_) | PlayerError::NotStarted(_))) => e,
         other => panic!("expected an engine error, got {other:?}"),
     };
     assert!(!err.to_string().contains('\n'), "one line: {err}");
     // The failure sticks: the next move fails at once with the same words.
     let again = Instant::now();
-    assert_eq!(p.think(&g).wait(), Err(err.clone()));
+    assert_eq!(p.think(g.as_ref()).wait(), Err(err.clone()));
     assert!(again.elapsed() < Duration::from_secs(1));
     (err, t.elapsed())
 }
 
 #[test]
 fn qchess_uqci_plays_legal_moves_through_pipes() {
-    let mut g = Game::standard(GameOptions {
+    let mut g: Box<dyn Playable> = Game::standard(GameOptions {
         seed: 3,
         ..GameOptions::default()
-    });
+    })
+    .into();
     let mut p = UqciPlayer::new(&format!("{BIN} uqci"), Duration::from_millis(150));
     assert_eq!(p.name(), format!("uqci: {BIN} uqci"));
     let mut infos = 0;
     for _ in 0..6 {
-        let t = p.think(&g);
+        let t = p.think(g.as_ref());
         let choice = loop {
             match t.next_event(Duration::from_secs(30)) {
                 Some(Event::Info(i)) => {
@@ -56,7 +58,7 @@ fn qchess_uqci_plays_legal_moves_through_pipes() {
                     break c.unwrap_or_else(|e| {
                         panic!(
                             "{e}: {:?}",
-                            g.history().iter().map(|m| &m.played).collect::<Vec<_>>()
+                            g.history().iter().map(|m| &m.text).collect::<Vec<_>>()
                         )
                     })
                 }
@@ -220,9 +222,9 @@ fn dropped_mid_move(name: &str, on_go: &str) {
     let cmd = fake(name, HANDSHAKE_OK, on_go);
     let pid_file = format!("{cmd}.pid");
     let _ = std::fs::remove_file(&pid_file);
-    let g = Game::standard(GameOptions::default());
+    let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
     let mut p = UqciPlayer::new(&cmd, Duration::from_secs(20));
-    let thinking = p.think(&g);
+    let thinking = p.think(g.as_ref());
     let pid = pid_in(&pid_file);
     assert!(!gone(pid), "the process runs before the player goes");
     drop(p);
@@ -297,6 +299,7 @@ mod uci {
     use crate::support::fake_engine::{fake, fake_answering, HANDSHAKE_OK};
     use qchess::chess::{Game, GameOptions, Status};
     use qchess::engine::Player;
+    use qchess::game::Playable;
     use qchess::uqci::uci::{UciPlayer, UciSettings};
     use std::process::Command;
 
@@ -325,11 +328,11 @@ mod uci {
         );
         let positions = std::path::Path::new(&script).with_file_name("positions");
         let _ = std::fs::remove_file(&positions);
-        let mut g = Game::standard(GameOptions::default());
+        let mut g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         g.play("g1^f3h3").unwrap();
         let mut p = UciPlayer::new(&script, UciSettings::default(), 1);
         assert_eq!(p.name(), format!("uci: {script}"));
-        let choice = p.think(&g).wait().unwrap();
+        let choice = p.think(g.as_ref()).wait().unwrap();
         assert_eq!(choice.mv, "e7e5");
         assert_eq!(choice.info.map(|i| (i.depth, i.score)), Some((10, 5.0)));
         // The knight on one of its two squares; White may still castle.
@@ -349,19 +352,21 @@ mod uci {
             "uci-slow",
             &[("uci", slow.as_str()), ("go", "echo 'bestmove e2e4'")],
         );
-        let g = Game::standard(GameOptions::default());
+        let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         let mut p = UciPlayer::new(&script, UciSettings::default(), 1);
-        assert_eq!(p.think(&g).wait().unwrap().mv, "e2e4");
+        assert_eq!(p.think(g.as_ref()).wait().unwrap().mv, "e2e4");
     }
 
     #[test]
     fn a_king_capture_on_its_board_is_taken_without_asking() {
         // The fake would answer an illegal move if it were asked.
         let script = fake("uci-capture", HANDSHAKE_OK, "echo 'bestmove h2h8'");
-        let mut g =
-            Game::from_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", GameOptions::default()).unwrap();
+        let mut g: Box<dyn Playable> =
+            Game::from_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", GameOptions::default())
+                .unwrap()
+                .into();
         let mut p = UciPlayer::new(&script, UciSettings::default(), 1);
-        let mv = p.think(&g).wait().unwrap().mv;
+        let mv = p.think(g.as_ref()).wait().unwrap().mv;
         g.play(&mv).unwrap();
         assert_eq!(g.status(), Status::WhiteWins, "{mv}");
     }
@@ -369,10 +374,10 @@ mod uci {
     #[test]
     fn the_first_moves_vary_among_lines_within_the_margin() {
         let script = fake("uci-vary", HANDSHAKE_OK, THREE_LINES);
-        let g = Game::standard(GameOptions::default());
+        let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         let first = |settings: &UciSettings, seed| {
             UciPlayer::new(&script, settings.clone(), seed)
-                .think(&g)
+                .think(g.as_ref())
                 .wait()
                 .unwrap()
                 .mv
@@ -388,7 +393,7 @@ mod uci {
         assert_eq!(seen, ["d2d4", "e2e4"], "a2a3 is 130 cp below the best");
         assert!((0..4).all(|seed| first(&plain, seed) == "e2e4"));
         // Past its first moves it plays the best line again.
-        let mut later = Game::standard(GameOptions::default());
+        let mut later: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         for m in [
             "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6",
         ] {
@@ -396,7 +401,7 @@ mod uci {
         }
         assert!(
             (0..6).all(|seed| UciPlayer::new(&script, varied.clone(), seed)
-                .think(&later)
+                .think(later.as_ref())
                 .wait()
                 .unwrap()
                 .mv
@@ -413,9 +418,9 @@ mod uci {
             "echo 'info depth 3 multipv 1 score cp 9 pv e2e5'; \
              echo 'info depth 3 multipv 2 score cp 1 pv d2d4'; echo 'bestmove e2e5'",
         );
-        let g = Game::standard(GameOptions::default());
+        let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
         let mv = UciPlayer::new(&script, UciSettings::default(), 0)
-            .think(&g)
+            .think(g.as_ref())
             .wait()
             .unwrap()
             .mv;
@@ -470,13 +475,16 @@ fn on_a_clock_the_engine_gets_both_clocks_and_the_increments() {
     let seen = std::env::temp_dir().join(format!("qchess-go-{}.txt", std::process::id()));
     let on_go = format!("echo \"$rest\" > {}; echo bestmove e2e4", seen.display());
     let cmd = fake("clock", HANDSHAKE_OK, &on_go);
-    let g = Game::standard(GameOptions::default());
+    let g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
     let mut p = UqciPlayer::new(&cmd, Duration::from_millis(100));
     let times = ClockTimes {
         remaining: [Duration::from_secs(60), Duration::from_millis(30_500)],
         increment: Duration::from_secs(2),
     };
-    let choice = p.think_on_clock(&g, &times).wait().expect("an answer");
+    let choice = p
+        .think_on_clock(g.as_ref(), &times)
+        .wait()
+        .expect("an answer");
     assert_eq!(choice.mv, "e2e4");
     let go = std::fs::read_to_string(&seen).unwrap();
     for part in ["wtime 60000", "btime 30500", "winc 2000", "binc 2000"] {

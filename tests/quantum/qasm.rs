@@ -5,6 +5,7 @@ use qchess::chess::{random::random_move, Game, GameOptions, Square, Status};
 use qchess::qasm::{self, gates::DEFINITIONS, Program, QasmError, Stmt};
 use qchess::quantum::{
     new_backend, Backend, BackendKind, BackendOptions, Bits, Complex64, Control, Gate, Op,
+    SimulatorSettings,
 };
 use qchess::seeded::SeededRng;
 
@@ -12,7 +13,7 @@ const KINDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
 fn opts(backend: BackendKind, seed: u64) -> GameOptions {
     GameOptions {
-        backend,
+        simulator: SimulatorSettings::on(backend),
         seed,
         ..GameOptions::default()
     }

@@ -5,11 +5,11 @@
 
 use crate::support::storms::{self, Storm};
 use qchess::chess::{Game, GameOptions, Square};
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 
 fn opts(backend: BackendKind, factored: bool) -> GameOptions {
     GameOptions {
-        backend,
+        simulator: SimulatorSettings::on(backend),
         factored,
         ..GameOptions::default()
     }
@@ -105,15 +105,21 @@ fn size_limits_refuse_a_move_and_leave_the_game_as_it_was() {
     // knights on three squares fill twice the limit, so a third knight's split does not
     // fit beside them.
     let sparse = GameOptions {
-        sparse_limit: 3,
+        simulator: SimulatorSettings {
+            sparse_limit: 3,
+            ..SimulatorSettings::default()
+        },
         ..GameOptions::default()
     };
     // Dense, 2^4 amplitudes: a split needs a qubit more than the squares it ends on, so
     // a knight reaches three squares, not four; four knights' factors (24 amplitudes)
     // leave no room for one to go to 16 (36 > 32).
     let dense = GameOptions {
-        backend: BackendKind::Dense,
-        dense_limit_log2: 4,
+        simulator: SimulatorSettings {
+            backend: BackendKind::Dense,
+            dense_limit_log2: 4,
+            ..SimulatorSettings::default()
+        },
         ..GameOptions::default()
     };
     let cases = [

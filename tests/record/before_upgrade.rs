@@ -25,7 +25,7 @@ fn replayed(name: &str) -> Box<dyn Playable> {
     let path = fixture(name);
     let saved = record::load_game(&path, None).expect("the fixture loads");
     saved
-        .replay(&path, None, 26, qchess::quantum::DEFAULT_SPARSE_LIMIT, None)
+        .replay(&path, None, None)
         .expect("the fixture replays")
 }
 

@@ -4,6 +4,7 @@
 //! destroys a file, and a configuration directory that is a file.
 
 use qchess::chess::{Game, GameOptions};
+use qchess::game::Playable;
 use qchess::record::{self, AutosaveLock, Players, RecordError, Recorder, SavedGame, SkipReason};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -35,11 +36,11 @@ fn stderr(o: &Output) -> String {
 }
 
 fn saved_after(moves: &[&str]) -> SavedGame {
-    let mut g = Game::standard(GameOptions::default());
+    let mut g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
     for m in moves {
         g.play(m).unwrap();
     }
-    SavedGame::of(&g, &Players::default(), "2026-11-21T00:00:00Z")
+    SavedGame::of(g.as_ref(), &Players::default(), "2026-11-21T00:00:00Z")
 }
 
 /// Writes `text` as an autosave named `name`, last modified `age_s` seconds ago.
@@ -202,7 +203,7 @@ fn hand_written_games_need_only_format_and_moves() {
     assert_eq!(saved.players, Players::default());
     assert!(!saved.finished());
     let g = saved
-        .replay(&p, None, 26, qchess::quantum::DEFAULT_SPARSE_LIMIT, None)
+        .replay(&p, None, None)
         .map(|g| g.quantum().cloned().expect("a quantum game"))
         .unwrap();
     assert_eq!(g.ply(), 2);

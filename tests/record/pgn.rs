@@ -9,7 +9,7 @@ use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::engine::player::{Engine, Player};
 use qchess::game::{Playable, RuleSet, Setup};
-use qchess::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use qchess::record::pgn::{self, GameResult};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
 use qchess::seeded::SeededRng;
@@ -42,9 +42,7 @@ fn replayed(saved: &SavedGame, backend: BackendKind) -> Box<dyn Playable> {
     saved
         .replay(
             Path::new("x.pgn"),
-            Some(backend),
-            DEFAULT_DENSE_LIMIT_LOG2,
-            DEFAULT_SPARSE_LIMIT,
+            Some(SimulatorSettings::on(backend)),
             None,
         )
         .unwrap_or_else(|e| panic!("{e}"))
@@ -70,14 +68,18 @@ fn assert_same_state(a: &Game, b: &Game, what: &str) {
 
 /// A game through PGN: the saved game comes back field for field, and replays to the
 /// same state on both backends.
-fn assert_round_trip(game: &Game, what: &str) -> String {
+fn assert_round_trip(game: &dyn Playable, what: &str) -> String {
     let saved = SavedGame::of(game, &Players::default(), "2026-11-26T10:11:12Z");
     let (text, back) = through_pgn(&saved);
     assert_eq!(back, saved, "{what}\n{text}");
     for backend in [BackendKind::Sparse, BackendKind::Dense] {
         let again = replayed(&back, backend);
         let q = again.quantum().expect("a Quantum Chess game");
-        assert_same_state(game, q, &format!("{what} [{backend}]"));
+        assert_same_state(
+            game.quantum().expect("a Quantum Chess game"),
+            q,
+            &format!("{what} [{backend}]"),
+        );
     }
     text
 }
@@ -114,18 +116,19 @@ fn every_spec_example_round_trips_on_both_backends() {
     for case in examples() {
         for backend in [BackendKind::Sparse, BackendKind::Dense] {
             let opts = GameOptions {
-                backend,
+                simulator: SimulatorSettings::on(backend),
                 seed: 5,
                 free_turns: case.free_turns,
                 ..GameOptions::default()
             };
-            let mut game = Game::from_fen(&case.fen, opts).expect("example FEN");
+            let mut game: Box<dyn Playable> =
+                Game::from_fen(&case.fen, opts).expect("example FEN").into();
             for m in &case.moves {
                 game.play(m)
                     .unwrap_or_else(|e| panic!("{}: {m}: {e}", case.name));
             }
             let what = format!("{} [{backend}]", case.name);
-            let text = assert_round_trip(&game, &what);
+            let text = assert_round_trip(game.as_ref(), &what);
             assert!(text.contains("[Variant \"Quantum\"]"), "{text}");
             assert!(
                 text.contains(&format!("[FEN \"{}\"]", case.fen)),
@@ -133,6 +136,8 @@ fn every_spec_example_round_trips_on_both_backends() {
             );
             assert_eq!(text.contains("[QchessFreeTurns \"1\"]"), case.free_turns);
             let m0 = game
+                .quantum()
+                .expect("a Quantum Chess game")
                 .history()
                 .iter()
                 .filter(|m| m.outcome == Some(false))
@@ -145,17 +150,18 @@ fn every_spec_example_round_trips_on_both_backends() {
 }
 
 /// A seeded random game of up to `plies` plies.
-fn random_game(seed: u64, plies: usize) -> Game {
-    let mut game = Game::standard(GameOptions {
+fn random_game(seed: u64, plies: usize) -> Box<dyn Playable> {
+    let mut game: Box<dyn Playable> = Game::standard(GameOptions {
         seed,
         ..GameOptions::default()
-    });
+    })
+    .into();
     let mut rng = SeededRng::new(seed);
     for _ in 0..plies {
         if game.status() != Status::Ongoing {
             break;
         }
-        let Some(m) = random_move(&game, &mut rng) else {
+        let Some(m) = random_move(game.quantum().expect("a Quantum Chess game"), &mut rng) else {
             break;
         };
         game.play(&m.to_string()).expect("random moves are legal");
@@ -164,18 +170,19 @@ fn random_game(seed: u64, plies: usize) -> Game {
 }
 
 /// A game of the engine at level 1 against itself, of at most `plies` plies.
-fn engine_game(seed: u64, plies: usize) -> Game {
-    let mut game = Game::standard(GameOptions {
+fn engine_game(seed: u64, plies: usize) -> Box<dyn Playable> {
+    let mut game: Box<dyn Playable> = Game::standard(GameOptions {
         seed,
         ..GameOptions::default()
-    });
+    })
+    .into();
     let mut players = [Engine::at_level(1, seed), Engine::at_level(1, seed + 1)];
     for ply in 0..plies {
         if game.status() != Status::Ongoing {
             break;
         }
         let choice = players[ply % 2]
-            .think(&game)
+            .think(game.as_ref())
             .wait()
             .expect("the engine moves");
         game.play(&choice.mv).expect("the engine's moves are legal");
@@ -188,17 +195,19 @@ fn long_engine_and_random_games_round_trip_on_both_backends() {
     for seed in [1, 2] {
         let game = engine_game(seed, 60);
         assert!(game.ply() >= 20, "a long game: {} plies", game.ply());
-        assert_round_trip(&game, &format!("engine game {seed}"));
+        assert_round_trip(game.as_ref(), &format!("engine game {seed}"));
     }
     let mut measured = 0;
     for seed in [3, 4, 5] {
         let game = random_game(seed, 150);
         measured += game
+            .quantum()
+            .expect("a Quantum Chess game")
             .history()
             .iter()
             .filter(|m| m.outcome.is_some())
             .count();
-        let text = assert_round_trip(&game, &format!("random game {seed}"));
+        let text = assert_round_trip(game.as_ref(), &format!("random game {seed}"));
         assert!(text.lines().all(|l| l.chars().count() <= 79), "{text}");
     }
     assert!(measured > 0, "the random games measured");
@@ -466,12 +475,12 @@ fn games_as_other_programs_write_them() {
 fn several_games_in_one_file() {
     let dir = temp_dir("two");
     let path = dir.join("two.pgn");
-    let first = SavedGame::of(&random_game(7, 12), &Players::default(), "");
+    let first = SavedGame::of(random_game(7, 12).as_ref(), &Players::default(), "");
     let second_players = Players {
         white: "qchess level 3".into(),
         ..Players::default()
     };
-    let second = SavedGame::of(&random_game(8, 20), &second_players, "");
+    let second = SavedGame::of(random_game(8, 20).as_ref(), &second_players, "");
     let games = [pgn::to_pgn(&first), pgn::to_pgn(&second)];
     fs::write(&path, pgn::write_all(&games)).unwrap();
     assert_eq!(record::load(&path).unwrap(), first);
@@ -551,7 +560,11 @@ fn bad_files_say_where_and_never_panic() {
     let e = record::load(&big).unwrap_err().to_string();
     assert!(e.contains("larger than 16 MiB"), "{e}");
     // Text that is nearly PGN, cut or mangled anywhere: an error or a game, never a panic.
-    let text = pgn::file::text(&SavedGame::of(&random_game(9, 30), &Players::default(), ""));
+    let text = pgn::file::text(&SavedGame::of(
+        random_game(9, 30).as_ref(),
+        &Players::default(),
+        "",
+    ));
     let chars: Vec<char> = text.chars().collect();
     for cut in (0..chars.len()).step_by(7) {
         let cut_text: String = chars[..cut].iter().collect();
@@ -719,11 +732,11 @@ fn an_imported_game_exports_and_imports_to_the_same_game() {
 /// `e4xd5`).
 fn reviewed_game() -> SavedGame {
     use qchess::record::review::{Judged, Review};
-    let mut g = Game::standard(GameOptions::default());
+    let mut g: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
     for m in ["e2e4", "d7d5"] {
         g.play(m).unwrap();
     }
-    let mut saved = SavedGame::of(&g, &Players::default(), "2026-11-27T01:02:03Z");
+    let mut saved = SavedGame::of(g.as_ref(), &Players::default(), "2026-11-27T01:02:03Z");
     let judged = |ply: usize, expected: f64, played: Option<&str>, played_expected: f64| Judged {
         ply,
         expected,

@@ -58,7 +58,7 @@ fn the_review_is_kept_in_the_file_and_not_redone() {
     );
     assert_eq!(strip_time(&again), strip_time(&out));
     // The game replays as before.
-    let game = saved.replay(&path, None, 20, 1 << 16, None).unwrap();
+    let game = saved.replay(&path, None, None).unwrap();
     assert_eq!(game.ply(), 2);
 }
 

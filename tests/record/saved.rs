@@ -5,7 +5,8 @@ use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::random::random_move;
 use qchess::chess::{Game, GameOptions, Square, Status};
-use qchess::quantum::{BackendKind, DEFAULT_SPARSE_LIMIT};
+use qchess::game::Playable;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use qchess::record::{self, Players, RecordError, Recorder, SavedGame};
 use qchess::seeded::SeededRng;
 use qchess::style::color::{Paint, Tier};
@@ -27,7 +28,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn random_game(seed: u64, plies: usize, backend: BackendKind) -> Game {
     let mut game = Game::standard(GameOptions {
         seed,
-        backend,
+        simulator: SimulatorSettings::on(backend),
         ..GameOptions::default()
     });
     let mut rng = SeededRng::new(seed);
@@ -41,6 +42,11 @@ fn random_game(seed: u64, plies: usize, backend: BackendKind) -> Game {
         game.play(&m.to_string()).expect("random moves are legal");
     }
     game
+}
+
+/// `game` as a saved game.
+fn saved_of(game: &Game, players: &Players, date: &str) -> SavedGame {
+    SavedGame::of(&*Box::<dyn Playable>::from(game.clone()), players, date)
 }
 
 fn assert_same_state(a: &Game, b: &Game) {
@@ -62,13 +68,13 @@ fn save_load_round_trips_on_both_backends() {
     for seed in [1u64, 7, 23] {
         for played_on in [BackendKind::Sparse, BackendKind::Dense] {
             let game = random_game(seed, 60, played_on);
-            let saved = SavedGame::of(&game, &Players::default(), "2026-11-21T00:00:00Z");
+            let saved = saved_of(&game, &Players::default(), "2026-11-21T00:00:00Z");
             let text = saved.to_toml();
             let back = SavedGame::parse(&text, path).expect("parses");
             assert_eq!(back, saved);
             for load_on in [BackendKind::Sparse, BackendKind::Dense] {
                 let loaded = back
-                    .replay(path, Some(load_on), 26, DEFAULT_SPARSE_LIMIT, None)
+                    .replay(path, Some(SimulatorSettings::on(load_on)), None)
                     .map(|g| g.quantum().cloned().expect("a quantum game"))
                     .expect("replays");
                 assert_same_state(&game, &loaded);
@@ -103,11 +109,7 @@ fn file_round_trip_and_the_documented_fields() {
         black: "Bo".into(),
     };
     let path = dir.join("g.toml");
-    record::save(
-        &path,
-        &SavedGame::of(&game, &players, "2026-11-21T10:00:00Z"),
-    )
-    .unwrap();
+    record::save(&path, &saved_of(&game, &players, "2026-11-21T10:00:00Z")).unwrap();
     let text = fs::read_to_string(&path).unwrap();
     for field in [
         "format = 1",
@@ -127,7 +129,7 @@ fn file_round_trip_and_the_documented_fields() {
     assert_same_state(
         &game,
         &loaded
-            .replay(&path, None, 26, DEFAULT_SPARSE_LIMIT, None)
+            .replay(&path, None, None)
             .map(|g| g.quantum().cloned().expect("a quantum game"))
             .unwrap(),
     );
@@ -142,7 +144,7 @@ fn load_error(text: &str) -> RecordError {
         Ok(s) => s,
     };
     saved
-        .replay(&path, None, 26, DEFAULT_SPARSE_LIMIT, None)
+        .replay(&path, None, None)
         .map(|g| g.ply())
         .expect_err("this file must not load")
 }
@@ -199,14 +201,14 @@ fn a_file_that_failed_to_parse_is_never_overwritten() {
     let path = dir.join("notes.toml");
     fs::write(&path, "my precious notes").unwrap();
     let game = random_game(2, 4, BackendKind::Sparse);
-    let err = record::save(&path, &SavedGame::of(&game, &Players::default(), "d"))
-        .expect_err("must refuse");
+    let err =
+        record::save(&path, &saved_of(&game, &Players::default(), "d")).expect_err("must refuse");
     assert!(matches!(err, RecordError::WouldClobber { .. }), "{err}");
     assert_eq!(fs::read_to_string(&path).unwrap(), "my precious notes");
     // A saved game may be replaced by a newer save.
     let saved = dir.join("game.toml");
-    record::save(&saved, &SavedGame::of(&game, &Players::default(), "d")).unwrap();
-    record::save(&saved, &SavedGame::of(&game, &Players::default(), "d")).unwrap();
+    record::save(&saved, &saved_of(&game, &Players::default(), "d")).unwrap();
+    record::save(&saved, &saved_of(&game, &Players::default(), "d")).unwrap();
 }
 
 #[test]
@@ -495,7 +497,7 @@ fn export_writes_a_saved_games_circuit() {
     let dir = temp_dir("export");
     let game = random_game(11, 30, BackendKind::Sparse);
     let saved = dir.join("g.toml");
-    record::save(&saved, &SavedGame::of(&game, &Players::default(), "d")).unwrap();
+    record::save(&saved, &saved_of(&game, &Players::default(), "d")).unwrap();
     let out = dir.join("g.qasm");
     let (code, err) = qchess(
         &[
@@ -525,9 +527,7 @@ fn a_file_with_m1_on_every_capture_loads_replays_and_saves_in_todays_form() {
     let path = Path::new("old.toml");
     let load = |text: &str| {
         let saved = SavedGame::parse(text, path).expect("loads");
-        let game = saved
-            .replay(path, None, 20, DEFAULT_SPARSE_LIMIT, None)
-            .expect("replays");
+        let game = saved.replay(path, None, None).expect("replays");
         game.quantum().cloned().expect("quantum")
     };
     let (before, today) = (load(old), load(&new));
@@ -538,7 +538,7 @@ fn a_file_with_m1_on_every_capture_loads_replays_and_saves_in_todays_form() {
     assert_eq!(texts[..4], ["e2e4", "d7d5", "e4xd5", "d8xd5"]);
     assert!(texts[6].starts_with("c3xd5.m"), "{texts:?}");
     // Saved again, in today's form, which loads to the same game.
-    let saved = SavedGame::of(&before, &Players::default(), "");
+    let saved = saved_of(&before, &Players::default(), "");
     assert_eq!(saved.moves, texts);
     assert_same_state(&load(&saved.to_toml()), &before);
 }

@@ -2,7 +2,7 @@
 //! the 50-move rule, repetition, king capture, and illegal moves with their reasons.
 
 use qchess::chess::{EndReason, Game, GameOptions, MoveError, Square, Status};
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 
 const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
@@ -10,7 +10,7 @@ fn game(fen: &str, backend: BackendKind, free_turns: bool) -> Game {
     Game::from_fen(
         fen,
         GameOptions {
-            backend,
+            simulator: SimulatorSettings::on(backend),
             seed: 7,
             free_turns,
             ..GameOptions::default()

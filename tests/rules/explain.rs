@@ -7,7 +7,7 @@ use qchess::chess::random::random_move;
 use qchess::chess::report::to_json;
 use qchess::chess::threat::king_threat;
 use qchess::chess::{Color, Game, GameOptions, Status};
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use qchess::seeded::SeededRng;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -16,7 +16,7 @@ const BACKENDS: [BackendKind; 2] = [BackendKind::Sparse, BackendKind::Dense];
 
 fn game(fen: Option<&str>, backend: BackendKind) -> Game {
     let opts = GameOptions {
-        backend,
+        simulator: SimulatorSettings::on(backend),
         seed: 7,
         ..GameOptions::default()
     };
@@ -360,7 +360,7 @@ fn random_games_agree_with_the_squares_on_both_backends() {
     for seed in [3u64, 4] {
         for b in BACKENDS {
             let mut g = Game::standard(GameOptions {
-                backend: b,
+                simulator: SimulatorSettings::on(b),
                 seed,
                 ..GameOptions::default()
             });

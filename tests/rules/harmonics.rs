@@ -3,7 +3,7 @@
 //! game, merging, the bound, refused moves, replay and undo.
 
 use qchess::chess::{Color, Square, Status};
-use qchess::game::{Playable, RuleSet};
+use qchess::game::{PlayError, Playable, RuleSet};
 use qchess::variants::harmonics::HarmonicsGame;
 
 fn sq(s: &str) -> Square {
@@ -45,7 +45,7 @@ fn play(g: &mut HarmonicsGame, moves: &str) {
 
 fn refused(g: &mut HarmonicsGame, m: &str) -> String {
     let before = g.to_json();
-    let e = g.play(m).expect_err(m).0;
+    let e = g.play(m).expect_err(m).to_string();
     assert_eq!(g.to_json(), before, "a refused move changes nothing");
     e
 }
@@ -506,7 +506,7 @@ fn undo_restores_the_previous_state_and_random_source() {
             .unwrap()
             .cells()
     );
-    assert!(g.undo().unwrap_err().0.contains("no move to take back"));
+    assert_eq!(g.undo().unwrap_err(), PlayError::NothingToUndo);
 }
 
 #[test]

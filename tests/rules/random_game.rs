@@ -1,12 +1,12 @@
 //! Seeded random games of 200 plies on both backends, which must agree at every ply.
 
 use qchess::chess::{random::random_move, Game, GameOptions, Square, Status};
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use qchess::seeded::SeededRng;
 
 fn opts(backend: BackendKind, seed: u64) -> GameOptions {
     GameOptions {
-        backend,
+        simulator: SimulatorSettings::on(backend),
         seed,
         ..GameOptions::default()
     }

@@ -2,7 +2,7 @@
 
 use qchess::analyze::{run, Request};
 use qchess::chess::Square;
-use qchess::quantum::BackendKind;
+use qchess::quantum::{BackendKind, SimulatorSettings};
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -61,7 +61,7 @@ fn every_spec_example_on_both_backends() {
             let req = Request {
                 fen: Some(case.fen.clone()),
                 moves: case.moves.join(" "),
-                backend,
+                simulator: SimulatorSettings::on(backend),
                 seed: 1,
                 free_turns: case.free_turns,
                 ..Request::default()

@@ -183,7 +183,7 @@ fn saved_clocks_come_back_in_replay_and_on_resume() {
     let control = clock.time_control(path).unwrap();
     assert_eq!(control.to_string(), "3+2");
     // Replay at ply 1 shows white's time after its move, black's full.
-    let full = back.replay(path, None, 20, 1 << 16, None).unwrap();
+    let full = back.replay(path, None, None).unwrap();
     let mut replay = App::new(full, paint(), false)
         .into_replay()
         .with_clock(control, Some(clock.clone()));
@@ -195,7 +195,7 @@ fn saved_clocks_come_back_in_replay_and_on_resume() {
         vec![format!("white {white}"), "black 3:00".to_string()]
     );
     // Resumed, the clocks go on from the saved times, white's running.
-    let full = back.replay(path, None, 20, 1 << 16, None).unwrap();
+    let full = back.replay(path, None, None).unwrap();
     let resumed = App::new(full, paint(), false).with_clock(control, Some(clock.clone()));
     let t = resumed.clocks().times().unwrap();
     assert!(t.of(Color::White) <= Duration::from_millis(clock.left[0]));
@@ -214,7 +214,7 @@ fn a_replay_shows_how_a_decided_game_ended() {
     let path = std::path::Path::new("resigned.toml");
     let back = SavedGame::parse(&saved.to_toml(), path).unwrap();
     assert_eq!(back.result, Status::WhiteWins);
-    let full = back.replay(path, None, 20, 1 << 16, None).unwrap();
+    let full = back.replay(path, None, None).unwrap();
     let mut replay = App::new(full, paint(), false)
         .with_ending(back.ending())
         .into_replay();

@@ -787,13 +787,13 @@ fn a_rooms_computer_move_from_the_book_is_told_so() {
     let reply = qchess::engine::book::choose(&shared, 1).expect("a book reply to 1.d4");
     shared.play(&reply).unwrap();
     let mut a = screen_of("qchess level 2");
-    a.sync(Box::new(shared.clone()));
+    a.sync(shared.clone().into());
     assert_eq!(
         a.message().text,
         format!("black played {reply} from its opening book")
     );
     let mut a = screen_of("bo");
-    a.sync(Box::new(shared));
+    a.sync(shared.into());
     assert_eq!(a.message().text, format!("black played {reply}"));
 }
 

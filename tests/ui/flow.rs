@@ -8,7 +8,7 @@
 use crate::support::driver::{keys, press, screen, typed};
 use crossterm::event::KeyCode;
 use qchess::chess::{Game, GameOptions, Status};
-use qchess::game::{RuleSet, Setup};
+use qchess::game::{Playable, RuleSet, Setup};
 use qchess::record::{self, Players, Recorder, SavedGame};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
@@ -143,10 +143,10 @@ fn game_over_names_the_winner() {
 
 /// An autosave of an unfinished game (two moves) in `data`.
 fn unfinished_autosave(data: &std::path::Path) -> PathBuf {
-    let mut g = standard();
+    let mut g: Box<dyn Playable> = standard().into();
     g.play("b1^a3c3").expect("legal");
     g.play("e7e5").expect("legal");
-    let saved = SavedGame::of(&g, &ann_and_bo(), "2026-11-23T16:40:00Z");
+    let saved = SavedGame::of(g.as_ref(), &ann_and_bo(), "2026-11-23T16:40:00Z");
     let path = record::autosave_path(data, "20261123-164000", "a1b2c3");
     qchess::files::write_atomic(&path, &saved.to_toml()).expect("write");
     path
@@ -214,10 +214,12 @@ fn the_start_offers_an_unfinished_autosave() {
     assert!(s.should_quit());
 
     // A finished newest autosave is not offered.
-    let mut g =
-        Game::from_fen("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", GameOptions::default()).expect("FEN");
+    let mut g: Box<dyn Playable> =
+        Game::from_fen("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", GameOptions::default())
+            .expect("FEN")
+            .into();
     g.play("e7e8").expect("legal");
-    let done = SavedGame::of(&g, &ann_and_bo(), "2026-11-23T17:00:00Z");
+    let done = SavedGame::of(g.as_ref(), &ann_and_bo(), "2026-11-23T17:00:00Z");
     let later = record::autosave_path(&data, "20261123-170000", "d4e5f6");
     std::thread::sleep(std::time::Duration::from_millis(20));
     qchess::files::write_atomic(&later, &done.to_toml()).expect("write");

@@ -468,7 +468,7 @@ fn variant_moves_and_take_backs_stop_when_cancelled() {
     // A quantum move splitting all 16384 harmonics, and a take-back (a replay of 13
     // plies): both stop, and the game is as it was.
     let e = g.play("a4~h5").unwrap_err();
-    assert_eq!(e, qchess::game::PlayError::cancelled());
+    assert_eq!(e, qchess::game::PlayError::Cancelled);
     assert!(g.undo().is_err());
     assert_eq!(g.history().len(), 14);
     assert_eq!(g.superposition().len(), 1 << 14);

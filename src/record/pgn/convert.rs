@@ -15,7 +15,7 @@ use crate::chess::{GameOptions, MoveType, Status};
 use crate::game::clock::{Ending, TimeControl, ON_TIME};
 use crate::game::Players;
 use crate::game::{Playable, RuleSet, Setup};
-use crate::quantum::{BackendKind, DEFAULT_DENSE_LIMIT_LOG2, DEFAULT_SPARSE_LIMIT};
+use crate::quantum::BackendKind;
 use crate::record::saved::{SavedClock, SavedGame, CLOCK_VERSION};
 use crate::record::verdict::{verdicts, Mark};
 use crate::variants::new_game;
@@ -71,13 +71,7 @@ fn written_moves(saved: &SavedGame, rules: RuleSet) -> Vec<(String, bool)> {
     if !rules.simulated() {
         return as_saved();
     }
-    let replayed = saved.replay(
-        std::path::Path::new(""),
-        None,
-        DEFAULT_DENSE_LIMIT_LOG2,
-        DEFAULT_SPARSE_LIMIT,
-        None,
-    );
+    let replayed = saved.replay(std::path::Path::new(""), None, None);
     match replayed.as_ref().ok().and_then(|g| g.quantum()) {
         Some(q) => q
             .history()
@@ -532,7 +526,7 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
             Some(read) => read?,
             None => m.text.clone(),
         };
-        return game.play(&text).map(drop).map_err(|e| e.0);
+        return game.play(&text).map(drop).map_err(|e| e.to_string());
     };
     let (written, ep) = dialect::strip_en_passant(&m.text);
     // The outcome apart, so that SAN (`exd5.m1`) reads as well as squares.
@@ -569,7 +563,7 @@ fn play(game: &mut dyn Playable, m: &Move) -> Result<(), String> {
     if let Some(o) = forced {
         input.push_str(if o { ".m1" } else { ".m0" });
     }
-    game.play(&input).map_err(|e| e.0)?;
+    game.play(&input).map_err(|e| e.to_string())?;
     let kind = game
         .quantum()
         .and_then(|q| q.history().last())

@@ -44,9 +44,11 @@ pub fn new_game(
     limits: &ServerLimits,
 ) -> Result<Box<dyn Playable>, String> {
     let mut setup = Setup::new(rules, seed);
-    setup.options.backend = backend;
-    setup.options.dense_limit_log2 = limits.dense_limit_log2;
-    setup.options.sparse_limit = limits.sparse_limit;
+    setup.options.simulator = crate::quantum::SimulatorSettings {
+        backend,
+        dense_limit_log2: limits.dense_limit_log2,
+        sparse_limit: limits.sparse_limit,
+    };
     crate::variants::new_game(&setup).map_err(|e| e.to_string())
 }
 
@@ -1033,7 +1035,7 @@ mod tests {
             let board = crate::chess::Game::from_fen(fen, Default::default()).unwrap();
             // 0.6 s each: a clock that ran again after the end would flag below.
             let r = Arc::new(
-                Room::new("over", Box::new(board), Some(&dir)).with_clock("0.01+0".parse().ok()),
+                Room::new("over", board.into(), Some(&dir)).with_clock("0.01+0".parse().ok()),
             );
             let (w, _) = counter();
             r.join(1, person("ann"), Want::Any, w.clone()).unwrap();

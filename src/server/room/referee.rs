@@ -288,9 +288,7 @@ mod tests {
     use std::time::Duration;
 
     fn game() -> Box<dyn crate::game::Playable> {
-        Box::new(crate::chess::Game::standard(
-            crate::chess::GameOptions::default(),
-        ))
+        crate::chess::Game::standard(crate::chess::GameOptions::default()).into()
     }
 
     #[test]

@@ -40,13 +40,12 @@ impl Room {
     /// The room saved in `path` (`NAME.toml`, its seats beside it), as it was.
     pub fn restore(path: &Path, limits: &ServerLimits) -> Result<Room, RecordError> {
         let saved = record::load(path)?;
-        let board = saved.replay(
-            path,
-            None,
-            limits.dense_limit_log2,
-            limits.sparse_limit,
-            None,
-        )?;
+        let simulator = crate::quantum::SimulatorSettings {
+            backend: saved.backend_kind(path)?,
+            dense_limit_log2: limits.dense_limit_log2,
+            sparse_limit: limits.sparse_limit,
+        };
+        let board = saved.replay(path, Some(simulator), None)?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

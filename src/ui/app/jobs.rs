@@ -247,7 +247,7 @@ impl App {
     /// made here is told after that move, so both stay readable: "white played ...
     /// Reply: black played ...".
     pub(super) fn tell_last_move(&mut self, book: bool, own: bool) {
-        let Some(last) = self.game.history().pop() else {
+        let Some(last) = self.game.history().last().cloned() else {
             return;
         };
         let mut said = if book {

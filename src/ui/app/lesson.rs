@@ -59,7 +59,7 @@ impl App {
         {
             self.cursor = sq;
         }
-        self.game = Box::new(game);
+        self.game = game.into();
         self.mode = Mode::Idle;
         self.inspector = None;
         self.selected_move = None;
@@ -91,8 +91,7 @@ impl App {
         let Some(last) = g.history().last() else {
             return;
         };
-        let told =
-            super::steps::ply_words(&crate::game::Playable::history(g).pop().expect("a move"));
+        let told = super::steps::ply_words(self.game.history().last().expect("a move"));
         match check(g, last) {
             Verdict::Done(words) => {
                 if let Some(run) = &mut self.lesson {

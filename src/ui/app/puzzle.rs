@@ -4,7 +4,6 @@
 
 use super::{App, Mode};
 use crate::chess::Status;
-use crate::game::Playable;
 use crate::learn::solved::Solved;
 use crate::puzzles::{defence, judge, Judgement, Puzzle};
 use crate::style::color::Paint;
@@ -51,7 +50,7 @@ impl App {
         let side = game.to_move().name();
         // The solver sees the board from its side.
         self.flipped = game.to_move() == crate::chess::Color::Black;
-        self.game = Box::new(game);
+        self.game = game.into();
         self.mode = Mode::Idle;
         self.inspector = None;
         self.selected_move = None;
@@ -72,7 +71,7 @@ impl App {
         };
         let mut text = last.class.text;
         text.outcome = None;
-        let mut said = super::steps::ply_words(&Playable::history(g).pop().expect("a move"));
+        let mut said = super::steps::ply_words(self.game.history().last().expect("a move"));
         let after = g.detached();
         let Some(run) = self.puzzle.as_mut().filter(|r| !r.over()) else {
             return;

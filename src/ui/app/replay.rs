@@ -64,7 +64,7 @@ impl App {
         let Some(r) = &self.replay else {
             return;
         };
-        let texts: Vec<String> = r.full.history().into_iter().map(|p| p.text).collect();
+        let texts: Vec<String> = r.full.history().iter().map(|p| p.text.clone()).collect();
         let ply = ply.min(texts.len());
         // Forward by one ply plays one move on the shown state; anything else replays.
         if ply == r.ply + 1 && self.game.ply() == r.ply {
@@ -105,7 +105,7 @@ impl App {
         self.circuit_scroll = (0, 0);
         self.view = view;
         self.game_over_popup = false;
-        let last = self.game.history().pop();
+        let last = self.game.history().last().cloned();
         let book = last.as_ref().is_some_and(|rec| {
             opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
         });

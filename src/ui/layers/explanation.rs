@@ -16,7 +16,7 @@ impl Explanation {
 
     /// Who played what at history entry `i` of `game`, and the explanation's lines.
     pub fn of(game: &dyn Playable, i: usize) -> Option<(String, Vec<String>)> {
-        let rec = game.history().into_iter().nth(i)?;
+        let rec = game.history().get(i)?;
         let title = format!("ply {}: {} {}", i + 1, rec.color.name(), rec.text);
         Some((title, rec.explanation.lines()))
     }

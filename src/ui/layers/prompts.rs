@@ -262,6 +262,7 @@ pub fn farewell(recorder: &Recorder, moves: usize, ongoing: bool) -> Option<Stri
 mod tests {
     use super::*;
     use crate::chess::{Game, GameOptions};
+    use crate::game::Playable;
 
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("qchess-prompts-{name}-{}", std::process::id()));
@@ -274,8 +275,8 @@ mod tests {
     fn missing_folders_are_asked_about_except_our_own() {
         let data = scratch("save");
         let rec = Recorder::new(Some(data.clone()), true, Players::default(), 0);
-        let game = Game::standard(GameOptions::default());
-        let saved = SavedGame::of(&game, &rec.players, &rec.date);
+        let game: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
+        let saved = SavedGame::of(game.as_ref(), &rec.players, &rec.date);
 
         let other = data.join("new/deeper/g.toml");
         let step = save_typed(&other.display().to_string(), &rec, &saved);
@@ -332,8 +333,8 @@ mod tests {
         // Not written yet: not claimed as saved.
         let bye = farewell(&rec, 3, true).unwrap_or_default();
         assert!(bye.contains("not saved"), "{bye}");
-        let game = Game::standard(GameOptions::default());
-        let saved = SavedGame::of(&game, &rec.players, &rec.date);
+        let game: Box<dyn Playable> = Game::standard(GameOptions::default()).into();
+        let saved = SavedGame::of(game.as_ref(), &rec.players, &rec.date);
         rec.autosave(&saved).unwrap();
         let bye = farewell(&rec, 3, true).unwrap_or_default();
         assert!(bye.contains("autosave/game-19700101-000000-"), "{bye}");

@@ -90,5 +90,5 @@ pub(in crate::ui) fn marker(v: &Verdict) -> Option<Marker> {
 }
 
 pub(in crate::ui) fn moves_to_texts(game: &dyn Playable) -> Vec<String> {
-    game.history().into_iter().map(|r| r.text).collect()
+    game.history().iter().map(|r| r.text.clone()).collect()
 }

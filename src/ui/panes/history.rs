@@ -76,11 +76,11 @@ fn entries(game: &dyn Playable, first: usize, black_first: bool, coordinates: bo
         _ => Vec::new(),
     };
     game.history()
-        .into_iter()
+        .iter()
         .enumerate()
         .map(|(i, r)| {
             let ply = i + black_first as usize;
-            let mut note = r.note;
+            let mut note = r.note.clone();
             let vanished = r.explanation.vanished();
             if !vanished.is_empty() {
                 if !note.is_empty() {
@@ -91,7 +91,11 @@ fn entries(game: &dyn Playable, first: usize, black_first: bool, coordinates: bo
             Entry {
                 number: first + ply / 2,
                 color: r.color,
-                text: san.get(i).cloned().flatten().unwrap_or(r.text),
+                text: san
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .unwrap_or_else(|| r.text.clone()),
                 note,
             }
         })

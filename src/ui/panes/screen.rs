@@ -146,13 +146,13 @@ pub(in crate::ui) fn listed(f: &mut Frame, app: &App) -> Drawn {
     let circuit = Panes::shown(p.circuit).then(|| {
         let shown = app
             .shown_move()
-            .and_then(|i| g.history().into_iter().nth(i).map(|r| (i, r)));
+            .and_then(|i| g.history().get(i).map(|r| (i, r)));
         let model = TraceModel {
             lines: shown
                 .as_ref()
                 .map(|(_, r)| r.trace.clone())
                 .unwrap_or_default(),
-            shown: shown.map(|(i, r)| (i, r.text)),
+            shown: shown.map(|(i, r)| (i, r.text.clone())),
             scroll: app.circuit_scroll.1,
         };
         variant_panes::trace(f, p.circuit, &app.paint, &model);
@@ -278,7 +278,7 @@ pub(in crate::ui) fn status_model(app: &App) -> StatusModel {
             ply,
             format!("50-move {}/100", q.fifty_counter()),
             format!("branches {}", app.view.branches),
-            q.options().backend.name().to_string(),
+            q.options().simulator.backend.name().to_string(),
         ],
         None => vec![ply, g.rules().name().to_string()],
     });

@@ -91,6 +91,12 @@ pub enum HaftError {
 
 impl From<HaftError> for PlayError {
     fn from(e: HaftError) -> Self {
-        PlayError(e.to_string())
+        let words = e.to_string();
+        match e {
+            HaftError::Syntax(_) => PlayError::Notation(words),
+            HaftError::GameOver(_) => PlayError::GameOver(words),
+            HaftError::NothingToUndo => PlayError::NothingToUndo,
+            _ => PlayError::Illegal(words),
+        }
     }
 }

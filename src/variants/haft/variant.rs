@@ -36,7 +36,7 @@ impl Playable for HaftGame {
 
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         if is_set(&self.cancel) {
-            return Err(PlayError::cancelled());
+            return Err(PlayError::Cancelled);
         }
         self.play_move(text).cloned().map_err(PlayError::from)
     }
@@ -49,8 +49,8 @@ impl Playable for HaftGame {
         self.history.len()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        self.history.clone()
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
     }
 
     fn typing_hint(&self) -> &'static str {

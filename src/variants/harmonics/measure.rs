@@ -53,14 +53,14 @@ impl<'a> Measurer<'a> {
         let draw = self.rng.unit();
         let (chosen, how) = match self.forced.pop_front() {
             Some(f) if f.square != s => {
-                return Err(PlayError(format!(
+                return Err(PlayError::Outcome(format!(
                     "the recorded outcome {f} does not fit: this move measures {s} next"
                 )))
             }
             Some(f) => {
                 let c = f.kept.map_or(EMPTY, code);
                 if !candidates.iter().any(|&(k, _)| k == c) {
-                    return Err(PlayError(format!(
+                    return Err(PlayError::Outcome(format!(
                         "the recorded outcome {f} is impossible: {s} is {}",
                         odds(candidates)
                     )));
@@ -140,7 +140,7 @@ impl<'a> Measurer<'a> {
     /// The outcomes and trace lines; an error when a forced outcome was not used.
     pub fn finish(self) -> Result<(Vec<Outcome>, Vec<String>), PlayError> {
         if let Some(f) = self.forced.front() {
-            return Err(PlayError(format!(
+            return Err(PlayError::Outcome(format!(
                 "the recorded outcome {f} does not fit: this move measures nothing more \
                  (no conflict on {})",
                 f.square
@@ -249,7 +249,10 @@ mod tests {
         let e = |forced: Outcome, rng: &mut SeededRng| {
             let mut sp = conflicted();
             let mut m = Measurer::new(rng, &[forced]);
-            m.conflict(&mut sp, sq("c3")).unwrap_err().0
+            match m.conflict(&mut sp, sq("c3")).unwrap_err() {
+                PlayError::Outcome(words) => words,
+                other => panic!("{other:?}"),
+            }
         };
         let wrong_piece = e(
             Outcome {
@@ -284,7 +287,7 @@ mod tests {
         )
         .finish()
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(unused.contains("measures nothing more"), "{unused}");
     }
 

@@ -98,7 +98,7 @@ impl HarmonicsGame {
 
     /// A game from a FEN position (side to move, castling rights and en passant included).
     pub fn from_fen(fen: &str, seed: u64) -> Result<HarmonicsGame, PlayError> {
-        let position = fen::parse(fen).map_err(|e| PlayError(e.to_string()))?;
+        let position = fen::parse(fen)?;
         let mut game = HarmonicsGame::from_position(&position, seed);
         game.start_fen = Some(fen.to_string());
         Ok(game)
@@ -140,12 +140,12 @@ impl HarmonicsGame {
     /// [`MIN_LIMIT`]); only before the first move.
     pub fn with_limit(mut self, limit: usize) -> Result<HarmonicsGame, PlayError> {
         if limit < MIN_LIMIT {
-            return Err(PlayError(format!(
+            return Err(PlayError::Start(format!(
                 "the bound on harmonics must be at least {MIN_LIMIT}, not {limit}"
             )));
         }
         if !self.history.is_empty() {
-            return Err(PlayError(
+            return Err(PlayError::Start(
                 "the bound on harmonics can only be set before the first move".into(),
             ));
         }
@@ -239,7 +239,7 @@ impl Playable for HarmonicsGame {
 
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
         if self.status != Status::Ongoing {
-            return Err(PlayError(format!(
+            return Err(PlayError::GameOver(format!(
                 "the game is over: {}",
                 self.status.describe()
             )));
@@ -300,7 +300,7 @@ impl Playable for HarmonicsGame {
     fn undo(&mut self) -> Result<(), PlayError> {
         let n = self.history.len();
         if n == 0 {
-            return Err(PlayError("there is no move to take back".into()));
+            return Err(PlayError::NothingToUndo);
         }
         *self = self.replayed(n - 1)?;
         Ok(())
@@ -310,8 +310,8 @@ impl Playable for HarmonicsGame {
         self.history.len()
     }
 
-    fn history(&self) -> Vec<PlyRecord> {
-        self.history.clone()
+    fn history(&self) -> &[PlyRecord] {
+        &self.history
     }
 
     fn typing_hint(&self) -> &'static str {

@@ -92,7 +92,7 @@ fn square(text: &str, s: &str) -> Result<Square, PlayError> {
 }
 
 fn bad_move(text: &str) -> PlayError {
-    PlayError(format!(
+    PlayError::Notation(format!(
         "\"{text}\" is not a move: write e2e4, e7e8q (promotion) or b1~d5 (quantum move)"
     ))
 }
@@ -113,7 +113,7 @@ fn parse_move(text: &str, m: &str) -> Result<Move, PlayError> {
         Some(c) => match Kind::from_letter(c) {
             Some(k @ (Kind::Queen | Kind::Rook | Kind::Bishop | Kind::Knight)) => Some(k),
             _ => {
-                return Err(PlayError(format!(
+                return Err(PlayError::Notation(format!(
                     "\"{text}\": a pawn promotes to q, r, b or n, not '{c}'"
                 )))
             }
@@ -128,7 +128,7 @@ fn parse_move(text: &str, m: &str) -> Result<Move, PlayError> {
 
 fn parse_outcome(part: &str) -> Result<Outcome, PlayError> {
     let bad = || {
-        PlayError(format!(
+        PlayError::Notation(format!(
             "\".{part}\" is not a recorded outcome: write .c3=N for the piece kept on c3 \
              (FEN letter, lower case for black) or .c3=- for an empty square"
         ))
@@ -202,7 +202,10 @@ mod tests {
 
     #[test]
     fn refuses_bad_text() {
-        let e = |t: &str| parse(t).unwrap_err().0;
+        let e = |t: &str| match parse(t).unwrap_err() {
+            PlayError::Notation(words) => words,
+            other => panic!("{other:?}"),
+        };
         assert!(e("e2").contains("not a move"));
         assert!(e("e2e9").contains("not a move"));
         assert!(e("b1~").contains("not a move"));

@@ -37,7 +37,7 @@ pub struct Before<'a> {
     pub to_move: Color,
     /// The most harmonics kept after a move.
     pub limit: usize,
-    /// Once set, the move stops with [`PlayError::cancelled`].
+    /// Once set, the move stops with [`PlayError::Cancelled`].
     pub cancel: Option<&'a AtomicBool>,
 }
 
@@ -48,14 +48,14 @@ impl Before<'_> {
     /// An error once the cancel flag is set.
     pub fn go_on(&self) -> Result<(), PlayError> {
         match self.cancel {
-            Some(c) if c.load(Ordering::Relaxed) => Err(PlayError::cancelled()),
+            Some(c) if c.load(Ordering::Relaxed) => Err(PlayError::Cancelled),
             _ => Ok(()),
         }
     }
 }
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, PlayError> {
-    Err(PlayError(msg.into()))
+    Err(PlayError::Illegal(msg.into()))
 }
 
 /// The piece on `from`, which must be the mover's.
@@ -387,7 +387,7 @@ mod tests {
     #[test]
     fn refusals_name_the_reason() {
         let sp = single("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1");
-        let e = |t: &str| make_in(&sp, Color::White, t).err().unwrap().0;
+        let e = |t: &str| make_in(&sp, Color::White, t).err().unwrap().to_string();
         assert_eq!(
             e("e1e2"),
             "no harmonic lets the king on e1 reach e2 (e2 holds your own pawn)"
