@@ -94,7 +94,12 @@ pub fn run(args: MatchArgs) -> Outcome {
     // ends qchess if it cannot be set up).
     #[cfg(unix)]
     let _ = crate::uqci::client::end_all_on_signal();
-    play_match(&args).map(Done::Print).map_err(Failure::new)
+    let played = play_match(&args);
+    if let Some(status) = crate::uqci::client::exit_status_of_signal() {
+        // Interrupted: the engines were ended, so the match's report is not the match.
+        return Ok(Done::Exit(status));
+    }
+    played.map(Done::Print).map_err(Failure::new)
 }
 
 /// Plays the match; the report as text or JSON.

@@ -23,7 +23,7 @@ use crate::game::clock::ClockTimes;
 use crate::game::Playable;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -168,20 +168,36 @@ pub fn end_all() {
     }
 }
 
+/// The signal [`end_all_on_signal`] caught, 0 while none.
+static CAUGHT: AtomicI32 = AtomicI32::new(0);
+
 /// On SIGINT, SIGTERM or SIGHUP: [`end_all`], then exits with status 128 + the signal.
 /// For a command with no screen of its own to restore that runs external engines
 /// (`qchess match`): the terminal's Ctrl-C reaches qchess, not the engines' groups.
+/// Ending the engines can let the command finish first: it then asks
+/// [`exit_status_of_signal`] for the status to end with.
 #[cfg(unix)]
 pub fn end_all_on_signal() -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
+            // Known before any engine ends, so a command that finishes because its
+            // engines ended sees it.
+            CAUGHT.store(sig, Ordering::SeqCst);
             end_all();
             std::process::exit(128 + sig);
         }
     });
     Ok(())
+}
+
+/// 128 + the signal [`end_all_on_signal`] caught, if it caught one.
+pub fn exit_status_of_signal() -> Option<u8> {
+    match CAUGHT.load(Ordering::SeqCst) {
+        0 => None,
+        sig => u8::try_from(128 + sig).ok(),
+    }
 }
 
 /// Sends SIGKILL to the process group led by process `pid` (see [`own_group`]); the
