@@ -239,16 +239,10 @@ impl App {
             self.quit = true;
             return;
         }
-        match self.layers.handle(action) {
-            Outcome::Pass => {}
-            Outcome::Consumed | Outcome::Close => return,
-            Outcome::Answered(a) => return self.carry_out(a),
-            Outcome::Ask(r) => return self.grant(r),
-        }
-        if self.guide_action(action) {
-            return;
-        }
-        if self.inspector.is_some() && self.inspecting(action) {
+        // The layers over the board, then the lesson or puzzle, then the inspector take
+        // the action before the game.
+        let over = self.layers.handle(action);
+        if self.follow(over) || self.guide_action(action) || self.inspector_action(action) {
             return;
         }
         let quantum = self.game.quantum().is_some();
@@ -407,6 +401,26 @@ impl App {
             (None, Some(run)) => run.handle(action),
             (None, None) => return false,
         };
+        self.follow(outcome)
+    }
+
+    /// Hands `action` to the inspector, while it is open; true when it took it.
+    fn inspector_action(&mut self, action: Action) -> bool {
+        let (Some(ins), Some(game)) = (&mut self.inspector, self.game.quantum()) else {
+            return false;
+        };
+        match ins.handle(action, game, self.cursor) {
+            Outcome::Close => {
+                self.inspector = None;
+                self.say(Tone::Plain, "left the inspector");
+                true
+            }
+            outcome => self.follow(outcome),
+        }
+    }
+
+    /// Carries out what a layer's handler returned; true when the layer took the action.
+    fn follow(&mut self, outcome: Outcome) -> bool {
         match outcome {
             Outcome::Pass => return false,
             Outcome::Consumed | Outcome::Close => {}
