@@ -206,6 +206,8 @@ impl App {
         }
     }
 
+    /// A key that means nothing in the input mode: cancels a risky move, else is named
+    /// as doing nothing.
     pub(super) fn unmapped(&mut self, key: KeyEvent) {
         // Any key cancels a risky move: only `y` plays it.
         let risky = matches!(self.layers.question(), Some(Question::KingRisk { .. }));
@@ -454,6 +456,7 @@ impl App {
         }
     }
 
+    /// Esc: the selection, the hint, the search or the game-over box, in that order.
     pub(super) fn cancel(&mut self) {
         if self.mode != Mode::Idle {
             self.mode = Mode::Idle;
@@ -479,6 +482,7 @@ impl App {
         }
     }
 
+    /// Moves the cursor by (`dx`, `dy`) as seen on the screen.
     pub(super) fn move_cursor(&mut self, dx: i8, dy: i8) {
         let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
         if let Some(s) = self.cursor.offset(dx as i32, dy as i32) {
@@ -489,6 +493,7 @@ impl App {
         }
     }
 
+    /// Picks the history entry `step` away from the one shown (its circuit is shown).
     pub(super) fn pick_move(&mut self, step: i64) {
         let n = self.game.ply();
         let Some(cur) = self.shown_move() else {

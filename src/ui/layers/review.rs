@@ -145,6 +145,7 @@ impl Reviewing {
         }
     }
 
+    /// Keeps `review` of `game` and its verdict on each ply.
     pub(in crate::ui) fn set(&mut self, review: Review, game: &dyn Playable) {
         self.verdicts = verdicts(&review, &moves_of(game));
         self.review = Some(review);
@@ -227,6 +228,7 @@ fn marker(v: &Verdict) -> Option<Marker> {
     }
 }
 
+/// The moves of `game`, in notation.
 pub(in crate::ui) fn moves_to_texts(game: &dyn Playable) -> Vec<String> {
     game.history().into_iter().map(|r| r.text).collect()
 }
