@@ -1,6 +1,6 @@
 //! `qchess learn`: short lessons that teach Quantum Chess to a chess player, each a
 //! position, a few lines of text and a task the game checks. The lessons and their
-//! checks live here (no terminal); the screen is in [`crate::ui::lesson`].
+//! checks live here (no terminal); the screen is in [`crate::ui::layers::lesson`].
 
 pub mod lessons;
 pub mod progress;

@@ -9,7 +9,7 @@
 
 use super::App;
 use crate::chess::{Color, Status};
-use crate::game::clock::{clock_words, Clock, Ending, TimeControl};
+use crate::game::clock::{Clock, Ending, TimeControl};
 use crate::game::table::{Decision, Seat, TableNews};
 use crate::record::{SavedClock, CLOCK_VERSION};
 use crate::ui::layers::clocks::Clocks;
@@ -41,9 +41,8 @@ impl App {
         if self.replay.is_none() && self.status() == Status::Ongoing {
             clock.start(self.game.to_move(), Instant::now());
         }
-        self.clocks.clock = Some(clock).filter(|_| self.replay.is_none());
-        self.clocks.record = Some(record);
-        self.clocks.entered = None;
+        let clock = Some(clock).filter(|_| self.replay.is_none());
+        self.clocks.set(clock, record);
     }
 
     /// The game's clocks.
@@ -84,7 +83,7 @@ impl App {
     /// they run at the table), how the game ended outside its moves, and the draw
     /// offer that stands (the player it is made to is asked to answer it).
     pub fn take_news(&mut self, news: TableNews) {
-        self.clocks.clock = news.clock;
+        self.clocks.take_table(news.clock);
         if let (Some(e), None) = (news.ending, &self.ending) {
             self.end(e);
         }
@@ -111,26 +110,12 @@ impl App {
     /// The clocks for the status line: "▶white 4:58", "black 5:00" (the running one
     /// marked); in replay, as they were after the shown ply.
     pub fn clock_facts(&self) -> Vec<String> {
-        let now = Instant::now();
-        let (times, running) = match (&self.clocks.clock, &self.clocks.record, &self.replay) {
-            (Some(c), _, None) => (c.times(now).remaining, c.running()),
-            (_, Some(rec), Some(r)) => {
-                let Ok(control) = rec.control.parse::<TimeControl>() else {
-                    return Vec::new();
-                };
-                let first = r.full.history().first().map_or(Color::White, |m| m.color);
-                (rec.left_after(control, r.ply, first), None)
-            }
-            _ => return Vec::new(),
-        };
+        let shown = self.replay.as_ref().map(|r| {
+            let first = r.full.history().first().map_or(Color::White, |m| m.color);
+            (first, r.ply)
+        });
         let mark = if self.paint.ascii { ">" } else { "▶" };
-        [(Color::White, times[0]), (Color::Black, times[1])]
-            .into_iter()
-            .map(|(side, left)| {
-                let on = if running == Some(side) { mark } else { "" };
-                format!("{on}{} {}", side.name(), clock_words(left))
-            })
-            .collect()
+        self.clocks.facts(shown, mark)
     }
 
     /// A move was entered: the mover's clock stops (the simulator's work is on nobody's
@@ -140,60 +125,36 @@ impl App {
         if self.place().is_some() {
             return;
         }
-        if let Some(c) = &mut self.clocks.clock {
-            let now = Instant::now();
-            c.pause(now);
-            self.clocks.entered = Some((side, now));
-        }
+        self.clocks.entered(side);
     }
 
     /// The entered move was played: the mover gains the increment, the other side's
     /// clock starts.
     pub(in crate::ui) fn clock_moved(&mut self) {
-        let (Some(c), Some((side, at))) = (&mut self.clocks.clock, self.clocks.entered.take())
-        else {
-            return;
-        };
-        c.moved(side, at);
-        let left = c.times(at).of(side);
-        if let Some(rec) = &mut self.clocks.record {
-            rec.left.truncate(self.game.ply().saturating_sub(1));
-            rec.left.push(left.as_millis() as u64);
-        }
-        let next = self.game.to_move();
-        if self.status() == Status::Ongoing {
-            if let Some(c) = &mut self.clocks.clock {
-                c.start(next, Instant::now());
-            }
-        }
+        let next = (self.status() == Status::Ongoing).then(|| self.game.to_move());
+        self.clocks.moved(self.game.ply(), next);
     }
 
     /// The entered move was refused: the mover's clock runs again.
     pub(in crate::ui) fn clock_refused(&mut self) {
-        if let (Some(c), Some((side, _))) = (&mut self.clocks.clock, self.clocks.entered.take()) {
-            c.start(side, Instant::now());
-        }
+        self.clocks.refused();
     }
 
     /// Looks at the flags (at a table the table does); true when the clocks read
     /// otherwise than when last drawn.
     pub(in crate::ui) fn tick_clock(&mut self) -> bool {
-        let Some(c) = &self.clocks.clock else {
+        if self.clocks.control().is_none() {
             return false;
-        };
+        }
         let here = self.place().is_none();
-        if here && self.clocks.entered.is_none() && self.final_status() == Status::Ongoing {
-            if let Some(side) = c.flag(Instant::now()) {
+        if here && self.final_status() == Status::Ongoing {
+            if let Some(side) = self.clocks.fallen() {
                 self.end(Ending::on_time(side));
                 return true;
             }
         }
         let facts = self.clock_facts();
-        if facts == self.clocks.shown {
-            return false;
-        }
-        self.clocks.shown = facts;
-        true
+        self.clocks.show(facts)
     }
 
     /// Ends the game outside its rules: the clocks stop, the computer stops thinking,
@@ -203,9 +164,7 @@ impl App {
         if self.final_status() != Status::Ongoing {
             return;
         }
-        if let Some(c) = &mut self.clocks.clock {
-            c.pause(Instant::now());
-        }
+        self.clocks.stop();
         self.computer.forget();
         let reason = ending.reason.clone();
         self.ending = Some(ending);
@@ -238,7 +197,7 @@ impl App {
         if self.place().is_some() {
             return Err(crate::game::table::NO_UNDO);
         }
-        if self.clocks.record.is_some() || self.ending.is_some() {
+        if self.clocks.record().is_some() || self.ending.is_some() {
             return Err("no take-backs in a game on a clock or one that has ended");
         }
         Ok(())

@@ -107,6 +107,8 @@ impl App {
         self.run_job(job, copied(game, f));
     }
 
+    /// Enter on the typed line: saves to the typed path, goes to the typed ply, or plays
+    /// the typed move.
     pub(super) fn submit(&mut self) {
         let Mode::Prompt { line, purpose } = &self.mode else {
             return;
@@ -360,6 +362,7 @@ impl App {
         });
     }
 
+    /// `n` once the game is over: the same start and options, with new outcomes.
     pub(super) fn new_game(&mut self) {
         if self.place.is_some() {
             return self.say(Tone::Error, table::NO_NEW_GAME);

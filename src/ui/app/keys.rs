@@ -206,6 +206,8 @@ impl App {
         }
     }
 
+    /// A key that means nothing in the input mode: cancels a risky move, else is named
+    /// as doing nothing.
     pub(super) fn unmapped(&mut self, key: KeyEvent) {
         // Any key cancels a risky move: only `y` plays it.
         let risky = matches!(self.layers.question(), Some(Question::KingRisk { .. }));
@@ -239,16 +241,10 @@ impl App {
             self.quit = true;
             return;
         }
-        match self.layers.handle(action) {
-            Outcome::Pass => {}
-            Outcome::Consumed | Outcome::Close => return,
-            Outcome::Answered(a) => return self.carry_out(a),
-            Outcome::Ask(r) => return self.grant(r),
-        }
-        if self.guide_action(action) {
-            return;
-        }
-        if self.inspector.is_some() && self.inspecting(action) {
+        // The layers over the board, then the lesson or puzzle, then the inspector take
+        // the action before the game.
+        let over = self.layers.handle(action);
+        if self.follow(over) || self.guide_action(action) || self.inspector_action(action) {
             return;
         }
         let quantum = self.game.quantum().is_some();
@@ -407,6 +403,26 @@ impl App {
             (None, Some(run)) => run.handle(action),
             (None, None) => return false,
         };
+        self.follow(outcome)
+    }
+
+    /// Hands `action` to the inspector, while it is open; true when it took it.
+    fn inspector_action(&mut self, action: Action) -> bool {
+        let (Some(ins), Some(game)) = (&mut self.inspector, self.game.quantum()) else {
+            return false;
+        };
+        match ins.handle(action, game, self.cursor) {
+            Outcome::Close => {
+                self.inspector = None;
+                self.say(Tone::Plain, "left the inspector");
+                true
+            }
+            outcome => self.follow(outcome),
+        }
+    }
+
+    /// Carries out what a layer's handler returned; true when the layer took the action.
+    fn follow(&mut self, outcome: Outcome) -> bool {
         match outcome {
             Outcome::Pass => return false,
             Outcome::Consumed | Outcome::Close => {}
@@ -440,6 +456,7 @@ impl App {
         }
     }
 
+    /// Esc: the selection, the hint, the search or the game-over box, in that order.
     pub(super) fn cancel(&mut self) {
         if self.mode != Mode::Idle {
             self.mode = Mode::Idle;
@@ -465,6 +482,7 @@ impl App {
         }
     }
 
+    /// Moves the cursor by (`dx`, `dy`) as seen on the screen.
     pub(super) fn move_cursor(&mut self, dx: i8, dy: i8) {
         let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
         if let Some(s) = self.cursor.offset(dx as i32, dy as i32) {
@@ -475,6 +493,7 @@ impl App {
         }
     }
 
+    /// Picks the history entry `step` away from the one shown (its circuit is shown).
     pub(super) fn pick_move(&mut self, step: i64) {
         let n = self.game.ply();
         let Some(cur) = self.shown_move() else {

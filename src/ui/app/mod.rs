@@ -457,6 +457,7 @@ impl App {
             || self.clocks.running()
     }
 
+    /// Sets the message line, keeping the warning about the player's king on it.
     pub(in crate::ui) fn say(&mut self, tone: Tone, text: impl Into<String>) {
         let mut text = text.into();
         // A warning about the player's king stays on the message line until the next

@@ -8,7 +8,6 @@ use super::listed_moves::refused_outcome;
 use super::{App, Mode};
 use crate::chess::notation::{self, MoveText};
 use crate::chess::{Game, Kind, MoveError, Shape, Square};
-use crate::ui::input::Action;
 use crate::ui::layers::inspector::Inspector;
 use crate::ui::message::Tone;
 use crate::ui::view::{self, Pick};
@@ -36,38 +35,6 @@ impl App {
             ),
         );
         self.lesson_key_goal(Met::Inspected(self.cursor));
-    }
-
-    /// Keys that mean something else while the inspector is open; true when handled.
-    pub(super) fn inspecting(&mut self, action: Action) -> bool {
-        let (Some(ins), Some(game)) = (&mut self.inspector, self.game.quantum()) else {
-            return false;
-        };
-        match action {
-            Action::Select | Action::Inspect => {
-                let first = ins.first();
-                match ins.pick(game, self.cursor) {
-                    Ok(()) => self.say(
-                        Tone::Info,
-                        format!("Bell values of {first} and {}", self.cursor),
-                    ),
-                    Err(e) => self.say(Tone::Error, e),
-                }
-            }
-            Action::Cancel => {
-                self.inspector = None;
-                self.say(Tone::Plain, "left the inspector");
-            }
-            Action::Split | Action::Merge | Action::Prompt => self.say(
-                Tone::Error,
-                "the inspector is open: Esc leaves it, then make your move",
-            ),
-            // A cut inspector scrolls; one shown whole leaves the keys to the circuit.
-            Action::CircuitUp => return ins.scroll_by(-3),
-            Action::CircuitDown => return ins.scroll_by(3),
-            _ => return false,
-        }
-        true
     }
 
     /// Why `sq` can't be the source of a move, in the rules' words.

@@ -119,6 +119,7 @@ impl App {
         self.say(Tone::Info, said);
     }
 
+    /// Steps the replay `by` plies (clamped to the game).
     pub(in crate::ui) fn step_ply(&mut self, by: i64) {
         let Some(r) = &self.replay else {
             return;
@@ -151,6 +152,7 @@ impl App {
         self.computer_turn();
     }
 
+    /// Shows the ply typed on the go-to line.
     pub(super) fn goto_ply(&mut self, typed: &str) {
         match typed.parse::<usize>() {
             Ok(p) => {

@@ -5,14 +5,11 @@
 
 use super::App;
 use crate::review::run::ReviewError;
-use crate::review::{expected, review, Judge, Review};
-use crate::ui::layers::review::{marker, moves_to_texts, News, Reviewing, Run};
+use crate::review::{expected, Judge, Review};
+use crate::ui::layers::review::{moves_to_texts, Polled, Reviewing};
 use crate::ui::message::Tone;
 use crate::ui::panes::review_pane::ReviewModel;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, TryRecvError};
-use std::sync::Arc;
 
 impl App {
     /// This replay with the game's file (where a review is saved) and the review kept
@@ -49,7 +46,7 @@ impl App {
             return self.review_ended_game();
         };
         let game = replay.full.clone_box();
-        let earlier = self.reviewing.review.clone();
+        let earlier = self.reviewing.review().cloned();
         // A review by an older judge (an earlier version) is judged again.
         if earlier.as_ref().is_some_and(|r| {
             r.version == crate::review::VERSION
@@ -60,30 +57,8 @@ impl App {
                 "the game is reviewed: [ ] go to the marked moves",
             );
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, news) = mpsc::channel();
-        let flag = Arc::clone(&stop);
         let judge = Judge::Level(self.review_level());
-        let threads = crate::review::default_threads();
-        std::thread::spawn(move || {
-            let progress = tx.clone();
-            let result = review(
-                game.as_ref(),
-                judge,
-                threads,
-                earlier,
-                &flag,
-                &mut |d, t, so_far| {
-                    let _ = progress.send(News::Progress(d, t, so_far.clone()));
-                },
-            );
-            let _ = tx.send(News::Done(result));
-        });
-        self.reviewing.run = Some(Run {
-            stop,
-            news,
-            progress: (0, 0),
-        });
+        self.reviewing.start(game, judge, earlier);
         self.say(
             Tone::Info,
             "reviewing: the engine judges every position (Esc stops, keeping what is done)",
@@ -102,38 +77,20 @@ impl App {
 
     /// Esc while a review runs: stops it; what was judged is kept.
     pub(in crate::ui) fn stop_review(&mut self) {
-        if let Some(run) = &self.reviewing.run {
-            run.stop.store(true, Ordering::Relaxed);
+        if self.reviewing.stop() {
             self.say(Tone::Plain, "stopping the review...");
         }
     }
 
     /// Takes in the review's news; true when there was some.
     pub(in crate::ui) fn tick_review(&mut self) -> bool {
-        let mut changed = false;
-        loop {
-            let Some(run) = &mut self.reviewing.run else {
-                return changed;
-            };
-            match run.news.try_recv() {
-                Ok(News::Progress(d, t, so_far)) => {
-                    run.progress = (d, t);
-                    // The graph and marks fill in as the positions are judged.
-                    if let Some(replay) = &self.replay {
-                        self.reviewing.set(so_far, replay.full.as_ref());
-                    }
-                    changed = true;
-                }
-                Ok(News::Done(result)) => {
-                    self.reviewing.run = None;
-                    self.took_review(result);
-                    return true;
-                }
-                Err(TryRecvError::Empty) => return changed,
-                Err(TryRecvError::Disconnected) => {
-                    self.reviewing.run = None;
-                    return true;
-                }
+        let full = self.replay.as_ref().map(|r| r.full.as_ref());
+        match self.reviewing.poll(full) {
+            Polled::Quiet => false,
+            Polled::Changed => true,
+            Polled::Done(result) => {
+                self.took_review(result);
+                true
             }
         }
     }
@@ -195,21 +152,17 @@ impl App {
         let Some(r) = &self.replay else {
             return;
         };
-        if self.reviewing.review.is_none() {
+        if self.reviewing.review().is_none() {
             return self.say(Tone::Plain, "no review yet: R reviews the game");
         }
         let now = r.ply;
-        let mut marked = self
-            .reviewing
-            .verdicts
-            .iter()
-            .flatten()
-            .filter(|v| v.marked())
-            .map(|v| v.ply);
-        let target = if dir < 0 {
-            marked.rfind(|&p| p < now)
-        } else {
-            marked.find(|&p| p > now)
+        let target = {
+            let mut marked = self.reviewing.marked_plies();
+            if dir < 0 {
+                marked.rfind(|&p| p < now)
+            } else {
+                marked.find(|&p| p > now)
+            }
         };
         match target {
             Some(p) => self.step_ply(p as i64 - now as i64),
@@ -240,7 +193,7 @@ impl App {
         let Some(r) = &self.replay else {
             return self.computer.score().map(super::opponent::score_words);
         };
-        let j = self.reviewing.review.as_ref()?.at(r.ply)?;
+        let j = self.reviewing.review()?.at(r.ply)?;
         Some(format!(
             "{} ({} for white; review, ply {})",
             expected::verdict(j.expected),
@@ -252,47 +205,9 @@ impl App {
     /// What the review pane shows (replays only).
     pub fn review_model(&self) -> Option<ReviewModel> {
         let r = self.replay.as_ref()?;
-        let n = r.full.ply();
-        let rv = &self.reviewing;
-        let title = rv
-            .review
-            .as_ref()
-            .map_or("Review".to_string(), |x| format!("Review · {}", x.by));
-        let mut curve = vec![None; n + 1];
-        let mut markers = vec![None; n + 1];
-        if let Some(review) = &rv.review {
-            for j in review.positions.iter().filter(|j| j.ply <= n) {
-                curve[j.ply] = Some(j.expected);
-            }
-        }
-        for v in rv.verdicts.iter().flatten() {
-            if let Some(m) = markers.get_mut(v.ply) {
-                *m = marker(v);
-            }
-        }
-        let line = match (&rv.review, rv.verdict(r.ply)) {
-            (None, _) => format!(
-                "R: review the game. The engine (level {}) judges every move: who was \
-                 winning, the mistakes and the luck.",
-                self.review_level()
-            ),
-            (Some(_), Some(v)) if v.said() => v.short(),
-            (Some(review), _) => match review.at(r.ply) {
-                Some(j) => format!(
-                    "{} ({})",
-                    expected::verdict(j.expected),
-                    expected::words(j.expected)
-                ),
-                None => "not judged: R goes on".into(),
-            },
-        };
-        Some(ReviewModel {
-            title,
-            curve,
-            markers,
-            shown: r.ply,
-            line,
-            progress: rv.run.as_ref().map(|run| run.progress),
-        })
+        Some(
+            self.reviewing
+                .model(r.full.ply(), r.ply, self.review_level()),
+        )
     }
 }

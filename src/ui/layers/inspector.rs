@@ -4,13 +4,16 @@
 //! Everything is computed from the game passed in, so it works for whatever state the
 //! panes show (the live game or an earlier ply).
 
+use super::{Outcome, Request};
 use crate::analyze::{entanglement_map, BELL_NAMES};
 use crate::chess::{Game, Square};
 use crate::format::wrap;
 use crate::quantum::bell::{bell, Bell};
 use crate::style::color::Paint;
 use crate::style::theme::{Rgb, Theme};
+use crate::ui::input::Action;
 use crate::ui::layout::hint_fits;
+use crate::ui::message::Tone;
 use crate::ui::view::View;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -52,9 +55,39 @@ impl Inspector {
         }
     }
 
+    /// The keys that mean something else while the inspector is open, in `game` with
+    /// the cursor on `cursor`: Enter and `i` pick the second square, Esc closes it, a
+    /// move is refused, PgUp/PgDn scroll a cut inspector (one shown whole passes them on
+    /// to the circuit).
+    pub fn handle(&mut self, action: Action, game: &Game, cursor: Square) -> Outcome {
+        let said = |tone, text: String| Outcome::Ask(Request::Say(tone, text));
+        match action {
+            Action::Select | Action::Inspect => {
+                let first = self.first;
+                match self.pick(game, cursor) {
+                    Ok(()) => said(Tone::Info, format!("Bell values of {first} and {cursor}")),
+                    Err(e) => said(Tone::Error, e),
+                }
+            }
+            Action::Cancel => Outcome::Close,
+            Action::Split | Action::Merge | Action::Prompt => said(
+                Tone::Error,
+                "the inspector is open: Esc leaves it, then make your move".into(),
+            ),
+            Action::CircuitUp | Action::CircuitDown => {
+                let by = if action == Action::CircuitUp { -3 } else { 3 };
+                match self.scroll_by(by) {
+                    true => Outcome::Consumed,
+                    false => Outcome::Pass,
+                }
+            }
+            _ => Outcome::Pass,
+        }
+    }
+
     /// Scrolls the pane by `lines` (up when negative) within what the last drawing cut
     /// off; false when everything was shown, so there is nothing to scroll.
-    pub fn scroll_by(&mut self, lines: i16) -> bool {
+    fn scroll_by(&mut self, lines: i16) -> bool {
         let hidden = self.hidden;
         if hidden == 0 {
             return false;

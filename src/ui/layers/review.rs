@@ -2,38 +2,39 @@
 //! on each ply, the file it is saved into, and the run on worker threads.
 
 use crate::game::Playable;
+use crate::review::expected;
 use crate::review::run::ReviewError;
-use crate::review::{moves_of, verdicts, Review, Verdict};
-use crate::ui::panes::review_pane::Marker;
+use crate::review::{moves_of, review, verdicts, Judge, Review, Verdict};
+use crate::ui::panes::review_pane::{Marker, ReviewModel};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::Arc;
 
 /// A replay's review and the work on it.
 #[derive(Debug, Default)]
 pub struct Reviewing {
     /// The review, whole or in part.
-    pub(in crate::ui) review: Option<Review>,
+    review: Option<Review>,
     /// Its verdict on each ply of the replayed game.
-    pub(in crate::ui) verdicts: Vec<Option<Verdict>>,
+    verdicts: Vec<Option<Verdict>>,
     /// The file the replayed game came from: the review is saved into it.
     pub(in crate::ui) source: Option<PathBuf>,
     /// The review being made.
-    pub(in crate::ui) run: Option<Run>,
+    run: Option<Run>,
 }
 
 /// A review being made on worker threads.
 #[derive(Debug)]
-pub(in crate::ui) struct Run {
-    pub(in crate::ui) stop: Arc<AtomicBool>,
-    pub(in crate::ui) news: Receiver<News>,
-    pub(in crate::ui) progress: (usize, usize),
+struct Run {
+    stop: Arc<AtomicBool>,
+    news: Receiver<News>,
+    progress: (usize, usize),
 }
 
 /// What the review's thread reports.
 #[derive(Debug)]
-pub(in crate::ui) enum News {
+enum News {
     /// Positions judged, to judge, and the review so far.
     Progress(usize, usize, Review),
     Done(Result<Review, ReviewError>),
@@ -55,6 +56,15 @@ impl Reviewing {
         self.review.as_ref()
     }
 
+    /// The plies whose moves the review marked, in order.
+    pub fn marked_plies(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        self.verdicts
+            .iter()
+            .flatten()
+            .filter(|v| v.marked())
+            .map(|v| v.ply)
+    }
+
     /// How many moves the review marked.
     pub(in crate::ui) fn marked(&self) -> usize {
         self.verdicts
@@ -64,9 +74,127 @@ impl Reviewing {
             .count()
     }
 
+    /// Starts reviewing `game` with `judge` on worker threads, going on from `earlier`.
+    pub fn start(&mut self, game: Box<dyn Playable>, judge: Judge, earlier: Option<Review>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, news) = mpsc::channel();
+        let flag = Arc::clone(&stop);
+        let threads = crate::review::default_threads();
+        std::thread::spawn(move || {
+            let progress = tx.clone();
+            let result = review(
+                game.as_ref(),
+                judge,
+                threads,
+                earlier,
+                &flag,
+                &mut |d, t, so_far| {
+                    let _ = progress.send(News::Progress(d, t, so_far.clone()));
+                },
+            );
+            let _ = tx.send(News::Done(result));
+        });
+        self.run = Some(Run {
+            stop,
+            news,
+            progress: (0, 0),
+        });
+    }
+
+    /// Positions judged and to judge, while a review is being made.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.run.as_ref().map(|run| run.progress)
+    }
+
+    /// Asks the review running to stop (what is judged is kept); false when none runs.
+    pub fn stop(&self) -> bool {
+        let Some(run) = &self.run else {
+            return false;
+        };
+        run.stop.store(true, Ordering::Relaxed);
+        true
+    }
+
+    /// Takes in the review's news; the review so far is kept against `full`, the
+    /// replayed game, when there is one.
+    pub fn poll(&mut self, full: Option<&dyn Playable>) -> Polled {
+        let mut polled = Polled::Quiet;
+        loop {
+            let Some(run) = &mut self.run else {
+                return polled;
+            };
+            match run.news.try_recv() {
+                Ok(News::Progress(d, t, so_far)) => {
+                    run.progress = (d, t);
+                    // The graph and marks fill in as the positions are judged.
+                    if let Some(full) = full {
+                        self.set(so_far, full);
+                    }
+                    polled = Polled::Changed;
+                }
+                Ok(News::Done(result)) => {
+                    self.run = None;
+                    return Polled::Done(result);
+                }
+                Err(TryRecvError::Empty) => return polled,
+                Err(TryRecvError::Disconnected) => {
+                    self.run = None;
+                    return Polled::Changed;
+                }
+            }
+        }
+    }
+
+    /// Keeps `review` of `game` and its verdict on each ply.
     pub(in crate::ui) fn set(&mut self, review: Review, game: &dyn Playable) {
         self.verdicts = verdicts(&review, &moves_of(game));
         self.review = Some(review);
+    }
+
+    /// What the review pane shows of a replayed game of `n` plies at ply `shown`; a
+    /// review not made yet would be judged at `level`.
+    pub fn model(&self, n: usize, shown: usize, level: u8) -> ReviewModel {
+        let rv = self;
+        let title = rv
+            .review
+            .as_ref()
+            .map_or("Review".to_string(), |x| format!("Review · {}", x.by));
+        let mut curve = vec![None; n + 1];
+        let mut markers = vec![None; n + 1];
+        if let Some(review) = &rv.review {
+            for j in review.positions.iter().filter(|j| j.ply <= n) {
+                curve[j.ply] = Some(j.expected);
+            }
+        }
+        for v in rv.verdicts.iter().flatten() {
+            if let Some(m) = markers.get_mut(v.ply) {
+                *m = marker(v);
+            }
+        }
+        let line = match (&rv.review, rv.verdict(shown)) {
+            (None, _) => format!(
+                "R: review the game. The engine (level {}) judges every move: who was \
+                 winning, the mistakes and the luck.",
+                level
+            ),
+            (Some(_), Some(v)) if v.said() => v.short(),
+            (Some(review), _) => match review.at(shown) {
+                Some(j) => format!(
+                    "{} ({})",
+                    expected::verdict(j.expected),
+                    expected::words(j.expected)
+                ),
+                None => "not judged: R goes on".into(),
+            },
+        };
+        ReviewModel {
+            title,
+            curve,
+            markers,
+            shown,
+            line,
+            progress: rv.progress(),
+        }
     }
 }
 
@@ -78,8 +206,19 @@ impl Drop for Reviewing {
     }
 }
 
+/// What polling a review brought.
+#[derive(Debug)]
+pub enum Polled {
+    /// Nothing new.
+    Quiet,
+    /// Progress: the graph and marks changed.
+    Changed,
+    /// The review ended, whole or stopped, or failed.
+    Done(Result<Review, ReviewError>),
+}
+
 /// The marker a verdict puts on the graph.
-pub(in crate::ui) fn marker(v: &Verdict) -> Option<Marker> {
+fn marker(v: &Verdict) -> Option<Marker> {
     use crate::review::Mark;
     match v.mark {
         Some(Mark::Blunder) => Some(Marker::Blunder),
@@ -89,6 +228,7 @@ pub(in crate::ui) fn marker(v: &Verdict) -> Option<Marker> {
     }
 }
 
+/// The moves of `game`, in notation.
 pub(in crate::ui) fn moves_to_texts(game: &dyn Playable) -> Vec<String> {
     game.history().iter().map(|r| r.text.clone()).collect()
 }
