@@ -224,16 +224,26 @@ impl Game {
     /// ordinary move (`Nf3`, `O-O`; see [`san`]), turned into the canonical move it names,
     /// with the outcome written after either (`exd5.m1`).
     pub fn read(&self, input: &str) -> Result<MoveText, MoveError> {
-        notation::parse(input).or_else(|e| {
-            let (body, outcome) = notation::split_outcome(input.trim());
-            match san::parse(body) {
-                Some(s) => {
-                    let text = san::resolve(&s, body, &self.state, self.opts.free_turns)?;
-                    Ok(MoveText { outcome, ..text })
+        self.read_as(input).map(|(_, text)| text)
+    }
+
+    /// [`Game::read`], with the text the move is played as: `input` itself when it is
+    /// in Quantum Chess notation, the canonical move a move in SAN names.
+    pub fn read_as(&self, input: &str) -> Result<(String, MoveText), MoveError> {
+        match notation::parse(input) {
+            Ok(text) => Ok((input.to_string(), text)),
+            Err(e) => {
+                let (body, outcome) = notation::split_outcome(input.trim());
+                match san::parse(body) {
+                    Some(s) => {
+                        let text = san::resolve(&s, body, &self.state, self.opts.free_turns)?;
+                        let text = MoveText { outcome, ..text };
+                        Ok((text.to_string(), text))
+                    }
+                    None => Err(e.into()),
                 }
-                None => Err(e.into()),
             }
-        })
+        }
     }
 
     /// Plays a parsed move; `input` is kept as what the player typed.

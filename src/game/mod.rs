@@ -16,6 +16,6 @@ pub(crate) mod toy;
 pub use cancel::CancelFlag;
 pub use cell::Cell;
 pub use explanation::Explanation;
-pub use playable::{is_set, PlayError, Playable, PlyRecord};
+pub use playable::{is_set, Move, PlayError, Playable, PlyRecord};
 pub use players::Players;
 pub use rules::{RuleSet, Setup, UnknownRuleSet};

@@ -6,7 +6,8 @@ use super::cell::Cell;
 use super::explanation::Explanation;
 use super::rules::{RuleSet, Setup};
 use crate::chess::fen::FenError;
-use crate::chess::{Color, Game, Square, Status};
+use crate::chess::{Color, Game, MoveText, Square, Status};
+use std::fmt;
 
 /// One ply as the history, the trace pane and saved games see it.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +24,38 @@ pub struct PlyRecord {
     pub trace: Vec<String>,
     /// What the move did, told to a player (message line, explanation popup, marks).
     pub explanation: Explanation,
+}
+
+/// A move as a screen hands it to its game. A move typed or picked in Quantum Chess is
+/// read from its text once, on the screen, and the game plays the move read
+/// ([`Move::Quantum`]), never its text again; a move of another rule system, or one the
+/// screen has not read, is text its game reads as it plays it ([`Playable::play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// Text the game reads as it plays it.
+    Text(String),
+    /// A Quantum Chess move read already.
+    Quantum {
+        /// The move as given: kept as typed, and what is said about it.
+        given: String,
+        /// The move it names.
+        text: MoveText,
+    },
+}
+
+impl Move {
+    /// The move as given.
+    pub fn given(&self) -> &str {
+        match self {
+            Move::Text(given) | Move::Quantum { given, .. } => given,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.given())
+    }
 }
 
 /// A move, take-back or start the rules refuse: what kind of refusal it is, with the
@@ -82,6 +115,11 @@ pub trait Playable: Send {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move typed by a player or read from a saved game.
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError>;
+    /// Plays a move a screen hands over; a game that reads no move ahead of playing it
+    /// plays the move as given.
+    fn play_move(&mut self, mv: &Move) -> Result<PlyRecord, PlayError> {
+        self.play(mv.given())
+    }
     /// Takes back the last ply; an error when there is none.
     fn undo(&mut self) -> Result<(), PlayError>;
     /// Plies played so far.

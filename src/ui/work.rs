@@ -17,7 +17,7 @@ pub const BUSY_AFTER: Duration = Duration::from_millis(150);
 /// panic there becomes a message on the screen).
 pub const WORKER_THREAD: &str = "qchess-work";
 
-use crate::game::CancelFlag;
+use crate::game::{CancelFlag, Move};
 
 /// Where a screen runs its long work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -156,7 +156,7 @@ pub enum Job {
     /// A move as the player or the computer gave it.
     Move {
         /// The move.
-        input: String,
+        input: Move,
         /// Who gave it, and how.
         by: MoveBy,
     },

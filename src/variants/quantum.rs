@@ -1,7 +1,9 @@
 //! Quantum Chess as a [`Playable`] game: the simulator-backed [`Game`] of `chess`.
 
 use crate::chess::{fen, report, Color, Game, MoveError, PlayedMove, Square, Status};
-use crate::game::{CancelFlag, Cell, Explanation, PlayError, Playable, PlyRecord, RuleSet, Setup};
+use crate::game::{
+    CancelFlag, Cell, Explanation, Move, PlayError, Playable, PlyRecord, RuleSet, Setup,
+};
 use crate::quantum::QuantumError;
 
 /// The history entry of a played move: its canonical text, a few words on what it did
@@ -95,7 +97,16 @@ impl Playable for QuantumGame {
     }
 
     fn play(&mut self, text: &str) -> Result<PlyRecord, PlayError> {
-        let rec = record(self.game.play(text)?);
+        self.play_move(&Move::Text(text.to_string()))
+    }
+
+    /// A move read on the screen is played as read: its text is kept, not read again.
+    fn play_move(&mut self, mv: &Move) -> Result<PlyRecord, PlayError> {
+        let played = match mv {
+            Move::Text(text) => self.game.play(text),
+            Move::Quantum { given, text } => self.game.play_text(given, text),
+        };
+        let rec = record(played?);
         self.plies.push(rec.clone());
         Ok(rec)
     }
@@ -203,6 +214,22 @@ mod tests {
         );
         let over = Setup::with_start(RuleSet::Quantum, Some("8/8/8/8/8/8/8/8 w - - 0 1"), 7);
         assert!(matches!(new_game(&over), Err(PlayError::Start(_))));
+    }
+
+    #[test]
+    fn a_read_move_is_played_as_read_not_read_again() {
+        let mut game = new_game(&Setup::new(RuleSet::Quantum, 7)).unwrap();
+        let (given, text) = game.quantum().unwrap().read_as("Nf3").unwrap();
+        assert_eq!(given, "g1f3");
+        // The text given is only kept: "Nf3" is no move in Quantum Chess notation, which
+        // is all `play` reads, so the ply below is the move read.
+        let mv = Move::Quantum {
+            given: "Nf3".into(),
+            text,
+        };
+        assert!(matches!(game.play("Nf3"), Err(PlayError::Notation(_))));
+        assert_eq!(game.play_move(&mv).unwrap().text, "g1f3");
+        assert_eq!(game.quantum().unwrap().history()[0].input, "Nf3");
     }
 
     #[test]

@@ -135,7 +135,7 @@ fn a_move_into_danger_is_asked_about_and_y_plays_it() {
     let mut a = asking(PAWN_GUARDS_D3);
     typed(&mut a, "e2d3");
     assert!(
-        matches!(a.question(), Some(Question::KingRisk { input, risk }) if input == "e2d3" && risk == "100% by e4xd3"),
+        matches!(a.question(), Some(Question::KingRisk { input, risk }) if input.given() == "e2d3" && risk == "100% by e4xd3"),
         "{:?}",
         a.question()
     );
@@ -196,7 +196,7 @@ fn only_a_safe_king_put_in_danger_is_asked_about() {
     keys(&mut a, "hk");
     press(&mut a, KeyCode::Enter);
     assert!(
-        matches!(a.question(), Some(Question::KingRisk { input, .. }) if input == "e2d3"),
+        matches!(a.question(), Some(Question::KingRisk { input, .. }) if input.given() == "e2d3"),
         "{:?} {}",
         a.question(),
         said(&a)

@@ -4,6 +4,7 @@ use super::App;
 use crate::chess::{Square, Status};
 use crate::engine::Choice;
 use crate::game::table::Seat;
+use crate::game::Move;
 use crate::ui::message::Tone;
 use crate::ui::opponent::{self, Computer, Plays, ThinkingFor};
 use crate::ui::work::MoveBy;
@@ -81,13 +82,18 @@ impl Plays for App {
 
     fn play_computer_move(&mut self, choice: &Choice) {
         let mv = &choice.mv;
-        if self.game.quantum().is_some() {
-            if let Err(e) = crate::chess::notation::parse(mv) {
-                return self.say(Tone::Error, format!("the computer's move {mv}: {e}"));
-            }
-        }
+        let input = match self.game.quantum() {
+            Some(_) => match crate::chess::notation::parse(mv) {
+                Ok(text) => Move::Quantum {
+                    given: mv.clone(),
+                    text,
+                },
+                Err(e) => return self.say(Tone::Error, format!("the computer's move {mv}: {e}")),
+            },
+            None => Move::Text(mv.clone()),
+        };
         let book = choice.from_book;
-        self.play(mv, MoveBy::Computer { book });
+        self.play(input, MoveBy::Computer { book });
     }
 
     fn hint_squares(&self, mv: &str) -> Vec<Square> {

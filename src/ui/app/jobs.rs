@@ -6,7 +6,7 @@ use super::{view_of, Led};
 use super::{App, Mode};
 use crate::chess::Status;
 use crate::game::table::{self, Seat};
-use crate::game::{CancelFlag, Playable};
+use crate::game::{CancelFlag, Move, Playable};
 use crate::ui::app::steps;
 use crate::ui::layers::prompts::Asking;
 use crate::ui::layers::prompts::Purpose;
@@ -143,8 +143,9 @@ impl App {
     }
 
     /// Plays `input` (given `by` the player or the computer), here or on a worker
-    /// thread (see [`App::set_exec`]); [`App::finish`] tells the player.
-    pub(in crate::ui) fn play(&mut self, input: &str, by: MoveBy) {
+    /// thread (see [`App::set_exec`]); [`App::finish`] tells the player. A move read
+    /// already is played as read (a room, which checks what it is handed, gets its text).
+    pub(in crate::ui) fn play(&mut self, input: Move, by: MoveBy) {
         if self.replay.is_some() {
             return self.say(
                 Tone::Error,
@@ -161,14 +162,13 @@ impl App {
             return self.say(Tone::Error, said);
         }
         self.clock_entered();
-        let owned = input.to_string();
-        let job = Job::Move {
-            input: owned.clone(),
-            by,
-        };
         // A move that would put the player's safe king in danger is looked at first, on
         // the same worker thread, and held back to be asked about.
-        let check = self.king_check(input, by);
+        let check = self.king_check(&input, by);
+        let job = Job::Move {
+            input: input.clone(),
+            by,
+        };
         if let Some(place) = &self.place {
             // A shared game: the room plays the move and hands back its game.
             let (table, side, ply) = (
@@ -177,13 +177,13 @@ impl App {
                 self.game.ply(),
             );
             return self.run_checked(job, check, move |cancel| {
-                table.play(side, ply, &owned, cancel)
+                table.play(side, ply, input.given(), cancel)
             });
         }
         // The move is played on a copy: the screen keeps drawing this game, and a
         // cancelled move leaves it as it was.
         let work = copied(self.game.clone_box(), move |g| {
-            g.play(&owned).map(|_| ()).map_err(|e| e.to_string())
+            g.play_move(&input).map(|_| ()).map_err(|e| e.to_string())
         });
         self.run_checked(job, check, work);
     }

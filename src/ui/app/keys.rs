@@ -447,7 +447,7 @@ impl App {
         match a {
             Answer::Decide(side, decision) => self.take_decision(side, decision),
             Answer::PlayOn(words) => self.say(Tone::Plain, words),
-            Answer::PlayRisky(input) => self.play(&input, MoveBy::Confirmed),
+            Answer::PlayRisky(input) => self.play(input, MoveBy::Confirmed),
             Answer::DropRisky(input) => self.say(
                 Tone::Plain,
                 format!("{input} not played: the game is unchanged"),

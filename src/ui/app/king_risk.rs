@@ -15,8 +15,9 @@
 
 use super::App;
 use crate::chess::threat::{threat_after, Threat};
-use crate::chess::Game;
+use crate::chess::{Game, MoveText};
 use crate::format::percent;
+use crate::game::Move;
 use crate::ui::layers::prompts::Asking;
 use crate::ui::layers::question::Question;
 use crate::ui::work::{Job, MoveBy};
@@ -31,19 +32,18 @@ pub const SAFE_BELOW: f64 = 0.10;
 pub const ASK_AT: f64 = 0.5;
 
 /// A move to look at before it is played: the game it would be played in (a detached
-/// copy) and the move as given.
+/// copy) and the move read.
 #[derive(Debug)]
 pub struct KingCheck {
     board: Game,
-    input: String,
+    text: MoveText,
 }
 
 impl KingCheck {
     /// The threat to the mover's king after the move when it is [`ASK_AT`] or more;
-    /// `None` when the move is safe enough or cannot be read (playing it says why).
+    /// `None` when the move is safe enough or illegal (playing it says why).
     pub fn risk(&self) -> Option<Threat> {
-        let text = crate::chess::notation::parse(&self.input).ok()?;
-        threat_after(&self.board, &text).filter(|t| t.p >= ASK_AT)
+        threat_after(&self.board, &self.text).filter(|t| t.p >= ASK_AT)
     }
 }
 
@@ -62,9 +62,12 @@ impl App {
     }
 
     /// The check a move `input` given `by` gets before it is played: only the player's
-    /// own moves in Quantum Chess, with the question on, outside lessons and puzzles, and
-    /// while the mover's king is safe.
-    pub(super) fn king_check(&self, input: &str, by: MoveBy) -> Option<KingCheck> {
+    /// own moves in Quantum Chess (read on the screen), with the question on, outside
+    /// lessons and puzzles, and while the mover's king is safe.
+    pub(super) fn king_check(&self, input: &Move, by: MoveBy) -> Option<KingCheck> {
+        let Move::Quantum { text, .. } = input else {
+            return None;
+        };
         let asks = self.king_question
             && matches!(by, MoveBy::Typed | MoveBy::Picked)
             && self.lesson.is_none()
@@ -73,7 +76,7 @@ impl App {
         let now = self.view.threat(g.to_move()).map_or(0.0, |t| t.p);
         (now < SAFE_BELOW).then(|| KingCheck {
             board: g.detached(),
-            input: input.to_string(),
+            text: *text,
         })
     }
 
@@ -97,11 +100,8 @@ mod tests {
 
     fn check(fen: &str, input: &str) -> Option<Threat> {
         let board = Game::from_fen(fen, GameOptions::default()).unwrap();
-        KingCheck {
-            board,
-            input: input.into(),
-        }
-        .risk()
+        let text = crate::chess::notation::parse(input).unwrap();
+        KingCheck { board, text }.risk()
     }
 
     #[test]
@@ -111,8 +111,6 @@ mod tests {
         let t = check(fen, "e2d3").expect("d3 is attacked by the pawn");
         assert_eq!((risk_words(&t), t.p), ("100% by e4xd3".into(), 1.0));
         assert_eq!(check(fen, "e2e1"), None);
-        // Not a move in notation: nothing to ask (playing it says why).
-        assert_eq!(check(fen, "Kd3"), None);
     }
 
     #[test]
@@ -125,12 +123,10 @@ mod tests {
         for m in ["g1^e2h3", "e8d8"] {
             board.play(m).unwrap();
         }
-        let t = KingCheck {
-            board,
-            input: "e1e2".into(),
-        }
-        .risk()
-        .expect("half the time the king stands next to the pawn");
+        let text = crate::chess::notation::parse("e1e2").unwrap();
+        let t = KingCheck { board, text }
+            .risk()
+            .expect("half the time the king stands next to the pawn");
         assert!((t.p - 0.5).abs() < 1e-9, "{t:?}");
         assert_eq!(t.by, "f3xe2");
     }

@@ -5,6 +5,7 @@
 
 use super::{App, Mode};
 use crate::chess::Square;
+use crate::game::Move;
 use crate::ui::message::Tone;
 use crate::ui::work::MoveBy;
 
@@ -68,7 +69,7 @@ impl App {
             .cloned();
         match pick {
             Some(m) => {
-                self.play(&m, MoveBy::Picked);
+                self.play(Move::Text(m), MoveBy::Picked);
                 true
             }
             None => false,
@@ -127,7 +128,7 @@ impl App {
                         format!("the piece on {from} has no legal {kind} to {sq}"),
                     )
                 }
-                1 => self.play(&to_here[0], MoveBy::Picked),
+                1 => self.play(Move::Text(to_here[0].clone()), MoveBy::Picked),
                 _ => {
                     let letters: Vec<String> = to_here
                         .iter()
@@ -200,9 +201,9 @@ impl App {
     pub(super) fn submit_listed(&mut self, input: &str) {
         match (self.game.forced_outcome(input), self.game.read_san(input)) {
             (Some(suffix), _) => self.say(Tone::Error, refused_outcome(input, &suffix)),
-            (None, Some(Ok(mv))) => self.play(&mv, MoveBy::Typed),
+            (None, Some(Ok(mv))) => self.play(Move::Text(mv), MoveBy::Typed),
             (None, Some(Err(e))) => self.say(Tone::Error, e),
-            (None, None) => self.play(input, MoveBy::Typed),
+            (None, None) => self.play(Move::Text(input.to_string()), MoveBy::Typed),
         }
     }
 }

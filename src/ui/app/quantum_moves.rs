@@ -6,8 +6,9 @@
 use super::lesson::Met;
 use super::listed_moves::refused_outcome;
 use super::{App, Mode};
-use crate::chess::notation::{self, MoveText};
+use crate::chess::notation::MoveText;
 use crate::chess::{Game, Kind, MoveError, Shape, Square};
+use crate::game::Move;
 use crate::ui::layers::inspector::Inspector;
 use crate::ui::message::Tone;
 use crate::ui::view::{self, Pick};
@@ -302,26 +303,27 @@ impl App {
     /// Plays a move picked on the board. A refused move keeps the selection (a refused
     /// promotion goes back to no selection).
     fn play_text(&mut self, text: MoveText) {
-        self.play(&text.to_string(), MoveBy::Picked);
+        let given = text.to_string();
+        self.play(Move::Quantum { given, text }, MoveBy::Picked);
     }
 
     /// Plays a move typed on the `:` line: Quantum Chess notation, or standard algebraic
     /// notation for an ordinary move; a typed outcome is refused (outcomes are drawn).
+    /// The text is read here, once: the move read is what is checked and played.
     pub(super) fn submit_quantum(&mut self, input: &str) {
         let Some(game) = self.chess() else {
             return;
         };
-        let read = game.read(input);
+        let read = game.read_as(input);
         let free = game.options().free_turns;
         match read {
-            Ok(t) => match t.outcome {
+            Ok((given, text)) => match text.outcome {
                 Some(o) if !free => self.say(
                     Tone::Error,
                     refused_outcome(input, &format!(".m{}", u8::from(o))),
                 ),
                 // A move typed in SAN goes on as the canonical move it names.
-                _ if notation::parse(input).is_err() => self.play(&t.to_string(), MoveBy::Typed),
-                _ => self.play(input, MoveBy::Typed),
+                _ => self.play(Move::Quantum { given, text }, MoveBy::Typed),
             },
             Err(e) => self.say(Tone::Error, e.to_string()),
         }

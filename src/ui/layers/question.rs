@@ -3,6 +3,7 @@
 
 use crate::chess::Color;
 use crate::game::table::Decision;
+use crate::game::Move;
 use crate::record::Recorder;
 use crate::ui::input::Action;
 use crate::ui::layers::kept::{home_dir, kept_in, tilde, unsaved_reason};
@@ -39,8 +40,8 @@ pub enum Question {
     },
     /// The player's move would leave their safe king capturable: play it anyway?
     KingRisk {
-        /// The move as given.
-        input: String,
+        /// The move, played as it is when the answer is yes.
+        input: Move,
         /// How likely the king is taken on the reply, and by which capture ("100% by
         /// e4xd3").
         risk: String,
@@ -191,7 +192,7 @@ pub enum Answer {
     /// No resignation or draw offer after all: what to say.
     PlayOn(&'static str),
     /// Play the risky move anyway.
-    PlayRisky(String),
+    PlayRisky(Move),
     /// The risky move is not played.
     DropRisky(String),
 }
@@ -219,7 +220,7 @@ impl Question {
             }
             // Any key but `y` cancels a risky move.
             (Question::KingRisk { input, .. }, Yes) => Answer::PlayRisky(input.clone()),
-            (Question::KingRisk { input, .. }, _) => Answer::DropRisky(input.clone()),
+            (Question::KingRisk { input, .. }, _) => Answer::DropRisky(input.to_string()),
             _ => return None,
         })
     }
