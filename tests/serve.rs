@@ -11,6 +11,7 @@ mod hostile;
 #[path = "serve/king.rs"]
 mod king;
 
+use qchess::seats::Occupant;
 use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
@@ -442,7 +443,7 @@ async fn limits_keys_and_idle_time() {
         ann.wait_closed(T).await?;
         assert_eq!(
             srv.hub().summaries()[0].roster.white,
-            Some(("ann".to_string(), false))
+            Some((Occupant::Person("ann".into()), false))
         );
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);

@@ -32,8 +32,8 @@ impl Strength {
     }
 
     /// The strength a player's name stands for, if it is one of the built-in computer's
-    /// names.
-    pub fn from_name(name: &str) -> Option<Strength> {
+    /// names (read through [`Occupant::from_name`](super::Occupant::from_name)).
+    pub(super) fn from_name(name: &str) -> Option<Strength> {
         let rest = name.trim().strip_prefix("qchess ")?;
         if rest == "greedy" {
             return Some(Strength::Greedy);

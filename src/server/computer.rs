@@ -17,6 +17,7 @@ use crate::engine::PlayerError;
 use crate::game::clock::ClockTimes;
 use crate::game::Playable;
 use crate::seats::strength::Strength;
+use crate::seats::Occupant;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -47,6 +48,11 @@ impl ComputerSeat {
     /// "qchess greedy").
     pub fn name(&self) -> String {
         self.strength().name()
+    }
+
+    /// Who sits at its side: qchess's computer at its strength.
+    pub fn occupant(&self) -> Occupant {
+        Occupant::Computer(self.strength())
     }
 
     /// The terminal game's computer of the same strength: the engine at the level, or

@@ -13,6 +13,7 @@ use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::seats::strength::Strength;
+use crate::seats::Occupant;
 use crate::style::color::Paint;
 use crate::ui::input::line_edit::LineEdit;
 use crate::ui::input::{self, Action, InputMode, Press};
@@ -500,15 +501,15 @@ fn variant_words(s: &Summary) -> String {
 
 /// A seat in the room list: "free", the player's name (away or not), the computer in
 /// brief ("qchess L3": at 80 columns a name column is 9 wide).
-fn seat_words(seat: Option<&(String, bool)>) -> String {
-    let Some((name, here)) = seat else {
+fn seat_words(seat: Option<&(Occupant, bool)>) -> String {
+    let Some((who, here)) = seat else {
         return "free".into();
     };
-    match Strength::from_name(name) {
+    match who.strength() {
         Some(Strength::Level(l)) => format!("qchess L{l}"),
         Some(_) => "qchess".into(),
-        None if *here => name.clone(),
-        None => format!("{name} (away)"),
+        None if *here => who.name(),
+        None => format!("{} (away)", who.name()),
     }
 }
 
@@ -523,9 +524,9 @@ fn state_words(s: &Summary) -> String {
 /// The title bar of a room: who plays (white first; a computer as "thinking" while it
 /// thinks), who watches, the room's name.
 pub fn room_bar(name: &str, roster: &Roster) -> String {
-    let seat = |s: Option<&(String, bool)>, side: Color| match s {
+    let seat = |s: Option<&(Occupant, bool)>, side: Color| match s {
         None => "(free)".to_string(),
-        Some((n, here)) => top_bar::seat(n, *here, roster.thinking == Some(side)),
+        Some((who, here)) => top_bar::seat(&who.name(), *here, roster.thinking == Some(side)),
     };
     format!(
         " {} · {} watching · room {name} ",
@@ -642,12 +643,14 @@ mod tests {
 
     #[test]
     fn seats_fit_the_room_list_at_80_columns() {
-        let seat = |name: &str, here: bool| seat_words(Some(&(name.to_string(), here)));
+        let seat = |who: Occupant, here: bool| seat_words(Some(&(who, here)));
+        let ann = || Occupant::Person("ann".into());
         assert_eq!(seat_words(None), "free");
-        assert_eq!(seat("ann", true), "ann");
-        assert_eq!(seat("ann", false), "ann (away)");
-        assert_eq!(seat("qchess level 3", false), "qchess L3");
-        assert_eq!(seat("qchess greedy", false), "qchess");
+        assert_eq!(seat(ann(), true), "ann");
+        assert_eq!(seat(ann(), false), "ann (away)");
+        let level = Occupant::Computer(Strength::Level(3));
+        assert_eq!(seat(level, false), "qchess L3");
+        assert_eq!(seat(Occupant::Computer(Strength::Greedy), false), "qchess");
     }
 
     #[test]
@@ -774,8 +777,8 @@ mod tests {
     #[test]
     fn room_bar_words() {
         let roster = Roster {
-            white: Some(("ann".into(), true)),
-            black: Some(("bo".into(), false)),
+            white: Some((Occupant::Person("ann".into()), true)),
+            black: Some((Occupant::Person("bo".into()), false)),
             watching: 2,
             thinking: None,
         };
@@ -788,7 +791,7 @@ mod tests {
             " (free) v (free) · 0 watching · room r1 "
         );
         let thinking = Roster {
-            white: Some(("qchess level 2".into(), true)),
+            white: Some((Occupant::Computer(Strength::Level(2)), true)),
             thinking: Some(Color::White),
             ..roster
         };

@@ -12,6 +12,7 @@ use super::room::{Person, Room, Roster, SessionId, Sitting, Wake, Want};
 use crate::chess::Color;
 use crate::game::table::{Place, Seat};
 use crate::learn::Progress;
+use crate::seats::Occupant;
 use crate::style::color::{detect, Paint, Tier};
 use crate::ui::app::App;
 use crate::ui::input::Action;
@@ -362,9 +363,9 @@ impl SessionScreen {
 
 /// What a session is told on entering a room.
 fn welcome(room: &str, seat: Seat, roster: &Roster) -> String {
-    let name = |s: &Option<(String, bool)>| {
+    let name = |s: &Option<(Occupant, bool)>| {
         s.as_ref()
-            .map_or_else(|| "a free seat".to_string(), |(n, _)| n.clone())
+            .map_or_else(|| "a free seat".to_string(), |(who, _)| who.name())
     };
     match seat {
         Seat::Plays(side) => {
@@ -534,6 +535,7 @@ mod tests {
     use super::*;
     use crate::game::RuleSet;
     use crate::quantum::BackendKind;
+    use crate::seats::strength::Strength;
     use crate::server::limits::ServerLimits;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::backend::TestBackend;
@@ -730,7 +732,7 @@ mod tests {
         assert_eq!(hub.summaries()[0].ply, 2);
         assert_eq!(
             hub.summaries()[0].roster.black,
-            Some(("qchess level 1".into(), true))
+            Some((Occupant::Computer(Strength::Level(1)), true))
         );
         // The computer's seat is not anyone's to take.
         let mut bo = session(&hub, "bo");

@@ -11,6 +11,7 @@ use crate::config::{ConfigError, Notation, Pieces, PlayFlags, Settings};
 use crate::game::{CancelFlag, RuleSet, Setup};
 use crate::quantum::SimulatorSettings;
 use crate::record::{Players, RecordError, Recorder};
+use crate::seats::Occupants;
 use crate::style::color::{ColorChoice, Paint};
 use crate::style::theme::Theme;
 use crate::uqci::client::UqciPlayer;
@@ -235,12 +236,10 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
         .engine_cmd
         .as_deref()
         .map(|command| UqciPlayer::new(command, opts.engine_movetime));
-    let computer = Computer::new(
-        Sides::of_players(&recorder.players, external.as_ref()),
-        seed,
-    )
-    .with_hint_level(opts.engine_level);
-    let unclaimed = Sides::unclaimed(&recorder.players, external.as_ref());
+    let occupants = Occupants::of_players(&recorder.players);
+    let computer = Computer::new(Sides::of_occupants(&occupants, external.as_ref()), seed)
+        .with_hint_level(opts.engine_level);
+    let unclaimed = Sides::unclaimed(&occupants, external.as_ref());
     let verb = if opts.open == Open::Resume {
         "resumed"
     } else {

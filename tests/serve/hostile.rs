@@ -4,6 +4,7 @@
 
 use super::{bounded, scratch, start, T};
 use crate::support::ssh_term::{connect, connect_from, Ask, Term};
+use qchess::seats::Occupant;
 use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
@@ -286,7 +287,13 @@ async fn a_live_seat_is_never_taken_and_guests_are_told_apart() {
         let mut g2 = Term::open(addr, "\u{1F601}", Ask::Room("gz"), (100, 30)).await?;
         g2.wait_for("you play black against guest-", T).await?;
         let roster = srv.hub().room("gz").map(|r| r.summary().roster);
-        let names = roster.map(|r| (r.white.unwrap_or_default().0, r.black.unwrap_or_default().0));
+        let name = |seat: Option<(Occupant, bool)>| seat.map(|(who, _)| who.name());
+        let names = roster.map(|r| {
+            (
+                name(r.white).unwrap_or_default(),
+                name(r.black).unwrap_or_default(),
+            )
+        });
         let (w, b) = names.unwrap_or_default();
         assert!(
             w.starts_with("guest-") && b.starts_with("guest-") && w != b,

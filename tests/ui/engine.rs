@@ -11,6 +11,7 @@ use qchess::chess::{Color, Game, GameOptions};
 use qchess::game::{RuleSet, Setup};
 use qchess::record::{self, Players};
 use qchess::seats::strength::Strength;
+use qchess::seats::Occupants;
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::open::{open, Open, PlayOptions};
@@ -573,7 +574,7 @@ fn against_external(command: &str, movetime: Duration) -> App {
         white: "Ann".into(),
         black: Strength::External(engine.clone()).name(),
     };
-    let sides = Sides::of_players(&players, Some(&engine));
+    let sides = Sides::of_occupants(&Occupants::of_players(&players), Some(&engine));
     assert_eq!(sides.black, Some(Strength::External(engine)));
     App::new(game(), paint(), false).with_computer(Computer::new(sides, 1))
 }

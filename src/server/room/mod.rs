@@ -23,6 +23,7 @@ use crate::game::table::{Decision, Seat, Table, TableNews};
 use crate::game::{CancelFlag, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use crate::record::{self, Players};
+use crate::seats::Occupant;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,9 +65,9 @@ fn play_watched(game: &mut dyn Playable, text: &str, cancel: CancelFlag) -> Resu
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Roster {
     /// White's player and whether they are connected.
-    pub white: Option<(String, bool)>,
+    pub white: Option<(Occupant, bool)>,
     /// Black's player and whether they are connected.
-    pub black: Option<(String, bool)>,
+    pub black: Option<(Occupant, bool)>,
     /// Sessions watching.
     pub watching: usize,
     /// The side whose computer is thinking, while it thinks.
@@ -632,6 +633,7 @@ impl Table<Box<dyn Playable>> for Sitting {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seats::strength::Strength;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn person(name: &str) -> Person {
@@ -684,12 +686,18 @@ mod tests {
         );
         // Ann drops and comes back: her seat.
         r.leave(1);
-        assert_eq!(r.summary().roster.white, Some(("ann".into(), false)));
+        assert_eq!(
+            r.summary().roster.white,
+            Some((Occupant::Person("ann".into()), false))
+        );
         assert_eq!(
             r.join(5, person("ann"), Want::Any, w.clone()),
             Ok(Seat::Plays(Color::White))
         );
-        assert_eq!(r.summary().roster.white, Some(("ann".into(), true)));
+        assert_eq!(
+            r.summary().roster.white,
+            Some((Occupant::Person("ann".into()), true))
+        );
         assert_eq!(
             r.join(6, person("ann"), Want::Side(Color::Black), w),
             Err(JoinError::OtherSide("white"))
@@ -755,7 +763,10 @@ mod tests {
             r.join(5, keyed, Want::Any, w.clone()),
             Ok(Seat::Plays(Color::Black))
         );
-        assert_eq!(r.summary().roster.white, Some(("cy".into(), true)));
+        assert_eq!(
+            r.summary().roster.white,
+            Some((Occupant::Person("cy".into()), true))
+        );
         // The default grace: ann's seat waits for her.
         let r = Room::new("h", board(), None);
         r.join(1, person("ann"), Want::Any, w.clone()).unwrap();
@@ -907,7 +918,7 @@ mod tests {
         assert_eq!(back.computer(), Some(computer));
         assert_eq!(
             back.summary().roster.white,
-            Some(("qchess level 1".into(), true))
+            Some((Occupant::Computer(Strength::Level(1)), true))
         );
         back.join(3, person("ann"), Want::Any, w).unwrap();
         back.drive(&computers);
@@ -976,7 +987,10 @@ mod tests {
         assert_eq!(back.name(), "r1");
         let s = back.summary();
         assert_eq!(s.ply, 2);
-        assert_eq!(s.roster.white, Some(("ann".into(), false)));
+        assert_eq!(
+            s.roster.white,
+            Some((Occupant::Person("ann".into()), false))
+        );
         assert_eq!(
             back.join(5, person("ann"), Want::Any, w.clone()),
             Ok(Seat::Watches),

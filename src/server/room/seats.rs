@@ -4,6 +4,7 @@ use super::{index, wake_all, Presence, Room, RoomState, Roster, SessionId, Wake}
 use crate::chess::Color;
 use crate::game::table::Seat;
 use crate::record::{self, Players};
+use crate::seats::Occupant;
 use serde::{Deserialize, Serialize};
 
 /// Someone as the server knows them: the login name and, when they signed in with a
@@ -216,14 +217,19 @@ impl Room {
 }
 
 /// Who holds `side`: its player or the computer.
-pub(super) fn seat_name(st: &RoomState, side: Color) -> Option<String> {
+fn occupant(st: &RoomState, side: Color) -> Option<Occupant> {
     match st.computer {
-        Some(c) if c.side == side => Some(c.name()),
+        Some(c) if c.side == side => Some(c.occupant()),
         _ => st.seats[index(side)]
             .person
             .as_ref()
-            .map(|p| p.name.clone()),
+            .map(|p| Occupant::Person(p.name.clone())),
     }
+}
+
+/// The name of who holds `side`.
+pub(super) fn seat_name(st: &RoomState, side: Color) -> Option<String> {
+    occupant(st, side).map(|o| o.name())
 }
 
 /// The seats' names, for the panes ("White" and "Black" while a seat is free).
@@ -239,7 +245,7 @@ pub(super) fn roster(st: &RoomState) -> Roster {
     let seat = |side: Color| {
         let here =
             st.seats[index(side)].session.is_some() || st.computer.is_some_and(|c| c.side == side);
-        seat_name(st, side).map(|name| (name, here))
+        occupant(st, side).map(|who| (who, here))
     };
     Roster {
         white: seat(Color::White),

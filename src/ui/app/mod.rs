@@ -30,6 +30,7 @@ use crate::chess::{Game, Square, Status};
 use crate::game::table::Place;
 use crate::game::Playable;
 use crate::record::{Players, Recorder, SavedGame};
+use crate::seats::Occupants;
 use crate::style::color::Paint;
 use crate::ui::input::line_edit::LineEdit;
 use crate::ui::input::mouse::{Hits, Pointer};
@@ -80,6 +81,8 @@ pub struct App {
     pub(in crate::ui) ascii: bool,
     /// Where the game is saved and autosaved.
     pub(in crate::ui) recorder: Recorder,
+    /// Who sits at each side, read once from the players' names.
+    pub(in crate::ui) occupants: Occupants,
     /// Set while stepping through a game; `game` is then the state at the shown ply.
     pub(in crate::ui) replay: Option<Replay>,
     /// The inspector, while it is open.
@@ -165,6 +168,7 @@ impl App {
             paint: paint.with_ascii(ascii),
             ascii,
             recorder: Recorder::off(),
+            occupants: Occupants::default(),
             replay: None,
             inspector: None,
             last_typed: String::new(),
@@ -207,6 +211,7 @@ impl App {
 
     /// Saves the game with `recorder`: autosave after every change, and `w` to save.
     pub fn with_recorder(mut self, recorder: Recorder) -> App {
+        self.occupants = Occupants::of_players(&recorder.players);
         self.recorder = recorder;
         if self.status() != Status::Ongoing {
             // The result is told in the players' names.
@@ -266,7 +271,7 @@ impl App {
         self.game = game;
         self.after_change();
         let book = self.game.history().last().is_some_and(|rec| {
-            opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
+            opponent::last_ply_from_book(self.game.as_ref(), rec, &self.occupants)
         });
         self.tell_last_move(book, false);
     }
@@ -278,6 +283,7 @@ impl App {
 
     /// Names the players (shown in results and at a table).
     pub fn set_players(&mut self, players: Players) {
+        self.occupants = Occupants::of_players(&players);
         self.recorder.players = players;
     }
 

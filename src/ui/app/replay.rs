@@ -107,7 +107,7 @@ impl App {
         self.game_over_popup = false;
         let last = self.game.history().last().cloned();
         let book = last.as_ref().is_some_and(|rec| {
-            opponent::last_ply_from_book(self.game.as_ref(), rec, &self.recorder.players)
+            opponent::last_ply_from_book(self.game.as_ref(), rec, &self.occupants)
         });
         let mut said = steps::ply_said(ply, n, last.as_ref(), book);
         if let Some(v) = self.reviewing.verdict(ply).filter(|v| v.said()) {

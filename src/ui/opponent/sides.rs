@@ -1,16 +1,11 @@
-//! Which sides the computer plays and how strongly, read from the players' names.
+//! Which sides the computer plays and how strongly, from who sits at each side.
 
 use crate::chess::Color;
 use crate::engine::book;
 use crate::game::{Playable, PlyRecord};
-use crate::record::Players;
 use crate::seats::strength::Strength;
-use crate::uqci::client::{UqciPlayer, NAME_PREFIX};
-
-/// The command of an external engine a player's name stands for ("uqci: CMD").
-pub(super) fn engine_command(name: &str) -> Option<&str> {
-    name.trim().strip_prefix(NAME_PREFIX).map(str::trim)
-}
+use crate::seats::{Occupant, Occupants};
+use crate::uqci::client::UqciPlayer;
 
 /// Which sides the computer plays, at what strength.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,33 +17,35 @@ pub struct Sides {
 }
 
 impl Sides {
-    /// The sides the players' names give to the computer: the built-in engine's names,
-    /// and `external`'s name ("uqci: CMD") when the player gave that engine this time.
-    pub fn of_players(players: &Players, external: Option<&UqciPlayer>) -> Sides {
-        let of = |name: &str| {
-            Strength::from_name(name).or_else(|| {
+    /// The sides the occupants give to the computer: qchess's computer, and `external`
+    /// where its engine sits when the player gave that engine this time.
+    pub fn of_occupants(occupants: &Occupants, external: Option<&UqciPlayer>) -> Sides {
+        let of = |seat: &Occupant| match seat {
+            Occupant::Computer(s) => Some(s.clone()),
+            Occupant::Engine(command) => {
                 let p = external?;
-                (engine_command(name) == Some(p.command())).then(|| Strength::External(p.clone()))
-            })
+                (command == p.command()).then(|| Strength::External(p.clone()))
+            }
+            Occupant::Person(_) => None,
         };
         Sides {
-            white: of(&players.white),
-            black: of(&players.black),
+            white: of(&occupants.white),
+            black: of(&occupants.black),
         }
     }
 
-    /// The sides named after an external engine other than `external` (the one the
-    /// player gave): they are played by hand. What to tell the player, if any.
-    pub fn unclaimed(players: &Players, external: Option<&UqciPlayer>) -> Option<String> {
+    /// The sides where an external engine other than `external` (the one the player
+    /// gave) sits: they are played by hand. What to tell the player, if any.
+    pub fn unclaimed(occupants: &Occupants, external: Option<&UqciPlayer>) -> Option<String> {
         let given = external.map(UqciPlayer::command);
-        let unclaimed: Vec<(Color, &str)> = [
-            (Color::White, players.white.as_str()),
-            (Color::Black, players.black.as_str()),
-        ]
-        .into_iter()
-        .filter_map(|(side, name)| Some((side, engine_command(name)?)))
-        .filter(|(_, command)| Some(*command) != given)
-        .collect();
+        let unclaimed: Vec<(Color, &str)> = [Color::White, Color::Black]
+            .into_iter()
+            .filter_map(|side| match occupants.of(side) {
+                Occupant::Engine(command) => Some((side, command.as_str())),
+                _ => None,
+            })
+            .filter(|(_, command)| Some(*command) != given)
+            .collect();
         let (_, command) = unclaimed.first()?;
         let who = match unclaimed.as_slice() {
             [(side, _)] => format!("{} is", side.name()),
@@ -99,12 +96,15 @@ impl Sides {
 }
 
 /// Whether `rec`, the last ply of `game`, was the computer's move from its opening book:
-/// the mover's side is named after a computer that plays from the book, and the move is
+/// the mover's side is held by a computer that plays from the book, and the move is
 /// one of the book's in the position before it (where such a computer never searches).
 /// So a replay tells it as the live game did.
-pub fn last_ply_from_book(game: &dyn Playable, rec: &PlyRecord, players: &Players) -> bool {
-    let sides = Sides::of_players(players, None);
-    if !sides.of(rec.color).is_some_and(Strength::plays_book) {
+pub fn last_ply_from_book(game: &dyn Playable, rec: &PlyRecord, occupants: &Occupants) -> bool {
+    if !occupants
+        .of(rec.color)
+        .strength()
+        .is_some_and(Strength::plays_book)
+    {
         return false;
     }
     // A book move leaves every piece certain: anything else is decided without a copy.

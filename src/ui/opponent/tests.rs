@@ -3,6 +3,7 @@
 use super::*;
 use crate::record::Players;
 use crate::seats::strength::Strength;
+use crate::seats::Occupants;
 use crate::uqci::client::UqciPlayer;
 
 #[test]
@@ -137,24 +138,7 @@ fn a_hint_says_what_a_quantum_move_does_first() {
 }
 
 #[test]
-fn names_round_trip() {
-    for s in [
-        Strength::Level(1),
-        Strength::Level(5),
-        Strength::Movetime(250),
-        Strength::Greedy,
-    ] {
-        assert_eq!(Strength::from_name(&s.name()), Some(s));
-    }
-    for other in [
-        "White",
-        "qchess",
-        "qchess level 9",
-        "qchess 0 ms",
-        "qchess x ms",
-    ] {
-        assert_eq!(Strength::from_name(other), None, "{other}");
-    }
+fn sides_and_take_backs() {
     let (w, b) = (Color::White, Color::Black);
     let one = Sides {
         black: Some(Strength::Level(1)),
@@ -176,7 +160,7 @@ fn names_round_trip() {
         white: "Ann".into(),
         black: "qchess level 2".into(),
     };
-    let s = Sides::of_players(&p, None);
+    let s = Sides::of_occupants(&Occupants::of_players(&p), None);
     assert_eq!(s.of(Color::Black), Some(&Strength::Level(2)));
     assert!(s.any() && !s.both());
 }
@@ -189,14 +173,15 @@ fn an_external_engines_side_is_its_own_only_when_named_again() {
         black: Strength::External(engine.clone()).name(),
     };
     assert_eq!(players.black, "uqci: my-engine --uqci");
-    let named = Sides::of_players(&players, Some(&engine));
+    let seats = Occupants::of_players(&players);
+    let named = Sides::of_occupants(&seats, Some(&engine));
     assert_eq!(named.black, Some(Strength::External(engine.clone())));
     assert_eq!(named.white, None);
-    assert_eq!(Sides::unclaimed(&players, Some(&engine)), None);
+    assert_eq!(Sides::unclaimed(&seats, Some(&engine)), None);
     let other = UqciPlayer::new("other-engine", Duration::from_millis(100));
     for given in [None, Some(&other)] {
-        assert!(!Sides::of_players(&players, given).any());
-        let why = Sides::unclaimed(&players, given).expect("said");
+        assert!(!Sides::of_occupants(&seats, given).any());
+        let why = Sides::unclaimed(&seats, given).expect("said");
         assert!(
             why.starts_with("black is played by hand: the engine \"my-engine --uqci\""),
             "{why}"
@@ -206,7 +191,7 @@ fn an_external_engines_side_is_its_own_only_when_named_again() {
         white: players.black.clone(),
         black: players.black.clone(),
     };
-    let why = Sides::unclaimed(&both, None).unwrap();
+    let why = Sides::unclaimed(&Occupants::of_players(&both), None).unwrap();
     assert!(
         why.starts_with("white and black are played by hand"),
         "{why}"
