@@ -141,7 +141,7 @@ fn players(store: &SqliteStore, json: bool) -> Outcome {
         .unwrap_or(4);
     let mut out = pad("name", width);
     for c in Category::ALL {
-        let _ = write!(out, "  {:>9}", c.name());
+        let _ = write!(out, "  {:>11}", c.name());
     }
     out.push_str("  since\n");
     for (m, ratings) in &roster {
@@ -151,7 +151,7 @@ fn players(store: &SqliteStore, json: bool) -> Outcome {
                 .iter()
                 .find(|r| r.category == c)
                 .map_or("-".to_string(), |r| format!("{} ({})", r.rating, r.games));
-            let _ = write!(out, "  {shown:>9}");
+            let _ = write!(out, "  {shown:>11}");
         }
         let _ = writeln!(out, "  {}", &iso_date(m.created.max(0) as u64)[..10]);
     }

@@ -54,3 +54,56 @@ fn pgn_of(store: &impl ClubStore, game: &ArchivedGame) -> Result<PgnGame, ClubEr
     }
     Ok(to_pgn(&saved))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Status;
+    use crate::club::{FinishedGame, Seat, SqliteStore};
+
+    #[test]
+    fn a_record_that_does_not_read_is_named_by_its_game() {
+        let dir = std::env::temp_dir().join(format!("qchess-club-export-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        let ann = store.add_member("ann", 0).unwrap();
+        let seat = Seat {
+            member: Some(ann.id),
+            name: "ann".into(),
+        };
+        let game = |record: &str| FinishedGame {
+            white: seat.clone(),
+            black: Seat {
+                member: None,
+                name: "guest-2".into(),
+            },
+            rated: false,
+            control: None,
+            result: Status::Draw,
+            reason: None,
+            record: record.into(),
+            started: 0,
+            ended: 1,
+        };
+        store
+            .record_game(&game("format = 1\nmoves = [\"e2e4\"]\nresult = \"draw\"\n"))
+            .unwrap();
+        let games = member_games(&store, ann.id).unwrap();
+        assert_eq!(games[0].1.value("Event"), Some("Casual game"));
+        assert!(crate::record::pgn::write(&games[0].1).contains("1/2-1/2"));
+        let (id, _) = store
+            .record_game(&game("format = 99\nmoves = []\n"))
+            .unwrap();
+        let e = member_games(&store, ann.id).err().unwrap();
+        assert!(
+            matches!(e, ClubError::BadRecord { id: n, .. } if n == id.0),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with(&format!("game {} of the archive does not read", id.0)),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

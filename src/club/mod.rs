@@ -185,6 +185,14 @@ pub enum ClubError {
         /// The newest this build knows.
         known: i64,
     },
+    /// The database's folder could not be made.
+    #[error("cannot make the club database's folder {path}: {source}")]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// Another process held the database for longer than the busy timeout.
     #[error("{0}: the club database is locked by another process; try again in a moment")]
     Locked(PathBuf),

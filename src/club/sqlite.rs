@@ -97,12 +97,9 @@ impl SqliteStore {
     /// untouched.
     pub fn open(path: &Path) -> Result<SqliteStore, ClubError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| ClubError::Sqlite {
-                path: path.to_path_buf(),
-                source: rusqlite::Error::SqliteFailure(
-                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
-                    Some(format!("cannot make its folder: {e}")),
-                ),
+            std::fs::create_dir_all(dir).map_err(|source| ClubError::Folder {
+                path: dir.to_path_buf(),
+                source,
             })?;
         }
         SqliteStore::open_with(path, OpenFlags::SQLITE_OPEN_CREATE)
