@@ -35,6 +35,10 @@ fn pgn_of(store: &impl ClubStore, game: &ArchivedGame) -> Result<PgnGame, ClubEr
         .ok_or_else(|| bad("its record is gone".into()))?;
     let name = format!("club game {}", game.id.0);
     let mut saved = SavedGame::parse(&text, Path::new(&name)).map_err(|e| bad(e.to_string()))?;
+    // Why it ended, as the archive says, when the record does not say it.
+    if saved.reason.is_none() {
+        saved.reason.clone_from(&game.reason);
+    }
     let kind = if game.rated { "Rated" } else { "Casual" };
     let event = match game.ratings {
         Some(r) => format!("{kind} {} game", r.category),

@@ -150,6 +150,8 @@ fn a_players_games_export_as_quantum_pgn_that_reads_back() {
     assert_eq!(games.len(), 3);
     assert_eq!(games[0].value("Event"), Some("Rated bullet game"));
     assert_eq!(games[0].value("TimeControl"), Some("60+0"));
+    // Why it ended, from the archive when the record does not say it.
+    assert_eq!(games[0].value("QchessReason"), Some("black resigned"));
     assert_eq!(games[2].value("WhiteElo"), Some("1500"));
     assert_eq!(games[2].value("WhiteRatingDiff"), Some("+162"));
     assert_eq!(games[2].moves.len(), 3);
