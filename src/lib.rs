@@ -2,6 +2,7 @@
 pub mod analyze;
 pub mod chess;
 pub mod cli;
+pub mod club;
 pub mod config;
 pub mod engine;
 pub mod files;

@@ -56,6 +56,9 @@ enum Command {
     Config(qchess::cli::config::ConfigCommand),
     /// Lists the colour themes: the built-in ones and yours.
     Themes(qchess::cli::config::ThemesArgs),
+    /// The club's database: its players and ratings, the archive of games, a player's
+    /// games as PGN, an online backup.
+    Club(qchess::cli::club::ClubArgs),
     /// Serve games over SSH: a lobby and rooms (ssh -p 2222 -t NAME@HOST [ROOM]).
     Serve(qchess::cli::serve::ServeArgs),
     /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => qchess::cli::export::run(args),
         Some(Command::Config(cmd)) => qchess::cli::config::run(cmd),
         Some(Command::Themes(args)) => qchess::cli::config::run_themes(&args),
+        Some(Command::Club(args)) => qchess::cli::club::run(args),
         Some(Command::Serve(args)) => qchess::cli::serve::run(args),
         Some(Command::Completions { shell }) => Ok(Done::Print(completions(shell))),
         Some(Command::Manpage { dir }) => manpage(dir),

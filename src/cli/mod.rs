@@ -5,6 +5,7 @@
 //! dispatches.
 
 pub mod analyze;
+pub mod club;
 pub mod config;
 pub mod export;
 pub mod matches;

@@ -1,0 +1,139 @@
+//! The club's database: the rating update and archive write of one finished game
+//! (target: under 5 ms), listing the archive with 10,000 games and 1,000 accounts
+//! (target: under 20 ms), and the file's size per 1,000 games (printed).
+
+#[path = "support/full_run.rs"]
+mod full_run;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use full_run::full_run;
+use qchess::chess::Status;
+use qchess::club::{ClubStore, FinishedGame, GameQuery, Member, Seat, SqliteStore};
+use qchess::record::{SavedClock, SavedGame};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+/// A saved game as a rated game leaves it: a real game's moves, its players, the
+/// clock's times after every ply.
+fn record(white: &str, black: &str) -> String {
+    let text = include_str!("../tests/record/fixtures/before-upgrade-quantum.toml");
+    let mut saved = SavedGame::parse(text, Path::new("fixture")).unwrap();
+    saved.result = Status::WhiteWins;
+    saved.reason = Some("black resigned".into());
+    saved.players.white = white.into();
+    saved.players.black = black.into();
+    saved.clock = Some(SavedClock {
+        version: qchess::record::CLOCK_VERSION,
+        control: "5+3".into(),
+        left: (0..saved.moves.len() as u64)
+            .map(|i| 300_000 - i * 1_234)
+            .collect(),
+    });
+    saved.to_toml()
+}
+
+/// The `n`th game among `members`: rated, over the four categories and three results.
+fn game(members: &[Member], n: usize) -> FinishedGame {
+    let w = &members[n % members.len()];
+    let b = &members[(n * 7 + 1 + n / members.len()) % members.len()];
+    let b = if b.id == w.id {
+        &members[(n + 1) % members.len()]
+    } else {
+        b
+    };
+    let seat = |m: &Member| Seat {
+        member: Some(m.id),
+        name: m.name.clone(),
+    };
+    FinishedGame {
+        white: seat(w),
+        black: seat(b),
+        rated: true,
+        control: ["1+0", "3+2", "10+5", "30+0"][n % 4].parse().ok(),
+        result: [Status::WhiteWins, Status::BlackWins, Status::Draw][n % 3],
+        reason: None,
+        record: record(&w.name, &b.name),
+        started: 1_764_000_000 + n as i64 * 600,
+        ended: 1_764_000_000 + n as i64 * 600 + 480,
+    }
+}
+
+/// A fresh database in a scratch folder with `accounts` members and `games` games.
+fn club(name: &str, accounts: usize, games: usize) -> (PathBuf, SqliteStore, Vec<Member>) {
+    let dir = std::env::temp_dir().join(format!("qchess-bench-club-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("club.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    let members: Vec<Member> = (0..accounts)
+        .map(|i| store.add_member(&format!("player{i:04}"), 0).unwrap())
+        .collect();
+    for n in 0..games {
+        store.record_game(&game(&members, n)).unwrap();
+    }
+    (dir, store, members)
+}
+
+/// The file's bytes once the write-ahead log is folded into it.
+fn size(store: &SqliteStore) -> u64 {
+    rusqlite::Connection::open(store.path())
+        .unwrap()
+        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+        .unwrap();
+    std::fs::metadata(store.path()).unwrap().len()
+}
+
+fn record_game(c: &mut Criterion) {
+    let (dir, mut store, members) = club("record", 1_000, 0);
+    let mut n = 0;
+    c.bench_function("club/record_game", |b| {
+        b.iter(|| {
+            n += 1;
+            store.record_game(black_box(&game(&members, n))).unwrap()
+        })
+    });
+    drop(store);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn listing(c: &mut Criterion) {
+    // Under `cargo test`, a tenth of the archive.
+    let (accounts, games) = if full_run() {
+        (1_000, 10_000)
+    } else {
+        (100, 1_000)
+    };
+    let (dir, store, members) = club("listing", accounts, games);
+    let bytes = size(&store);
+    eprintln!(
+        "club: {games} games, {accounts} accounts: {bytes} bytes, {:.0} KiB per 1000 games",
+        bytes as f64 / (games as f64 / 1000.0) / 1024.0
+    );
+    let mut g = c.benchmark_group(format!("club/{games}-games-{accounts}-accounts"));
+    g.bench_function("games/recent-50", |b| {
+        b.iter(|| {
+            store
+                .games(black_box(GameQuery {
+                    member: None,
+                    limit: 50,
+                }))
+                .unwrap()
+        })
+    });
+    g.bench_function("games/one-player-50", |b| {
+        b.iter(|| {
+            store
+                .games(black_box(GameQuery {
+                    member: Some(members[17].id),
+                    limit: 50,
+                }))
+                .unwrap()
+        })
+    });
+    g.bench_function("roster", |b| b.iter(|| store.roster().unwrap()));
+    g.finish();
+    drop(store);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+criterion_group!(benches, record_game, listing);
+criterion_main!(benches);

@@ -1,0 +1,312 @@
+//! `qchess club`: the operators' look at the club's database (members and ratings, the
+//! archive, a player's games as PGN) and its online backup, while the server runs or
+//! not.
+
+use crate::cli::{Done, Failure, Outcome};
+use crate::club::{
+    default_db, ArchivedGame, Category, CategoryRating, ClubError, ClubStore, GameQuery, Member,
+    Rating, SqliteStore,
+};
+use crate::record::iso_date;
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use unicode_width::UnicodeWidthStr;
+
+/// Options of `qchess club`.
+#[derive(Args, Debug, Clone)]
+pub struct ClubArgs {
+    /// The club's database (default: server/club.sqlite in the data directory, where
+    /// qchess serve keeps it).
+    #[arg(long, value_name = "FILE", global = true)]
+    db: Option<PathBuf>,
+    /// Print JSON for scripts instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: ClubCommand,
+}
+
+/// What `qchess club` does.
+#[derive(Subcommand, Debug, Clone)]
+pub enum ClubCommand {
+    /// List the players with their rating in each category they played (`?` while
+    /// provisional).
+    Players,
+    /// List the archived games, most recent first.
+    Games {
+        /// Only this player's games.
+        #[arg(long, value_name = "NAME")]
+        player: Option<String>,
+        /// At most this many games.
+        #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        limit: u32,
+    },
+    /// Write a player's games as Quantum PGN, most recent first (with --json, each
+    /// game's summary and PGN).
+    Export {
+        /// The player.
+        #[arg(long, value_name = "NAME")]
+        player: String,
+        /// Write to this file instead of standard output (a file that is not PGN only
+        /// with --force).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace FILE even when it is not a PGN file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Copy the whole database to FILE with SQLite's online backup: a consistent copy,
+    /// taken while the server goes on.
+    Backup {
+        /// The copy (must not exist yet).
+        file: PathBuf,
+    },
+}
+
+/// Runs `qchess club`.
+pub fn run(args: ClubArgs) -> Outcome {
+    let db = match args.db {
+        Some(db) => db,
+        None => default_db(&crate::config::data_dir().map_err(Failure::new)?),
+    };
+    let store = SqliteStore::open_existing(&db).map_err(Failure::new)?;
+    match args.command {
+        ClubCommand::Players => players(&store, args.json),
+        ClubCommand::Games { player, limit } => {
+            let member = player.map(|p| named(&store, &p)).transpose()?;
+            let games = store
+                .games(GameQuery {
+                    member: member.map(|m| m.id),
+                    limit: limit as usize,
+                })
+                .map_err(Failure::new)?;
+            Ok(Done::Print(if args.json {
+                lines(games.iter().map(game_json).collect())
+            } else if games.is_empty() {
+                "no games\n".into()
+            } else {
+                games.iter().map(|g| game_line(g) + "\n").collect()
+            }))
+        }
+        ClubCommand::Export { player, out, force } => {
+            export(&store, &player, out.as_deref(), force, args.json)
+        }
+        ClubCommand::Backup { file } => backup(&store, &file, args.json),
+    }
+}
+
+/// The member named `name`, or the error that says there is none.
+fn named(store: &SqliteStore, name: &str) -> Result<Member, Failure> {
+    store
+        .member(name)
+        .map_err(Failure::new)?
+        .ok_or_else(|| Failure::new(ClubError::UnknownMember(name.to_string())))
+}
+
+/// Pretty JSON and a line end.
+fn lines(value: Value) -> String {
+    format!("{value:#}\n")
+}
+
+/// `qchess club players`.
+fn players(store: &SqliteStore, json: bool) -> Outcome {
+    let roster = store.roster().map_err(Failure::new)?;
+    if json {
+        let all = roster
+            .iter()
+            .map(|(m, ratings)| {
+                let by_category: serde_json::Map<String, Value> = ratings
+                    .iter()
+                    .map(|r| (r.category.to_string(), rating_json(r)))
+                    .collect();
+                json!({
+                    "name": m.name,
+                    "created": iso_date(m.created.max(0) as u64),
+                    "ratings": by_category,
+                })
+            })
+            .collect();
+        return Ok(Done::Print(lines(Value::Array(all))));
+    }
+    if roster.is_empty() {
+        return Ok(Done::Print("no players\n".into()));
+    }
+    let width = roster
+        .iter()
+        .map(|(m, _)| m.name.width())
+        .chain([4])
+        .max()
+        .unwrap_or(4);
+    let mut out = pad("name", width);
+    for c in Category::ALL {
+        let _ = write!(out, "  {:>11}", c.name());
+    }
+    out.push_str("  since\n");
+    for (m, ratings) in &roster {
+        out.push_str(&pad(&m.name, width));
+        for c in Category::ALL {
+            let shown = ratings
+                .iter()
+                .find(|r| r.category == c)
+                .map_or("-".to_string(), |r| format!("{} ({})", r.rating, r.games));
+            let _ = write!(out, "  {shown:>11}");
+        }
+        let _ = writeln!(out, "  {}", &iso_date(m.created.max(0) as u64)[..10]);
+    }
+    Ok(Done::Print(out))
+}
+
+/// `text` padded with spaces to `width` terminal columns.
+fn pad(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
+/// A rating in a category as JSON.
+fn rating_json(r: &CategoryRating) -> Value {
+    json!({
+        "rating": r.rating.rating,
+        "deviation": r.rating.deviation,
+        "volatility": r.rating.volatility,
+        "provisional": r.rating.provisional(),
+        "shown": r.rating.to_string(),
+        "games": r.games,
+        "last_played": iso_date(r.last_played.max(0) as u64),
+    })
+}
+
+/// The result as PGN writes it.
+fn score(g: &ArchivedGame) -> &'static str {
+    crate::record::pgn::GameResult::of(g.result).token()
+}
+
+/// One line of `qchess club games`.
+fn game_line(g: &ArchivedGame) -> String {
+    let mut line = format!(
+        "#{}  {}  {} - {}  {}",
+        g.id.0,
+        &iso_date(g.ended.max(0) as u64)[..16].replace('T', " "),
+        g.white.name,
+        g.black.name,
+        score(g)
+    );
+    match g.control {
+        Some(c) => {
+            let _ = write!(line, "  {c} {}", Category::of(c));
+        }
+        None => line.push_str("  no clock"),
+    }
+    line.push_str(if g.rated { " rated" } else { " casual" });
+    if let Some(reason) = &g.reason {
+        let _ = write!(line, "  {reason}");
+    }
+    if let Some([w, b]) = g.changes() {
+        let _ = write!(line, "  {w}, {b}");
+    }
+    line
+}
+
+/// A rating before and after as JSON.
+fn change_json(before: Rating, after: Rating) -> Value {
+    json!({
+        "before": before.rating,
+        "after": after.rating,
+        "deviation_after": after.deviation,
+        "shown": format!("{before} -> {after}"),
+    })
+}
+
+/// One game of the archive as JSON.
+fn game_json(g: &ArchivedGame) -> Value {
+    json!({
+        "id": g.id.0,
+        "white": g.white.name,
+        "black": g.black.name,
+        "white_member": g.white.member.is_some(),
+        "black_member": g.black.member.is_some(),
+        "rated": g.rated,
+        "time_control": g.control.map(|c| c.to_string()),
+        "category": g.control.map(|c| Category::of(c).to_string()),
+        "result": score(g),
+        "reason": g.reason,
+        "started": iso_date(g.started.max(0) as u64),
+        "ended": iso_date(g.ended.max(0) as u64),
+        "ratings": g.ratings.map(|r| json!({
+            "white": change_json(r.white.0, r.white.1),
+            "black": change_json(r.black.0, r.black.1),
+        })),
+    })
+}
+
+/// `qchess club export`.
+fn export(
+    store: &SqliteStore,
+    player: &str,
+    out: Option<&Path>,
+    force: bool,
+    json: bool,
+) -> Outcome {
+    let member = named(store, player)?;
+    let games = crate::club::export::member_games(store, member.id).map_err(Failure::new)?;
+    let n = games.len();
+    let text = if json {
+        lines(Value::Array(
+            games
+                .iter()
+                .map(|(g, pgn)| {
+                    let mut v = game_json(g);
+                    v["pgn"] = Value::String(crate::record::pgn::write(pgn));
+                    v
+                })
+                .collect(),
+        ))
+    } else {
+        let pgns: Vec<_> = games.into_iter().map(|(_, pgn)| pgn).collect();
+        crate::record::pgn::write_all(&pgns)
+    };
+    let Some(out) = out else {
+        return Ok(Done::Print(text));
+    };
+    if !force {
+        let why = if json {
+            out.exists().then(|| "it exists".to_string())
+        } else {
+            crate::record::pgn::file::not_pgn(out).map(|why| format!("it is not a PGN file: {why}"))
+        };
+        if let Some(why) = why {
+            return Err(Failure::new(format!(
+                "{}: {why}; not overwriting it (--force replaces it)",
+                out.display()
+            )));
+        }
+    }
+    crate::files::replace_atomic(out, &text)
+        .map_err(|e| Failure::with_code(1, format!("cannot write {}: {e}", out.display())))?;
+    Ok(Done::Print(format!(
+        "{n} games of {} written to {}\n",
+        member.name,
+        out.display()
+    )))
+}
+
+/// `qchess club backup`.
+fn backup(store: &SqliteStore, file: &Path, json: bool) -> Outcome {
+    if file.exists() {
+        return Err(Failure::new(format!(
+            "{} exists: a backup goes to a new file",
+            file.display()
+        )));
+    }
+    store.backup(file).map_err(|e| Failure::with_code(1, e))?;
+    let bytes = std::fs::metadata(file).map_or(0, |m| m.len());
+    Ok(Done::Print(if json {
+        lines(json!({ "backup": file.display().to_string(), "bytes": bytes }))
+    } else {
+        format!(
+            "{} copied to {} ({bytes} bytes)\n",
+            store.path().display(),
+            file.display()
+        )
+    }))
+}
