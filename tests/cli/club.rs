@@ -1,6 +1,7 @@
 //! `qchess club` through the binary on a real database in a scratch folder, and the
 //! club's storage killed with SIGKILL while it records games.
 
+use crate::support::cli::{qchess_in, scratch};
 use qchess::chess::Status;
 use qchess::club::{ClubStore, FinishedGame, Member, Seat, SqliteStore};
 use std::io::{BufRead, BufReader, Write};
@@ -8,27 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// An empty scratch folder unique to this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qchess-club-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs qchess with `dir` as its data directory: exit code, stdout, stderr.
+/// Runs qchess with `dir` as its configuration and data directory.
 fn qchess(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .env("QCHESS_CONFIG_DIR", dir)
-        .env("QCHESS_DATA_DIR", dir)
-        .output()
-        .expect("qchess runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    qchess_in(dir, dir, args)
 }
 
 fn seat(m: &Member) -> Seat {

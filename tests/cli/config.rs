@@ -1,32 +1,14 @@
 //! `qchess config`, `qchess themes` and the settings `qchess play` reads, through the
 //! binary, with QCHESS_CONFIG_DIR pointing at a scratch folder.
 
+use crate::support::cli::{qchess_in, scratch};
 use qchess::config::Config;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-/// An empty scratch folder unique to this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qchess-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs qchess with `dir` as its configuration directory: exit code, stdout, stderr.
+/// Runs qchess with `dir` as its configuration directory (its data in `dir/data`).
 fn qchess(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qchess"))
-        .args(args)
-        .env("QCHESS_CONFIG_DIR", dir)
-        .env("QCHESS_DATA_DIR", dir.join("data"))
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("qchess runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    qchess_in(dir, &dir.join("data"), args)
 }
 
 #[test]
