@@ -309,6 +309,18 @@ impl App {
         ))
     }
 
+    /// Puts a new position on the screen (a lesson's or a puzzle's): nothing picked,
+    /// inspected or explained, the computer's work on the old one forgotten.
+    pub(super) fn set_position(&mut self, game: crate::chess::Game) {
+        self.game = game.into();
+        self.mode = Mode::Idle;
+        self.inspector = None;
+        self.selected_move = None;
+        self.layers.close_explanation();
+        self.computer.forget();
+        self.after_change();
+    }
+
     /// Refreshes everything derived from the game after it changed.
     pub(in crate::ui) fn after_change(&mut self) {
         let view = view_of(self.game.as_ref(), self.cursor);

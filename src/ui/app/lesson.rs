@@ -2,7 +2,7 @@
 //! the task checked after every try (a wrong move is taken back with the reason), the
 //! next lesson, and the list of lessons with the ones finished.
 
-use super::{App, Mode};
+use super::App;
 use crate::chess::Square;
 use crate::learn::{Goal, Progress, Verdict, LESSONS};
 use crate::style::color::Paint;
@@ -59,13 +59,7 @@ impl App {
         {
             self.cursor = sq;
         }
-        self.game = game.into();
-        self.mode = Mode::Idle;
-        self.inspector = None;
-        self.selected_move = None;
-        self.layers.close_explanation();
-        self.computer.forget();
-        self.after_change();
+        self.set_position(game);
         self.keep_progress();
         self.say(Tone::Info, format!("lesson {number}: {task}"));
     }

@@ -2,7 +2,7 @@
 //! player's moves judged exactly against the optimum, the proof's best defence as the
 //! reply, the best line on request, and the player's record.
 
-use super::{App, Mode};
+use super::App;
 use crate::chess::Status;
 use crate::learn::solved::Solved;
 use crate::puzzles::{defence, judge, Judgement, Puzzle};
@@ -50,13 +50,7 @@ impl App {
         let side = game.to_move().name();
         // The solver sees the board from its side.
         self.flipped = game.to_move() == crate::chess::Color::Black;
-        self.game = game.into();
-        self.mode = Mode::Idle;
-        self.inspector = None;
-        self.selected_move = None;
-        self.layers.close_explanation();
-        self.computer.forget();
-        self.after_change();
+        self.set_position(game);
         self.say(Tone::Info, format!("{side} to move: {task}"));
     }
 
