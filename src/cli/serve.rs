@@ -90,6 +90,10 @@ pub struct ServeArgs {
     /// name, without a password).
     #[arg(long, value_name = "FILE")]
     authorized_keys: Option<PathBuf>,
+    /// The club's database: accounts, ratings and finished games (default:
+    /// server/club.sqlite in the data directory).
+    #[arg(long, value_name = "FILE")]
+    club_db: Option<PathBuf>,
     /// Where the host key and the rooms are kept (default: the data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -106,6 +110,9 @@ pub fn run(args: ServeArgs) -> Outcome {
         opts.host_key = key;
     }
     opts.authorized_keys = args.authorized_keys;
+    if let Some(db) = args.club_db {
+        opts.club_db = Some(db);
+    }
     opts.clock = args.clock.0;
     opts.limits.max_sessions = args.max_sessions as usize;
     opts.limits.per_address = args.max_per_address as usize;

@@ -23,7 +23,10 @@ pub fn default_db(data_dir: &Path) -> PathBuf {
 }
 
 /// A member's number in the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct MemberId(pub i64);
 
 /// A game's number in the archive.
@@ -250,6 +253,16 @@ pub enum ClubError {
 pub trait ClubStore {
     /// Makes a member named `name` (refused when the name is taken, whatever the case).
     fn add_member(&mut self, name: &str, now: i64) -> Result<Member, ClubError>;
+
+    /// Makes a member named `name` with `key` (fingerprint and OpenSSH text) as their
+    /// first key, both or neither: refused when the name or the key is taken.
+    fn join(
+        &mut self,
+        name: &str,
+        fingerprint: &str,
+        openssh: &str,
+        now: i64,
+    ) -> Result<Member, ClubError>;
 
     /// The member named `name`, whatever the case.
     fn member(&self, name: &str) -> Result<Option<Member>, ClubError>;

@@ -402,6 +402,45 @@ impl ClubStore for SqliteStore {
         }
     }
 
+    fn join(
+        &mut self,
+        name: &str,
+        fingerprint: &str,
+        openssh: &str,
+        now: i64,
+    ) -> Result<Member, ClubError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&path, e))?;
+        let inserted = tx.execute(
+            "INSERT INTO members (name, folded, created) VALUES (?1, ?2, ?3)",
+            params![name, folded(name), now],
+        );
+        match inserted {
+            Ok(_) => {}
+            Err(e) if duplicate(&e) => return Err(ClubError::NameTaken(name.to_string())),
+            Err(e) => return Err(failure(&path, e)),
+        }
+        let id = MemberId(tx.last_insert_rowid());
+        let keyed = tx.execute(
+            "INSERT INTO keys (fingerprint, openssh, member, added) VALUES (?1, ?2, ?3, ?4)",
+            params![fingerprint, openssh, id.0, now],
+        );
+        match keyed {
+            Ok(_) => {}
+            Err(e) if duplicate(&e) => return Err(ClubError::KeyTaken(fingerprint.to_string())),
+            Err(e) => return Err(failure(&path, e)),
+        }
+        tx.commit().map_err(|e| failure(&path, e))?;
+        Ok(Member {
+            id,
+            name: name.to_string(),
+            created: now,
+        })
+    }
+
     fn member(&self, name: &str) -> Result<Option<Member>, ClubError> {
         self.conn
             .query_row(
@@ -736,6 +775,29 @@ mod tests {
             started: ended - 300,
             ended,
         }
+    }
+
+    #[test]
+    fn joining_makes_the_member_and_their_key_or_neither() {
+        let dir = scratch("join");
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        let ann = store
+            .join("Ann", "SHA256:a", "ssh-ed25519 AAAA ann", 10)
+            .unwrap();
+        assert_eq!(store.key_owner("SHA256:a").unwrap(), Some(ann.clone()));
+        // The name taken (whatever the case): no key is added.
+        assert!(matches!(
+            store.join("ann", "SHA256:b", "ssh-ed25519 BBBB", 11),
+            Err(ClubError::NameTaken(_))
+        ));
+        assert_eq!(store.key_owner("SHA256:b").unwrap(), None);
+        // The key taken: no member is made.
+        assert!(matches!(
+            store.join("bo", "SHA256:a", "ssh-ed25519 AAAA", 12),
+            Err(ClubError::KeyTaken(_))
+        ));
+        assert_eq!(store.member("bo").unwrap(), None);
+        assert_eq!(store.keys(ann.id).unwrap().len(), 1);
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! What every session of the server shares: the rooms by name (created, listed,
 //! closed, saved and brought back after a restart), the workers that play the rooms'
 //! computers, the referee that looks at the rooms' clocks, the count of open sessions,
-//! the time control of a new room, and the themes a session may pick.
+//! the time control of a new room, the themes a session may pick, and the club with the
+//! names its members hold.
 
+use super::club::{Club, KeyText};
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
 use super::limits::{Counter, Full, ServerLimits, Ticket};
-use super::name_book::{NameBook, NameRefused};
+use super::name_book::{import_claims, NameBook};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
+use crate::club::{ClubError, MemberId};
 use crate::engine::player::SearchSlots;
 use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
@@ -105,10 +108,33 @@ pub struct Hub {
     hints: Arc<SearchSlots>,
     /// When each block of addresses opened its rooms of the last minute.
     opened: Mutex<HashMap<String, Vec<Instant>>>,
-    /// Names claimed by keys and names in use (kept beside the rooms folder).
+    /// The club members' names and the names in use.
     names: Mutex<NameBook>,
-    /// Why the names claimed by keys could not be read, said at start.
-    names_problem: Option<String>,
+    /// What the operator hears at start about the club and its names.
+    names_problem: Vec<String>,
+    /// The club: accounts, ratings and the archive (none: everyone plays casual games
+    /// under a name held while they are here).
+    club: Option<Club>,
+}
+
+/// Who a client signing in is here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignIn {
+    /// The name they play under.
+    pub name: String,
+    /// Their account, when they signed in with a member's key.
+    pub member: Option<MemberId>,
+    /// What the lobby tells them first about their name.
+    pub note: Option<NameNote>,
+}
+
+/// What the lobby tells a player first about the name they signed in with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameNote {
+    /// The words.
+    pub text: String,
+    /// Whether the name they asked for was refused.
+    pub refused: bool,
 }
 
 /// Puts the room files at `path` aside, and says so: the room was not brought back
@@ -148,11 +174,6 @@ impl Hub {
         let computers = Computers::start(limits.computer_searches, Arc::clone(&stopping));
         let hints = Arc::new(SearchSlots::new(limits.hint_searches));
         let rooms = Arc::new(Mutex::new(BTreeMap::new()));
-        let names_file = rooms_dir
-            .as_deref()
-            .and_then(Path::parent)
-            .map(|server| server.join("names.toml"));
-        let (names, names_problem) = NameBook::load(names_file.as_deref());
         let (watched, stop) = (Arc::downgrade(&rooms), Arc::clone(&stopping));
         let spawned = std::thread::Builder::new()
             .name("qchess-referee".into())
@@ -170,13 +191,40 @@ impl Hub {
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
             opened: Mutex::new(HashMap::new()),
-            names: Mutex::new(names),
-            names_problem,
+            names: Mutex::new(NameBook::default()),
+            names_problem: Vec::new(),
+            club: None,
             next_id: AtomicU64::new(1),
             stopping,
             computers,
             hints,
         }
+    }
+
+    /// The hub with `club`: its members' names are theirs, and the names claimed by keys
+    /// of a server before the club (`names.toml` beside the rooms folder) move into it.
+    pub fn with_club(mut self, club: Club) -> Hub {
+        let old = self
+            .rooms_dir
+            .as_deref()
+            .and_then(Path::parent)
+            .map(|server| server.join("names.toml"));
+        if let Some(file) = old {
+            self.names_problem.extend(import_claims(&file, &club));
+        }
+        match club.names() {
+            Ok(names) => *lock(&self.names) = NameBook::new(names),
+            Err(e) => self.names_problem.push(format!(
+                "the club's names could not be read ({e}): they are not protected until a restart"
+            )),
+        }
+        self.club = Some(club);
+        self
+    }
+
+    /// The club, when the server keeps one.
+    pub fn club(&self) -> Option<&Club> {
+        self.club.as_ref()
     }
 
     /// The hub with new rooms on `clock` unless their opener picks another.
@@ -198,19 +246,20 @@ impl Hub {
         self.hints.running()
     }
 
-    /// Brings back the rooms saved in the rooms folder; says which could not be. A
+    /// Brings back the rooms saved in the rooms folder; says which could not be (and
+    /// what the club's start had to say). A
     /// room that cannot be brought back (its game or its seats unreadable) stays
     /// closed, and its files are put aside as `NAME.broken-STAMP.toml` (and
     /// `.seats.toml`), so that a new room of its name never writes over them. Temporary
     /// files that a killed server left are removed.
     pub fn restore(&self) -> Vec<String> {
+        let mut problems: Vec<String> = self.names_problem.clone();
         let Some(dir) = &self.rooms_dir else {
-            return Vec::new();
+            return problems;
         };
         let Ok(listing) = std::fs::read_dir(dir) else {
-            return Vec::new();
+            return problems;
         };
-        let mut problems: Vec<String> = self.names_problem.iter().cloned().collect();
         let mut files: Vec<PathBuf> = Vec::new();
         for path in listing.filter_map(Result::ok).map(|e| e.path()) {
             if is_left_over(&path) {
@@ -294,10 +343,90 @@ impl Hub {
         lock(&self.live).remove(&id);
     }
 
-    /// The name `asked` for a client with `key` (a fingerprint), or why it may not
-    /// have it ([`NameBook::take`]).
-    pub fn take_name(&self, asked: &str, key: Option<&str>) -> Result<String, NameRefused> {
-        lock(&self.names).take(asked, key)
+    /// Signs in a client who asked for the name `asked` (none: not a valid name) with
+    /// `key` (none: without one). A key of a member signs in as that member; a new key
+    /// with a free name joins the club under it; anyone else plays casual games, under
+    /// the name asked for when it is free, else as a guest.
+    pub fn sign_in(&self, asked: Option<&str>, key: Option<&KeyText>) -> SignIn {
+        let guest = |note: Option<NameNote>| SignIn {
+            name: names::guest(),
+            member: None,
+            note,
+        };
+        let refused = |why: String, guest: &str| NameNote {
+            text: format!(
+                "{why}: you are {guest} here (sign in as another name, or with that name's key)"
+            ),
+            refused: true,
+        };
+        if let (Some(club), Some(key)) = (&self.club, key) {
+            match club.owner(&key.fingerprint) {
+                Ok(Some(m)) => {
+                    let note =
+                        asked
+                            .filter(|a| !a.eq_ignore_ascii_case(&m.name))
+                            .map(|a| NameNote {
+                                text: format!(
+                                    "your key is {}'s in the club, so you are {} here, not {a}",
+                                    m.name, m.name
+                                ),
+                                refused: false,
+                            });
+                    return SignIn {
+                        name: m.name,
+                        member: Some(m.id),
+                        note,
+                    };
+                }
+                Ok(None) => {}
+                Err(e) => eprintln!("qchess serve: cannot look a key up in the club: {e}"),
+            }
+        }
+        let Some(asked) = asked else {
+            return guest(None);
+        };
+        let name = match lock(&self.names).take(asked, None) {
+            Ok(name) => name,
+            Err(why) => {
+                let mut g = guest(None);
+                g.note = Some(refused(why.to_string(), &g.name));
+                return g;
+            }
+        };
+        let (Some(club), Some(key)) = (&self.club, key) else {
+            return SignIn {
+                name,
+                member: None,
+                note: None,
+            };
+        };
+        match club.join(&name, key, Club::now()) {
+            Ok(m) => {
+                lock(&self.names).claim(&m.name, m.id);
+                SignIn {
+                    name: m.name,
+                    member: Some(m.id),
+                    note: None,
+                }
+            }
+            Err(ClubError::NameTaken(_)) => {
+                let mut g = guest(None);
+                let why = format!("the name {name} belongs to another player's key");
+                g.note = Some(refused(why, &g.name));
+                g
+            }
+            Err(e) => {
+                eprintln!("qchess serve: {name} could not join the club: {e}");
+                SignIn {
+                    name,
+                    member: None,
+                    note: Some(NameNote {
+                        text: "the club's database failed: you play casual games today".into(),
+                        refused: false,
+                    }),
+                }
+            }
+        }
     }
 
     /// A session of `name` runs (its name is in use until [`Hub::name_left`]).
@@ -601,6 +730,7 @@ mod tests {
             name: name.into(),
             key: key.map(str::to_string),
             from: Some(block.into()),
+            member: None,
         };
         let here = "127.0.0.0/24";
         // New names from one network without a key: two rooms, not one per name.
@@ -633,6 +763,7 @@ mod tests {
             name: name.into(),
             key: key.map(str::to_string),
             from: None,
+            member: None,
         }
     }
 

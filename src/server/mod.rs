@@ -10,6 +10,7 @@
 //! and no slow client ever holds up the runtime, another session or another room.
 
 pub mod archive;
+pub mod club;
 pub mod computer;
 pub mod console;
 pub mod hub;
@@ -49,6 +50,8 @@ pub struct ServeOptions {
     pub authorized_keys: Option<PathBuf>,
     /// Where rooms are saved (`None`: nowhere).
     pub rooms_dir: Option<PathBuf>,
+    /// The club's database (`None`: no club; everyone plays casual games).
+    pub club_db: Option<PathBuf>,
     /// What sessions and rooms may use.
     pub limits: ServerLimits,
     /// The themes a session may pick, by name.
@@ -62,7 +65,8 @@ pub struct ServeOptions {
 
 impl ServeOptions {
     /// Options for a server listening on `listen` with its files in `data_dir`: the
-    /// host key `server/host_ed25519`, the rooms in `server/rooms`, new rooms on
+    /// host key `server/host_ed25519`, the rooms in `server/rooms`, the club in
+    /// `server/club.sqlite`, new rooms on
     /// [`hub::DEFAULT_CLOCK`].
     pub fn in_data_dir(listen: SocketAddr, data_dir: &Path) -> ServeOptions {
         ServeOptions {
@@ -70,6 +74,7 @@ impl ServeOptions {
             host_key: keys::default_host_key(data_dir),
             authorized_keys: None,
             rooms_dir: Some(data_dir.join("server").join("rooms")),
+            club_db: Some(crate::club::default_db(data_dir)),
             limits: ServerLimits::default(),
             themes: Vec::new(),
             default_theme: 0,
@@ -92,6 +97,9 @@ pub enum ServeError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The club's database could not be opened.
+    #[error("{0}")]
+    Club(#[from] crate::club::ClubError),
     /// The async runtime could not start.
     #[error("cannot start: {0}")]
     Runtime(std::io::Error),
@@ -155,15 +163,17 @@ impl Server {
             addr: opts.listen,
             source,
         })?;
-        let hub = Arc::new(
-            Hub::new(
-                opts.limits.clone(),
-                opts.rooms_dir.clone(),
-                opts.themes.clone(),
-                opts.default_theme,
-            )
-            .with_clock(opts.clock),
-        );
+        let mut hub = Hub::new(
+            opts.limits.clone(),
+            opts.rooms_dir.clone(),
+            opts.themes.clone(),
+            opts.default_theme,
+        )
+        .with_clock(opts.clock);
+        if let Some(db) = &opts.club_db {
+            hub = hub.with_club(club::Club::open(db)?);
+        }
+        let hub = Arc::new(hub);
         let mut problems = key_problems;
         problems.extend(hub.restore());
         let methods: &[MethodKind] = match access {

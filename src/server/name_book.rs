@@ -1,27 +1,27 @@
-//! Who may use which name on the server. A name signed in with a key belongs to that
-//! key from then on (kept in `server/names.toml`, across restarts): another key or a
-//! client without one asking for it, or for a name that looks like it, is refused and
-//! plays under a guest name. A keyless name that looks like one in use by a session now
-//! (`асе` in Cyrillic beside Latin `ace`, `Ace` beside `ace`) is refused the same way.
+//! Who may use which name on the server. A club member's name belongs to their keys:
+//! another key or a client without one asking for it, or for a name that looks like it,
+//! is refused and plays under a guest name. A keyless name that looks like one in use by
+//! a session now (`асе` in Cyrillic beside Latin `ace`, `Ace` beside `ace`) is refused
+//! the same way. Servers before the club kept the names claimed by keys in
+//! `server/names.toml`; [`import_claims`] moves them into the club once.
 
+use super::club::{Club, KeyText};
 use super::names::look_alike_keys;
-use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use crate::club::{ClubError, MemberId};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::Path;
 
-/// The most names remembered with their keys: past it a new key's name is not
-/// remembered (the older ones stay protected), and the server says so once.
-pub const MAX_CLAIMS: usize = 10_000;
-
-/// A name and the key it belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A name and the key it belonged to, as `names.toml` kept them.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 struct Claim {
     name: String,
     /// The key's SHA-256 fingerprint.
     key: String,
 }
 
-/// The file of claims.
-#[derive(Debug, Default, Serialize, Deserialize)]
+/// The file of claims servers before the club kept.
+#[derive(Debug, Default, Deserialize)]
 struct ClaimsFile {
     #[serde(default)]
     claim: Vec<Claim>,
@@ -38,7 +38,7 @@ struct Live {
 /// Why a name may not be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NameRefused {
-    /// It is (or looks like) a name that belongs to another key.
+    /// It is (or looks like) a club member's name, and the client is not them.
     #[error(
         "the name {asked} belongs to another player's key{}",
         like_words(asked, owner)
@@ -67,14 +67,14 @@ fn like_words(asked: &str, owner: &str) -> String {
     }
 }
 
-/// The names claimed by keys and those in use now.
+/// The club members' names and the names in use now.
 #[derive(Debug, Default)]
 pub struct NameBook {
-    claims: Vec<(Claim, [String; 2])>,
+    /// Members' names with their numbers.
+    claims: Vec<(String, MemberId)>,
+    /// Each look-alike key of a member's name, to its place in `claims`.
+    by_key: HashMap<String, usize>,
     live: Vec<Live>,
-    file: Option<PathBuf>,
-    /// The book is full: said once.
-    full_said: bool,
 }
 
 fn alike(a: &[String; 2], b: &[String; 2]) -> bool {
@@ -82,55 +82,29 @@ fn alike(a: &[String; 2], b: &[String; 2]) -> bool {
 }
 
 impl NameBook {
-    /// The book kept in `file` (none: kept in memory only); a file that cannot be read
-    /// is said, and the book starts empty beside it (it is written over only when a
-    /// new name is claimed).
-    pub fn load(file: Option<&Path>) -> (NameBook, Option<String>) {
-        let mut book = NameBook {
-            file: file.map(Path::to_path_buf),
-            ..NameBook::default()
-        };
-        let Some(path) = file.filter(|p| p.exists()) else {
-            return (book, None);
-        };
-        let read = crate::files::read_text(path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| toml::from_str::<ClaimsFile>(&t).map_err(|e| e.to_string()));
-        match read {
-            Ok(f) => {
-                book.claims = f
-                    .claim
-                    .into_iter()
-                    .map(|c| {
-                        let keys = look_alike_keys(&c.name);
-                        (c, keys)
-                    })
-                    .collect();
-                (book, None)
-            }
-            Err(e) => {
-                let said = format!(
-                    "{}: names claimed by keys not read ({e}); they are not protected until it is mended",
-                    path.display()
-                );
-                book.file = None;
-                (book, Some(said))
-            }
+    /// The book of the members' `names`.
+    pub fn new(names: Vec<(String, MemberId)>) -> NameBook {
+        let mut book = NameBook::default();
+        for (name, member) in names {
+            book.claim(&name, member);
         }
+        book
     }
 
-    /// The name `asked` (already a valid player name) for a client with `key` (its
-    /// fingerprint), or why not. A key gets its own name back as first spelled; a new
-    /// name signed in with a key is claimed for it.
-    pub fn take(&mut self, asked: &str, key: Option<&str>) -> Result<String, NameRefused> {
+    /// The name `asked` (already a valid player name) for a client who is `member`
+    /// (none: not a member), or why not. A member's own name comes back as they
+    /// spelled it when they joined.
+    pub fn take(&self, asked: &str, member: Option<MemberId>) -> Result<String, NameRefused> {
         let keys = look_alike_keys(asked);
-        if let Some((c, _)) = self.claims.iter().find(|(_, k)| alike(k, &keys)) {
-            return match key {
-                Some(k) if k == c.key => Ok(c.name.clone()),
-                _ => Err(NameRefused::Claimed {
+        let claimed = keys.iter().find_map(|k| self.by_key.get(k));
+        if let Some((name, owner)) = claimed.map(|&i| &self.claims[i]) {
+            return if member == Some(*owner) {
+                Ok(name.clone())
+            } else {
+                Err(NameRefused::Claimed {
                     asked: asked.to_string(),
-                    owner: c.name.clone(),
-                }),
+                    owner: name.clone(),
+                })
             };
         }
         if let Some(l) = self.live.iter().find(|l| alike(&l.keys, &keys)) {
@@ -141,45 +115,15 @@ impl NameBook {
                 });
             }
         }
-        if let Some(k) = key {
-            self.claim(asked, k, keys);
-        }
         Ok(asked.to_string())
     }
 
-    fn claim(&mut self, name: &str, key: &str, keys: [String; 2]) {
-        if self.claims.len() >= MAX_CLAIMS {
-            if !self.full_said {
-                eprintln!(
-                    "qchess serve: {MAX_CLAIMS} names are kept with their keys already; new ones are not remembered"
-                );
-                self.full_said = true;
-            }
-            return;
-        }
-        let claim = Claim {
-            name: name.to_string(),
-            key: key.to_string(),
-        };
-        self.claims.push((claim, keys));
-        self.save();
-    }
-
-    fn save(&self) {
-        let Some(path) = &self.file else {
-            return;
-        };
-        let file = ClaimsFile {
-            claim: self.claims.iter().map(|(c, _)| c.clone()).collect(),
-        };
-        let written = toml::to_string(&file)
-            .map_err(|e| e.to_string())
-            .and_then(|t| crate::files::write_atomic(path, &t).map_err(|e| e.to_string()));
-        if let Err(e) = written {
-            eprintln!(
-                "qchess serve: cannot keep the names claimed by keys in {}: {e}",
-                path.display()
-            );
+    /// `name` is `member`'s from now on.
+    pub fn claim(&mut self, name: &str, member: MemberId) {
+        let at = self.claims.len();
+        self.claims.push((name.to_string(), member));
+        for k in look_alike_keys(name) {
+            self.by_key.entry(k).or_insert(at);
         }
     }
 
@@ -206,44 +150,115 @@ impl NameBook {
     }
 }
 
+/// Moves the names claimed by keys in `file` (a `names.toml` of a server before the
+/// club) into `club`, each name a member with its key, and renames the file
+/// `names.toml.imported`. What the operator should hear about it, if anything. A name
+/// whose key already has a member (one key held several names before the club) or that
+/// is a member's already is left out, and said.
+pub fn import_claims(file: &Path, club: &Club) -> Vec<String> {
+    if !file.is_file() {
+        return Vec::new();
+    }
+    let shown = file.display();
+    let read = crate::files::read_text(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| toml::from_str::<ClaimsFile>(&t).map_err(|e| e.to_string()));
+    let claims = match read {
+        Ok(f) => f.claim,
+        Err(e) => return vec![format!("{shown}: names claimed by keys not read ({e}); mend it and restart to move them into the club")],
+    };
+    let (mut moved, mut said) = (0, Vec::new());
+    for c in claims {
+        // The key's text is not in the old file: its fingerprint stands for it until
+        // the member adds the key again.
+        let key = KeyText {
+            fingerprint: c.key.clone(),
+            openssh: String::new(),
+        };
+        match club.join(&c.name, &key, Club::now()) {
+            Ok(_) => moved += 1,
+            Err(ClubError::NameTaken(_)) => {
+                said.push(format!(
+                    "{shown}: {} is a club member already; left as it is",
+                    c.name
+                ));
+            }
+            Err(ClubError::KeyTaken(_)) => said.push(format!(
+                "{shown}: {} not kept: its key {} belongs to another name now",
+                c.name, c.key
+            )),
+            Err(e) => {
+                return vec![format!(
+                    "{shown}: names claimed by keys not moved into the club: {e}"
+                )]
+            }
+        }
+    }
+    let done = file.with_extension("toml.imported");
+    if let Err(e) = std::fs::rename(file, &done) {
+        said.push(format!("{shown}: cannot rename it {}: {e}", done.display()));
+    }
+    said.insert(
+        0,
+        format!(
+            "{shown}: {moved} names claimed by keys moved into the club ({})",
+            done.display()
+        ),
+    );
+    said
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_name_signed_in_with_a_key_is_that_keys_and_kept() {
-        let dir = std::env::temp_dir().join(format!("qchess-names-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let file = dir.join("names.toml");
-        let (mut book, said) = NameBook::load(Some(&file));
-        assert_eq!(said, None);
-        assert_eq!(book.take("vic3", Some("SHA256:v")), Ok("vic3".into()));
-        // Without the key, or with another: refused, whatever the spelling.
-        for (asked, key) in [("vic3", None), ("vic3", Some("SHA256:x")), ("VIC3", None)] {
-            let e = book.take(asked, key).unwrap_err();
+    fn a_members_name_is_theirs_whatever_the_spelling() {
+        let book = NameBook::new(vec![("vic3".into(), MemberId(7))]);
+        for (asked, member) in [("vic3", None), ("vic3", Some(MemberId(8))), ("VIC3", None)] {
+            let e = book.take(asked, member).unwrap_err();
             assert!(matches!(e, NameRefused::Claimed { .. }), "{asked}: {e}");
         }
         assert_eq!(
             book.take("Vic3", None).unwrap_err().to_string(),
             "the name Vic3 belongs to another player's key (it looks like vic3)"
         );
-        // The key gets its name back as first spelled; after a restart too.
-        assert_eq!(book.take("Vic3", Some("SHA256:v")), Ok("vic3".into()));
-        let (mut back, said) = NameBook::load(Some(&file));
-        assert_eq!(said, None);
-        assert!(back.take("vic3", None).is_err());
-        assert_eq!(back.take("vic3", Some("SHA256:v")), Ok("vic3".into()));
-        // One key may hold several names (one person playing both sides).
-        assert_eq!(back.take("vic4", Some("SHA256:v")), Ok("vic4".into()));
-        std::fs::write(&file, "claim = 3").unwrap();
-        let (_, said) = NameBook::load(Some(&file));
-        assert!(said.unwrap().contains("not read"));
+        // The member gets their name back as first spelled.
+        assert_eq!(book.take("Vic3", Some(MemberId(7))), Ok("vic3".into()));
+        assert_eq!(book.take("vic4", None), Ok("vic4".into()));
+    }
+
+    #[test]
+    fn names_claimed_before_the_club_move_into_it_once() {
+        let dir = std::env::temp_dir().join(format!("qchess-names-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("names.toml");
+        std::fs::write(
+            &file,
+            "[[claim]]\nname = \"vic3\"\nkey = \"SHA256:v\"\n\
+             [[claim]]\nname = \"vic4\"\nkey = \"SHA256:v\"\n\
+             [[claim]]\nname = \"ann\"\nkey = \"SHA256:a\"\n",
+        )
+        .unwrap();
+        let club = Club::open(&dir.join("club.sqlite")).unwrap();
+        let said = import_claims(&file, &club);
+        assert!(
+            said[0].contains("2 names claimed by keys moved"),
+            "{said:?}"
+        );
+        assert!(said[1].contains("vic4 not kept"), "{said:?}");
+        assert_eq!(club.owner("SHA256:v").unwrap().unwrap().name, "vic3");
+        assert_eq!(club.owner("SHA256:a").unwrap().unwrap().name, "ann");
+        assert!(!file.exists() && dir.join("names.toml.imported").exists());
+        // Once: the file is gone, nothing more to say.
+        assert!(import_claims(&file, &club).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn names_that_look_like_one_in_use_are_refused() {
-        let (mut book, _) = NameBook::load(None);
+        let mut book = NameBook::new(Vec::new());
         book.enter("ace");
         // Cyrillic а, с, е; dotless ı; another case.
         for asked in ["\u{430}\u{441}\u{435}", "Ace", "ACE"] {

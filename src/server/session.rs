@@ -4,7 +4,7 @@
 //! and the room's moves come back through the screen's `sync`.
 
 use super::console::{Out, Remote};
-use super::hub::Hub;
+use super::hub::{Hub, NameNote};
 use super::incoming::Incoming;
 use super::limits::Ticket;
 use super::lobby::{self, Intent, Lobby};
@@ -43,8 +43,9 @@ pub struct SessionStart {
     pub hub: Arc<Hub>,
     /// Who connected.
     pub person: Person,
-    /// Why the name asked for was refused (the person then has a guest name).
-    pub refused: Option<String>,
+    /// What the lobby tells first about the name (why the one asked for was refused,
+    /// when the person then has a guest name).
+    pub note: Option<NameNote>,
     /// The session's number.
     pub id: SessionId,
     /// The terminal type of the pty (picks the colour tier).
@@ -76,7 +77,7 @@ fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Send
     let SessionStart {
         hub,
         person,
-        refused,
+        note,
         id,
         term,
         size,
@@ -104,12 +105,14 @@ fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Send
         let _ = tx.try_send(Incoming::Wake);
     });
     let mut screen = SessionScreen::new(Arc::clone(&hub), person, id, tier, wake);
-    match (refused, start) {
-        // Told first, in the lobby: a player who meant to be someone else should
-        // know before playing under a guest name.
-        (Some(why), _) => screen.refused_name(&why),
-        (None, Start::Room(room)) => screen.open(&room),
-        (None, Start::Lobby) => {}
+    if let Some(note) = &note {
+        screen.name_note(note);
+    }
+    match start {
+        // A refused name is told first, in the lobby: a player who meant to be
+        // someone else should know before playing under a guest name.
+        Start::Room(room) if !note.as_ref().is_some_and(|n| n.refused) => screen.open(&room),
+        Start::Room(_) | Start::Lobby => {}
     }
     let ended = catch_unwind(AssertUnwindSafe(|| drive(&mut console, &mut screen)));
     // Out of the room whatever happened: the seat stays its player's.
@@ -206,14 +209,16 @@ impl SessionScreen {
         }
     }
 
-    /// Tells, in the lobby, why the name asked for was refused and what the player is
-    /// called here instead.
-    pub fn refused_name(&mut self, why: &str) {
-        let text = format!(
-            "{why}: you are {} here (sign in as another name, or with that name's key)",
-            self.me.name
-        );
-        self.lobby_says(Tone::Error, text);
+    /// Tells, in the lobby, what the server made of the name asked for: why it was
+    /// refused and what the player is called here instead, or whose key they came
+    /// with.
+    pub fn name_note(&mut self, note: &NameNote) {
+        let tone = if note.refused {
+            Tone::Error
+        } else {
+            Tone::Plain
+        };
+        self.lobby_says(tone, note.text.clone());
     }
 
     fn lobby_says(&mut self, tone: Tone, text: String) {
@@ -569,6 +574,7 @@ mod tests {
             name: name.into(),
             key: None,
             from: None,
+            member: None,
         };
         let id = hub.next_session();
         SessionScreen::new(Arc::clone(hub), me, id, Tier::None, Arc::new(|| {}))
@@ -632,6 +638,7 @@ mod tests {
             name: "eve".into(),
             key: None,
             from: None,
+            member: None,
         };
         let haft = super::super::hub::Plan {
             rules: RuleSet::Haft,

@@ -5,8 +5,9 @@
 //! exit status 1. Input is limited in bytes per second and parsed into the events the
 //! game reads; a session's screen runs on its own thread.
 
+use super::club::KeyText;
 use super::console::{Out, QUEUE};
-use super::hub::Hub;
+use super::hub::{Hub, NameNote};
 use super::incoming::Incoming;
 use super::input::Parser;
 use super::keys::{fingerprint, Allowed};
@@ -123,8 +124,10 @@ pub struct Conn {
     peer: IpAddr,
     port: u16,
     person: Option<Person>,
-    /// Why the name asked for was not given, when it was not.
-    refused: Option<String>,
+    /// What the lobby tells first about the name, when anything.
+    note: Option<NameNote>,
+    /// A banned key was offered: the connection may not sign in otherwise either.
+    banned: bool,
     chan: Option<Chan>,
     /// Its place among the connections: first in the pool of those not signed in,
     /// then among the signed-in ones.
@@ -164,7 +167,8 @@ impl Conn {
             peer,
             port,
             person: None,
-            refused: None,
+            note: None,
+            banned: false,
             chan: None,
             door,
             progress,
@@ -185,26 +189,37 @@ impl Conn {
         true
     }
 
-    /// Signs in as `user` with `key`: the name as the server takes it, or a guest
-    /// name and why (a name that belongs to another key, or looks like one in use).
+    /// Signs in as `user` with `key` ([`Hub::sign_in`]).
     fn sign_in(&mut self, user: &str, key: Option<&PublicKey>) {
-        let key = key.map(fingerprint);
-        let (name, refused) = match names::player(user) {
-            None => (names::guest(), None),
-            Some(asked) => match self.hub.take_name(&asked, key.as_deref()) {
-                Ok(name) => (name, None),
-                Err(why) => (names::guest(), Some(why.to_string())),
-            },
-        };
-        self.refused = refused;
+        let key = key.map(|k| KeyText {
+            fingerprint: fingerprint(k),
+            openssh: k.to_openssh().unwrap_or_default(),
+        });
+        let asked = names::player(user);
+        let signed = self.hub.sign_in(asked.as_deref(), key.as_ref());
+        self.note = signed.note;
         // Rooms opened are counted by it, and a keyless seat is given back to its name
         // from there only.
         let from = Some(super::limits::source_block(self.peer).to_string());
-        self.person = Some(Person { name, key, from });
+        self.person = Some(Person {
+            name: signed.name,
+            key: key.map(|k| k.fingerprint),
+            from,
+            member: signed.member,
+        });
         let _ = self.progress.signed_in.set(Instant::now());
     }
 
-    fn key_allowed(&self, key: &PublicKey) -> bool {
+    /// Whether `key` may sign in: on the server's list, when it keeps one, and not
+    /// banned from the club (a banned key bars its connection from signing in
+    /// without it too).
+    fn key_allowed(&mut self, key: &PublicKey) -> bool {
+        if let Some(club) = self.hub.club() {
+            if club.ban_of(&fingerprint(key)).is_some() {
+                self.banned = true;
+                return false;
+            }
+        }
         match &*self.access {
             Access::Public => true,
             Access::Keys(list) => list.iter().any(|k| k.admits(key, self.peer)),
@@ -262,7 +277,7 @@ impl Conn {
             alive,
             hub: Arc::clone(&self.hub),
             person,
-            refused: self.refused.clone(),
+            note: self.note.clone(),
             id: self.hub.next_session(),
             term: pty.term,
             size: pty.size,
@@ -378,7 +393,7 @@ impl Handler for Conn {
         _submethods: &str,
         _response: Option<russh::server::Response<'a>>,
     ) -> Result<Auth, Self::Error> {
-        if *self.access != Access::Public || !self.through_the_door() {
+        if *self.access != Access::Public || self.banned || !self.through_the_door() {
             return Ok(Auth::reject());
         }
         self.sign_in(user, None);

@@ -4,11 +4,12 @@
 
 use super::{bounded, scratch, start, T};
 use crate::support::ssh_term::{connect, connect_from, Ask, Term};
+use qchess::club::{Ban, ClubStore, SqliteStore};
 use qchess::seats::Occupant;
 use qchess::server::limits::ServerLimits;
 use qchess::server::{ServeOptions, Server};
 use russh::keys::ssh_key::private::Ed25519Keypair;
-use russh::keys::PrivateKey;
+use russh::keys::{HashAlg, PrivateKey};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -546,9 +547,34 @@ async fn a_name_used_with_a_key_is_that_keys_and_look_alikes_are_refused() {
         let addr = srv.addr();
         let mut k = Term::open(addr, "vic3", Ask::Shell, (100, 30)).await?;
         k.wait_for("belongs to another player's key", T).await?;
-        let h = connect(addr, "vic3", Some(vic)).await?;
+        let h = connect(addr, "vic3", Some(Arc::clone(&vic))).await?;
         let mut v = Term::on(h, Ask::Shell, (100, 30)).await?;
         v.wait_for("you are vic3", T).await?;
+        // The name is a club member's with vic's key; the key under another name signs
+        // in as vic3.
+        let club = SqliteStore::open_existing(&qchess::club::default_db(&dir))
+            .map_err(|e| e.to_string())?;
+        let print = |k: &PrivateKey| k.public_key().fingerprint(HashAlg::Sha256).to_string();
+        let owner = club.key_owner(&print(&vic)).map_err(|e| e.to_string())?;
+        assert_eq!(owner.map(|m| m.name).as_deref(), Some("vic3"));
+        let h = connect(addr, "victor", Some(Arc::clone(&vic))).await?;
+        let mut v = Term::on(h, Ask::Shell, (120, 30)).await?;
+        v.wait_for("your key is vic3's in the club, so you are vic3 here", T)
+            .await?;
+        // A banned key signs in neither with the key nor without it on that connection.
+        let mut club = club;
+        let ban = Ban {
+            fingerprint: print(&vic),
+            reason: "test".into(),
+            since: 0,
+        };
+        club.ban(&ban).map_err(|e| e.to_string())?;
+        match connect(addr, "vic3", Some(Arc::clone(&vic))).await {
+            Err(e) => assert_eq!(e, "not signed in"),
+            Ok(_) => return Err("a banned key signed in".into()),
+        }
+        club.unban(&ban.fingerprint).map_err(|e| e.to_string())?;
+        connect(addr, "vic3", Some(vic)).await?;
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())

@@ -641,6 +641,7 @@ mod tests {
             name: name.into(),
             key: None,
             from: None,
+            member: None,
         }
     }
 
@@ -710,11 +711,13 @@ mod tests {
             name: "ann".into(),
             key: Some("SHA256:a".into()),
             from: None,
+            member: None,
         };
         let with_key = |name: &str| Person {
             name: name.into(),
             key: Some("SHA256:a".into()),
             from: None,
+            member: None,
         };
         assert!(keyed.same(&with_key("ann")));
         assert!(!keyed.same(&person("ann")), "the name alone");
@@ -742,6 +745,7 @@ mod tests {
             name: "bo".into(),
             key: Some("SHA256:b".into()),
             from: None,
+            member: None,
         };
         // No grace: a name-only seat is free as soon as its player drops; a keyed one
         // is kept.
@@ -976,6 +980,7 @@ mod tests {
             name: "ann".into(),
             key: Some("SHA256:k".into()),
             from: None,
+            member: None,
         };
         r.join(1, keyed.clone(), Want::Any, w.clone()).unwrap();
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();

@@ -321,6 +321,7 @@ mod tests {
             name: name.into(),
             key: None,
             from: None,
+            member: None,
         }
     }
 

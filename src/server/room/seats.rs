@@ -22,6 +22,10 @@ pub struct Person {
     /// name alone then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Their club account, when they signed in with a member's key (rated games are
+    /// between two accounts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<crate::club::MemberId>,
 }
 
 impl Person {
