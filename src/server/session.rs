@@ -254,7 +254,9 @@ impl SessionScreen {
                 .at_table(place)
                 .with_king_question(true),
         );
-        game.set_players(snap.players.clone());
+        game.set_players(crate::seats::Occupants::or_free(
+            [&snap.roster.white, &snap.roster.black].map(|s| s.clone().map(|(o, _)| o)),
+        ));
         game.set_hint_rules(self.hub.hint_rules());
         game.set_exec(self.exec);
         let elsewhere = (seat == Seat::Watches && want != Want::Watch)
@@ -507,7 +509,9 @@ impl Screen for SessionScreen {
             });
         }
         v.game.take_news(snap.news);
-        v.game.set_players(snap.players);
+        v.game.set_players(crate::seats::Occupants::or_free(
+            [&snap.roster.white, &snap.roster.black].map(|s| s.clone().map(|(o, _)| o)),
+        ));
         v.roster = snap.roster;
         changed |= true;
         changed
