@@ -293,6 +293,30 @@ fn q_typed_on_the_move_line_is_text() {
 }
 
 #[test]
+fn the_typed_line_takes_its_keys_and_paste_and_esc_closes_it_first() {
+    let mut app = app_from(None);
+    keys(&mut app, ":e2");
+    app.handle_event(crossterm::event::Event::Paste("e4".into()));
+    assert!(app.typed_line().is_some_and(|t| t.line().text() == "e2e4"));
+    press(&mut app, KeyCode::Esc);
+    assert!(app.typed_line().is_none());
+    assert_eq!(app.message().text, "cancelled");
+    assert_eq!(app.game().ply(), 0);
+    // The save line opened over the inspector: Esc closes the line, then the inspector.
+    keys(&mut app, "i");
+    assert!(app.inspector().is_some());
+    keys(&mut app, "w");
+    assert_eq!(
+        app.typed_line().map(|t| t.purpose()),
+        Some(Purpose::SavePath)
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(app.typed_line().is_none() && app.inspector().is_some());
+    press(&mut app, KeyCode::Esc);
+    assert!(app.inspector().is_none());
+}
+
+#[test]
 fn line_editing_keys_on_the_move_line() {
     let mut app = app_from(None);
     keys(&mut app, ":x2e5");
