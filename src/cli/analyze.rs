@@ -10,7 +10,7 @@ use crate::cli::{
     parse_square, variant_flag, Done, Failure, Outcome,
 };
 use crate::game::{Playable, RuleSet};
-use crate::quantum::{BackendKind, SimulatorSettings};
+use crate::quantum::{BackendKind, SimulatorOverrides, SimulatorSettings};
 use crate::record::{Players, SavedGame};
 use clap::Args;
 use std::path::PathBuf;
@@ -175,15 +175,15 @@ pub fn run(args: AnalyzeArgs) -> Outcome {
             variant_text(game.as_ref(), explain)
         }));
     }
-    let defaults = SimulatorSettings::default();
+    let simulator = SimulatorOverrides {
+        backend: Some(backend),
+        dense_limit_log2: dense_limit,
+        sparse_limit,
+    };
     let req = Request {
         fen,
         moves,
-        simulator: SimulatorSettings {
-            backend,
-            dense_limit_log2: dense_limit.unwrap_or(defaults.dense_limit_log2),
-            sparse_limit: sparse_limit.unwrap_or(defaults.sparse_limit),
-        },
+        simulator: simulator.over(SimulatorSettings::default()),
         seed,
         free_turns,
         bell: bell.map(|v| (v[0], v[1])),

@@ -8,9 +8,9 @@ use crate::cli::{
 use crate::config::{Pieces, PlayFlags};
 use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
-use crate::quantum::BackendKind;
-use crate::record::Players;
+use crate::quantum::{BackendKind, SimulatorOverrides};
 use crate::seats::strength::Strength;
+use crate::seats::{Occupant, Occupants};
 use crate::style::color::ColorChoice;
 use crate::ui::open::Open;
 use crate::ui::terminal::Ended;
@@ -160,10 +160,9 @@ struct EngineChoice {
 }
 
 impl EngineChoice {
-    /// The players' names with the computer's sides named after its strength (the
-    /// game reads who the computer plays from the names): the external engine of
-    /// `opts` in Quantum Chess when there is one, else qchess's own.
-    fn name_sides(self, players: &mut Players, opts: &PlayOptions, variant: RuleSet) {
+    /// Seats the computer at its sides: the external engine of `opts` in Quantum Chess
+    /// when there is one, else qchess's own.
+    fn seat(self, occupants: &mut Occupants, opts: &PlayOptions, variant: RuleSet) {
         let external = opts.engine_cmd.as_deref().filter(|_| variant.searched());
         let strength = match (external, self.movetime) {
             (Some(command), _) => {
@@ -174,10 +173,10 @@ impl EngineChoice {
             (None, None) => Strength::Level(opts.engine_level),
         };
         if self.sides.0 {
-            players.white = strength.name();
+            occupants.white = Occupant::computer(strength.clone());
         }
         if self.sides.1 {
-            players.black = strength.name();
+            occupants.black = Occupant::computer(strength);
         }
     }
 }
@@ -220,9 +219,9 @@ struct DisplayArgs {
 /// `qchess play`: a new game, or a saved one opened with --load.
 pub fn play(args: PlayArgs) -> Outcome {
     let open = args.load.map_or(Open::New, Open::Load);
-    let players = Players {
-        white: args.white,
-        black: args.black,
+    let occupants = Occupants {
+        white: Occupant::Person(args.white),
+        black: Occupant::Person(args.black),
     };
     let engine = args.engine.map(|sides| EngineChoice {
         sides,
@@ -254,7 +253,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         fen: args.fen,
         seed: args.seed,
         game: args.game,
-        players,
+        occupants,
         variant: args.variant,
         engine,
         level: args.level,
@@ -416,7 +415,7 @@ fn guided(
 struct NewGame {
     fen: Option<String>,
     seed: Option<u64>,
-    players: Players,
+    occupants: Occupants,
     variant: RuleSet,
     engine: Option<EngineChoice>,
     level: Option<u8>,
@@ -434,7 +433,7 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
     let NewGame {
         fen,
         seed,
-        mut players,
+        mut occupants,
         variant,
         engine,
         level,
@@ -458,12 +457,14 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
     let flags = PlayFlags {
         fen,
         seed,
-        backend: display.backend,
+        simulator: SimulatorOverrides {
+            backend: display.backend,
+            dense_limit_log2: display.dense_limit,
+            sparse_limit: display.sparse_limit,
+        },
         theme: display.theme,
         pieces,
         color: display.color,
-        dense_limit_log2: display.dense_limit,
-        sparse_limit: display.sparse_limit,
         mouse: display.no_mouse.then_some(false),
         engine_level: level,
         engine_cmd,
@@ -486,9 +487,9 @@ fn run_tui(display: DisplayArgs, open: Open, game: NewGame) -> Outcome {
         opts.engine_movetime = std::time::Duration::from_millis(ms);
     }
     if let Some(e) = engine {
-        e.name_sides(&mut players, &opts, variant);
+        e.seat(&mut occupants, &opts, variant);
     }
-    opts.players = players;
+    opts.occupants = occupants;
     opts.autosave &= !display.no_autosave;
     // Autosave and resume need the data directory: a game that would silently not be
     // saved is refused (exit 2) with the reason; a replay, or a game without autosave,

@@ -5,7 +5,7 @@ use super::file::{Config, Pieces};
 use super::themes::Catalogue;
 use super::ConfigError;
 use crate::files::FileError;
-use crate::quantum::{BackendKind, SimulatorSettings};
+use crate::quantum::SimulatorOverrides;
 use crate::style::color::ColorChoice;
 use std::path::Path;
 
@@ -16,18 +16,14 @@ pub struct PlayFlags {
     pub fen: Option<String>,
     /// Seed of the random outcomes.
     pub seed: Option<u64>,
-    /// `--backend`.
-    pub backend: Option<BackendKind>,
+    /// `--backend`, `--dense-limit` and `--sparse-limit`.
+    pub simulator: SimulatorOverrides,
     /// `--theme`.
     pub theme: Option<String>,
     /// `--ascii` or `--unicode`.
     pub pieces: Option<Pieces>,
     /// `--color`.
     pub color: Option<ColorChoice>,
-    /// `--dense-limit`.
-    pub dense_limit_log2: Option<u32>,
-    /// `--sparse-limit`.
-    pub sparse_limit: Option<usize>,
     /// `--no-mouse` (`Some(false)`).
     pub mouse: Option<bool>,
     /// `--level`.
@@ -40,13 +36,7 @@ impl Config {
     /// This configuration with every setting the command line gives replaced by it.
     pub fn overlay(&self, flags: &PlayFlags) -> Config {
         Config {
-            simulator: SimulatorSettings {
-                backend: flags.backend.unwrap_or(self.simulator.backend),
-                dense_limit_log2: flags
-                    .dense_limit_log2
-                    .unwrap_or(self.simulator.dense_limit_log2),
-                sparse_limit: flags.sparse_limit.unwrap_or(self.simulator.sparse_limit),
-            },
+            simulator: flags.simulator.over(self.simulator),
             theme: flags.theme.clone().unwrap_or_else(|| self.theme.clone()),
             pieces: flags.pieces.unwrap_or(self.pieces),
             notation: self.notation,
@@ -95,6 +85,7 @@ impl Settings {
 pub(crate) mod tests {
     use super::*;
     use crate::config::Notation;
+    use crate::quantum::{BackendKind, SimulatorSettings};
     use crate::style::color::Tier;
 
     /// A configuration file that sets every key away from its default.
@@ -135,7 +126,10 @@ pub(crate) mod tests {
         };
         check(
             PlayFlags {
-                backend: Some(BackendKind::Sparse),
+                simulator: SimulatorOverrides {
+                    backend: Some(BackendKind::Sparse),
+                    ..Default::default()
+                },
                 ..none.clone()
             },
             Config {
@@ -209,7 +203,10 @@ pub(crate) mod tests {
         );
         check(
             PlayFlags {
-                dense_limit_log2: Some(30),
+                simulator: SimulatorOverrides {
+                    dense_limit_log2: Some(30),
+                    ..Default::default()
+                },
                 ..none.clone()
             },
             Config {
@@ -222,7 +219,10 @@ pub(crate) mod tests {
         );
         check(
             PlayFlags {
-                sparse_limit: Some(77),
+                simulator: SimulatorOverrides {
+                    sparse_limit: Some(77),
+                    ..Default::default()
+                },
                 ..none.clone()
             },
             Config {

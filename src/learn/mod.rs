@@ -1,11 +1,14 @@
 //! `qchess learn`: short lessons that teach Quantum Chess to a chess player, each a
-//! position, a few lines of text and a task the game checks. The lessons and their
-//! checks live here (no terminal); the screen is in [`crate::ui::layers::lesson`].
+//! position, a few lines of text and a task the game checks. The lessons, their checks
+//! and a try at a task ([`Attempt`]) live here (no terminal); the screen is in
+//! [`crate::ui::layers::lesson`].
 
+pub mod attempt;
 pub mod lessons;
 pub mod progress;
 pub mod solved;
 
+pub use attempt::{Attempt, Judged, Met};
 pub use lessons::{Goal, Lesson, Verdict, LESSONS};
 pub use progress::Progress;
 

@@ -234,6 +234,29 @@ impl SimulatorSettings {
     }
 }
 
+/// What the command line says of the simulator, over what `config.toml` says: each
+/// setting it gives (`None` where it says nothing). The three travel together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimulatorOverrides {
+    /// `--backend`.
+    pub backend: Option<BackendKind>,
+    /// `--dense-limit`.
+    pub dense_limit_log2: Option<u32>,
+    /// `--sparse-limit`.
+    pub sparse_limit: Option<usize>,
+}
+
+impl SimulatorOverrides {
+    /// `base` with every setting given here in place of its own.
+    pub fn over(self, base: SimulatorSettings) -> SimulatorSettings {
+        SimulatorSettings {
+            backend: self.backend.unwrap_or(base.backend),
+            dense_limit_log2: self.dense_limit_log2.unwrap_or(base.dense_limit_log2),
+            sparse_limit: self.sparse_limit.unwrap_or(base.sparse_limit),
+        }
+    }
+}
+
 /// Options for building a backend.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BackendOptions {

@@ -28,8 +28,16 @@ impl Occupant {
         }
     }
 
-    /// Who a saved or shown name stands for: the built-in computer's names, an
-    /// external engine's ("uqci: CMD"), else a person.
+    /// The computer at `strength`: qchess's own, or the external engine it runs.
+    pub fn computer(strength: Strength) -> Occupant {
+        match strength {
+            Strength::External(p) => Occupant::Engine(p.command().to_string()),
+            s => Occupant::Computer(s),
+        }
+    }
+
+    /// Who a saved player's name stands for, where an old game is loaded: the built-in
+    /// computer's names, an external engine's ("uqci: CMD"), else a person.
     pub fn from_name(name: &str) -> Occupant {
         if let Some(s) = Strength::from_name(name) {
             return Occupant::Computer(s);
@@ -59,12 +67,31 @@ pub struct Occupants {
 }
 
 impl Occupants {
-    /// The occupants the players' names stand for ([`Occupant::from_name`]), where a
-    /// game or a table is loaded.
+    /// The occupants a saved game's players' names stand for ([`Occupant::from_name`]),
+    /// where the game is loaded.
     pub fn of_players(players: &Players) -> Occupants {
         Occupants {
             white: Occupant::from_name(&players.white),
             black: Occupant::from_name(&players.black),
+        }
+    }
+
+    /// The sides held by `seats` (white's, black's); a free one by a person named as
+    /// the side ("White", "Black").
+    pub fn or_free(seats: [Option<Occupant>; 2]) -> Occupants {
+        let free = Players::default();
+        let [white, black] = seats;
+        Occupants {
+            white: white.unwrap_or(Occupant::Person(free.white)),
+            black: black.unwrap_or(Occupant::Person(free.black)),
+        }
+    }
+
+    /// The names shown and saved for the sides.
+    pub fn players(&self) -> Players {
+        Players {
+            white: self.white.name(),
+            black: self.black.name(),
         }
     }
 
@@ -78,8 +105,9 @@ impl Occupants {
 }
 
 impl Default for Occupants {
+    /// Two people, named as their sides.
     fn default() -> Self {
-        Occupants::of_players(&Players::default())
+        Occupants::or_free([None, None])
     }
 }
 
@@ -115,5 +143,26 @@ mod tests {
                 "{other}"
             );
         }
+    }
+
+    #[test]
+    fn a_strength_seats_the_computer_and_free_seats_are_named_as_their_sides() {
+        let p = crate::uqci::client::UqciPlayer::new(" eng --uqci ", std::time::Duration::ZERO);
+        assert_eq!(
+            Occupant::computer(Strength::External(p)),
+            Occupant::Engine("eng --uqci".into())
+        );
+        let level = Occupant::computer(Strength::Level(3));
+        assert_eq!(level, Occupant::Computer(Strength::Level(3)));
+        let seats = Occupants::or_free([None, Some(level.clone())]);
+        assert_eq!(seats.white, Occupant::Person("White".into()));
+        assert_eq!(
+            seats.players(),
+            Players {
+                white: "White".into(),
+                black: level.name(),
+            }
+        );
+        assert_eq!(Occupants::default().players(), Players::default());
     }
 }

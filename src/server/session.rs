@@ -259,7 +259,7 @@ impl SessionScreen {
                 .at_table(place)
                 .with_king_question(true),
         );
-        game.set_players(snap.players.clone());
+        game.set_players(seated(&snap.roster));
         game.set_hint_rules(self.hub.hint_rules());
         game.set_exec(self.exec);
         let elsewhere = (seat == Seat::Watches && want != Want::Watch)
@@ -364,6 +364,12 @@ impl SessionScreen {
             }
         }
     }
+}
+
+/// Who holds each seat of the room, a free one named as its side.
+fn seated(roster: &Roster) -> crate::seats::Occupants {
+    let holder = |seat: &Option<(Occupant, bool)>| seat.as_ref().map(|(o, _)| o.clone());
+    crate::seats::Occupants::or_free([holder(&roster.white), holder(&roster.black)])
 }
 
 /// What a session is told on entering a room.
@@ -512,7 +518,7 @@ impl Screen for SessionScreen {
             });
         }
         v.game.take_news(snap.news);
-        v.game.set_players(snap.players);
+        v.game.set_players(seated(&snap.roster));
         v.roster = snap.roster;
         changed |= true;
         changed

@@ -10,7 +10,7 @@ use crate::chess::Color;
 use crate::config::{ConfigError, Notation, Pieces, PlayFlags, Settings};
 use crate::game::{CancelFlag, RuleSet, Setup};
 use crate::quantum::SimulatorSettings;
-use crate::record::{Players, RecordError, Recorder};
+use crate::record::{RecordError, Recorder};
 use crate::seats::Occupants;
 use crate::style::color::{ColorChoice, Paint};
 use crate::style::theme::Theme;
@@ -44,8 +44,8 @@ pub struct PlayOptions {
     /// Save the game in progress after every move (off by default here, so that programs
     /// and tests write nothing; `config.toml` turns it on for players).
     pub autosave: bool,
-    /// The players' names.
-    pub players: Players,
+    /// Who plays each side of a new game (a saved game names its own).
+    pub occupants: Occupants,
     /// The rule system of a new game.
     pub variant: RuleSet,
     /// Capture the mouse (clicks and the wheel go to the game; terminal text selection
@@ -114,7 +114,7 @@ impl Default for PlayOptions {
             open: Open::New,
             data_dir: None,
             autosave: false,
-            players: Players::default(),
+            occupants: Occupants::default(),
             variant: RuleSet::Quantum,
             mouse: true,
             offer_resume: false,
@@ -184,7 +184,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
     let recorder = Recorder::new(
         opts.data_dir.clone(),
         opts.autosave,
-        opts.players.clone(),
+        opts.occupants.players(),
         crate::record::now_secs(),
     );
     // Newer autosaves `qchess resume` passed over (in brief, for the message line).
@@ -229,14 +229,17 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
             }
         }
     };
-    // Who the computer plays comes from the players' names: `--engine` named its side,
-    // and a saved game keeps the names, so a resumed game hands that side back to it
-    // (an external engine's side only when the player gave that engine again).
+    // Who the computer plays: `--engine` seated it at its side; a saved game keeps the
+    // players' names, so a resumed game hands that side back to it (an external
+    // engine's side only when the player gave that engine again).
     let external = opts
         .engine_cmd
         .as_deref()
         .map(|command| UqciPlayer::new(command, opts.engine_movetime));
-    let occupants = Occupants::of_players(&recorder.players);
+    let occupants = match &file {
+        Some((_, saved)) => Occupants::of_players(&saved.players),
+        None => opts.occupants.clone(),
+    };
     let computer = Computer::new(Sides::of_occupants(&occupants, external.as_ref()), seed)
         .with_hint_level(opts.engine_level);
     let unclaimed = Sides::unclaimed(&occupants, external.as_ref());
@@ -268,6 +271,7 @@ pub fn open_watched(opts: &PlayOptions, cancel: Option<CancelFlag>) -> Result<Bo
     });
     let app = App::new(game, paint, opts.ascii)
         .with_recorder(recorder)
+        .with_occupants(occupants)
         .with_king_question(opts.ask_king_danger);
     // A saved game's clock and how it ended outside the rules come with it.
     let (clock, ending) = match &file {
@@ -324,7 +328,7 @@ mod tests {
     use super::*;
     use crate::config::settings::tests::file_config;
     use crate::config::{Catalogue, Config, Pieces};
-    use crate::quantum::BackendKind;
+    use crate::quantum::{BackendKind, SimulatorOverrides};
     use crate::style::color::Tier;
     use crate::style::theme::Rgb;
 
@@ -382,12 +386,14 @@ mod tests {
         let flags = PlayFlags {
             fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
             seed: Some(7),
-            backend: Some(BackendKind::Sparse),
+            simulator: SimulatorOverrides {
+                backend: Some(BackendKind::Sparse),
+                dense_limit_log2: Some(12),
+                sparse_limit: Some(99),
+            },
             theme: Some("mono".into()),
             pieces: Some(Pieces::Unicode),
             color: Some(ColorChoice::Fixed(Tier::None)),
-            dense_limit_log2: Some(12),
-            sparse_limit: Some(99),
             mouse: Some(true),
             engine_level: Some(1),
             engine_cmd: Some(" ".into()),

@@ -4,7 +4,7 @@
 //! 80 columns.
 
 use super::input::line_edit::LineEdit;
-use super::layers::prompts::Purpose;
+use super::layers::typed_line::Purpose;
 use super::message::{Message, Tone};
 use super::text::{clip, flow, flow_after, status_line, words};
 use super::work::{busy_line, BUSY_KEYS};

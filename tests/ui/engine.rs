@@ -11,7 +11,7 @@ use qchess::chess::{Color, Game, GameOptions};
 use qchess::game::{RuleSet, Setup};
 use qchess::record::{self, Players};
 use qchess::seats::strength::Strength;
-use qchess::seats::Occupants;
+use qchess::seats::{Occupant, Occupants};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::open::{open, Open, PlayOptions};
@@ -191,9 +191,9 @@ fn the_player_cannot_move_for_the_computer_and_a_typed_line_survives_its_move() 
         "the computer's move was played"
     );
     assert!(
-        matches!(a.mode(), qchess::ui::app::Mode::Prompt { line, .. } if line.text() == "d"),
+        a.typed_line().is_some_and(|t| t.line().text() == "d"),
         "{:?}",
-        a.mode()
+        a.typed_line()
     );
     for c in "2d4".chars() {
         press(&mut a, KeyCode::Char(c));
@@ -419,9 +419,9 @@ fn the_players_entry_names_the_computer_and_resume_hands_it_back() {
         seed: Some(3),
         data_dir: Some(dir.clone()),
         autosave: true,
-        players: Players {
-            white: "Ann".into(),
-            black: Strength::Level(1).name(),
+        occupants: Occupants {
+            white: Occupant::Person("Ann".into()),
+            black: Occupant::Computer(Strength::Level(1)),
         },
         ..PlayOptions::default()
     };
@@ -775,11 +775,11 @@ fn the_computers_move_from_its_opening_book_says_so() {
 fn a_rooms_computer_move_from_the_book_is_told_so() {
     // As a screen of an SSH room takes in the move its computer made (App::sync): the
     // seat's name says who played.
-    let screen_of = |black: &str| {
+    let screen_of = |black: Occupant| {
         let mut a = App::new(game(), paint(), false);
-        a.set_players(Players {
-            white: "ann".into(),
-            black: black.into(),
+        a.set_players(Occupants {
+            white: Occupant::Person("ann".into()),
+            black,
         });
         a
     };
@@ -787,13 +787,13 @@ fn a_rooms_computer_move_from_the_book_is_told_so() {
     shared.play("d2d4").unwrap();
     let reply = qchess::engine::book::choose(&shared, 1).expect("a book reply to 1.d4");
     shared.play(&reply).unwrap();
-    let mut a = screen_of("qchess level 2");
+    let mut a = screen_of(Occupant::Computer(Strength::Level(2)));
     a.sync(shared.clone().into());
     assert_eq!(
         a.message().text,
         format!("black played {reply} from its opening book")
     );
-    let mut a = screen_of("bo");
+    let mut a = screen_of(Occupant::Person("bo".into()));
     a.sync(shared.into());
     assert_eq!(a.message().text, format!("black played {reply}"));
 }
@@ -801,10 +801,10 @@ fn a_rooms_computer_move_from_the_book_is_told_so() {
 #[test]
 fn a_replay_tells_the_computers_book_moves_as_the_game_did() {
     let mut a = black_played_by(Strength::Level(2));
-    // As `qchess play --engine black --level 2` names the sides.
-    a.set_players(Players {
-        white: "Ann".into(),
-        black: "qchess level 2".into(),
+    // As `qchess play --engine black --level 2` seats the sides.
+    a.set_players(Occupants {
+        white: Occupant::Person("Ann".into()),
+        black: Occupant::Computer(Strength::Level(2)),
     });
     typed(&mut a, "d2d4");
     a.finish_work();

@@ -12,9 +12,8 @@ use qchess::game::{Playable, RuleSet, Setup};
 use qchess::record::{self, Players, Recorder, SavedGame};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
-use qchess::ui::app::Mode;
-use qchess::ui::layers::prompts::Purpose;
 use qchess::ui::layers::question::Question;
+use qchess::ui::layers::typed_line::Purpose;
 use qchess::ui::message::Tone;
 use qchess::ui::open::{open, PlayOptions};
 use qchess::ui::start::{resumable, Session};
@@ -279,10 +278,11 @@ fn the_save_line_offers_a_path_that_typing_replaces() {
     let mut app = app_with(standard(), rec);
     typed(&mut app, "e2e4");
     keys(&mut app, "w");
-    let Mode::Prompt { line, purpose } = app.mode() else {
+    let Some(t) = app.typed_line() else {
         panic!("the save line is open");
     };
-    assert_eq!(*purpose, Purpose::SavePath);
+    let line = t.line();
+    assert_eq!(t.purpose(), Purpose::SavePath);
     assert!(line.selected());
     assert_eq!(
         line.text(),
@@ -298,12 +298,14 @@ fn the_save_line_offers_a_path_that_typing_replaces() {
     assert!(!home.join("games").exists());
     // No: back to the line, with the text, to fix it.
     keys(&mut app, "n");
-    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "~/games/mine.toml"));
+    assert!(app
+        .typed_line()
+        .is_some_and(|t| t.line().text() == "~/games/mine.toml"));
     assert_eq!(app.message().tone, Tone::Error);
     press(&mut app, KeyCode::Enter);
     keys(&mut app, "y");
     assert_eq!(app.message().tone, Tone::Info, "{}", app.message().text);
-    assert!(matches!(app.mode(), Mode::Idle));
+    assert!(app.typed_line().is_none());
     let saved = record::load(&home.join("games/mine.toml")).expect("saved");
     assert_eq!(saved.moves, vec!["e2e4"]);
     let _ = std::fs::remove_dir_all(home.join("games"));

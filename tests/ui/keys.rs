@@ -6,8 +6,8 @@ use qchess::chess::{Game, GameOptions, Square, Status};
 use qchess::style::color::{Paint, Tier};
 use qchess::style::theme::Theme;
 use qchess::ui::app::Mode;
-use qchess::ui::layers::prompts::Purpose;
 use qchess::ui::layers::question::Question;
+use qchess::ui::layers::typed_line::Purpose;
 use qchess::ui::message::Tone;
 use qchess::ui::App;
 
@@ -202,13 +202,13 @@ fn illegal_input_is_explained_in_the_message_line() {
     assert_eq!(app.message().text, "e2e5: the pawn on e2 cannot reach e5");
     assert!(matches!(app.mode(), Mode::Idle));
     keys(&mut app, ":");
-    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text().is_empty()));
+    assert!(app.typed_line().is_some_and(|t| t.line().text().is_empty()));
     press(&mut app, KeyCode::Up);
     press(&mut app, KeyCode::Backspace);
     keys(&mut app, "4");
     press(&mut app, KeyCode::Enter);
     assert_eq!(last_played(&app), "e2e4");
-    assert!(matches!(app.mode(), Mode::Idle));
+    assert!(app.typed_line().is_none());
 
     typed(&mut app, "hello");
     assert!(
@@ -289,7 +289,31 @@ fn q_typed_on_the_move_line_is_text() {
     keys(&mut app, ":q");
     assert!(!app.should_quit());
     assert!(app.question().is_none());
-    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "q"));
+    assert!(app.typed_line().is_some_and(|t| t.line().text() == "q"));
+}
+
+#[test]
+fn the_typed_line_takes_its_keys_and_paste_and_esc_closes_it_first() {
+    let mut app = app_from(None);
+    keys(&mut app, ":e2");
+    app.handle_event(crossterm::event::Event::Paste("e4".into()));
+    assert!(app.typed_line().is_some_and(|t| t.line().text() == "e2e4"));
+    press(&mut app, KeyCode::Esc);
+    assert!(app.typed_line().is_none());
+    assert_eq!(app.message().text, "cancelled");
+    assert_eq!(app.game().ply(), 0);
+    // The save line opened over the inspector: Esc closes the line, then the inspector.
+    keys(&mut app, "i");
+    assert!(app.inspector().is_some());
+    keys(&mut app, "w");
+    assert_eq!(
+        app.typed_line().map(|t| t.purpose()),
+        Some(Purpose::SavePath)
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(app.typed_line().is_none() && app.inspector().is_some());
+    press(&mut app, KeyCode::Esc);
+    assert!(app.inspector().is_none());
 }
 
 #[test]
@@ -303,9 +327,9 @@ fn line_editing_keys_on_the_move_line() {
     app.handle_key(ctrl('a'));
     press(&mut app, KeyCode::Delete);
     keys(&mut app, "e");
-    assert!(
-        matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "e2e4" && line.cursor() == 1)
-    );
+    assert!(app
+        .typed_line()
+        .is_some_and(|t| t.line().text() == "e2e4" && t.line().cursor() == 1));
     app.handle_key(ctrl('e'));
     keys(&mut app, "5");
     press(&mut app, KeyCode::Backspace);
@@ -313,9 +337,9 @@ fn line_editing_keys_on_the_move_line() {
     assert_eq!(last_played(&app), "e2e4");
     keys(&mut app, ":g8 f6");
     app.handle_key(ctrl('w'));
-    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text() == "g8 "));
+    assert!(app.typed_line().is_some_and(|t| t.line().text() == "g8 "));
     app.handle_key(ctrl('u'));
-    assert!(matches!(app.mode(), Mode::Prompt { line, .. } if line.text().is_empty()));
+    assert!(app.typed_line().is_some_and(|t| t.line().text().is_empty()));
     keys(&mut app, "g8f6");
     press(&mut app, KeyCode::Enter);
     assert_eq!(last_played(&app), "g8f6");
@@ -363,13 +387,10 @@ fn q_asks_during_a_game_and_a_second_q_leaves() {
     let mut app = app_from(None);
     typed(&mut app, "e2e4");
     keys(&mut app, "qw");
-    assert!(matches!(
-        app.mode(),
-        Mode::Prompt {
-            purpose: Purpose::SavePath,
-            ..
-        }
-    ));
+    assert_eq!(
+        app.typed_line().map(|t| t.purpose()),
+        Some(Purpose::SavePath)
+    );
 }
 
 #[test]

@@ -19,7 +19,7 @@ fn lesson(n: usize, seed: u64) -> App {
 }
 
 fn done(a: &App) -> bool {
-    a.lesson_run().expect("a lesson").done
+    a.lesson_run().expect("a lesson").done()
 }
 
 fn said(a: &App) -> String {
@@ -178,14 +178,14 @@ fn the_list_opens_a_lesson_and_progress_is_kept() {
     let paint = || (Paint::new(Theme::default(), Tier::None), false);
     let mut a = App::learning(None, Progress::load(&dir), Some(dir.clone()), 1, paint());
     assert_eq!(
-        a.lesson_run().unwrap().number,
+        a.lesson_run().unwrap().number(),
         1,
         "a new player starts at lesson 1"
     );
     typed(&mut a, "e1e8");
     assert!(done(&a));
     keys(&mut a, "n");
-    assert_eq!(a.lesson_run().unwrap().number, 2);
+    assert_eq!(a.lesson_run().unwrap().number(), 2);
     // The list: the first lesson ticked; Down twice and Enter opens lesson 4.
     keys(&mut a, "L");
     let s = screen(&mut a, 80, 24);
@@ -194,11 +194,11 @@ fn the_list_opens_a_lesson_and_progress_is_kept() {
     press(&mut a, KeyCode::Down);
     press(&mut a, KeyCode::Down);
     press(&mut a, KeyCode::Enter);
-    assert_eq!(a.lesson_run().unwrap().number, 4);
+    assert_eq!(a.lesson_run().unwrap().number(), 4);
     // Esc closes the list without opening another.
     keys(&mut a, "L");
     press(&mut a, KeyCode::Esc);
-    assert_eq!(a.lesson_run().unwrap().number, 4);
+    assert_eq!(a.lesson_run().unwrap().number(), 4);
     assert!(!screen(&mut a, 80, 24).contains("Lessons: "));
     // r starts the lesson again; the progress on disk: 1 done, 4 last opened.
     typed(&mut a, "c3b5^e4");
@@ -209,7 +209,7 @@ fn the_list_opens_a_lesson_and_progress_is_kept() {
     assert_eq!(p.last, Some(4));
     // Opened again without a number, the lessons resume at lesson 4.
     let b = App::learning(None, p, Some(dir.clone()), 1, paint());
-    assert_eq!(b.lesson_run().unwrap().number, 4);
+    assert_eq!(b.lesson_run().unwrap().number(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

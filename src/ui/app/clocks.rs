@@ -169,6 +169,7 @@ impl App {
         let reason = ending.reason.clone();
         self.ending = Some(ending);
         self.mode = super::Mode::Idle;
+        self.layers.close_line();
         self.game_over_popup = self.lesson.is_none() && self.puzzle.is_none();
         self.say(
             Tone::Info,

@@ -9,7 +9,7 @@ use crate::game::table::{self, Seat};
 use crate::game::{CancelFlag, Move, Playable};
 use crate::ui::app::steps;
 use crate::ui::layers::prompts::Asking;
-use crate::ui::layers::prompts::Purpose;
+use crate::ui::layers::typed_line::Purpose;
 use crate::ui::message::Tone;
 use crate::ui::opponent::{self, Plays};
 use crate::ui::view::View;
@@ -27,8 +27,9 @@ impl App {
             return worked;
         }
         let changed = opponent::tick(self) || worked;
-        if self.computer.hint().is_some() {
-            self.lesson_key_goal(super::lesson::Met::Hinted);
+        if self.computer.hint().is_some() && self.lesson.is_some() {
+            let hint = self.message().text.clone();
+            self.lesson_key_goal(crate::learn::Met::Hinted(hint));
         }
         changed
     }
@@ -109,11 +110,7 @@ impl App {
 
     /// Enter on the typed line: saves to the typed path, goes to the typed ply, or plays
     /// the typed move.
-    pub(super) fn submit(&mut self) {
-        let Mode::Prompt { line, purpose } = &self.mode else {
-            return;
-        };
-        let input = line.text().trim().to_string();
+    pub(super) fn submit(&mut self, purpose: Purpose, input: String) {
         match purpose {
             Purpose::SavePath if input.is_empty() => {
                 return self.say(Tone::Error, "type a file name to save to (Esc cancels)")
@@ -124,7 +121,7 @@ impl App {
         }
         // The line closes whatever happens; the message says what did, and Up on the
         // next line brings the text back.
-        self.mode = Mode::Idle;
+        self.layers.close_line();
         if self.computer_to_move() {
             self.last_typed = input;
             return self.say(Tone::Error, opponent::wait_words(self.game.to_move()));
@@ -329,10 +326,9 @@ impl App {
 
     /// As [`App::after_change`], with the view already computed.
     pub(super) fn after_change_with(&mut self, view: View) {
-        // A line being typed stays open: the computer's move may come meanwhile.
-        if !matches!(self.mode, Mode::Prompt { .. }) {
-            self.mode = Mode::Idle;
-        }
+        // A line being typed stays open (it is not a mode): the computer's move may come
+        // meanwhile.
+        self.mode = Mode::Idle;
         self.computer.hide_hint();
         self.selected_move = None;
         self.circuit_scroll = (0, 0);

@@ -10,8 +10,8 @@ use crate::ui::input::mouse::{self, Act, OnScreen};
 use crate::ui::input::{self, Action, InputMode};
 use crate::ui::layers::explanation::Explanation;
 use crate::ui::layers::prompts::Asking;
-use crate::ui::layers::prompts::Purpose;
 use crate::ui::layers::question::{Answer, Question};
+use crate::ui::layers::typed_line::{Purpose, TypedLine};
 use crate::ui::layers::{Layer, Outcome, Request};
 use crate::ui::message::Tone;
 use crate::ui::opponent::{self, Plays, ThinkingFor};
@@ -25,7 +25,7 @@ impl App {
             self.say(Tone::Plain, "no move yet: e explains the shown move");
         } else {
             self.layers.open(Layer::Explanation(Explanation));
-            self.lesson_key_goal(super::lesson::Met::Explained);
+            self.lesson_key_goal(crate::learn::Met::Explained);
         }
     }
 
@@ -40,7 +40,6 @@ impl App {
             return InputMode::List;
         }
         match self.mode {
-            Mode::Prompt { .. } => InputMode::Prompt,
             Mode::Promotion { .. } => InputMode::Promotion,
             _ if self.replay.is_some() => InputMode::Replay,
             _ if self.lesson.is_some() || self.puzzle.is_some() => InputMode::Lesson,
@@ -65,7 +64,7 @@ impl App {
                             ..
                         }
                     );
-                    if !typed && !matches!(self.mode, Mode::Prompt { .. }) {
+                    if !typed {
                         self.mode = Mode::Idle;
                     }
                     self.say(Tone::Plain, p.job.cancelled());
@@ -90,8 +89,8 @@ impl App {
         match event {
             Event::Mouse(m) => self.handle_mouse(m),
             Event::Paste(text) => {
-                if let Mode::Prompt { line, .. } = &mut self.mode {
-                    line.paste(&text);
+                if let Some(t) = self.layers.typed_line_mut() {
+                    t.paste(&text);
                 }
             }
             _ => {}
@@ -143,10 +142,10 @@ impl App {
                     "pick the promotion by its letter (Esc cancels)",
                 )
             }
-            // A click on the board leaves the typed line.
-            Mode::Prompt { .. } => self.mode = Mode::Idle,
             _ => {}
         }
+        // A click on the board leaves the typed line.
+        self.layers.close_line();
         self.cursor = sq;
         if let Some(g) = self.game.quantum() {
             self.view.focus(g, sq);
@@ -298,10 +297,9 @@ impl App {
             Action::Cancel => self.cancel(),
             Action::Prompt => {
                 let hint = self.game.typing_hint();
-                self.mode = Mode::Prompt {
-                    line: LineEdit::empty(),
-                    purpose: Purpose::Move,
-                };
+                self.mode = Mode::Idle;
+                let line = TypedLine::for_move(&self.last_typed);
+                self.layers.open(Layer::TypedLine(line));
                 self.say(Tone::Plain, hint);
             }
             Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
@@ -310,10 +308,7 @@ impl App {
             Action::PlyFirst => self.step_ply(i64::MIN / 2),
             Action::PlyLast => self.step_ply(i64::MAX / 2),
             Action::GotoPly => {
-                self.mode = Mode::Prompt {
-                    line: LineEdit::empty(),
-                    purpose: Purpose::GotoPly,
-                };
+                self.open_line(Purpose::GotoPly, LineEdit::empty());
                 self.say(
                     Tone::Plain,
                     "type a ply number, Enter shows it, Esc cancels",
@@ -377,21 +372,8 @@ impl App {
             Action::CircuitUp => self.scroll_circuit(0, -3),
             Action::CircuitDown => self.scroll_circuit(0, 3),
             Action::Promote(k) => self.promote(k),
-            Action::Edit(e) => {
-                if let Mode::Prompt { line, .. } = &mut self.mode {
-                    line.edit(e);
-                }
-            }
-            Action::Recall => {
-                if let Mode::Prompt {
-                    line,
-                    purpose: Purpose::Move,
-                } = &mut self.mode
-                {
-                    *line = LineEdit::with_text(self.last_typed.clone());
-                }
-            }
-            Action::Submit => self.submit(),
+            // The typed line's own keys, when no line is open.
+            Action::Edit(_) | Action::Recall | Action::Submit => {}
         }
     }
 
@@ -427,7 +409,8 @@ impl App {
             Outcome::Pass => return false,
             Outcome::Consumed | Outcome::Close => {}
             Outcome::Answered(a) => self.carry_out(a),
-            Outcome::Ask(r) => self.grant(r),
+            Outcome::Ask(r) | Outcome::CloseAsking(r) => self.grant(r),
+            Outcome::Typed(purpose, text) => self.submit(purpose, text),
         }
         true
     }

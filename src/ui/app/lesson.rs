@@ -1,25 +1,15 @@
 //! Lessons on the game screen: the lesson's position on the board, its text over it,
-//! the task checked after every try (a wrong move is taken back with the reason), the
-//! next lesson, and the list of lessons with the ones finished.
+//! the task's try told what happened (a wrong move is taken back with the reason its
+//! [`crate::learn::Attempt`] gives), the next lesson, and the list of lessons with the
+//! ones finished.
 
 use super::App;
 use crate::chess::Square;
-use crate::learn::{Goal, Progress, Verdict, LESSONS};
+use crate::learn::{Judged, Met, Progress, LESSONS};
 use crate::style::color::Paint;
 use crate::ui::layers::lesson::Run;
 use crate::ui::message::Tone;
 use std::path::PathBuf;
-
-/// A task met by a key rather than a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::ui) enum Met {
-    /// The explanation of a move was opened.
-    Explained,
-    /// The inspector was opened on this square.
-    Inspected(Square),
-    /// A hint is shown.
-    Hinted,
-}
 
 impl App {
     /// A screen on lesson `number` (from 1; the one to resume when `None`), with the
@@ -73,78 +63,36 @@ impl App {
 
     /// Judges the move just played against a move task: done, or taken back with why.
     pub(in crate::ui) fn judge_lesson_move(&mut self) {
-        let Some(run) = &self.lesson else {
+        let (Some(run), Some(g)) = (&mut self.lesson, self.game.quantum()) else {
             return;
         };
-        let (Goal::Move(check), false) = (run.lesson().goal, run.done) else {
-            return;
-        };
-        let Some(g) = self.game.quantum() else {
-            return;
-        };
-        let Some(last) = g.history().last() else {
-            return;
-        };
-        let told = super::steps::ply_words(self.game.history().last().expect("a move"));
-        match check(g, last) {
-            Verdict::Done(words) => {
-                if let Some(run) = &mut self.lesson {
-                    run.told = Some(told);
-                }
-                self.lesson_done(&words);
+        match run.attempt.judge(g) {
+            Some(Judged::Done(said)) => {
+                run.told = self.game.history().last().map(super::steps::ply_words);
+                self.lesson_done(said);
             }
-            Verdict::Retry(why) => {
+            Some(Judged::TakeBack(said)) => {
                 // The lesson's position is small: the take-back is immediate.
                 let _ = self.game.undo();
                 self.after_change();
-                self.say(
-                    Tone::Error,
-                    format!("not yet: {why}. The move was taken back; try again."),
-                );
+                self.say(Tone::Error, said);
             }
+            None => {}
         }
     }
 
     /// Marks a task met by a key (explanation, inspector, hint) when it is this lesson's.
     pub(in crate::ui) fn lesson_key_goal(&mut self, met: Met) {
-        let Some(run) = &self.lesson else {
-            return;
-        };
-        let words = match (run.lesson().goal, met) {
-            (Goal::Explain, Met::Explained) => {
-                "that is the whole story of a move. Any key closes it; [ ] pick another move."
-                    .into()
-            }
-            (Goal::Inspect(want), Met::Inspected(at)) if Square::parse(want) == Some(at) => {
-                // Said from the map on screen, so that the words and the heat agree.
-                let warm: Vec<String> = self
-                    .inspector
-                    .as_ref()
-                    .map(|i| i.warm().iter().map(Square::to_string).collect())
-                    .unwrap_or_default();
-                match warm.as_slice() {
-                    [] => format!("nothing is tied to {at} here."),
-                    w => format!("the warm squares are tied to {at}: {}.", w.join(", ")),
-                }
-            }
-            // The hint itself stays in the Done line: it is what the player asked for.
-            (Goal::Hint, Met::Hinted) => format!(
-                "{}; it is marked * * on the board, Esc hides it.",
-                self.message().text
-            ),
-            _ => return,
-        };
-        if !run.done {
-            self.lesson_done(&words);
+        if let Some(said) = self.lesson.as_mut().and_then(|run| run.attempt.met(met)) {
+            self.lesson_done(said);
         }
     }
 
-    /// Records the lesson as done and says so, with what comes next.
-    fn lesson_done(&mut self, words: &str) {
-        let Some(run) = &mut self.lesson else {
-            return;
-        };
-        let said = run.finish(words);
+    /// Counts the lesson as finished and says so, with what comes next.
+    fn lesson_done(&mut self, said: String) {
+        if let Some(run) = &mut self.lesson {
+            run.finished();
+        }
         self.keep_progress();
         self.say(Tone::Info, said);
     }

@@ -29,16 +29,16 @@ use crate::chess::threat::Threat;
 use crate::chess::{Game, Square, Status};
 use crate::game::table::Place;
 use crate::game::Playable;
-use crate::record::{Players, Recorder, SavedGame};
+use crate::record::{Recorder, SavedGame};
 use crate::seats::Occupants;
 use crate::style::color::Paint;
 use crate::ui::input::line_edit::LineEdit;
 use crate::ui::input::mouse::{Hits, Pointer};
 use crate::ui::layers::explanation::Explanation;
 use crate::ui::layers::inspector::Inspector;
-use crate::ui::layers::prompts::Purpose;
 use crate::ui::layers::prompts::{self, Asking};
 use crate::ui::layers::question::Question;
+use crate::ui::layers::typed_line::{Purpose, TypedLine};
 use crate::ui::layers::{Layer, Layers};
 use crate::ui::layout::Drawer;
 use crate::ui::message::{Message, Tone};
@@ -81,7 +81,7 @@ pub struct App {
     pub(in crate::ui) ascii: bool,
     /// Where the game is saved and autosaved.
     pub(in crate::ui) recorder: Recorder,
-    /// Who sits at each side, read once from the players' names.
+    /// Who sits at each side.
     pub(in crate::ui) occupants: Occupants,
     /// Set while stepping through a game; `game` is then the state at the shown ply.
     pub(in crate::ui) replay: Option<Replay>,
@@ -211,7 +211,6 @@ impl App {
 
     /// Saves the game with `recorder`: autosave after every change, and `w` to save.
     pub fn with_recorder(mut self, recorder: Recorder) -> App {
-        self.occupants = Occupants::of_players(&recorder.players);
         self.recorder = recorder;
         if self.status() != Status::Ongoing {
             // The result is told in the players' names.
@@ -281,10 +280,18 @@ impl App {
         self.computer.set_hint_rules(rules);
     }
 
-    /// Names the players (shown in results and at a table).
-    pub fn set_players(&mut self, players: Players) {
-        self.occupants = Occupants::of_players(&players);
-        self.recorder.players = players;
+    /// Who sits at each side, the recorder keeping their names as they are (a saved
+    /// game's names stay as saved).
+    pub fn with_occupants(mut self, occupants: Occupants) -> App {
+        self.occupants = occupants;
+        self
+    }
+
+    /// Seats `occupants` at the sides: their names are shown in results and at a table,
+    /// and saved.
+    pub fn set_players(&mut self, occupants: Occupants) {
+        self.recorder.players = occupants.players();
+        self.occupants = occupants;
     }
 
     /// "game over: Ann wins: a king was captured with certainty".
@@ -380,9 +387,14 @@ impl App {
         &self.message
     }
 
-    /// What the player is in the middle of.
+    /// What the player is in the middle of on the board.
     pub fn mode(&self) -> &Mode {
         &self.mode
+    }
+
+    /// The line being typed at the bottom, while it is open.
+    pub fn typed_line(&self) -> Option<&TypedLine> {
+        self.layers.typed_line()
     }
 
     /// The square under the cursor.
@@ -533,12 +545,12 @@ impl Asking for App {
         self.message = m;
     }
     fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
-        self.mode = Mode::Prompt { line, purpose };
+        self.mode = Mode::Idle;
+        self.layers
+            .open(Layer::TypedLine(TypedLine::open(purpose, line)));
     }
     fn close_line(&mut self) {
-        if let Mode::Prompt { .. } = self.mode {
-            self.mode = Mode::Idle;
-        }
+        self.layers.close_line();
     }
     fn leave(&mut self) {
         self.quit = true;

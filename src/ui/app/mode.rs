@@ -3,8 +3,6 @@
 
 use crate::chess::Square;
 use crate::game::Playable;
-use crate::ui::input::line_edit::LineEdit;
-use crate::ui::layers::prompts::Purpose;
 
 /// What the player is in the middle of.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,13 +80,6 @@ pub enum Mode {
         /// Their target.
         targets: Vec<Square>,
     },
-    /// Typing into the message line: a move, a file name or a ply number.
-    Prompt {
-        /// The text so far, with its cursor.
-        line: LineEdit,
-        /// What the text is for.
-        purpose: Purpose,
-    },
 }
 
 /// Stepping through a finished or saved game: the whole game, and the ply shown.
@@ -114,7 +105,7 @@ impl Mode {
             | Mode::Moves { from, .. } => vec![*from],
             Mode::MergeSecond { from1, .. } => vec![*from1],
             Mode::MergeTarget { from1, from2, .. } => vec![*from1, *from2],
-            Mode::Idle | Mode::Arm { .. } | Mode::Choice { .. } | Mode::Prompt { .. } => Vec::new(),
+            Mode::Idle | Mode::Arm { .. } | Mode::Choice { .. } => Vec::new(),
         }
     }
 

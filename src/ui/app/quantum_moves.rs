@@ -3,12 +3,12 @@
 //! inspector and the circuit's scrolling: the parts of the screen that exist for
 //! Quantum Chess only. Each reaches the game through [`crate::game::Playable::quantum`].
 
-use super::lesson::Met;
 use super::listed_moves::refused_outcome;
 use super::{App, Mode};
 use crate::chess::notation::MoveText;
 use crate::chess::{Game, Kind, MoveError, Shape, Square};
 use crate::game::Move;
+use crate::learn::Met;
 use crate::ui::layers::inspector::Inspector;
 use crate::ui::message::Tone;
 use crate::ui::view::{self, Pick};
@@ -35,7 +35,15 @@ impl App {
                 self.cursor
             ),
         );
-        self.lesson_key_goal(Met::Inspected(self.cursor));
+        let warm = self
+            .inspector
+            .as_ref()
+            .map(Inspector::warm)
+            .unwrap_or_default();
+        self.lesson_key_goal(Met::Inspected {
+            at: self.cursor,
+            warm,
+        });
     }
 
     /// Why `sq` can't be the source of a move, in the rules' words.
@@ -90,7 +98,7 @@ impl App {
         let sq = self.cursor;
         let color = |s| game.state().piece(s).map(|p| p.color);
         match self.mode.clone() {
-            Mode::Idle | Mode::Prompt { .. } | Mode::Promotion { .. } => self.pick_source(sq),
+            Mode::Idle | Mode::Promotion { .. } => self.pick_source(sq),
             Mode::Arm { merge: false } => self.start_split(),
             Mode::Arm { merge: true } => self.start_merge(),
             Mode::Source { from, targets } => {

@@ -157,7 +157,7 @@ impl App {
         match typed.parse::<usize>() {
             Ok(p) => {
                 let current = self.replay.as_ref().map_or(0, |r| r.ply) as i64;
-                self.mode = Mode::Idle;
+                self.layers.close_line();
                 self.step_ply(p as i64 - current);
             }
             Err(_) => self.say(

@@ -6,7 +6,7 @@
 use super::App;
 use crate::review::run::ReviewError;
 use crate::review::{expected, Judge, Review};
-use crate::ui::layers::review::{moves_to_texts, Polled, Reviewing};
+use crate::ui::layers::review::{Polled, Reviewing};
 use crate::ui::message::Tone;
 use crate::ui::panes::review_pane::ReviewModel;
 use std::path::PathBuf;
@@ -46,19 +46,13 @@ impl App {
             return self.review_ended_game();
         };
         let game = replay.full.clone_box();
-        let earlier = self.reviewing.review().cloned();
-        // A review by an older judge (an earlier version) is judged again.
-        if earlier.as_ref().is_some_and(|r| {
-            r.version == crate::review::VERSION
-                && r.missing(&moves_to_texts(game.as_ref())).is_empty()
-        }) {
+        let judge = Judge::Level(self.review_level());
+        if !self.reviewing.begin(game, judge) {
             return self.say(
                 Tone::Plain,
                 "the game is reviewed: [ ] go to the marked moves",
             );
         }
-        let judge = Judge::Level(self.review_level());
-        self.reviewing.start(game, judge, earlier);
         self.say(
             Tone::Info,
             "reviewing: the engine judges every position (Esc stops, keeping what is done)",
@@ -112,20 +106,8 @@ impl App {
         let Some(replay) = &self.replay else {
             return;
         };
-        let plies = replay.full.ply();
-        let whole = review.complete(plies);
-        let full = replay.full.clone_box();
-        self.reviewing.set(review.clone(), full.as_ref());
+        let done = self.reviewing.ended(review.clone(), replay.full.as_ref());
         let saved = self.save_review(review);
-        let done = if whole {
-            match self.reviewing.marked() {
-                0 => "reviewed: no move marked".to_string(),
-                1 => "reviewed: 1 marked move, ] goes to it".to_string(),
-                n => format!("reviewed: {n} marked moves, [ ] go to them"),
-            }
-        } else {
-            "review stopped: R goes on from where it stopped".to_string()
-        };
         self.say(Tone::Info, format!("{done}{saved}"));
     }
 
@@ -156,15 +138,7 @@ impl App {
             return self.say(Tone::Plain, "no review yet: R reviews the game");
         }
         let now = r.ply;
-        let target = {
-            let mut marked = self.reviewing.marked_plies();
-            if dir < 0 {
-                marked.rfind(|&p| p < now)
-            } else {
-                marked.find(|&p| p > now)
-            }
-        };
-        match target {
+        match self.reviewing.marked_from(now, dir) {
             Some(p) => self.step_ply(p as i64 - now as i64),
             None => self.say(
                 Tone::Plain,

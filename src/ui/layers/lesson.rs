@@ -5,7 +5,7 @@
 use super::{Outcome, Request};
 use crate::chess::Game;
 use crate::format::wrap;
-use crate::learn::{Lesson, Progress, LESSONS};
+use crate::learn::{Attempt, Lesson, Progress, LESSONS};
 use crate::style::color::Paint;
 use crate::ui::input::Action;
 use crate::ui::message::Tone;
@@ -20,10 +20,8 @@ use std::path::PathBuf;
 /// The lesson on screen and the player's progress.
 #[derive(Debug)]
 pub struct Run {
-    /// The lesson's number, from 1.
-    pub number: usize,
-    /// Its task is done.
-    pub done: bool,
+    /// The try at the lesson's task: the lesson, and whether its task is done.
+    pub attempt: Attempt,
     /// The lessons finished, and the last opened.
     pub progress: Progress,
     /// Where the progress is kept (`None`: not kept, as for a guest over SSH).
@@ -45,8 +43,7 @@ impl Run {
     /// (`None`: not kept), drawing outcomes from `seed` on.
     pub fn new(number: usize, progress: Progress, store: Option<PathBuf>, seed: u64) -> Run {
         Run {
-            number,
-            done: false,
+            attempt: Attempt::new(number),
             progress,
             store,
             list: None,
@@ -59,18 +56,27 @@ impl Run {
 
     /// The lesson on screen.
     pub fn lesson(&self) -> &'static Lesson {
-        &LESSONS[self.number - 1]
+        self.attempt.lesson()
+    }
+
+    /// The lesson's number, from 1.
+    pub fn number(&self) -> usize {
+        self.attempt.number()
+    }
+
+    /// Whether its task is done.
+    pub fn done(&self) -> bool {
+        self.attempt.done()
     }
 
     /// Starts lesson `number` afresh: its position, with new outcomes.
     pub fn open(&mut self, number: usize) -> Game {
-        self.number = number;
-        self.done = false;
+        self.attempt = Attempt::new(number);
         self.told = None;
         self.list = None;
         self.scroll = 0;
         self.seed = self.seed.wrapping_add(1);
-        self.progress.last = Some(number);
+        self.progress.last = Some(self.number());
         self.lesson().game(self.seed)
     }
 
@@ -85,17 +91,18 @@ impl Run {
             }
             return Outcome::Consumed;
         }
+        let number = self.number();
         match action {
-            Action::NextLesson if self.number < LESSONS.len() => {
-                Outcome::Ask(Request::OpenLesson(self.number + 1))
+            Action::NextLesson if number < LESSONS.len() => {
+                Outcome::Ask(Request::OpenLesson(number + 1))
             }
             Action::NextLesson => Outcome::Ask(Request::Say(
                 Tone::Info,
                 "that was the last lesson: qchess play for a game, qchess play --engine black against the computer".into(),
             )),
-            Action::RestartLesson => Outcome::Ask(Request::OpenLesson(self.number)),
+            Action::RestartLesson => Outcome::Ask(Request::OpenLesson(number)),
             Action::LessonList => {
-                self.list = Some(self.number - 1);
+                self.list = Some(number - 1);
                 Outcome::Consumed
             }
             // Where the text does not fit, PgUp/PgDn scroll it rather than the circuit.
@@ -103,16 +110,11 @@ impl Run {
         }
     }
 
-    /// Marks the task done; the words that say so, with what comes next.
-    pub fn finish(&mut self, words: &str) -> String {
-        self.done = true;
-        self.progress.done.insert(self.number);
-        let next = if self.number < LESSONS.len() {
-            "n: next lesson"
-        } else {
-            "that was the last lesson"
-        };
-        format!("Done: {words} ({next})")
+    /// Counts the lesson as finished in the player's progress (once its task is done).
+    pub fn finished(&mut self) {
+        if self.done() {
+            self.progress.done.insert(self.number());
+        }
     }
 
     /// Saves the progress; why it could not be, when it could not.
@@ -141,7 +143,7 @@ pub struct Pane<'a> {
 /// Draws the lesson's pane: its number and title on the border, then [`pane`].
 pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
     let lesson = run.lesson();
-    let mark = if run.done { " (done)" } else { "" };
+    let mark = if run.done() { " (done)" } else { "" };
     pane(
         f,
         area,
@@ -149,7 +151,7 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Run) -> u16 {
         &Pane {
             title: format!(
                 " Lesson {}/{}: {}{mark} ",
-                run.number,
+                run.number(),
                 LESSONS.len(),
                 lesson.title
             ),

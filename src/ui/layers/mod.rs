@@ -1,6 +1,7 @@
-//! What is stacked over the board: the overlays (help, explanation, question) and the
-//! modes (inspector, lesson, puzzle, review, clocks), each owning its state; [`Layers`]
-//! is the stack of overlays that hands each action to the topmost one that wants it.
+//! What is stacked over the board: the overlays (the typed line, help, explanation,
+//! question) and the modes (inspector, lesson, puzzle, review, clocks), each owning its
+//! state; [`Layers`] is the stack of overlays that hands each action to the topmost one
+//! that wants it.
 //! A layer's handler returns an [`Outcome`], never reaching into the screen.
 
 pub mod clocks;
@@ -13,12 +14,14 @@ pub mod prompts;
 pub mod puzzle;
 pub mod question;
 pub mod review;
+pub mod typed_line;
 
 use crate::ui::input::{Action, InputMode};
 use crate::ui::message::Tone;
 use explanation::Explanation;
 use help::Help;
 use question::{Answer, Question};
+use typed_line::{Purpose, TypedLine};
 
 /// What a layer did with an action.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +36,11 @@ pub enum Outcome {
     Answered(Answer),
     /// Taken: the layer stays, and asks the game for what only the game can do.
     Ask(Request),
+    /// Taken: the layer closes, and asks the game for what only the game can do.
+    CloseAsking(Request),
+    /// Taken: the typed line hands back its text (trimmed) for the game to carry out;
+    /// the line stays open until the game closes it.
+    Typed(Purpose, String),
 }
 
 /// What a layer asks of the game screen.
@@ -51,6 +59,8 @@ pub enum Request {
 /// One layer over the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layer {
+    /// The line typed at the bottom.
+    TypedLine(TypedLine),
     /// The help.
     Help(Help),
     /// The explanation of the shown move.
@@ -64,14 +74,16 @@ impl Layer {
     /// first.
     fn rank(&self) -> u8 {
         match self {
-            Layer::Question(_) => 0,
-            Layer::Help(_) => 1,
-            Layer::Explanation(_) => 2,
+            Layer::TypedLine(_) => 0,
+            Layer::Question(_) => 1,
+            Layer::Help(_) => 2,
+            Layer::Explanation(_) => 3,
         }
     }
 
     fn handle(&mut self, action: Action) -> Outcome {
         match self {
+            Layer::TypedLine(t) => t.handle(action),
             Layer::Help(h) => h.handle(action),
             Layer::Explanation(e) => e.handle(action),
             Layer::Question(q) => match q.answer(action) {
@@ -86,6 +98,7 @@ impl Layer {
         match self {
             Layer::Help(_) | Layer::Explanation(_) => InputMode::Help,
             Layer::Question(_) => InputMode::Question,
+            Layer::TypedLine(_) => InputMode::Prompt,
         }
     }
 }
@@ -127,9 +140,8 @@ impl Layers {
             let outcome = self.stack[i].handle(action);
             match outcome {
                 Outcome::Pass => continue,
-                Outcome::Consumed => {}
-                Outcome::Ask(_) => {}
-                Outcome::Close | Outcome::Answered(_) => {
+                Outcome::Consumed | Outcome::Ask(_) | Outcome::Typed(..) => {}
+                Outcome::Close | Outcome::Answered(_) | Outcome::CloseAsking(_) => {
                     self.stack.remove(i);
                 }
             }
@@ -196,5 +208,26 @@ impl Layers {
     /// Closes the explanation, if it is open.
     pub fn close_explanation(&mut self) {
         self.stack.retain(|l| !matches!(l, Layer::Explanation(_)));
+    }
+
+    /// The typed line, while it is open.
+    pub fn typed_line(&self) -> Option<&TypedLine> {
+        self.stack.iter().find_map(|l| match l {
+            Layer::TypedLine(t) => Some(t),
+            _ => None,
+        })
+    }
+
+    /// The same, to paste into.
+    pub fn typed_line_mut(&mut self) -> Option<&mut TypedLine> {
+        self.stack.iter_mut().find_map(|l| match l {
+            Layer::TypedLine(t) => Some(t),
+            _ => None,
+        })
+    }
+
+    /// Closes the typed line, if it is open.
+    pub fn close_line(&mut self) {
+        self.stack.retain(|l| !matches!(l, Layer::TypedLine(_)));
     }
 }

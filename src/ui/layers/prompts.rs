@@ -1,37 +1,16 @@
-//! What the game screen asks and says around the game itself: what a typed line is for,
-//! carrying out the answers about leaving and saving, saving to a typed path (`~`
-//! expanded, a missing folder asked about), the result in the players' names, and the
-//! words printed on the restored terminal when the player leaves.
+//! What the game screen asks and says around the game itself: carrying out the answers
+//! about leaving and saving, saving to a typed path (`~` expanded, a missing folder asked
+//! about), the result in the players' names, and the words printed on the restored
+//! terminal when the player leaves.
 
 use crate::chess::{Color, Status};
 use crate::record::{Players, RecordError, Recorder, SavedGame};
 use crate::ui::input::line_edit::LineEdit;
 use crate::ui::layers::kept::{expand_home, home_dir, kept_in, tilde, unsaved_reason};
 use crate::ui::layers::question::{Answer, Question};
+use crate::ui::layers::typed_line::Purpose;
 use crate::ui::message::{Message, Tone};
 use std::path::{Path, PathBuf};
-
-/// What a line typed at the bottom is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// A move in notation.
-    Move,
-    /// The file to save the game to.
-    SavePath,
-    /// The ply to show in replay.
-    GotoPly,
-}
-
-impl Purpose {
-    /// The label before the typed text.
-    pub fn label(self) -> &'static str {
-        match self {
-            Purpose::Move => ": ",
-            Purpose::SavePath => "save to: ",
-            Purpose::GotoPly => "go to ply: ",
-        }
-    }
-}
 
 /// What the questions about leaving and saving, and the save line, need of the game
 /// screen; the flow itself is in the provided methods.

@@ -5,7 +5,7 @@ use super::lesson::{list_line, list_step, pane, scrolled, Pane};
 use super::{Outcome, Request};
 use crate::chess::Game;
 use crate::learn::solved::Solved;
-use crate::puzzles::{best_move, Judgement, Puzzle};
+use crate::puzzles::{best_move, Attempt, Ending, Puzzle};
 use crate::style::color::Paint;
 use crate::ui::input::Action;
 use crate::ui::message::Tone;
@@ -22,12 +22,8 @@ pub struct Solving {
     pub puzzles: Vec<Puzzle>,
     /// The puzzle on screen (index into `puzzles`).
     pub at: usize,
-    /// Plies left to the puzzle's horizon.
-    pub plies_left: u32,
-    /// The position before the player's next move (what it is judged from).
-    pub(in crate::ui) before: Game,
-    /// The judgement of each of the player's moves so far.
-    pub judged: Vec<Judgement>,
+    /// The try at the puzzle on screen: its moves judged so far.
+    pub attempt: Attempt,
     /// How the try ended, once it did.
     pub told: Option<String>,
     /// The player's record.
@@ -45,7 +41,8 @@ pub struct Solving {
 
 impl Solving {
     /// A run of the pack `puzzles` at `at`, whose position is `before`, with the player's
-    /// `record` kept in `store` (`None`: not kept), drawing outcomes from `seed` on.
+    /// `record` kept in `store` (`None`: not kept), drawing outcomes from `seed` on. The
+    /// try starts when the puzzle is opened ([`Solving::open`]).
     pub fn new(
         puzzles: Vec<Puzzle>,
         at: usize,
@@ -53,10 +50,11 @@ impl Solving {
         (record, store): (Solved, Option<PathBuf>),
         seed: u64,
     ) -> Solving {
+        let goal = puzzles
+            .get(at)
+            .map_or(crate::puzzles::Goal::King, |p| p.goal);
         Solving {
-            plies_left: 0,
-            before,
-            judged: Vec::new(),
+            attempt: Attempt::new(goal, before, 0),
             told: None,
             record,
             store,
@@ -75,9 +73,8 @@ impl Solving {
         self.seed = self.seed.wrapping_add(1);
         let game = self.puzzles.get(at).and_then(|p| position(p, self.seed))?;
         self.at = at;
-        self.plies_left = self.puzzle().task().plies();
-        self.before = game.detached();
-        self.judged.clear();
+        let p = self.puzzle();
+        self.attempt = Attempt::new(p.goal, game.detached(), p.task().plies());
         self.told = None;
         self.list = None;
         self.scroll = 0;
@@ -121,7 +118,7 @@ impl Solving {
     /// (not the engine's guess, which may fall short of the puzzle's value).
     fn hint(&self) -> String {
         let goal = self.puzzle().goal;
-        match best_move(&self.before, goal, self.plies_left) {
+        match best_move(self.attempt.before(), goal, self.attempt.plies_left()) {
             Ok(Some((mv, value))) => format!(
                 "hint: {mv}, proved best: it reaches {}% against the best defence",
                 crate::format::percent(value)
@@ -138,6 +135,16 @@ impl Solving {
     /// The try is over (the horizon, or the game ended).
     pub fn over(&self) -> bool {
         self.told.is_some()
+    }
+
+    /// Closes the try that ended so: the player's record takes it in and is kept, and
+    /// the pane tells how it ended. Why the record could not be kept, when it could not.
+    pub fn close(&mut self, ending: &Ending) -> Option<String> {
+        let p = &self.puzzles[self.at];
+        let change = self.record.record(&p.id, p.rating, ending.solved);
+        self.told = Some(ending.words(self.record.rating, change));
+        let dir = self.store.as_ref()?;
+        self.record.save(dir).err().map(|e| e.to_string())
     }
 }
 

@@ -74,8 +74,48 @@ impl Reviewing {
             .count()
     }
 
+    /// The marked ply nearest `now` before it (`dir` < 0) or after it.
+    pub fn marked_from(&self, now: usize, dir: i64) -> Option<usize> {
+        let mut marked = self.marked_plies();
+        if dir < 0 {
+            marked.rfind(|&p| p < now)
+        } else {
+            marked.find(|&p| p > now)
+        }
+    }
+
+    /// Starts reviewing `game` with `judge`, going on from the review kept (one by an
+    /// older judge is judged again); false, starting nothing, when the review kept
+    /// already judges every move.
+    pub fn begin(&mut self, game: Box<dyn Playable>, judge: Judge) -> bool {
+        let earlier = self.review.clone();
+        if earlier.as_ref().is_some_and(|r| {
+            r.version == crate::review::VERSION
+                && r.missing(&moves_to_texts(game.as_ref())).is_empty()
+        }) {
+            return false;
+        }
+        self.start(game, judge, earlier);
+        true
+    }
+
+    /// Keeps the `review` that ended, of the replayed game `full`; the words that say
+    /// how far it went and what it marked.
+    pub(in crate::ui) fn ended(&mut self, review: Review, full: &dyn Playable) -> String {
+        let whole = review.complete(full.ply());
+        self.set(review, full);
+        if !whole {
+            return "review stopped: R goes on from where it stopped".to_string();
+        }
+        match self.marked() {
+            0 => "reviewed: no move marked".to_string(),
+            1 => "reviewed: 1 marked move, ] goes to it".to_string(),
+            n => format!("reviewed: {n} marked moves, [ ] go to them"),
+        }
+    }
+
     /// Starts reviewing `game` with `judge` on worker threads, going on from `earlier`.
-    pub fn start(&mut self, game: Box<dyn Playable>, judge: Judge, earlier: Option<Review>) {
+    fn start(&mut self, game: Box<dyn Playable>, judge: Judge, earlier: Option<Review>) {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, news) = mpsc::channel();
         let flag = Arc::clone(&stop);

@@ -6,7 +6,7 @@ use crate::chess::threat::Threat;
 use crate::chess::{Color, Game, Piece, Square};
 use crate::format::percent;
 use crate::ui::app::listed_moves::move_squares;
-use crate::ui::app::{App, Mode};
+use crate::ui::app::App;
 use crate::ui::input::mouse::{BoardSpot, Hits};
 use crate::ui::layers::inspector::{self, InspectorModel};
 use crate::ui::layers::lesson;
@@ -258,10 +258,7 @@ pub(in crate::ui) fn history_model(app: &App) -> HistoryModel {
 
 /// The message area's lines at `width`: the message, or the line being typed.
 pub fn message_lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let prompt = match app.mode() {
-        Mode::Prompt { line, purpose } => Some((*purpose, line)),
-        _ => None,
-    };
+    let prompt = app.typed_line().map(|t| (t.purpose(), t.line()));
     let below = app.thinking_line();
     status::message_area(&app.paint, app.message(), prompt, app.busy(), below, width)
 }
