@@ -69,6 +69,9 @@ pub struct ServeArgs {
     /// Rooms one network (a /24 or a /64) may open a minute.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=4096))]
     rooms_per_minute: u32,
+    /// Club accounts that new keys from one network (a /24 or a /64) may make an hour.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    joins_per_hour: u32,
     /// Connections not signed in yet, in all (past half of them new ones are dropped at
     /// random, more often the fuller it is, as OpenSSH's MaxStartups).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=4096))]
@@ -131,6 +134,7 @@ pub fn run(args: ServeArgs) -> Outcome {
     opts.limits.lonely_room = Duration::from_secs(args.lonely_room_minutes * 60);
     opts.limits.rooms_per_network = args.rooms_per_network as usize;
     opts.limits.rooms_per_minute = args.rooms_per_minute as usize;
+    opts.limits.joins_per_hour = args.joins_per_hour as usize;
     opts.limits.max_startups = args.max_startups as usize;
     opts.limits.startups_per_network = args.startups_per_network as usize;
     opts.limits.handshakes_per_second = args.handshakes_per_second;

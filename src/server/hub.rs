@@ -7,7 +7,7 @@
 use super::club::{Club, KeyText};
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
-use super::limits::{Counter, Full, ServerLimits, Ticket};
+use super::limits::{Counter, Full, PerWindow, ServerLimits, Ticket};
 use super::name_book::{import_claims, NameBook};
 use super::names::{self, BadRoomName};
 use super::room::{new_game, Person, Room, SessionId, Summary};
@@ -38,6 +38,9 @@ const REFEREE_LOOKS: Duration = Duration::from_millis(50);
 
 /// The window of [`ServerLimits::rooms_per_minute`].
 const MINUTE: Duration = Duration::from_secs(60);
+
+/// The window of [`ServerLimits::joins_per_hour`].
+const HOUR: Duration = Duration::from_secs(3600);
 
 /// What a new room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +110,9 @@ pub struct Hub {
     /// The hint searches of every session.
     hints: Arc<SearchSlots>,
     /// When each block of addresses opened its rooms of the last minute.
-    opened: Mutex<HashMap<String, Vec<Instant>>>,
+    opened: Mutex<PerWindow>,
+    /// When each block of addresses made its club accounts of the last hour.
+    joined: Mutex<PerWindow>,
     /// The club members' names and the names in use.
     names: Mutex<NameBook>,
     /// What the operator hears at start about the club and its names.
@@ -190,7 +195,8 @@ impl Hub {
             themes,
             sessions: Arc::new(Counter::default()),
             live: Mutex::new(HashMap::new()),
-            opened: Mutex::new(HashMap::new()),
+            opened: Mutex::new(PerWindow::new(MINUTE)),
+            joined: Mutex::new(PerWindow::new(HOUR)),
             names: Mutex::new(NameBook::default()),
             names_problem: Vec::new(),
             club: None,
@@ -346,8 +352,10 @@ impl Hub {
     /// Signs in a client who asked for the name `asked` (none: not a valid name) with
     /// `key` (none: without one). A key of a member signs in as that member; a new key
     /// with a free name joins the club under it; anyone else plays casual games, under
-    /// the name asked for when it is free, else as a guest.
-    pub fn sign_in(&self, asked: Option<&str>, key: Option<&KeyText>) -> SignIn {
+    /// the name asked for when it is free, else as a guest. `block` is the client's
+    /// block of addresses: it may make [`ServerLimits::joins_per_hour`] accounts an
+    /// hour.
+    pub fn sign_in(&self, asked: Option<&str>, key: Option<&KeyText>, block: &str) -> SignIn {
         let guest = |note: Option<NameNote>| SignIn {
             name: names::guest(),
             member: None,
@@ -400,6 +408,23 @@ impl Hub {
                 note: None,
             };
         };
+        let joins = self.limits.joins_per_hour;
+        if lock(&self.joined)
+            .count(block, joins, Instant::now())
+            .is_err()
+        {
+            let text = format!(
+                "{joins} club accounts were made from your network in the last hour: you play casual games as {name}; try again later to join"
+            );
+            return SignIn {
+                name,
+                member: None,
+                note: Some(NameNote {
+                    text,
+                    refused: false,
+                }),
+            };
+        }
         match club.join(&name, key, Club::now()) {
             Ok(m) => {
                 lock(&self.names).claim(&m.name, m.id);
@@ -533,19 +558,9 @@ impl Hub {
     /// Counts a room opened from `block` now, unless that block opened
     /// [`ServerLimits::rooms_per_minute`] rooms in the last minute.
     fn opening_allowed(&self, block: &str) -> Result<(), HubError> {
-        let now = Instant::now();
-        let mut opened = lock(&self.opened);
-        // Blocks that opened nothing for a minute are forgotten: the map stays small.
-        opened.retain(|_, times| {
-            times.retain(|t| now.duration_since(*t) < MINUTE);
-            !times.is_empty()
-        });
-        let times = opened.entry(block.to_string()).or_default();
-        if times.len() >= self.limits.rooms_per_minute {
-            return Err(HubError::TooFast(times.len()));
-        }
-        times.push(now);
-        Ok(())
+        lock(&self.opened)
+            .count(block, self.limits.rooms_per_minute, Instant::now())
+            .map_err(HubError::TooFast)
     }
 
     /// On a full server, closes the room that has been lonely longest (nobody in it,
@@ -665,6 +680,42 @@ fn is_room_file(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_join_the_club_a_few_an_hour_from_one_network() {
+        let dir = std::env::temp_dir().join(format!("qchess-hub-join-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let limits = ServerLimits {
+            joins_per_hour: 2,
+            ..ServerLimits::default()
+        };
+        let club = Club::open(&dir.join("club.sqlite")).unwrap();
+        let hub = Hub::new(limits, None, Vec::new(), 0).with_club(club);
+        let key = |n: u8| KeyText {
+            fingerprint: format!("SHA256:{n}"),
+            openssh: format!("ssh-ed25519 K{n}"),
+        };
+        let ann = hub.sign_in(Some("ann"), Some(&key(1)), "192.0.2.0/24");
+        assert!(ann.member.is_some() && ann.note.is_none());
+        assert!(hub
+            .sign_in(Some("bo"), Some(&key(2)), "192.0.2.0/24")
+            .member
+            .is_some());
+        let cy = hub.sign_in(Some("cy"), Some(&key(3)), "192.0.2.0/24");
+        assert_eq!((cy.name.as_str(), cy.member), ("cy", None));
+        assert!(cy.note.unwrap().text.contains("try again later"));
+        // Another network, and a member coming back, are not held up.
+        assert!(hub
+            .sign_in(Some("cy"), Some(&key(3)), "198.51.100.0/24")
+            .member
+            .is_some());
+        let back = hub.sign_in(Some("ann"), Some(&key(1)), "192.0.2.0/24");
+        assert_eq!(back.member, ann.member);
+        // Keyless, a member's name is refused; the name of no member is played casual.
+        let k = hub.sign_in(Some("ann"), None, "192.0.2.0/24");
+        assert!(k.name.starts_with("guest-") && k.note.unwrap().refused);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn rooms_are_limited_named_and_closed() {

@@ -57,6 +57,9 @@ pub struct ServerLimits {
     pub rooms_per_network: usize,
     /// Rooms one block of addresses may open a minute, keys or not.
     pub rooms_per_minute: usize,
+    /// Club accounts new keys from one block of addresses may make an hour (keys cost
+    /// nothing to make; each account is a row kept for good).
+    pub joins_per_hour: usize,
     /// Connections not signed in yet (the SSH handshake included), in all: past half
     /// of them new ones are dropped at random, more often the fuller it is.
     pub max_startups: usize,
@@ -93,12 +96,48 @@ impl Default for ServerLimits {
             lonely_room: Duration::from_secs(10 * 60),
             rooms_per_network: 6,
             rooms_per_minute: 6,
+            joins_per_hour: 5,
             max_startups: 32,
             startups_per_network: 8,
             handshakes_per_second: 10,
             archive_games: 10_000,
             archive_bytes: 100 << 20,
         }
+    }
+}
+
+/// What each block of addresses did within a sliding window of time (rooms opened a
+/// minute, accounts made an hour), to hold each block to a number of them.
+#[derive(Debug)]
+pub struct PerWindow {
+    window: std::time::Duration,
+    done: std::collections::HashMap<String, Vec<std::time::Instant>>,
+}
+
+impl PerWindow {
+    /// Counts within `window`.
+    pub fn new(window: std::time::Duration) -> PerWindow {
+        PerWindow {
+            window,
+            done: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Counts one more for `block` at `now`, unless it did `max` within the window
+    /// already: then how many it did.
+    pub fn count(&mut self, block: &str, max: usize, now: std::time::Instant) -> Result<(), usize> {
+        let window = self.window;
+        // Blocks that did nothing within the window are forgotten: the map stays small.
+        self.done.retain(|_, times| {
+            times.retain(|t| now.duration_since(*t) < window);
+            !times.is_empty()
+        });
+        let times = self.done.entry(block.to_string()).or_default();
+        if times.len() >= max {
+            return Err(times.len());
+        }
+        times.push(now);
+        Ok(())
     }
 }
 

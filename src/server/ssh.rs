@@ -196,11 +196,12 @@ impl Conn {
             openssh: k.to_openssh().unwrap_or_default(),
         });
         let asked = names::player(user);
-        let signed = self.hub.sign_in(asked.as_deref(), key.as_ref());
+        // Rooms opened and accounts made are counted by it, and a keyless seat is
+        // given back to its name from there only.
+        let block = super::limits::source_block(self.peer).to_string();
+        let signed = self.hub.sign_in(asked.as_deref(), key.as_ref(), &block);
         self.note = signed.note;
-        // Rooms opened are counted by it, and a keyless seat is given back to its name
-        // from there only.
-        let from = Some(super::limits::source_block(self.peer).to_string());
+        let from = Some(block);
         self.person = Some(Person {
             name: signed.name,
             key: key.map(|k| k.fingerprint),
