@@ -490,7 +490,7 @@ impl Hub {
     pub fn plain(&self) -> Plan {
         Plan {
             rules: RuleSet::Quantum,
-            backend: BackendKind::Sparse,
+            backend: self.limits.simulator.backend,
             computer: None,
             clock: self.clock,
         }

@@ -22,10 +22,10 @@ pub struct ServerLimits {
     pub input_burst: u32,
     /// A session with no input for this long is closed (its seat is kept).
     pub idle: Duration,
-    /// A room's dense state: log2 of its amplitudes at most.
-    pub dense_limit_log2: u32,
-    /// A room's sparse state: branches at most.
-    pub sparse_limit: usize,
+    /// The simulator of a room: its size limits (log2 of the dense state's amplitudes,
+    /// the sparse state's branches), and the backend of a room opened without a
+    /// choice.
+    pub simulator: crate::quantum::SimulatorSettings,
     /// Computer searches at once, over all rooms (the rooms whose computer is to move
     /// wait in turn): by default one per core, so that the searches never take every
     /// core from the sessions for long (each is bounded by its level's budget of work).
@@ -83,8 +83,11 @@ impl Default for ServerLimits {
             input_rate: 8 * 1024,
             input_burst: 32 * 1024,
             idle: Duration::from_secs(30 * 60),
-            dense_limit_log2: 20,
-            sparse_limit: 1 << 16,
+            simulator: crate::quantum::SimulatorSettings {
+                backend: crate::quantum::BackendKind::Sparse,
+                dense_limit_log2: 20,
+                sparse_limit: 1 << 16,
+            },
             computer_searches: cores(),
             hint_searches: cores(),
             watcher_hints: false,

@@ -12,7 +12,7 @@ mod seats;
 
 use referee::{run_clock, status, Referee};
 
-use seats::{players, roster, Holder, SeatHolder};
+use seats::{roster, Holder, SeatHolder};
 pub use seats::{JoinError, Person, Want};
 
 use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
@@ -22,7 +22,7 @@ use crate::game::clock::TimeControl;
 use crate::game::table::{Decision, Seat, Table, TableNews};
 use crate::game::{CancelFlag, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
-use crate::record::{self, Players};
+use crate::record;
 use crate::seats::Occupant;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -47,8 +47,7 @@ pub fn new_game(
     let mut setup = Setup::new(rules, seed);
     setup.options.simulator = crate::quantum::SimulatorSettings {
         backend,
-        dense_limit_log2: limits.dense_limit_log2,
-        sparse_limit: limits.sparse_limit,
+        ..limits.simulator
     };
     crate::variants::new_game(&setup).map_err(|e| e.to_string())
 }
@@ -100,8 +99,6 @@ pub struct Summary {
 pub struct Snapshot {
     /// The game, when it changed since the session last looked.
     pub game: Option<Box<dyn Playable>>,
-    /// The names on the seats (for the panes).
-    pub players: Players,
     /// Who is there.
     pub roster: Roster,
     /// False once the session no longer holds the seat it came for.
@@ -433,7 +430,6 @@ impl Room {
         };
         Some(Snapshot {
             game: (st.game_version != seen.0).then(|| st.game.clone()),
-            players: players(&st),
             roster: roster(&st),
             seated,
             unsaved: st.unsaved.clone(),
@@ -852,10 +848,8 @@ mod tests {
 
     #[test]
     fn a_move_past_the_rooms_size_limit_is_refused() {
-        let limits = ServerLimits {
-            sparse_limit: 1,
-            ..ServerLimits::default()
-        };
+        let mut limits = ServerLimits::default();
+        limits.simulator.sparse_limit = 1;
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 7, &limits).unwrap();
         let r = Arc::new(Room::new("r", board, None));
         let (w, _) = counter();

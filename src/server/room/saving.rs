@@ -42,8 +42,7 @@ impl Room {
         let saved = record::load(path)?;
         let simulator = crate::quantum::SimulatorSettings {
             backend: saved.backend_kind(path)?,
-            dense_limit_log2: limits.dense_limit_log2,
-            sparse_limit: limits.sparse_limit,
+            ..limits.simulator
         };
         let board = saved.replay(path, Some(simulator), None)?;
         let name = path
