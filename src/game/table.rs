@@ -7,8 +7,8 @@
 //! the screens send their decisions to it and show what it tells them ([`TableNews`]).
 
 use super::clock::{Clock, Ending};
-use super::CancelFlag;
 use super::Players;
+use super::{CancelFlag, Move};
 use crate::chess::Color;
 use std::fmt;
 use std::sync::Arc;
@@ -24,10 +24,10 @@ pub enum Seat {
 
 /// Where the moves of a shared game are played.
 pub trait Table<G>: Send + Sync {
-    /// Plays `text` for `side` on the shared game, provided it still stands at `ply`
+    /// Plays `mv` for `side` on the shared game, provided it still stands at `ply`
     /// plies. Runs on a worker thread and may take long; `cancel` stops it early. Gives
     /// the game after the move, or why the move was refused, in words for the player.
-    fn play(&self, side: Color, ply: usize, text: &str, cancel: CancelFlag) -> Result<G, String>;
+    fn play(&self, side: Color, ply: usize, mv: &Move, cancel: CancelFlag) -> Result<G, String>;
     /// Takes `decision` for `side` (resign, offer a draw, answer one), or says why it
     /// cannot be taken, in words for the player.
     fn decide(&self, side: Color, decision: Decision) -> Result<(), String>;
@@ -123,7 +123,7 @@ mod tests {
 
     struct Nowhere;
     impl Table<()> for Nowhere {
-        fn play(&self, _: Color, _: usize, _: &str, _: CancelFlag) -> Result<(), String> {
+        fn play(&self, _: Color, _: usize, _: &Move, _: CancelFlag) -> Result<(), String> {
             Err("nowhere".into())
         }
         fn decide(&self, _: Color, _: Decision) -> Result<(), String> {

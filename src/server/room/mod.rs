@@ -20,7 +20,7 @@ use super::limits::{words_for, ServerLimits};
 use crate::chess::{Color, Status};
 use crate::game::clock::TimeControl;
 use crate::game::table::{Decision, Seat, Table, TableNews};
-use crate::game::{CancelFlag, Playable, RuleSet, Setup};
+use crate::game::{CancelFlag, Move, Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
 use crate::record;
 use crate::seats::Occupant;
@@ -53,9 +53,9 @@ pub fn new_game(
 }
 
 /// Plays `text` on `game`; a long move stops when `cancel` is set.
-fn play_watched(game: &mut dyn Playable, text: &str, cancel: CancelFlag) -> Result<(), String> {
+fn play_watched(game: &mut dyn Playable, mv: &Move, cancel: CancelFlag) -> Result<(), String> {
     game.set_cancel(Some(cancel));
-    let played = game.play(text).map(|_| ()).map_err(|e| e.to_string());
+    let played = game.play_move(mv).map(|_| ()).map_err(|e| e.to_string());
     game.set_cancel(None);
     played
 }
@@ -337,7 +337,14 @@ impl Room {
             if halt() {
                 return;
             }
-            match self.carry_out(Mover::ComputerSeat, side, ply, &mv, CancelFlag::default()) {
+            let played = Move::Text(mv.clone());
+            match self.carry_out(
+                Mover::ComputerSeat,
+                side,
+                ply,
+                &played,
+                CancelFlag::default(),
+            ) {
                 Ok(_) => return,
                 Err(e) => eprintln!(
                     "qchess serve: room {}: {} tried {mv}: {e}",
@@ -478,10 +485,10 @@ impl Room {
         session: SessionId,
         side: Color,
         ply: usize,
-        text: &str,
+        mv: &Move,
         cancel: CancelFlag,
     ) -> Result<Box<dyn Playable>, String> {
-        self.carry_out(Mover::Session(session), side, ply, text, cancel)
+        self.carry_out(Mover::Session(session), side, ply, mv, cancel)
     }
 
     /// Carries out `text` for `side` on behalf of `mover` (see [`Room::play`]); then
@@ -491,7 +498,7 @@ impl Room {
         mover: Mover,
         side: Color,
         ply: usize,
-        text: &str,
+        mv: &Move,
         cancel: CancelFlag,
     ) -> Result<Box<dyn Playable>, String> {
         let mut board = {
@@ -515,9 +522,9 @@ impl Room {
             if st.game.to_move() != side || st.game.ply() != ply {
                 return Err("the game moved on meanwhile: look again".into());
             }
-            if st.game.forced_outcome(text).is_some() {
+            if st.game.forced_outcome(mv.given()).is_some() {
                 return Err(format!(
-                    "{text}: outcomes are drawn by the room: type the move without one"
+                    "{mv}: outcomes are drawn by the room: type the move without one"
                 ));
             }
             if let Err(lost) = st.referee.entered(side, Instant::now()) {
@@ -535,7 +542,7 @@ impl Room {
         };
         let mut moving = Moving(self, true);
         // The room's size limits are the simulator's: a move past them is refused.
-        play_watched(board.as_mut(), text, cancel)?;
+        play_watched(board.as_mut(), mv, cancel)?;
         {
             let mut st = self.lock();
             if let Some(e) = st.referee.ending() {
@@ -615,10 +622,10 @@ impl Table<Box<dyn Playable>> for Sitting {
         &self,
         side: Color,
         ply: usize,
-        text: &str,
+        mv: &Move,
         cancel: CancelFlag,
     ) -> Result<Box<dyn Playable>, String> {
-        self.room.play(self.session, side, ply, text, cancel)
+        self.room.play(self.session, side, ply, mv, cancel)
     }
 
     fn decide(&self, side: Color, decision: Decision) -> Result<(), String> {
@@ -629,6 +636,11 @@ impl Table<Box<dyn Playable>> for Sitting {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move as typed.
+    fn mv(text: &str) -> Move {
+        Move::Text(text.into())
+    }
     use crate::seats::strength::Strength;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -794,10 +806,13 @@ mod tests {
             (1, Color::White, 1, "e2e4", "stale ply"),
             (1, Color::White, 0, "b1^a3c3.m1", "a forced outcome"),
         ] {
-            assert!(r.play(session, side, ply, text, go()).is_err(), "{why}");
+            assert!(
+                r.play(session, side, ply, &mv(text), go()).is_err(),
+                "{why}"
+            );
         }
         let before = woken.load(Ordering::Relaxed);
-        let board = r.play(1, Color::White, 0, "e2e4", go()).unwrap();
+        let board = r.play(1, Color::White, 0, &mv("e2e4"), go()).unwrap();
         assert_eq!(board.ply(), 1);
         assert_eq!(woken.load(Ordering::Relaxed), before + 3);
         // The watcher's snapshot carries the move; a second look finds nothing new.
@@ -817,7 +832,7 @@ mod tests {
             Err(JoinError::Elsewhere("white"))
         );
         assert!(r.snapshot(1, (0, 0)).unwrap().seated);
-        assert!(r.play(9, Color::Black, 1, "e7e5", go()).is_err());
+        assert!(r.play(9, Color::Black, 1, &mv("e7e5"), go()).is_err());
     }
 
     #[test]
@@ -836,7 +851,7 @@ mod tests {
         });
         r.join(1, person("ann"), Want::Any, wake).unwrap();
         seen.lock().unwrap().clear();
-        r.play(1, Color::White, 0, "e2e4", CancelFlag::default())
+        r.play(1, Color::White, 0, &mv("e2e4"), CancelFlag::default())
             .unwrap();
         let seen = seen.lock().unwrap().clone();
         assert!(
@@ -855,11 +870,12 @@ mod tests {
         let (w, _) = counter();
         r.join(1, person("ann"), Want::Any, w).unwrap();
         let go = CancelFlag::default;
-        let refused = r.play(1, Color::White, 0, "b1^a3c3", go());
+        let refused = r.play(1, Color::White, 0, &mv("b1^a3c3"), go());
         assert!(refused.is_err(), "a split needs two branches");
         assert_eq!(r.summary().ply, 0, "the game is unchanged");
         assert_eq!(
-            r.play(1, Color::White, 0, "e2e4", go()).map(|b| b.ply()),
+            r.play(1, Color::White, 0, &mv("e2e4"), go())
+                .map(|b| b.ply()),
             Ok(1)
         );
     }
@@ -897,13 +913,13 @@ mod tests {
             Err(JoinError::Taken { by, .. }) if by == "qchess level 1"
         ));
         assert!(r
-            .play(1, Color::White, 0, "e2e4", CancelFlag::default())
+            .play(1, Color::White, 0, &mv("e2e4"), CancelFlag::default())
             .is_err());
         // White to move: the computer plays as soon as it is driven.
         r.drive(&computers);
         reaches(&r, 1);
         let ply = r.summary().ply;
-        r.play(1, Color::Black, ply, "e7e5", CancelFlag::default())
+        r.play(1, Color::Black, ply, &mv("e7e5"), CancelFlag::default())
             .unwrap();
         reaches(&r, 3);
         // The save after the computer's move lands before this one.
@@ -920,12 +936,12 @@ mod tests {
         );
         back.join(3, person("ann"), Want::Any, w).unwrap();
         back.drive(&computers);
-        back.play(3, Color::Black, 3, "d7d6", CancelFlag::default())
+        back.play(3, Color::Black, 3, &mv("d7d6"), CancelFlag::default())
             .unwrap();
         reaches(&back, 5);
         // Once the server stops, the computer plays no more.
         stopping.store(true, Ordering::Relaxed);
-        back.play(3, Color::Black, 5, "h7h6", CancelFlag::default())
+        back.play(3, Color::Black, 5, &mv("h7h6"), CancelFlag::default())
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(200));
         assert_eq!(back.summary().ply, 6);
@@ -978,9 +994,9 @@ mod tests {
         };
         r.join(1, keyed.clone(), Want::Any, w.clone()).unwrap();
         r.join(2, person("bo"), Want::Any, w.clone()).unwrap();
-        r.play(1, Color::White, 0, "b1^a3c3", CancelFlag::default())
+        r.play(1, Color::White, 0, &mv("b1^a3c3"), CancelFlag::default())
             .unwrap();
-        r.play(2, Color::Black, 1, "e7e5", CancelFlag::default())
+        r.play(2, Color::Black, 1, &mv("e7e5"), CancelFlag::default())
             .unwrap();
         let back = Room::restore(&dir.join("r1.toml"), &limits).unwrap();
         assert_eq!(back.name(), "r1");
@@ -1053,8 +1069,8 @@ mod tests {
             let (w, _) = counter();
             r.join(1, person("ann"), Want::Any, w.clone()).unwrap();
             r.join(2, person("bo"), Want::Any, w).unwrap();
-            r.play(1, Color::White, 0, "e1e2", CancelFlag::default()).unwrap();
-            r.play(2, Color::Black, 1, "d2e2", CancelFlag::default()).unwrap();
+            r.play(1, Color::White, 0, &mv("e1e2"), CancelFlag::default()).unwrap();
+            r.play(2, Color::Black, 1, &mv("d2e2"), CancelFlag::default()).unwrap();
             let file = dir.join("over.toml");
             let before = std::fs::read(&file).unwrap();
             proptest::prop_assert!(String::from_utf8_lossy(&before).contains("black_wins"));
@@ -1063,7 +1079,7 @@ mod tests {
                 match a {
                     After::Play(side, text) => {
                         let ply = r.summary().ply;
-                        let played = r.play(session(side), side, ply, text, CancelFlag::default());
+                        let played = r.play(session(side), side, ply, &mv(text), CancelFlag::default());
                         proptest::prop_assert!(played.is_err(), "{text} was played");
                     }
                     After::Decide(side, d) => {

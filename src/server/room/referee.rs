@@ -361,8 +361,14 @@ mod tests {
         assert_eq!(clock(&room).running(), None, "black's seat is free");
         room.join(2, person("bo"), Want::Any, wake).unwrap();
         assert_eq!(clock(&room).running(), Some(Color::White));
-        room.play(1, Color::White, 0, "e2e4", CancelFlag::default())
-            .unwrap();
+        room.play(
+            1,
+            Color::White,
+            0,
+            &crate::game::Move::Text("e2e4".into()),
+            CancelFlag::default(),
+        )
+        .unwrap();
         let times = clock(&room).times(Instant::now());
         assert!(times.of(Color::White) > Duration::from_secs(1), "{times:?}");
         assert_eq!(clock(&room).running(), Some(Color::Black));

@@ -174,7 +174,7 @@ impl App {
                 self.game.ply(),
             );
             return self.run_checked(job, check, move |cancel| {
-                table.play(side, ply, input.given(), cancel)
+                table.play(side, ply, &input, cancel)
             });
         }
         // The move is played on a copy: the screen keeps drawing this game, and a
