@@ -313,10 +313,10 @@ pub const LESSONS: &[Lesson] = &[
         title: "A capture asks first",
         fen: "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
-        text: "A capture first asks whether it can happen: is your piece really on its square, \
-               and for a bishop, rook or queen, is its path clear? The answer is drawn with its \
-               chance, and every piece whose chances hung on it changes at once. A \"no\" \
-               spends your turn. Either answer is fine here: see what each one does.",
+        text: "A capture first asks whether it can happen: is your piece on its square, and \
+               is a slider's path clear? The answer is drawn with its chance, and every piece \
+               tied to it changes at once. A \"no\" spends your turn. Either answer is fine \
+               here: see what each does.",
         task: "Capture the pawn on d5 with the knight from c3.",
         goal: Goal::Move(capture_asks),
     },

@@ -36,16 +36,27 @@ fn refused(a: &mut App, mv: &str, why: &str) {
     assert_eq!(a.game().ply(), ply, "{mv} was taken back");
 }
 
-/// The task met: "Done: ..." with `what`.
-fn met(a: &App, what: &str) {
+/// The task met: "Done: ..." with `what`, and the lesson's words and what the move did
+/// fit 80x24 without scrolling.
+fn met(a: &mut App, what: &str) {
     assert!(done(a), "{}", said(a));
     assert!(said(a).starts_with("Done: "), "{}", said(a));
     assert!(said(a).contains(what), "{}", said(a));
+    fits(a);
+}
+
+/// The lesson's pane shows all it holds at 80x24.
+fn fits(a: &mut App) {
+    let shown = screen(a, 80, 24);
+    assert!(!shown.contains("PgUp PgDn more"), "{shown}");
 }
 
 #[test]
 fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     assert_eq!(LESSONS.len(), 15);
+    for n in 1..=LESSONS.len() {
+        fits(&mut lesson(n, 1));
+    }
 
     let mut a = lesson(1, 1);
     refused(&mut a, "e1e2", "does not take the king");
@@ -53,13 +64,13 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     press(&mut a, KeyCode::Enter);
     goto(&mut a, "e8");
     press(&mut a, KeyCode::Enter);
-    met(&a, "the king is gone");
+    met(&mut a, "the king is gone");
 
     let mut a = lesson(2, 1);
     assert!(screen(&mut a, 80, 24).contains("king attacked: 100% by e8xe1"));
     refused(&mut a, "e1e2", "still be captured: 100% by e8xe2");
     typed(&mut a, "e1d1");
-    met(&a, "no black move can capture your king");
+    met(&mut a, "no black move can capture your king");
 
     let mut a = lesson(3, 1);
     refused(&mut a, "b1c3", "is not a split of the knight");
@@ -69,7 +80,7 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     press(&mut a, KeyCode::Enter);
     goto(&mut a, "c3");
     press(&mut a, KeyCode::Enter);
-    met(&a, "50% each");
+    met(&mut a, "50% each");
 
     let mut a = lesson(4, 1);
     refused(&mut a, "c3b5", "is not a split of the half on c3");
@@ -79,7 +90,7 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     press(&mut a, KeyCode::Enter);
     goto(&mut a, "e4");
     press(&mut a, KeyCode::Enter);
-    met(&a, "b5 25%, e4 25%");
+    met(&mut a, "b5 25%, e4 25%");
 
     let mut a = lesson(5, 1);
     refused(
@@ -93,12 +104,12 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     press(&mut a, KeyCode::Enter);
     goto(&mut a, "b1");
     press(&mut a, KeyCode::Enter);
-    met(&a, "certainly on b1");
+    met(&mut a, "certainly on b1");
 
     let mut a = lesson(6, 1);
     refused(&mut a, "a1a2", "is not the rook's move from a1 to a5");
     typed(&mut a, "a1a5");
-    met(&a, "a5 50%, a1 50%");
+    met(&mut a, "a5 50%, a1 50%");
 
     // Either answer of the capture's question is right; both are seen over two seeds.
     let mut answers = Vec::new();
@@ -106,7 +117,7 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
         let mut a = lesson(7, seed);
         refused(&mut a, "a3b5", "is not the knight's capture from c3 on d5");
         typed(&mut a, "c3d5");
-        met(&a, "(50%)");
+        met(&mut a, "(50%)");
         answers.push(said(&a).contains("yes (50%)"));
     }
     assert!(
@@ -117,17 +128,17 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     let mut a = lesson(8, 1);
     refused(&mut a, "e5e6", "is not the pawn's capture from e5 on f6");
     typed(&mut a, "e5f6");
-    met(&a, "only where it stood on f6: 50%");
+    met(&mut a, "only where it stood on f6: 50%");
 
     let mut a = lesson(9, 1);
     refused(&mut a, "c2c4", "is not the pawn's step from c2 to c3");
     typed(&mut a, "c2c3");
-    met(&a, "(50%)");
+    met(&mut a, "(50%)");
 
     let mut a = lesson(10, 1);
     refused(&mut a, "e5e6", "is not the en passant capture");
     typed(&mut a, "e5d6");
-    met(&a, "taken as if it had stepped to d6");
+    met(&mut a, "taken as if it had stepped to d6");
 
     let mut a = lesson(11, 1);
     refused(&mut a, "b7b8r", "that made a rook");
@@ -136,18 +147,18 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     goto(&mut a, "b8");
     press(&mut a, KeyCode::Enter);
     keys(&mut a, "q");
-    met(&a, "a queen now");
+    met(&mut a, "a queen now");
 
     let mut a = lesson(12, 1);
     refused(&mut a, "e1f1", "is not castling");
     typed(&mut a, "e1g1");
-    met(&a, "king to g1, rook to f1");
+    met(&mut a, "king to g1, rook to f1");
 
     let mut a = lesson(13, 1);
     keys(&mut a, "f");
     assert!(!done(&a));
     keys(&mut a, "e");
-    met(&a, "the whole story of a move");
+    met(&mut a, "the whole story of a move");
     assert!(a.explanation().is_some());
 
     let mut a = lesson(14, 1);
@@ -157,13 +168,13 @@ fn every_lesson_is_done_by_its_task_and_refuses_a_wrong_try() {
     press(&mut a, KeyCode::Esc);
     goto(&mut a, "a3");
     keys(&mut a, "i");
-    met(&a, "the warm squares are tied to a3: c3.");
+    met(&mut a, "the warm squares are tied to a3: c3.");
 
     let mut a = lesson(15, 1);
     keys(&mut a, "H");
     a.finish_work();
     a.tick();
-    met(&a, "it is marked * * on the board");
+    met(&mut a, "it is marked * * on the board");
     assert!(
         said(&a).contains("hint for white: "),
         "the hint stays: {}",
