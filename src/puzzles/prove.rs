@@ -236,6 +236,9 @@ pub struct Judgement {
     pub best_value: f64,
     /// A move that reaches the optimum (the move judged when it does).
     pub best: String,
+    /// The value of the position before the move: for a goal of taking, how much of
+    /// the piece was gone already.
+    pub start: f64,
     /// The goal, for the words.
     pub goal: Goal,
 }
@@ -248,14 +251,46 @@ impl Judgement {
 }
 
 impl std::fmt::Display for Judgement {
-    /// "your line captures the king with 50%; the best captures it with 75%: c3xd5 first".
+    /// "your line captures the king with 50%; the best captures it with 75%: c3xd5 first";
+    /// when part of the piece to take was gone before the move, what each line adds:
+    /// "your line adds nothing to the 16% of the queen gone already; the best adds 59%
+    /// (75% in all): e1xe8 first".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pc = |v: f64| format!("{}%", crate::format::percent(v));
+        let piece = match self.goal {
+            Goal::King => Some("king"),
+            Goal::Queen => Some("queen"),
+            Goal::Survive => None,
+        };
+        if let Some(piece) = piece.filter(|_| self.start > TIE) {
+            let gained = |v: f64| (v - self.start).max(0.0);
+            let yours = if gained(self.value) <= TIE {
+                "adds nothing".to_string()
+            } else {
+                format!("adds {}", pc(gained(self.value)))
+            };
+            let gone = pc(self.start);
+            return if self.optimal() {
+                write!(
+                    f,
+                    "your line {yours} to the {gone} of the {piece} gone already ({} in all): the best there is",
+                    pc(self.value)
+                )
+            } else {
+                write!(
+                    f,
+                    "your line {yours} to the {gone} of the {piece} gone already; the best adds {} ({} in all): {} first",
+                    pc(gained(self.best_value)),
+                    pc(self.best_value),
+                    self.best
+                )
+            };
+        }
         let (yours, best) = match self.goal {
             Goal::King => ("captures the king with", "captures it with"),
             Goal::Queen => ("wins the queen with", "wins it with"),
             Goal::Survive => ("keeps your king with", "keeps it with"),
         };
-        let pc = |v: f64| format!("{}%", crate::format::percent(v));
         if self.optimal() {
             write!(f, "your line {yours} {}: the best there is", pc(self.value))
         } else {
@@ -297,6 +332,7 @@ pub fn judge(game: &Game, goal: Goal, plies: u32, input: &str) -> Result<Judgeme
         value,
         best_value,
         best: best.text.to_string(),
+        start: goal.value(game, game.to_move()),
         goal,
     })
 }
@@ -856,5 +892,32 @@ mod tests {
             judge(&g, Goal::King, 3, "zz9"),
             Err(JudgeError::Move(_))
         ));
+    }
+
+    #[test]
+    fn a_move_is_judged_by_what_it_adds_to_what_was_gone() {
+        // Puzzle 095: part of black's queen is gone before white moves.
+        let p = crate::puzzles::pack::find("095").unwrap();
+        let g = p.game().unwrap();
+        let idle = judge(&g, p.goal, p.moves, "a2a3").unwrap();
+        assert!(idle.start > 0.1 && (idle.value - idle.start).abs() < 1e-9);
+        let words = idle.to_string();
+        assert!(
+            words.starts_with("your line adds nothing to the 17% of the queen gone already; the best adds 11% (28% in all): "),
+            "{words}"
+        );
+        let best = judge(&g, p.goal, p.moves, &p.best[0]).unwrap();
+        assert_eq!(
+            best.to_string(),
+            "your line adds 11% to the 17% of the queen gone already (28% in all): the best there is"
+        );
+        // Puzzle 044: the capture takes a quarter of the king, beside the half gone.
+        let p = crate::puzzles::pack::find("044").unwrap();
+        let g = p.game().unwrap();
+        let best = judge(&g, p.goal, p.moves, &p.best[0]).unwrap();
+        assert_eq!(
+            best.to_string(),
+            "your line adds 25% to the 50% of the king gone already (75% in all): the best there is"
+        );
     }
 }
