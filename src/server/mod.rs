@@ -21,6 +21,7 @@ pub mod limits;
 pub mod lobby;
 pub mod name_book;
 pub mod names;
+pub mod pairing;
 pub mod room;
 pub mod session;
 pub mod ssh;
