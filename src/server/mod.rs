@@ -19,6 +19,7 @@ pub mod input;
 pub mod keys;
 pub mod limits;
 pub mod lobby;
+pub mod matchmaker;
 pub mod name_book;
 pub mod names;
 pub mod pairing;

@@ -473,11 +473,13 @@ impl Screen for SessionScreen {
                 .closed_why()
                 .unwrap_or("the server closed it")
                 .to_string();
+            let kept = if v.room.played() {
+                "; its game is kept with the finished ones"
+            } else {
+                ""
+            };
             self.leave_room();
-            self.lobby_says(
-                Tone::Info,
-                format!("{name} closed: {why}; its game is kept with the finished ones"),
-            );
+            self.lobby_says(Tone::Info, format!("{name} closed: {why}{kept}"));
             return true;
         }
         let Some(snap) = v.room.snapshot(id, v.seen) else {
@@ -510,6 +512,8 @@ impl Screen for SessionScreen {
         if let Some(game) = snap.game {
             v.game.sync(game);
         }
+        // The room's word after the ending's own (a rated game's rating changes).
+        v.game.take_news(snap.news);
         if snap.notice.0 != v.notice {
             v.notice = snap.notice.0;
             v.game.set_message(Message {
@@ -517,7 +521,6 @@ impl Screen for SessionScreen {
                 tone: Tone::Info,
             });
         }
-        v.game.take_news(snap.news);
         v.game.set_players(seated(&snap.roster));
         v.roster = snap.roster;
         changed |= true;
@@ -651,6 +654,7 @@ mod tests {
             backend: BackendKind::Sparse,
             computer: None,
             clock: "5+3".parse().ok(),
+            rated: false,
         };
         hub.create("haft-game", &eve, haft).unwrap();
         ann.open("room1");

@@ -362,6 +362,7 @@ impl Lobby {
                             backend: BACKENDS[form.backend],
                             computer,
                             clock: self.clocks.0.get(form.clock).copied().flatten(),
+                            rated: false,
                         },
                     };
                     self.form = None;
@@ -689,6 +690,7 @@ mod tests {
                     backend: BackendKind::Sparse,
                     computer: None,
                     clock: None,
+                    rated: false,
                 },
             })
         );
