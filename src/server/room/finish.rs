@@ -47,7 +47,10 @@ impl Room {
                 }
                 Err(e) => {
                     st.kept = Kept::Not;
-                    eprintln!("qchess serve: room {}: the club did not keep the game: {e}", self.name);
+                    eprintln!(
+                        "qchess serve: room {}: the club did not keep the game: {e}",
+                        self.name
+                    );
                     st.referee
                         .say(format!("the club's archive could not keep this game: {e}"));
                 }
@@ -64,10 +67,10 @@ impl Room {
 /// players can be: two different members on a clock.
 fn finished(st: &RoomState) -> FinishedGame {
     let seat = |side: Color| {
-        let person = st.computer.filter(|c| c.side == side).map_or_else(
-            || st.seats[index(side)].person.as_ref(),
-            |_| None,
-        );
+        let person = st
+            .computer
+            .filter(|c| c.side == side)
+            .map_or_else(|| st.seats[index(side)].person.as_ref(), |_| None);
         Seat {
             member: person.and_then(|p| p.member),
             name: seat_name(st, side).unwrap_or_else(|| side.name().to_string()),

@@ -16,8 +16,8 @@ use referee::{run_clock, status, Referee};
 use seats::{players, roster, Holder, SeatHolder};
 pub use seats::{JoinError, Person, Want};
 
-use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
 use super::club::Club;
+use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
 use super::limits::{words_for, ServerLimits};
 use crate::chess::{Color, Status};
 use crate::game::clock::TimeControl;

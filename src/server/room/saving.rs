@@ -4,13 +4,13 @@
 use super::seats::players;
 use super::{run_clock, status, wake_all, ComputerSeat, Kept, Person, Referee, Room, RoomState};
 use crate::record::{self, RecordError, SavedGame};
+use crate::server::club::Club;
 use crate::server::limits::ServerLimits;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::PoisonError;
 use std::time::{Duration, Instant};
-use crate::server::club::Club;
 
 /// The seats as saved beside the game, so that keys are asked for again after a
 /// restart.
