@@ -646,6 +646,7 @@ mod tests {
             status: Status::Ongoing,
             to_move: Color::White,
             clock: None,
+            rated: false,
         }
     }
 
