@@ -93,7 +93,7 @@ pub struct Waiting<T> {
 
 /// The rating range of a player who has waited `waited`: `None` once any rating does.
 pub fn range(waited: Duration) -> Option<f64> {
-    (waited < ANY_RATING_AFTER).then(|| FIRST_RANGE + WIDENING * waited.as_secs_f64())
+    (waited < ANY_RATING_AFTER).then_some(FIRST_RANGE + WIDENING * waited.as_secs_f64())
 }
 
 /// Whether `a` and `b` may be paired at `now`: two people (never a member with
