@@ -262,13 +262,7 @@ async fn open_from(addr: SocketAddr, net: u8, name: &str, ask: Ask<'_>) -> Term 
 
 /// A session of `name` from the network 127.0.`net`.0/24, with the key of `seed` when
 /// given.
-async fn keyed_from(
-    addr: SocketAddr,
-    net: u8,
-    name: &str,
-    seed: Option<u8>,
-    ask: Ask<'_>,
-) -> Term {
+async fn keyed_from(addr: SocketAddr, net: u8, name: &str, seed: Option<u8>, ask: Ask<'_>) -> Term {
     let from = std::net::IpAddr::from([127, 0, net, 1]);
     let key = seed.map(|s| {
         let pair = russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&[s; 32]);
