@@ -108,3 +108,70 @@ fn changes(game: &FinishedGame, sides: &RatedSides) -> String {
         change(&game.black, sides.black)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{new_game, Person, Want};
+    use super::*;
+    use crate::club::{ClubStore, GameQuery};
+    use crate::game::table::Decision;
+    use crate::game::{CancelFlag, RuleSet};
+    use crate::quantum::BackendKind;
+    use crate::server::limits::ServerLimits;
+
+    fn person(name: &str) -> Person {
+        Person {
+            name: name.into(),
+            key: None,
+            from: None,
+            member: None,
+        }
+    }
+
+    fn games(club: &Club) -> usize {
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        club.store().games(query).map_or(0, |g| g.len())
+    }
+
+    #[test]
+    fn a_game_is_kept_once_across_restarts_in_the_middle_and_after_the_end() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-kept-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
+        let limits = ServerLimits::default();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
+        let r = Arc::new(Room::new("k1", board, Some(&dir)).with_clock("5+3".parse().ok()));
+        r.keep_in(Arc::clone(&club));
+        let wake: super::super::Wake = Arc::new(|| {});
+        r.join(1, person("ann"), Want::Any, wake.clone()).unwrap();
+        r.join(2, person("bo"), Want::Any, wake.clone()).unwrap();
+        r.play(1, Color::White, 0, "e2e4", CancelFlag::default())
+            .unwrap();
+        assert_eq!(games(&club), 0, "not over");
+        // A restart in the middle of the game: the room comes back unkept.
+        let file = dir.join("k1.toml");
+        let back = Arc::new(Room::restore(&file, &limits).unwrap());
+        back.keep_in(Arc::clone(&club));
+        assert_eq!(games(&club), 0);
+        back.join(3, person("bo"), Want::Any, wake.clone()).unwrap();
+        back.decide(3, Color::Black, Decision::Resign).unwrap();
+        assert_eq!(games(&club), 1, "kept when it ended");
+        // Told again, or brought back again after the end: not written twice.
+        back.told();
+        let again = Room::restore(&file, &limits).unwrap();
+        again.keep_in(Arc::clone(&club));
+        assert_eq!(games(&club), 1);
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        let kept = club.store().games(query).unwrap();
+        assert_eq!(kept[0].result, Status::WhiteWins);
+        assert!(!kept[0].rated, "guests play casual games");
+        assert_eq!(kept[0].reason.as_deref(), Some("black resigned"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
