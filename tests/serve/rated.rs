@@ -184,6 +184,8 @@ async fn bad_seeks_are_refused_and_a_room_game_goes_to_the_club_not_the_folder()
         hal.wait_for("you play black", T).await?;
         gil.send(b":e2e4\r").await?;
         hal.wait_for("white played e2e4", T).await?;
+        hal.send(b":e7e5\r").await?;
+        gil.wait_for("black played e7e5", T).await?;
         hal.send(b"X").await?;
         hal.wait_for("Resign?", T).await?;
         hal.send(b"y").await?;

@@ -1,6 +1,7 @@
 //! A room's finished game goes to the club's archive, once: both seats, rated or
 //! casual, the time control, result and reason, the saved game, start and end. A rated
-//! game's rating changes are then told on both screens.
+//! game's rating changes are then told on both screens. A game in which a side never
+//! moved is aborted, not kept (nor rated), however it ended.
 
 use super::saving::saved_game;
 use super::seats::seat_name;
@@ -28,7 +29,9 @@ impl Room {
         };
         let game = {
             let mut st = self.lock();
-            if st.kept != Kept::Not || status(&st) == Status::Ongoing {
+            // A game in which a side never moved is aborted, however it ended: not kept.
+            let aborted = st.game.ply() < 2;
+            if st.kept != Kept::Not || status(&st) == Status::Ongoing || aborted {
                 return;
             }
             st.kept = Kept::Writing;
@@ -150,6 +153,8 @@ mod tests {
         r.join(2, person("bo"), Want::Any, wake.clone()).unwrap();
         r.play(1, Color::White, 0, "e2e4", CancelFlag::default())
             .unwrap();
+        r.play(2, Color::Black, 1, "e7e5", CancelFlag::default())
+            .unwrap();
         assert_eq!(games(&club), 0, "not over");
         // A restart in the middle of the game: the room comes back unkept.
         let file = dir.join("k1.toml");
@@ -157,6 +162,11 @@ mod tests {
         back.keep_in(Arc::clone(&club));
         assert_eq!(games(&club), 0);
         back.join(3, person("bo"), Want::Any, wake.clone()).unwrap();
+        back.join(4, person("ann"), Want::Any, wake.clone())
+            .unwrap();
+        back.play(4, Color::White, 2, "d2d4", CancelFlag::default())
+            .unwrap();
+        assert_eq!(games(&club), 0);
         back.decide(3, Color::Black, Decision::Resign).unwrap();
         assert_eq!(games(&club), 1, "kept when it ended");
         // Told again, or brought back again after the end: not written twice.
