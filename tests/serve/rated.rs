@@ -186,10 +186,10 @@ async fn bad_seeks_are_refused_and_a_room_game_goes_to_the_club_not_the_folder()
         hal.wait_for("white played e2e4", T).await?;
         hal.send(b":e7e5\r").await?;
         gil.wait_for("black played e7e5", T).await?;
-        hal.send(b"X").await?;
-        hal.wait_for("Resign?", T).await?;
-        hal.send(b"y").await?;
-        gil.wait_for("black resigned", T).await?;
+        gil.send(b"X").await?;
+        gil.wait_for("Resign?", T).await?;
+        gil.send(b"y").await?;
+        hal.wait_for("white resigned", T).await?;
         gil.send(b"q").await?;
         hal.send(b"q").await?;
         gil.wait_for("you left g1", T).await?;
@@ -197,7 +197,7 @@ async fn bad_seeks_are_refused_and_a_room_game_goes_to_the_club_not_the_folder()
         let games = archive(&dir)?;
         assert_eq!(games.len(), 1, "{games:?}");
         assert!(!games[0].rated);
-        assert_eq!(games[0].result, Status::WhiteWins);
+        assert_eq!(games[0].result, Status::BlackWins);
         let finished = dir.join("server").join("rooms").join("finished");
         let files = std::fs::read_dir(&finished).map_or(0, |d| d.count());
         assert_eq!(files, 0, "the club's archive is the archive");
