@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! cargo build --release --bin qchess --example serve_load
-//! target/release/examples/serve_load [ROOMS] [SECONDS] [COMPUTER_ROOMS] [HINT_SPAM] [ATTACK]
+//! target/release/examples/serve_load [ROOMS] [SECONDS] [COMPUTER_ROOMS] [HINT_SPAM] [ATTACK] [RATED]
 //! target/release/examples/serve_load hostile
 //! ```
 //!
@@ -23,6 +23,10 @@
 //! sessions sending window sizes as fast as they can. Every player comes from a network
 //! of its own (127.0.N.1), as players do, so that the per-network limits are the
 //! server's defaults.
+//!
+//! `RATED` 1 (the sixth number) has every room's two players sign in with keys of their
+//! own (club members) and reach their room by `seek 10+5`: the rooms are rated rooms
+//! made by pairing.
 //!
 //! `hostile` instead holds connections that never sign in, from one address and from
 //! five, and reports how many the server let in and how long it held them.
@@ -253,11 +257,43 @@ fn start_server(dir: &std::path::Path, args: &[&str]) -> (Child, SocketAddr) {
 
 /// A session of `name` from the network 127.0.`net`.0/24.
 async fn open_from(addr: SocketAddr, net: u8, name: &str, ask: Ask<'_>) -> Term {
+    keyed_from(addr, net, name, None, ask).await
+}
+
+/// A session of `name` from the network 127.0.`net`.0/24, with the key of `seed` when
+/// given.
+async fn keyed_from(addr: SocketAddr, net: u8, name: &str, seed: Option<u8>, ask: Ask<'_>) -> Term {
     let from = std::net::IpAddr::from([127, 0, net, 1]);
-    let h = ssh_term::connect_from(from, addr, name, None)
+    let key = seed.map(|s| {
+        let pair = russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&[s; 32]);
+        Arc::new(russh::keys::PrivateKey::from(pair))
+    });
+    let h = ssh_term::connect_from(from, addr, name, key)
         .await
         .expect("connects");
     Term::on(h, ask, (80, 24)).await.expect("a session")
+}
+
+/// The two players of rated room `r`, members with keys of their own, paired by
+/// `seek 10+5`: white first.
+async fn rated_pair(addr: SocketAddr, r: usize) -> (Term, Term) {
+    let net = 10 + r as u8;
+    let seek = Ask::Exec("seek 10+5");
+    let mut a = keyed_from(addr, net, &format!("w{r}"), Some(2 * r as u8 + 1), seek).await;
+    a.wait_for("waiting for an opponent", Duration::from_secs(20))
+        .await
+        .expect("waiting");
+    let mut b = keyed_from(addr, net, &format!("b{r}"), Some(2 * r as u8 + 2), seek).await;
+    for t in [&mut a, &mut b] {
+        t.wait_for("you play", Duration::from_secs(20))
+            .await
+            .expect("paired");
+    }
+    if a.text().contains("you play white") {
+        (a, b)
+    } else {
+        (b, a)
+    }
 }
 
 /// What the attackers did: rooms the squatter opened and was refused, silent
@@ -384,6 +420,7 @@ async fn main() {
     let (rooms, seconds) = (number(0, 25), number(1, 30) as u64);
     let (computer_rooms, spam) = (number(2, 0), number(3, 0) == 1);
     let attacked = number(4, 0) == 1;
+    let rated = number(5, 0) == 1;
     let plies = seconds as usize * 2;
     let line = quiet_line(plies);
     assert_eq!(line.len(), plies, "a quiet line of {plies} plies");
@@ -403,6 +440,11 @@ async fn main() {
 
     let mut pairs = Vec::new();
     for r in 0..rooms {
+        if rated {
+            pairs.push(rated_pair(addr, r).await);
+            eprint!("\rpaired {} of {rooms} rated rooms", r + 1);
+            continue;
+        }
         let room = format!("load{r}");
         // White first: the first name in a room takes white.
         let net = 10 + r as u8;

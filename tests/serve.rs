@@ -10,6 +10,8 @@ mod clocks;
 mod hostile;
 #[path = "serve/king.rs"]
 mod king;
+#[path = "serve/rated.rs"]
+mod rated;
 
 use qchess::seats::Occupant;
 use qchess::server::limits::ServerLimits;

@@ -155,7 +155,10 @@ pub fn to_json(puzzles: &[Puzzle]) -> serde_json::Value {
 /// The pack as a short list.
 fn to_text(puzzles: &[Puzzle]) -> String {
     let mut out = format!("{} puzzles, every value proved:\n", puzzles.len());
-    out.push_str(&format!("{:>4}  {:<6} {:>5}  {}\n", "id", "rating", "best", "task"));
+    out.push_str(&format!(
+        "{:>4}  {:<6} {:>5}  {}\n",
+        "id", "rating", "best", "task"
+    ));
     for p in puzzles {
         out.push_str(&format!(
             "{:>4}  {:<6} {:>4}%  {}\n",

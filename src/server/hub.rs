@@ -8,10 +8,13 @@ use super::club::{Club, KeyText};
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
 use super::limits::{Counter, Full, PerWindow, ServerLimits, Ticket};
+use super::matchmaker::{Match, Matchmaker, Paired};
 use super::name_book::{import_claims, NameBook};
 use super::names::{self, BadRoomName};
+use super::pairing::{Pool, SeekError};
 use super::room::{new_game, Person, Room, SessionId, Summary};
-use crate::club::{ClubError, MemberId};
+use crate::chess::Color;
+use crate::club::{Category, ClubError, MemberId, Rating};
 use crate::engine::player::SearchSlots;
 use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
@@ -53,6 +56,9 @@ pub struct Plan {
     pub computer: Option<ComputerSeat>,
     /// The time control (none: no clocks).
     pub clock: Option<TimeControl>,
+    /// Whether the game counts for the ratings (when both players are members and
+    /// there is a clock).
+    pub rated: bool,
 }
 
 /// The open rooms, by [`names::room_key`]: `Aa` and `aA` are one room (and would be one
@@ -119,7 +125,11 @@ pub struct Hub {
     names_problem: Vec<String>,
     /// The club: accounts, ratings and the archive (none: everyone plays casual games
     /// under a name held while they are here).
-    club: Option<Club>,
+    club: Option<Arc<Club>>,
+    /// Who waits in the pairing pools, and where the paired go.
+    matchmaker: Matchmaker,
+    /// Numbers the rooms made by pairing.
+    next_pairing: AtomicU64,
 }
 
 /// Who a client signing in is here.
@@ -200,6 +210,8 @@ impl Hub {
             names: Mutex::new(NameBook::default()),
             names_problem: Vec::new(),
             club: None,
+            matchmaker: Matchmaker::default(),
+            next_pairing: AtomicU64::new(1),
             next_id: AtomicU64::new(1),
             stopping,
             computers,
@@ -224,13 +236,13 @@ impl Hub {
                 "the club's names could not be read ({e}): they are not protected until a restart"
             )),
         }
-        self.club = Some(club);
+        self.club = Some(Arc::new(club));
         self
     }
 
     /// The club, when the server keeps one.
     pub fn club(&self) -> Option<&Club> {
-        self.club.as_ref()
+        self.club.as_deref()
     }
 
     /// The hub with new rooms on `clock` unless their opener picks another.
@@ -288,9 +300,13 @@ impl Hub {
                     problems.push(aside_words(&path, &why));
                 }
                 Ok(room) => {
-                    // A computer to move goes on playing.
+                    // A computer to move goes on playing; a game that ended before the
+                    // club kept it is kept now.
                     let room = Arc::new(room);
                     room.drive(&self.computers);
+                    if let Some(club) = &self.club {
+                        room.keep_in(Arc::clone(club));
+                    }
                     rooms.insert(names::room_key(room.name()), room);
                 }
                 Err(e) => problems.push(aside_words(&path, &e.to_string())),
@@ -493,6 +509,7 @@ impl Hub {
             backend: self.limits.simulator.backend,
             computer: None,
             clock: self.clock,
+            rated: false,
         }
     }
 
@@ -534,6 +551,18 @@ impl Hub {
         if let Some(block) = &by.from {
             self.opening_allowed(block)?;
         }
+        self.build(rooms, name, by, plan)
+    }
+
+    /// Makes the room `name` opened by `by` as `plan` says, on a server not full (a
+    /// lonely room gives way), and lets its computer play.
+    fn build(
+        &self,
+        rooms: &mut BTreeMap<String, Arc<Room>>,
+        name: &str,
+        by: &Person,
+        plan: Plan,
+    ) -> Result<Arc<Room>, HubError> {
         if rooms.len() >= self.limits.max_rooms {
             self.make_way(rooms)?;
         }
@@ -545,6 +574,7 @@ impl Hub {
         let mut room = Room::new(name, board, self.rooms_dir.as_deref())
             .with_grace(self.limits.seat_grace)
             .with_clock(plan.clock)
+            .rated(plan.rated)
             .opened_by(by.clone());
         if let Some(c) = plan.computer {
             room = room.with_computer(c);
@@ -552,6 +582,95 @@ impl Hub {
         let room = Arc::new(room);
         rooms.insert(names::room_key(name), Arc::clone(&room));
         room.drive(&self.computers);
+        if let Some(club) = &self.club {
+            room.keep_in(Arc::clone(club));
+        }
+        Ok(room)
+    }
+
+    /// Session `id` of `person` waits for an opponent in `pool` (guests in casual
+    /// pools only); pairs at once when it can.
+    pub fn seek(&self, id: SessionId, person: &Person, pool: Pool) -> Result<(), SeekError> {
+        let category = Category::of(pool.control);
+        let rating = match (&self.club, person.member) {
+            (Some(club), Some(m)) => club.store().rating(m, category).unwrap_or(Rating::NEW),
+            _ => Rating::NEW,
+        };
+        let now = Instant::now();
+        self.matchmaker
+            .seek(id, person.clone(), pool, rating.rating, now)?;
+        self.pair_waiting();
+        Ok(())
+    }
+
+    /// Session `id` waits no more.
+    pub fn unseek(&self, id: SessionId) {
+        self.matchmaker.leave(id);
+    }
+
+    /// The pool session `id` waits in.
+    pub fn seeking(&self, id: SessionId) -> Option<Pool> {
+        self.matchmaker.pool_of(id)
+    }
+
+    /// Every pool with how many wait in it.
+    pub fn pools_waiting(&self) -> Vec<(Pool, usize)> {
+        self.matchmaker.counts()
+    }
+
+    /// The room session `id` was paired into (or why none could be opened), once;
+    /// pairs whoever can be paired first (the range widens as they wait).
+    pub fn paired(&self, id: SessionId) -> Option<Paired> {
+        self.pair_waiting();
+        self.matchmaker.take(id)
+    }
+
+    /// Opens a room for every pair found now, and wakes its two sessions.
+    fn pair_waiting(&self) {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let mut coins = (0..).map(|n: u32| (nanos >> (n % 32)) & 1 == 1);
+        for m in self
+            .matchmaker
+            .pair(Instant::now(), || coins.next().unwrap_or(true))
+        {
+            let paired = self.open_paired(&m).map_err(|e| e.to_string());
+            self.matchmaker.settle(&m, &paired);
+            let live = lock(&self.live);
+            for id in [m.white.0, m.black.0] {
+                if let Some(tx) = live.get(&id) {
+                    let _ = tx.try_send(Incoming::Wake);
+                }
+            }
+        }
+    }
+
+    /// A room for a pair: Quantum Chess on the pool's clock, rated when the pool is,
+    /// both seats held for their players, aborted when a first move does not come in
+    /// time.
+    fn open_paired(&self, m: &Match) -> Result<Arc<Room>, HubError> {
+        let kind = if m.pool.rated { "rated" } else { "casual" };
+        let plan = Plan {
+            rules: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            computer: None,
+            clock: Some(m.pool.control),
+            rated: m.pool.rated,
+        };
+        let mut rooms = lock(&self.rooms);
+        let name = loop {
+            let n = self.next_pairing.fetch_add(1, Ordering::Relaxed);
+            let name = format!("{kind}-{n}");
+            if !rooms.contains_key(&names::room_key(&name)) {
+                break name;
+            }
+        };
+        let room = self.build(&mut rooms, &name, &m.white.1, plan)?;
+        drop(rooms);
+        room.first_moves_within(self.limits.first_move);
+        room.reserve(Color::White, m.white.1.clone());
+        room.reserve(Color::Black, m.black.1.clone());
         Ok(room)
     }
 
@@ -806,6 +925,7 @@ mod tests {
             backend,
             computer: None,
             clock: None,
+            rated: false,
         }
     }
 

@@ -48,6 +48,9 @@ pub struct ServerLimits {
     /// How long a dropped seat is kept for its player's name alone (a seat taken with a
     /// key is always kept for that key).
     pub seat_grace: Duration,
+    /// In a room made by pairing, a side that has not made its first move this long
+    /// after it could aborts the game (not rated).
+    pub first_move: Duration,
     /// A room that never had two players and has nobody in it is closed after this
     /// long (a room opened and left); on a full server the oldest such room gives way
     /// to a new one at once.
@@ -96,6 +99,7 @@ impl Default for ServerLimits {
             rooms_per_player: 3,
             room_idle: Duration::from_secs(24 * 3600),
             seat_grace: Duration::from_secs(10 * 60),
+            first_move: Duration::from_secs(30),
             lonely_room: Duration::from_secs(10 * 60),
             rooms_per_network: 6,
             rooms_per_minute: 6,

@@ -7,7 +7,9 @@ use super::console::{Out, Remote};
 use super::hub::{Hub, NameNote};
 use super::incoming::Incoming;
 use super::limits::Ticket;
+use super::lobby::play::{PlayIntent, PlayPage};
 use super::lobby::{self, Intent, Lobby};
+use super::pairing::Pool;
 use super::room::{Person, Room, Roster, SessionId, Sitting, Wake, Want};
 use crate::chess::Color;
 use crate::game::table::{Place, Seat};
@@ -35,6 +37,8 @@ pub enum Start {
     Lobby,
     /// In the room of this name (`ssh -t host ROOM`), created when new.
     Room(String),
+    /// Waiting in this pairing pool (`ssh -t host seek 5+3`).
+    Seek(Pool),
 }
 
 /// Everything a session thread starts from.
@@ -112,11 +116,13 @@ fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Send
         // A refused name is told first, in the lobby: a player who meant to be
         // someone else should know before playing under a guest name.
         Start::Room(room) if !note.as_ref().is_some_and(|n| n.refused) => screen.open(&room),
-        Start::Room(_) | Start::Lobby => {}
+        Start::Seek(pool) if !note.as_ref().is_some_and(|n| n.refused) => screen.seek(pool),
+        Start::Room(_) | Start::Seek(_) | Start::Lobby => {}
     }
     let ended = catch_unwind(AssertUnwindSafe(|| drive(&mut console, &mut screen)));
-    // Out of the room whatever happened: the seat stays its player's.
+    // Out of the room and the pools whatever happened: the seat stays its player's.
     screen.leave_room();
+    hub.unseek(id);
     let why = match ended {
         Ok(Ok(_)) => console.why().map(str::to_string),
         Ok(Err(e)) => Some(format!("the session failed: {e}")),
@@ -145,6 +151,8 @@ struct RoomView {
     unsaved: Option<String>,
     /// The number of the room's last word shown.
     notice: u64,
+    /// Whether its game counts for the ratings.
+    rated: bool,
 }
 
 /// Where a session is.
@@ -153,6 +161,8 @@ enum At {
     Room(Box<RoomView>),
     /// The lessons: this session's own board, nothing shared.
     Lesson(Box<App>),
+    /// The pairing page, waiting for an opponent or not.
+    Play(Box<PlayPage>),
 }
 
 /// What a session shows and drives: the lobby or a room.
@@ -197,7 +207,33 @@ impl SessionScreen {
     pub fn room(&self) -> Option<&str> {
         match &self.at {
             At::Room(v) => Some(v.room.name()),
-            At::Lobby(_) | At::Lesson(_) => None,
+            At::Lobby(_) | At::Lesson(_) | At::Play(_) => None,
+        }
+    }
+
+    /// Opens the pairing page, waiting in `pool`.
+    pub fn seek(&mut self, pool: Pool) {
+        let page = PlayPage::new(&self.me.name, self.hub.pools_waiting());
+        self.at = At::Play(Box::new(page));
+        self.play(PlayIntent::Seek(pool));
+    }
+
+    /// Carries out what the pairing page asked for.
+    fn play(&mut self, intent: PlayIntent) {
+        match intent {
+            PlayIntent::Seek(pool) => {
+                if let Err(e) = self.hub.seek(self.id, &self.me, pool) {
+                    if let At::Play(page) = &mut self.at {
+                        page.say(Tone::Error, e.to_string());
+                    }
+                }
+            }
+            PlayIntent::Unseek => self.hub.unseek(self.id),
+            PlayIntent::Back => {
+                self.hub.unseek(self.id);
+                self.back_to_lobby("you left the pairing page".into());
+            }
+            PlayIntent::Quit => self.quit = true,
         }
     }
 
@@ -291,6 +327,7 @@ impl SessionScreen {
         game.set_message(said);
         game.take_news(snap.news);
         self.at = At::Room(Box::new(RoomView {
+            rated: room.is_rated(),
             room,
             game,
             seen: snap.seen,
@@ -338,6 +375,10 @@ impl SessionScreen {
                 }
                 Err(e) => self.lobby_says(Tone::Error, e.to_string()),
             },
+            Intent::Play => {
+                let page = PlayPage::new(&self.me.name, self.hub.pools_waiting());
+                self.at = At::Play(Box::new(page));
+            }
             Intent::Learn => {
                 // Over SSH a name is not an identity: the progress lasts the session.
                 let seed = std::time::SystemTime::now()
@@ -407,9 +448,13 @@ impl Screen for SessionScreen {
                 l.draw(f, &paint, theme, self.letters);
             }
             At::Lesson(a) => a.draw(f),
+            At::Play(page) => page.draw(f, &paint),
             At::Room(v) => {
                 v.game.draw(f);
                 let mut bar = lobby::room_bar(v.room.name(), &v.roster);
+                if v.rated {
+                    bar = format!(" rated ·{bar}");
+                }
                 if v.unsaved.is_some() {
                     bar = format!("NOT SAVED · {}", bar.trim_start());
                 }
@@ -438,6 +483,12 @@ impl Screen for SessionScreen {
                     self.back_to_lobby("you left the lessons".into());
                 }
             }
+            At::Play(page) => {
+                page.handle_event(event);
+                if let Some(intent) = page.take_intent() {
+                    self.play(intent);
+                }
+            }
         }
     }
 
@@ -450,7 +501,7 @@ impl Screen for SessionScreen {
         match &mut self.at {
             At::Room(v) => v.game.set_exec(exec),
             At::Lesson(a) => a.set_exec(exec),
-            At::Lobby(_) => {}
+            At::Lobby(_) | At::Play(_) => {}
         }
     }
 
@@ -459,6 +510,20 @@ impl Screen for SessionScreen {
         let v = match &mut self.at {
             At::Lobby(l) => return l.refresh(self.hub.summaries()),
             At::Lesson(a) => return a.tick(),
+            At::Play(page) => {
+                return match self.hub.paired(id) {
+                    Some(Ok(room)) => {
+                        self.back_to_lobby(format!("paired: {}", room.name()));
+                        self.enter(room, Want::Any);
+                        true
+                    }
+                    Some(Err(why)) => {
+                        page.say(Tone::Error, format!("no room for your game: {why}"));
+                        true
+                    }
+                    None => page.refresh(self.hub.pools_waiting(), self.hub.seeking(id)),
+                }
+            }
             At::Room(v) => v,
         };
         let mut changed = v.game.tick();
@@ -473,11 +538,13 @@ impl Screen for SessionScreen {
                 .closed_why()
                 .unwrap_or("the server closed it")
                 .to_string();
+            let kept = if v.room.played() {
+                "; its game is kept with the finished ones"
+            } else {
+                ""
+            };
             self.leave_room();
-            self.lobby_says(
-                Tone::Info,
-                format!("{name} closed: {why}; its game is kept with the finished ones"),
-            );
+            self.lobby_says(Tone::Info, format!("{name} closed: {why}{kept}"));
             return true;
         }
         let Some(snap) = v.room.snapshot(id, v.seen) else {
@@ -510,6 +577,8 @@ impl Screen for SessionScreen {
         if let Some(game) = snap.game {
             v.game.sync(game);
         }
+        // The room's word after the ending's own (a rated game's rating changes).
+        v.game.take_news(snap.news);
         if snap.notice.0 != v.notice {
             v.notice = snap.notice.0;
             v.game.set_message(Message {
@@ -517,7 +586,6 @@ impl Screen for SessionScreen {
                 tone: Tone::Info,
             });
         }
-        v.game.take_news(snap.news);
         v.game.set_players(seated(&snap.roster));
         v.roster = snap.roster;
         changed |= true;
@@ -528,7 +596,7 @@ impl Screen for SessionScreen {
         match &self.at {
             At::Room(v) => v.game.working(),
             At::Lesson(a) => a.working(),
-            At::Lobby(_) => false,
+            At::Lobby(_) | At::Play(_) => false,
         }
     }
 
@@ -536,7 +604,7 @@ impl Screen for SessionScreen {
         match &self.at {
             At::Room(v) => v.game.min_size(),
             At::Lesson(a) => a.min_size(),
-            At::Lobby(_) => lobby::MIN_SIZE,
+            At::Lobby(_) | At::Play(_) => lobby::MIN_SIZE,
         }
     }
 }
@@ -651,6 +719,7 @@ mod tests {
             backend: BackendKind::Sparse,
             computer: None,
             clock: "5+3".parse().ok(),
+            rated: false,
         };
         hub.create("haft-game", &eve, haft).unwrap();
         ann.open("room1");

@@ -13,6 +13,7 @@ use super::input::Parser;
 use super::keys::{fingerprint, Allowed};
 use super::limits::{self, Budget, Full, Ticket};
 use super::names;
+use super::pairing;
 use super::room::Person;
 use super::session::{self, SessionStart, Start};
 use crossterm::event::Event;
@@ -70,7 +71,7 @@ pub fn no_pty_line(port: u16) -> String {
 /// The line for a command that is not a room name.
 pub fn not_a_room_line(port: u16) -> String {
     format!(
-        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({})\r\n",
+        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({}); ssh -t -p {port} NAME@HOST seek 5+3 waits for an opponent\r\n",
         names::BadRoomName
     )
 }
@@ -469,10 +470,24 @@ impl Handler for Conn {
         if self.chan.as_ref().is_some_and(|c| c.pty.is_none()) {
             return refuse(session, channel, &no_pty_line(self.port));
         }
-        let room = std::str::from_utf8(data).ok().map(names::room);
-        match room {
-            Some(Ok(name)) => self.start(channel, Start::Room(name), session),
-            _ => refuse(session, channel, &not_a_room_line(self.port)),
+        let text = std::str::from_utf8(data).unwrap_or_default();
+        if let Some(words) = text
+            .strip_prefix("seek")
+            .filter(|w| w.is_empty() || w.starts_with(' '))
+        {
+            let guest = self.person.as_ref().is_none_or(|p| p.member.is_none());
+            return match pairing::parse_seek(words) {
+                Ok(pool) if pool.rated && guest => {
+                    let e = pairing::SeekError::Guest(pool.control);
+                    refuse(session, channel, &format!("qchess serve: {e}\r\n"))
+                }
+                Ok(pool) => self.start(channel, Start::Seek(pool), session),
+                Err(e) => refuse(session, channel, &format!("qchess serve: {e}\r\n")),
+            };
+        }
+        match names::room(text) {
+            Ok(name) => self.start(channel, Start::Room(name), session),
+            Err(_) => refuse(session, channel, &not_a_room_line(self.port)),
         }
     }
 

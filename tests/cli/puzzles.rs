@@ -28,7 +28,11 @@ fn the_pack_lists_as_json_for_scripts() {
     );
     assert!(text.contains(list[0]["id"].as_str().unwrap()));
     // Its columns are named.
-    assert_eq!(text.lines().nth(1), Some("  id  rating  best  task"), "{text}");
+    assert_eq!(
+        text.lines().nth(1),
+        Some("  id  rating  best  task"),
+        "{text}"
+    );
     // `list` says the same, as text and as JSON.
     assert_eq!(qchess(&["puzzles", "list"]).1, text);
     assert_eq!(qchess(&["puzzles", "list", "--json"]).1, out);

@@ -827,8 +827,8 @@ async fn create_resign_leave_is_rate_limited_and_aborted_games_are_not_kept() {
         t.wait_for("rooms were opened from your network in the last minute", T)
             .await?;
         assert!(listed().is_empty(), "{:?}", listed());
-        // A game both sides played is kept, marked as played by guests (no key); from
-        // another network, which has opened nothing this minute.
+        // A game both sides played is kept, as played by guests (no key); from another
+        // network, which has opened nothing this minute.
         let elsewhere = IpAddr::from([127, 0, 1, 2]);
         let h = connect_from(elsewhere, addr, "ann", None).await?;
         let mut ann = Term::on(h, Ask::Room("r1"), (100, 30)).await?;
@@ -846,12 +846,20 @@ async fn create_resign_leave_is_rate_limited_and_aborted_games_are_not_kept() {
         bo.wait_for("Game over", T).await?;
         drop(ann);
         drop(bo);
-        until(T, "the played game is kept", || listed().len() == 1).await?;
-        let kept = listed();
-        assert!(
-            kept[0].starts_with("r1-") && kept[0].ends_with(".guests.toml"),
-            "{kept:?}"
-        );
+        // Kept in the club's archive (the folder keeps only what the club did not).
+        let query = qchess::club::GameQuery {
+            member: None,
+            limit: 10,
+        };
+        let archived = || {
+            SqliteStore::open_existing(&qchess::club::default_db(&dir))
+                .and_then(|club| club.games(query))
+                .unwrap_or_default()
+        };
+        until(T, "the played game is kept", || archived().len() == 1).await?;
+        assert_eq!(archived()[0].white.member, None, "guests");
+        until(T, "the room is put away", || srv.hub().room("r1").is_none()).await?;
+        assert!(listed().is_empty(), "{:?}", listed());
         srv.shutdown("bye").await;
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())

@@ -4,6 +4,8 @@
 //! player's side and the computer's level), to pick a theme, or to leave. No terminal
 //! in here: the session draws it and feeds it events.
 
+pub mod play;
+
 use super::computer::ComputerSeat;
 use super::hub::Plan;
 use super::room::{Roster, Summary, Want};
@@ -43,6 +45,8 @@ pub enum Intent {
     },
     /// Open the lessons (`qchess learn`) in this session.
     Learn,
+    /// Open the pairing page ([`play`]).
+    Play,
     /// Use the next theme.
     NextTheme,
     /// Switch between chess glyphs and letters.
@@ -261,6 +265,7 @@ impl Lobby {
             KeyCode::Char('c') => self.open_form(None),
             KeyCode::Char('e') => self.open_form(Some((Color::White, COMPUTER_LEVEL))),
             KeyCode::Char('l') => self.intent = Some(Intent::Learn),
+            KeyCode::Char('p') => self.intent = Some(Intent::Play),
             KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
             KeyCode::Char('a') => self.intent = Some(Intent::Letters),
             KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
@@ -362,6 +367,7 @@ impl Lobby {
                             backend: BACKENDS[form.backend],
                             computer,
                             clock: self.clocks.0.get(form.clock).copied().flatten(),
+                            rated: false,
                         },
                     };
                     self.form = None;
@@ -398,7 +404,9 @@ impl Lobby {
                 paint.fg(paint.theme.text),
             ),
             Line::styled(
-                format!("c new room   l lessons   t theme ({theme})   a {pieces}   q leave"),
+                format!(
+                    "c new room   p pairing   l lessons   t theme ({theme})   a {pieces}   q leave"
+                ),
                 paint.fg(paint.theme.text),
             ),
             Line::styled(
@@ -638,6 +646,7 @@ mod tests {
             status: Status::Ongoing,
             to_move: Color::White,
             clock: None,
+            rated: false,
         }
     }
 
@@ -689,6 +698,7 @@ mod tests {
                     backend: BackendKind::Sparse,
                     computer: None,
                     clock: None,
+                    rated: false,
                 },
             })
         );

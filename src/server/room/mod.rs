@@ -6,6 +6,7 @@
 //! move, in the saved-game format of local games. Its clocks, and the endings outside
 //! the moves (a flag, a resignation, a draw agreed), are its own too (`referee.rs`).
 
+mod finish;
 mod referee;
 mod saving;
 mod seats;
@@ -15,6 +16,7 @@ use referee::{run_clock, status, Referee};
 use seats::{roster, Holder, SeatHolder};
 pub use seats::{JoinError, Person, Want};
 
+use super::club::Club;
 use super::computer::{ComputerSeat, Computers, FALLBACK_TRIES};
 use super::limits::{words_for, ServerLimits};
 use crate::chess::{Color, Status};
@@ -92,6 +94,8 @@ pub struct Summary {
     pub to_move: Color,
     /// The time control, in a game on a clock.
     pub clock: Option<TimeControl>,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
 }
 
 /// What a session in a room needs to redraw: the game when it changed, who is there,
@@ -145,6 +149,26 @@ struct RoomState {
     unsaved: Option<String>,
     /// The clocks and the endings outside the moves.
     referee: Referee,
+    /// Whether the game counts for the ratings (when its players can be rated).
+    rated: bool,
+    /// When the game started, as the club counts time.
+    started: i64,
+    /// Where the finished game stands with the club's archive.
+    kept: Kept,
+    /// In a room made by pairing: how long each side has for its first move, and since
+    /// when the side to move has had it.
+    first_moves: Option<(std::time::Duration, Instant)>,
+}
+
+/// Where a room's finished game stands with the club's archive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// Not in it.
+    Not,
+    /// Being written.
+    Writing,
+    /// In it.
+    Done,
 }
 
 /// A room of the server.
@@ -164,6 +188,8 @@ pub struct Room {
     closed_why: OnceLock<String>,
     /// How long a dropped name-only seat is kept for its player (seconds).
     grace: u64,
+    /// The club that keeps its finished game, when the server has one.
+    club: OnceLock<Arc<Club>>,
 }
 
 /// Who carries out a move.
@@ -204,12 +230,17 @@ impl Room {
                 last_player: record::now_secs(),
                 unsaved: None,
                 referee: Referee::default(),
+                rated: false,
+                started: Club::now(),
+                kept: Kept::Not,
+                first_moves: None,
             }),
             saving: Mutex::new(Default::default()),
             computers: OnceLock::new(),
             closed: AtomicBool::new(false),
             closed_why: OnceLock::new(),
             grace: ServerLimits::default().seat_grace.as_secs(),
+            club: OnceLock::new(),
         }
     }
 
@@ -223,6 +254,24 @@ impl Room {
     pub fn with_clock(self, control: Option<TimeControl>) -> Room {
         self.lock().referee = Referee::new(control);
         self
+    }
+
+    /// The room, its game rated (when both players are members on a clock).
+    pub fn rated(self, rated: bool) -> Room {
+        self.lock().rated = rated;
+        self
+    }
+
+    /// From now on the game is aborted when a side has not made its first move within
+    /// `limit` (white from now, black from white's first move); the clocks wait for the
+    /// first moves.
+    pub fn first_moves_within(&self, limit: std::time::Duration) {
+        self.lock().first_moves = Some((limit, Instant::now()));
+    }
+
+    /// Whether its game counts for the ratings (when its players can be rated).
+    pub fn is_rated(&self) -> bool {
+        self.lock().rated
     }
 
     /// The room, opened by `person`.
@@ -413,6 +462,11 @@ impl Room {
         wake_all(st);
     }
 
+    /// Whether each side made a move: a game worth keeping.
+    pub fn played(&self) -> bool {
+        self.lock().game.ply() >= 2
+    }
+
     /// Whether the room was closed.
     pub fn is_closed(&self) -> bool {
         self.closed.load(Ordering::Relaxed)
@@ -458,6 +512,7 @@ impl Room {
             status: status(&st),
             to_move: st.game.to_move(),
             clock: st.referee.control(),
+            rated: st.rated,
         }
     }
 
@@ -467,10 +522,11 @@ impl Room {
     }
 
     /// Whether the room has nothing left to keep for anyone: nobody in it, and its game
-    /// not started or over.
+    /// not started, over, or the room closed (an aborted game).
     pub fn closable(&self) -> bool {
         let st = self.lock();
-        st.present.is_empty() && (st.game.ply() == 0 || status(&st) != Status::Ongoing)
+        let done = st.game.ply() == 0 || status(&st) != Status::Ongoing || self.is_closed();
+        st.present.is_empty() && done
     }
 
     /// Carries out `text` for `side` on behalf of `session`, if that session holds the
@@ -550,6 +606,10 @@ impl Room {
                 return Err(format!("the game ended meanwhile: {}", e.reason));
             }
             st.referee.played(side, board.ply());
+            if let Some((_, since)) = &mut st.first_moves {
+                // The other side's first move is due from now.
+                *since = Instant::now();
+            }
             st.game = board.clone();
             st.game_version += 1;
             // The next move may come as soon as anyone sees this one.

@@ -96,7 +96,7 @@ impl Referee {
         &self.notice
     }
 
-    fn say(&mut self, text: String) {
+    pub(super) fn say(&mut self, text: String) {
         self.notice = (self.notice.0 + 1, text);
     }
 
@@ -222,18 +222,46 @@ pub(super) fn seated(st: &RoomState) -> bool {
 
 /// Runs the clock of the side to move, when it should run.
 pub(super) fn run_clock(st: &mut RoomState, now: Instant) {
-    let ongoing = status(st) == Status::Ongoing;
+    // In a room made by pairing the clocks wait for both first moves.
+    let first_moves = st.first_moves.is_some() && st.game.ply() < 2;
+    let ongoing = status(st) == Status::Ongoing && !first_moves;
     let (to_move, seated) = (st.game.to_move(), seated(st));
     st.referee.run(to_move, seated, ongoing, now);
 }
 
+/// Why the game is aborted at `now`: the side to move had a first move to make and
+/// did not make it in time.
+fn overdue(st: &RoomState, now: Instant) -> Option<String> {
+    let (limit, since) = st.first_moves?;
+    let late = st.game.ply() < 2
+        && !st.moving
+        && status(st) == Status::Ongoing
+        && now.saturating_duration_since(since) >= limit;
+    late.then(|| {
+        format!(
+            "the game was aborted: {} made no first move within {} (not rated)",
+            st.game.to_move().name(),
+            super::words_for(limit)
+        )
+    })
+}
+
 impl Room {
     /// Looks at the flags: a side whose time ran out loses on time, connected or not;
-    /// the room then saves and tells every screen. Whether a flag fell.
+    /// the room then saves and tells every screen. In a room made by pairing, a side
+    /// that did not make its first move in time aborts the game: the room closes.
+    /// Whether a flag fell.
     pub fn look_at_clock(&self) -> bool {
         let now = Instant::now();
         {
             let mut st = self.lock();
+            if self.is_closed() {
+                return false;
+            }
+            if let Some(why) = overdue(&st, now) {
+                self.close(&st, why);
+                return false;
+            }
             // A game over by its moves has no clock left to lose on.
             if status(&st) != Status::Ongoing {
                 return false;
@@ -274,11 +302,15 @@ impl Room {
 
     /// After a change: on disk first, then on every screen (a screen that looks before
     /// it is woken sees the change only once it is saved).
+    /// A finished game then goes to the club.
     pub(super) fn told(&self) {
         let _ = self.save();
-        let mut st = self.lock();
-        st.version += 1;
-        wake_all(&st);
+        {
+            let mut st = self.lock();
+            st.version += 1;
+            wake_all(&st);
+        }
+        self.keep_finished();
     }
 }
 

@@ -2,13 +2,15 @@
 //! it, written after every change, read back after a restart, put away when it closes.
 
 use super::seats::players;
-use super::{run_clock, status, wake_all, ComputerSeat, Person, Referee, Room};
+use super::{run_clock, status, wake_all, ComputerSeat, Kept, Person, Referee, Room, RoomState};
 use crate::record::{self, RecordError, SavedGame};
+use crate::server::club::Club;
 use crate::server::limits::ServerLimits;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::PoisonError;
+use std::time::{Duration, Instant};
 
 /// The seats as saved beside the game, so that keys are asked for again after a
 /// restart.
@@ -34,6 +36,28 @@ struct SeatsFile {
     /// When a player was last connected (Unix seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last_player: Option<u64>,
+    /// Whether the game counts for the ratings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    rated: bool,
+    /// When the game started, as the club counts time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started: Option<i64>,
+    /// Whether the finished game is in the club's archive already.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    kept: bool,
+    /// The seconds each side has for its first move before the game is aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    first_moves: Option<u64>,
+}
+
+/// The room's game as qchess's saved-game format keeps it: moves, result and reason,
+/// clocks.
+pub(super) fn saved_game(st: &RoomState) -> SavedGame {
+    let mut game = SavedGame::of(st.game.as_ref(), &players(st), &st.date);
+    game.result = status(st);
+    game.reason = st.referee.ending().map(|e| e.reason.clone());
+    game.clock = st.referee.record().cloned();
+    game
 }
 
 impl Room {
@@ -68,6 +92,13 @@ impl Room {
             st.computer = seats.computer.map(ComputerSeat::checked);
             st.opened_by = seats.opened_by;
             st.last_player = seats.last_player.unwrap_or(now);
+            st.rated = seats.rated;
+            st.started = seats.started.unwrap_or_else(Club::now);
+            st.kept = if seats.kept { Kept::Done } else { Kept::Not };
+            // The first moves' limit runs again from the restart.
+            st.first_moves = seats
+                .first_moves
+                .map(|s| (Duration::from_secs(s), Instant::now()));
             // Each side has the time it had after its last move; the clock of the
             // side to move runs again at once.
             let control = match &saved.clock {
@@ -102,12 +133,12 @@ impl Room {
                 black_away: away(1),
                 opened_by: st.opened_by.clone(),
                 last_player: Some(st.last_player),
+                rated: st.rated,
+                started: Some(st.started),
+                kept: st.kept == Kept::Done,
+                first_moves: st.first_moves.map(|(limit, _)| limit.as_secs()),
             };
-            let mut game = SavedGame::of(st.game.as_ref(), &players(&st), &st.date);
-            game.result = status(&st);
-            game.reason = st.referee.ending().map(|e| e.reason.clone());
-            game.clock = st.referee.record().cloned();
-            (game, seats)
+            (saved_game(&st), seats)
         };
         let now = (game.to_toml(), toml::to_string(&seats).unwrap_or_default());
         if *written == now {
@@ -138,10 +169,12 @@ impl Room {
         problem.map_or(Ok(()), Err)
     }
 
-    /// Puts the room's files away once it closed: a game in which each side moved
-    /// goes to the `finished` folder beside the rooms (`NAME-STAMP.toml`, or
-    /// `NAME-STAMP.guests.toml` when no player had a key), an aborted one (a side that
-    /// never moved) is deleted.
+    /// Puts the room's files away once it closed: a game the club's archive holds is
+    /// deleted (the club's database is the archive of a server that keeps one); any
+    /// other game in which each side moved (a server without a club, a game left
+    /// unfinished, one the database refused) goes to the `finished` folder beside the
+    /// rooms (`NAME-STAMP.toml`, or `NAME-STAMP.guests.toml` when no player had a key);
+    /// an aborted one (a side that never moved) is deleted.
     pub fn archive(&self) {
         self.closed.store(true, Ordering::Relaxed);
         let Some(path) = &self.file else {
@@ -154,7 +187,8 @@ impl Room {
                 .seats
                 .iter()
                 .any(|h| h.person.as_ref().is_some_and(|p| p.key.is_some()));
-            (st.game.ply() >= 2, st.date.clone(), !keyed)
+            let played = st.game.ply() >= 2 && st.kept != Kept::Done;
+            (played, st.date.clone(), !keyed)
         };
         let _ = std::fs::remove_file(seats_path(path));
         let kept = match path.parent() {

@@ -197,6 +197,19 @@ impl Room {
         Ok(seat)
     }
 
+    /// Holds `side` for `person` before they come in (a room made by pairing): the seat
+    /// is theirs, away until they enter.
+    pub fn reserve(&self, side: Color, person: Person) {
+        {
+            let mut st = self.lock();
+            let holder = &mut st.seats[index(side)];
+            holder.person = Some(person);
+            holder.away = Some(record::now_secs());
+            st.version += 1;
+        }
+        let _ = self.save();
+    }
+
     /// The session leaves (or its connection dropped): its seat stays its player's.
     pub fn leave(&self, session: SessionId) {
         let mut st = self.lock();

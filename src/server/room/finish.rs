@@ -1,0 +1,205 @@
+//! A room's finished game goes to the club's archive, once: both seats, rated or
+//! casual, the time control, result and reason, the saved game, start and end. A rated
+//! game's rating changes are then told on both screens. A game in which a side never
+//! moved is aborted, not kept (nor rated), however it ended.
+
+use super::saving::saved_game;
+use super::seats::seat_name;
+use super::{index, referee::status, wake_all, Kept, Room, RoomState};
+use crate::chess::{Color, Status};
+use crate::club::{FinishedGame, RatedSides, RatingChange, Seat};
+use crate::server::club::Club;
+use std::sync::Arc;
+
+impl Room {
+    /// The room's finished game is kept by `club` (set once, when the hub takes the
+    /// room); a game that ended before it was kept is kept now.
+    pub fn keep_in(&self, club: Arc<Club>) {
+        if self.club.set(club).is_ok() {
+            self.keep_finished();
+        }
+    }
+
+    /// Writes the finished game to the club, unless it is there or being written: one
+    /// transaction outside the room's lock; the room then saves that it is kept (so that
+    /// a restart does not write it again) and tells the rating changes.
+    pub(super) fn keep_finished(&self) {
+        let Some(club) = self.club.get() else {
+            return;
+        };
+        let game = {
+            let mut st = self.lock();
+            // A game in which a side never moved is aborted, however it ended: not kept.
+            let aborted = st.game.ply() < 2;
+            if st.kept != Kept::Not || status(&st) == Status::Ongoing || aborted {
+                return;
+            }
+            st.kept = Kept::Writing;
+            finished(&st)
+        };
+        let written = club.store().record_game(&game);
+        {
+            let mut st = self.lock();
+            match written {
+                Ok((_, sides)) => {
+                    st.kept = Kept::Done;
+                    if let Some(sides) = sides {
+                        let words = changes(&game, &sides);
+                        st.referee.say(words);
+                    }
+                }
+                Err(e) => {
+                    st.kept = Kept::Not;
+                    eprintln!(
+                        "qchess serve: room {}: the club did not keep the game: {e}",
+                        self.name
+                    );
+                    st.referee
+                        .say(format!("the club's archive could not keep this game: {e}"));
+                }
+            }
+        }
+        let _ = self.save();
+        let mut st = self.lock();
+        st.version += 1;
+        wake_all(&st);
+    }
+}
+
+/// The finished game of the room as the club keeps it. Rated when the room is and its
+/// players can be: two different members on a clock.
+fn finished(st: &RoomState) -> FinishedGame {
+    let seat = |side: Color| {
+        let person = st
+            .computer
+            .filter(|c| c.side == side)
+            .map_or_else(|| st.seats[index(side)].person.as_ref(), |_| None);
+        Seat {
+            member: person.and_then(|p| p.member),
+            name: seat_name(st, side).unwrap_or_else(|| side.name().to_string()),
+        }
+    };
+    let (white, black) = (seat(Color::White), seat(Color::Black));
+    let control = st.referee.control();
+    let members = white.member.zip(black.member).is_some_and(|(w, b)| w != b);
+    let saved = saved_game(st);
+    FinishedGame {
+        rated: st.rated && members && control.is_some(),
+        white,
+        black,
+        control,
+        result: status(st),
+        reason: saved.reason.clone(),
+        record: saved.to_toml(),
+        started: st.started,
+        ended: Club::now(),
+    }
+}
+
+/// Both players' rating changes: "rated blitz: ann 1500 -> 1662 (+162), bo 1500 ->
+/// 1338 (-162)".
+fn changes(game: &FinishedGame, sides: &RatedSides) -> String {
+    let change = |seat: &Seat, (before, after)| RatingChange {
+        name: seat.name.clone(),
+        before,
+        after,
+    };
+    format!(
+        "rated {}: {}, {}",
+        sides.category,
+        change(&game.white, sides.white),
+        change(&game.black, sides.black)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{new_game, Person, Want};
+    use super::*;
+    use crate::club::GameQuery;
+    use crate::game::table::Decision;
+    use crate::game::{CancelFlag, RuleSet};
+    use crate::quantum::BackendKind;
+    use crate::server::limits::ServerLimits;
+
+    fn person(name: &str) -> Person {
+        Person {
+            name: name.into(),
+            key: None,
+            from: None,
+            member: None,
+        }
+    }
+
+    fn games(club: &Club) -> usize {
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        club.store().games(query).map_or(0, |g| g.len())
+    }
+
+    #[test]
+    fn a_game_is_kept_once_across_restarts_in_the_middle_and_after_the_end() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-kept-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
+        let limits = ServerLimits::default();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
+        let r = Arc::new(Room::new("k1", board, Some(&dir)).with_clock("5+3".parse().ok()));
+        r.keep_in(Arc::clone(&club));
+        let wake: super::super::Wake = Arc::new(|| {});
+        r.join(1, person("ann"), Want::Any, wake.clone()).unwrap();
+        r.join(2, person("bo"), Want::Any, wake.clone()).unwrap();
+        r.play(
+            1,
+            Color::White,
+            0,
+            &crate::game::Move::Text("e2e4".into()),
+            CancelFlag::default(),
+        )
+        .unwrap();
+        r.play(
+            2,
+            Color::Black,
+            1,
+            &crate::game::Move::Text("e7e5".into()),
+            CancelFlag::default(),
+        )
+        .unwrap();
+        assert_eq!(games(&club), 0, "not over");
+        // A restart in the middle of the game: the room comes back unkept.
+        let file = dir.join("k1.toml");
+        let back = Arc::new(Room::restore(&file, &limits).unwrap());
+        back.keep_in(Arc::clone(&club));
+        assert_eq!(games(&club), 0);
+        back.join(3, person("bo"), Want::Any, wake.clone()).unwrap();
+        back.join(4, person("ann"), Want::Any, wake.clone())
+            .unwrap();
+        back.play(
+            4,
+            Color::White,
+            2,
+            &crate::game::Move::Text("d2d4".into()),
+            CancelFlag::default(),
+        )
+        .unwrap();
+        assert_eq!(games(&club), 0);
+        back.decide(3, Color::Black, Decision::Resign).unwrap();
+        assert_eq!(games(&club), 1, "kept when it ended");
+        // Told again, or brought back again after the end: not written twice.
+        back.told();
+        let again = Room::restore(&file, &limits).unwrap();
+        again.keep_in(Arc::clone(&club));
+        assert_eq!(games(&club), 1);
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        let kept = club.store().games(query).unwrap();
+        assert_eq!(kept[0].result, Status::WhiteWins);
+        assert!(!kept[0].rated, "guests play casual games");
+        assert_eq!(kept[0].reason.as_deref(), Some("black resigned"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
