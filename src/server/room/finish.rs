@@ -116,7 +116,7 @@ fn changes(game: &FinishedGame, sides: &RatedSides) -> String {
 mod tests {
     use super::super::{new_game, Person, Want};
     use super::*;
-    use crate::club::{ClubStore, GameQuery};
+    use crate::club::GameQuery;
     use crate::game::table::Decision;
     use crate::game::{CancelFlag, RuleSet};
     use crate::quantum::BackendKind;
