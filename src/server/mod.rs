@@ -470,11 +470,17 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
             let rooms = server.hub().summaries().len();
             println!("rooms saved in {} ({rooms} brought back)", dir.display());
         }
+        if let Some(club) = server.hub().club() {
+            println!(
+                "club: {} (qchess club players|games --db FILE reads it)",
+                club.path().display()
+            );
+        }
         for p in &server.problems {
             eprintln!("qchess serve: {p}");
         }
         println!(
-            "play: ssh -p {} -t NAME@HOST [ROOM]   (Ctrl-C or SIGTERM stops the server)",
+            "play: ssh -p {} -t NAME@HOST [ROOM | seek 5+3]   (Ctrl-C or SIGTERM stops the server)",
             server.addr().port()
         );
         let why = stop_signal().await;
