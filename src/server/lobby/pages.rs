@@ -151,12 +151,17 @@ pub fn open(club: &Club, me: &Person, want: Ask, now: i64) -> Opened {
             Ok(None) => Opened::Refused(format!("game {} is not in the archive", id.0)),
             Err(e) => Opened::Refused(failed(&e)),
         },
-        Ask::AddKey(text) => match super::account::add(&mut **store(), me, &text, now) {
-            Ok(said) => shown(mine(club, me), Some(said)),
-            Err(why) => Opened::Refused(why),
-        },
+        // Each store call ends before the page is read again (the store is one lock).
+        Ask::AddKey(text) => {
+            let added = super::account::add(&mut **store(), me, &text, now);
+            match added {
+                Ok(said) => shown(mine(club, me), Some(said)),
+                Err(why) => Opened::Refused(why),
+            }
+        }
         Ask::RemoveKey(fingerprint) => {
-            match super::account::remove(&mut **store(), me, &fingerprint) {
+            let removed = super::account::remove(&mut **store(), me, &fingerprint);
+            match removed {
                 Ok(said) => shown(mine(club, me), Some(said)),
                 Err(why) => Opened::Refused(why),
             }
@@ -177,9 +182,9 @@ pub fn open(club: &Club, me: &Person, want: Ask, now: i64) -> Opened {
     }
 }
 
-/// The player's own page, read again.
+/// The player's own page, read again, the pick on their keys.
 fn mine(club: &Club, me: &Person) -> Result<Page, ClubError> {
-    PlayerPage::load(&**club.store(), me.member, &me.name, true).map(player)
+    PlayerPage::load(&**club.store(), me.member, &me.name, true).map(|p| player(p.on_keys()))
 }
 
 fn player(p: PlayerPage) -> Page {

@@ -97,6 +97,12 @@ impl PlayerPage {
         Ok(page)
     }
 
+    /// The page with the pick on the keys (after a key was added or removed).
+    pub fn on_keys(mut self) -> PlayerPage {
+        self.focus = Focus::Keys;
+        self
+    }
+
     /// Whether a line is being typed (its keys are the line's).
     pub fn typing(&self) -> bool {
         self.line.is_some()
@@ -196,7 +202,7 @@ impl PlayerPage {
                 self.line = Some((Typing::Delete, LineEdit::empty()));
                 Step::Say(
                     format!(
-                        "deleting the account removes its keys and ratings; its games stay under the name. Type {} and Enter to delete, Esc keeps it",
+                        "type {} and Enter to delete your account (keys, ratings; games stay), Esc keeps it",
                         self.name
                     ),
                     true,
