@@ -8,7 +8,7 @@ use crate::club::{
     Member, Rating, SqliteStore,
 };
 use crate::record::iso_date;
-use crate::server::lobby::pages::when;
+use crate::server::lobby::ask::when;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use std::fmt::Write as _;

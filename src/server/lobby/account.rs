@@ -2,7 +2,7 @@
 //! removing one (never the last: an account without a key is one nobody can sign in
 //! to, so leaving the club is deleting the account).
 
-use super::pages::{failed, NO_ACCOUNT};
+use super::ask::{failed, NO_ACCOUNT};
 use crate::club::{ClubError, ClubStore, MemberKey};
 use crate::server::keys::fingerprint;
 use crate::server::room::Person;

@@ -1,7 +1,7 @@
 //! The leaderboard page: a category's players who are not provisional and played a
 //! rated game in it in the last 30 days, best first.
 
-use super::pages::{moved, pick_move, when, Ask, Step, PAGE_ROWS};
+use super::ask::{moved, pick_move, when, Ask, Step, PAGE_ROWS};
 use crate::club::{BoardQuery, Category, CategoryRating, ClubError, ClubStore, Member};
 use crate::style::color::Paint;
 use crossterm::event::KeyCode;

@@ -1,7 +1,7 @@
 //! The archive page: finished games, most recent first, all of them or one member's;
 //! Enter opens one in the replay screen ([`replay_screen`]).
 
-use super::pages::{moved, pick_move, when, Ask, Step, PAGE_ROWS};
+use super::ask::{moved, pick_move, when, Ask, Step, PAGE_ROWS};
 use crate::chess::Status;
 use crate::club::{
     ArchivedGame, Category, ClubError, ClubStore, GameId, GameQuery, MemberId, Seat,

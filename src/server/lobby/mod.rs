@@ -6,12 +6,14 @@
 //! page. No terminal in here: the session draws it and feeds it events.
 
 pub mod account;
+pub mod ask;
 pub mod board;
 pub mod games;
 pub mod pages;
 pub mod player;
 
-use self::pages::{Ask, Page, Step};
+use self::ask::{Ask, Step};
+use self::pages::Page;
 use super::computer::ComputerSeat;
 use super::hub::Plan;
 use super::room::{Roster, Summary, Want};

@@ -2,10 +2,11 @@
 //! page, what each asks the session for ([`Ask`]), and how the session answers it from
 //! the club ([`open`]): one read of the club when a page opens, bounded.
 
+use super::ask::{failed, Ask, Step, NO_ACCOUNT};
 use super::board::Board;
 use super::games::Games;
 use super::player::PlayerPage;
-use crate::club::{Category, ClubError, GameId, MemberId};
+use crate::club::{ClubError, GameId, MemberId};
 use crate::server::club::Club;
 use crate::server::room::Person;
 use crate::style::color::Paint;
@@ -13,42 +14,6 @@ use crate::ui::input::{self, Press};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::Frame;
-
-/// What a page asks for; the session carries it out with the club.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ask {
-    /// The leaderboard of a category.
-    Board(Category),
-    /// The archive: every game, or one member's (their number and name).
-    Games(Option<(MemberId, String)>),
-    /// A member's page.
-    Player(MemberId, String),
-    /// The player's own page.
-    Me,
-    /// A game of the archive in the replay screen.
-    Replay(GameId),
-    /// Registers the key pasted (OpenSSH text) for the player.
-    AddKey(String),
-    /// Removes one of the player's keys, by fingerprint.
-    RemoveKey(String),
-    /// Deletes the player's account.
-    DeleteAccount,
-}
-
-/// What a key did on a page.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// Nothing for the lobby to do.
-    Stay,
-    /// Back to the rooms.
-    Rooms,
-    /// Ask the session for this.
-    Ask(Ask),
-    /// Leave the server (Ctrl-C).
-    Quit,
-    /// Put this on the message line, an error when `true`.
-    Say(String, bool),
-}
 
 /// A page of the lobby.
 pub enum Page {
@@ -121,9 +86,6 @@ pub enum Opened {
     Deleted(MemberId, String),
 }
 
-/// How many rows a page reads from the club at most.
-pub const PAGE_ROWS: usize = 200;
-
 /// Carries out `want` for `me` with the club, now being `now` (seconds since the Unix
 /// epoch).
 pub fn open(club: &Club, me: &Person, want: Ask, now: i64) -> Opened {
@@ -191,48 +153,11 @@ fn player(p: PlayerPage) -> Page {
     Page::Player(Box::new(p))
 }
 
-/// What a guest is told about accounts.
-pub const NO_ACCOUNT: &str =
-    "you are a guest: an account comes with signing in with an SSH key (ssh -i KEY …)";
-
-/// A failure of the club's database as a player reads it (the details go to the
-/// server's standard error).
-pub fn failed(e: &ClubError) -> String {
-    eprintln!("qchess serve: the club's database: {e}");
-    "the club's database failed just now; try again in a moment".into()
-}
-
-/// A time as the pages show it: `2026-12-02 14:05` (UTC).
-pub fn when(secs: i64) -> String {
-    crate::record::iso_date(secs.max(0) as u64)[..16].replace('T', " ")
-}
-
-/// The step of a pick in a list of `n` by `by` (a key's move), within the list.
-pub fn moved(pick: usize, n: usize, by: i64) -> usize {
-    if n == 0 {
-        return 0;
-    }
-    (pick as i64 + by).clamp(0, n as i64 - 1) as usize
-}
-
-/// The move of the pick a key asks for: ↑ ↓ (k j), Page Up / Down, Home, End.
-pub fn pick_move(code: KeyCode) -> Option<i64> {
-    Some(match code {
-        KeyCode::Up | KeyCode::Char('k') => -1,
-        KeyCode::Down | KeyCode::Char('j') => 1,
-        KeyCode::PageUp => -10,
-        KeyCode::PageDown => 10,
-        KeyCode::Home => i64::MIN / 2,
-        KeyCode::End => i64::MAX / 2,
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::Status;
-    use crate::club::{ClubStore, FinishedGame, Member, MemberKey, Seat, SqliteStore};
+    use crate::club::{Category, ClubStore, FinishedGame, Member, MemberKey, Seat, SqliteStore};
     use crate::server::lobby::Lobby;
     use crate::style::color::Tier;
     use crossterm::event::{Event, KeyModifiers};
@@ -419,14 +344,5 @@ mod tests {
         lobby.handle_event(key(KeyCode::Esc));
         assert_eq!(lobby.take_intent(), Some(super::super::Intent::Quit));
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn picks_stay_in_their_list() {
-        assert_eq!(moved(0, 0, 1), 0);
-        assert_eq!(moved(0, 3, -1), 0);
-        assert_eq!(moved(1, 3, 10), 2);
-        assert_eq!(moved(2, 3, i64::MIN / 2), 0);
-        assert_eq!(when(1_764_684_300), "2025-12-02 14:05");
     }
 }

@@ -2,7 +2,7 @@
 //! computer's levels, recent games; on the player's own page, their keys (add one by
 //! pasting it, remove one) and the deletion of their account.
 
-use super::pages::{moved, pick_move, when, Ask, Step, NO_ACCOUNT, PAGE_ROWS};
+use super::ask::{moved, pick_move, when, Ask, Step, NO_ACCOUNT, PAGE_ROWS};
 use crate::club::{
     ArchivedGame, Category, CategoryRating, ClubError, ClubStore, ComputerResults, GameQuery,
     MemberId, MemberKey, Rating,
