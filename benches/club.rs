@@ -1,6 +1,7 @@
 //! The club's database: the rating update and archive write of one finished game
 //! (target: under 5 ms), listing the archive with 10,000 games and 1,000 accounts
-//! (target: under 20 ms), and the file's size per 1,000 games (printed).
+//! (target: under 20 ms), the lobby's pages read from it and drawn (target: under
+//! 20 ms), and the file's size per 1,000 games (printed).
 
 #[path = "support/full_run.rs"]
 mod full_run;
@@ -8,8 +9,16 @@ mod full_run;
 use criterion::{criterion_group, criterion_main, Criterion};
 use full_run::full_run;
 use qchess::chess::Status;
-use qchess::club::{ClubStore, FinishedGame, GameQuery, Member, Seat, SqliteStore};
+use qchess::club::{Category, ClubStore, FinishedGame, GameQuery, Member, Seat, SqliteStore};
 use qchess::record::{SavedClock, SavedGame};
+use qchess::server::lobby::board::Board;
+use qchess::server::lobby::games::Games;
+use qchess::server::lobby::pages::Page;
+use qchess::server::lobby::player::PlayerPage;
+use qchess::server::lobby::Lobby;
+use qchess::style::color::{Paint, Tier};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -130,6 +139,33 @@ fn listing(c: &mut Criterion) {
         })
     });
     g.bench_function("roster", |b| b.iter(|| store.roster().unwrap()));
+    // The lobby's pages as a session opens them: read from the club, drawn at 120x40.
+    let now = members.len() as i64 + 1_764_000_000 + games as i64 * 600;
+    let paint = Paint::new(Default::default(), Tier::None);
+    let mut term = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut opened = |page: Page| {
+        let mut lobby = Lobby::new("player0017", Vec::new(), "24 h", None);
+        lobby.show(page);
+        term.draw(|f| lobby.draw(f, &paint, "classic", false))
+            .unwrap();
+    };
+    g.bench_function("page/archive", |b| {
+        b.iter(|| opened(Page::Games(Games::load(&store, None).unwrap())))
+    });
+    g.bench_function("page/leaderboard-blitz", |b| {
+        b.iter(|| {
+            opened(Page::Board(
+                Board::load(&store, Category::Blitz, now).unwrap(),
+            ))
+        })
+    });
+    g.bench_function("page/player", |b| {
+        let m = &members[17];
+        b.iter(|| {
+            let page = PlayerPage::load(&store, Some(m.id), &m.name, true).unwrap();
+            opened(Page::Player(Box::new(page)))
+        })
+    });
     g.finish();
     drop(store);
     std::fs::remove_dir_all(dir).unwrap();

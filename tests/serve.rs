@@ -6,6 +6,8 @@ mod support;
 
 #[path = "serve/clocks.rs"]
 mod clocks;
+#[path = "serve/club.rs"]
+mod club;
 #[path = "serve/hostile.rs"]
 mod hostile;
 #[path = "serve/king.rs"]

@@ -4,10 +4,11 @@
 
 use crate::cli::{Done, Failure, Outcome};
 use crate::club::{
-    default_db, ArchivedGame, Category, CategoryRating, ClubError, ClubStore, GameQuery, Member,
-    Rating, SqliteStore,
+    default_db, ArchivedGame, Ban, Category, CategoryRating, ClubError, ClubStore, GameQuery,
+    Member, Rating, SqliteStore,
 };
 use crate::record::iso_date;
+use crate::server::lobby::ask::when;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -57,6 +58,21 @@ pub enum ClubCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Bar a key from signing in (its sessions open now go on until they end).
+    Ban {
+        /// The key: its fingerprint (SHA256:…) or its OpenSSH public key text.
+        key: String,
+        /// Why, kept with the ban.
+        #[arg(long, value_name = "TEXT", default_value = "banned by the operator")]
+        reason: String,
+    },
+    /// Lift a key's ban.
+    Unban {
+        /// The key: its fingerprint (SHA256:…) or its OpenSSH public key text.
+        key: String,
+    },
+    /// List the banned keys, most recent first.
+    Bans,
     /// Copy the whole database to FILE with SQLite's online backup: a consistent copy,
     /// taken while the server goes on.
     Backup {
@@ -71,7 +87,7 @@ pub fn run(args: ClubArgs) -> Outcome {
         Some(db) => db,
         None => default_db(&crate::config::data_dir().map_err(Failure::new)?),
     };
-    let store = SqliteStore::open_existing(&db).map_err(Failure::new)?;
+    let mut store = SqliteStore::open_existing(&db).map_err(Failure::new)?;
     match args.command {
         ClubCommand::Players => players(&store, args.json),
         ClubCommand::Games { player, limit } => {
@@ -94,7 +110,79 @@ pub fn run(args: ClubArgs) -> Outcome {
             export(&store, &player, out.as_deref(), force, args.json)
         }
         ClubCommand::Backup { file } => backup(&store, &file, args.json),
+        ClubCommand::Ban { key, reason } => ban(&mut store, &key, &reason, args.json),
+        ClubCommand::Unban { key } => {
+            let print = key_print(&key)?;
+            if !store.unban(&print).map_err(Failure::new)? {
+                return Err(Failure::new(format!("{print} is not banned")));
+            }
+            Ok(Done::Print(if args.json {
+                lines(json!({ "unbanned": print }))
+            } else {
+                format!("{print} may sign in again\n")
+            }))
+        }
+        ClubCommand::Bans => {
+            let bans = store.bans().map_err(Failure::new)?;
+            Ok(Done::Print(if args.json {
+                lines(Value::Array(bans.iter().map(ban_json).collect()))
+            } else if bans.is_empty() {
+                "no bans\n".into()
+            } else {
+                bans.iter()
+                    .map(|b| format!("{}  since {}  {}\n", b.fingerprint, when(b.since), b.reason))
+                    .collect()
+            }))
+        }
     }
+}
+
+/// A key named on the command line as its fingerprint: `SHA256:` and 43 characters of
+/// base64 as given, or an OpenSSH public key's text, whose fingerprint it is.
+fn key_print(key: &str) -> Result<String, Failure> {
+    let key = key.trim();
+    if let Some(hash) = key.strip_prefix("SHA256:") {
+        let base64 = |c: char| c.is_ascii_alphanumeric() || c == '+' || c == '/';
+        if hash.len() == 43 && hash.chars().all(base64) {
+            return Ok(key.to_string());
+        }
+        return Err(Failure::new(format!(
+            "{key} is not a key's fingerprint: SHA256: and 43 characters, as ssh-keygen -lf KEY.pub prints it"
+        )));
+    }
+    crate::server::lobby::account::parse_key(key)
+        .map(|k| crate::server::keys::fingerprint(&k))
+        .map_err(|e| Failure::new(format!("{e}; or give its fingerprint (SHA256:…)")))
+}
+
+/// `qchess club ban`.
+fn ban(store: &mut SqliteStore, key: &str, reason: &str, json: bool) -> Outcome {
+    let print = key_print(key)?;
+    let since = i64::try_from(crate::record::now_secs()).unwrap_or(i64::MAX);
+    let ban = Ban {
+        fingerprint: print.clone(),
+        reason: reason.to_string(),
+        since,
+    };
+    store.ban(&ban).map_err(Failure::new)?;
+    let owner = store.key_owner(&print).map_err(Failure::new)?;
+    Ok(Done::Print(if json {
+        let mut v = ban_json(&ban);
+        v["member"] = json!(owner.map(|m| m.name));
+        lines(v)
+    } else {
+        let whose = owner.map_or(String::new(), |m| format!(" ({}'s key)", m.name));
+        format!("{print}{whose} may not sign in: {reason}\n")
+    }))
+}
+
+/// A ban as JSON.
+fn ban_json(b: &Ban) -> Value {
+    json!({
+        "fingerprint": b.fingerprint,
+        "reason": b.reason,
+        "since": iso_date(b.since.max(0) as u64),
+    })
 }
 
 /// The member named `name`, or the error that says there is none.
@@ -186,7 +274,7 @@ fn game_line(g: &ArchivedGame) -> String {
     let mut line = format!(
         "#{}  {}  {} - {}  {}",
         g.id.0,
-        &iso_date(g.ended.max(0) as u64)[..16].replace('T', " "),
+        when(g.ended),
         g.white.name,
         g.black.name,
         score(g)

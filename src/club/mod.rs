@@ -6,7 +6,7 @@ pub mod export;
 pub mod rating;
 mod sqlite;
 
-pub use rating::{Category, Rating, RatingChange};
+pub use rating::{Category, Rating, RatingChange, PROVISIONAL_DEVIATION};
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use crate::chess::Status;
@@ -162,6 +162,32 @@ impl ArchivedGame {
     }
 }
 
+/// A member's results against one of the computer's seats (named as the server names
+/// them: `qchess level 2`, `qchess greedy`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComputerResults {
+    /// The computer's name in the games.
+    pub name: String,
+    /// Games the member won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games the member lost.
+    pub losses: u32,
+}
+
+/// The leaderboard of a category: who is on it and how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardQuery {
+    /// The category.
+    pub category: Category,
+    /// Only players who played a rated game in it at this time or later (seconds since
+    /// the Unix epoch).
+    pub since: i64,
+    /// At most this many.
+    pub limit: usize,
+}
+
 /// Which games of the archive to list, most recent first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameQuery {
@@ -270,6 +296,19 @@ pub trait ClubStore {
     /// Every member with their ratings (shortest category first), by name.
     fn roster(&self) -> Result<Vec<(Member, Vec<CategoryRating>)>, ClubError>;
 
+    /// Deletes a member: their keys and ratings go, their games stay under the names
+    /// played with and belong to no account; the name is free again. Whether there was
+    /// such a member.
+    fn delete_member(&mut self, member: MemberId) -> Result<bool, ClubError>;
+
+    /// The players on a category's leaderboard, best first: not provisional, and a
+    /// rated game in it since `query.since`.
+    fn leaderboard(&self, query: BoardQuery) -> Result<Vec<(Member, CategoryRating)>, ClubError>;
+
+    /// A member's results against the computer (games whose other seat is named
+    /// `qchess …` and is no member), by the computer's name.
+    fn computer_results(&self, member: MemberId) -> Result<Vec<ComputerResults>, ClubError>;
+
     /// Registers a key for a member (refused when it is registered already).
     fn add_key(&mut self, key: &MemberKey) -> Result<(), ClubError>;
 
@@ -287,6 +326,9 @@ pub trait ClubStore {
 
     /// Lifts a key's ban; whether there was one.
     fn unban(&mut self, fingerprint: &str) -> Result<bool, ClubError>;
+
+    /// Every ban, most recent first.
+    fn bans(&self) -> Result<Vec<Ban>, ClubError>;
 
     /// The ban of a key, if it has one.
     fn banned(&self, fingerprint: &str) -> Result<Option<Ban>, ClubError>;

@@ -3,8 +3,9 @@
 //! (its version is SQLite's `user_version`).
 
 use super::{
-    ArchivedGame, Ban, Category, CategoryRating, ClubError, ClubStore, FinishedGame, GameId,
-    GameQuery, Member, MemberId, MemberKey, RatedSides, Rating, Seat,
+    ArchivedGame, Ban, BoardQuery, Category, CategoryRating, ClubError, ClubStore, ComputerResults,
+    FinishedGame, GameId, GameQuery, Member, MemberId, MemberKey, RatedSides, Rating, Seat,
+    PROVISIONAL_DEVIATION,
 };
 use crate::chess::Status;
 use rusqlite::types::Type;
@@ -68,6 +69,8 @@ const MIGRATIONS: &[&str] = &[
         reason TEXT NOT NULL,
         since INTEGER NOT NULL
     );",
+    // 2: the leaderboard's index: a category's ratings, best first.
+    "CREATE INDEX ratings_board ON ratings(category, rating);",
 ];
 
 /// The schema version this build writes (and the newest it reads).
@@ -485,6 +488,66 @@ impl ClubStore for SqliteStore {
         Ok(out)
     }
 
+    fn delete_member(&mut self, member: MemberId) -> Result<bool, ClubError> {
+        // Keys and ratings go with the member (ON DELETE CASCADE); the games keep their
+        // names and lose the member (ON DELETE SET NULL).
+        self.conn
+            .execute("DELETE FROM members WHERE id = ?1", [member.0])
+            .map(|n| n > 0)
+            .map_err(|e| self.fail(e))
+    }
+
+    fn leaderboard(&self, query: BoardQuery) -> Result<Vec<(Member, CategoryRating)>, ClubError> {
+        let limit = i64::try_from(query.limit).unwrap_or(i64::MAX);
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT m.id, m.name, m.created, r.category, r.rating, r.deviation,
+                        r.volatility, r.games, r.last_played
+                 FROM ratings r JOIN members m ON m.id = r.member
+                 WHERE r.category = ?1 AND r.deviation <= ?2 AND r.last_played >= ?3
+                 ORDER BY r.rating DESC, m.folded LIMIT ?4",
+            )
+            .map_err(|e| self.fail(e))?;
+        stmt.query_map(
+            params![
+                query.category.name(),
+                PROVISIONAL_DEVIATION,
+                query.since,
+                limit
+            ],
+            |r| Ok((member(r)?, category_rating(r, 3)?)),
+        )
+        .and_then(Iterator::collect)
+        .map_err(|e| self.fail(e))
+    }
+
+    fn computer_results(&self, member: MemberId) -> Result<Vec<ComputerResults>, ClubError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT name, SUM(result = mine), SUM(result = 'draw'),
+                        SUM(result <> mine AND result <> 'draw')
+                 FROM (SELECT black_name AS name, result, 'white_wins' AS mine FROM games
+                       WHERE white = ?1 AND black IS NULL AND black_name LIKE 'qchess %'
+                       UNION ALL
+                       SELECT white_name, result, 'black_wins' FROM games
+                       WHERE black = ?1 AND white IS NULL AND white_name LIKE 'qchess %')
+                 GROUP BY name ORDER BY name",
+            )
+            .map_err(|e| self.fail(e))?;
+        stmt.query_map([member.0], |r| {
+            Ok(ComputerResults {
+                name: r.get(0)?,
+                wins: r.get(1)?,
+                draws: r.get(2)?,
+                losses: r.get(3)?,
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.fail(e))
+    }
+
     fn add_key(&mut self, key: &MemberKey) -> Result<(), ClubError> {
         let inserted = self.conn.execute(
             "INSERT INTO keys (fingerprint, openssh, member, added) VALUES (?1, ?2, ?3, ?4)",
@@ -555,6 +618,22 @@ impl ClubStore for SqliteStore {
             .execute("DELETE FROM bans WHERE fingerprint = ?1", [fingerprint])
             .map(|n| n > 0)
             .map_err(|e| self.fail(e))
+    }
+
+    fn bans(&self) -> Result<Vec<Ban>, ClubError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT fingerprint, reason, since FROM bans ORDER BY since DESC, fingerprint")
+            .map_err(|e| self.fail(e))?;
+        stmt.query_map([], |r| {
+            Ok(Ban {
+                fingerprint: r.get(0)?,
+                reason: r.get(1)?,
+                since: r.get(2)?,
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.fail(e))
     }
 
     fn banned(&self, fingerprint: &str) -> Result<Option<Ban>, ClubError> {
@@ -828,7 +907,10 @@ mod tests {
     /// this build: brought to the current version with its rows kept.
     #[test]
     fn databases_of_every_earlier_version_are_brought_up_to_date() {
-        let written: &[(i64, &str)] = &[(1, include_str!("testdata/v1.sql"))];
+        let written: &[(i64, &str)] = &[
+            (1, include_str!("testdata/v1.sql")),
+            (2, include_str!("testdata/v2.sql")),
+        ];
         assert_eq!(
             written.len() as i64,
             SCHEMA_VERSION,
@@ -1144,6 +1226,181 @@ mod tests {
         assert_eq!(mine.iter().map(|g| g.id).collect::<Vec<_>>(), expected);
         let roster = store.roster().unwrap();
         assert!(roster.iter().all(|(_, r)| r.len() == 1 && r[0].games == 20));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_leaderboard_is_the_settled_and_recent_players_best_first() {
+        let dir = scratch("board");
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        let [ann, bob, cy, dee] =
+            ["ann", "bob", "cy", "dee"].map(|n| store.add_member(n, 0).unwrap());
+        // Dee settled long ago and has not played since; ann and bob play often enough
+        // to settle (ann the better); cy plays once (provisional).
+        for n in 0..30 {
+            store
+                .record_game(&game(seat(&dee), seat(&bob), true, "5+3", Status::Draw, n))
+                .unwrap();
+        }
+        for n in 0..30 {
+            let result = [Status::WhiteWins, Status::Draw, Status::Draw][n as usize % 3];
+            store
+                .record_game(&game(seat(&ann), seat(&bob), true, "5+3", result, 1000 + n))
+                .unwrap();
+        }
+        store
+            .record_game(&game(
+                seat(&cy),
+                seat(&ann),
+                true,
+                "5+3",
+                Status::Draw,
+                2000,
+            ))
+            .unwrap();
+        store
+            .record_game(&game(
+                seat(&cy),
+                seat(&ann),
+                true,
+                "1+0",
+                Status::Draw,
+                2000,
+            ))
+            .unwrap();
+        let board = |category, since, limit| {
+            store
+                .leaderboard(BoardQuery {
+                    category,
+                    since,
+                    limit,
+                })
+                .unwrap()
+                .into_iter()
+                .map(|(m, r)| (m.name, r.rating.provisional(), r.category))
+                .collect::<Vec<_>>()
+        };
+        let blitz = board(Category::Blitz, 500, 10);
+        assert_eq!(
+            blitz,
+            [
+                ("ann".to_string(), false, Category::Blitz),
+                ("bob".to_string(), false, Category::Blitz)
+            ]
+        );
+        assert_eq!(board(Category::Blitz, 0, 10).len(), 3, "dee, long ago");
+        assert_eq!(board(Category::Blitz, 500, 1).len(), 1);
+        assert!(board(Category::Bullet, 0, 10).is_empty(), "all provisional");
+        // The plan reads the category's ratings through the index.
+        let plan: Vec<String> = store
+            .conn
+            .prepare(
+                "EXPLAIN QUERY PLAN SELECT member FROM ratings WHERE category = 'blitz'
+                 ORDER BY rating DESC",
+            )
+            .unwrap()
+            .query_map([], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(plan.iter().any(|l| l.contains("ratings_board")), "{plan:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_deleted_member_leaves_their_games_under_their_name_and_frees_it() {
+        let dir = scratch("delete");
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        let ann = store
+            .join("ann", "SHA256:a", "ssh-ed25519 AAAA ann", 1)
+            .unwrap();
+        let bob = store.add_member("bob", 1).unwrap();
+        store
+            .record_game(&game(seat(&ann), seat(&bob), true, "5+3", Status::Draw, 9))
+            .unwrap();
+        assert!(store.delete_member(ann.id).unwrap());
+        assert!(!store.delete_member(ann.id).unwrap());
+        assert_eq!(store.member("ann").unwrap(), None);
+        assert_eq!(store.key_owner("SHA256:a").unwrap(), None);
+        assert!(store.ratings(ann.id).unwrap().is_empty());
+        assert_eq!(store.ratings(bob.id).unwrap().len(), 1, "bob's stays");
+        let games = store
+            .games(GameQuery {
+                member: None,
+                limit: 10,
+            })
+            .unwrap();
+        assert_eq!(games[0].white.name, "ann");
+        assert_eq!(games[0].white.member, None);
+        assert!(games[0].ratings.is_some(), "the game reads as it did");
+        // The name and the key are free for anyone.
+        let again = store
+            .join("Ann", "SHA256:a", "ssh-ed25519 AAAA ann", 2)
+            .unwrap();
+        assert_ne!(again.id, ann.id);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn results_against_the_computer_are_counted_per_level() {
+        let dir = scratch("computer");
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        let ann = store.add_member("ann", 0).unwrap();
+        let named = |name: &str| Seat {
+            member: None,
+            name: name.into(),
+        };
+        let l2 = || named("qchess level 2");
+        for (w, b, result) in [
+            (seat(&ann), l2(), Status::WhiteWins),
+            (l2(), seat(&ann), Status::WhiteWins),
+            (l2(), seat(&ann), Status::BlackWins),
+            (seat(&ann), l2(), Status::Draw),
+            (seat(&ann), named("qchess level 5"), Status::BlackWins),
+            // A guest, and a member named like the computer, are not the computer.
+            (seat(&ann), named("guest-1"), Status::WhiteWins),
+        ] {
+            store
+                .record_game(&game(w, b, false, "none", result, 1))
+                .unwrap();
+        }
+        let results = store.computer_results(ann.id).unwrap();
+        let row = |name: &str, wins, draws, losses| ComputerResults {
+            name: name.into(),
+            wins,
+            draws,
+            losses,
+        };
+        assert_eq!(
+            results,
+            [
+                row("qchess level 2", 2, 1, 1),
+                row("qchess level 5", 0, 0, 1)
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bans_are_listed_most_recent_first() {
+        let dir = scratch("banlist");
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        for (fp, since) in [("SHA256:a", 5), ("SHA256:b", 9)] {
+            store
+                .ban(&Ban {
+                    fingerprint: fp.into(),
+                    reason: "spam".into(),
+                    since,
+                })
+                .unwrap();
+        }
+        let listed: Vec<String> = store
+            .bans()
+            .unwrap()
+            .into_iter()
+            .map(|b| b.fingerprint)
+            .collect();
+        assert_eq!(listed, ["SHA256:b", "SHA256:a"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -470,6 +470,11 @@ impl Hub {
         }
     }
 
+    /// A member's account is deleted: their name is free from now on.
+    pub fn forget_member(&self, member: MemberId) {
+        lock(&self.names).forget(member);
+    }
+
     /// A session of `name` runs (its name is in use until [`Hub::name_left`]).
     pub fn name_entered(&self, name: &str) {
         lock(&self.names).enter(name);

@@ -127,6 +127,19 @@ impl NameBook {
         }
     }
 
+    /// `member`'s name is nobody's any more (their account is deleted).
+    pub fn forget(&mut self, member: MemberId) {
+        let kept: Vec<(String, MemberId)> = self
+            .claims
+            .drain(..)
+            .filter(|(_, m)| *m != member)
+            .collect();
+        self.by_key.clear();
+        for (name, m) in kept {
+            self.claim(&name, m);
+        }
+    }
+
     /// A session of `name` started.
     pub fn enter(&mut self, name: &str) {
         match self.live.iter_mut().find(|l| l.name == name) {
@@ -226,6 +239,18 @@ mod tests {
         // The member gets their name back as first spelled.
         assert_eq!(book.take("Vic3", Some(MemberId(7))), Ok("vic3".into()));
         assert_eq!(book.take("vic4", None), Ok("vic4".into()));
+    }
+
+    #[test]
+    fn a_deleted_members_name_is_free_and_the_others_stay() {
+        let mut book = NameBook::new(vec![
+            ("vic3".into(), MemberId(7)),
+            ("ann".into(), MemberId(8)),
+        ]);
+        book.forget(MemberId(7));
+        assert_eq!(book.take("VIC3", None), Ok("VIC3".into()));
+        assert!(book.take("Ann", None).is_err());
+        assert_eq!(book.take("ann", Some(MemberId(8))), Ok("ann".into()));
     }
 
     #[test]

@@ -3,10 +3,13 @@
 //! local game's screen ([`App`]) seated at the room's table: its moves go to the room,
 //! and the room's moves come back through the screen's `sync`.
 
+use super::club::Club;
 use super::console::{Out, Remote};
 use super::hub::{Hub, NameNote};
 use super::incoming::Incoming;
 use super::limits::Ticket;
+use super::lobby::ask::Ask;
+use super::lobby::pages::{self, Opened};
 use super::lobby::play::{PlayIntent, PlayPage};
 use super::lobby::{self, Intent, Lobby};
 use super::pairing::Pool;
@@ -163,6 +166,8 @@ enum At {
     Lesson(Box<App>),
     /// The pairing page, waiting for an opponent or not.
     Play(Box<PlayPage>),
+    /// A game of the club's archive stepped through, and the lobby to go back to.
+    Replay(Box<App>, Box<Lobby>),
 }
 
 /// What a session shows and drives: the lobby or a room.
@@ -207,7 +212,7 @@ impl SessionScreen {
     pub fn room(&self) -> Option<&str> {
         match &self.at {
             At::Room(v) => Some(v.room.name()),
-            At::Lobby(_) | At::Lesson(_) | At::Play(_) => None,
+            At::Lobby(_) | At::Lesson(_) | At::Play(_) | At::Replay(..) => None,
         }
     }
 
@@ -353,10 +358,25 @@ impl SessionScreen {
 
     /// Shows the lobby again, saying `said`.
     fn back_to_lobby(&mut self, said: String) {
-        let kept = super::limits::words_for(self.hub.limits.room_idle);
-        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock);
+        let mut lobby = self.new_lobby();
         lobby.say(Tone::Plain, said);
         self.at = At::Lobby(Box::new(lobby));
+    }
+
+    /// Back from a replay to the lobby it was opened from.
+    fn leave_replay(&mut self) {
+        let fresh = Box::new(self.new_lobby());
+        if let At::Replay(_, lobby) = &mut self.at {
+            let mut lobby = std::mem::replace(lobby, fresh);
+            lobby.refresh(self.hub.summaries());
+            self.at = At::Lobby(lobby);
+        }
+    }
+
+    /// The lobby of the rooms as they are now.
+    fn new_lobby(&self) -> Lobby {
+        let kept = super::limits::words_for(self.hub.limits.room_idle);
+        Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock)
     }
 
     fn act(&mut self, intent: Intent) {
@@ -389,6 +409,7 @@ impl SessionScreen {
                 app.set_exec(self.exec);
                 self.at = At::Lesson(Box::new(app));
             }
+            Intent::Page(ask) => self.page(ask),
             Intent::NextTheme => {
                 self.theme = (self.theme + 1) % self.hub.themes.len();
                 let name = self.hub.themes[self.theme].0.clone();
@@ -402,6 +423,51 @@ impl SessionScreen {
                     "chess glyphs"
                 };
                 self.lobby_says(Tone::Info, format!("pieces are drawn as {what}"));
+            }
+        }
+    }
+}
+
+impl SessionScreen {
+    /// Carries out what a page of the lobby asks for with the club.
+    fn page(&mut self, ask: Ask) {
+        let Some(club) = self.hub.club() else {
+            return self.lobby_says(
+                Tone::Error,
+                "this server keeps no club: no accounts, ratings or archive here".into(),
+            );
+        };
+        match pages::open(club, &self.me, ask, Club::now()) {
+            Opened::Show(page, said) => {
+                if let At::Lobby(l) = &mut self.at {
+                    l.show(page);
+                    if let Some(said) = said {
+                        l.say(Tone::Info, said);
+                    }
+                }
+            }
+            Opened::Refused(why) => self.lobby_says(Tone::Error, why),
+            Opened::Replay(id, record) => {
+                let (paint, letters) = (self.paint(), self.letters);
+                match lobby::games::replay_screen(id, &record, paint, letters) {
+                    Ok(mut app) => {
+                        app.set_exec(self.exec);
+                        let fresh = Box::new(self.new_lobby());
+                        if let At::Lobby(l) = &mut self.at {
+                            let lobby = std::mem::replace(l, fresh);
+                            self.at = At::Replay(Box::new(app), lobby);
+                        }
+                    }
+                    Err(e) => self.lobby_says(Tone::Error, e.to_string()),
+                }
+            }
+            Opened::Deleted(member, said) => {
+                self.hub.forget_member(member);
+                self.me.member = None;
+                if let At::Lobby(l) = &mut self.at {
+                    l.show_rooms();
+                    l.say(Tone::Info, said);
+                }
             }
         }
     }
@@ -447,7 +513,7 @@ impl Screen for SessionScreen {
                 let theme = &self.hub.themes[self.theme].0;
                 l.draw(f, &paint, theme, self.letters);
             }
-            At::Lesson(a) => a.draw(f),
+            At::Lesson(a) | At::Replay(a, _) => a.draw(f),
             At::Play(page) => page.draw(f, &paint),
             At::Room(v) => {
                 v.game.draw(f);
@@ -489,6 +555,12 @@ impl Screen for SessionScreen {
                     self.play(intent);
                 }
             }
+            At::Replay(a, _) => {
+                a.handle_event(event);
+                if a.should_quit() {
+                    self.leave_replay();
+                }
+            }
         }
     }
 
@@ -500,7 +572,7 @@ impl Screen for SessionScreen {
         self.exec = exec;
         match &mut self.at {
             At::Room(v) => v.game.set_exec(exec),
-            At::Lesson(a) => a.set_exec(exec),
+            At::Lesson(a) | At::Replay(a, _) => a.set_exec(exec),
             At::Lobby(_) | At::Play(_) => {}
         }
     }
@@ -509,7 +581,7 @@ impl Screen for SessionScreen {
         let id = self.id;
         let v = match &mut self.at {
             At::Lobby(l) => return l.refresh(self.hub.summaries()),
-            At::Lesson(a) => return a.tick(),
+            At::Lesson(a) | At::Replay(a, _) => return a.tick(),
             At::Play(page) => {
                 return match self.hub.paired(id) {
                     Some(Ok(room)) => {
@@ -595,7 +667,7 @@ impl Screen for SessionScreen {
     fn working(&self) -> bool {
         match &self.at {
             At::Room(v) => v.game.working(),
-            At::Lesson(a) => a.working(),
+            At::Lesson(a) | At::Replay(a, _) => a.working(),
             At::Lobby(_) | At::Play(_) => false,
         }
     }
@@ -603,7 +675,7 @@ impl Screen for SessionScreen {
     fn min_size(&self) -> (u16, u16) {
         match &self.at {
             At::Room(v) => v.game.min_size(),
-            At::Lesson(a) => a.min_size(),
+            At::Lesson(a) | At::Replay(a, _) => a.min_size(),
             At::Lobby(_) | At::Play(_) => lobby::MIN_SIZE,
         }
     }

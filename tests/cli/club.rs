@@ -364,3 +364,60 @@ fn a_kill_while_recording_games_leaves_each_whole_or_absent() {
     assert!(started.elapsed() < Duration::from_secs(30));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn keys_are_banned_by_fingerprint_or_text_listed_and_unbanned() {
+    let dir = scratch("club-bans");
+    let db = club(&dir);
+    let key = russh::keys::PrivateKey::from(
+        russh::keys::ssh_key::private::Ed25519Keypair::from_seed(&[5; 32]),
+    );
+    let line = key.public_key().to_openssh().unwrap();
+    let print = key
+        .public_key()
+        .fingerprint(russh::keys::HashAlg::Sha256)
+        .to_string();
+    let mut store = SqliteStore::open_existing(&db).unwrap();
+    let ann = store.member("ann").unwrap().unwrap();
+    store
+        .add_key(&qchess::club::MemberKey {
+            fingerprint: print.clone(),
+            openssh: line.clone(),
+            member: ann.id,
+            added: 1,
+        })
+        .unwrap();
+    let (code, out, err) = qchess(&dir, &["club", "ban", &line, "--reason", "flooding"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!("{print} (ann's key) may not sign in: flooding\n")
+    );
+    assert_eq!(store.banned(&print).unwrap().unwrap().reason, "flooding");
+    let other = "SHA256:AVClTvWgXEolKWcHEcUxJSIs44sDGtNJ5xliK7332fo";
+    let (code, _, err) = qchess(&dir, &["club", "ban", other]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = qchess(&dir, &["club", "bans"]);
+    let listed: Vec<&str> = out.lines().collect();
+    assert_eq!(listed.len(), 2, "{out}");
+    assert!(listed
+        .iter()
+        .any(|l| l.starts_with(&print) && l.ends_with("flooding")));
+    assert!(listed.iter().any(|l| l.ends_with("banned by the operator")));
+    let (_, json, _) = qchess(&dir, &["club", "bans", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(2));
+    // Unbanned by its fingerprint; a second time there is no ban to lift.
+    let (code, out, _) = qchess(&dir, &["club", "unban", &print]);
+    assert_eq!((code, out), (0, format!("{print} may sign in again\n")));
+    let (code, _, err) = qchess(&dir, &["club", "unban", &print]);
+    assert_ne!(code, 0);
+    assert!(err.contains("is not banned"), "{err}");
+    // What is neither a key nor a fingerprint is refused with what to give.
+    for bad in ["SHA256:short", "ssh-ed25519 nonsense"] {
+        let (code, _, err) = qchess(&dir, &["club", "ban", bad]);
+        assert_ne!(code, 0);
+        assert!(err.contains("fingerprint"), "{bad}: {err}");
+    }
+    assert_eq!(store.bans().unwrap().len(), 1);
+}

@@ -1,15 +1,25 @@
 //! The lobby: the open rooms (variant, players, clock, plies so far), and the keys to
 //! join one as white, black or a watcher, to open a new room (name, variant, backend,
 //! time control), to play the computer (a new room with the computer in one seat: the
-//! player's side and the computer's level), to pick a theme, or to leave. No terminal
-//! in here: the session draws it and feeds it events.
+//! player's side and the computer's level), to pick a theme, or to leave; and the
+//! club's pages in its place (`pages.rs`): the leaderboard, the archive, a player's
+//! page. No terminal in here: the session draws it and feeds it events.
 
+pub mod account;
+pub mod ask;
+pub mod board;
+pub mod games;
+pub mod pages;
 pub mod play;
+pub mod player;
 
+use self::ask::{Ask, Step};
+use self::pages::Page;
 use super::computer::ComputerSeat;
 use super::hub::Plan;
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
+use crate::club::Category;
 use crate::engine;
 use crate::game::clock::TimeControl;
 use crate::game::RuleSet;
@@ -47,6 +57,8 @@ pub enum Intent {
     Learn,
     /// Open the pairing page ([`play`]).
     Play,
+    /// Open a page of the club, or change what the club keeps of the player.
+    Page(Ask),
     /// Use the next theme.
     NextTheme,
     /// Switch between chess glyphs and letters.
@@ -128,6 +140,9 @@ impl Form {
     }
 }
 
+/// What the lobby says first.
+const ROOMS_HELLO: &str = "pick a room with ↑ ↓ and Enter, or c to open a new one";
+
 /// The smallest terminal the lobby draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 10);
 
@@ -141,6 +156,8 @@ pub struct Lobby {
     rooms: Vec<Summary>,
     selected: usize,
     form: Option<Form>,
+    /// The club's page shown in place of the rooms.
+    page: Option<Page>,
     message: Message,
     intent: Option<Intent>,
     /// Where the room list was last drawn, for clicks: its first row on the screen,
@@ -161,8 +178,9 @@ impl Lobby {
             rooms,
             selected: 0,
             form: None,
+            page: None,
             message: Message {
-                text: "pick a room with ↑ ↓ and Enter, or c to open a new one".into(),
+                text: ROOMS_HELLO.into(),
                 tone: Tone::Plain,
             },
             intent: None,
@@ -202,17 +220,51 @@ impl Lobby {
         &self.rooms
     }
 
+    /// Shows a page of the club in place of the rooms.
+    pub fn show(&mut self, page: Page) {
+        self.page = Some(page);
+        self.form = None;
+        self.say(Tone::Plain, "");
+    }
+
+    /// Back to the rooms from a page.
+    pub fn show_rooms(&mut self) {
+        self.page = None;
+    }
+
+    fn page_key(&mut self, key: KeyEvent) {
+        let Some(page) = &mut self.page else {
+            return;
+        };
+        match page.key(key) {
+            Step::Stay => {}
+            Step::Rooms => {
+                self.page = None;
+                self.say(Tone::Plain, ROOMS_HELLO);
+            }
+            Step::Ask(ask) => self.intent = Some(Intent::Page(ask)),
+            Step::Quit => self.intent = Some(Intent::Quit),
+            Step::Say(text, error) => {
+                let tone = if error { Tone::Error } else { Tone::Plain };
+                self.say(tone, text);
+            }
+        }
+    }
+
     /// Handles one terminal event.
     pub fn handle_event(&mut self, event: Event) {
         match event {
+            Event::Key(k) if self.page.is_some() => self.page_key(k),
             Event::Key(k) if self.form.is_some() => self.form_key(k),
             Event::Key(k) => self.key(k),
             Event::Paste(text) => {
-                if let Some(form) = &mut self.form {
+                if let Some(page) = &mut self.page {
+                    page.paste(&text);
+                } else if let Some(form) = &mut self.form {
                     form.name.paste(&text);
                 }
             }
-            Event::Mouse(m) if self.form.is_none() => match m.kind {
+            Event::Mouse(m) if self.form.is_none() && self.page.is_none() => match m.kind {
                 MouseEventKind::Down(MouseButton::Left) => {
                     let (top, first, rows) = self.list_at.get();
                     if m.row >= top && m.row < top + rows {
@@ -266,6 +318,9 @@ impl Lobby {
             KeyCode::Char('e') => self.open_form(Some((Color::White, COMPUTER_LEVEL))),
             KeyCode::Char('l') => self.intent = Some(Intent::Learn),
             KeyCode::Char('p') => self.intent = Some(Intent::Play),
+            KeyCode::Char('r') => self.intent = Some(Intent::Page(Ask::Board(Category::Blitz))),
+            KeyCode::Char('g') => self.intent = Some(Intent::Page(Ask::Games(None))),
+            KeyCode::Char('m') => self.intent = Some(Intent::Page(Ask::Me)),
             KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
             KeyCode::Char('a') => self.intent = Some(Intent::Letters),
             KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
@@ -386,7 +441,7 @@ impl Lobby {
         let [head, list, keys, message] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(3),
-            Constraint::Length(3),
+            Constraint::Length(4),
             Constraint::Length(1),
         ])
         .areas(area);
@@ -396,27 +451,40 @@ impl Lobby {
             Span::styled(format!("   you are {}", self.me), paint.dim()),
         ]);
         f.render_widget(Paragraph::new(head_line), head);
-        self.draw_rooms(f, list, paint);
         let pieces = if letters { "glyphs" } else { "letters" };
-        let key_text = vec![
-            Line::styled(
-                "↑ ↓ pick   Enter join (a free seat, else watch)   w white   b black   s watch",
-                paint.fg(paint.theme.text),
-            ),
-            Line::styled(
-                format!(
-                    "c new room   p pairing   l lessons   t theme ({theme})   a {pieces}   q leave"
-                ),
-                paint.fg(paint.theme.text),
-            ),
-            Line::styled(
-                format!(
-                    "e play the computer (side, level)   rooms without players close after {}",
-                    self.kept
-                ),
-                paint.fg(paint.theme.text),
-            ),
-        ];
+        let key_text: Vec<Line> = match &self.page {
+            Some(page) => {
+                page.draw(f, list, paint);
+                page.keys()
+                    .into_iter()
+                    .map(|l| Line::styled(l, paint.fg(paint.theme.text)))
+                    .collect()
+            }
+            None => {
+                self.draw_rooms(f, list, paint);
+                vec![
+                    Line::styled(
+                        "↑ ↓ pick   Enter join (a free seat, else watch)   w white   b black   s watch",
+                        paint.fg(paint.theme.text),
+                    ),
+                    Line::styled(
+                        format!("c new room   p pairing   l lessons   t theme ({theme})   a {pieces}   q leave"),
+                        paint.fg(paint.theme.text),
+                    ),
+                    Line::styled(
+                        format!(
+                            "e play the computer (side, level)   rooms without players close after {}",
+                            self.kept
+                        ),
+                        paint.fg(paint.theme.text),
+                    ),
+                    Line::styled(
+                        "r leaderboard   g finished games   m your page (ratings, keys, account)",
+                        paint.fg(paint.theme.text),
+                    ),
+                ]
+            }
+        };
         f.render_widget(Paragraph::new(key_text).wrap(Wrap { trim: true }), keys);
         let style = match self.message.tone {
             Tone::Plain => paint.dim(),

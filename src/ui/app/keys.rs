@@ -302,6 +302,10 @@ impl App {
                 self.layers.open(Layer::TypedLine(line));
                 self.say(Tone::Plain, hint);
             }
+            Action::Save | Action::Review | Action::PlayFromHere if self.served => self.say(
+                Tone::Info,
+                "a game of the server's archive is for stepping through: ← → step, q leaves",
+            ),
             Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),
             Action::PlyStep(d) => self.step_ply(d),

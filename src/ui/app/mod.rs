@@ -121,6 +121,9 @@ pub struct App {
     /// The warning about a king of this screen's player after the last move, kept on the
     /// message line until the next move.
     pub(super) warning: Option<String>,
+    /// Shown by `qchess serve` to a player far away, outside a room (a game of the
+    /// club's archive): nothing is saved on the server and no search of its own runs.
+    pub(super) served: bool,
 }
 
 /// What a job's work led to.
@@ -186,6 +189,7 @@ impl App {
             king_question: false,
             own_told: None,
             warning: None,
+            served: false,
         };
         app.welcome();
         app

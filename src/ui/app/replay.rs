@@ -28,6 +28,13 @@ impl App {
         self
     }
 
+    /// The screen as `qchess serve` shows a game of its archive: stepping through it
+    /// only (no saving on the server, no review or play on from it).
+    pub fn served(mut self) -> App {
+        self.served = true;
+        self
+    }
+
     /// `R` once a game played here is over: the game's replay, at its last ply, and its
     /// review there, kept in the file the game is saved in. Refused while the game goes
     /// on, in a lesson or puzzle, and at a table of `qchess serve` (whose reviews are
