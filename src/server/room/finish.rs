@@ -11,6 +11,25 @@ use crate::club::{FinishedGame, RatedSides, RatingChange, Seat};
 use crate::server::club::Club;
 use std::sync::Arc;
 
+/// `game` with the seats of accounts deleted while it was played as seats of no
+/// account (a member always has a key: one without any is gone); a game with such a
+/// seat is not rated.
+fn without_deleted(mut game: FinishedGame, club: &Club) -> FinishedGame {
+    let gone = |seat: &Seat| {
+        seat.member
+            .is_some_and(|m| club.store().keys(m).is_ok_and(|k| k.is_empty()))
+    };
+    let (white, black) = (gone(&game.white), gone(&game.black));
+    if white {
+        game.white.member = None;
+    }
+    if black {
+        game.black.member = None;
+    }
+    game.rated &= !(white || black);
+    game
+}
+
 impl Room {
     /// The room's finished game is kept by `club` (set once, when the hub takes the
     /// room); a game that ended before it was kept is kept now.
@@ -37,6 +56,7 @@ impl Room {
             st.kept = Kept::Writing;
             finished(&st)
         };
+        let game = without_deleted(game, club);
         let written = club.store().record_game(&game);
         {
             let mut st = self.lock();
@@ -200,6 +220,48 @@ mod tests {
         assert_eq!(kept[0].result, Status::WhiteWins);
         assert!(!kept[0].rated, "guests play casual games");
         assert_eq!(kept[0].reason.as_deref(), Some("black resigned"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_game_whose_player_deleted_their_account_is_kept_unrated() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-gone-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
+        let member = |name: &str, n: u8| {
+            let key = crate::server::club::KeyText {
+                fingerprint: format!("SHA256:{n}"),
+                openssh: format!("ssh-ed25519 K{n}"),
+            };
+            let m = club.join(name, &key, 0).unwrap();
+            Person {
+                member: Some(m.id),
+                key: Some(key.fingerprint),
+                ..person(name)
+            }
+        };
+        let (ann, bo) = (member("ann", 1), member("bo", 2));
+        let limits = ServerLimits::default();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
+        let r = Arc::new(Room::new("g1", board, Some(&dir)).with_clock("5+3".parse().ok()));
+        r.keep_in(Arc::clone(&club));
+        let wake: super::super::Wake = Arc::new(|| {});
+        r.join(1, ann.clone(), Want::Any, wake.clone()).unwrap();
+        r.join(2, bo, Want::Any, wake).unwrap();
+        for (who, side, ply, text) in [(1, Color::White, 0, "e2e4"), (2, Color::Black, 1, "e7e5")] {
+            let mv = crate::game::Move::Text(text.into());
+            r.play(who, side, ply, &mv, CancelFlag::default()).unwrap();
+        }
+        assert!(club.store().delete_member(ann.member.unwrap()).unwrap());
+        r.decide(1, Color::White, Decision::Resign).unwrap();
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        let kept = club.store().games(query).unwrap();
+        assert_eq!(kept.len(), 1, "kept");
+        assert!(!kept[0].rated && kept[0].white.member.is_none());
+        assert_eq!(kept[0].white.name, "ann");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
