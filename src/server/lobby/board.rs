@@ -2,6 +2,7 @@
 //! rated game in it in the last 30 days, best first.
 
 use super::ask::{moved, pick_move, when, Ask, Step, PAGE_ROWS};
+use super::picking;
 use crate::club::{BoardQuery, Category, CategoryRating, ClubError, ClubStore, Member};
 use crate::style::color::Paint;
 use crossterm::event::KeyCode;
@@ -137,12 +138,7 @@ impl Board {
             Constraint::Length(6),
             Constraint::Length(16),
         ];
-        let table = Table::new(rows, widths)
-            .header(header)
-            .row_highlight_style(
-                paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
-            )
-            .highlight_symbol("> ");
+        let table = picking(Table::new(rows, widths).header(header), paint);
         let mut state = TableState::default().with_selected(Some(self.pick));
         f.render_stateful_widget(table, list, &mut state);
     }

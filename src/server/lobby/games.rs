@@ -2,6 +2,7 @@
 //! Enter opens one in the replay screen ([`replay_screen`]).
 
 use super::ask::{moved, pick_move, when, Ask, Step, PAGE_ROWS};
+use super::picking;
 use crate::chess::Status;
 use crate::club::{
     ArchivedGame, Category, ClubError, ClubStore, GameId, GameQuery, MemberId, Seat,
@@ -13,7 +14,6 @@ use crate::style::color::Paint;
 use crate::ui::app::App;
 use crossterm::event::KeyCode;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::style::Modifier;
 use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, TableState};
 use ratatui::Frame;
@@ -114,13 +114,7 @@ impl Games {
             Constraint::Length(16),
             Constraint::Fill(3),
         ];
-        let table = Table::new(rows, widths)
-            .header(header)
-            .block(block)
-            .row_highlight_style(
-                paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
-            )
-            .highlight_symbol("> ");
+        let table = picking(Table::new(rows, widths).header(header).block(block), paint);
         let mut state = TableState::default().with_selected(Some(self.pick));
         f.render_stateful_widget(table, area, &mut state);
     }

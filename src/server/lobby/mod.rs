@@ -143,6 +143,14 @@ impl Form {
 /// What the lobby says first.
 const ROOMS_HELLO: &str = "pick a room with ↑ ↓ and Enter, or c to open a new one";
 
+/// `table` with its picked row shown as the lobby's lists show it.
+fn picking<'a>(table: Table<'a>, paint: &Paint) -> Table<'a> {
+    let text = paint.fg(paint.theme.text);
+    table
+        .row_highlight_style(paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor))
+        .highlight_symbol("> ")
+}
+
 /// The smallest terminal the lobby draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 10);
 
@@ -550,13 +558,7 @@ impl Lobby {
             Constraint::Length(5),
             Constraint::Length(13),
         ];
-        let table = Table::new(rows, widths)
-            .header(header)
-            .block(block)
-            .row_highlight_style(
-                paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
-            )
-            .highlight_symbol("> ");
+        let table = picking(Table::new(rows, widths).header(header).block(block), paint);
         let mut state = TableState::default().with_selected(Some(self.selected));
         f.render_stateful_widget(table, area, &mut state);
         // Rows start below the header; the table scrolled so that the pick is shown.

@@ -3,6 +3,7 @@
 //! page). It is also the waiting screen of `ssh -t host seek 5+3`. No terminal in here:
 //! the session draws it, feeds it events and carries out what it asks.
 
+use super::picking;
 use crate::club::Category;
 use crate::server::pairing::Pool;
 use crate::style::color::Paint;
@@ -166,13 +167,7 @@ impl PlayPage {
             .borders(Borders::ALL)
             .border_style(paint.fg(paint.theme.border))
             .title(Span::styled(" Pools ", paint.title()));
-        let table = Table::new(rows, widths)
-            .header(header)
-            .block(block)
-            .row_highlight_style(
-                paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
-            )
-            .highlight_symbol("> ");
+        let table = picking(Table::new(rows, widths).header(header).block(block), paint);
         let mut state = TableState::default().with_selected(Some(self.selected));
         f.render_stateful_widget(table, list, &mut state);
         let key_text = vec![

@@ -3,6 +3,7 @@
 //! pasting it, remove one) and the deletion of their account.
 
 use super::ask::{moved, pick_move, when, Ask, Step, NO_ACCOUNT, PAGE_ROWS};
+use super::picking;
 use crate::club::{
     ArchivedGame, Category, CategoryRating, ClubError, ClubStore, ComputerResults, GameQuery,
     MemberId, MemberKey, Rating,
@@ -14,7 +15,6 @@ use crate::ui::input::line_edit::LineEdit;
 use crate::ui::input::{self, Action, InputMode};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
@@ -367,11 +367,7 @@ impl PlayerPage {
         ];
         let mut table = Table::new(rows, widths).header(header);
         if self.focus == Focus::Games {
-            table = table
-                .row_highlight_style(
-                    paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
-                )
-                .highlight_symbol("> ");
+            table = picking(table, paint);
         }
         let mut state = TableState::default().with_selected(Some(self.picks.0));
         f.render_stateful_widget(table, area, &mut state);
@@ -387,11 +383,7 @@ impl PlayerPage {
         let widths = [Constraint::Fill(1), Constraint::Length(16)];
         let mut table = Table::new(rows, widths).header(header);
         if self.focus == Focus::Keys {
-            table = table
-                .row_highlight_style(
-                    paint.on(text.add_modifier(Modifier::REVERSED), paint.theme.cursor),
-                )
-                .highlight_symbol("> ");
+            table = picking(table, paint);
         }
         let mut state = TableState::default().with_selected(Some(self.picks.1));
         f.render_stateful_widget(table, area, &mut state);
