@@ -134,6 +134,7 @@ fn changes(game: &FinishedGame, sides: &RatedSides) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::person;
     use super::super::{new_game, Person, Want};
     use super::*;
     use crate::club::GameQuery;
@@ -141,15 +142,6 @@ mod tests {
     use crate::game::{CancelFlag, RuleSet};
     use crate::quantum::BackendKind;
     use crate::server::limits::ServerLimits;
-
-    fn person(name: &str) -> Person {
-        Person {
-            name: name.into(),
-            key: None,
-            from: None,
-            member: None,
-        }
-    }
 
     fn games(club: &Club) -> usize {
         let query = GameQuery {

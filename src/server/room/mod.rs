@@ -704,7 +704,7 @@ mod tests {
     use crate::seats::strength::Strength;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    fn person(name: &str) -> Person {
+    pub(super) fn person(name: &str) -> Person {
         Person {
             name: name.into(),
             key: None,
