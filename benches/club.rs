@@ -64,6 +64,7 @@ fn game(members: &[Member], n: usize) -> FinishedGame {
         record: record(&w.name, &b.name),
         started: 1_764_000_000 + n as i64 * 600,
         ended: 1_764_000_000 + n as i64 * 600 + 480,
+        key: None,
     }
 }
 

@@ -88,6 +88,7 @@ mod tests {
             record: record.into(),
             started: 0,
             ended: 1,
+            key: None,
         };
         store
             .record_game(&game("format = 1\nmoves = [\"e2e4\"]\nresult = \"draw\"\n"))

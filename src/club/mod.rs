@@ -111,6 +111,9 @@ pub struct FinishedGame {
     pub started: i64,
     /// When it ended, seconds since the Unix epoch.
     pub ended: i64,
+    /// A name of this game no other has: recorded again under a key the archive holds,
+    /// it is not written twice (the first write is answered). `None`: no such check.
+    pub key: Option<String>,
 }
 
 /// What the ratings of the two sides of a rated game were before it and became.

@@ -71,6 +71,10 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 2: the leaderboard's index: a category's ratings, best first.
     "CREATE INDEX ratings_board ON ratings(category, rating);",
+    // 3: a game's key, so that a game recorded again (a crash between its commit and the
+    // server noting it) is kept once.
+    "ALTER TABLE games ADD COLUMN game_key TEXT;
+    CREATE UNIQUE INDEX games_key ON games(game_key) WHERE game_key IS NOT NULL;",
 ];
 
 /// The schema version this build writes (and the newest it reads).
@@ -696,6 +700,13 @@ impl ClubStore for SqliteStore {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(at)?;
+        if let Some(key) = &game.key {
+            let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE game_key = ?1");
+            let kept = tx.query_row(&sql, [key], archived).optional().map_err(at)?;
+            if let Some(kept) = kept {
+                return Ok((kept.id, kept.ratings));
+            }
+        }
         let sides = match rated {
             None => None,
             Some((w, b, category)) => {
@@ -727,9 +738,9 @@ impl ClubStore for SqliteStore {
                 white_after, white_after_deviation, white_after_volatility,
                 black_before, black_before_deviation, black_before_volatility,
                 black_after, black_after_deviation, black_after_volatility,
-                started, ended)
+                started, ended, game_key)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
             params![
                 game.white.member.map(|m| m.0),
                 game.white.name,
@@ -755,6 +766,7 @@ impl ClubStore for SqliteStore {
                 ba.map(|r| r.volatility),
                 game.started,
                 game.ended,
+                game.key,
             ],
         )
         .map_err(at)?;
@@ -853,6 +865,7 @@ mod tests {
             record: "format = 1\nmoves = []\n".into(),
             started: ended - 300,
             ended,
+            key: None,
         }
     }
 
@@ -910,6 +923,7 @@ mod tests {
         let written: &[(i64, &str)] = &[
             (1, include_str!("testdata/v1.sql")),
             (2, include_str!("testdata/v2.sql")),
+            (3, include_str!("testdata/v3.sql")),
         ];
         assert_eq!(
             written.len() as i64,
@@ -1132,6 +1146,37 @@ mod tests {
             "format = 1\nmoves = []\n"
         );
         assert_eq!(store.game_record(GameId(99)).unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_game_recorded_again_under_its_key_is_kept_once() {
+        let dir = scratch("keyed");
+        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
+        let ann = store.add_member("ann", 0).unwrap();
+        let bob = store.add_member("bob", 0).unwrap();
+        let keyed = |key: &str| FinishedGame {
+            key: Some(key.into()),
+            ..game(seat(&ann), seat(&bob), true, "5+3", Status::WhiteWins, 1000)
+        };
+        let first = store.record_game(&keyed("room-1")).unwrap();
+        assert!(first.1.is_some());
+        // Again, as after a crash before the server noted it: the first write answers.
+        assert_eq!(store.record_game(&keyed("room-1")).unwrap(), first);
+        let ratings = store.ratings(ann.id).unwrap();
+        assert_eq!(ratings[0].games, 1, "rated once");
+        // Another key, or none, is another game.
+        let (other, sides) = store.record_game(&keyed("room-2")).unwrap();
+        assert_ne!(other, first.0);
+        assert_eq!(sides.unwrap().white.0, first.1.unwrap().white.1);
+        let unkeyed = game(seat(&ann), seat(&bob), false, "5+3", Status::Draw, 3000);
+        store.record_game(&unkeyed).unwrap();
+        store.record_game(&unkeyed).unwrap();
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        assert_eq!(store.games(query).unwrap().len(), 4);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

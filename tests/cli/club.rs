@@ -43,6 +43,7 @@ fn finished(white: Seat, black: Seat, control: &str, result: Status, ended: i64)
         record,
         started: ended - 600,
         ended,
+        key: None,
     }
 }
 

@@ -55,6 +55,7 @@ async fn a_member_manages_keys_and_account_and_replays_the_archive() {
                         .into(),
                 started: 100,
                 ended: 400,
+                key: None,
             })
             .map_err(|e| e.to_string())?;
         let after = sides.ok_or("rated")?.white.1.to_string();

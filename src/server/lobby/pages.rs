@@ -215,6 +215,7 @@ mod tests {
             record: "format = 1\nmoves = []\n".into(),
             started: 0,
             ended: 0,
+            key: None,
         };
         let mut games: Vec<FinishedGame> = (0..24)
             .map(|n| {

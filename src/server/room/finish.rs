@@ -113,6 +113,7 @@ fn finished(st: &RoomState) -> FinishedGame {
         record: saved.to_toml(),
         started: st.started,
         ended: Club::now(),
+        key: Some(st.game_key.clone()),
     }
 }
 
@@ -254,6 +255,64 @@ mod tests {
         assert_eq!(kept.len(), 1, "kept");
         assert!(!kept[0].rated && kept[0].white.member.is_none());
         assert_eq!(kept[0].white.name, "ann");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_crash_between_the_games_commit_and_the_room_noting_it_keeps_the_game_once() {
+        let dir = std::env::temp_dir().join(format!("qchess-room-crash-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
+        let member = |name: &str, n: u8| {
+            let key = crate::server::club::KeyText {
+                fingerprint: format!("SHA256:{n}"),
+                openssh: format!("ssh-ed25519 K{n}"),
+            };
+            let m = club.join(name, &key, 0).unwrap();
+            Person {
+                member: Some(m.id),
+                key: Some(key.fingerprint),
+                ..person(name)
+            }
+        };
+        let (ann, bo) = (member("ann", 1), member("bo", 2));
+        let limits = ServerLimits::default();
+        let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
+        let r = Room::new("c1", board, Some(&dir))
+            .with_clock("5+3".parse().ok())
+            .rated(true);
+        let r = Arc::new(r);
+        r.keep_in(Arc::clone(&club));
+        let wake: super::super::Wake = Arc::new(|| {});
+        r.join(1, ann.clone(), Want::Any, wake.clone()).unwrap();
+        r.join(2, bo.clone(), Want::Any, wake).unwrap();
+        for (who, side, ply, text) in [(1, Color::White, 0, "e2e4"), (2, Color::Black, 1, "e7e5")] {
+            let mv = crate::game::Move::Text(text.into());
+            r.play(who, side, ply, &mv, CancelFlag::default()).unwrap();
+        }
+        r.decide(2, Color::Black, Decision::Resign).unwrap();
+        assert_eq!(games(&club), 1);
+        let told = r.lock().referee.notice().1.clone();
+        assert!(told.starts_with("rated blitz: ann 1500? -> "), "{told}");
+        // The server dies after the club's commit, before the seats file says `kept`.
+        let file = dir.join("c1.toml");
+        let seats = super::super::saving::seats_path(&file);
+        let text = std::fs::read_to_string(&seats).unwrap();
+        assert!(text.contains("kept = true"), "{text}");
+        std::fs::write(&seats, text.replace("kept = true\n", "")).unwrap();
+        let back = Room::restore(&file, &limits).unwrap();
+        back.keep_in(Arc::clone(&club));
+        assert_eq!(games(&club), 1, "the same game is not archived twice");
+        for person in [&ann, &bo] {
+            let ratings = club.store().ratings(person.member.unwrap()).unwrap();
+            assert_eq!(ratings[0].games, 1, "rated once: {ratings:?}");
+        }
+        assert_eq!(
+            back.lock().referee.notice().1,
+            told,
+            "the change is told again"
+        );
+        assert!(back.lock().kept == Kept::Done);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -155,6 +155,9 @@ struct RoomState {
     started: i64,
     /// Where the finished game stands with the club's archive.
     kept: Kept,
+    /// The game's name in the club's archive, made when the room is: a game written
+    /// again after a crash (before `kept` was saved) is kept once.
+    game_key: String,
     /// In a room made by pairing: how long each side has for its first move, and since
     /// when the side to move has had it.
     first_moves: Option<(std::time::Duration, Instant)>,
@@ -201,6 +204,11 @@ enum Mover {
     ComputerSeat,
 }
 
+/// A new game key for a room `name`: the room, when, and 64 random bits.
+fn game_key(name: &str) -> String {
+    format!("{name}-{}-{:016x}", Club::now(), rand::random::<u64>())
+}
+
 fn index(side: Color) -> usize {
     match side {
         Color::White => 0,
@@ -233,6 +241,7 @@ impl Room {
                 rated: false,
                 started: Club::now(),
                 kept: Kept::Not,
+                game_key: game_key(name),
                 first_moves: None,
             }),
             saving: Mutex::new(Default::default()),

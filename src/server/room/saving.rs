@@ -45,6 +45,9 @@ struct SeatsFile {
     /// Whether the finished game is in the club's archive already.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     kept: bool,
+    /// The game's name in the club's archive (older files have none: one is made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game_key: Option<String>,
     /// The seconds each side has for its first move before the game is aborted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     first_moves: Option<u64>,
@@ -95,6 +98,9 @@ impl Room {
             st.rated = seats.rated;
             st.started = seats.started.unwrap_or_else(Club::now);
             st.kept = if seats.kept { Kept::Done } else { Kept::Not };
+            if let Some(key) = seats.game_key {
+                st.game_key = key;
+            }
             // The first moves' limit runs again from the restart.
             st.first_moves = seats
                 .first_moves
@@ -136,6 +142,7 @@ impl Room {
                 rated: st.rated,
                 started: Some(st.started),
                 kept: st.kept == Kept::Done,
+                game_key: Some(st.game_key.clone()),
                 first_moves: st.first_moves.map(|(limit, _)| limit.as_secs()),
             };
             (saved_game(&st), seats)
@@ -243,6 +250,6 @@ fn read_seats(path: &Path) -> Result<SeatsFile, RecordError> {
 }
 
 /// The seats file beside a room's game file.
-fn seats_path(game: &Path) -> PathBuf {
+pub(super) fn seats_path(game: &Path) -> PathBuf {
     game.with_extension("seats.toml")
 }
