@@ -8,6 +8,7 @@ use super::club::{Club, KeyText};
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
 use super::limits::{Counter, Full, PerWindow, ServerLimits, Ticket};
+use super::live::LiveSessions;
 use super::matchmaker::{Match, Matchmaker, Paired};
 use super::name_book::{import_claims, NameBook};
 use super::names::{self, BadRoomName};
@@ -21,7 +22,7 @@ use crate::game::RuleSet;
 use crate::quantum::BackendKind;
 use crate::style::theme::Theme;
 use crate::ui::opponent::HintRules;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -107,7 +108,7 @@ pub struct Hub {
     /// Index of the starting theme in [`Hub::themes`].
     pub default_theme: usize,
     sessions: Arc<Counter>,
-    live: Mutex<HashMap<SessionId, SyncSender<Incoming>>>,
+    live: LiveSessions,
     next_id: AtomicU64,
     /// The server is stopping: rooms stay as they are, to come back on the next start,
     /// and the computers' searches stop.
@@ -204,7 +205,7 @@ impl Hub {
             default_theme: default_theme.min(themes.len() - 1),
             themes,
             sessions: Arc::new(Counter::default()),
-            live: Mutex::new(HashMap::new()),
+            live: LiveSessions::default(),
             opened: Mutex::new(PerWindow::new(MINUTE)),
             joined: Mutex::new(PerWindow::new(HOUR)),
             names: Mutex::new(NameBook::default()),
@@ -355,14 +356,25 @@ impl Hub {
         self.sessions.open()
     }
 
-    /// Remembers how to reach session `id` (to close it when the server stops).
-    pub fn register(&self, id: SessionId, tx: SyncSender<Incoming>) {
-        lock(&self.live).insert(id, tx);
+    /// Remembers how to reach session `id` of `person` (to close it when the server
+    /// stops, or when their key may no longer sign in).
+    pub fn register(&self, id: SessionId, tx: SyncSender<Incoming>, person: &Person) {
+        self.live.insert(id, tx, person);
     }
 
     /// Forgets session `id`.
     pub fn unregister(&self, id: SessionId) {
-        lock(&self.live).remove(&id);
+        self.live.remove(id);
+    }
+
+    /// Ends the sessions whose key was banned since they signed in, or no longer signs
+    /// in as their account (removed from it, the account deleted), telling each why.
+    pub fn end_revoked_sessions(&self) {
+        if let Some(club) = &self.club {
+            if let Err(e) = self.live.end_revoked(club) {
+                eprintln!("qchess serve: the club could not be asked about keys: {e}");
+            }
+        }
     }
 
     /// Signs in a client who asked for the name `asked` (none: not a valid name) with
@@ -470,9 +482,12 @@ impl Hub {
         }
     }
 
-    /// A member's account is deleted: their name is free from now on.
-    pub fn forget_member(&self, member: MemberId) {
+    /// A member deleted their account in session `by`: their name is free from now on,
+    /// `by` goes on without the account, and their other sessions end.
+    pub fn forget_member(&self, member: MemberId, by: SessionId) {
         lock(&self.names).forget(member);
+        self.live.left_club(by);
+        self.end_revoked_sessions();
     }
 
     /// A session of `name` runs (its name is in use until [`Hub::name_left`]).
@@ -642,11 +657,8 @@ impl Hub {
         {
             let paired = self.open_paired(&m).map_err(|e| e.to_string());
             self.matchmaker.settle(&m, &paired);
-            let live = lock(&self.live);
             for id in [m.white.0, m.black.0] {
-                if let Some(tx) = live.get(&id) {
-                    let _ = tx.try_send(Incoming::Wake);
-                }
+                self.live.wake(id);
             }
         }
     }
@@ -744,9 +756,7 @@ impl Hub {
     /// leave stay, for the next start.
     pub fn close_sessions(&self, why: &str) {
         self.stopping.store(true, Ordering::Relaxed);
-        for tx in lock(&self.live).values() {
-            let _ = tx.try_send(Incoming::Close(why.to_string()));
-        }
+        self.live.close_all(why);
     }
 }
 

@@ -18,6 +18,7 @@ pub mod incoming;
 pub mod input;
 pub mod keys;
 pub mod limits;
+pub mod live;
 pub mod lobby;
 pub mod matchmaker;
 pub mod name_book;
@@ -261,8 +262,9 @@ impl Server {
     }
 }
 
-/// Closes the rooms no player has been in for the room idle time, looking every
-/// minute (more often when the idle time is short), until the server stops.
+/// Closes the rooms no player has been in for the room idle time, and ends the
+/// sessions of keys banned or removed since they signed in, looking every minute (more
+/// often when the idle time is short), until the server stops.
 async fn sweep(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
     let shortest = hub.limits.room_idle.min(hub.limits.lonely_room);
     let every = (shortest / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
@@ -272,7 +274,11 @@ async fn sweep(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
             _ = tokio::time::sleep(every) => {}
         }
         let hub = Arc::clone(&hub);
-        let _ = tokio::task::spawn_blocking(move || hub.sweep(crate::record::now_secs())).await;
+        let _ = tokio::task::spawn_blocking(move || {
+            hub.sweep(crate::record::now_secs());
+            hub.end_revoked_sessions();
+        })
+        .await;
     }
 }
 

@@ -93,7 +93,7 @@ fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Send
         tx,
         alive,
     } = setup;
-    hub.register(id, tx.clone());
+    hub.register(id, tx.clone(), &person);
     let name = person.name.clone();
     hub.name_entered(&name);
     let mut console = match Remote::new(out, size, rx, hub.limits.idle) {
@@ -437,7 +437,13 @@ impl SessionScreen {
                 "this server keeps no club: no accounts, ratings or archive here".into(),
             );
         };
-        match pages::open(club, &self.me, ask, Club::now()) {
+        let removing = matches!(ask, Ask::RemoveKey(_));
+        let opened = pages::open(club, &self.me, ask, Club::now());
+        if removing {
+            // Other sessions signed in with the key removed end now.
+            self.hub.end_revoked_sessions();
+        }
+        match opened {
             Opened::Show(page, said) => {
                 if let At::Lobby(l) = &mut self.at {
                     l.show(page);
@@ -462,7 +468,7 @@ impl SessionScreen {
                 }
             }
             Opened::Deleted(member, said) => {
-                self.hub.forget_member(member);
+                self.hub.forget_member(member, self.id);
                 self.me.member = None;
                 if let At::Lobby(l) = &mut self.at {
                     l.show_rooms();

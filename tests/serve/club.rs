@@ -81,7 +81,6 @@ async fn a_member_manages_keys_and_account_and_replays_the_archive() {
         laptop
             .wait_for("your key is ann's in the club, so you are ann here", T)
             .await?;
-        drop(laptop);
 
         // Bad text is refused with a clear line.
         ann.send(b"a").await?;
@@ -95,6 +94,13 @@ async fn a_member_manages_keys_and_account_and_replays_the_archive() {
         ann.send(b"x").await?;
         ann.wait_for(&format!("key {} removed", print(&second)), T)
             .await?;
+        // The session signed in with it ends, saying why.
+        laptop.wait_closed(T).await?;
+        let said = laptop.text();
+        assert!(
+            said.contains("your key no longer signs in as your account"),
+            "{said}"
+        );
         // The last key stays.
         ann.send(b"x").await?;
         ann.wait_for("your last key stays", T).await?;
@@ -121,7 +127,11 @@ async fn a_member_manages_keys_and_account_and_replays_the_archive() {
         ann.send(b"q").await?;
         ann.wait_for("Games · most recent first", T).await?;
 
-        // The account deleted: the name typed to confirm; the name is free.
+        // The account deleted: the name typed to confirm; the name is free. Her other
+        // session ends.
+        let h = connect(addr, "ann", Some(Arc::clone(&first))).await?;
+        let mut other = Term::on(h, Ask::Shell, (100, 30)).await?;
+        other.wait_for("you are ann", T).await?;
         ann.send(b"\x1b").await?;
         ann.send(b"m").await?;
         ann.wait_for("ann · your page", T).await?;
@@ -130,6 +140,8 @@ async fn a_member_manages_keys_and_account_and_replays_the_archive() {
             .await?;
         ann.send(b"ann\r").await?;
         ann.wait_for("your account is deleted", T).await?;
+        other.wait_closed(T).await?;
+        assert!(other.text().contains("your key no longer signs in"));
         let gone = club.member("ann").map_err(|e| e.to_string())?;
         assert_eq!(gone, None);
         assert_eq!(

@@ -569,6 +569,15 @@ async fn a_name_used_with_a_key_is_that_keys_and_look_alikes_are_refused() {
             since: 0,
         };
         club.ban(&ban).map_err(|e| e.to_string())?;
+        // Its session running now ends at the server's next look (every minute; here
+        // at once), saying why.
+        srv.hub().end_revoked_sessions();
+        v.wait_closed(T).await?;
+        let said = v.text();
+        assert!(
+            said.contains("the server's operator banned your key: test"),
+            "{said}"
+        );
         match connect(addr, "vic3", Some(Arc::clone(&vic))).await {
             Err(e) => assert_eq!(e, "not signed in"),
             Ok(_) => return Err("a banned key signed in".into()),

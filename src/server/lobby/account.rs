@@ -26,6 +26,11 @@ pub enum KeyRefused {
     /// The last key stays.
     #[error("your last key stays: without a key nobody could sign in as you (D deletes the account instead)")]
     Last,
+    /// The key this session signed in with.
+    #[error(
+        "that is the key you signed in with now: sign in with another of your keys to remove it"
+    )]
+    InUse,
     /// No such key of the player's.
     #[error("that key is not one of yours")]
     NotYours,
@@ -91,6 +96,9 @@ fn remove_key(store: &mut dyn ClubStore, me: &Person, print: &str) -> Result<Str
     }
     if keys.len() == 1 {
         return Err(KeyRefused::Last);
+    }
+    if me.key.as_deref() == Some(print) {
+        return Err(KeyRefused::InUse);
     }
     if !store.remove_key(member, print).map_err(db)? {
         return Err(KeyRefused::NotYours);
@@ -167,7 +175,16 @@ mod tests {
             remove_key(&mut store, &me, "SHA256:none"),
             Err(KeyRefused::NotYours)
         );
-        remove_key(&mut store, &me, &fingerprint(&first)).unwrap();
+        // Not the key this session signed in with: from the other one, yes.
+        assert_eq!(
+            remove_key(&mut store, &me, &fingerprint(&first)),
+            Err(KeyRefused::InUse)
+        );
+        let on_laptop = Person {
+            key: Some(print.clone()),
+            ..me.clone()
+        };
+        remove_key(&mut store, &on_laptop, &fingerprint(&first)).unwrap();
         assert_eq!(remove_key(&mut store, &me, &print), Err(KeyRefused::Last));
         assert_eq!(store.keys(ann.id).unwrap().len(), 1);
         assert!(KeyRefused::Last
