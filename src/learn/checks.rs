@@ -231,19 +231,23 @@ pub(super) fn merge_partly(g: &Game, m: &PlayedMove) -> Verdict {
     }
 }
 
-pub(super) fn notation(g: &Game, m: &PlayedMove) -> Verdict {
-    if from_to(m) != Some((sq("c3"), sq("d5"))) || m.explained.kind != MoveKind::Capture {
-        return other(m, "the knight's capture c3xd5.m0");
+pub(super) fn notation(_g: &Game, m: &PlayedMove) -> Verdict {
+    if m.explained.kind != MoveKind::Excluded || from_to(m) != Some((sq("c2"), sq("c3"))) {
+        return other(m, "the pawn's step c2wc3");
     }
-    match m.outcome {
-        Some(false) => Verdict::Done(format!(
-            "{}: x, a capture; .m0, its question (is the knight on c3?) answered no. It stopped, and the knight is on a3 {}%.",
-            m.played,
-            percent(g.probability(sq("a3")))
-        )),
-        _ => Verdict::Retry(format!(
-            "{} is the capture answered yes (.m1); type c3xd5.m0 to force the no",
-            m.played
-        )),
+    if !m.input.contains('w') {
+        return Verdict::Retry(format!(
+            "{} is the step as squares only; write it with the w that marks a move onto a square that may hold a piece it cannot take",
+            m.input
+        ));
     }
+    let answer = match m.outcome {
+        Some(true) => ".m1, its answer yes: c3 was empty and the pawn went on",
+        Some(false) => ".m0, its answer no: your knight was on c3 and the pawn stayed",
+        None => "no answer written: it was certain",
+    };
+    Verdict::Done(format!(
+        "{}: w, a step onto a square your knight may hold; {answer}.",
+        m.played
+    ))
 }

@@ -111,12 +111,11 @@ pub const LESSONS: &[Lesson] = &[
         title: "What the numbers mean",
         fen: "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
-        text: "The number on a square is the chance that the piece would be found there if you \
-               looked now; one piece's chances add up to 100%. Split a half again and its share \
-               is divided between the two new squares. On the right, \"correlated with a3 \
-               -1.00\": found on c3, it is surely not on a3 (+1.00: both or neither). \"branches \
-               2  occupancies 2\": the game follows two boards at once, differing in where \
-               pieces stand.",
+        text: "The number on a square is the chance that the piece is found there if you look; \
+               one piece's chances add up to 100%. Beside the board, \"correlated with a3 \
+               -1.00\": found on c3, the knight is not on a3 (+1.00: both or neither); \
+               \"branches 2  occupancies 2\": the game follows two boards at once, which differ \
+               in where pieces stand.",
         task: "Split the half on c3 again, to two empty squares (s on c3).",
         goal: Goal::Move(split_half),
     },
@@ -195,8 +194,8 @@ pub const LESSONS: &[Lesson] = &[
         title: "A merge that comes back partly",
         fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
         setup: &["a1^a4d1", "e8e7", "d1d4", "e7e8"],
-        text: "Each half of a piece has a hidden hand, like a clock's: a split sets both alike, \
-               and every move one half makes alone turns its hand a quarter. Hands alike, a \
+        text: "Each half of a piece has a hidden hand, its phase: a split sets both alike, and \
+               every move one half makes alone turns its hand a quarter. Hands alike, a \
                merge is whole; a quarter apart, half comes back and half stays on the second \
                square you picked; half a turn apart, none comes back. Here the half on d4 has \
                moved once since the split, the half on a4 not.",
@@ -253,14 +252,13 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "notation",
         title: "How moves are written",
-        fen: "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1",
+        fen: "4k3/8/8/3p4/8/8/2P5/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
-        text: "A move is written as squares: c3d5, b1^a3c3 a split, a3c3^b1 a merge. x marks a \
-               capture (c3xd5), w a move onto a square that may hold a piece it cannot take \
-               (c2wc3). A move that asked adds the answer: .m1 yes, it went on; .m0 no, it \
-               stopped. En passant is the pawn's move (e5d6), a promotion names the piece \
-               (b7b8q). History writes plain moves as in chess (Ke7, exd5, O-O).",
-        task: "Type c3xd5.m0: the capture, its answer forced to no (typing .m0 forces it).",
+        text: "In a move, x marks a capture (c3xd5), w a move onto a square that may hold a \
+               piece it cannot take (c2wc3); .m1 or .m0 is the answer of a move that asked: \
+               yes, it went on, or no. En passant is the pawn's move (e5d6), a promotion \
+               names the piece (b7b8q). History writes plain moves as in chess (Ke7).",
+        task: "Type the pawn's step c2 to c3 with the letter that marks its kind.",
         goal: Goal::Move(notation),
     },
     Lesson {
@@ -486,6 +484,12 @@ mod tests {
         let mut g = Game::from_fen(&black, Default::default()).expect("a position");
         g.play("f8f1").expect("the rook on f8 reaches f1");
         done(judged("castling", &["e1g1"]), "the rook on f8 attacks f1");
+        // Out of attack and into it, too.
+        for fen in ["4r2k/8/8/8/8/8/8/4K2R w K - 0 1", "6rk/8/8/8/8/8/8/4K2R w K - 0 1"] {
+            let mut g = Game::from_fen(fen, Default::default()).expect("a position");
+            g.play("e1g1").expect("castling under attack");
+            chances(&g, &[("g1", 1.0), ("f1", 1.0)]);
+        }
         chances(&after("castling", &["e1g1"]), &[("g1", 1.0), ("f1", 1.0)]);
         retry(judged("castling", &["e1f1"]), "is not castling");
     }
@@ -493,35 +497,34 @@ mod tests {
     #[test]
     fn the_notation_lesson_writes_what_the_game_writes() {
         done(
-            judged("notation", &["c3xd5.m0"]),
-            "c3xd5.m0: x, a capture; .m0, its question (is the knight on c3?) answered no. It stopped, and the knight is on a3 100%.",
+            judged("notation", &["c2wc3.m0"]),
+            "c2wc3.m0: w, a step onto a square your knight may hold; .m0, its answer no: your knight was on c3 and the pawn stayed.",
         );
-        retry(
-            judged("notation", &["c3xd5.m1"]),
-            "c3xd5.m1 is the capture answered yes (.m1)",
+        chances(&after("notation", &["c2wc3.m0"]), &[("c2", 1.0), ("c3", 1.0)]);
+        done(
+            judged("notation", &["c2wc3.m1"]),
+            "c2wc3.m1: w, a step onto a square your knight may hold; .m1, its answer yes: c3 was empty and the pawn went on.",
         );
-        retry(judged("notation", &["a3b5"]), "is not the knight's capture");
-        // Every form the text shows is the game's own.
+        chances(&after("notation", &["c2wc3.m1"]), &[("c2", 0.0), ("c3", 1.0), ("a3", 1.0)]);
+        retry(judged("notation", &["c2c3"]), "c2c3 is the step as squares only");
+        retry(judged("notation", &["c3xd5"]), "is not the pawn's step c2wc3");
+        // Every form the text shows is the one the game writes.
         let text = by_id("notation").expect("the lesson").text;
-        let written = |id: &str, mv: &str| {
-            let g = after(id, &[mv]);
-            let m = g.history().last().expect("a move");
-            (m.played.clone(), m.san.clone())
-        };
         for (id, mv, shown) in [
             ("notation", "c3d5", "c3xd5"),
-            ("excluded", "c2c3.m0", "c2wc3"),
+            ("notation", "c2c3", "c2wc3"),
             ("en-passant", "e5d6", "e5d6"),
             ("promotion", "b7b8q", "b7b8q"),
-            ("merge", "a3c3^b1", "a3c3^b1"),
         ] {
-            let (played, _) = written(id, mv);
+            let g = after(id, &[mv]);
+            let played = &g.history().last().expect("a move").played;
             assert!(played.starts_with(shown), "{mv}: {played}");
             assert!(text.contains(shown), "{shown}");
         }
         let g = after("notation", &[]);
-        assert_eq!(g.history().last().and_then(|m| m.san.clone()).as_deref(), Some("Ke7"));
-        assert!(text.contains("(Ke7"));
+        let san = g.history().last().and_then(|m| m.san.as_deref());
+        assert_eq!(san, Some("Ke7"));
+        assert!(text.contains("(Ke7)"));
     }
 
     #[test]
