@@ -5,9 +5,8 @@
 //! what happened, how moves are written, the inspector, the computer.
 
 use super::checks::{
-    capture_asks, capture_half, castle, en_passant, excluded, king_safe, merge_home,
-    merge_partly, notation, promote, slide_through, split_half, split_knight,
-    split_onto_itself, take_king,
+    capture_asks, capture_half, castle, en_passant, excluded, king_safe, merge_home, merge_partly,
+    notation, promote, slide_through, split_half, split_knight, split_onto_itself, take_king,
 };
 use crate::chess::{Game, PlayedMove};
 
@@ -287,11 +286,6 @@ pub const LESSONS: &[Lesson] = &[
     },
 ];
 
-/// The lesson named `id`.
-pub fn by_id(id: &str) -> Option<&'static Lesson> {
-    LESSONS.iter().find(|l| l.id == id)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,6 +293,11 @@ mod tests {
     use crate::chess::{Color, Status};
     use crate::format::wrap;
     use crate::learn::checks::sq;
+
+    /// The lesson named `id`.
+    fn by_id(id: &str) -> Option<&'static Lesson> {
+        LESSONS.iter().find(|l| l.id == id)
+    }
 
     /// Lesson `id`'s position after `moves` (outcomes forced where written).
     fn after(id: &str, moves: &[&str]) -> Game {
@@ -390,7 +389,11 @@ mod tests {
                 "inspector",
                 "computer",
             ];
-            assert!(claimed.contains(&l.id), "{}: its claims are not checked", l.id);
+            assert!(
+                claimed.contains(&l.id),
+                "{}: its claims are not checked",
+                l.id
+            );
         }
         // No check: the rook on e8 takes the king for sure.
         let t = king_threat(&after("no-check", &[]), Color::White).expect("attacked");
@@ -407,6 +410,8 @@ mod tests {
         );
         // The rook went only where a3 was empty: never both on a5 and a3.
         let g = after("slide-through", &["a1a5"]);
+        let asked = |g: &Game| g.history().last().and_then(|m| m.explained.asked.clone());
+        assert!(asked(&g).is_none(), "nothing is asked yet");
         chances(&g, &[("a5", 0.5), ("a1", 0.5)]);
         let (a3, a5) = (1u64 << sq("a3").0, 1u64 << sq("a5").0);
         assert!(g
@@ -422,12 +427,24 @@ mod tests {
             &after("capture-asks", &["c3xd5.m0"]),
             &[("a3", 1.0), ("d5", 1.0)],
         );
+        // The pawn is surely on e5: its capture asks nothing in doubt.
+        let g = after("capture-partly", &["e5f6"]);
+        assert!(g
+            .history()
+            .last()
+            .is_some_and(|m| m.p1.is_none_or(|p| p == 1.0)));
         done(
             judged("capture-partly", &["e5f6"]),
             "taken only where it stood on f6: 50%. The pawn is on f6 50% and still on e5 50%",
         );
-        chances(&after("excluded", &["c2c3.m1"]), &[("c3", 1.0), ("a3", 1.0)]);
-        chances(&after("excluded", &["c2c3.m0"]), &[("c2", 1.0), ("c3", 1.0)]);
+        chances(
+            &after("excluded", &["c2c3.m1"]),
+            &[("c3", 1.0), ("a3", 1.0)],
+        );
+        chances(
+            &after("excluded", &["c2c3.m0"]),
+            &[("c2", 1.0), ("c3", 1.0)],
+        );
         chances(&after("en-passant", &["e5d6"]), &[("d5", 0.0), ("d6", 1.0)]);
         chances(&after("promotion", &["b7b8q"]), &[("b8", 1.0)]);
         // "reading": the move to read asked its question.
@@ -450,7 +467,10 @@ mod tests {
             judged("split-onto-itself", &["a4^b4c4"]),
             "a4^b4c4 is not a split onto a6",
         );
-        retry(judged("split-onto-itself", &["a6a8"]), "is not a split of the half on a4");
+        retry(
+            judged("split-onto-itself", &["a6a8"]),
+            "is not a split of the half on a4",
+        );
     }
 
     #[test]
@@ -462,7 +482,10 @@ mod tests {
             judged("merge-partly", &["a4d4^b4"]),
             "b4 50%, d4 50%: the half on d4 moved once after the split",
         );
-        chances(&after("merge-partly", &["d4a4^b4"]), &[("b4", 0.5), ("a4", 0.5)]);
+        chances(
+            &after("merge-partly", &["d4a4^b4"]),
+            &[("b4", 0.5), ("a4", 0.5)],
+        );
         // The a4 half moved once too: hands alike, the merge is whole.
         chances(
             &after("merge-partly", &["a4b4", "e8e7", "b4d4^c4"]),
@@ -473,7 +496,10 @@ mod tests {
             &after("merge", &["c3e4", "e7e8", "e4d2", "e8e7", "a3d2^b1"]),
             &[("b1", 0.0), ("d2", 1.0), ("a3", 0.0)],
         );
-        retry(judged("merge-partly", &["d4b4"]), "is not a merge of the rook's halves");
+        retry(
+            judged("merge-partly", &["d4b4"]),
+            "is not a merge of the rook's halves",
+        );
     }
 
     #[test]
@@ -485,7 +511,10 @@ mod tests {
         g.play("f8f1").expect("the rook on f8 reaches f1");
         done(judged("castling", &["e1g1"]), "the rook on f8 attacks f1");
         // Out of attack and into it, too.
-        for fen in ["4r2k/8/8/8/8/8/8/4K2R w K - 0 1", "6rk/8/8/8/8/8/8/4K2R w K - 0 1"] {
+        for fen in [
+            "4r2k/8/8/8/8/8/8/4K2R w K - 0 1",
+            "6rk/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
             let mut g = Game::from_fen(fen, Default::default()).expect("a position");
             g.play("e1g1").expect("castling under attack");
             chances(&g, &[("g1", 1.0), ("f1", 1.0)]);
@@ -500,14 +529,26 @@ mod tests {
             judged("notation", &["c2wc3.m0"]),
             "c2wc3.m0: w, a step onto a square your knight may hold; .m0, its answer no: your knight was on c3 and the pawn stayed.",
         );
-        chances(&after("notation", &["c2wc3.m0"]), &[("c2", 1.0), ("c3", 1.0)]);
+        chances(
+            &after("notation", &["c2wc3.m0"]),
+            &[("c2", 1.0), ("c3", 1.0)],
+        );
         done(
             judged("notation", &["c2wc3.m1"]),
             "c2wc3.m1: w, a step onto a square your knight may hold; .m1, its answer yes: c3 was empty and the pawn went on.",
         );
-        chances(&after("notation", &["c2wc3.m1"]), &[("c2", 0.0), ("c3", 1.0), ("a3", 1.0)]);
-        retry(judged("notation", &["c2c3"]), "c2c3 is the step as squares only");
-        retry(judged("notation", &["c3xd5"]), "is not the pawn's step c2wc3");
+        chances(
+            &after("notation", &["c2wc3.m1"]),
+            &[("c2", 0.0), ("c3", 1.0), ("a3", 1.0)],
+        );
+        retry(
+            judged("notation", &["c2c3"]),
+            "c2c3 is the step as squares only",
+        );
+        retry(
+            judged("notation", &["c3xd5"]),
+            "is not the pawn's step c2wc3",
+        );
         // Every form the text shows is the one the game writes.
         let text = by_id("notation").expect("the lesson").text;
         for (id, mv, shown) in [
