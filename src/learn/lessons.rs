@@ -454,6 +454,12 @@ mod tests {
 
     #[test]
     fn a_split_onto_its_own_half_moves_that_half() {
+        // A plain move onto the piece's own part swaps the two parts, it does not pile
+        // them up: b4's quarter goes to a4, a4's half comes to b4.
+        chances(
+            &after("split-onto-itself", &["a4^b4a6", "e7e8", "b4a4"]),
+            &[("a4", 0.25), ("b4", 0.5), ("a6", 0.25)],
+        );
         done(
             judged("split-onto-itself", &["a4^b4a6"]),
             "a4 50%, b4 25%, a6 25%: half of a4 went to b4, then a4 and a6 swapped",
