@@ -326,7 +326,7 @@ pub fn learn(args: LearnArgs) -> Outcome {
     if args.list {
         let mut out = String::new();
         for (i, l) in LESSONS.iter().enumerate() {
-            let done = if progress.done.contains(&(i + 1)) {
+            let done = if progress.is_done(i + 1) {
                 "done"
             } else {
                 "    "

@@ -1,12 +1,14 @@
 //! The lessons, in the order a chess player needs them: how a game is won, the king
 //! without check, split, the numbers, merge, moving through a maybe-occupied square,
-//! captures, taking a piece that is only partly there, excluded moves, en passant,
-//! promotion, castling, what happened, the inspector, the computer.
+//! captures, taking a piece that is only partly there, excluded moves, a split onto the
+//! piece's own half, a merge that comes back partly, en passant, promotion, castling,
+//! what happened, how moves are written, the inspector, the computer.
 
-use crate::chess::explain::{Cause, MoveKind};
-use crate::chess::threat::king_threat;
-use crate::chess::{Game, Kind, PlayedMove, Shape, Square, Status};
-use crate::format::percent;
+use super::checks::{
+    capture_asks, capture_half, castle, en_passant, excluded, king_safe, merge_home, merge_partly,
+    notation, promote, slide_through, split_half, split_knight, split_onto_itself, take_king,
+};
+use crate::chess::{Game, PlayedMove};
 
 /// What a try at a lesson's task came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +35,8 @@ pub enum Goal {
 /// One lesson.
 #[derive(Clone, Copy, Debug)]
 pub struct Lesson {
+    /// Its name in a player's saved progress: kept whatever the lessons' order.
+    pub id: &'static str,
     /// Its title.
     pub title: &'static str,
     /// The position it starts from.
@@ -63,189 +67,10 @@ impl Lesson {
     }
 }
 
-fn sq(s: &str) -> Square {
-    Square::parse(s).expect("the lessons name real squares")
-}
-
-/// The move's source and single target, for a standard move.
-fn from_to(m: &PlayedMove) -> Option<(Square, Square)> {
-    match m.class.text.shape {
-        Shape::Standard { from, to } => Some((from, to)),
-        _ => None,
-    }
-}
-
-/// "the knight on c3 moved, not ..." for a move that was not the one asked.
-fn other(m: &PlayedMove, asked: &str) -> Verdict {
-    Verdict::Retry(format!("{} is not {asked}", m.played))
-}
-
-fn take_king(g: &Game, m: &PlayedMove) -> Verdict {
-    if g.status() == Status::WhiteWins {
-        Verdict::Done("the king is gone: White wins. No check was needed, only the capture.".into())
-    } else {
-        Verdict::Retry(format!(
-            "{} does not take the king: the rook on e1 reaches e8",
-            m.played
-        ))
-    }
-}
-
-fn king_safe(g: &Game, _m: &PlayedMove) -> Verdict {
-    match king_threat(g, crate::chess::Color::White) {
-        None => Verdict::Done(
-            "no black move can capture your king now. The rules would have let you stay, and lose."
-                .into(),
-        ),
-        Some(t) => Verdict::Retry(format!(
-            "your king can still be captured: {}% by {}",
-            percent(t.p),
-            t.by
-        )),
-    }
-}
-
-fn split_knight(_g: &Game, m: &PlayedMove) -> Verdict {
-    match m.class.text.shape {
-        Shape::Split { from, to1, to2 }
-            if from == sq("b1") && [to1, to2].contains(&sq("a3")) && [to1, to2].contains(&sq("c3")) =>
-        {
-            Verdict::Done(
-                "the knight stands on a3 and on c3, 50% each: one knight, found on one square only if you look.".into(),
-            )
-        }
-        _ => other(m, "a split of the knight on b1 to a3 and c3"),
-    }
-}
-
-fn split_half(g: &Game, m: &PlayedMove) -> Verdict {
-    match m.class.text.shape {
-        Shape::Split { from, to1, to2 } if from == sq("c3") => {
-            let quarter = |s: Square| (g.probability(s) - 0.25).abs() < 1e-9;
-            if quarter(to1) && quarter(to2) {
-                Verdict::Done(format!(
-                    "the 50% on c3 is shared: {to1} 25%, {to2} 25%, and a3 keeps its 50%. Together 100%."
-                ))
-            } else {
-                other(m, "a split of the half on c3 to two empty squares")
-            }
-        }
-        _ => other(m, "a split of the half on c3"),
-    }
-}
-
-fn merge_home(g: &Game, m: &PlayedMove) -> Verdict {
-    match m.class.text.shape {
-        Shape::Merge { to, .. } if to == sq("b1") && g.probability(to) > 1.0 - 1e-9 => {
-            Verdict::Done("the halves came together: the knight is certainly on b1 again.".into())
-        }
-        // A merge elsewhere may also make the knight whole (b5 is a knight's move from
-        // both a3 and c3): say what happened, and what the task asked.
-        Shape::Merge { to, .. } if g.probability(to) > 1.0 - 1e-9 => Verdict::Retry(format!(
-            "the halves merged on {to}: a whole knight again, but on {to}; the task asks to bring it home to b1"
-        )),
-        Shape::Merge { to, .. } => Verdict::Retry(format!(
-            "the halves merged on {to}, where the knight now stands {}%: merge them on b1, the square both came from",
-            percent(g.probability(to))
-        )),
-        _ => other(m, "a merge of the two halves on b1"),
-    }
-}
-
-fn slide_through(g: &Game, m: &PlayedMove) -> Verdict {
-    if m.explained.kind == MoveKind::Slide && from_to(m) == Some((sq("a1"), sq("a5"))) {
-        Verdict::Done(format!(
-            "the rook went only where a3 was empty: a5 {}%, a1 {}%. Find the knight on a3 and the rook never left: they are entangled.",
-            percent(g.probability(sq("a5"))),
-            percent(g.probability(sq("a1")))
-        ))
-    } else {
-        other(m, "the rook's move from a1 to a5")
-    }
-}
-
-/// The answer of the move's question, in the lesson's words.
-fn answered(m: &PlayedMove, yes: &str, no: &str) -> String {
-    match &m.explained.asked {
-        Some(a) if a.answer => format!("yes ({}%): {yes}", percent(a.p_answer())),
-        Some(a) => format!("no ({}%): {no}", percent(a.p_answer())),
-        None => yes.to_string(),
-    }
-}
-
-fn capture_asks(_g: &Game, m: &PlayedMove) -> Verdict {
-    if from_to(m) == Some((sq("c3"), sq("d5"))) && m.explained.kind == MoveKind::Capture {
-        Verdict::Done(answered(
-            m,
-            "the knight was on c3 and took the pawn; the half on a3 vanished, ruled out by the answer",
-            "the knight was not on c3, so it is certainly on a3; the capture did not happen and the turn is used",
-        ))
-    } else {
-        other(m, "the knight's capture from c3 on d5")
-    }
-}
-
-fn capture_half(g: &Game, m: &PlayedMove) -> Verdict {
-    if from_to(m) != Some((sq("e5"), sq("f6"))) {
-        return other(m, "the pawn's capture from e5 on f6");
-    }
-    let taken = m
-        .explained
-        .with_cause(Cause::Captured)
-        .find_map(|c| c.captured)
-        .unwrap_or(0.0);
-    Verdict::Done(format!(
-        "the knight was taken only where it stood on f6: {}%. The pawn is on f6 {}% and still on e5 {}%, tied to the knight on h6.",
-        percent(taken),
-        percent(g.probability(sq("f6"))),
-        percent(g.probability(sq("e5")))
-    ))
-}
-
-fn excluded(_g: &Game, m: &PlayedMove) -> Verdict {
-    if m.explained.kind == MoveKind::Excluded && from_to(m) == Some((sq("c2"), sq("c3"))) {
-        Verdict::Done(answered(
-            m,
-            "c3 was empty, so the pawn stepped there and the knight is certainly on a3",
-            "c3 was occupied by your knight, so the pawn stayed; the knight is certainly on c3 and the turn is used",
-        ))
-    } else {
-        other(m, "the pawn's step from c2 to c3")
-    }
-}
-
-fn en_passant(_g: &Game, m: &PlayedMove) -> Verdict {
-    if m.explained.kind == MoveKind::EnPassant {
-        Verdict::Done("the pawn on d5 is taken as if it had stepped to d6 only.".into())
-    } else {
-        other(m, "the en passant capture e5 to d6")
-    }
-}
-
-fn promote(_g: &Game, m: &PlayedMove) -> Verdict {
-    match m.class.text.promotion {
-        Some(Kind::Queen) => {
-            Verdict::Done("the pawn is a queen now, in every case where it arrived.".into())
-        }
-        Some(k) => Verdict::Retry(format!(
-            "that made a {}; the task asks for a queen (press q when asked)",
-            k.name()
-        )),
-        None => other(m, "the promotion of the pawn on b7"),
-    }
-}
-
-fn castle(_g: &Game, m: &PlayedMove) -> Verdict {
-    if m.explained.kind == MoveKind::Castling {
-        Verdict::Done("king to g1, rook to f1, in one move, as in chess.".into())
-    } else {
-        other(m, "castling on the king's side (king e1 to g1)")
-    }
-}
-
 /// Every lesson, in order.
 pub const LESSONS: &[Lesson] = &[
     Lesson {
+        id: "win",
         title: "Win by taking the king",
         fen: "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
         setup: &[],
@@ -257,6 +82,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(take_king),
     },
     Lesson {
+        id: "no-check",
         title: "No check: mind your king",
         fen: "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
         setup: &[],
@@ -268,6 +94,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(king_safe),
     },
     Lesson {
+        id: "split",
         title: "Split",
         fen: "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
         setup: &[],
@@ -279,26 +106,31 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(split_knight),
     },
     Lesson {
+        id: "numbers",
         title: "What the numbers mean",
         fen: "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
-        text: "The number on a square is the chance that the piece would be found there if you \
-               looked now. The chances of one piece add up to 100%. Split a half again and its \
-               share is divided between the two new squares; the other half keeps its own.",
+        text: "The number on a square is the chance that the piece is found there if you look; \
+               one piece's chances add up to 100%. Beside the board, \"correlated with a3 \
+               -1.00\": found on c3, the knight is not on a3 (+1.00: both or neither); \
+               \"branches 2  occupancies 2\": the game follows two boards at once, which differ \
+               in where pieces stand.",
         task: "Split the half on c3 again, to two empty squares (s on c3).",
         goal: Goal::Move(split_half),
     },
     Lesson {
+        id: "merge",
         title: "Merge",
         fen: "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
         text: "A merge plays a split backwards: the two halves of a piece move to one square. \
-               Halves that came from one split and go back where they came from come back \
-               whole. A merge never captures.",
+               Halves fresh from one split come back whole, wherever they meet (a later lesson \
+               shows when they do not). A merge never captures.",
         task: "Bring the halves together on b1: m on a3, then c3, then b1.",
         goal: Goal::Move(merge_home),
     },
     Lesson {
+        id: "slide-through",
         title: "Through a square that may be occupied",
         fen: "4k3/8/8/8/8/8/8/RN2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
@@ -310,6 +142,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(slide_through),
     },
     Lesson {
+        id: "capture-asks",
         title: "A capture asks first",
         fen: "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
@@ -321,6 +154,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(capture_asks),
     },
     Lesson {
+        id: "capture-partly",
         title: "Taking a piece that is only partly there",
         fen: "4k1n1/8/8/4P3/8/8/8/4K3 b - - 0 1",
         setup: &["g8^f6h6"],
@@ -331,6 +165,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(capture_half),
     },
     Lesson {
+        id: "excluded",
         title: "Excluded moves",
         fen: "4k3/8/8/8/8/8/2P5/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
@@ -341,6 +176,33 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(excluded),
     },
     Lesson {
+        id: "split-onto-itself",
+        title: "A split onto the piece's own half",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        setup: &["a1^a4a6", "e8e7"],
+        text: "A move swaps what stands on two squares, usually a piece and an empty square. \
+               When the target holds part of the same piece, that part is swapped back to the \
+               square the move left. A split is a half swap with the first square you pick, \
+               then a whole swap with the second: a split onto the piece's own half moves \
+               that half too.",
+        task: "Split the half on a4 to b4 and a6: s on a4, then b4, then a6.",
+        goal: Goal::Move(split_onto_itself),
+    },
+    Lesson {
+        id: "merge-partly",
+        title: "A merge that comes back partly",
+        fen: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        setup: &["a1^a4d1", "e8e7", "d1d4", "e7e8"],
+        text: "Each half of a piece has a hidden hand, its phase: a split sets both alike, and \
+               every move one half makes alone turns its hand a quarter. Hands alike, a \
+               merge is whole; a quarter apart, half comes back and half stays on the second \
+               square you picked; half a turn apart, none comes back. Here the half on d4 has \
+               moved once since the split, the half on a4 not.",
+        task: "Merge the rook's halves on b4: m on a4, then d4, then b4.",
+        goal: Goal::Move(merge_partly),
+    },
+    Lesson {
+        id: "en-passant",
         title: "Pawns: en passant",
         fen: "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1",
         setup: &["d7d5"],
@@ -352,6 +214,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(en_passant),
     },
     Lesson {
+        id: "promotion",
         title: "Pawns: promotion",
         fen: "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
         setup: &[],
@@ -362,16 +225,19 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Move(promote),
     },
     Lesson {
+        id: "castling",
         title: "Castling",
-        fen: "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        fen: "4kr2/8/8/8/8/8/8/4K2R w K - 0 1",
         setup: &[],
         text: "Castling is the king's move two squares towards a rook that never moved, the \
-               rook jumping over. When a square between may be occupied, castling asks first \
-               whether it is empty, like any move onto a maybe-occupied square.",
+               rook jumping over. There is no check, so the king may castle out of, through or \
+               into attack: here the rook on f8 attacks f1, and castling is allowed. When a \
+               square between may be occupied, castling asks first whether it is empty.",
         task: "Castle on the king's side: the king from e1 to g1.",
         goal: Goal::Move(castle),
     },
     Lesson {
+        id: "reading",
         title: "Reading what happened",
         fen: "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7", "c3xd5.m1"],
@@ -383,6 +249,19 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Explain,
     },
     Lesson {
+        id: "notation",
+        title: "How moves are written",
+        fen: "4k3/8/8/3p4/8/8/2P5/1N2K3 w - - 0 1",
+        setup: &["b1^a3c3", "e8e7"],
+        text: "In a move, x marks a capture (c3xd5), w a move onto a square that may hold a \
+               piece it cannot take (c2wc3); .m1 or .m0 is the answer of a move that asked: \
+               yes, it went on, or no. En passant is the pawn's move (e5d6), a promotion \
+               names the piece (b7b8q). History writes plain moves as in chess (Ke7).",
+        task: "Type the pawn's step c2 to c3 with the letter that marks its kind.",
+        goal: Goal::Move(notation),
+    },
+    Lesson {
+        id: "inspector",
         title: "The inspector",
         fen: "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
         setup: &["b1^a3c3", "e8e7"],
@@ -394,6 +273,7 @@ pub const LESSONS: &[Lesson] = &[
         goal: Goal::Inspect("a3"),
     },
     Lesson {
+        id: "computer",
         title: "Playing the computer",
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         setup: &[],
@@ -409,14 +289,59 @@ pub const LESSONS: &[Lesson] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::threat::king_threat;
+    use crate::chess::{Color, Status};
     use crate::format::wrap;
+    use crate::learn::checks::sq;
+
+    /// The lesson named `id`.
+    fn by_id(id: &str) -> Option<&'static Lesson> {
+        LESSONS.iter().find(|l| l.id == id)
+    }
+
+    /// Lesson `id`'s position after `moves` (outcomes forced where written).
+    fn after(id: &str, moves: &[&str]) -> Game {
+        let mut g = by_id(id).expect("a lesson").game(1);
+        for m in moves {
+            g.play(m).unwrap_or_else(|e| panic!("{id}: {m}: {e}"));
+        }
+        g
+    }
+
+    /// The chances of `squares` in `g`, each to 1e-9 of the one given.
+    fn chances(g: &Game, squares: &[(&str, f64)]) {
+        for (s, p) in squares {
+            let at = g.probability(sq(s));
+            assert!((at - p).abs() < 1e-9, "{s}: {at}, not {p}");
+        }
+    }
+
+    /// The last move's check in lesson `id`.
+    fn judged(id: &str, moves: &[&str]) -> Verdict {
+        let Goal::Move(check) = by_id(id).expect("a lesson").goal else {
+            panic!("{id} is a move lesson");
+        };
+        let g = after(id, moves);
+        check(&g, g.history().last().expect("a move"))
+    }
+
+    fn done(v: Verdict, says: &str) {
+        match v {
+            Verdict::Done(w) => assert!(w.contains(says), "{w}"),
+            v => panic!("{v:?}"),
+        }
+    }
+
+    fn retry(v: Verdict, says: &str) {
+        match v {
+            Verdict::Retry(w) => assert!(w.contains(says), "{w}"),
+            v => panic!("{v:?}"),
+        }
+    }
 
     #[test]
     fn the_inspector_lesson_shows_what_its_text_says() {
-        let l = LESSONS
-            .iter()
-            .find(|l| l.title == "The inspector")
-            .expect("the inspector's lesson");
+        let l = by_id("inspector").expect("the inspector's lesson");
         assert!(matches!(l.goal, Goal::Inspect("a3")));
         let g = l.game(1);
         let b = g.simulator().backend();
@@ -432,24 +357,233 @@ mod tests {
 
     #[test]
     fn a_merge_elsewhere_is_told_as_it_is() {
-        let l = LESSONS
-            .iter()
-            .find(|l| l.title == "Merge")
-            .expect("the merge lesson");
-        let Goal::Move(check) = l.goal else {
-            panic!("a move lesson");
-        };
-        let mut g = l.game(1);
-        let m = g.play("a3c3^b5").unwrap().clone();
-        match check(&g, &m) {
-            Verdict::Retry(why) => {
-                assert!(why.contains("a whole knight again, but on b5"), "{why}")
-            }
-            v => panic!("{v:?}"),
+        retry(
+            judged("merge", &["a3c3^b5"]),
+            "a whole knight again, but on b5",
+        );
+        chances(&after("merge", &["a3c3^b5"]), &[("b5", 1.0)]);
+        done(judged("merge", &["a3c3^b1"]), "certainly on b1");
+    }
+
+    #[test]
+    fn every_lessons_claims_hold_in_its_position() {
+        // A lesson added without its claims checked here fails this test.
+        for l in LESSONS {
+            let claimed = [
+                "win",
+                "no-check",
+                "split",
+                "numbers",
+                "merge",
+                "slide-through",
+                "capture-asks",
+                "capture-partly",
+                "excluded",
+                "split-onto-itself",
+                "merge-partly",
+                "en-passant",
+                "promotion",
+                "castling",
+                "reading",
+                "notation",
+                "inspector",
+                "computer",
+            ];
+            assert!(
+                claimed.contains(&l.id),
+                "{}: its claims are not checked",
+                l.id
+            );
         }
-        let mut g = l.game(1);
-        let m = g.play("a3c3^b1").unwrap().clone();
-        assert!(matches!(check(&g, &m), Verdict::Done(_)));
+        // No check: the rook on e8 takes the king for sure.
+        let t = king_threat(&after("no-check", &[]), Color::White).expect("attacked");
+        assert_eq!((t.p, t.by.as_str()), (1.0, "e8xe1"));
+        assert_eq!(after("win", &["e1e8"]).status(), Status::WhiteWins);
+        chances(&after("split", &["b1^a3c3"]), &[("a3", 0.5), ("c3", 0.5)]);
+        // The numbers: the pane's words the text quotes (the screen's test reads them
+        // drawn), and a half split again.
+        let g = after("numbers", &[]);
+        assert_eq!((g.branch_count(), g.distribution(8).sets), (2, 2));
+        chances(
+            &after("numbers", &["c3^b5e4"]),
+            &[("a3", 0.5), ("b5", 0.25), ("e4", 0.25)],
+        );
+        // The rook went only where a3 was empty: never both on a5 and a3.
+        let g = after("slide-through", &["a1a5"]);
+        let asked = |g: &Game| g.history().last().and_then(|m| m.explained.asked.clone());
+        assert!(asked(&g).is_none(), "nothing is asked yet");
+        chances(&g, &[("a5", 0.5), ("a1", 0.5)]);
+        let (a3, a5) = (1u64 << sq("a3").0, 1u64 << sq("a5").0);
+        assert!(g
+            .distribution(8)
+            .entries
+            .iter()
+            .all(|(set, _)| (set & a3 == 0) != (set & a5 == 0)));
+        chances(
+            &after("capture-asks", &["c3xd5.m1"]),
+            &[("a3", 0.0), ("c3", 0.0), ("d5", 1.0)],
+        );
+        chances(
+            &after("capture-asks", &["c3xd5.m0"]),
+            &[("a3", 1.0), ("d5", 1.0)],
+        );
+        // The pawn is surely on e5: its capture asks nothing in doubt.
+        let g = after("capture-partly", &["e5f6"]);
+        assert!(g
+            .history()
+            .last()
+            .is_some_and(|m| m.p1.is_none_or(|p| p == 1.0)));
+        done(
+            judged("capture-partly", &["e5f6"]),
+            "taken only where it stood on f6: 50%. The pawn is on f6 50% and still on e5 50%",
+        );
+        chances(
+            &after("excluded", &["c2c3.m1"]),
+            &[("c3", 1.0), ("a3", 1.0)],
+        );
+        chances(
+            &after("excluded", &["c2c3.m0"]),
+            &[("c2", 1.0), ("c3", 1.0)],
+        );
+        chances(&after("en-passant", &["e5d6"]), &[("d5", 0.0), ("d6", 1.0)]);
+        chances(&after("promotion", &["b7b8q"]), &[("b8", 1.0)]);
+        // "reading": the move to read asked its question.
+        let g = after("reading", &[]);
+        assert!(g.history().last().and_then(|m| m.outcome).is_some());
+    }
+
+    #[test]
+    fn a_split_onto_its_own_half_moves_that_half() {
+        // A plain move onto the piece's own part swaps the two parts, it does not pile
+        // them up: b4's quarter goes to a4, a4's half comes to b4.
+        chances(
+            &after("split-onto-itself", &["a4^b4a6", "e7e8", "b4a4"]),
+            &[("a4", 0.25), ("b4", 0.5), ("a6", 0.25)],
+        );
+        done(
+            judged("split-onto-itself", &["a4^b4a6"]),
+            "a4 50%, b4 25%, a6 25%: half of a4 went to b4, then a4 and a6 swapped",
+        );
+        done(
+            judged("split-onto-itself", &["a4^a6b4"]),
+            "a6 50%, b4 50%: the half swap with a6",
+        );
+        chances(&after("split-onto-itself", &["a4^a6b4"]), &[("a4", 0.0)]);
+        retry(
+            judged("split-onto-itself", &["a4^b4c4"]),
+            "a4^b4c4 is not a split onto a6",
+        );
+        retry(
+            judged("split-onto-itself", &["a6a8"]),
+            "is not a split of the half on a4",
+        );
+    }
+
+    #[test]
+    fn a_merge_comes_back_as_far_as_its_halves_hands_agree() {
+        let l = by_id("merge-partly").expect("the lesson");
+        chances(&l.game(1), &[("a4", 0.5), ("d4", 0.5)]);
+        // A quarter apart: half comes back, half stays on the second square picked.
+        done(
+            judged("merge-partly", &["a4d4^b4"]),
+            "b4 50%, d4 50%: the half on d4 moved once after the split",
+        );
+        chances(
+            &after("merge-partly", &["d4a4^b4"]),
+            &[("b4", 0.5), ("a4", 0.5)],
+        );
+        // The a4 half moved once too: hands alike, the merge is whole.
+        chances(
+            &after("merge-partly", &["a4b4", "e8e7", "b4d4^c4"]),
+            &[("c4", 1.0), ("b4", 0.0), ("d4", 0.0)],
+        );
+        // Half a turn apart (one half moved twice): none comes back.
+        chances(
+            &after("merge", &["c3e4", "e7e8", "e4d2", "e8e7", "a3d2^b1"]),
+            &[("b1", 0.0), ("d2", 1.0), ("a3", 0.0)],
+        );
+        retry(
+            judged("merge-partly", &["d4b4"]),
+            "is not a merge of the rook's halves",
+        );
+    }
+
+    #[test]
+    fn castling_passes_the_attacked_square() {
+        let l = by_id("castling").expect("the lesson");
+        // The rook on f8 attacks f1: with Black to move it takes on f1.
+        let black = l.fen.replace(" w ", " b ");
+        let mut g = Game::from_fen(&black, Default::default()).expect("a position");
+        g.play("f8f1").expect("the rook on f8 reaches f1");
+        done(judged("castling", &["e1g1"]), "the rook on f8 attacks f1");
+        // Out of attack and into it, too.
+        for fen in [
+            "4r2k/8/8/8/8/8/8/4K2R w K - 0 1",
+            "6rk/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
+            let mut g = Game::from_fen(fen, Default::default()).expect("a position");
+            g.play("e1g1").expect("castling under attack");
+            chances(&g, &[("g1", 1.0), ("f1", 1.0)]);
+        }
+        chances(&after("castling", &["e1g1"]), &[("g1", 1.0), ("f1", 1.0)]);
+        retry(judged("castling", &["e1f1"]), "is not castling");
+    }
+
+    #[test]
+    fn the_notation_lesson_writes_what_the_game_writes() {
+        done(
+            judged("notation", &["c2wc3.m0"]),
+            "c2wc3.m0: w, a step onto a square your knight may hold; .m0, its answer no: your knight was on c3 and the pawn stayed.",
+        );
+        chances(
+            &after("notation", &["c2wc3.m0"]),
+            &[("c2", 1.0), ("c3", 1.0)],
+        );
+        done(
+            judged("notation", &["c2wc3.m1"]),
+            "c2wc3.m1: w, a step onto a square your knight may hold; .m1, its answer yes: c3 was empty and the pawn went on.",
+        );
+        chances(
+            &after("notation", &["c2wc3.m1"]),
+            &[("c2", 0.0), ("c3", 1.0), ("a3", 1.0)],
+        );
+        retry(
+            judged("notation", &["c2c3"]),
+            "c2c3 is the step as squares only",
+        );
+        retry(
+            judged("notation", &["c3xd5"]),
+            "is not the pawn's step c2wc3",
+        );
+        // Every form the text shows is the one the game writes.
+        let text = by_id("notation").expect("the lesson").text;
+        for (id, mv, shown) in [
+            ("notation", "c3d5", "c3xd5"),
+            ("notation", "c2c3", "c2wc3"),
+            ("en-passant", "e5d6", "e5d6"),
+            ("promotion", "b7b8q", "b7b8q"),
+        ] {
+            let g = after(id, &[mv]);
+            let played = &g.history().last().expect("a move").played;
+            assert!(played.starts_with(shown), "{mv}: {played}");
+            assert!(text.contains(shown), "{shown}");
+        }
+        let g = after("notation", &[]);
+        let san = g.history().last().and_then(|m| m.san.as_deref());
+        assert_eq!(san, Some("Ke7"));
+        assert!(text.contains("(Ke7)"));
+    }
+
+    #[test]
+    fn ids_are_unique() {
+        for (i, l) in LESSONS.iter().enumerate() {
+            assert_eq!(
+                LESSONS.iter().position(|o| o.id == l.id),
+                Some(i),
+                "{} twice",
+                l.id
+            );
+        }
     }
 
     #[test]

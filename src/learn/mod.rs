@@ -4,6 +4,7 @@
 //! [`crate::ui::layers::lesson`].
 
 pub mod attempt;
+mod checks;
 pub mod lessons;
 pub mod progress;
 pub mod solved;

@@ -23,7 +23,7 @@ impl App {
     ) -> App {
         let number = number
             .filter(|n| (1..=LESSONS.len()).contains(n))
-            .unwrap_or_else(|| progress.resume(LESSONS.len()));
+            .unwrap_or_else(|| progress.resume());
         let mut app = App::new(LESSONS[number - 1].game(seed), paint, ascii);
         app.lesson = Some(Run::new(number, progress, store, seed));
         app.open_lesson(number);

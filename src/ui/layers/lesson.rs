@@ -76,7 +76,7 @@ impl Run {
         self.list = None;
         self.scroll = 0;
         self.seed = self.seed.wrapping_add(1);
-        self.progress.last = Some(self.number());
+        self.progress.open(self.number());
         self.lesson().game(self.seed)
     }
 
@@ -113,7 +113,7 @@ impl Run {
     /// Counts the lesson as finished in the player's progress (once its task is done).
     pub fn finished(&mut self) {
         if self.done() {
-            self.progress.done.insert(self.number());
+            self.progress.finish(self.number());
         }
     }
 
@@ -248,7 +248,7 @@ pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Run, at: usiz
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let tick = if run.progress.done.contains(&(i + 1)) {
+            let tick = if run.progress.is_done(i + 1) {
                 "done"
             } else {
                 "    "
