@@ -251,6 +251,15 @@ impl Ending {
         }
     }
 
+    /// `side`'s player left the game and did not come back in time after the other
+    /// side claimed the win.
+    pub fn left(side: Color) -> Ending {
+        Ending {
+            status: Status::won_by(side.opposite()),
+            reason: format!("{} left the game", side.name()),
+        }
+    }
+
     /// Both sides agreed a draw.
     pub fn agreed() -> Ending {
         Ending {
@@ -351,5 +360,7 @@ mod tests {
         assert_eq!(Ending::on_time(Color::White).reason, "white lost on time");
         assert_eq!(Ending::resigned(Color::Black).status, Status::WhiteWins);
         assert_eq!(Ending::agreed().status, Status::Draw);
+        assert_eq!(Ending::left(Color::Black).status, Status::WhiteWins);
+        assert_eq!(Ending::left(Color::Black).reason, "black left the game");
     }
 }

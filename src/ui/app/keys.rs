@@ -322,6 +322,7 @@ impl App {
             Action::Review => self.review_key(),
             Action::Resign => self.resign_key(),
             Action::OfferDraw => self.draw_key(),
+            Action::ClaimWin => self.claim_key(),
             Action::MarkPrev => self.jump_marked(-1),
             Action::MarkNext => self.jump_marked(1),
             Action::Undo => self.undo(),

@@ -112,6 +112,9 @@ pub struct App {
     pub(in crate::ui) clocks: crate::ui::layers::clocks::Clocks,
     /// How the game ended outside its rules (time, resignation, agreement).
     pub(in crate::ui) ending: Option<crate::game::clock::Ending>,
+    /// The opponent at the table who left a rated game, while the win may be claimed
+    /// from them.
+    pub(super) opponent_left: Option<crate::game::table::Left>,
     /// Whether a move that puts the player's safe king in danger is asked about first
     /// (see [`super::king_risk`]).
     pub(in crate::ui) king_question: bool,
@@ -186,6 +189,7 @@ impl App {
             reviewing: Default::default(),
             clocks: Default::default(),
             ending: None,
+            opponent_left: None,
             king_question: false,
             own_told: None,
             warning: None,
