@@ -223,6 +223,9 @@ pub fn clock_words(left: Duration) -> String {
 
 /// The end of the reason of a game lost on time: "white lost on time".
 pub const ON_TIME: &str = "lost on time";
+/// The end of the reason of a game whose player left and was claimed against: "black
+/// left the game".
+pub const LEFT: &str = "left the game";
 
 /// How a game ended outside its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,7 +259,7 @@ impl Ending {
     pub fn left(side: Color) -> Ending {
         Ending {
             status: Status::won_by(side.opposite()),
-            reason: format!("{} left the game", side.name()),
+            reason: format!("{} {LEFT}", side.name()),
         }
     }
 

@@ -103,13 +103,14 @@ impl App {
     }
 
     /// Takes in whether the opponent left a rated game: asked once when they leave
-    /// whether to claim the win; the question goes when they are back or it is
-    /// claimed.
+    /// whether to claim the win (unless another question is open: `C` asks then); the
+    /// question goes when they are back or it is claimed.
     fn take_left(&mut self, left: Option<Left>) {
         let mine = left.filter(|l| self.table_side() == Some(l.side.opposite()));
         let asked = matches!(self.layers.question(), Some(Question::Claim { .. }));
+        let free = self.layers.question().is_none();
         match (self.opponent_left, mine) {
-            (None, Some(l)) if l.claimed.is_none() && !asked => self.ask(Question::Claim {
+            (None, Some(l)) if l.claimed.is_none() && free => self.ask(Question::Claim {
                 side: l.side,
                 most: l.most,
             }),
