@@ -109,18 +109,13 @@ impl App {
         let mine = left.filter(|l| self.table_side() == Some(l.side.opposite()));
         let asked = matches!(self.layers.question(), Some(Question::Claim { .. }));
         let free = self.layers.question().is_none();
+        let claimed = mine.is_some_and(|l| l.claimed.is_some());
         match (self.opponent_left, mine) {
-            (None, Some(l)) if l.claimed.is_none() && free => self.ask(Question::Claim {
+            (None, Some(l)) if !claimed && free => self.ask(Question::Claim {
                 side: l.side,
                 most: l.most,
             }),
-            (_, None)
-            | (
-                _,
-                Some(Left {
-                    claimed: Some(_), ..
-                }),
-            ) if asked => {
+            _ if asked && (mine.is_none() || claimed) => {
                 self.layers.close_question();
             }
             _ => {}
@@ -294,12 +289,6 @@ impl App {
     pub(in crate::ui) fn claim_key(&mut self) {
         if let Some(why) = self.decision_error() {
             return self.say(Tone::Error, why);
-        }
-        if self.place().is_none() {
-            return self.say(
-                Tone::Error,
-                "a win is claimed in a rated game on a server, from an opponent who left",
-            );
         }
         if let Err(why) = self.player_side() {
             return self.say(Tone::Error, why);
