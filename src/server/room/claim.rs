@@ -11,7 +11,6 @@
 //! it lapses with a restart, and the claimant may claim again once both are back in
 //! the room's news.
 
-use super::referee::status;
 use super::{index, RoomState};
 use crate::chess::{Color, Status};
 use crate::game::table::Left;
@@ -25,7 +24,8 @@ pub(super) fn away(st: &RoomState) -> Option<Color> {
         && st.computer.is_none()
         && st.referee.control().is_some()
         && st.game.ply() >= 2
-        && status(st) == Status::Ongoing;
+        && st.referee.ending().is_none()
+        && st.game.status() == Status::Ongoing;
     let here = |c: Color| st.seats[index(c)].session.is_some();
     let gone = |c: Color| st.seats[index(c)].person.is_some() && !here(c);
     [Color::White, Color::Black]
