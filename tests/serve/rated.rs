@@ -131,9 +131,9 @@ async fn seek_pairs_two_members_into_a_rated_game_that_moves_both_ratings_once()
 async fn an_abandoned_rated_game_is_claimed_and_moves_both_ratings() {
     bounded(90, async {
         let dir = scratch("claimed");
-        // A claim holds the seat of the player who left 2 s at most.
+        // A claim holds the seat of the player who left 3 s at most.
         let limits = ServerLimits {
-            claim_wait: Duration::from_secs(2),
+            claim_wait: Duration::from_secs(3),
             ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
@@ -173,10 +173,7 @@ async fn an_abandoned_rated_game_is_claimed_and_moves_both_ratings() {
         white.wait_for("Your opponent left", T).await?;
         white.send(b"y").await?;
         white
-            .wait_for("white claims the win: black has 2 s to come back", T)
-            .await?;
-        white
-            .wait_for(&format!("{w} wins, black left the game"), T)
+            .wait_for("white claims the win: black has 3 s to come back", T)
             .await?;
         let (w_after, b_after) =
             rate_game(Rating::NEW, Rating::NEW, Status::WhiteWins).ok_or("no ratings")?;
@@ -190,7 +187,11 @@ async fn an_abandoned_rated_game_is_claimed_and_moves_both_ratings() {
             change(w, w_after),
             change(b, b_after)
         );
+        // The end, then the ratings' change, on the message line.
         white.wait_for(&said, T).await?;
+        let text = white.text();
+        assert!(text.contains(&format!("game over: {w} wins")), "{text}");
+        assert!(text.contains("black left the game"), "{text}");
         let games = archive(&dir)?;
         assert_eq!(games.len(), 1, "{games:?}");
         let g = &games[0];
