@@ -102,6 +102,9 @@ pub struct App {
     /// Replay steps pressed while a step was still being shown (key repeat, or keys
     /// faster than a step): taken once it is shown.
     pub(super) queued_steps: i64,
+    /// A resignation, draw offer or claim pressed while work was carried out: asked
+    /// once the work is in, unless it asks a question of its own.
+    pub(super) queued_decision: Option<crate::ui::input::Action>,
     /// The computer: the sides it plays, its search, its last score.
     pub(in crate::ui) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
@@ -184,6 +187,7 @@ impl App {
             exec: Exec::Inline,
             pending: None,
             queued_steps: 0,
+            queued_decision: None,
             computer: Computer::default(),
             place: None,
             reviewing: Default::default(),
