@@ -58,6 +58,10 @@ pub struct ServeArgs {
     /// key is always kept for that key).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=10_080))]
     seat_grace_minutes: u64,
+    /// Seconds at most that claiming the win holds the seat of a player who left a
+    /// rated game (less when their clock has less left).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    claim_wait: u64,
     /// Minutes a room that never had two players may stay with nobody in it before it
     /// is closed (on a full server the oldest such room gives way to a new one at once).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_080))]
@@ -131,6 +135,7 @@ pub fn run(args: ServeArgs) -> Outcome {
     opts.limits.rooms_per_player = args.rooms_per_player as usize;
     opts.limits.room_idle = Duration::from_secs(args.room_idle_hours * 3600);
     opts.limits.seat_grace = Duration::from_secs(args.seat_grace_minutes * 60);
+    opts.limits.claim_wait = Duration::from_secs(args.claim_wait);
     opts.limits.lonely_room = Duration::from_secs(args.lonely_room_minutes * 60);
     opts.limits.rooms_per_network = args.rooms_per_network as usize;
     opts.limits.rooms_per_minute = args.rooms_per_minute as usize;

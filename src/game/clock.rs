@@ -223,6 +223,9 @@ pub fn clock_words(left: Duration) -> String {
 
 /// The end of the reason of a game lost on time: "white lost on time".
 pub const ON_TIME: &str = "lost on time";
+/// The end of the reason of a game whose player left and was claimed against: "black
+/// left the game".
+pub const LEFT: &str = "left the game";
 
 /// How a game ended outside its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,6 +251,15 @@ impl Ending {
         Ending {
             status: Status::won_by(side.opposite()),
             reason: format!("{} resigned", side.name()),
+        }
+    }
+
+    /// `side`'s player left the game and did not come back in time after the other
+    /// side claimed the win.
+    pub fn left(side: Color) -> Ending {
+        Ending {
+            status: Status::won_by(side.opposite()),
+            reason: format!("{} {LEFT}", side.name()),
         }
     }
 
@@ -351,5 +363,7 @@ mod tests {
         assert_eq!(Ending::on_time(Color::White).reason, "white lost on time");
         assert_eq!(Ending::resigned(Color::Black).status, Status::WhiteWins);
         assert_eq!(Ending::agreed().status, Status::Draw);
+        assert_eq!(Ending::left(Color::Black).status, Status::WhiteWins);
+        assert_eq!(Ending::left(Color::Black).reason, "black left the game");
     }
 }

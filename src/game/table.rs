@@ -12,6 +12,7 @@ use super::{CancelFlag, Move};
 use crate::chess::Color;
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Which side a screen at a table moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,9 @@ pub enum Decision {
     AcceptDraw,
     /// Decline it: play on.
     DeclineDraw,
+    /// Claim the win from an opponent who left a rated game: it is the claimant's
+    /// unless they come back in time.
+    ClaimWin,
 }
 
 /// What a table tells its screens beside the game: its clocks, how the game ended
@@ -57,6 +61,20 @@ pub struct TableNews {
     pub ending: Option<Ending>,
     /// The side whose draw offer waits for an answer.
     pub offer: Option<Color>,
+    /// The player who left a rated game that the other side may claim, while they are
+    /// away.
+    pub left: Option<Left>,
+}
+
+/// A player who left a rated game at the table: the other side may claim the win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Left {
+    /// The side whose player left.
+    pub side: Color,
+    /// The longest a claim holds their seat for them (less when their clock has less).
+    pub most: Duration,
+    /// Until when their seat is held, once the other side claimed the win.
+    pub claimed: Option<Instant>,
 }
 
 /// A screen's place at a table: the table and the screen's seat.

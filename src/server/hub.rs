@@ -593,6 +593,7 @@ impl Hub {
             new_game(plan.rules, plan.backend, seed, &self.limits).map_err(HubError::Game)?;
         let mut room = Room::new(name, board, self.rooms_dir.as_deref())
             .with_grace(self.limits.seat_grace)
+            .with_claim_wait(self.limits.claim_wait)
             .with_clock(plan.clock)
             .rated(plan.rated)
             .opened_by(by.clone());

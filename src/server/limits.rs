@@ -48,6 +48,9 @@ pub struct ServerLimits {
     /// How long a dropped seat is kept for its player's name alone (a seat taken with a
     /// key is always kept for that key).
     pub seat_grace: Duration,
+    /// The longest a claim of the win holds the seat of a player who left a rated game
+    /// (less when their clock has less left).
+    pub claim_wait: Duration,
     /// In a room made by pairing, a side that has not made its first move this long
     /// after it could aborts the game (not rated).
     pub first_move: Duration,
@@ -99,6 +102,7 @@ impl Default for ServerLimits {
             rooms_per_player: 3,
             room_idle: Duration::from_secs(24 * 3600),
             seat_grace: Duration::from_secs(10 * 60),
+            claim_wait: Duration::from_secs(60),
             first_move: Duration::from_secs(30),
             lonely_room: Duration::from_secs(10 * 60),
             rooms_per_network: 6,

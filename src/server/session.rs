@@ -863,6 +863,56 @@ mod tests {
     }
 
     #[test]
+    fn a_player_whose_opponent_left_a_rated_game_is_asked_to_claim_or_wait() {
+        let hub = Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0));
+        let plan = super::super::hub::Plan {
+            rules: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            computer: None,
+            clock: "5+3".parse().ok(),
+            rated: true,
+        };
+        let (mut ann, mut bo) = (session(&hub, "ann"), session(&hub, "bo"));
+        hub.create("r1", &ann.me.clone(), plan).unwrap();
+        ann.open("r1");
+        bo.open("r1");
+        typed(&mut ann, ":e2e4");
+        ticked_until(&mut bo, "white played e2e4");
+        typed(&mut bo, ":e7e5");
+        ticked_until(&mut ann, "black played e7e5");
+        // Bo leaves: ann is asked; she waits, and C asks again.
+        bo.leave_room();
+        ticked_until(&mut ann, "Your opponent left");
+        ann.handle_event(key('n'));
+        let text = screen_text(&mut ann);
+        assert!(text.contains("you wait for your opponent"), "{text}");
+        assert!(!text.contains("Your opponent left"), "{text}");
+        ann.handle_event(key('C'));
+        assert!(screen_text(&mut ann).contains("Your opponent left"));
+        // Bo is back: the question goes.
+        bo.open("r1");
+        let text = ticked_until(&mut ann, "black is back: play on");
+        assert!(!text.contains("Your opponent left"), "{text}");
+        // He leaves again; ann claims; he is back in time: the claim lapses.
+        bo.leave_room();
+        ticked_until(&mut ann, "Your opponent left");
+        ann.handle_event(key('y'));
+        ticked_until(
+            &mut ann,
+            "white claims the win: black has 1 min to come back",
+        );
+        bo.open("r1");
+        ticked_until(&mut bo, "you play black");
+        ticked_until(&mut ann, "black is back: the claim lapses, play on");
+        ann.handle_event(key('C'));
+        let text = screen_text(&mut ann);
+        assert!(
+            text.contains("nothing to claim: your opponent is here"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn the_computer_answers_in_its_room_and_is_watched() {
         let hub = Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0));
         let mut ann = session(&hub, "ann");

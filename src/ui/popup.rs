@@ -82,10 +82,11 @@ pub fn with_lesson_keys(lines: Vec<(String, String)>) -> Vec<(String, String)> {
 
 /// The bindings of `map` the help lists: the pause key only when `watching`; in a
 /// `shared` game (a server room) not the keys a shared game refuses (take back, new
-/// game, save: the server keeps it).
+/// game, save: the server keeps it), and claiming a win only there.
 pub fn shown_bindings(map: &[Binding], watching: bool, shared: bool) -> Vec<Binding> {
     map.iter()
         .filter(|b| watching || b.action != Action::Pause)
+        .filter(|b| shared || b.action != Action::ClaimWin)
         .filter(|b| !(shared && matches!(b.action, Action::Undo | Action::NewGame | Action::Save)))
         .copied()
         .collect()
@@ -441,6 +442,8 @@ mod tests {
             assert!(!keys(&room).contains(&k), "{k} in {room:?}");
         }
         assert!(keys(&room).contains(&"X D"), "{room:?}");
-        assert_eq!(room.len(), alone.len() - 2, "{room:?}");
+        // Claiming the win from a player who left is a room's only.
+        assert!(keys(&room).contains(&"C") && !keys(&alone).contains(&"C"));
+        assert_eq!(room.len(), alone.len() - 1, "{room:?}");
     }
 }

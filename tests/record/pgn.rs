@@ -819,6 +819,13 @@ fn clocks_and_how_a_game_ended_go_out_and_come_back() {
     assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
     assert_eq!(back.reason, saved.reason);
     assert!(back.tags.is_empty(), "{:?}", back.tags);
+
+    // A win claimed from a player who left a rated game: abandoned.
+    saved.reason = Some("white left the game".into());
+    let (text, back) = through_pgn(&saved);
+    assert!(text.contains("[Termination \"abandoned\"]"), "{text}");
+    assert_eq!(back.reason, saved.reason);
+    assert!(back.tags.is_empty(), "{:?}", back.tags);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Rated games and quick pairing over SSH: `seek` on the command line pairs two
 //! members into a rated room, its end goes to the club once and moves both ratings as
-//! Glicko-2 says, a paired game without a first move is aborted, bad seeks are refused.
+//! Glicko-2 says, an abandoned rated game is claimed, a paired game without a first
+//! move is aborted, bad seeks are refused.
 
 use super::{bounded, scratch, start, T};
 use crate::support::ssh_term::{connect, Ask, Term};
@@ -127,6 +128,93 @@ async fn seek_pairs_two_members_into_a_rated_game_that_moves_both_ratings_once()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_rated_game_is_claimed_and_moves_both_ratings() {
+    bounded(90, async {
+        let dir = scratch("claimed");
+        // A claim holds the seat of the player who left 3 s at most.
+        let limits = ServerLimits {
+            claim_wait: Duration::from_secs(3),
+            ..ServerLimits::default()
+        };
+        let srv = start(&dir, limits).await;
+        let addr = srv.addr();
+        let mut ann = seek(addr, "ann", Some(51), "seek 3+2").await?;
+        ann.wait_for("waiting for an opponent in 3+2 rated", T)
+            .await?;
+        let mut bo = seek(addr, "bo", Some(52), "seek 3+2").await?;
+        for t in [&mut ann, &mut bo] {
+            t.wait_for("you play", T).await?;
+        }
+        let ann_white = ann.text().contains("you play white");
+        let (mut white, black) = if ann_white { (ann, bo) } else { (bo, ann) };
+        let (w, b) = if ann_white {
+            ("ann", "bo")
+        } else {
+            ("bo", "ann")
+        };
+        white.send(b":e2e4\r").await?;
+        let mut black = black;
+        black.wait_for("white played e2e4", T).await?;
+        black.send(b":e7e5\r").await?;
+        white.wait_for("black played e7e5", T).await?;
+        // Black's connection drops: white is told, and asked.
+        drop(black);
+        white.wait_for("Your opponent left", T).await?;
+        white
+            .wait_for(
+                "black left the game: white may claim the win (C) or wait",
+                T,
+            )
+            .await?;
+        // White waits first, then claims with C.
+        white.send(b"n").await?;
+        white.wait_for("you wait for your opponent", T).await?;
+        white.send(b"C").await?;
+        white.wait_for("Your opponent left", T).await?;
+        white.send(b"y").await?;
+        white
+            .wait_for("white claims the win: black has 3 s to come back", T)
+            .await?;
+        let (w_after, b_after) =
+            rate_game(Rating::NEW, Rating::NEW, Status::WhiteWins).ok_or("no ratings")?;
+        let change = |name: &str, after| RatingChange {
+            name: name.into(),
+            before: Rating::NEW,
+            after,
+        };
+        let said = format!(
+            "rated blitz: {}, {}",
+            change(w, w_after),
+            change(b, b_after)
+        );
+        // The end, then the ratings' change, on the message line.
+        white.wait_for(&said, T).await?;
+        let text = white.text();
+        assert!(text.contains(&format!("game over: {w} wins")), "{text}");
+        assert!(text.contains("black left the game"), "{text}");
+        let games = archive(&dir)?;
+        assert_eq!(games.len(), 1, "{games:?}");
+        let g = &games[0];
+        assert!(g.rated);
+        assert_eq!(g.result, Status::WhiteWins);
+        assert_eq!(g.reason.as_deref(), Some("black left the game"));
+        let store = club(&dir)?;
+        for (name, after) in [(w, w_after), (b, b_after)] {
+            let m = store.member(name).map_err(|e| e.to_string())?;
+            let m = m.ok_or("not a member")?;
+            let now = store
+                .rating(m.id, Category::Blitz)
+                .map_err(|e| e.to_string())?;
+            assert!((now.rating - after.rating).abs() < 1e-6, "{name}: {now:?}");
+        }
+        srv.shutdown("bye").await;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paired_game_without_a_first_move_is_aborted_and_not_kept() {
     bounded(60, async {
         let dir = scratch("abort");
@@ -186,10 +274,11 @@ async fn bad_seeks_are_refused_and_a_room_game_goes_to_the_club_not_the_folder()
         hal.wait_for("white played e2e4", T).await?;
         hal.send(b":e7e5\r").await?;
         gil.wait_for("black played e7e5", T).await?;
-        gil.send(b"X").await?;
-        gil.wait_for("Resign?", T).await?;
-        gil.send(b"y").await?;
-        hal.wait_for("white resigned", T).await?;
+        // Black resigns on white's turn: a player may resign at any moment.
+        hal.send(b"X").await?;
+        hal.wait_for("Resign?", T).await?;
+        hal.send(b"y").await?;
+        gil.wait_for("black resigned", T).await?;
         gil.send(b"q").await?;
         hal.send(b"q").await?;
         gil.wait_for("you left g1", T).await?;
@@ -197,7 +286,7 @@ async fn bad_seeks_are_refused_and_a_room_game_goes_to_the_club_not_the_folder()
         let games = archive(&dir)?;
         assert_eq!(games.len(), 1, "{games:?}");
         assert!(!games[0].rated);
-        assert_eq!(games[0].result, Status::BlackWins);
+        assert_eq!(games[0].result, Status::WhiteWins);
         let finished = dir.join("server").join("rooms").join("finished");
         let files = std::fs::read_dir(&finished).map_or(0, |d| d.count());
         assert_eq!(files, 0, "the club's archive is the archive");

@@ -134,6 +134,27 @@ fn a_big_move_runs_off_the_screen_thread_and_esc_cancels_it() {
 }
 
 #[test]
+fn a_resignation_pressed_while_a_move_runs_is_asked_once_the_move_is_in() {
+    let _one = one_at_a_time();
+    let mut app = App::new(bigger_game(), paint(), false);
+    app.set_exec(Exec::Background);
+    let ply = app.game().ply();
+    typed(&mut app, BIG_MOVE);
+    press(&mut app, KeyCode::Char('X'));
+    assert!(app.working(), "the move still runs");
+    assert!(!app.message().text.contains("resigns?"));
+    app.finish_work();
+    assert_eq!(app.game().ply(), ply + 1);
+    assert!(
+        app.message()
+            .text
+            .contains("resigns? y resigns, n plays on"),
+        "{}",
+        app.message().text
+    );
+}
+
+#[test]
 fn a_refused_move_on_the_worker_is_said_as_inline() {
     let _one = one_at_a_time();
     let mut app = App::new(big_game(), paint(), false);

@@ -12,7 +12,7 @@ use crate::chess::fen::START_FEN;
 use crate::chess::notation::{self, MoveText};
 use crate::chess::Color;
 use crate::chess::{GameOptions, MoveType, Status};
-use crate::game::clock::{Ending, TimeControl, ON_TIME};
+use crate::game::clock::{Ending, TimeControl, LEFT, ON_TIME};
 use crate::game::Players;
 use crate::game::{Playable, RuleSet, Setup};
 use crate::quantum::BackendKind;
@@ -38,17 +38,17 @@ pub const TERMINATION_TAG: &str = "Termination";
 const TIME_FORFEIT: &str = "time forfeit";
 
 /// PGN's `Termination` of a saved game: `unterminated` while it goes on, `time forfeit`
-/// for a fallen flag, `normal` for every other ending (by the rules, a resignation or an
-/// agreement, as lichess writes them).
+/// for a fallen flag, `abandoned` for a game won from a player who left, `normal` for
+/// every other ending (by the rules, a resignation or an agreement, as lichess writes
+/// them).
 fn termination(saved: &SavedGame) -> &'static str {
+    let reason = saved.reason.as_deref().unwrap_or_default();
     if saved.result == Status::Ongoing {
         "unterminated"
-    } else if saved
-        .reason
-        .as_deref()
-        .is_some_and(|r| r.ends_with(ON_TIME))
-    {
+    } else if reason.ends_with(ON_TIME) {
         TIME_FORFEIT
+    } else if reason.ends_with(LEFT) {
+        "abandoned"
     } else {
         "normal"
     }

@@ -6,6 +6,7 @@
 //! move, in the saved-game format of local games. Its clocks, and the endings outside
 //! the moves (a flag, a resignation, a draw agreed), are its own too (`referee.rs`).
 
+mod claim;
 mod finish;
 mod referee;
 mod saving;
@@ -191,6 +192,8 @@ pub struct Room {
     closed_why: OnceLock<String>,
     /// How long a dropped name-only seat is kept for its player (seconds).
     grace: u64,
+    /// The longest a claim of the win holds the seat of a player who left a rated game.
+    claim_wait: std::time::Duration,
     /// The club that keeps its finished game, when the server has one.
     club: OnceLock<Arc<Club>>,
 }
@@ -249,6 +252,7 @@ impl Room {
             closed: AtomicBool::new(false),
             closed_why: OnceLock::new(),
             grace: ServerLimits::default().seat_grace.as_secs(),
+            claim_wait: ServerLimits::default().claim_wait,
             club: OnceLock::new(),
         }
     }
@@ -256,6 +260,13 @@ impl Room {
     /// The room with a dropped name-only seat kept `grace` for its player.
     pub fn with_grace(mut self, grace: std::time::Duration) -> Room {
         self.grace = grace.as_secs();
+        self
+    }
+
+    /// The room with a claim of the win holding the seat of a player who left a rated
+    /// game at most `most`.
+    pub fn with_claim_wait(mut self, most: std::time::Duration) -> Room {
+        self.claim_wait = most;
         self
     }
 
@@ -504,7 +515,10 @@ impl Room {
             seated,
             unsaved: st.unsaved.clone(),
             seen: (st.game_version, st.version),
-            news: st.referee.news(),
+            news: TableNews {
+                left: claim::news(&st, self.claim_wait),
+                ..st.referee.news()
+            },
             notice: st.referee.notice().clone(),
         })
     }

@@ -16,6 +16,10 @@ use crate::game::table::{Decision, TableNews};
 use crate::record::{SavedClock, CLOCK_VERSION};
 use std::time::Instant;
 
+/// Why a claim of the win is refused when nobody left.
+const NOTHING_TO_CLAIM: &str =
+    "nothing to claim: the win is claimed from an opponent who left a rated game, once both sides moved";
+
 /// The clocks and the decisions outside the moves of one room's game.
 #[derive(Debug, Default)]
 pub(super) struct Referee {
@@ -27,6 +31,9 @@ pub(super) struct Referee {
     ending: Option<Ending>,
     /// The side whose draw offer waits for an answer.
     offer: Option<Color>,
+    /// The side that claimed the win from a player who left, and until when that
+    /// player's seat is held for them.
+    claim: Option<(Color, Instant)>,
     /// The last word for every screen of the room, numbered.
     notice: (u64, String),
 }
@@ -77,6 +84,11 @@ impl Referee {
         self.ending.as_ref()
     }
 
+    /// The time `side` has left at `now`, in a game on a clock.
+    pub(super) fn time_left(&self, side: Color, now: Instant) -> Option<std::time::Duration> {
+        self.clock.as_ref().map(|(c, _)| c.times(now).of(side))
+    }
+
     /// The saved record of the clocks.
     pub(super) fn record(&self) -> Option<&SavedClock> {
         self.clock.as_ref().map(|(_, r)| r)
@@ -88,6 +100,7 @@ impl Referee {
             clock: self.clock.as_ref().map(|(c, _)| c.clone()),
             ending: self.ending.clone(),
             offer: self.offer,
+            left: None,
         }
     }
 
@@ -153,28 +166,68 @@ impl Referee {
         self.clock.as_ref().and_then(|(c, _)| c.flag(now))
     }
 
-    /// The game ends as `ending` says at `now`: the clocks stop, an offer lapses.
+    /// The game ends as `ending` says at `now`: the clocks stop, an offer and a claim
+    /// lapse.
     fn end(&mut self, ending: Ending, now: Instant) {
         if let Some((c, _)) = &mut self.clock {
             c.pause(now);
         }
         self.offer = None;
+        self.claim = None;
         self.ending = Some(ending);
     }
 
+    /// The claim standing: the side that claimed the win, and until when the other
+    /// side's seat is held for its player.
+    pub(super) fn claim(&self) -> Option<(Color, Instant)> {
+        self.claim
+    }
+
+    /// The claim standing lapses, and every screen is told `why`.
+    pub(super) fn lapse(&mut self, why: String) {
+        if self.claim.take().is_some() {
+            self.say(why);
+        }
+    }
+
+    /// How the game ends at `now` by the claim standing: the player who left did not
+    /// come back in time.
+    fn claim_due(&self, now: Instant) -> Option<Ending> {
+        let (by, until) = self.claim?;
+        (now >= until).then(|| Ending::left(by.opposite()))
+    }
+
     /// `side` takes `decision` in `game` (ongoing); `computer` names the side the room's
-    /// computer plays, which answers an offer at once ([`crate::engine::draws`]). The
-    /// ending it led to, if any; or why it cannot be taken.
+    /// computer plays, which answers an offer at once ([`crate::engine::draws`]);
+    /// `hold`, how long a claim of the win by `side` would hold the seat of the other
+    /// side's player, who left (none when there is nothing to claim). The ending it
+    /// led to, if any; or why it cannot be taken.
     fn decide(
         &mut self,
         side: Color,
         decision: Decision,
         computer: Option<Color>,
+        hold: Option<std::time::Duration>,
         game: &dyn crate::game::Playable,
         now: Instant,
     ) -> Result<(), String> {
         let other = side.opposite();
         match decision {
+            Decision::ClaimWin if self.claim.is_some() => {
+                return Err("your claim stands: wait for its end".into())
+            }
+            Decision::ClaimWin => {
+                let Some(hold) = hold else {
+                    return Err(NOTHING_TO_CLAIM.into());
+                };
+                self.claim = Some((side, now + hold));
+                self.say(format!(
+                    "{} claims the win: {} has {} to come back",
+                    side.name(),
+                    other.name(),
+                    super::words_for(hold)
+                ));
+            }
             Decision::Resign => self.end(Ending::resigned(side), now),
             Decision::OfferDraw if self.offer == Some(side) => {
                 return Err("your draw offer stands: wait for the answer".into())
@@ -248,9 +301,10 @@ fn overdue(st: &RoomState, now: Instant) -> Option<String> {
 
 impl Room {
     /// Looks at the flags: a side whose time ran out loses on time, connected or not;
-    /// the room then saves and tells every screen. In a room made by pairing, a side
-    /// that did not make its first move in time aborts the game: the room closes.
-    /// Whether a flag fell.
+    /// the room then saves and tells every screen. A side whose player left and was
+    /// claimed against, and did not come back in time, loses the game. In a room made
+    /// by pairing, a side that did not make its first move in time aborts the game:
+    /// the room closes. Whether the game ended.
     pub fn look_at_clock(&self) -> bool {
         let now = Instant::now();
         {
@@ -266,10 +320,11 @@ impl Room {
             if status(&st) != Status::Ongoing {
                 return false;
             }
-            let Some(side) = st.referee.flag(now) else {
+            let flag = st.referee.flag(now).map(Ending::on_time);
+            let Some(ending) = flag.or_else(|| st.referee.claim_due(now)) else {
                 return false;
             };
-            st.referee.end(Ending::on_time(side), now);
+            st.referee.end(ending, now);
         }
         self.told();
         true
@@ -292,9 +347,13 @@ impl Room {
                 return Err("the game is over".into());
             }
             let computer = st.computer.map(|c| c.side);
+            let now = Instant::now();
+            let hold = (decision == Decision::ClaimWin)
+                .then(|| super::claim::hold(&st, side, self.claim_wait, now))
+                .flatten();
             let st = &mut *st;
             st.referee
-                .decide(side, decision, computer, st.game.as_ref(), Instant::now())?;
+                .decide(side, decision, computer, hold, st.game.as_ref(), now)?;
         }
         self.told();
         Ok(())
@@ -492,7 +551,7 @@ mod tests {
         let now = Instant::now();
         let g = game();
         let mut r = Referee::new(None);
-        let take = |r: &mut Referee, side, d| r.decide(side, d, None, g.as_ref(), now);
+        let take = |r: &mut Referee, side, d| r.decide(side, d, None, None, g.as_ref(), now);
         assert!(take(&mut r, Color::Black, Decision::AcceptDraw).is_err());
         take(&mut r, Color::White, Decision::OfferDraw).unwrap();
         assert_eq!(r.news().offer, Some(Color::White));
@@ -514,6 +573,41 @@ mod tests {
     }
 
     #[test]
+    fn a_claim_holds_the_seat_for_its_time_then_wins_unless_it_lapses() {
+        let s = Duration::from_secs;
+        let t0 = Instant::now();
+        let g = game();
+        let mut r = Referee::new(Some("5+3".parse().unwrap()));
+        let claim = |r: &mut Referee, hold| {
+            r.decide(Color::White, Decision::ClaimWin, None, hold, g.as_ref(), t0)
+        };
+        assert_eq!(
+            claim(&mut r, None),
+            Err(NOTHING_TO_CLAIM.into()),
+            "nobody left"
+        );
+        claim(&mut r, Some(s(45))).unwrap();
+        assert_eq!(
+            r.notice().1,
+            "white claims the win: black has 45 s to come back"
+        );
+        assert!(claim(&mut r, Some(s(45))).is_err(), "one claim at a time");
+        assert_eq!(r.claim_due(t0 + s(44)), None);
+        assert_eq!(r.claim_due(t0 + s(45)), Some(Ending::left(Color::Black)));
+        // Black is back in time: the claim lapses, and never falls due.
+        r.lapse("black is back".into());
+        assert_eq!(r.claim(), None);
+        assert_eq!(r.notice().1, "black is back");
+        assert_eq!(r.claim_due(t0 + s(90)), None);
+        // Another ending takes a claim with it.
+        claim(&mut r, Some(s(5))).unwrap();
+        r.decide(Color::Black, Decision::Resign, None, None, g.as_ref(), t0)
+            .unwrap();
+        assert_eq!(r.claim(), None);
+        assert_eq!(r.ending(), Some(&Ending::resigned(Color::Black)));
+    }
+
+    #[test]
     fn the_computer_answers_an_offer_by_its_evaluation() {
         let now = Instant::now();
         let g = game();
@@ -524,6 +618,7 @@ mod tests {
                 computer.opposite(),
                 Decision::OfferDraw,
                 Some(computer),
+                None,
                 g.as_ref(),
                 now,
             )

@@ -78,7 +78,9 @@ impl Room {
             .unwrap_or_default();
         let seats = read_seats(&seats_path(path))?;
         let dir = path.parent();
-        let room = Room::new(&name, board, dir).with_grace(limits.seat_grace);
+        let room = Room::new(&name, board, dir)
+            .with_grace(limits.seat_grace)
+            .with_claim_wait(limits.claim_wait);
         {
             let mut st = room.lock();
             let now = record::now_secs();

@@ -147,6 +147,7 @@ impl Room {
     ) -> Result<Seat, JoinError> {
         let mut st = self.lock();
         let now = record::now_secs();
+        let was_away = super::claim::away(&st);
         let holders = [Color::White, Color::Black].map(|c| (c, self.holder(&st, c, &person, now)));
         let mine = holders.iter().find_map(|&(c, h)| match h {
             Holder::Theirs { connected } => Some((c, connected)),
@@ -180,6 +181,7 @@ impl Room {
             holder.session = Some(session);
             holder.away = None;
             st.last_player = now;
+            super::claim::back(&mut st, c, was_away);
             new
         } else {
             false
@@ -217,16 +219,17 @@ impl Room {
             return;
         }
         let now = record::now_secs();
-        let mut player = false;
-        for holder in &mut st.seats {
+        let mut player = None;
+        for (holder, side) in st.seats.iter_mut().zip([Color::White, Color::Black]) {
             if holder.session == Some(session) {
                 holder.session = None;
                 holder.away = Some(now);
-                player = true;
+                player = Some(side);
             }
         }
-        if player {
+        if let Some(side) = player {
             st.last_player = now;
+            super::claim::left_seat(&mut st, side);
         }
         st.version += 1;
         wake_all(&st);

@@ -5,12 +5,13 @@
 //!
 //! At a table (a server room) the table owns the clocks and the endings: the screen
 //! shows the table's clocks ticking, sends its decisions to the table and shows what
-//! the table decided ([`App::take_news`]).
+//! the table decided ([`App::take_news`]). There a player whose opponent left a rated
+//! game is asked once whether to claim the win or wait; `C` claims it later.
 
 use super::App;
 use crate::chess::{Color, Status};
 use crate::game::clock::{Clock, Ending, TimeControl};
-use crate::game::table::{Decision, Seat, TableNews};
+use crate::game::table::{Decision, Left, Seat, TableNews};
 use crate::record::{SavedClock, CLOCK_VERSION};
 use crate::ui::layers::clocks::Clocks;
 use crate::ui::layers::prompts::Asking;
@@ -80,8 +81,9 @@ impl App {
     }
 
     /// Takes in what the table says beside the game: its clocks (shown ticking, as
-    /// they run at the table), how the game ended outside its moves, and the draw
-    /// offer that stands (the player it is made to is asked to answer it).
+    /// they run at the table), how the game ended outside its moves, the draw offer
+    /// that stands (the player it is made to is asked to answer it), and an opponent
+    /// who left a rated game (the player is asked once whether to claim the win).
     pub fn take_news(&mut self, news: TableNews) {
         self.clocks.take_table(news.clock);
         if let (Some(e), None) = (news.ending, &self.ending) {
@@ -97,6 +99,28 @@ impl App {
             }
             _ => {}
         }
+        self.take_left(news.left);
+    }
+
+    /// Takes in whether the opponent left a rated game: asked once when they leave
+    /// whether to claim the win (unless another question is open: `C` asks then); the
+    /// question goes when they are back or it is claimed.
+    fn take_left(&mut self, left: Option<Left>) {
+        let mine = left.filter(|l| self.table_side() == Some(l.side.opposite()));
+        let asked = matches!(self.layers.question(), Some(Question::Claim { .. }));
+        let free = self.layers.question().is_none();
+        let claimed = mine.is_some_and(|l| l.claimed.is_some());
+        match (self.opponent_left, mine) {
+            (None, Some(l)) if !claimed && free => self.ask(Question::Claim {
+                side: l.side,
+                most: l.most,
+            }),
+            _ if asked && (mine.is_none() || claimed) => {
+                self.layers.close_question();
+            }
+            _ => {}
+        }
+        self.opponent_left = mine;
     }
 
     /// The side this screen plays at a table.
@@ -261,6 +285,29 @@ impl App {
         }
     }
 
+    /// `C`: claim the win from an opponent who left a rated game (asks first).
+    pub(in crate::ui) fn claim_key(&mut self) {
+        if let Some(why) = self.decision_error() {
+            return self.say(Tone::Error, why);
+        }
+        if let Err(why) = self.player_side() {
+            return self.say(Tone::Error, why);
+        }
+        match self.opponent_left {
+            Some(Left {
+                claimed: Some(_), ..
+            }) => self.say(Tone::Plain, "your claim stands: wait for its end"),
+            Some(l) => self.ask(Question::Claim {
+                side: l.side,
+                most: l.most,
+            }),
+            None => self.say(
+                Tone::Error,
+                "nothing to claim: your opponent is here, or this game is not rated",
+            ),
+        }
+    }
+
     /// Carries out `side`'s `decision`: at a table the table takes it and tells every
     /// screen (this one with the others); here the game ends, or goes on, at once.
     pub(in crate::ui) fn take_decision(&mut self, side: Color, decision: Decision) {
@@ -288,6 +335,8 @@ impl App {
                     Err(no) => self.say(Tone::Plain, no),
                 }
             }
+            // Nobody leaves a game played at one keyboard.
+            Decision::ClaimWin => self.say(Tone::Error, "there is nobody here to claim a win from"),
         }
     }
 }

@@ -45,6 +45,11 @@ impl App {
         if let Some(p) = self.pending.take() {
             self.finish(p.job, result);
         }
+        if let Some(a) = self.queued_decision.take() {
+            if self.pending.is_none() && self.layers.question().is_none() {
+                self.update(a);
+            }
+        }
         true
     }
 

@@ -187,10 +187,16 @@ impl App {
         self.tick();
         if let Some(p) = &self.pending {
             // A replay's steps are kept, to be taken once the step being shown is in;
-            // other keys do nothing while work runs.
+            // so is a resignation, a draw offer or a claim (a player may resign at any
+            // moment, the moment after their own move too); other keys do nothing
+            // while work runs.
             let step = input::translate(self.input_mode(), key);
-            if let (Job::Ply { .. }, Some(Action::PlyStep(by))) = (&p.job, step) {
-                self.queued_steps += by;
+            match (&p.job, step) {
+                (Job::Ply { .. }, Some(Action::PlyStep(by))) => self.queued_steps += by,
+                (_, Some(a @ (Action::Resign | Action::OfferDraw | Action::ClaimWin))) => {
+                    self.queued_decision = Some(a)
+                }
+                _ => {}
             }
             return;
         }
@@ -322,6 +328,7 @@ impl App {
             Action::Review => self.review_key(),
             Action::Resign => self.resign_key(),
             Action::OfferDraw => self.draw_key(),
+            Action::ClaimWin => self.claim_key(),
             Action::MarkPrev => self.jump_marked(-1),
             Action::MarkNext => self.jump_marked(1),
             Action::Undo => self.undo(),

@@ -102,6 +102,9 @@ pub struct App {
     /// Replay steps pressed while a step was still being shown (key repeat, or keys
     /// faster than a step): taken once it is shown.
     pub(super) queued_steps: i64,
+    /// A resignation, draw offer or claim pressed while work was carried out: asked
+    /// once the work is in, unless it asks a question of its own.
+    pub(super) queued_decision: Option<crate::ui::input::Action>,
     /// The computer: the sides it plays, its search, its last score.
     pub(in crate::ui) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
@@ -112,6 +115,9 @@ pub struct App {
     pub(in crate::ui) clocks: crate::ui::layers::clocks::Clocks,
     /// How the game ended outside its rules (time, resignation, agreement).
     pub(in crate::ui) ending: Option<crate::game::clock::Ending>,
+    /// The opponent at the table who left a rated game, while the win may be claimed
+    /// from them.
+    pub(super) opponent_left: Option<crate::game::table::Left>,
     /// Whether a move that puts the player's safe king in danger is asked about first
     /// (see [`super::king_risk`]).
     pub(in crate::ui) king_question: bool,
@@ -181,11 +187,13 @@ impl App {
             exec: Exec::Inline,
             pending: None,
             queued_steps: 0,
+            queued_decision: None,
             computer: Computer::default(),
             place: None,
             reviewing: Default::default(),
             clocks: Default::default(),
             ending: None,
+            opponent_left: None,
             king_question: false,
             own_told: None,
             warning: None,

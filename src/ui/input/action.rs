@@ -78,6 +78,8 @@ pub enum Action {
     Resign,
     /// Offer a draw.
     OfferDraw,
+    /// Claim the win from an opponent who left a rated game (asks first).
+    ClaimWin,
     /// Replay: show the previous move the review marked.
     MarkPrev,
     /// Replay: show the next move the review marked.

@@ -137,6 +137,13 @@ const RESIGN_OR_DRAW: Binding = Binding {
     help: "resign / offer a draw",
 };
 
+const CLAIM: Binding = Binding {
+    keys: &[KeyCode::Char('C')],
+    label: "C",
+    action: Action::ClaimWin,
+    help: "claim the win when your opponent left a rated game",
+};
+
 const HELP: Binding = Binding {
     keys: &[KeyCode::Char('?')],
     label: "?",
@@ -194,6 +201,7 @@ pub const KEYMAP: &[Binding] = &[
     HINT,
     PAUSE,
     RESIGN_OR_DRAW,
+    CLAIM,
     NEW_GAME,
     SAVE,
     HELP,

@@ -8,6 +8,7 @@ use crate::record::Recorder;
 use crate::ui::input::Action;
 use crate::ui::layers::kept::{home_dir, kept_in, tilde, unsaved_reason};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A yes/no question shown over the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +38,13 @@ pub enum Question {
     Draw {
         /// The side that offers it.
         by: Color,
+    },
+    /// The player of `side` left a rated game: claim the win, or wait?
+    Claim {
+        /// The side whose player left.
+        side: Color,
+        /// The longest a claim holds their seat (less when their clock has less).
+        most: Duration,
     },
     /// The player's move would leave their safe king capturable: play it anyway?
     KingRisk {
@@ -88,6 +96,9 @@ impl Question {
                 by.name(),
                 by.opposite().name()
             ),
+            Question::Claim { side, .. } => {
+                format!("{} left the game: y claims the win, n waits", side.name())
+            }
             Question::KingRisk { input, risk } => format!(
                 "after {input} your king can be taken ({risk}): y plays it, any other key cancels"
             ),
@@ -156,6 +167,17 @@ impl Question {
                 ],
                 keys: "y accept   n decline",
             },
+            Question::Claim { side, most } => Asked {
+                title: " Your opponent left ",
+                lines: vec![
+                    format!("{} left the game.", side.name()),
+                    format!(
+                        "Claim the win: if they are not back within their time left, at most {} s, the game is yours.",
+                        most.as_secs()
+                    ),
+                ],
+                keys: "y claim the win   n wait",
+            },
             Question::KingRisk { input, risk } => Asked {
                 title: " Your king? ",
                 lines: vec![
@@ -217,6 +239,12 @@ impl Question {
             (Question::Draw { by }, Yes) => Answer::Decide(by.opposite(), Decision::AcceptDraw),
             (Question::Draw { by }, No | Cancel) => {
                 Answer::Decide(by.opposite(), Decision::DeclineDraw)
+            }
+            (Question::Claim { side, .. }, Yes) => {
+                Answer::Decide(side.opposite(), Decision::ClaimWin)
+            }
+            (Question::Claim { .. }, No | Cancel) => {
+                Answer::PlayOn("you wait for your opponent: C claims the win while they are away")
             }
             // Any key but `y` cancels a risky move.
             (Question::KingRisk { input, .. }, Yes) => Answer::PlayRisky(input.clone()),
