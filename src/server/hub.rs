@@ -713,13 +713,13 @@ impl Hub {
         if same_name(&person.name, to) {
             return Err(OfferError::Oneself);
         }
-        if terms.rated && person.member.is_none() {
-            return Err(OfferError::GuestRated);
-        }
         let names = lock(&self.names);
         let name = names
             .here(to)
             .ok_or_else(|| OfferError::NotHere(to.to_string()))?;
+        if terms.rated && person.member.is_none() {
+            return Err(OfferError::GuestRated);
+        }
         if terms.rated && names.member_named(name).is_none() {
             return Err(OfferError::GuestOpponent(name.to_string()));
         }
