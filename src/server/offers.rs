@@ -157,9 +157,11 @@ impl Offers {
 
     /// Session `by` is in a game: its seeks and challenges go.
     pub fn withdraw(&self, by: SessionId) {
-        let mut st = self.changed();
-        st.seeks.withdraw(by);
-        st.challenges.withdraw(by);
+        let mut st = self.lock();
+        let seeks = st.seeks.withdraw(by);
+        if seeks | !st.challenges.withdraw(by).is_empty() {
+            st.version += 1;
+        }
     }
 
     /// Session `by` ended: its seeks and challenges go, and what it was to be told.
@@ -171,8 +173,11 @@ impl Offers {
     /// Nobody called `name` is here any more: the challenges to them go, and their
     /// challengers are told.
     pub fn gone(&self, name: &str) {
-        let mut st = self.changed();
+        let mut st = self.lock();
         let gone = st.challenges.gone(name);
+        if !gone.is_empty() {
+            st.version += 1;
+        }
         st.tell(gone, |c| {
             format!(
                 "{} went away: your challenge ({}) is withdrawn",
@@ -251,6 +256,9 @@ mod tests {
         let terms = parse_terms("5+3 casual", false).unwrap().0;
         let ann = member("ann", 1);
         let v0 = offers.version(t0, lapse);
+        offers.gone("zed");
+        offers.withdraw(7);
+        assert_eq!(offers.version(t0, lapse), v0, "nothing changed");
         for to in ["bo", "cy", "di"] {
             offers
                 .challenge(1, ann.clone(), to, terms, (t0, 3))

@@ -184,6 +184,11 @@ async fn challenge_and_seek_on_the_command_line_refuse_with_one_clear_line() {
             assert!(t.stderr.contains(line), "{command}: {}", t.stderr);
             assert_eq!(t.exit, Some(1), "{command}");
         }
+        // A member may not challenge a guest to a rated game.
+        let mut ivy = term(addr, "ivy", Some(61), Ask::Exec("challenge gil 5+3")).await?;
+        ivy.wait_closed(T).await?;
+        let line = "qchess serve: gil is a guest: challenge them to a casual game";
+        assert!(ivy.stderr.contains(line), "{}", ivy.stderr);
         // A custom seek from the command line is posted, and shown on the seeks page.
         let mut hal = term(addr, "hal", None, Ask::Exec("seek 7+2 casual black")).await?;
         hal.wait_for("your seek is open: 7+2 casual, black", T)
