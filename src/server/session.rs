@@ -952,6 +952,11 @@ mod tests {
         let left = hub.offers_shown(99, &cy.me).seeks;
         assert_eq!(left.len(), 1);
         assert_eq!(left[0].seek.poster.name, "bo-the-long-name");
+        // Bo cancels it: x on his own seek.
+        ticked_until(&mut bo, "yours");
+        bo.handle_event(key('x'));
+        ticked_until(&mut bo, "your seek is cancelled");
+        assert!(hub.offers_shown(99, &cy.me).seeks.is_empty());
     }
 
     #[test]
