@@ -5,6 +5,7 @@
 
 use super::room::{Person, SessionId};
 use super::terms::{OfferError, Terms};
+use crate::club::Rating;
 use std::time::{Duration, Instant};
 
 /// A challenge waiting for its answer.
@@ -16,6 +17,8 @@ pub struct Challenge {
     pub by: SessionId,
     /// The challenger.
     pub from: Person,
+    /// The challenger's rating in the category of its time control.
+    pub rating: Rating,
     /// The name of the player challenged.
     pub to: String,
     /// What it offers (the colour is the challenger's).
@@ -37,12 +40,13 @@ pub struct ChallengeBook {
 }
 
 impl ChallengeBook {
-    /// `from` (session `by`) challenges the player called `to` at `now`: never
-    /// themselves, once to the same player, at most `most` at once (by name).
+    /// `from` (session `by`, rated as said in its category) challenges the player
+    /// called `to` at `now`: never themselves, once to the same player, at most `most`
+    /// at once (by name).
     pub fn make(
         &mut self,
         by: SessionId,
-        from: Person,
+        (from, rating): (Person, Rating),
         to: &str,
         terms: Terms,
         (now, most): (Instant, usize),
@@ -66,6 +70,7 @@ impl ChallengeBook {
             id: self.next,
             by,
             from,
+            rating,
             to: to.to_string(),
             terms,
             made: now,
@@ -144,18 +149,21 @@ mod tests {
         let t0 = Instant::now();
         let blitz = terms("5+3");
         assert_eq!(
-            book.make(1, ann(), "ANN", blitz, (t0, 2)),
+            book.make(1, (ann(), Rating::NEW), "ANN", blitz, (t0, 2)),
             Err(OfferError::Oneself)
         );
-        let bo = book.make(1, ann(), "bo", blitz, (t0, 2)).unwrap();
+        let bo = book
+            .make(1, (ann(), Rating::NEW), "bo", blitz, (t0, 2))
+            .unwrap();
         // Bo, however spelled, from any of ann's sessions: once.
         assert_eq!(
-            book.make(2, ann(), "Bo", blitz, (t0, 2)),
+            book.make(2, (ann(), Rating::NEW), "Bo", blitz, (t0, 2)),
             Err(OfferError::Again("bo".into()))
         );
-        book.make(1, ann(), "cy", blitz, (t0, 2)).unwrap();
+        book.make(1, (ann(), Rating::NEW), "cy", blitz, (t0, 2))
+            .unwrap();
         assert_eq!(
-            book.make(1, ann(), "di", blitz, (t0, 2)),
+            book.make(1, (ann(), Rating::NEW), "di", blitz, (t0, 2)),
             Err(OfferError::TooManyChallenges(2))
         );
         assert_eq!(book.to("BO").len(), 1);
@@ -165,7 +173,9 @@ mod tests {
         assert_eq!(book.take(bo, "bo").map(|c| c.to), Ok("bo".into()));
         assert_eq!(book.take(bo, "bo"), Err(OfferError::ChallengeGone));
         // Answered, a player may be challenged again.
-        assert!(book.make(1, ann(), "bo", blitz, (t0, 2)).is_ok());
+        assert!(book
+            .make(1, (ann(), Rating::NEW), "bo", blitz, (t0, 2))
+            .is_ok());
     }
 
     #[test]
@@ -174,9 +184,16 @@ mod tests {
         let t0 = Instant::now();
         let lapse = Duration::from_secs(120);
         let blitz = terms("5+3 casual black");
-        book.make(1, ann(), "bo", blitz, (t0, 3)).unwrap();
-        book.make(1, ann(), "cy", blitz, (t0 + Duration::from_secs(60), 3))
+        book.make(1, (ann(), Rating::NEW), "bo", blitz, (t0, 3))
             .unwrap();
+        book.make(
+            1,
+            (ann(), Rating::NEW),
+            "cy",
+            blitz,
+            (t0 + Duration::from_secs(60), 3),
+        )
+        .unwrap();
         assert!(book.lapse(t0 + Duration::from_secs(119), lapse).is_empty());
         let lapsed = book.lapse(t0 + lapse, lapse);
         assert_eq!(
@@ -187,7 +204,8 @@ mod tests {
         assert_eq!(book.gone("cy").len(), 1);
         assert!(book.from(1).is_empty());
         // The challenger leaves: theirs go.
-        book.make(1, ann(), "di", blitz, (t0, 3)).unwrap();
+        book.make(1, (ann(), Rating::NEW), "di", blitz, (t0, 3))
+            .unwrap();
         assert_eq!(book.withdraw(2).len(), 0);
         assert_eq!(book.withdraw(1).len(), 1);
         assert!(book.to("di").is_empty());

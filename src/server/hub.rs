@@ -736,9 +736,10 @@ impl Hub {
         terms: Terms,
     ) -> Result<(), OfferError> {
         let name = self.challengeable(person, to, &terms)?;
+        let rating = self.rating_of(person, Category::of(terms.control));
         let bounds = (Instant::now(), self.limits.challenges_per_player);
         self.offers
-            .challenge(id, person.clone(), &name, terms, bounds)
+            .challenge(id, (person.clone(), rating), &name, terms, bounds)
     }
 
     /// Session `id` of `person` answers challenge `challenge`: accepted, its game's room

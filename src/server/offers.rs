@@ -125,12 +125,12 @@ impl Offers {
         self.changed().seeks.take(id, by, taker, rating)
     }
 
-    /// `from` (session `by`) challenges the player called `to` at `now`; at most
-    /// `most` open a player.
+    /// `from` (session `by`, with their rating in its category) challenges the player
+    /// called `to` at `now`; at most `most` open a player.
     pub fn challenge(
         &self,
         by: SessionId,
-        from: Person,
+        from: (Person, Rating),
         to: &str,
         terms: Terms,
         (now, most): (Instant, usize),
@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(offers.version(t0, lapse), v0, "nothing changed");
         for to in ["bo", "cy", "di"] {
             offers
-                .challenge(1, ann.clone(), to, terms, (t0, 3))
+                .challenge(1, (ann.clone(), Rating::NEW), to, terms, (t0, 3))
                 .unwrap();
         }
         assert!(offers.version(t0, lapse) > v0);

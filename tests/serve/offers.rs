@@ -110,7 +110,7 @@ async fn a_challenge_declined_is_told_and_one_accepted_opens_the_game() {
             T,
         )
         .await?;
-        cy.wait_for("di challenges you:", T).await?;
+        cy.wait_for("di (1500?) challenges you:", T).await?;
         cy.wait_for("5+3 casual, you play black", T).await?;
         cy.send(b"n").await?;
         di.wait_for("cy declined your challenge (5+3 casual, white)", T)

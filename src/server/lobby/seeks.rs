@@ -264,8 +264,8 @@ pub fn answer(code: KeyCode, shown: &Shown) -> Option<Offer> {
     }
 }
 
-/// Draws the first challenge to the player over `area`: who, the terms, the colour the
-/// player would play, and the keys.
+/// Draws the first challenge to the player over `area`: who (with their rating), the
+/// terms, the colour the player would play, and the keys.
 pub fn draw_challenge(f: &mut Frame, area: Rect, paint: &Paint, c: &Challenge, more: usize) {
     let r = centered(area, 56, 7);
     f.render_widget(Clear, r);
@@ -283,7 +283,10 @@ pub fn draw_challenge(f: &mut Frame, area: Rect, paint: &Paint, c: &Challenge, m
         });
     let text = paint.fg(paint.theme.text);
     let mut lines = vec![
-        Line::styled(format!("{} challenges you:", c.from.name), text),
+        Line::styled(
+            format!("{} ({}) challenges you:", c.from.name, c.rating),
+            text,
+        ),
         Line::styled(
             format!("{} {}, {you}", c.terms.control, c.terms.kind()),
             text,
