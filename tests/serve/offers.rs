@@ -136,7 +136,7 @@ async fn a_challenge_declined_is_told_and_one_accepted_opens_the_game() {
         ed.wait_for("o seeks and challenges", T).await?;
         let mut fay = term(addr, "fay", None, Ask::Exec("challenge ed 1+0 casual")).await?;
         fay.wait_for("waiting for the answer", T).await?;
-        ed.wait_for("fay challenges you", T).await?;
+        ed.wait_for("fay (1500?) challenges you", T).await?;
         drop(ed);
         fay.wait_for("ed went away: your challenge (1+0 casual) is withdrawn", T)
             .await?;
