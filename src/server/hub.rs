@@ -4,7 +4,6 @@
 //! the time control of a new room, the themes a session may pick, and the club with the
 //! names its members hold.
 
-use super::challenge_book::same_name;
 use super::club::{Club, KeyText};
 use super::computer::{ComputerSeat, Computers};
 use super::incoming::Incoming;
@@ -12,10 +11,9 @@ use super::limits::{Counter, Full, PerWindow, ServerLimits, Ticket};
 use super::matchmaker::{Match, Matchmaker, Paired};
 use super::name_book::{import_claims, NameBook};
 use super::names::{self, BadRoomName};
-use super::offers::{Offers, Shown};
+use super::offers::Offers;
 use super::pairing::{Pool, SeekError};
 use super::room::{new_game, Person, Room, SessionId, Summary};
-use super::terms::{OfferError, Range, Terms};
 use crate::chess::Color;
 use crate::club::{Category, ClubError, MemberId, Rating};
 use crate::engine::player::SearchSlots;
@@ -31,6 +29,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
+
+mod offering;
 
 /// The time control of a new room unless the server says otherwise (`qchess serve
 /// --clock`): ten minutes each, five seconds added per move.
@@ -646,12 +646,6 @@ impl Hub {
         self.matchmaker.take(id)
     }
 
-    /// The room session `id` was paired into by an offer taken (or why none could be
-    /// opened), once.
-    pub fn offer_taken(&self, id: SessionId) -> Option<Paired> {
-        self.matchmaker.take(id)
-    }
-
     /// Opens a room for every pair found now, and wakes its two sessions.
     fn pair_waiting(&self) {
         let mut coins = coins();
@@ -675,142 +669,10 @@ impl Hub {
         }
     }
 
-    /// Session `id` of `person` posts a custom seek.
-    pub fn post_seek(
-        &self,
-        id: SessionId,
-        person: &Person,
-        offer: (Terms, Option<Range>),
-    ) -> Result<(), OfferError> {
-        let rating = self.rating_of(person, Category::of(offer.0.control));
-        let most = self.limits.seeks_per_player;
-        self.offers.post(id, person.clone(), rating, offer, most)
-    }
-
-    /// Session `id` cancels its seek `seek`; whether it had it.
-    pub fn cancel_seek(&self, id: SessionId, seek: u64) -> bool {
-        self.offers.cancel(id, seek)
-    }
-
-    /// Session `id` of `person` takes seek `seek`: its game's room opens, and both
-    /// sessions are told where ([`Hub::offer_taken`]).
-    pub fn take_seek(&self, id: SessionId, person: &Person, seek: u64) -> Result<(), OfferError> {
-        let open = self.offers.seek(seek).ok_or(OfferError::SeekGone)?;
-        let rating = self.rating_of(person, Category::of(open.terms.control));
-        let s = self.offers.take(seek, id, person, rating.rating)?;
-        self.start(s.terms, (s.by, s.poster), (id, person.clone()));
-        Ok(())
-    }
-
-    /// Whether `person` may challenge the player called `to` on `terms`: someone else,
-    /// here now, and for a rated game two members. Their name as they spell it.
-    pub fn challengeable(
-        &self,
-        person: &Person,
-        to: &str,
-        terms: &Terms,
-    ) -> Result<String, OfferError> {
-        if same_name(&person.name, to) {
-            return Err(OfferError::Oneself);
-        }
-        let names = lock(&self.names);
-        let name = names
-            .here(to)
-            .ok_or_else(|| OfferError::NotHere(to.to_string()))?;
-        if terms.rated && person.member.is_none() {
-            return Err(OfferError::GuestRated);
-        }
-        if terms.rated && names.member_named(name).is_none() {
-            return Err(OfferError::GuestOpponent(name.to_string()));
-        }
-        Ok(name.to_string())
-    }
-
-    /// Session `id` of `person` challenges the player called `to`
-    /// ([`Hub::challengeable`]).
-    pub fn challenge(
-        &self,
-        id: SessionId,
-        person: &Person,
-        to: &str,
-        terms: Terms,
-    ) -> Result<(), OfferError> {
-        let name = self.challengeable(person, to, &terms)?;
-        let rating = self.rating_of(person, Category::of(terms.control));
-        let bounds = (Instant::now(), self.limits.challenges_per_player);
-        self.offers
-            .challenge(id, (person.clone(), rating), &name, terms, bounds)
-    }
-
-    /// Session `id` of `person` answers challenge `challenge`: accepted, its game's room
-    /// opens and both sessions are told where ([`Hub::offer_taken`]); declined, the
-    /// challenger is told.
-    pub fn answer(
-        &self,
-        id: SessionId,
-        person: &Person,
-        challenge: u64,
-        yes: bool,
-    ) -> Result<(), OfferError> {
-        let Some(c) = self.offers.answer(challenge, &person.name, yes)? else {
-            return Ok(());
-        };
-        if c.terms.rated && person.member.is_none() {
-            return Err(OfferError::GuestRated);
-        }
-        self.start(c.terms, (c.by, c.from), (id, person.clone()));
-        Ok(())
-    }
-
-    /// The offers' version now: it changes with every seek or challenge made, taken or
-    /// gone (the challenges unanswered too long lapse first).
-    pub fn offers_version(&self) -> u64 {
-        self.offers
-            .version(Instant::now(), self.limits.challenge_lapse)
-    }
-
-    /// What the lobby of `person` (session `id`) shows of the offers.
-    pub fn offers_shown(&self, id: SessionId, person: &Person) -> Shown {
-        self.offers
-            .shown(id, person, |c| self.rating_of(person, c).rating)
-    }
-
-    /// What session `id` is to be told about its challenges, once.
-    pub fn told(&self, id: SessionId) -> Vec<String> {
-        self.offers.told(id)
-    }
-
-    /// Session `id` is in a room: its seeks and challenges go.
-    pub fn withdraw_offers(&self, id: SessionId) {
-        self.offers.withdraw(id);
-    }
-
     /// Session `id` ended: it waits no more, and its seeks and challenges go.
     pub fn session_ended(&self, id: SessionId) {
         self.matchmaker.leave(id);
         self.offers.forget(id);
-    }
-
-    /// The game of an offer taken: `maker` plays the colour the terms name (else one
-    /// drawn), both leave the pools and their other offers, and the room opens.
-    fn start(&self, terms: Terms, maker: (SessionId, Person), taker: (SessionId, Person)) {
-        let maker_white = terms
-            .colour
-            .map_or_else(|| coins().next().unwrap_or(true), |c| c == Color::White);
-        let (white, black) = if maker_white {
-            (maker, taker)
-        } else {
-            (taker, maker)
-        };
-        for id in [white.0, black.0] {
-            self.matchmaker.leave(id);
-            self.offers.withdraw(id);
-        }
-        let pool = Pool {
-            control: terms.control,
-            rated: terms.rated,
-        };
-        self.settle(&Match { pool, white, black });
     }
 
     /// A room for a pair: Quantum Chess on the pool's clock, rated when the pool is,
