@@ -12,6 +12,8 @@ mod club;
 mod hostile;
 #[path = "serve/king.rs"]
 mod king;
+#[path = "serve/offers.rs"]
+mod offers;
 #[path = "serve/rated.rs"]
 mod rated;
 

@@ -12,6 +12,7 @@ use super::live::LiveSessions;
 use super::matchmaker::{Match, Matchmaker, Paired};
 use super::name_book::{import_claims, NameBook};
 use super::names::{self, BadRoomName};
+use super::offers::Offers;
 use super::pairing::{Pool, SeekError};
 use super::room::{new_game, Person, Room, SessionId, Summary};
 use crate::chess::Color;
@@ -29,6 +30,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
+
+mod offering;
 
 /// The time control of a new room unless the server says otherwise (`qchess serve
 /// --clock`): ten minutes each, five seconds added per move.
@@ -131,6 +134,8 @@ pub struct Hub {
     matchmaker: Matchmaker,
     /// Numbers the rooms made by pairing.
     next_pairing: AtomicU64,
+    /// The custom seeks and the challenges open.
+    offers: Offers,
 }
 
 /// Who a client signing in is here.
@@ -213,6 +218,7 @@ impl Hub {
             club: None,
             matchmaker: Matchmaker::default(),
             next_pairing: AtomicU64::new(1),
+            offers: Offers::default(),
             next_id: AtomicU64::new(1),
             stopping,
             computers,
@@ -495,9 +501,14 @@ impl Hub {
         lock(&self.names).enter(name);
     }
 
-    /// A session of `name` ended.
+    /// A session of `name` ended: when it was their last, the challenges to them go.
     pub fn name_left(&self, name: &str) {
-        lock(&self.names).leave(name);
+        let mut names = lock(&self.names);
+        names.leave(name);
+        if names.here(name).is_none() {
+            drop(names);
+            self.offers.gone(name);
+        }
     }
 
     /// Every room, as the lobby lists them.
@@ -609,14 +620,19 @@ impl Hub {
         Ok(room)
     }
 
+    /// `person`'s rating in `category` (a guest's, and without a club anyone's: a new
+    /// player's).
+    fn rating_of(&self, person: &Person, category: Category) -> Rating {
+        match (&self.club, person.member) {
+            (Some(club), Some(m)) => club.store().rating(m, category).unwrap_or(Rating::NEW),
+            _ => Rating::NEW,
+        }
+    }
+
     /// Session `id` of `person` waits for an opponent in `pool` (guests in casual
     /// pools only); pairs at once when it can.
     pub fn seek(&self, id: SessionId, person: &Person, pool: Pool) -> Result<(), SeekError> {
-        let category = Category::of(pool.control);
-        let rating = match (&self.club, person.member) {
-            (Some(club), Some(m)) => club.store().rating(m, category).unwrap_or(Rating::NEW),
-            _ => Rating::NEW,
-        };
+        let rating = self.rating_of(person, Category::of(pool.control));
         let now = Instant::now();
         self.matchmaker
             .seek(id, person.clone(), pool, rating.rating, now)?;
@@ -648,20 +664,28 @@ impl Hub {
 
     /// Opens a room for every pair found now, and wakes its two sessions.
     fn pair_waiting(&self) {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let mut coins = (0..).map(|n: u32| (nanos >> (n % 32)) & 1 == 1);
+        let mut coins = coins();
         for m in self
             .matchmaker
             .pair(Instant::now(), || coins.next().unwrap_or(true))
         {
-            let paired = self.open_paired(&m).map_err(|e| e.to_string());
-            self.matchmaker.settle(&m, &paired);
-            for id in [m.white.0, m.black.0] {
-                self.live.wake(id);
-            }
+            self.settle(&m);
         }
+    }
+
+    /// Opens the room of `m`, tells both sessions where it is, and wakes them.
+    fn settle(&self, m: &Match) {
+        let paired = self.open_paired(m).map_err(|e| e.to_string());
+        self.matchmaker.settle(m, &paired);
+        for id in [m.white.0, m.black.0] {
+            self.live.wake(id);
+        }
+    }
+
+    /// Session `id` ended: it waits no more, and its seeks and challenges go.
+    pub fn session_ended(&self, id: SessionId) {
+        self.matchmaker.leave(id);
+        self.offers.forget(id);
     }
 
     /// A room for a pair: Quantum Chess on the pool's clock, rated when the pool is,
@@ -759,6 +783,14 @@ impl Hub {
         self.stopping.store(true, Ordering::Relaxed);
         self.live.close_all(why);
     }
+}
+
+/// Coins drawn from the clock's nanoseconds: who has white when nobody chose.
+fn coins() -> impl Iterator<Item = bool> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    (0..).map(move |n: u32| (nanos >> (n % 32)) & 1 == 1)
 }
 
 /// Looks at the clocks of `rooms` every [`REFEREE_LOOKS`] until they are dropped or

@@ -74,6 +74,12 @@ pub struct ServerLimits {
     /// New connections one address may open a second (each handshake costs the server
     /// a key exchange).
     pub handshakes_per_second: u32,
+    /// Custom seeks one player may have open in the lobby at once.
+    pub seeks_per_player: usize,
+    /// Challenges by name one player may have waiting for an answer at once.
+    pub challenges_per_player: usize,
+    /// A challenge not answered this long lapses.
+    pub challenge_lapse: Duration,
     /// Finished games kept at most (the oldest guests' games go first).
     pub archive_games: usize,
     /// Bytes of finished games kept at most.
@@ -111,6 +117,9 @@ impl Default for ServerLimits {
             max_startups: 32,
             startups_per_network: 8,
             handshakes_per_second: 10,
+            seeks_per_player: 3,
+            challenges_per_player: 3,
+            challenge_lapse: Duration::from_secs(120),
             archive_games: 10_000,
             archive_bytes: 100 << 20,
         }

@@ -10,6 +10,7 @@
 //! and no slow client ever holds up the runtime, another session or another room.
 
 pub mod archive;
+pub mod challenge_book;
 pub mod club;
 pub mod computer;
 pub mod console;
@@ -23,10 +24,13 @@ pub mod lobby;
 pub mod matchmaker;
 pub mod name_book;
 pub mod names;
+pub mod offers;
 pub mod pairing;
 pub mod room;
+pub mod seek_book;
 pub mod session;
 pub mod ssh;
+pub mod terms;
 
 use hub::Hub;
 use keys::KeyError;

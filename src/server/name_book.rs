@@ -152,6 +152,20 @@ impl NameBook {
         }
     }
 
+    /// The name in use now that is `name` with case ignored, as it is spelled.
+    pub fn here(&self, name: &str) -> Option<&str> {
+        let lower = name.to_lowercase();
+        self.live
+            .iter()
+            .find(|l| l.name.to_lowercase() == lower)
+            .map(|l| l.name.as_str())
+    }
+
+    /// The member whose name is `name` exactly.
+    pub fn member_named(&self, name: &str) -> Option<MemberId> {
+        self.claims.iter().find(|(n, _)| n == name).map(|(_, m)| *m)
+    }
+
     /// A session of `name` ended.
     pub fn leave(&mut self, name: &str) {
         if let Some(i) = self.live.iter().position(|l| l.name == name) {
@@ -312,5 +326,18 @@ mod tests {
             Ok("Ace".into()),
             "free once ace left"
         );
+    }
+
+    #[test]
+    fn who_is_here_is_found_by_name_in_any_case() {
+        let mut book = NameBook::new(vec![("Vic3".into(), MemberId(7))]);
+        book.enter("Vic3");
+        book.enter("bo");
+        assert_eq!(book.here("vic3"), Some("Vic3"));
+        assert_eq!(book.here("BO"), Some("bo"));
+        assert_eq!(book.member_named("Vic3"), Some(MemberId(7)));
+        assert_eq!(book.member_named("bo"), None);
+        book.leave("bo");
+        assert_eq!(book.here("bo"), None);
     }
 }

@@ -12,8 +12,10 @@ use super::lobby::ask::Ask;
 use super::lobby::pages::{self, Opened};
 use super::lobby::play::{PlayIntent, PlayPage};
 use super::lobby::{self, Intent, Lobby};
+use super::offers::Offer;
 use super::pairing::Pool;
 use super::room::{Person, Room, Roster, SessionId, Sitting, Wake, Want};
+use super::terms::{Range, Terms};
 use crate::chess::Color;
 use crate::game::table::{Place, Seat};
 use crate::learn::Progress;
@@ -42,6 +44,10 @@ pub enum Start {
     Room(String),
     /// Waiting in this pairing pool (`ssh -t host seek 5+3`).
     Seek(Pool),
+    /// On the seeks page with this seek posted (`ssh -t host seek 7+2`).
+    Post(Terms, Option<Range>),
+    /// In the lobby, this player challenged (`ssh -t host challenge bo 5+3`).
+    Challenge(String, Terms),
 }
 
 /// Everything a session thread starts from.
@@ -120,12 +126,22 @@ fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Send
         // someone else should know before playing under a guest name.
         Start::Room(room) if !note.as_ref().is_some_and(|n| n.refused) => screen.open(&room),
         Start::Seek(pool) if !note.as_ref().is_some_and(|n| n.refused) => screen.seek(pool),
-        Start::Room(_) | Start::Seek(_) | Start::Lobby => {}
+        Start::Post(terms, range) if !note.as_ref().is_some_and(|n| n.refused) => {
+            if let At::Lobby(l) = &mut screen.at {
+                l.show_seeks();
+            }
+            screen.offer(Offer::Post(terms, range));
+        }
+        Start::Challenge(name, terms) if !note.as_ref().is_some_and(|n| n.refused) => {
+            screen.offer(Offer::Challenge(name, terms));
+        }
+        Start::Room(_) | Start::Seek(_) | Start::Post(..) | Start::Challenge(..) | Start::Lobby => {
+        }
     }
     let ended = catch_unwind(AssertUnwindSafe(|| drive(&mut console, &mut screen)));
     // Out of the room and the pools whatever happened: the seat stays its player's.
     screen.leave_room();
-    hub.unseek(id);
+    hub.session_ended(id);
     let why = match ended {
         Ok(Ok(_)) => console.why().map(str::to_string),
         Ok(Err(e)) => Some(format!("the session failed: {e}")),
@@ -284,6 +300,8 @@ impl SessionScreen {
         let Some(board) = snap.game else {
             return;
         };
+        // In a game, the player's seeks and challenges are withdrawn.
+        self.hub.withdraw_offers(self.id);
         let sitting = Arc::new(Sitting {
             room: Arc::clone(&room),
             session: self.id,
@@ -410,6 +428,7 @@ impl SessionScreen {
                 self.at = At::Lesson(Box::new(app));
             }
             Intent::Page(ask) => self.page(ask),
+            Intent::Offer(offer) => self.offer(offer),
             Intent::NextTheme => {
                 self.theme = (self.theme + 1) % self.hub.themes.len();
                 let name = self.hub.themes[self.theme].0.clone();
@@ -429,6 +448,76 @@ impl SessionScreen {
 }
 
 impl SessionScreen {
+    /// Makes, takes or answers an offer of a game, and says how it went in the lobby;
+    /// a game begun opens at the next tick ([`Hub::offer_taken`]).
+    pub fn offer(&mut self, offer: Offer) {
+        let (hub, id, me) = (&self.hub, self.id, &self.me);
+        let done = match offer {
+            Offer::Post(terms, range) => hub.post_seek(id, me, (terms, range)).map(|()| {
+                format!(
+                    "your seek is open: {terms}; it stays while you are in the lobby (x cancels)"
+                )
+            }),
+            Offer::Cancel(seek) if hub.cancel_seek(id, seek) => {
+                Ok("your seek is cancelled".to_string())
+            }
+            Offer::Cancel(_) => Err(super::terms::OfferError::SeekGone),
+            Offer::Take(seek) => hub
+                .take_seek(id, me, seek)
+                .map(|()| "you took the seek: the game opens".to_string()),
+            Offer::Challenge(name, terms) => hub.challenge(id, me, &name, terms).map(|()| {
+                let lapse = super::limits::words_for(hub.limits.challenge_lapse);
+                format!(
+                    "you challenged {name} ({terms}): waiting for the answer, for {lapse} at most"
+                )
+            }),
+            Offer::Answer(challenge, yes) => hub.answer(id, me, challenge, yes).map(|()| {
+                let done = if yes { "accepted" } else { "declined" };
+                format!("you {done} the challenge")
+            }),
+        };
+        match done {
+            Ok(said) => self.lobby_says(Tone::Info, said),
+            Err(e) => self.lobby_says(Tone::Error, e.to_string()),
+        }
+    }
+
+    /// What the offers did since the last look: the room of a seek or challenge taken
+    /// (entered at once, from anywhere but a room), the offers as they are now, and
+    /// what the player is told about their challenges. Whether the screen changed.
+    fn offers_news(&mut self) -> bool {
+        if matches!(self.at, At::Room(_) | At::Play(_)) {
+            return false;
+        }
+        if let Some(taken) = self.hub.offer_taken(self.id) {
+            match taken {
+                Ok(room) => {
+                    self.back_to_lobby(format!("paired: {}", room.name()));
+                    self.enter(room, Want::Any);
+                }
+                Err(why) => {
+                    self.back_to_lobby(String::new());
+                    self.lobby_says(Tone::Error, format!("no room for your game: {why}"));
+                }
+            }
+            return true;
+        }
+        let At::Lobby(l) = &mut self.at else {
+            return false;
+        };
+        let mut changed = false;
+        let version = self.hub.offers_version();
+        if l.offers_version() != Some(version) {
+            l.show_offers(version, self.hub.offers_shown(self.id, &self.me));
+            changed = true;
+        }
+        for said in self.hub.told(self.id) {
+            l.say(Tone::Info, said);
+            changed = true;
+        }
+        changed
+    }
+
     /// Carries out what a page of the lobby asks for with the club.
     fn page(&mut self, ask: Ask) {
         let Some(club) = self.hub.club() else {
@@ -586,8 +675,11 @@ impl Screen for SessionScreen {
     fn tick(&mut self) -> bool {
         let id = self.id;
         let v = match &mut self.at {
-            At::Lobby(l) => return l.refresh(self.hub.summaries()),
-            At::Lesson(a) | At::Replay(a, _) => return a.tick(),
+            At::Lobby(l) => {
+                let rooms = l.refresh(self.hub.summaries());
+                return self.offers_news() | rooms;
+            }
+            At::Lesson(a) | At::Replay(a, _) => return a.tick() | self.offers_news(),
             At::Play(page) => {
                 return match self.hub.paired(id) {
                     Some(Ok(room)) => {
@@ -813,6 +905,64 @@ mod tests {
         cy.handle_event(key('e'));
         both("lobby_computer_form", &mut cy);
         both("room_black", &mut bo);
+    }
+
+    #[test]
+    fn seeks_and_a_challenge_in_the_lobby() {
+        let hub = Arc::new(Hub::new(ServerLimits::default(), None, Vec::new(), 0));
+        let (mut ann, mut bo, mut cy) = (
+            session(&hub, "ann"),
+            session(&hub, "bo-the-long-name"),
+            session(&hub, "cy"),
+        );
+        for (s, name) in [(&ann, "ann"), (&bo, "bo-the-long-name"), (&cy, "cy")] {
+            hub.name_entered(name);
+            assert!(s.room().is_none());
+        }
+        ann.handle_event(key('o'));
+        ann.handle_event(key('n'));
+        typed(&mut ann, "7+2 casual white 1400-1700");
+        assert!(screen_text(&mut ann).contains("your seek is open: 7+2 casual, white"));
+        // A guest's rated seek is refused; a casual one is listed.
+        bo.handle_event(key('o'));
+        bo.handle_event(key('n'));
+        typed(&mut bo, "3+0");
+        let refused = screen_text(&mut bo);
+        assert!(
+            refused.contains("rated games are for club members"),
+            "{refused}"
+        );
+        bo.handle_event(key('n'));
+        typed(&mut bo, "3+0 casual any");
+        cy.tick();
+        both("lobby_seeks_open", &mut cy);
+        cy.handle_event(key('o'));
+        both("seeks_page", &mut cy);
+        // Bo challenges cy: the question comes over cy's lobby, wherever it is.
+        bo.handle_event(key('v'));
+        typed(&mut bo, "CY 5+3 casual black");
+        ticked_until(&mut bo, "your challenges");
+        ticked_until(&mut cy, "y accept");
+        both("challenged", &mut cy);
+        cy.handle_event(key('n'));
+        ticked_until(&mut bo, "cy declined your challenge (5+3 casual, black)");
+        // Cy takes ann's seek: both are in its room, ann white as she asked.
+        cy.handle_event(Event::Key(KeyEvent::new(
+            KeyCode::Enter,
+            KeyModifiers::NONE,
+        )));
+        ticked_until(&mut cy, "you play black against ann");
+        ticked_until(&mut ann, "you play white against cy");
+        assert_eq!(ann.room(), cy.room());
+        // In a game, ann's seeks are withdrawn; bo's stays.
+        let left = hub.offers_shown(99, &cy.me).seeks;
+        assert_eq!(left.len(), 1);
+        assert_eq!(left[0].seek.poster.name, "bo-the-long-name");
+        // Bo cancels it: x on his own seek.
+        ticked_until(&mut bo, "yours");
+        bo.handle_event(key('x'));
+        ticked_until(&mut bo, "your seek is cancelled");
+        assert!(hub.offers_shown(99, &cy.me).seeks.is_empty());
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::names;
 use super::pairing;
 use super::room::Person;
 use super::session::{self, SessionStart, Start};
+use super::terms::{self, OfferError};
 use crossterm::event::Event;
 use russh::keys::PublicKey;
 use russh::server::{Auth, Handler, Msg, PublicKeyOffer, Session, VerifiedPublicKey};
@@ -71,7 +72,7 @@ pub fn no_pty_line(port: u16) -> String {
 /// The line for a command that is not a room name.
 pub fn not_a_room_line(port: u16) -> String {
     format!(
-        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({}); ssh -t -p {port} NAME@HOST seek 5+3 waits for an opponent\r\n",
+        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({}); ssh -t -p {port} NAME@HOST seek 5+3 waits for an opponent; ssh -t -p {port} NAME@HOST challenge bo 5+3 challenges bo\r\n",
         names::BadRoomName
     )
 }
@@ -476,12 +477,34 @@ impl Handler for Conn {
             .filter(|w| w.is_empty() || w.starts_with(' '))
         {
             let guest = self.person.as_ref().is_none_or(|p| p.member.is_none());
-            return match pairing::parse_seek(words) {
+            // A pool's seek waits in the pool; any other is posted in the lobby.
+            let start = match pairing::parse_seek(words) {
                 Ok(pool) if pool.rated && guest => {
-                    let e = pairing::SeekError::Guest(pool.control);
-                    refuse(session, channel, &format!("qchess serve: {e}\r\n"))
+                    Err(pairing::SeekError::Guest(pool.control).to_string())
                 }
-                Ok(pool) => self.start(channel, Start::Seek(pool), session),
+                Ok(pool) => Ok(Start::Seek(pool)),
+                Err(_) => match terms::parse_terms(words, true) {
+                    Ok((t, _)) if t.rated && guest => {
+                        Err(pairing::SeekError::Guest(t.control).to_string())
+                    }
+                    Ok((t, range)) => Ok(Start::Post(t, range)),
+                    Err(e) => Err(e.to_string()),
+                },
+            };
+            return match start {
+                Ok(start) => self.start(channel, start, session),
+                Err(e) => refuse(session, channel, &format!("qchess serve: {e}\r\n")),
+            };
+        }
+        if let Some(words) = text.strip_prefix("challenge ") {
+            let challenge = terms::parse_challenge(words)
+                .map_err(OfferError::from)
+                .and_then(|(to, t)| match &self.person {
+                    Some(p) => Ok((self.hub.challengeable(p, &to, &t)?, t)),
+                    None => Err(OfferError::NotHere(to)),
+                });
+            return match challenge {
+                Ok((to, t)) => self.start(channel, Start::Challenge(to, t), session),
                 Err(e) => refuse(session, channel, &format!("qchess serve: {e}\r\n")),
             };
         }

@@ -3,6 +3,7 @@
 //! them, the pick in a list, the words for guests and for a failing database.
 
 use crate::club::{Category, ClubError, GameId, MemberId};
+use crate::server::offers::Offer;
 use crossterm::event::KeyCode;
 
 /// What a page asks for; the session carries it out with the club.
@@ -39,6 +40,8 @@ pub enum Step {
     Quit,
     /// Put this on the message line, an error when `true`.
     Say(String, bool),
+    /// Ask the session to make, take or answer an offer of a game.
+    Offer(Offer),
 }
 
 /// How many rows a page reads from the club at most.

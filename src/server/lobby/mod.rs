@@ -1,9 +1,10 @@
 //! The lobby: the open rooms (variant, players, clock, plies so far), and the keys to
 //! join one as white, black or a watcher, to open a new room (name, variant, backend,
 //! time control), to play the computer (a new room with the computer in one seat: the
-//! player's side and the computer's level), to pick a theme, or to leave; and the
-//! club's pages in its place (`pages.rs`): the leaderboard, the archive, a player's
-//! page. No terminal in here: the session draws it and feeds it events.
+//! player's side and the computer's level), to pick a theme, or to leave; the club's
+//! pages in its place (`pages.rs`): the leaderboard, the archive, a player's page; the
+//! seeks page (`seeks.rs`), and a challenge to the player asked over it all. No
+//! terminal in here: the session draws it and feeds it events.
 
 pub mod account;
 pub mod ask;
@@ -12,11 +13,14 @@ pub mod games;
 pub mod pages;
 pub mod play;
 pub mod player;
+pub mod seeks;
 
 use self::ask::{Ask, Step};
 use self::pages::Page;
+use self::seeks::SeeksPage;
 use super::computer::ComputerSeat;
 use super::hub::Plan;
+use super::offers::{Offer, Shown};
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
 use crate::club::Category;
@@ -59,6 +63,8 @@ pub enum Intent {
     Play,
     /// Open a page of the club, or change what the club keeps of the player.
     Page(Ask),
+    /// Make, take or answer an offer of a game (a seek, a challenge).
+    Offer(Offer),
     /// Use the next theme.
     NextTheme,
     /// Switch between chess glyphs and letters.
@@ -166,6 +172,8 @@ pub struct Lobby {
     form: Option<Form>,
     /// The club's page shown in place of the rooms.
     page: Option<Page>,
+    /// The offers of games as last shown, and their version.
+    offers: (Option<u64>, Shown),
     message: Message,
     intent: Option<Intent>,
     /// Where the room list was last drawn, for clicks: its first row on the screen,
@@ -187,6 +195,7 @@ impl Lobby {
             selected: 0,
             form: None,
             page: None,
+            offers: (None, Shown::default()),
             message: Message {
                 text: ROOMS_HELLO.into(),
                 tone: Tone::Plain,
@@ -235,6 +244,24 @@ impl Lobby {
         self.say(Tone::Plain, "");
     }
 
+    /// The version of the offers last shown (none yet).
+    pub fn offers_version(&self) -> Option<u64> {
+        self.offers.0
+    }
+
+    /// Shows the offers of games as they are at `version`.
+    pub fn show_offers(&mut self, version: u64, shown: Shown) {
+        if let Some(Page::Seeks(p)) = &mut self.page {
+            p.refresh(shown.clone());
+        }
+        self.offers = (Some(version), shown);
+    }
+
+    /// Shows the seeks page in place of the rooms.
+    pub fn show_seeks(&mut self) {
+        self.show(Page::Seeks(SeeksPage::new(self.offers.1.clone())));
+    }
+
     /// Back to the rooms from a page.
     pub fn show_rooms(&mut self) {
         self.page = None;
@@ -251,6 +278,7 @@ impl Lobby {
                 self.say(Tone::Plain, ROOMS_HELLO);
             }
             Step::Ask(ask) => self.intent = Some(Intent::Page(ask)),
+            Step::Offer(offer) => self.intent = Some(Intent::Offer(offer)),
             Step::Quit => self.intent = Some(Intent::Quit),
             Step::Say(text, error) => {
                 let tone = if error { Tone::Error } else { Tone::Plain };
@@ -261,6 +289,17 @@ impl Lobby {
 
     /// Handles one terminal event.
     pub fn handle_event(&mut self, event: Event) {
+        if let Event::Key(k) = &event {
+            let typing = self.form.is_some() || self.page.as_ref().is_some_and(Page::typing);
+            let answer = match input::press(*k) {
+                Press::Key(code) if !typing => seeks::answer(code, &self.offers.1),
+                _ => None,
+            };
+            if let Some(answer) = answer {
+                self.intent = Some(Intent::Offer(answer));
+                return;
+            }
+        }
         match event {
             Event::Key(k) if self.page.is_some() => self.page_key(k),
             Event::Key(k) if self.form.is_some() => self.form_key(k),
@@ -329,6 +368,7 @@ impl Lobby {
             KeyCode::Char('r') => self.intent = Some(Intent::Page(Ask::Board(Category::Blitz))),
             KeyCode::Char('g') => self.intent = Some(Intent::Page(Ask::Games(None))),
             KeyCode::Char('m') => self.intent = Some(Intent::Page(Ask::Me)),
+            KeyCode::Char('o') => self.show_seeks(),
             KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
             KeyCode::Char('a') => self.intent = Some(Intent::Letters),
             KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
@@ -487,7 +527,7 @@ impl Lobby {
                         paint.fg(paint.theme.text),
                     ),
                     Line::styled(
-                        "r leaderboard   g finished games   m your page (ratings, keys, account)",
+                        "r leaderboard   g finished games   m your page   o seeks and challenges",
                         paint.fg(paint.theme.text),
                     ),
                 ]
@@ -507,13 +547,22 @@ impl Lobby {
             let clock = self.clocks.0.get(form.clock).copied().flatten();
             draw_form(f, area, paint, form, clock);
         }
+        let incoming = &self.offers.1.incoming;
+        if let Some(c) = incoming.first() {
+            seeks::draw_challenge(f, area, paint, c, incoming.len() - 1);
+        }
     }
 
     fn draw_rooms(&self, f: &mut Frame, area: Rect, paint: &Paint) {
+        let title = match self.offers.1.seeks.len() {
+            0 => " Rooms ".to_string(),
+            1 => " Rooms · a seek is open: o lists it ".to_string(),
+            n => format!(" Rooms · {n} seeks open: o lists them "),
+        };
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(paint.fg(paint.theme.border))
-            .title(Span::styled(" Rooms ", paint.title()));
+            .title(Span::styled(title, paint.title()));
         let inner = block.inner(area);
         if self.rooms.is_empty() {
             self.list_at.set((0, 0, 0));

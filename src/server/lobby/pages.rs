@@ -1,11 +1,12 @@
-//! The lobby's pages besides the rooms: the leaderboard, the archive and a player's
-//! page, what each asks the session for ([`Ask`]), and how the session answers it from
-//! the club ([`open`]): one read of the club when a page opens, bounded.
+//! The lobby's pages besides the rooms: the leaderboard, the archive, a player's page
+//! and the seeks, what each asks the session for ([`Ask`]), and how the session answers
+//! the club's from the club ([`open`]): one read of the club when a page opens, bounded.
 
 use super::ask::{failed, Ask, Step, NO_ACCOUNT};
 use super::board::Board;
 use super::games::Games;
 use super::player::PlayerPage;
+use super::seeks::SeeksPage;
 use crate::club::{ClubError, GameId, MemberId};
 use crate::server::club::Club;
 use crate::server::room::Person;
@@ -23,15 +24,17 @@ pub enum Page {
     Games(Games),
     /// A player's page.
     Player(Box<PlayerPage>),
+    /// The seeks open, and the player's challenges.
+    Seeks(SeeksPage),
 }
 
 impl Page {
     /// Handles a key.
     pub fn key(&mut self, key: KeyEvent) -> Step {
-        if let Page::Player(p) = self {
-            if p.typing() {
-                return p.line_key(key);
-            }
+        match self {
+            Page::Player(p) if p.typing() => return p.line_key(key),
+            Page::Seeks(s) if s.typing() => return s.line_key(key),
+            _ => {}
         }
         let code = match input::press(key) {
             Press::Interrupt => return Step::Quit,
@@ -45,13 +48,26 @@ impl Page {
             Page::Board(b) => b.key(code),
             Page::Games(g) => g.key(code),
             Page::Player(p) => p.key(code),
+            Page::Seeks(s) => s.key(code),
         }
     }
 
-    /// Takes pasted text (a key's OpenSSH line on the player's own page).
+    /// Whether a line is being typed on the page.
+    pub fn typing(&self) -> bool {
+        match self {
+            Page::Player(p) => p.typing(),
+            Page::Seeks(s) => s.typing(),
+            Page::Board(_) | Page::Games(_) => false,
+        }
+    }
+
+    /// Takes pasted text (a key's OpenSSH line on the player's own page, an offer on
+    /// the seeks page).
     pub fn paste(&mut self, text: &str) {
-        if let Page::Player(p) = self {
-            p.paste(text);
+        match self {
+            Page::Player(p) => p.paste(text),
+            Page::Seeks(s) => s.paste(text),
+            Page::Board(_) | Page::Games(_) => {}
         }
     }
 
@@ -61,6 +77,7 @@ impl Page {
             Page::Board(b) => b.keys(),
             Page::Games(g) => g.keys(),
             Page::Player(p) => p.keys(),
+            Page::Seeks(s) => s.keys(),
         }
     }
 
@@ -70,6 +87,7 @@ impl Page {
             Page::Board(b) => b.draw(f, area, paint),
             Page::Games(g) => g.draw(f, area, paint),
             Page::Player(p) => p.draw(f, area, paint),
+            Page::Seeks(s) => s.draw(f, area, paint),
         }
     }
 }
