@@ -41,6 +41,12 @@ pub struct Thinking {
 #[derive(Clone, Debug, Default)]
 pub struct Running(Weak<()>);
 
+/// A place among the [`SearchSlots`], taken until it is dropped.
+#[derive(Debug)]
+pub struct Slot {
+    _held: Arc<()>,
+}
+
 impl Running {
     /// Whether the thread runs now.
     pub fn now(&self) -> bool {
@@ -172,6 +178,19 @@ impl SearchSlots {
         let thinking = start();
         running.push(thinking.tracker());
         Some(thinking)
+    }
+
+    /// A place among the searches for work of another kind (a review): held while the
+    /// [`Slot`] lives; `None` when they are all taken.
+    pub fn claim(&self) -> Option<Slot> {
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        running.retain(Running::now);
+        if running.len() >= self.max {
+            return None;
+        }
+        let slot = Arc::new(());
+        running.push(Running(Arc::downgrade(&slot)));
+        Some(Slot { _held: slot })
     }
 
     /// Searches running now.
@@ -582,5 +601,11 @@ mod tests {
         }
         let known = slots.start(|| Thinking::done(Err(PlayerError::NoMove)));
         assert!(known.is_some_and(|t| !t.running()));
+        // A claimed slot (a review) counts as a search until it is dropped.
+        let slot = slots.claim().expect("a free slot");
+        assert!(slots.claim().is_none());
+        assert!(slots.start(|| unreachable!("no slot")).is_none());
+        drop(slot);
+        assert!(slots.claim().is_some());
     }
 }

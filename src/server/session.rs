@@ -547,6 +547,8 @@ impl SessionScreen {
                 match lobby::games::replay_screen(id, &record, paint, letters) {
                     Ok(mut app) => {
                         app.set_exec(self.exec);
+                        // Its review takes one of the server's searches.
+                        app.set_hint_rules(self.hub.hint_rules());
                         let fresh = Box::new(self.new_lobby());
                         if let At::Lobby(l) = &mut self.at {
                             let lobby = std::mem::replace(l, fresh);
@@ -923,6 +925,9 @@ mod tests {
         ann.handle_event(key('n'));
         typed(&mut ann, "7+2 casual white 1400-1700");
         assert!(screen_text(&mut ann).contains("your seek is open: 7+2 casual, white"));
+        // Wider than 80 columns, the line takes two rows there, not cut.
+        let narrow = screen_at(&mut ann, 80, 24);
+        assert!(narrow.contains("cancels)"), "{narrow}");
         // A guest's rated seek is refused; a casual one is listed.
         bo.handle_event(key('o'));
         bo.handle_event(key('n'));

@@ -122,8 +122,11 @@ async fn a_member_manages_keys_and_account_and_replays_the_archive() {
         ann.send(b"\x1b[C").await?;
         ann.wait_for("e2e4", T).await?;
         ann.send(b"w").await?;
-        ann.wait_for("a game of the server's archive is for stepping through", T)
+        ann.wait_for("archived games are for stepping and review", T)
             .await?;
+        // Reviewed with one of the server's searches.
+        ann.send(b"R").await?;
+        ann.wait_for("reviewed: ", T).await?;
         ann.send(b"q").await?;
         ann.wait_for("Games · most recent first", T).await?;
 

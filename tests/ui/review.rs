@@ -368,3 +368,29 @@ fn play_typed(app: &mut App, moves: &[&str]) {
         app.finish_work();
     }
 }
+
+/// A server's screen reviews on one of the server's searches: none free, it says so
+/// and starts nothing; one free, the review runs and is not offered for saving.
+#[test]
+fn a_served_replay_reviews_on_a_shared_search_or_says_they_are_busy() {
+    use qchess::engine::player::SearchSlots;
+    use qchess::ui::opponent::HintRules;
+    use std::sync::Arc;
+    let slots = Arc::new(SearchSlots::new(1));
+    let mut app = replaying(blunder_game()).served();
+    app.set_hint_rules(HintRules {
+        shared: Some(Arc::clone(&slots)),
+        watchers: false,
+    });
+    let taken = slots.claim().expect("a free slot");
+    press(&mut app, KeyCode::Char('R'));
+    assert_eq!(
+        app.message().text,
+        "the server's engines are all busy now: R again in a moment"
+    );
+    drop(taken);
+    press(&mut app, KeyCode::Char('R'));
+    assert_eq!(slots.running(), 1, "the review holds the slot");
+    app.finish_review();
+    assert_eq!(app.message().text, "reviewed: 1 marked move, ] goes to it");
+}

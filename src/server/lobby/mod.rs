@@ -486,11 +486,23 @@ impl Lobby {
     /// whether pieces are letters.
     pub fn draw(&self, f: &mut Frame, paint: &Paint, theme: &str, letters: bool) {
         let area = f.area();
+        let style = match self.message.tone {
+            Tone::Plain => paint.dim(),
+            Tone::Info => paint.fg(paint.theme.info),
+            Tone::Error => paint.fg(paint.theme.error).add_modifier(Modifier::BOLD),
+        };
+        let said = Line::styled(self.message.text.clone(), style);
+        // A message wider than the screen takes a second line from the list.
+        let said_rows = if said.width() > usize::from(area.width) {
+            2
+        } else {
+            1
+        };
         let [head, list, keys, message] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(3),
             Constraint::Length(4),
-            Constraint::Length(1),
+            Constraint::Length(said_rows),
         ])
         .areas(area);
         let head_line = Line::from(vec![
@@ -534,15 +546,7 @@ impl Lobby {
             }
         };
         f.render_widget(Paragraph::new(key_text).wrap(Wrap { trim: true }), keys);
-        let style = match self.message.tone {
-            Tone::Plain => paint.dim(),
-            Tone::Info => paint.fg(paint.theme.info),
-            Tone::Error => paint.fg(paint.theme.error).add_modifier(Modifier::BOLD),
-        };
-        f.render_widget(
-            Paragraph::new(Line::styled(self.message.text.clone(), style)),
-            message,
-        );
+        f.render_widget(Paragraph::new(said).wrap(Wrap { trim: true }), message);
         if let Some(form) = &self.form {
             let clock = self.clocks.0.get(form.clock).copied().flatten();
             draw_form(f, area, paint, form, clock);

@@ -308,9 +308,9 @@ impl App {
                 self.layers.open(Layer::TypedLine(line));
                 self.say(Tone::Plain, hint);
             }
-            Action::Save | Action::Review | Action::PlayFromHere if self.served => self.say(
+            Action::Save | Action::PlayFromHere if self.served => self.say(
                 Tone::Info,
-                "a game of the server's archive is for stepping through: ← → step, q leaves",
+                "archived games are for stepping and review: ← → step, R review, q leaves",
             ),
             Action::Save if self.place.is_some() => self.say(Tone::Info, table::NO_SAVE),
             Action::Save => self.ask_save_path(),

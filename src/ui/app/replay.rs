@@ -29,7 +29,8 @@ impl App {
     }
 
     /// The screen as `qchess serve` shows a game of its archive: stepping through it
-    /// only (no saving on the server, no review or play on from it).
+    /// and its review (on the server's shared searches, not saved); no saving on the
+    /// server, no play on from it.
     pub fn served(mut self) -> App {
         self.served = true;
         self

@@ -6,7 +6,7 @@
 use super::App;
 use crate::review::run::ReviewError;
 use crate::review::{expected, Judge, Review};
-use crate::ui::layers::review::{Polled, Reviewing};
+use crate::ui::layers::review::{Begun, Polled, Reviewing};
 use crate::ui::message::Tone;
 use crate::ui::panes::review_pane::ReviewModel;
 use std::path::PathBuf;
@@ -47,16 +47,21 @@ impl App {
         };
         let game = replay.full.clone_box();
         let judge = Judge::Level(self.review_level());
-        if !self.reviewing.begin(game, judge) {
-            return self.say(
+        let shared = self.computer.shared_searches();
+        match self.reviewing.begin(game, judge, shared.as_deref()) {
+            Begun::Complete => self.say(
                 Tone::Plain,
                 "the game is reviewed: [ ] go to the marked moves",
-            );
+            ),
+            Begun::Busy => self.say(
+                Tone::Plain,
+                "the server's engines are all busy now: R again in a moment",
+            ),
+            Begun::Started => self.say(
+                Tone::Info,
+                "reviewing: the engine judges every position (Esc stops, keeping what is done)",
+            ),
         }
-        self.say(
-            Tone::Info,
-            "reviewing: the engine judges every position (Esc stops, keeping what is done)",
-        );
     }
 
     /// The level that judges a review here: the hints' (the computer's level, or
@@ -113,6 +118,10 @@ impl App {
 
     /// Saves `review` into the replayed game's file; what to add to the message.
     fn save_review(&mut self, review: Review) -> String {
+        if self.served {
+            // A server's archived game is not saved from its screen.
+            return String::new();
+        }
         let Some(path) = self.reviewing.source.clone() else {
             return "; w saves the game with it".into();
         };

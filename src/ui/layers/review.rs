@@ -1,6 +1,7 @@
 //! A replay's review as the screen keeps it: the review, whole or in part, its verdict
 //! on each ply, the file it is saved into, and the run on worker threads.
 
+use crate::engine::player::{SearchSlots, Slot};
 use crate::game::Playable;
 use crate::review::expected;
 use crate::review::run::ReviewError;
@@ -22,6 +23,17 @@ pub struct Reviewing {
     pub(in crate::ui) source: Option<PathBuf>,
     /// The review being made.
     run: Option<Run>,
+}
+
+/// Whether a review began.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Begun {
+    /// It runs.
+    Started,
+    /// The review kept already judges every move: nothing to do.
+    Complete,
+    /// The server's searches are all taken: try again later.
+    Busy,
 }
 
 /// A review being made on worker threads.
@@ -85,18 +97,30 @@ impl Reviewing {
     }
 
     /// Starts reviewing `game` with `judge`, going on from the review kept (one by an
-    /// older judge is judged again); false, starting nothing, when the review kept
-    /// already judges every move.
-    pub fn begin(&mut self, game: Box<dyn Playable>, judge: Judge) -> bool {
+    /// older judge is judged again). With `shared` (a server's searches), the review
+    /// takes one of them and runs on one thread; it does not start when all are taken.
+    pub fn begin(
+        &mut self,
+        game: Box<dyn Playable>,
+        judge: Judge,
+        shared: Option<&SearchSlots>,
+    ) -> Begun {
         let earlier = self.review.clone();
         if earlier.as_ref().is_some_and(|r| {
             r.version == crate::review::VERSION
                 && r.missing(&moves_to_texts(game.as_ref())).is_empty()
         }) {
-            return false;
+            return Begun::Complete;
         }
-        self.start(game, judge, earlier);
-        true
+        let (slot, threads) = match shared {
+            None => (None, crate::review::default_threads()),
+            Some(slots) => match slots.claim() {
+                Some(slot) => (Some(slot), 1),
+                None => return Begun::Busy,
+            },
+        };
+        self.start(game, judge, earlier, threads, slot);
+        Begun::Started
     }
 
     /// Keeps the `review` that ended, of the replayed game `full`; the words that say
@@ -115,12 +139,19 @@ impl Reviewing {
     }
 
     /// Starts reviewing `game` with `judge` on worker threads, going on from `earlier`.
-    fn start(&mut self, game: Box<dyn Playable>, judge: Judge, earlier: Option<Review>) {
+    fn start(
+        &mut self,
+        game: Box<dyn Playable>,
+        judge: Judge,
+        earlier: Option<Review>,
+        threads: usize,
+        slot: Option<Slot>,
+    ) {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, news) = mpsc::channel();
         let flag = Arc::clone(&stop);
-        let threads = crate::review::default_threads();
         std::thread::spawn(move || {
+            let _slot = slot;
             let progress = tx.clone();
             let result = review(
                 game.as_ref(),

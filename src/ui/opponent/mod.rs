@@ -133,6 +133,11 @@ impl Computer {
         self.hint_rules = rules;
     }
 
+    /// The searches this screen shares with others (a server's), if any.
+    pub fn shared_searches(&self) -> Option<Arc<SearchSlots>> {
+        self.hint_rules.shared.clone()
+    }
+
     /// Starts the hint search `make` gives for `side` at `ply`, unless the screen
     /// `watching` a shared game may not have hints, a hint search of this screen still
     /// runs, or the shared searches are all taken: then says why, and `make` is not
