@@ -41,7 +41,8 @@ fn record(white: &str, black: &str) -> String {
     saved.to_toml()
 }
 
-/// The `n`th game among `members`: rated, over the four categories and three results.
+/// The `n`th game among `members`: rated, over the four categories and three results,
+/// keyed as a room keys its game.
 fn game(members: &[Member], n: usize) -> FinishedGame {
     let w = &members[n % members.len()];
     let b = &members[(n * 7 + 1 + n / members.len()) % members.len()];
@@ -64,7 +65,8 @@ fn game(members: &[Member], n: usize) -> FinishedGame {
         record: record(&w.name, &b.name),
         started: 1_764_000_000 + n as i64 * 600,
         ended: 1_764_000_000 + n as i64 * 600 + 480,
-        key: None,
+        // As a room names its game: the write looks the key up first.
+        key: Some(format!("room-{n}")),
     }
 }
 
