@@ -89,30 +89,16 @@ pub(super) fn back(st: &mut RoomState, side: Color, was: Option<Color>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::person;
+    use super::super::tests::member;
     use super::super::{new_game, Person, Room, Wake, Want};
     use super::*;
     use crate::club::GameQuery;
     use crate::game::table::Decision;
     use crate::game::{CancelFlag, Move, RuleSet};
     use crate::quantum::BackendKind;
-    use crate::server::club::{Club, KeyText};
+    use crate::server::club::Club;
     use crate::server::limits::ServerLimits;
     use std::sync::Arc;
-
-    /// A member of `club` named `name`, signed in with a key of their own.
-    fn member(club: &Club, name: &str, n: u8) -> Person {
-        let key = KeyText {
-            fingerprint: format!("SHA256:{n}"),
-            openssh: format!("ssh-ed25519 K{n}"),
-        };
-        let m = club.join(name, &key, 0).expect("a member");
-        Person {
-            member: Some(m.id),
-            key: Some(key.fingerprint),
-            ..person(name)
-        }
-    }
 
     /// A room of `clock` (rated or not) kept by `club`, where ann (session 1, white)
     /// and bo (session 2, black) made their first moves; a claim holds a seat at most

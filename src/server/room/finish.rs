@@ -135,8 +135,8 @@ fn changes(game: &FinishedGame, sides: &RatedSides) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::person;
-    use super::super::{new_game, Person, Want};
+    use super::super::tests::{member, person};
+    use super::super::{new_game, Want};
     use super::*;
     use crate::club::GameQuery;
     use crate::game::table::Decision;
@@ -221,19 +221,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qchess-room-gone-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
-        let member = |name: &str, n: u8| {
-            let key = crate::server::club::KeyText {
-                fingerprint: format!("SHA256:{n}"),
-                openssh: format!("ssh-ed25519 K{n}"),
-            };
-            let m = club.join(name, &key, 0).unwrap();
-            Person {
-                member: Some(m.id),
-                key: Some(key.fingerprint),
-                ..person(name)
-            }
-        };
-        let (ann, bo) = (member("ann", 1), member("bo", 2));
+        let (ann, bo) = (member(&club, "ann", 1), member(&club, "bo", 2));
         let limits = ServerLimits::default();
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
         let r = Arc::new(Room::new("g1", board, Some(&dir)).with_clock("5+3".parse().ok()));
@@ -263,19 +251,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qchess-room-crash-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
-        let member = |name: &str, n: u8| {
-            let key = crate::server::club::KeyText {
-                fingerprint: format!("SHA256:{n}"),
-                openssh: format!("ssh-ed25519 K{n}"),
-            };
-            let m = club.join(name, &key, 0).unwrap();
-            Person {
-                member: Some(m.id),
-                key: Some(key.fingerprint),
-                ..person(name)
-            }
-        };
-        let (ann, bo) = (member("ann", 1), member("bo", 2));
+        let (ann, bo) = (member(&club, "ann", 1), member(&club, "bo", 2));
         let limits = ServerLimits::default();
         let board = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
         let r = Room::new("c1", board, Some(&dir))

@@ -736,6 +736,21 @@ mod tests {
         }
     }
 
+    /// A member of `club` named `name`, signed in with a key of their own (`n` tells
+    /// the keys apart).
+    pub(super) fn member(club: &Club, name: &str, n: u8) -> Person {
+        let key = crate::server::club::KeyText {
+            fingerprint: format!("SHA256:{n}"),
+            openssh: format!("ssh-ed25519 K{n}"),
+        };
+        let m = club.join(name, &key, 0).expect("a member");
+        Person {
+            member: Some(m.id),
+            key: Some(key.fingerprint),
+            ..person(name)
+        }
+    }
+
     fn counter() -> (Wake, Arc<AtomicUsize>) {
         let n = Arc::new(AtomicUsize::new(0));
         let m = Arc::clone(&n);
