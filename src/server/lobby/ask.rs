@@ -4,7 +4,38 @@
 
 use crate::club::{Category, ClubError, GameId, MemberId};
 use crate::server::offers::Offer;
-use crossterm::event::KeyCode;
+use crate::ui::input::line_edit::LineEdit;
+use crate::ui::input::{self, Action, InputMode};
+use crossterm::event::{KeyCode, KeyEvent};
+
+/// What a key did to a page's typed line.
+pub enum LineKey {
+    /// What the page does now (the line edited, closed, or Ctrl-C).
+    Step(Step),
+    /// Enter: the page reads the line.
+    Submit,
+}
+
+/// Edits a page's typed `line` with `key`: Ctrl-C leaves, Esc closes it saying
+/// `cancelled`, Enter asks the page to read it, the rest edit it.
+pub fn line_key<T>(line: &mut Option<(T, LineEdit)>, key: KeyEvent, cancelled: &str) -> LineKey {
+    let Some((_, edit)) = line else {
+        return LineKey::Step(Step::Stay);
+    };
+    match input::translate(InputMode::Prompt, key) {
+        Some(Action::Interrupt) => LineKey::Step(Step::Quit),
+        Some(Action::Cancel) => {
+            *line = None;
+            LineKey::Step(Step::Say(cancelled.into(), false))
+        }
+        Some(Action::Submit) => LineKey::Submit,
+        Some(Action::Edit(e)) => {
+            edit.edit(e);
+            LineKey::Step(Step::Stay)
+        }
+        _ => LineKey::Step(Step::Stay),
+    }
+}
 
 /// What a page asks for; the session carries it out with the club.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! computer's levels, recent games; on the player's own page, their keys (add one by
 //! pasting it, remove one) and the deletion of their account.
 
-use super::ask::{moved, pick_move, when, Ask, Step, NO_ACCOUNT, PAGE_ROWS};
+use super::ask::{line_key, moved, pick_move, when, Ask, LineKey, Step, NO_ACCOUNT, PAGE_ROWS};
 use super::picking;
 use crate::club::{
     ArchivedGame, Category, CategoryRating, ClubError, ClubStore, ComputerResults, GameQuery,
@@ -12,7 +12,6 @@ use crate::seats::strength::Strength;
 use crate::seats::Occupant;
 use crate::style::color::Paint;
 use crate::ui::input::line_edit::LineEdit;
-use crate::ui::input::{self, Action, InputMode};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -120,36 +119,23 @@ impl PlayerPage {
 
     /// Handles a key while the line is open.
     pub fn line_key(&mut self, key: KeyEvent) -> Step {
-        let Some((typing, line)) = &mut self.line else {
+        if let LineKey::Step(step) = line_key(&mut self.line, key, "nothing changed") {
+            return step;
+        }
+        let Some((typing, line)) = self.line.take() else {
             return Step::Stay;
         };
-        match input::translate(InputMode::Prompt, key) {
-            Some(Action::Interrupt) => Step::Quit,
-            Some(Action::Cancel) => {
-                self.line = None;
-                Step::Say("nothing changed".into(), false)
-            }
-            Some(Action::Submit) => {
-                let text = line.text().trim().to_string();
-                let typing = *typing;
-                self.line = None;
-                match typing {
-                    Typing::Key => Step::Ask(Ask::AddKey(text)),
-                    Typing::Delete if text == self.name => Step::Ask(Ask::DeleteAccount),
-                    Typing::Delete => Step::Say(
-                        format!(
-                            "{text:?} is not your name ({}): nothing was deleted",
-                            self.name
-                        ),
-                        true,
-                    ),
-                }
-            }
-            Some(Action::Edit(e)) => {
-                line.edit(e);
-                Step::Stay
-            }
-            _ => Step::Stay,
+        let text = line.text().trim().to_string();
+        match typing {
+            Typing::Key => Step::Ask(Ask::AddKey(text)),
+            Typing::Delete if text == self.name => Step::Ask(Ask::DeleteAccount),
+            Typing::Delete => Step::Say(
+                format!(
+                    "{text:?} is not your name ({}): nothing was deleted",
+                    self.name
+                ),
+                true,
+            ),
         }
     }
 

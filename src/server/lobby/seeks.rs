@@ -5,7 +5,7 @@
 //! the lobby. No terminal in here: the lobby draws it and the session carries out what
 //! it asks.
 
-use super::ask::{moved, pick_move, Step};
+use super::ask::{line_key, moved, pick_move, LineKey, Step};
 use super::picking;
 use crate::club::Category;
 use crate::server::challenge_book::Challenge;
@@ -13,7 +13,6 @@ use crate::server::offers::{Offer, SeekRow, Shown};
 use crate::server::terms::{parse_challenge, parse_terms, OfferError};
 use crate::style::color::Paint;
 use crate::ui::input::line_edit::LineEdit;
-use crate::ui::input::{self, Action, InputMode};
 use crate::ui::popup::centered;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -72,27 +71,18 @@ impl SeeksPage {
     /// Handles a key while the line is open: Enter posts or sends what it reads (a
     /// mistake is said and the line stays), Esc closes it.
     pub fn line_key(&mut self, key: KeyEvent) -> Step {
-        let Some((typing, line)) = &mut self.line else {
+        if let LineKey::Step(step) = line_key(&mut self.line, key, "nothing offered") {
+            return step;
+        }
+        let Some((typing, line)) = &self.line else {
             return Step::Stay;
         };
-        match input::translate(InputMode::Prompt, key) {
-            Some(Action::Interrupt) => Step::Quit,
-            Some(Action::Cancel) => {
+        match read(*typing, line.text()) {
+            Ok(offer) => {
                 self.line = None;
-                Step::Say("nothing offered".into(), false)
+                Step::Offer(offer)
             }
-            Some(Action::Submit) => match read(*typing, line.text()) {
-                Ok(offer) => {
-                    self.line = None;
-                    Step::Offer(offer)
-                }
-                Err(e) => Step::Say(e.to_string(), true),
-            },
-            Some(Action::Edit(e)) => {
-                line.edit(e);
-                Step::Stay
-            }
-            _ => Step::Stay,
+            Err(e) => Step::Say(e.to_string(), true),
         }
     }
 
