@@ -18,6 +18,7 @@ pub mod popup;
 pub mod recent;
 pub mod start;
 pub mod status;
+pub mod talk;
 pub mod terminal;
 pub mod text;
 pub mod view;

@@ -114,7 +114,7 @@ impl Plays for App {
     /// pause after the last move is over).
     fn computer_turn(&mut self) {
         let searching = self.computer.thinking() == Some(ThinkingFor::Move);
-        if !self.computer_to_move() || self.pending.is_some() || searching {
+        if !self.computer_to_move() || self.work.pending.is_some() || searching {
             return;
         }
         if !self.computer.ready() {

@@ -17,13 +17,29 @@ use crate::ui::work::{Exec, Job, MoveBy, Pending};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The work of a screen: where it runs, the job underway, and the keys pressed while
+/// it runs.
+#[derive(Debug, Default)]
+pub(in crate::ui) struct Underway {
+    /// Where moves, take-backs and replay steps are carried out.
+    pub(super) exec: Exec,
+    /// The job being carried out on a worker thread.
+    pub(super) pending: Option<Pending<Led>>,
+    /// Replay steps pressed while a step was still being shown (key repeat, or keys
+    /// faster than a step): taken once it is shown.
+    pub(super) steps: i64,
+    /// A resignation, draw offer or claim pressed while work was carried out: asked
+    /// once the work is in, unless it asks a question of its own.
+    pub(super) decision: Option<crate::ui::input::Action>,
+}
+
 impl App {
     /// Takes in work that finished on its worker thread, and the computer's progress and
     /// answer. True when the screen should be drawn again: the work finished, or the
     /// busy line's time moved on, or the computer thinks.
     pub fn tick(&mut self) -> bool {
         let worked = self.tick_work() | self.tick_review() | self.tick_clock();
-        if self.pending.is_some() {
+        if self.work.pending.is_some() {
             return worked;
         }
         let changed = opponent::tick(self) || worked;
@@ -36,17 +52,17 @@ impl App {
 
     /// Takes in the work on a worker thread (see [`App::tick`]).
     pub(super) fn tick_work(&mut self) -> bool {
-        let Some(p) = &self.pending else {
+        let Some(p) = &self.work.pending else {
             return false;
         };
         let Some(result) = p.result() else {
             return p.shown();
         };
-        if let Some(p) = self.pending.take() {
+        if let Some(p) = self.work.pending.take() {
             self.finish(p.job, result);
         }
-        if let Some(a) = self.queued_decision.take() {
-            if self.pending.is_none() && self.layers.question().is_none() {
+        if let Some(a) = self.work.decision.take() {
+            if self.work.pending.is_none() && self.layers.question().is_none() {
                 self.update(a);
             }
         }
@@ -56,7 +72,7 @@ impl App {
     /// Waits for the work being carried out and takes it in, and for the computer's
     /// search (not for a watched game's next move, which waits for its pause).
     pub fn finish_work(&mut self) {
-        while self.pending.is_some() || self.computer.thinking().is_some() {
+        while self.work.pending.is_some() || self.computer.thinking().is_some() {
             self.tick();
             std::thread::sleep(Duration::from_millis(2));
         }
@@ -91,13 +107,13 @@ impl App {
             let view = view_of(game.as_ref(), cursor);
             Ok(Led::Game(game, view))
         };
-        match self.exec {
+        match self.work.exec {
             Exec::Inline => {
                 let result = work(CancelFlag::default());
                 self.finish(job, result);
             }
             Exec::Background => {
-                self.pending = Some(Pending::start(job, work));
+                self.work.pending = Some(Pending::start(job, work));
             }
         }
     }
@@ -204,7 +220,7 @@ impl App {
                 if matches!(job, Job::Move { .. }) {
                     self.clock_refused();
                 }
-                self.queued_steps = 0;
+                self.work.steps = 0;
                 self.say(Tone::Error, job.failed(&e));
                 // A refused target keeps the selected piece; a refused promotion ends
                 // the question. (A typed move's line is closed already.)
@@ -236,7 +252,7 @@ impl App {
             }
             Job::Ply { ply } => {
                 self.took_in_ply(ply, view);
-                let by = std::mem::take(&mut self.queued_steps);
+                let by = std::mem::take(&mut self.work.steps);
                 if by != 0 {
                     self.step_ply(by);
                 }
@@ -254,30 +270,13 @@ impl App {
         let Some(last) = self.game.history().last().cloned() else {
             return;
         };
-        let mut said = if book {
+        let said = if book {
             steps::book_ply_words(&last)
         } else {
             steps::ply_words(&last)
         };
-        self.warning = self.king_warning(last.color);
-        let ply = self.game.ply();
-        let mine = self
-            .own_told
-            .take()
-            .filter(|(at, _)| !own && at + 1 == ply)
-            .map(|(_, mine)| mine);
-        if let Some(w) = &self.warning {
-            // Said once: the move made here may have said it already.
-            if !mine.as_ref().is_some_and(|m| m.ends_with(w.as_str())) {
-                said = format!("{said}. {w}");
-            }
-        }
-        if let Some(mine) = mine {
-            said = format!("{mine}. Reply: {said}");
-        }
-        if own {
-            self.own_told = Some((ply, said.clone()));
-        }
+        let warning = self.king_warning(last.color);
+        let said = self.talk.tell_move(said, warning, self.game.ply(), own);
         let said = match self.status() {
             Status::Ongoing => said,
             _ => format!("{said}. Game over: {}", self.result_words()),
@@ -317,7 +316,7 @@ impl App {
         self.game = game.into();
         self.mode = Mode::Idle;
         self.inspector = None;
-        self.selected_move = None;
+        self.focus.unpick();
         self.layers.close_explanation();
         self.computer.forget();
         self.after_change();
@@ -335,11 +334,10 @@ impl App {
         // meanwhile.
         self.mode = Mode::Idle;
         self.computer.hide_hint();
-        self.selected_move = None;
-        self.circuit_scroll = (0, 0);
+        self.focus.follow_last();
         self.view = view;
         // A new move tells its own warning.
-        self.warning = None;
+        self.talk.forget_warning();
         // A lesson or a puzzle says how it ended in its own pane.
         self.game_over_popup =
             self.status() != Status::Ongoing && self.lesson.is_none() && self.puzzle.is_none();

@@ -4,7 +4,6 @@
 use super::{App, Mode};
 use crate::chess::Square;
 use crate::game::table::{self};
-use crate::ui::app::steps;
 use crate::ui::input::line_edit::LineEdit;
 use crate::ui::input::mouse::{self, Act, OnScreen};
 use crate::ui::input::{self, Action, InputMode};
@@ -55,8 +54,8 @@ impl App {
         match input::press(key) {
             input::Press::Interrupt | input::Press::Key(KeyCode::Char('q')) => self.quit = true,
             input::Press::Key(KeyCode::Esc) => {
-                if let Some(p) = self.pending.take() {
-                    self.queued_steps = 0;
+                if let Some(p) = self.work.pending.take() {
+                    self.work.steps = 0;
                     let typed = matches!(
                         p.job,
                         Job::Move {
@@ -83,7 +82,7 @@ impl App {
         }
         // Work that has just finished is taken in before the event.
         self.tick();
-        if self.pending.is_some() {
+        if self.work.pending.is_some() {
             return;
         }
         match event {
@@ -172,8 +171,7 @@ impl App {
             let by = (i + 1) as i64 - r.ply as i64;
             return self.step_ply(by);
         }
-        self.selected_move = steps::repick(i, 0, self.game.ply());
-        self.circuit_scroll = (0, 0);
+        self.focus.pick(i, 0, self.game.ply());
     }
 
     /// Handles one key press.
@@ -181,20 +179,20 @@ impl App {
         // q, Ctrl-C and Esc act on pending work at once; before any other key, work
         // that has just finished is taken in, so that quick steps (a replay's →) never
         // swallow the next key.
-        if self.pending.is_some() && self.stop_key(key) {
+        if self.work.pending.is_some() && self.stop_key(key) {
             return;
         }
         self.tick();
-        if let Some(p) = &self.pending {
+        if let Some(p) = &self.work.pending {
             // A replay's steps are kept, to be taken once the step being shown is in;
             // so is a resignation, a draw offer or a claim (a player may resign at any
             // moment, the moment after their own move too); other keys do nothing
             // while work runs.
             let step = input::translate(self.input_mode(), key);
             match (&p.job, step) {
-                (Job::Ply { .. }, Some(Action::PlyStep(by))) => self.queued_steps += by,
+                (Job::Ply { .. }, Some(Action::PlyStep(by))) => self.work.steps += by,
                 (_, Some(a @ (Action::Resign | Action::OfferDraw | Action::ClaimWin))) => {
-                    self.queued_decision = Some(a)
+                    self.work.decision = Some(a)
                 }
                 _ => {}
             }
@@ -357,8 +355,7 @@ impl App {
             Action::HistoryNext => self.pick_move(1),
             Action::CircuitUp | Action::CircuitDown if !quantum => {
                 let by = if action == Action::CircuitUp { -3 } else { 3 };
-                let rows = (self.circuit_scroll.1 as i32 + by).max(0);
-                self.circuit_scroll.1 = rows.min(u16::MAX as i32) as u16;
+                self.focus.scroll_by(0, by, (0, u16::MAX));
             }
             Action::CircuitView
             | Action::CircuitLeft
@@ -372,10 +369,10 @@ impl App {
                 )
             }
             Action::CircuitView => {
-                self.circuit_view = self.circuit_view.next();
+                let view = self.focus.next_view();
                 self.say(
                     Tone::Plain,
-                    format!("circuit shown as: {}", self.circuit_view.describe()),
+                    format!("circuit shown as: {}", view.describe()),
                 );
             }
             Action::CircuitLeft => self.scroll_circuit(-8, 0),
@@ -493,7 +490,6 @@ impl App {
         let Some(cur) = self.shown_move() else {
             return self.say(Tone::Error, "no moves yet");
         };
-        self.selected_move = steps::repick(cur, step, n);
-        self.circuit_scroll = (0, 0);
+        self.focus.pick(cur, step, n);
     }
 }

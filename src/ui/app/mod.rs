@@ -43,13 +43,13 @@ use crate::ui::layers::{Layer, Layers};
 use crate::ui::layout::Drawer;
 use crate::ui::message::{Message, Tone};
 use crate::ui::opponent::{self, Computer, Plays, ThinkingFor};
-use crate::ui::panes::circuit::CircuitView;
 use crate::ui::panes::drawn::Drawn;
-use crate::ui::recent::Recent;
+use crate::ui::talk::Talk;
 use crate::ui::view::View;
-use crate::ui::work::{Exec, Pending};
+use crate::ui::work::Exec;
 pub use mode::{Mode, Replay};
 use std::time::Duration;
+use steps::Focus;
 
 /// The whole state of the game screen.
 #[derive(Debug)]
@@ -61,14 +61,10 @@ pub struct App {
     pub(in crate::ui) cursor: Square,
     pub(in crate::ui) flipped: bool,
     pub(in crate::ui) mode: Mode,
-    pub(in crate::ui) message: Message,
-    /// The last messages, for the help to show in full.
-    pub(in crate::ui) recent: Recent,
-    /// The history entry whose circuit (or trace) is shown; `None` follows the last move.
-    pub(in crate::ui) selected_move: Option<usize>,
-    /// Circuit (or trace) scroll: columns, rows.
-    pub(in crate::ui) circuit_scroll: (u16, u16),
-    pub(in crate::ui) circuit_view: CircuitView,
+    /// The message line, the last messages, the warning about the player's king.
+    pub(in crate::ui) talk: Talk,
+    /// The history entry whose circuit (or trace) is shown, its scroll and view.
+    pub(in crate::ui) focus: Focus,
     /// The overlays shown over the board (help, explanation, question).
     pub(in crate::ui) layers: Layers,
     /// The lesson this screen teaches, if it does.
@@ -78,7 +74,6 @@ pub struct App {
     pub(in crate::ui) game_over_popup: bool,
     pub(in crate::ui) quit: bool,
     pub(in crate::ui) paint: Paint,
-    pub(in crate::ui) ascii: bool,
     /// Where the game is saved and autosaved.
     pub(in crate::ui) recorder: Recorder,
     /// Who sits at each side.
@@ -95,16 +90,9 @@ pub struct App {
     pub(super) pointer: Pointer,
     /// The pane below the board in the compact arrangement.
     pub(in crate::ui) drawer: Drawer,
-    /// Where moves, take-backs and replay steps are carried out.
-    pub(super) exec: Exec,
-    /// The work being carried out on a worker thread.
-    pub(super) pending: Option<Pending<Led>>,
-    /// Replay steps pressed while a step was still being shown (key repeat, or keys
-    /// faster than a step): taken once it is shown.
-    pub(super) queued_steps: i64,
-    /// A resignation, draw offer or claim pressed while work was carried out: asked
-    /// once the work is in, unless it asks a question of its own.
-    pub(super) queued_decision: Option<crate::ui::input::Action>,
+    /// Where moves, take-backs and replay steps are carried out, the one underway and
+    /// the keys pressed meanwhile.
+    pub(super) work: jobs::Underway,
     /// The computer: the sides it plays, its search, its last score.
     pub(in crate::ui) computer: Computer,
     /// The table whose game this is, when the game is shared (a server room).
@@ -121,12 +109,6 @@ pub struct App {
     /// Whether a move that puts the player's safe king in danger is asked about first
     /// (see [`super::king_risk`]).
     pub(in crate::ui) king_question: bool,
-    /// What the last move made at this screen did, and the ply it led to: told again
-    /// with the reply that follows it.
-    pub(super) own_told: Option<(usize, String)>,
-    /// The warning about a king of this screen's player after the last move, kept on the
-    /// message line until the next move.
-    pub(super) warning: Option<String>,
     /// Shown by `qchess serve` to a player far away, outside a room (a game of the
     /// club's archive): nothing is saved on the server and no search of its own runs.
     pub(super) served: bool,
@@ -161,21 +143,14 @@ impl App {
             cursor,
             flipped: false,
             mode: Mode::Idle,
-            message: Message {
-                text: String::new(),
-                tone: Tone::Plain,
-            },
-            recent: Recent::default(),
-            selected_move: None,
-            circuit_scroll: (0, 0),
-            circuit_view: CircuitView::Auto,
+            talk: Talk::default(),
+            focus: Focus::default(),
             layers: Layers::default(),
             lesson: None,
             puzzle: None,
             game_over_popup: false,
             quit: false,
             paint: paint.with_ascii(ascii),
-            ascii,
             recorder: Recorder::off(),
             occupants: Occupants::default(),
             replay: None,
@@ -184,10 +159,7 @@ impl App {
             hits: Hits::default(),
             pointer: Pointer::default(),
             drawer: Drawer::default(),
-            exec: Exec::Inline,
-            pending: None,
-            queued_steps: 0,
-            queued_decision: None,
+            work: jobs::Underway::default(),
             computer: Computer::default(),
             place: None,
             reviewing: Default::default(),
@@ -195,8 +167,6 @@ impl App {
             ending: None,
             opponent_left: None,
             king_question: false,
-            own_told: None,
-            warning: None,
             served: false,
         };
         app.welcome();
@@ -256,7 +226,7 @@ impl App {
     /// The line under the message while the computer thinks (or a watched game is
     /// paused).
     pub fn thinking_line(&self) -> Option<String> {
-        self.computer.line(self.ascii, self.replay.is_some())
+        self.computer.line(self.paint.ascii, self.replay.is_some())
     }
 
     /// Shows a game shared at `place`: moves go to its table, and take-backs, new games
@@ -396,7 +366,7 @@ impl App {
 
     /// The message line.
     pub fn message(&self) -> &Message {
-        &self.message
+        self.talk.message()
     }
 
     /// What the player is in the middle of on the board.
@@ -456,32 +426,32 @@ impl App {
     /// The history entry whose circuit (or trace) is shown (the last move unless one was
     /// picked).
     pub fn shown_move(&self) -> Option<usize> {
-        steps::shown(self.selected_move, self.game.ply())
+        self.focus.shown(self.game.ply())
     }
 
     /// Carries out moves, take-backs and replay steps on worker threads (`Background`,
     /// as the terminal does) or on the calling thread (`Inline`, the default: the work is
     /// done when the key returns).
     pub fn set_exec(&mut self, exec: Exec) {
-        self.exec = exec;
+        self.work.exec = exec;
     }
 
     /// The work being carried out, once it has taken long enough to show: what it is and
     /// how long it has run.
     pub fn busy(&self) -> Option<(&str, Duration)> {
-        self.pending.as_ref()?.busy()
+        self.work.pending.as_ref()?.busy()
     }
 
     /// Whether a move, a take-back or a replay step is being carried out (shown or not
     /// yet).
     pub fn carrying_out(&self) -> bool {
-        self.pending.is_some()
+        self.work.pending.is_some()
     }
 
     /// Whether work is being carried out (shown or not yet), or the computer thinks
     /// (or waits to move in a watched game).
     pub fn working(&self) -> bool {
-        self.pending.is_some()
+        self.work.pending.is_some()
             || self.computer.busy()
             || self.reviewing.running()
             || self.clocks.running()
@@ -489,28 +459,20 @@ impl App {
 
     /// Sets the message line, keeping the warning about the player's king on it.
     pub(in crate::ui) fn say(&mut self, tone: Tone, text: impl Into<String>) {
-        let mut text = text.into();
-        // A warning about the player's king stays on the message line until the next
-        // move, whatever else it says meanwhile (in a game: lessons and puzzles say
-        // their own words).
+        // The warning stays in a game: lessons and puzzles say their own words.
         let game = self.replay.is_none()
             && self.lesson.is_none()
             && self.puzzle.is_none()
             && self.ending.is_none()
             && self.status() == Status::Ongoing;
-        if let Some(w) = self.warning.as_ref().filter(|_| game) {
-            if !text.contains(w.as_str()) {
-                text = format!("{text}. {w}");
-            }
-        }
-        self.set_message(Message { text, tone });
+        self.talk.say(tone, text.into(), game);
     }
 
     /// Writes the autosave; a failure is added to the message line, never fatal.
     pub(in crate::ui) fn autosave(&mut self) {
         let saved = self.record();
         self.recorder.changed(&saved);
-        if let Some(m) = prompts::autosave_message(&self.recorder, &saved, &self.message) {
+        if let Some(m) = prompts::autosave_message(&self.recorder, &saved, self.talk.message()) {
             self.set_message(m);
         }
     }
@@ -553,8 +515,7 @@ impl Asking for App {
         self.layers.open(Layer::Question(q));
     }
     fn set_message(&mut self, m: Message) {
-        self.recent.note(&m);
-        self.message = m;
+        self.talk.set(m);
     }
     fn open_line(&mut self, purpose: Purpose, line: LineEdit) {
         self.mode = Mode::Idle;

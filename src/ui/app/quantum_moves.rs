@@ -343,10 +343,7 @@ impl App {
             (Some(i), Some(g)) => crate::ui::panes::circuit::extent(&g.history()[i].ops),
             _ => (0, 0),
         };
-        let (x, y) = self.circuit_scroll;
-        self.circuit_scroll = (
-            (x as i32 + dx).clamp(0, w as i32) as u16,
-            (y as i32 + dy).clamp(0, h as i32) as u16,
-        );
+        let most = |v: usize| v.min(u16::MAX as usize) as u16;
+        self.focus.scroll_by(dx, dy, (most(w), most(h)));
     }
 }

@@ -54,7 +54,7 @@ impl App {
             return self.say(Tone::Plain, r);
         }
         self.mode = Mode::Idle;
-        self.selected_move = None;
+        self.focus.unpick();
         self.game_over_popup = false;
         self.replay = Some(Replay {
             full: self.game.clone_box(),
@@ -109,8 +109,7 @@ impl App {
             ins.refresh(g);
         }
         self.mode = Mode::Idle;
-        self.selected_move = None;
-        self.circuit_scroll = (0, 0);
+        self.focus.follow_last();
         self.view = view;
         self.game_over_popup = false;
         let last = self.game.history().last().cloned();

@@ -2,6 +2,66 @@
 //! history entry is shown, and where a replay step lands.
 
 use crate::game::PlyRecord;
+use crate::ui::panes::circuit::CircuitView;
+
+/// Which history entry's circuit (or trace) the side panes show, and how: the entry
+/// picked (none: the last, followed as moves are made), the scroll, the view.
+#[derive(Debug, Default)]
+pub struct Focus {
+    picked: Option<usize>,
+    /// Columns, rows.
+    scroll: (u16, u16),
+    view: CircuitView,
+}
+
+impl Focus {
+    /// The entry shown among `n`.
+    pub fn shown(&self, n: usize) -> Option<usize> {
+        shown(self.picked, n)
+    }
+
+    /// Follows the last entry again, scrolled back to the start.
+    pub fn follow_last(&mut self) {
+        self.picked = None;
+        self.scroll = (0, 0);
+    }
+
+    /// Follows the last entry again, keeping the scroll.
+    pub fn unpick(&mut self) {
+        self.picked = None;
+    }
+
+    /// Shows the entry `step` entries from `cur` among `n`, scrolled to its start.
+    pub fn pick(&mut self, cur: usize, step: i64, n: usize) {
+        self.picked = repick(cur, step, n);
+        self.scroll = (0, 0);
+    }
+
+    /// The scroll: columns, rows.
+    pub fn scroll(&self) -> (u16, u16) {
+        self.scroll
+    }
+
+    /// Scrolls by `dx` columns and `dy` rows within `extent` (columns, rows).
+    pub fn scroll_by(&mut self, dx: i32, dy: i32, extent: (u16, u16)) {
+        let clamp = |v: u16, by: i32, most: u16| (v as i32 + by).clamp(0, most as i32) as u16;
+        self.scroll = (
+            clamp(self.scroll.0, dx, extent.0),
+            clamp(self.scroll.1, dy, extent.1),
+        );
+    }
+
+    /// How the circuit is drawn.
+    pub fn view(&self) -> CircuitView {
+        self.view
+    }
+
+    /// Draws the circuit the next way; that way.
+    pub fn next_view(&mut self) -> CircuitView {
+        self.view = self.view.next();
+        self.view
+    }
+}
 
 /// The history entry shown among `n`: the picked one while it exists, else the last.
 pub fn shown(picked: Option<usize>, n: usize) -> Option<usize> {

@@ -54,7 +54,7 @@ pub(in crate::ui) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
         Some(ins) => {
             let on = InspectorModel {
                 paint: &app.paint,
-                ascii: app.ascii,
+                ascii: app.paint.ascii,
                 view: &app.view,
                 game,
             };
@@ -84,9 +84,9 @@ pub(in crate::ui) fn quantum(f: &mut Frame, app: &App, game: &Game) -> Drawn {
             paint: &app.paint,
             moves: game.history(),
             shown: app.shown_move(),
-            scroll: app.circuit_scroll,
-            view: app.circuit_view,
-            ascii: app.ascii,
+            scroll: app.focus.scroll(),
+            view: app.focus.view(),
+            ascii: app.paint.ascii,
         };
         circuit::render(f, p.circuit, &model);
         hits.circuit = Some(p.circuit);
@@ -153,7 +153,7 @@ pub(in crate::ui) fn listed(f: &mut Frame, app: &App) -> Drawn {
                 .map(|(_, r)| r.trace.clone())
                 .unwrap_or_default(),
             shown: shown.map(|(i, r)| (i, r.text.clone())),
-            scroll: app.circuit_scroll.1,
+            scroll: app.focus.scroll().1,
         };
         variant_panes::trace(f, p.circuit, &app.paint, &model);
         p.circuit
@@ -183,7 +183,7 @@ fn listed_board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> Board
                     color: c.color,
                     kind,
                 },
-                app.ascii,
+                app.paint.ascii,
             ),
             None if c.color == Color::White => 'M',
             None => 'm',
@@ -219,7 +219,7 @@ fn listed_board(f: &mut Frame, area: Rect, app: &App, cell: (u16, u16)) -> Board
             .map_or(&[], |(_, squares)| squares.as_slice()),
         attacked: None,
         flipped: app.flipped,
-        ascii: app.ascii,
+        ascii: app.paint.ascii,
         heat: None,
     };
     squares::render(f, area, &app.paint, &model, cell)
@@ -341,7 +341,7 @@ pub(in crate::ui) fn overlays(f: &mut Frame, area: Rect, app: &App) -> Option<us
             &app.paint,
             lines,
             rules,
-            &app.recent,
+            app.talk.recent(),
             app.help_page(),
         )
     })
@@ -370,7 +370,7 @@ fn board(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16)) ->
     for (i, shown) in pieces.iter_mut().enumerate() {
         let sq = Square(i as u8);
         *shown = game.state().piece(sq).map(|p| ShownPiece {
-            glyph: glyph(p, app.ascii),
+            glyph: glyph(p, app.paint.ascii),
             color: p.color,
             probability: app.view.chance(sq),
         });
@@ -395,7 +395,7 @@ fn board(f: &mut Frame, area: Rect, app: &App, game: &Game, cell: (u16, u16)) ->
             .map_or(&[], |(_, squares)| squares.as_slice()),
         attacked: app.view.threat(game.to_move()).map(|t| t.king),
         flipped: app.flipped,
-        ascii: app.ascii,
+        ascii: app.paint.ascii,
         heat,
     };
     squares::render(f, area, &app.paint, &model, cell)
