@@ -5,6 +5,7 @@
 pub mod export;
 pub mod rating;
 mod sqlite;
+pub mod tournament;
 
 pub use rating::{Category, Rating, RatingChange, PROVISIONAL_DEVIATION};
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
