@@ -1,7 +1,9 @@
 //! The club's database: the rating update and archive write of one finished game
 //! (target: under 5 ms), listing the archive with 10,000 games and 1,000 accounts
 //! (target: under 20 ms), the lobby's pages read from it and drawn (target: under
-//! 20 ms), and the file's size per 1,000 games (printed).
+//! 20 ms), the file's size per 1,000 games (printed), and tournaments' rules: a 64-player
+//! Swiss round paired (target: under 100 ms), a 200-player arena's free players paired
+//! (under 10 ms) and its standings (under 20 ms).
 
 #[path = "support/full_run.rs"]
 mod full_run;
@@ -9,7 +11,10 @@ mod full_run;
 use criterion::{criterion_group, criterion_main, Criterion};
 use full_run::full_run;
 use qchess::chess::Status;
-use qchess::club::{Category, ClubStore, FinishedGame, GameQuery, Member, Seat, SqliteStore};
+use qchess::club::tournament::{arena, standings, swiss, Entrant, Kind, Pairing};
+use qchess::club::{
+    Category, ClubStore, FinishedGame, GameQuery, Member, MemberId, Seat, SqliteStore,
+};
 use qchess::record::{SavedClock, SavedGame};
 use qchess::server::lobby::board::Board;
 use qchess::server::lobby::games::Games;
@@ -174,5 +179,61 @@ fn listing(c: &mut Criterion) {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-criterion_group!(benches, record_game, listing);
+/// A result picked from `n` as a die would: white wins, black wins or a draw.
+fn result(n: usize) -> Status {
+    [Status::WhiteWins, Status::BlackWins, Status::Draw][(n * 7 + n / 3) % 3]
+}
+
+/// Tournaments' rules, no database: a Swiss's fifth round among 64 players after four
+/// played, and an arena of 200 players with 2,000 games over: everyone free at once paired,
+/// and the standings.
+fn tournaments(c: &mut Criterion) {
+    let entrants = |n: i64| -> Vec<Entrant> {
+        (1..=n)
+            .map(|i| Entrant {
+                member: MemberId(i),
+                rating: 1200.0 + ((i * 37) % 800) as f64,
+                present: true,
+            })
+            .collect()
+    };
+    let swiss_field = entrants(64);
+    let mut history: Vec<Pairing> = Vec::new();
+    for round in 1..=4 {
+        let r = swiss::pair_round(&swiss_field, &history).unwrap();
+        history.extend(r.boards.iter().enumerate().map(|(i, b)| Pairing {
+            round,
+            white: b.white,
+            black: Some(b.black),
+            result: Some(result(i + round as usize)),
+        }));
+    }
+    let mut g = c.benchmark_group("tournament");
+    g.bench_function("swiss-64-round-5", |b| {
+        b.iter(|| swiss::pair_round(black_box(&swiss_field), black_box(&history)).unwrap())
+    });
+    let arena_field = entrants(200);
+    let games: Vec<Pairing> = (0..2_000)
+        .map(|n| {
+            let white = (n * 13) % 200;
+            let black = (white + 1 + (n * 7) % 199) % 200;
+            Pairing {
+                round: n as u32 + 1,
+                white: arena_field[white].member,
+                black: Some(arena_field[black].member),
+                result: Some(result(n)),
+            }
+        })
+        .collect();
+    let everyone: Vec<MemberId> = arena_field.iter().map(|e| e.member).collect();
+    g.bench_function("arena-200-pair-free", |b| {
+        b.iter(|| arena::pair_waiting(black_box(&arena_field), black_box(&games), &everyone))
+    });
+    g.bench_function("arena-200-standings", |b| {
+        b.iter(|| standings::standings(Kind::Arena, black_box(&arena_field), black_box(&games)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, record_game, listing, tournaments);
 criterion_main!(benches);

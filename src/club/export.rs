@@ -40,9 +40,10 @@ fn pgn_of(store: &impl ClubStore, game: &ArchivedGame) -> Result<PgnGame, ClubEr
         saved.reason.clone_from(&game.reason);
     }
     let kind = if game.rated { "Rated" } else { "Casual" };
-    let event = match game.ratings {
-        Some(r) => format!("{kind} {} game", r.category),
-        None => format!("{kind} game"),
+    let event = match (&game.event, game.ratings) {
+        (Some(tournament), _) => tournament.clone(),
+        (None, Some(r)) => format!("{kind} {} game", r.category),
+        (None, None) => format!("{kind} game"),
     };
     saved.tags.insert("Event".into(), event);
     if let Some([white, black]) = game.changes() {

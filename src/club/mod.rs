@@ -5,6 +5,7 @@
 pub mod export;
 pub mod rating;
 mod sqlite;
+pub mod tournament;
 
 pub use rating::{Category, Rating, RatingChange, PROVISIONAL_DEVIATION};
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
@@ -12,6 +13,8 @@ pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 use crate::chess::Status;
 use crate::game::clock::TimeControl;
 use std::path::{Path, PathBuf};
+use tournament::record::{Entry, KeptPairing, NewTournament, State, Tournament, TournamentId};
+use tournament::Board;
 
 /// The database's file name.
 pub const DB_FILE: &str = "club.sqlite";
@@ -150,6 +153,8 @@ pub struct ArchivedGame {
     pub started: i64,
     /// When it ended, seconds since the Unix epoch.
     pub ended: i64,
+    /// The tournament it was played in, by name.
+    pub event: Option<String>,
 }
 
 impl ArchivedGame {
@@ -275,6 +280,12 @@ pub enum ClubError {
         /// What SQLite said.
         source: rusqlite::Error,
     },
+    /// A tournament's name is taken (whatever the case).
+    #[error("there is a tournament named \"{0}\" already: choose another name")]
+    TournamentTaken(String),
+    /// No pairing by that number, or not of those players.
+    #[error("no tournament pairing {0} between those players")]
+    NoSuchPairing(i64),
 }
 
 /// The club's storage: members, their keys, ratings and games, and bans. Each method is
@@ -359,4 +370,56 @@ pub trait ClubStore {
     /// Writes a consistent copy of the whole database to `to`, while others go on using
     /// it.
     fn backup(&self, to: &Path) -> Result<(), ClubError>;
+    // Tournaments (docs/club.md, "Tournaments"; their rules in `tournament`).
+
+    /// Makes a tournament, scheduled (refused when its name is taken, whatever the case).
+    fn create_tournament(&mut self, new: &NewTournament) -> Result<Tournament, ClubError>;
+
+    /// Every tournament, soonest start first.
+    fn tournaments(&self) -> Result<Vec<Tournament>, ClubError>;
+
+    /// The tournament named `name`, whatever the case.
+    fn tournament(&self, name: &str) -> Result<Option<Tournament>, ClubError>;
+
+    /// Moves a tournament to `state` (started, finished, cancelled); whether there was
+    /// such a tournament.
+    fn set_tournament_state(&mut self, id: TournamentId, state: State) -> Result<bool, ClubError>;
+
+    /// Enters a member with their rating now (with no points), or brings back one who
+    /// withdrew.
+    fn enter(
+        &mut self,
+        id: TournamentId,
+        member: MemberId,
+        rating: f64,
+        now: i64,
+    ) -> Result<(), ClubError>;
+
+    /// Withdraws a member (not paired until they come back); whether they were in.
+    fn withdraw(&mut self, id: TournamentId, member: MemberId) -> Result<bool, ClubError>;
+
+    /// A tournament's entries, in the order they joined.
+    fn entries(&self, id: TournamentId) -> Result<Vec<Entry>, ClubError>;
+
+    /// A tournament's pairings, in the order they were made.
+    fn pairings(&self, id: TournamentId) -> Result<Vec<KeptPairing>, ClubError>;
+
+    /// Writes a round's pairings, its bye scored, and the tournament's round: all of it
+    /// or nothing. The pairings as kept.
+    fn pair(
+        &mut self,
+        id: TournamentId,
+        round: u32,
+        boards: &[Board],
+        bye: Option<MemberId>,
+    ) -> Result<Vec<KeptPairing>, ClubError>;
+
+    /// Archives and rates a pairing's game (under the tournament's name), notes its result
+    /// and adds both players' points: all of it or nothing. Recorded again, it changes
+    /// nothing and is answered with the first write.
+    fn record_pairing(
+        &mut self,
+        pairing: i64,
+        game: &FinishedGame,
+    ) -> Result<(GameId, Option<RatedSides>), ClubError>;
 }

@@ -2,6 +2,10 @@
 //! timeout, foreign keys on, and a schema brought up to date by ordered migration steps
 //! (its version is SQLite's `user_version`).
 
+use super::tournament::record::{
+    Entry, KeptPairing, NewTournament, State, Tournament, TournamentId,
+};
+use super::tournament::Board;
 use super::{
     ArchivedGame, Ban, BoardQuery, Category, CategoryRating, ClubError, ClubStore, ComputerResults,
     FinishedGame, GameId, GameQuery, Member, MemberId, MemberKey, RatedSides, Rating, Seat,
@@ -14,6 +18,8 @@ use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, Row,
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use unicode_normalization::UnicodeNormalization;
+
+mod tournaments;
 
 /// The migration steps, oldest first: step `n` (from 1) brings a database from version
 /// `n - 1` to version `n`. A step, once released, is never changed; a new one is added.
@@ -75,6 +81,8 @@ const MIGRATIONS: &[&str] = &[
     // server noting it) is kept once.
     "ALTER TABLE games ADD COLUMN game_key TEXT;
     CREATE UNIQUE INDEX games_key ON games(game_key) WHERE game_key IS NOT NULL;",
+    // 4: tournaments, their entries and pairings; a game's tournament.
+    tournaments::MIGRATION,
 ];
 
 /// The schema version this build writes (and the newest it reads).
@@ -90,7 +98,7 @@ const GAME_COLUMNS: &str = "id, white, white_name, black, black_name, rated, tim
     white_after, white_after_deviation, white_after_volatility,
     black_before, black_before_deviation, black_before_volatility,
     black_after, black_after_deviation, black_after_volatility,
-    started, ended";
+    started, ended, event";
 
 /// The club in one SQLite file.
 pub struct SqliteStore {
@@ -341,6 +349,7 @@ fn archived(row: &Row<'_>) -> rusqlite::Result<ArchivedGame> {
         ratings,
         started: row.get(22)?,
         ended: row.get(23)?,
+        event: row.get(24)?,
     })
 }
 
@@ -390,6 +399,95 @@ fn rated_once(
         ],
     )
     .map(drop)
+}
+
+/// Archives a finished game inside `tx` and, when it is rated, updates both players'
+/// ratings; a game whose key the archive holds is answered with its first write.
+fn archive(
+    tx: &Transaction<'_>,
+    path: &Path,
+    game: &FinishedGame,
+) -> Result<(GameId, Option<RatedSides>), ClubError> {
+    if game.result == Status::Ongoing {
+        return Err(ClubError::Unfinished);
+    }
+    let category = game.control.map(Category::of);
+    let rated = match (game.rated, game.white.member, game.black.member, category) {
+        (false, ..) => None,
+        (true, Some(w), Some(b), Some(c)) if w != b => Some((w, b, c)),
+        (true, ..) => return Err(ClubError::NotRateable),
+    };
+    let at = |e| failure(path, e);
+    if let Some(key) = &game.key {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE game_key = ?1");
+        let kept = tx.query_row(&sql, [key], archived).optional().map_err(at)?;
+        if let Some(kept) = kept {
+            return Ok((kept.id, kept.ratings));
+        }
+    }
+    let sides = match rated {
+        None => None,
+        Some((w, b, category)) => {
+            let white = rating_in(tx, w, category).map_err(at)?;
+            let black = rating_in(tx, b, category).map_err(at)?;
+            let (white_after, black_after) =
+                super::rating::rate_game(white, black, game.result).ok_or(ClubError::Unfinished)?;
+            rated_once(tx, w, category, white_after, game.ended).map_err(at)?;
+            rated_once(tx, b, category, black_after, game.ended).map_err(at)?;
+            Some(RatedSides {
+                category,
+                white: (white, white_after),
+                black: (black, black_after),
+            })
+        }
+    };
+    let r = |pick: fn(&RatedSides) -> Rating| sides.as_ref().map(pick);
+    let [wb, wa, bb, ba] = [
+        r(|s| s.white.0),
+        r(|s| s.white.1),
+        r(|s| s.black.0),
+        r(|s| s.black.1),
+    ];
+    tx.execute(
+        "INSERT INTO games (white, white_name, black, black_name, rated, category,
+            time_control, result, reason, record,
+            white_before, white_before_deviation, white_before_volatility,
+            white_after, white_after_deviation, white_after_volatility,
+            black_before, black_before_deviation, black_before_volatility,
+            black_after, black_after_deviation, black_after_volatility,
+            started, ended, game_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+            ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+        params![
+            game.white.member.map(|m| m.0),
+            game.white.name,
+            game.black.member.map(|m| m.0),
+            game.black.name,
+            game.rated,
+            category.map(Category::name),
+            game.control.map(|c| c.to_string()),
+            result_word(game.result),
+            game.reason,
+            game.record,
+            wb.map(|r| r.rating),
+            wb.map(|r| r.deviation),
+            wb.map(|r| r.volatility),
+            wa.map(|r| r.rating),
+            wa.map(|r| r.deviation),
+            wa.map(|r| r.volatility),
+            bb.map(|r| r.rating),
+            bb.map(|r| r.deviation),
+            bb.map(|r| r.volatility),
+            ba.map(|r| r.rating),
+            ba.map(|r| r.deviation),
+            ba.map(|r| r.volatility),
+            game.started,
+            game.ended,
+            game.key,
+        ],
+    )
+    .map_err(at)?;
+    Ok((GameId(tx.last_insert_rowid()), sides))
 }
 
 impl ClubStore for SqliteStore {
@@ -685,94 +783,14 @@ impl ClubStore for SqliteStore {
         &mut self,
         game: &FinishedGame,
     ) -> Result<(GameId, Option<RatedSides>), ClubError> {
-        if game.result == Status::Ongoing {
-            return Err(ClubError::Unfinished);
-        }
-        let category = game.control.map(Category::of);
-        let rated = match (game.rated, game.white.member, game.black.member, category) {
-            (false, ..) => None,
-            (true, Some(w), Some(b), Some(c)) if w != b => Some((w, b, c)),
-            (true, ..) => return Err(ClubError::NotRateable),
-        };
         let path = self.path.clone();
-        let at = |e| failure(&path, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(at)?;
-        if let Some(key) = &game.key {
-            let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE game_key = ?1");
-            let kept = tx.query_row(&sql, [key], archived).optional().map_err(at)?;
-            if let Some(kept) = kept {
-                return Ok((kept.id, kept.ratings));
-            }
-        }
-        let sides = match rated {
-            None => None,
-            Some((w, b, category)) => {
-                let white = rating_in(&tx, w, category).map_err(at)?;
-                let black = rating_in(&tx, b, category).map_err(at)?;
-                let (white_after, black_after) =
-                    super::rating::rate_game(white, black, game.result)
-                        .ok_or(ClubError::Unfinished)?;
-                rated_once(&tx, w, category, white_after, game.ended).map_err(at)?;
-                rated_once(&tx, b, category, black_after, game.ended).map_err(at)?;
-                Some(RatedSides {
-                    category,
-                    white: (white, white_after),
-                    black: (black, black_after),
-                })
-            }
-        };
-        let r = |pick: fn(&RatedSides) -> Rating| sides.as_ref().map(pick);
-        let [wb, wa, bb, ba] = [
-            r(|s| s.white.0),
-            r(|s| s.white.1),
-            r(|s| s.black.0),
-            r(|s| s.black.1),
-        ];
-        tx.execute(
-            "INSERT INTO games (white, white_name, black, black_name, rated, category,
-                time_control, result, reason, record,
-                white_before, white_before_deviation, white_before_volatility,
-                white_after, white_after_deviation, white_after_volatility,
-                black_before, black_before_deviation, black_before_volatility,
-                black_after, black_after_deviation, black_after_volatility,
-                started, ended, game_key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
-            params![
-                game.white.member.map(|m| m.0),
-                game.white.name,
-                game.black.member.map(|m| m.0),
-                game.black.name,
-                game.rated,
-                category.map(Category::name),
-                game.control.map(|c| c.to_string()),
-                result_word(game.result),
-                game.reason,
-                game.record,
-                wb.map(|r| r.rating),
-                wb.map(|r| r.deviation),
-                wb.map(|r| r.volatility),
-                wa.map(|r| r.rating),
-                wa.map(|r| r.deviation),
-                wa.map(|r| r.volatility),
-                bb.map(|r| r.rating),
-                bb.map(|r| r.deviation),
-                bb.map(|r| r.volatility),
-                ba.map(|r| r.rating),
-                ba.map(|r| r.deviation),
-                ba.map(|r| r.volatility),
-                game.started,
-                game.ended,
-                game.key,
-            ],
-        )
-        .map_err(at)?;
-        let id = GameId(tx.last_insert_rowid());
-        tx.commit().map_err(at)?;
-        Ok((id, sides))
+            .map_err(|e| failure(&path, e))?;
+        let kept = archive(&tx, &path, game)?;
+        tx.commit().map_err(|e| failure(&path, e))?;
+        Ok(kept)
     }
 
     fn games(&self, query: GameQuery) -> Result<Vec<ArchivedGame>, ClubError> {
@@ -824,6 +842,62 @@ impl ClubStore for SqliteStore {
                 _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }
+    }
+
+    fn create_tournament(&mut self, new: &NewTournament) -> Result<Tournament, ClubError> {
+        tournaments::create(&self.conn, &self.path, new)
+    }
+
+    fn tournaments(&self) -> Result<Vec<Tournament>, ClubError> {
+        tournaments::list(&self.conn, &self.path)
+    }
+
+    fn tournament(&self, name: &str) -> Result<Option<Tournament>, ClubError> {
+        tournaments::named(&self.conn, &self.path, name)
+    }
+
+    fn set_tournament_state(&mut self, id: TournamentId, state: State) -> Result<bool, ClubError> {
+        tournaments::set_state(&self.conn, &self.path, id, state)
+    }
+
+    fn enter(
+        &mut self,
+        id: TournamentId,
+        member: MemberId,
+        rating: f64,
+        now: i64,
+    ) -> Result<(), ClubError> {
+        tournaments::enter(&self.conn, &self.path, id, member, rating, now)
+    }
+
+    fn withdraw(&mut self, id: TournamentId, member: MemberId) -> Result<bool, ClubError> {
+        tournaments::withdraw(&self.conn, &self.path, id, member)
+    }
+
+    fn entries(&self, id: TournamentId) -> Result<Vec<Entry>, ClubError> {
+        tournaments::entries(&self.conn, &self.path, id)
+    }
+
+    fn pairings(&self, id: TournamentId) -> Result<Vec<KeptPairing>, ClubError> {
+        tournaments::pairings(&self.conn, &self.path, id)
+    }
+
+    fn pair(
+        &mut self,
+        id: TournamentId,
+        round: u32,
+        boards: &[Board],
+        bye: Option<MemberId>,
+    ) -> Result<Vec<KeptPairing>, ClubError> {
+        tournaments::pair(&mut self.conn, &self.path, id, round, boards, bye)
+    }
+
+    fn record_pairing(
+        &mut self,
+        pairing: i64,
+        game: &FinishedGame,
+    ) -> Result<(GameId, Option<RatedSides>), ClubError> {
+        tournaments::record_result(&mut self.conn, &self.path, pairing, game)
     }
 }
 
@@ -924,6 +998,7 @@ mod tests {
             (1, include_str!("testdata/v1.sql")),
             (2, include_str!("testdata/v2.sql")),
             (3, include_str!("testdata/v3.sql")),
+            (4, include_str!("testdata/v4.sql")),
         ];
         assert_eq!(
             written.len() as i64,
@@ -934,7 +1009,7 @@ mod tests {
         for (version, sql) in written {
             let path = dir.join(format!("v{version}.sqlite"));
             Connection::open(&path).unwrap().execute_batch(sql).unwrap();
-            let store = SqliteStore::open_existing(&path).unwrap();
+            let mut store = SqliteStore::open_existing(&path).unwrap();
             assert_eq!(
                 store.schema_version().unwrap(),
                 SCHEMA_VERSION,
@@ -961,6 +1036,28 @@ mod tests {
             assert_eq!(b.to_string(), "bob 1500? -> 1338? (-162)");
             let record = store.game_record(rated.id).unwrap().unwrap();
             assert!(record.contains("e2e4"));
+            // Tournaments from version 4 on: the fixture's Swiss, and none before.
+            let kept = store.tournaments().unwrap();
+            if *version >= 4 {
+                assert_eq!(kept.len(), 1);
+                assert_eq!(rated.event.as_deref(), Some("Friday Swiss"));
+                let entries = store.entries(kept[0].id).unwrap();
+                assert_eq!((entries[0].name.as_str(), entries[0].units), ("Ann", 2));
+                let pairings = store.pairings(kept[0].id).unwrap();
+                assert_eq!(pairings[0].game, Some(rated.id));
+            } else {
+                assert!(kept.is_empty() && rated.event.is_none());
+            }
+            // A tournament can be made in it.
+            let new = crate::club::tournament::record::NewTournament {
+                name: "Monday arena".into(),
+                kind: crate::club::tournament::Kind::Arena,
+                control: "3+2".parse().unwrap(),
+                length: crate::club::tournament::record::Length::Minutes(60),
+                starts: 1_764_100_000,
+                creator: Some(ann.id),
+            };
+            store.create_tournament(&new).unwrap();
             assert_eq!(store.integrity_problems().unwrap(), Vec::<String>::new());
         }
         std::fs::remove_dir_all(&dir).unwrap();

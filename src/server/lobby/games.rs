@@ -223,6 +223,7 @@ mod tests {
             ratings: None,
             started: 0,
             ended: 60,
+            event: None,
         }
     }
 

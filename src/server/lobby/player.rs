@@ -484,6 +484,7 @@ mod tests {
             }),
             started: 0,
             ended: n,
+            event: None,
         };
         // Most recent first, as the archive lists them.
         let games = [
