@@ -129,3 +129,139 @@ pub fn migrate(from: &Database, to: &Database) -> Result<Snapshot, ClubError> {
     to.open()?.load(&snapshot)?;
     Ok(snapshot)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Status;
+    use crate::club::store_tests::{drop_database, game, scratch_database, seat};
+    use crate::club::{Ban, ClubStore, GameQuery, SqliteStore};
+
+    /// A club of two members with keys, ratings, a ban and three games, one keyed.
+    fn a_club(store: &mut dyn ClubStore) {
+        let ann = store
+            .join("Ann", "SHA256:a", "ssh-ed25519 AAAA ann", 1)
+            .unwrap();
+        let bob = store.add_member("bob", 2).unwrap();
+        store
+            .ban(&Ban {
+                fingerprint: "SHA256:spam".into(),
+                reason: "flooding".into(),
+                since: 3,
+            })
+            .unwrap();
+        let keyed = crate::club::FinishedGame {
+            key: Some("room-1".into()),
+            ..game(seat(&ann), seat(&bob), true, "5+3", Status::WhiteWins, 100)
+        };
+        store.record_game(&keyed).unwrap();
+        store
+            .record_game(&game(
+                seat(&bob),
+                seat(&ann),
+                true,
+                "1+0",
+                Status::Draw,
+                200,
+            ))
+            .unwrap();
+        let guest = crate::club::Seat {
+            member: None,
+            name: "guest-1".into(),
+        };
+        store
+            .record_game(&game(
+                guest,
+                seat(&ann),
+                false,
+                "none",
+                Status::BlackWins,
+                300,
+            ))
+            .unwrap();
+    }
+
+    #[test]
+    fn a_club_moves_from_sqlite_to_postgres_and_back_whole() {
+        let Some((admin, name, url)) = scratch_database() else {
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("qchess-club-migrate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let file = Database::Sqlite(dir.join("club.sqlite"));
+        a_club(file.open().unwrap().into_store().as_mut());
+        let postgres = Database::Postgres(url);
+        let moved = migrate(&file, &postgres).unwrap();
+        assert_eq!(
+            ["members", "keys", "ratings", "games", "bans"].map(|t| moved.rows(t)),
+            [2, 1, 4, 3, 1]
+        );
+        // A club is moved into an empty database only: nothing is written again.
+        let e = migrate(&file, &postgres).unwrap_err();
+        assert!(matches!(e, crate::club::ClubError::NotEmpty(_)), "{e:?}");
+        assert_eq!(postgres.open_existing().unwrap().snapshot().unwrap(), moved);
+        // The club goes on there: the kept game is known by its key, new numbers follow
+        // the moved ones.
+        let mut there = postgres.open_existing().unwrap().into_store();
+        let ann = there.member("ann").unwrap().unwrap();
+        let bob = there.member("BOB").unwrap().unwrap();
+        let again = crate::club::FinishedGame {
+            key: Some("room-1".into()),
+            ..game(seat(&ann), seat(&bob), true, "5+3", Status::WhiteWins, 100)
+        };
+        let all = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        let first = there.games(all).unwrap().pop().unwrap();
+        assert_eq!(
+            there.record_game(&again).unwrap(),
+            (first.id, first.ratings)
+        );
+        let cy = there.add_member("cy", 4).unwrap();
+        assert!(cy.id > bob.id && cy.id > ann.id);
+        let (fourth, _) = there
+            .record_game(&game(
+                seat(&cy),
+                seat(&ann),
+                false,
+                "none",
+                Status::Draw,
+                400,
+            ))
+            .unwrap();
+        assert_eq!(fourth.0, 4);
+        drop(there);
+        // And back to a new SQLite file: the same rows.
+        let back = Database::Sqlite(dir.join("back.sqlite"));
+        let returned = migrate(&postgres, &back).unwrap();
+        assert_eq!(returned.rows("games"), 4);
+        let copy = SqliteStore::open_existing(&dir.join("back.sqlite")).unwrap();
+        assert_eq!(copy.integrity_problems().unwrap(), Vec::<String>::new());
+        assert_eq!(copy.snapshot().unwrap(), returned);
+        drop_database(&admin, &name);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_club_moves_between_sqlite_files_with_every_row() {
+        let dir = std::env::temp_dir().join(format!("qchess-club-copy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let from = Database::Sqlite(dir.join("from.sqlite"));
+        a_club(from.open().unwrap().into_store().as_mut());
+        let to = Database::Sqlite(dir.join("to.sqlite"));
+        let moved = migrate(&from, &to).unwrap();
+        assert_eq!(moved, from.open_existing().unwrap().snapshot().unwrap());
+        assert_eq!(to.open_existing().unwrap().snapshot().unwrap(), moved);
+        assert!(matches!(
+            migrate(&from, &to),
+            Err(crate::club::ClubError::NotEmpty(_))
+        ));
+        let missing = Database::Sqlite(dir.join("none.sqlite"));
+        assert!(matches!(
+            migrate(&missing, &to),
+            Err(crate::club::ClubError::Missing(_))
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

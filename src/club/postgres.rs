@@ -1013,3 +1013,197 @@ fn ban_of(r: &Row) -> Result<Ban, Failed> {
         since: r.try_get(2)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::club::store_tests::{drop_database, game, scratch_database, seat, Scratch};
+    use crate::club::GameQuery;
+
+    /// A scratch database's URL and what drops it, or none (said) without PostgreSQL.
+    struct Empty {
+        admin: String,
+        name: String,
+        url: String,
+    }
+
+    impl Empty {
+        fn new() -> Option<Empty> {
+            let (admin, name, url) = scratch_database()?;
+            Some(Empty { admin, name, url })
+        }
+    }
+
+    impl Drop for Empty {
+        fn drop(&mut self) {
+            drop_database(&self.admin, &self.name);
+        }
+    }
+
+    #[test]
+    fn a_new_database_gets_the_tables_of_the_current_version_once() {
+        let Some(db) = Empty::new() else { return };
+        let e = PostgresStore::open_existing(&db.url).err().unwrap();
+        assert!(matches!(e, ClubError::NoClub(_)), "{e:?}");
+        assert!(e.to_string().contains("no club in that database"), "{e}");
+        let store = PostgresStore::open(&db.url).unwrap();
+        assert_eq!(store.schema_version().unwrap(), Some(SCHEMA_VERSION));
+        drop(store);
+        // Two servers starting at once on a club: each finds it up to date.
+        let both: Vec<_> = (0..2)
+            .map(|_| {
+                let url = db.url.clone();
+                std::thread::spawn(move || PostgresStore::open_existing(&url).map(drop))
+            })
+            .collect();
+        for opened in both {
+            opened.join().unwrap().unwrap();
+        }
+        let mut client = Client::connect(&db.url, NoTls).unwrap();
+        let rows = client
+            .query("SELECT version FROM club_schema", &[])
+            .unwrap();
+        assert_eq!(rows.len(), 1);
+    }
+
+    #[test]
+    fn a_database_of_a_newer_qchess_is_refused_untouched() {
+        let Some(db) = Empty::new() else { return };
+        let mut store = PostgresStore::open(&db.url).unwrap();
+        store.add_member("ann", 1).unwrap();
+        drop(store);
+        let mut client = Client::connect(&db.url, NoTls).unwrap();
+        client
+            .execute(
+                "UPDATE club_schema SET version = $1",
+                &[&(SCHEMA_VERSION + 1)],
+            )
+            .unwrap();
+        let e = PostgresStore::open(&db.url).err().unwrap();
+        assert!(matches!(e, ClubError::Newer { found, .. } if found == SCHEMA_VERSION + 1));
+        assert!(e.to_string().contains("newer qchess"), "{e}");
+        let version: i64 = client
+            .query_one("SELECT version FROM club_schema", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(version, SCHEMA_VERSION + 1);
+    }
+
+    #[test]
+    fn a_server_that_is_not_there_is_said_to_be_unreachable() {
+        // A port nobody listens on: taken, then given back.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let url = format!("postgres://ann:secret@127.0.0.1:{port}/club");
+        let e = PostgresStore::open(&url).err().unwrap();
+        assert!(matches!(e, ClubError::Unreachable { .. }), "{e:?}");
+        let message = e.to_string();
+        assert!(
+            message.contains("cannot reach the club's PostgreSQL database"),
+            "{message}"
+        );
+        assert!(message.contains("ann:***@"), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+    }
+
+    #[test]
+    fn a_database_the_server_does_not_have_is_named() {
+        let Some(db) = Empty::new() else { return };
+        let url = crate::club::store_tests::with_database(&db.url, "qchess_no_such_database");
+        let e = PostgresStore::open(&url).err().unwrap();
+        assert!(matches!(e, ClubError::NoDatabase { .. }), "{e:?}");
+        assert!(e.to_string().contains("createdb"), "{e}");
+    }
+
+    #[test]
+    fn the_store_answers_from_inside_the_servers_runtime() {
+        let Some(mut scratch) = Scratch::postgres() else {
+            return;
+        };
+        let store = scratch.store();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let on_worker = runtime.block_on(async {
+            tokio::spawn(async {}).await.unwrap();
+            store.add_member("ann", 1).map(|m| m.name)
+        });
+        assert_eq!(on_worker.unwrap(), "ann");
+        let current = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let on_current = current.block_on(async { store.member("ANN") });
+        assert!(on_current.unwrap().is_some());
+    }
+
+    /// Two servers (two stores on one database) finish games of one player at the same
+    /// moment, many times: her rating and games played account for every game, each
+    /// game starting from the rating the one before it left.
+    #[test]
+    fn two_servers_finishing_games_of_one_player_at_once_lose_no_update() {
+        let Some(db) = Empty::new() else { return };
+        let mut first = PostgresStore::open(&db.url).unwrap();
+        let ann = first.add_member("ann", 0).unwrap();
+        let bob = first.add_member("bob", 0).unwrap();
+        let cy = first.add_member("cy", 0).unwrap();
+        const GAMES: i64 = 40;
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let servers: Vec<_> = [(first, bob), (PostgresStore::open(&db.url).unwrap(), cy)]
+            .into_iter()
+            .enumerate()
+            .map(|(n, (mut store, other))| {
+                let (ann, start) = (ann.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    for i in 0..GAMES {
+                        let result = [Status::WhiteWins, Status::Draw, Status::BlackWins]
+                            [(i as usize + n) % 3];
+                        let ended = 1000 + i;
+                        // White and black in turns, so that the locks come both ways.
+                        let (w, b) = if i % 2 == 0 {
+                            (seat(&ann), seat(&other))
+                        } else {
+                            (seat(&other), seat(&ann))
+                        };
+                        store
+                            .record_game(&game(w, b, true, "5+3", result, ended))
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for server in servers {
+            server.join().unwrap();
+        }
+        let store = PostgresStore::open_existing(&db.url).unwrap();
+        let mine = store.ratings(ann.id).unwrap();
+        assert_eq!(mine[0].games, 2 * GAMES as u32);
+        let mut games = store
+            .games(GameQuery {
+                member: Some(ann.id),
+                limit: usize::MAX,
+            })
+            .unwrap();
+        assert_eq!(games.len(), 2 * GAMES as usize);
+        games.sort_by_key(|g| g.id);
+        let hers = |g: &ArchivedGame| {
+            let r = g.ratings.unwrap();
+            if g.white.member == Some(ann.id) {
+                r.white
+            } else {
+                r.black
+            }
+        };
+        let mut rating = Rating::NEW;
+        for g in &games {
+            let (before, after) = hers(g);
+            assert_eq!(before, rating, "game {} started from her rating", g.id.0);
+            rating = after;
+        }
+        assert_eq!(mine[0].rating, rating);
+    }
+}
