@@ -1,5 +1,6 @@
 //! The club's database: the rating update and archive write of one finished game
-//! (target: under 5 ms), listing the archive with 10,000 games and 1,000 accounts
+//! (target: under 5 ms), on SQLite and, when `QCHESS_TEST_POSTGRES` names a server
+//! to make a scratch database on, on PostgreSQL, listing the archive with 10,000 games and 1,000 accounts
 //! (target: under 20 ms), the lobby's pages read from it and drawn (target: under
 //! 20 ms), and the file's size per 1,000 games (printed).
 
@@ -9,7 +10,9 @@ mod full_run;
 use criterion::{criterion_group, criterion_main, Criterion};
 use full_run::full_run;
 use qchess::chess::Status;
-use qchess::club::{Category, ClubStore, FinishedGame, GameQuery, Member, Seat, SqliteStore};
+use qchess::club::{
+    Category, ClubStore, FinishedGame, GameQuery, Member, PostgresStore, Seat, SqliteStore,
+};
 use qchess::record::{SavedClock, SavedGame};
 use qchess::server::lobby::board::Board;
 use qchess::server::lobby::games::Games;
@@ -174,5 +177,35 @@ fn listing(c: &mut Criterion) {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-criterion_group!(benches, record_game, listing);
+/// The same write on PostgreSQL, in a scratch database of the server that
+/// `QCHESS_TEST_POSTGRES` names (dropped after); skipped, and said, without it.
+fn record_game_postgres(c: &mut Criterion) {
+    let Ok(admin) = std::env::var("QCHESS_TEST_POSTGRES") else {
+        eprintln!("club/record_game on PostgreSQL skipped: set QCHESS_TEST_POSTGRES=postgres://USER@HOST:PORT/DATABASE to run it");
+        return;
+    };
+    let name = format!("qchess_bench_{}", std::process::id());
+    let mut server = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
+    server
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    let mut store =
+        PostgresStore::open(&qchess::club::database::with_database(&admin, &name)).unwrap();
+    let members: Vec<Member> = (0..1_000)
+        .map(|i| store.add_member(&format!("player{i:04}"), 0).unwrap())
+        .collect();
+    let mut n = 0;
+    c.bench_function("club/record_game/postgres", |b| {
+        b.iter(|| {
+            n += 1;
+            store.record_game(black_box(&game(&members, n))).unwrap()
+        })
+    });
+    drop(store);
+    server
+        .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .unwrap();
+}
+
+criterion_group!(benches, record_game, record_game_postgres, listing);
 criterion_main!(benches);

@@ -77,6 +77,23 @@ pub fn hide_password(url: &str) -> String {
     }
 }
 
+/// The PostgreSQL URL `url` naming the database `name` instead of its own, on the same
+/// server with the same user and options.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let after_scheme = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[after_scheme..].find('/') {
+        Some(slash) => &base[..after_scheme + slash],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{base}/{name}?{q}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
 /// A club opened in a database of either engine.
 pub enum Engine {
     /// In an SQLite file.
@@ -149,6 +166,18 @@ mod tests {
             "{message}"
         );
         assert!(!message.contains("pw"), "{message}");
+    }
+
+    #[test]
+    fn another_database_on_the_same_server_keeps_the_rest_of_the_url() {
+        assert_eq!(
+            with_database("postgres://ann@db:5432/postgres?sslmode=disable", "club"),
+            "postgres://ann@db:5432/club?sslmode=disable"
+        );
+        assert_eq!(
+            with_database("postgres://%2Ftmp%2Fpg", "club"),
+            "postgres://%2Ftmp%2Fpg/club"
+        );
     }
 
     #[test]

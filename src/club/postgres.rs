@@ -1111,7 +1111,7 @@ mod tests {
     #[test]
     fn a_database_the_server_does_not_have_is_named() {
         let Some(db) = Empty::new() else { return };
-        let url = crate::club::store_tests::with_database(&db.url, "qchess_no_such_database");
+        let url = crate::club::database::with_database(&db.url, "qchess_no_such_database");
         let e = PostgresStore::open(&url).err().unwrap();
         assert!(matches!(e, ClubError::NoDatabase { .. }), "{e:?}");
         assert!(e.to_string().contains("createdb"), "{e}");

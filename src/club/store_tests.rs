@@ -93,7 +93,7 @@ pub fn scratch_database() -> Option<(String, String, String)> {
     client
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .unwrap();
-    let url = with_database(&admin, &name);
+    let url = super::database::with_database(&admin, &name);
     Some((admin, name, url))
 }
 
@@ -101,22 +101,6 @@ pub fn scratch_database() -> Option<(String, String, String)> {
 pub fn drop_database(admin: &str, name: &str) {
     if let Ok(mut client) = ::postgres::Client::connect(admin, ::postgres::NoTls) {
         let _ = client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-    }
-}
-
-/// The URL `url` with its database replaced by `name`.
-pub fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let base = match base[after_scheme..].find('/') {
-        Some(slash) => &base[..after_scheme + slash],
-        None => base,
-    };
-    match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
     }
 }
 
