@@ -39,7 +39,7 @@ impl Database {
     pub fn open(&self) -> Result<Engine, ClubError> {
         Ok(match self {
             Database::Sqlite(path) => Engine::Sqlite(SqliteStore::open(path)?),
-            Database::Postgres(url) => Engine::Postgres(PostgresStore::open(url)?),
+            Database::Postgres(url) => Engine::Postgres(Box::new(PostgresStore::open(url)?)),
         })
     }
 
@@ -47,7 +47,9 @@ impl Database {
     pub fn open_existing(&self) -> Result<Engine, ClubError> {
         Ok(match self {
             Database::Sqlite(path) => Engine::Sqlite(SqliteStore::open_existing(path)?),
-            Database::Postgres(url) => Engine::Postgres(PostgresStore::open_existing(url)?),
+            Database::Postgres(url) => {
+                Engine::Postgres(Box::new(PostgresStore::open_existing(url)?))
+            }
         })
     }
 }
@@ -98,8 +100,8 @@ pub fn with_database(url: &str, name: &str) -> String {
 pub enum Engine {
     /// In an SQLite file.
     Sqlite(SqliteStore),
-    /// In PostgreSQL.
-    Postgres(PostgresStore),
+    /// In PostgreSQL (its connection is large: boxed).
+    Postgres(Box<PostgresStore>),
 }
 
 impl Engine {
@@ -107,7 +109,7 @@ impl Engine {
     pub fn into_store(self) -> Box<dyn ClubStore + Send> {
         match self {
             Engine::Sqlite(s) => Box::new(s),
-            Engine::Postgres(s) => Box::new(s),
+            Engine::Postgres(s) => s,
         }
     }
 
