@@ -1,5 +1,7 @@
 //! The club's database: the rating update and archive write of one finished game
-//! (target: under 5 ms), listing the archive with 10,000 games and 1,000 accounts
+//! (target: under 5 ms), on SQLite and, when `QCHESS_TEST_POSTGRES` names a server
+//! to make a scratch database on, on PostgreSQL, listing the archive with 10,000 games
+//! and 1,000 accounts
 //! (target: under 20 ms), the lobby's pages read from it and drawn (target: under
 //! 20 ms), the file's size per 1,000 games (printed), and tournaments' rules: a 64-player
 //! Swiss round paired (target: under 100 ms), a 200-player arena's free players paired
@@ -13,7 +15,8 @@ use full_run::full_run;
 use qchess::chess::Status;
 use qchess::club::tournament::{arena, standings, swiss, Entrant, Kind, Pairing};
 use qchess::club::{
-    Category, ClubStore, FinishedGame, GameQuery, Member, MemberId, Seat, SqliteStore,
+    Category, ClubStore, FinishedGame, GameQuery, Member, MemberId, PostgresStore, Seat,
+    SqliteStore,
 };
 use qchess::record::{SavedClock, SavedGame};
 use qchess::server::lobby::board::Board;
@@ -235,5 +238,41 @@ fn tournaments(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, record_game, listing, tournaments);
+/// The same write on PostgreSQL, in a scratch database of the server that
+/// `QCHESS_TEST_POSTGRES` names (dropped after); skipped, and said, without it.
+fn record_game_postgres(c: &mut Criterion) {
+    let Ok(admin) = std::env::var("QCHESS_TEST_POSTGRES") else {
+        eprintln!("club/record_game on PostgreSQL skipped: set QCHESS_TEST_POSTGRES=postgres://USER@HOST:PORT/DATABASE to run it");
+        return;
+    };
+    let name = format!("qchess_bench_{}", std::process::id());
+    let mut server = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
+    server
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    let mut store =
+        PostgresStore::open(&qchess::club::database::with_database(&admin, &name)).unwrap();
+    let members: Vec<Member> = (0..1_000)
+        .map(|i| store.add_member(&format!("player{i:04}"), 0).unwrap())
+        .collect();
+    let mut n = 0;
+    c.bench_function("club/record_game/postgres", |b| {
+        b.iter(|| {
+            n += 1;
+            store.record_game(black_box(&game(&members, n))).unwrap()
+        })
+    });
+    drop(store);
+    server
+        .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .unwrap();
+}
+
+criterion_group!(
+    benches,
+    record_game,
+    record_game_postgres,
+    listing,
+    tournaments
+);
 criterion_main!(benches);

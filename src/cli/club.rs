@@ -4,8 +4,8 @@
 
 use crate::cli::{Done, Failure, Outcome};
 use crate::club::{
-    default_db, ArchivedGame, Ban, Category, CategoryRating, ClubError, ClubStore, GameQuery,
-    Member, Rating, SqliteStore,
+    default_db, ArchivedGame, Ban, Category, CategoryRating, ClubError, ClubStore, Database,
+    GameQuery, Member, Rating,
 };
 use crate::record::iso_date;
 use crate::server::lobby::ask::when;
@@ -18,10 +18,11 @@ use unicode_width::UnicodeWidthStr;
 /// Options of `qchess club`.
 #[derive(Args, Debug, Clone)]
 pub struct ClubArgs {
-    /// The club's database (default: server/club.sqlite in the data directory, where
+    /// The club's database: a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE)
+    /// or an SQLite file (default: server/club.sqlite in the data directory, where
     /// qchess serve keeps it).
-    #[arg(long, value_name = "FILE", global = true)]
-    db: Option<PathBuf>,
+    #[arg(long, value_name = "URL|FILE", global = true, visible_alias = "db", value_parser = Database::parse)]
+    database: Option<Database>,
     /// Print JSON for scripts instead of text.
     #[arg(long, global = true)]
     json: bool,
@@ -73,25 +74,43 @@ pub enum ClubCommand {
     },
     /// List the banned keys, most recent first.
     Bans,
-    /// Copy the whole database to FILE with SQLite's online backup: a consistent copy,
-    /// taken while the server goes on.
+    /// Copy the whole club to FILE, a new SQLite database: a consistent copy (SQLite's
+    /// online backup, or one PostgreSQL transaction), taken while the servers go on.
     Backup {
         /// The copy (must not exist yet).
         file: PathBuf,
+    },
+    /// Move a whole club (members, keys, bans, ratings, archive) from one database to
+    /// another, which must hold no club yet, in one transaction on the target: from an
+    /// SQLite file to PostgreSQL, or back. Stop the servers that use either first.
+    Migrate {
+        /// The club to move: an SQLite file or a PostgreSQL URL.
+        #[arg(long, value_name = "URL|FILE", value_parser = Database::parse)]
+        from: Database,
+        /// Where to: a PostgreSQL URL (its database must exist) or a new SQLite file.
+        #[arg(long, value_name = "URL|FILE", value_parser = Database::parse)]
+        to: Database,
     },
 }
 
 /// Runs `qchess club`.
 pub fn run(args: ClubArgs) -> Outcome {
-    let db = match args.db {
+    if let ClubCommand::Migrate { from, to } = &args.command {
+        return migrate(from, to, args.json);
+    }
+    let db = match args.database {
         Some(db) => db,
-        None => default_db(&crate::config::data_dir().map_err(Failure::new)?),
+        None => Database::Sqlite(default_db(
+            &crate::config::data_dir().map_err(Failure::new)?,
+        )),
     };
-    let mut store = SqliteStore::open_existing(&db).map_err(Failure::new)?;
+    let mut store = db.open_existing().map_err(Failure::new)?.into_store();
+    let store = &mut *store;
     match args.command {
-        ClubCommand::Players => players(&store, args.json),
+        ClubCommand::Migrate { .. } => unreachable!("answered above"),
+        ClubCommand::Players => players(store, args.json),
         ClubCommand::Games { player, limit } => {
-            let member = player.map(|p| named(&store, &p)).transpose()?;
+            let member = player.map(|p| named(store, &p)).transpose()?;
             let games = store
                 .games(GameQuery {
                     member: member.map(|m| m.id),
@@ -107,10 +126,10 @@ pub fn run(args: ClubArgs) -> Outcome {
             }))
         }
         ClubCommand::Export { player, out, force } => {
-            export(&store, &player, out.as_deref(), force, args.json)
+            export(store, &player, out.as_deref(), force, args.json)
         }
-        ClubCommand::Backup { file } => backup(&store, &file, args.json),
-        ClubCommand::Ban { key, reason } => ban(&mut store, &key, &reason, args.json),
+        ClubCommand::Backup { file } => backup(store, &db, &file, args.json),
+        ClubCommand::Ban { key, reason } => ban(store, &key, &reason, args.json),
         ClubCommand::Unban { key } => {
             let print = key_print(&key)?;
             if !store.unban(&print).map_err(Failure::new)? {
@@ -156,7 +175,7 @@ fn key_print(key: &str) -> Result<String, Failure> {
 }
 
 /// `qchess club ban`.
-fn ban(store: &mut SqliteStore, key: &str, reason: &str, json: bool) -> Outcome {
+fn ban(store: &mut dyn ClubStore, key: &str, reason: &str, json: bool) -> Outcome {
     let print = key_print(key)?;
     let since = i64::try_from(crate::record::now_secs()).unwrap_or(i64::MAX);
     let ban = Ban {
@@ -186,7 +205,7 @@ fn ban_json(b: &Ban) -> Value {
 }
 
 /// The member named `name`, or the error that says there is none.
-fn named(store: &SqliteStore, name: &str) -> Result<Member, Failure> {
+fn named(store: &dyn ClubStore, name: &str) -> Result<Member, Failure> {
     store
         .member(name)
         .map_err(Failure::new)?
@@ -199,7 +218,7 @@ fn lines(value: Value) -> String {
 }
 
 /// `qchess club players`.
-fn players(store: &SqliteStore, json: bool) -> Outcome {
+fn players(store: &dyn ClubStore, json: bool) -> Outcome {
     let roster = store.roster().map_err(Failure::new)?;
     if json {
         let all = roster
@@ -329,7 +348,7 @@ fn game_json(g: &ArchivedGame) -> Value {
 
 /// `qchess club export`.
 fn export(
-    store: &SqliteStore,
+    store: &dyn ClubStore,
     player: &str,
     out: Option<&Path>,
     force: bool,
@@ -379,7 +398,7 @@ fn export(
 }
 
 /// `qchess club backup`.
-fn backup(store: &SqliteStore, file: &Path, json: bool) -> Outcome {
+fn backup(store: &dyn ClubStore, db: &Database, file: &Path, json: bool) -> Outcome {
     if file.exists() {
         return Err(Failure::new(format!(
             "{} exists: a backup goes to a new file",
@@ -391,10 +410,33 @@ fn backup(store: &SqliteStore, file: &Path, json: bool) -> Outcome {
     Ok(Done::Print(if json {
         lines(json!({ "backup": file.display().to_string(), "bytes": bytes }))
     } else {
+        format!("{db} copied to {} ({bytes} bytes)\n", file.display())
+    }))
+}
+
+/// `qchess club migrate`.
+fn migrate(from: &Database, to: &Database, json: bool) -> Outcome {
+    if from == to {
+        return Err(Failure::new(format!(
+            "{from} is both --from and --to: a club moves to another database"
+        )));
+    }
+    let moved = crate::club::copy::migrate(from, to).map_err(|e| Failure::with_code(1, e))?;
+    let [members, keys, ratings, games, bans] =
+        ["members", "keys", "ratings", "games", "bans"].map(|t| moved.rows(t));
+    Ok(Done::Print(if json {
+        lines(json!({
+            "from": from.to_string(),
+            "to": to.to_string(),
+            "members": members,
+            "keys": keys,
+            "ratings": ratings,
+            "games": games,
+            "bans": bans,
+        }))
+    } else {
         format!(
-            "{} copied to {} ({bytes} bytes)\n",
-            store.path().display(),
-            file.display()
+            "moved {members} members, {keys} keys, {ratings} ratings, {games} games and {bans} bans from {from} to {to}\n"
         )
     }))
 }

@@ -2,6 +2,7 @@
 //! the configuration, and the run of the server.
 
 use crate::cli::{parse_clock_flag, warn, ClockFlag, Done, Failure, Outcome};
+use crate::club::Database;
 use crate::config::{Catalogue, Settings};
 use crate::server::{ServeError, ServeOptions};
 use clap::Args;
@@ -97,10 +98,11 @@ pub struct ServeArgs {
     /// name, without a password).
     #[arg(long, value_name = "FILE")]
     authorized_keys: Option<PathBuf>,
-    /// The club's database: accounts, ratings and finished games (default:
-    /// server/club.sqlite in the data directory).
-    #[arg(long, value_name = "FILE")]
-    club_db: Option<PathBuf>,
+    /// The club's database: accounts, ratings and finished games; a PostgreSQL URL
+    /// (postgres://USER:PASSWORD@HOST:PORT/DATABASE, which several servers may share)
+    /// or an SQLite file (default: server/club.sqlite in the data directory).
+    #[arg(long, value_name = "URL|FILE", alias = "club-db", value_parser = Database::parse)]
+    database: Option<Database>,
     /// Where the host key and the rooms are kept (default: the data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -117,7 +119,7 @@ pub fn run(args: ServeArgs) -> Outcome {
         opts.host_key = key;
     }
     opts.authorized_keys = args.authorized_keys;
-    if let Some(db) = args.club_db {
+    if let Some(db) = args.database {
         opts.club_db = Some(db);
     }
     opts.clock = args.clock.0;
@@ -204,5 +206,26 @@ mod tests {
         assert_eq!(clock(&["--clock", "0.5+0"]).unwrap(), "0.5+0".parse().ok());
         let bad = clock(&["--clock", "5"]).err().map(|e| e.to_string());
         assert!(bad.is_some_and(|e| e.contains("MIN+INC")));
+    }
+
+    #[test]
+    fn the_database_is_a_postgres_url_or_a_file() {
+        let database = |flags: &[&str]| {
+            let words = std::iter::once("serve").chain(flags.iter().copied());
+            Serve::try_parse_from(words).map(|s| s.args.database)
+        };
+        assert_eq!(database(&[]).unwrap(), None);
+        let url = "postgres://qchess@127.0.0.1:5432/club";
+        assert_eq!(
+            database(&["--database", url]).unwrap(),
+            Some(Database::Postgres(url.into()))
+        );
+        assert_eq!(
+            database(&["--club-db", "club.sqlite"]).unwrap(),
+            Some(Database::Sqlite("club.sqlite".into()))
+        );
+        let bad = database(&["--database", "postgres://db:port/club"]).err();
+        let bad = bad.map(|e| e.to_string()).unwrap_or_default();
+        assert!(bad.contains("not a PostgreSQL URL"), "{bad}");
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// A member's games, most recent first, each with its PGN.
 pub fn member_games(
-    store: &impl ClubStore,
+    store: &(impl ClubStore + ?Sized),
     member: MemberId,
 ) -> Result<Vec<(ArchivedGame, PgnGame)>, ClubError> {
     let games = store.games(GameQuery {
@@ -25,7 +25,7 @@ pub fn member_games(
 }
 
 /// One archived game as PGN.
-fn pgn_of(store: &impl ClubStore, game: &ArchivedGame) -> Result<PgnGame, ClubError> {
+fn pgn_of(store: &(impl ClubStore + ?Sized), game: &ArchivedGame) -> Result<PgnGame, ClubError> {
     let bad = |message: String| ClubError::BadRecord {
         id: game.id.0,
         message,

@@ -1,12 +1,20 @@
 //! The club: accounts by SSH key, Glicko-2 ratings per category and the archive of
 //! finished games, kept in a database behind one storage trait ([`ClubStore`]); SQLite
-//! is its first engine ([`SqliteStore`]). docs/club.md tells what is kept and why.
+//! is one engine ([`SqliteStore`]), PostgreSQL the other ([`PostgresStore`], one club for
+//! several servers). docs/club.md tells what is kept and why.
 
+pub mod copy;
+pub mod database;
 pub mod export;
+mod postgres;
 pub mod rating;
 mod sqlite;
+#[cfg(test)]
+mod store_tests;
 pub mod tournament;
 
+pub use database::{Database, Engine};
+pub use postgres::PostgresStore;
 pub use rating::{Category, Rating, RatingChange, PROVISIONAL_DEVIATION};
 pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
@@ -210,7 +218,7 @@ pub struct GameQuery {
 #[derive(Debug, thiserror::Error)]
 pub enum ClubError {
     /// No database at the path (and none is made by reading commands).
-    #[error("{0}: no club database there (name the right file with --db)")]
+    #[error("{0}: no club database there (name the right file with --database)")]
     Missing(PathBuf),
     /// The database was written by a newer qchess.
     #[error("{path}: the club database has schema version {found}, from a newer qchess (this one knows up to {known}); it was left untouched: run the newer qchess")]
@@ -286,6 +294,52 @@ pub enum ClubError {
     /// No pairing by that number, or not of those players.
     #[error("no tournament pairing {0} between those players")]
     NoSuchPairing(i64),
+    /// A `postgres://` URL that does not read.
+    #[error("{url}: not a PostgreSQL URL qchess can read ({detail}); write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")]
+    BadUrl {
+        /// The URL, its password hidden.
+        url: String,
+        /// What was wrong with it.
+        detail: String,
+    },
+    /// The PostgreSQL server could not be reached, or went away.
+    #[error("{at}: cannot reach the club's PostgreSQL database ({detail}); is it running, at that host and port?")]
+    Unreachable {
+        /// The database's URL, its password hidden.
+        at: String,
+        /// What the connection said.
+        detail: String,
+    },
+    /// PostgreSQL refused the user or the password.
+    #[error("{at}: PostgreSQL refused to let qchess in ({detail}); check the user and password in the URL")]
+    Refused {
+        /// The database's URL, its password hidden.
+        at: String,
+        /// What PostgreSQL said.
+        detail: String,
+    },
+    /// The URL names a database the PostgreSQL server does not have.
+    #[error("{at}: {detail}; make it first (createdb NAME) or name another in the URL")]
+    NoDatabase {
+        /// The database's URL, its password hidden.
+        at: String,
+        /// What PostgreSQL said.
+        detail: String,
+    },
+    /// A PostgreSQL database without the club's tables, where a club was expected.
+    #[error("{0}: no club in that database (qchess serve --database URL makes one; qchess club migrate moves one there)")]
+    NoClub(String),
+    /// Any other failure of PostgreSQL.
+    #[error("{at}: {source}")]
+    Postgres {
+        /// The database's URL, its password hidden.
+        at: String,
+        /// What PostgreSQL said.
+        source: ::postgres::Error,
+    },
+    /// A club is moved into an empty database only.
+    #[error("{0}: that club database is not empty; a club is moved into an empty one only")]
+    NotEmpty(String),
 }
 
 /// The club's storage: members, their keys, ratings and games, and bans. Each method is

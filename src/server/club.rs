@@ -3,15 +3,15 @@
 //! member; a new key with a free name joins the club under that name; a client without
 //! a key, or whose name is taken, plays casual games only.
 
-use crate::club::{Ban, ClubError, ClubStore, Member, MemberId, SqliteStore};
-use std::path::{Path, PathBuf};
+use crate::club::{Ban, ClubError, ClubStore, Database, Member, MemberId};
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// The club's store, shared by the server's threads. Each call holds it for one
 /// transaction.
 pub struct Club {
     store: Mutex<Box<dyn ClubStore + Send>>,
-    path: PathBuf,
+    database: Database,
 }
 
 /// A key of a client signing in: its fingerprint and its OpenSSH text.
@@ -26,21 +26,21 @@ pub struct KeyText {
 impl Club {
     /// The club kept in the SQLite database at `path` (made when missing).
     pub fn open(path: &Path) -> Result<Club, ClubError> {
-        let store = SqliteStore::open(path)?;
-        Ok(Club::new(Box::new(store), path))
+        Club::open_at(&Database::Sqlite(path.to_path_buf()))
     }
 
-    /// The club kept in `store`, whose database is at `path` (named in messages).
-    pub fn new(store: Box<dyn ClubStore + Send>, path: &Path) -> Club {
-        Club {
-            store: Mutex::new(store),
-            path: path.to_path_buf(),
-        }
+    /// The club kept in `database`, an SQLite file (made when missing) or PostgreSQL
+    /// (its tables made when missing).
+    pub fn open_at(database: &Database) -> Result<Club, ClubError> {
+        Ok(Club {
+            store: Mutex::new(database.open()?.into_store()),
+            database: database.clone(),
+        })
     }
 
     /// Where its database is.
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn database(&self) -> &Database {
+        &self.database
     }
 
     /// The store, for one call (or a few that belong together).

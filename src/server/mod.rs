@@ -57,8 +57,9 @@ pub struct ServeOptions {
     pub authorized_keys: Option<PathBuf>,
     /// Where rooms are saved (`None`: nowhere).
     pub rooms_dir: Option<PathBuf>,
-    /// The club's database (`None`: no club; everyone plays casual games).
-    pub club_db: Option<PathBuf>,
+    /// The club's database, an SQLite file or PostgreSQL (`None`: no club; everyone
+    /// plays casual games).
+    pub club_db: Option<crate::club::Database>,
     /// What sessions and rooms may use.
     pub limits: ServerLimits,
     /// The themes a session may pick, by name.
@@ -81,7 +82,9 @@ impl ServeOptions {
             host_key: keys::default_host_key(data_dir),
             authorized_keys: None,
             rooms_dir: Some(data_dir.join("server").join("rooms")),
-            club_db: Some(crate::club::default_db(data_dir)),
+            club_db: Some(crate::club::Database::Sqlite(crate::club::default_db(
+                data_dir,
+            ))),
             limits: ServerLimits::default(),
             themes: Vec::new(),
             default_theme: 0,
@@ -178,7 +181,7 @@ impl Server {
         )
         .with_clock(opts.clock);
         if let Some(db) = &opts.club_db {
-            hub = hub.with_club(club::Club::open(db)?);
+            hub = hub.with_club(club::Club::open_at(db)?);
         }
         let hub = Arc::new(hub);
         let mut problems = key_problems;
@@ -482,8 +485,8 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
         }
         if let Some(club) = server.hub().club() {
             println!(
-                "club: {} (qchess club players|games --db FILE reads it)",
-                club.path().display()
+                "club: {} (qchess club players|games --database URL|FILE reads it)",
+                club.database()
             );
         }
         for p in &server.problems {

@@ -210,8 +210,50 @@ fn missing_and_damaged_databases_are_said_plainly() {
     for sub in ["players", "games", "export", "backup"] {
         let (code, out, _) = qchess(&dir, &["club", sub, "--help"]);
         assert_eq!(code, 0);
+        assert!(out.contains("--database <URL|FILE>"), "{sub}: {out}");
         assert!(out.contains("--db"), "{sub}: {out}");
     }
+    let (code, _, err) = qchess(
+        &dir,
+        &[
+            "club",
+            "players",
+            "--database",
+            "postgres://ann:pw@db:port/club",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("postgres://ann:***@db:port/club"), "{err}");
+    assert!(err.contains("not a PostgreSQL URL"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn migrate_moves_a_club_into_an_empty_database_only() {
+    let dir = scratch("migrate");
+    let from = club(&dir);
+    let to = dir.join("moved").join("club.sqlite");
+    let [from_arg, to_arg] = [&from, &to].map(|p| p.to_str().unwrap());
+    let (code, out, err) = qchess(
+        &dir,
+        &["club", "migrate", "--from", from_arg, "--to", to_arg],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "moved 3 members, 0 keys, 4 ratings, 3 games and 0 bans from {from_arg} to {to_arg}\n"
+        )
+    );
+    let listed = |db: &str| qchess(&dir, &["club", "games", "--database", db]).1;
+    assert_eq!(listed(to_arg), listed(from_arg));
+    assert_eq!(listed(to_arg).lines().count(), 3);
+    let (code, _, err) = qchess(
+        &dir,
+        &["club", "migrate", "--from", from_arg, "--to", to_arg],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("not empty"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -5,7 +5,7 @@
 
 use super::{archive, failure, folded, result_of, result_word};
 use crate::club::tournament::record::{
-    Entry, KeptPairing, Length, NewTournament, State, Tournament, TournamentId,
+    Columns, Entry, KeptPairing, NewTournament, State, Tournament, TournamentId, Unreadable,
 };
 use crate::club::tournament::{Board, Pairing};
 use crate::club::{ClubError, FinishedGame, GameId, MemberId, RatedSides};
@@ -55,49 +55,41 @@ pub(super) const MIGRATION: &str = "CREATE TABLE tournaments (
 const COLUMNS: &str =
     "id, name, kind, time_control, rounds, minutes, starts, creator, state, round";
 
-/// A value of a column that does not read as what it should be.
-#[derive(Debug, thiserror::Error)]
-#[error("\"{0}\" does not read as a tournament's {1}")]
-struct BadValue(String, &'static str);
-
-fn bad(at: usize, word: String, what: &'static str) -> rusqlite::Error {
-    super::bad_column(at, BadValue(word, what))
-}
-
 /// A tournament from the columns of [`COLUMNS`].
 fn tournament(row: &Row<'_>) -> rusqlite::Result<Tournament> {
-    let kind: String = row.get(2)?;
-    let control: String = row.get(3)?;
-    let rounds: Option<u32> = row.get(4)?;
-    let minutes: Option<u32> = row.get(5)?;
-    let state: String = row.get(8)?;
-    let length = match (rounds, minutes) {
-        (Some(r), _) => Length::Rounds(r),
-        (None, Some(m)) => Length::Minutes(m),
-        (None, None) => return Err(bad(4, String::new(), "length")),
-    };
-    Ok(Tournament {
-        id: TournamentId(row.get(0)?),
-        made: NewTournament {
-            name: row.get(1)?,
-            kind: kind.parse().map_err(|_| bad(2, kind.clone(), "kind"))?,
-            control: control
-                .parse()
-                .map_err(|_| bad(3, control.clone(), "clock"))?,
-            length,
-            starts: row.get(6)?,
-            creator: row.get::<_, Option<i64>>(7)?.map(MemberId),
-        },
-        state: State::of(&state).ok_or_else(|| bad(8, state.clone(), "state"))?,
+    Columns {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        kind: row.get(2)?,
+        control: row.get(3)?,
+        rounds: row.get(4)?,
+        minutes: row.get(5)?,
+        starts: row.get(6)?,
+        creator: row.get(7)?,
+        state: row.get(8)?,
         round: row.get(9)?,
-    })
+    }
+    .tournament()
+    .map_err(|e| super::bad_column(e.column, e))
 }
 
 /// A kept pairing from its columns (id, round, white, black, result, game).
 fn kept(row: &Row<'_>) -> rusqlite::Result<KeptPairing> {
     let result = row
         .get::<_, Option<String>>(4)?
-        .map(|w| result_of(&w).ok_or_else(|| bad(4, w.clone(), "result")))
+        .map(|w| {
+            result_of(&w).ok_or_else(|| {
+                let what = "result";
+                super::bad_column(
+                    4,
+                    Unreadable {
+                        column: 4,
+                        word: w,
+                        what,
+                    },
+                )
+            })
+        })
         .transpose()?;
     Ok(KeptPairing {
         id: row.get(0)?,
@@ -117,10 +109,7 @@ pub(super) fn create(
     path: &Path,
     new: &NewTournament,
 ) -> Result<Tournament, ClubError> {
-    let (rounds, minutes) = match new.length {
-        Length::Rounds(r) => (Some(r), None),
-        Length::Minutes(m) => (None, Some(m)),
-    };
+    let (rounds, minutes) = new.length.columns();
     let inserted = conn.execute(
         "INSERT INTO tournaments (name, folded, kind, time_control, rounds, minutes, starts,
             creator, state, round)
@@ -375,115 +364,4 @@ pub(super) fn record_result(
     }
     tx.commit().map_err(at)?;
     Ok((id, sides))
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::chess::Status;
-    use crate::club::tournament::record::{Length, NewTournament, State};
-    use crate::club::tournament::{swiss, Kind};
-    use crate::club::{ClubError, ClubStore, FinishedGame, GameQuery, Seat, SqliteStore};
-
-    #[test]
-    fn a_swiss_round_is_kept_paired_scored_and_archived_under_its_name() {
-        let dir = std::env::temp_dir().join(format!("qchess-tour-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut store = SqliteStore::open(&dir.join("club.sqlite")).unwrap();
-        let members: Vec<_> = ["ann", "bo", "cy"]
-            .iter()
-            .map(|n| store.add_member(n, 1).unwrap())
-            .collect();
-        let new = NewTournament {
-            name: "Friday Swiss".into(),
-            kind: Kind::Swiss,
-            control: "3+2".parse().unwrap(),
-            length: Length::Rounds(3),
-            starts: 100,
-            creator: None,
-        };
-        let t = store.create_tournament(&new).unwrap();
-        let again = NewTournament {
-            name: "FRIDAY swiss".into(),
-            ..new.clone()
-        };
-        assert!(matches!(
-            store.create_tournament(&again),
-            Err(ClubError::TournamentTaken(_))
-        ));
-        for (i, m) in members.iter().enumerate() {
-            store.enter(t.id, m.id, 1600.0 - i as f64, 50).unwrap();
-        }
-        assert!(store.withdraw(t.id, members[2].id).unwrap());
-        store.enter(t.id, members[2].id, 0.0, 60).unwrap();
-        let entries = store.entries(t.id).unwrap();
-        assert_eq!(entries.len(), 3);
-        assert!(entries.iter().all(|e| !e.withdrawn));
-        // Back again: the rating at the first entry stays.
-        assert_eq!(entries[2].rating, 1598.0);
-
-        let entrants: Vec<_> = entries.iter().map(|e| e.entrant()).collect();
-        let round = swiss::pair_round(&entrants, &[]).unwrap();
-        let kept = store.pair(t.id, 1, &round.boards, round.bye).unwrap();
-        assert_eq!(kept.len(), 2);
-        assert_eq!(store.tournament("friday swiss").unwrap().unwrap().round, 1);
-        assert!(store.set_tournament_state(t.id, State::Running).unwrap());
-        let board = kept.iter().find(|k| k.pairing.black.is_some()).unwrap();
-        let seat = |id| Seat {
-            member: Some(id),
-            name: members.iter().find(|m| m.id == id).unwrap().name.clone(),
-        };
-        let game = FinishedGame {
-            white: seat(board.pairing.white),
-            black: seat(board.pairing.black.unwrap()),
-            rated: true,
-            control: Some(new.control),
-            result: Status::Draw,
-            reason: None,
-            record: "format = 1\nmoves = []\n".into(),
-            started: 200,
-            ended: 300,
-            key: Some("tour-1".into()),
-        };
-        let (id, sides) = store.record_pairing(board.id, &game).unwrap();
-        assert!(sides.is_some());
-        // Recorded again (a crash before the room noted it): nothing changes.
-        assert_eq!(store.record_pairing(board.id, &game).unwrap().0, id);
-        let units: Vec<u32> = store
-            .entries(t.id)
-            .unwrap()
-            .iter()
-            .map(|e| e.units)
-            .collect();
-        assert_eq!(
-            units.iter().sum::<u32>(),
-            2 + 2,
-            "a draw and a bye: {units:?}"
-        );
-        let pairings = store.pairings(t.id).unwrap();
-        let played = pairings.iter().find(|k| k.id == board.id).unwrap();
-        assert_eq!(
-            (played.game, played.pairing.result),
-            (Some(id), Some(Status::Draw))
-        );
-        let archived = store
-            .games(GameQuery {
-                member: None,
-                limit: 5,
-            })
-            .unwrap();
-        assert_eq!(archived.len(), 1);
-        assert_eq!(archived[0].event.as_deref(), Some("Friday Swiss"));
-        // A game of other players is not this pairing's.
-        let swapped = FinishedGame {
-            white: game.black.clone(),
-            black: game.white.clone(),
-            key: None,
-            ..game.clone()
-        };
-        assert!(matches!(
-            store.record_pairing(board.id, &swapped),
-            Err(ClubError::NoSuchPairing(_))
-        ));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }

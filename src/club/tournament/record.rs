@@ -134,3 +134,84 @@ pub struct KeptPairing {
     /// Its game in the archive, once over.
     pub game: Option<GameId>,
 }
+
+/// A stored word or number of a tournament that does not read as what it should be.
+#[derive(Debug, thiserror::Error)]
+#[error("\"{word}\" does not read as a tournament's {what}")]
+pub struct Unreadable {
+    /// The column it is in, counted from 0 in the order of [`Columns`].
+    pub column: usize,
+    /// What is stored there.
+    pub word: String,
+    /// What it should be.
+    pub what: &'static str,
+}
+
+/// A tournament's columns as both of the club's engines keep them, in their order.
+#[derive(Clone, Debug)]
+pub struct Columns {
+    /// Its number.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// Its time control, as written.
+    pub control: String,
+    /// A Swiss's rounds.
+    pub rounds: Option<i64>,
+    /// An arena's minutes.
+    pub minutes: Option<i64>,
+    /// When it starts.
+    pub starts: i64,
+    /// The member who made it.
+    pub creator: Option<i64>,
+    /// Its state's word.
+    pub state: String,
+    /// Rounds (or games) paired so far.
+    pub round: i64,
+}
+
+impl Columns {
+    /// The tournament these columns keep.
+    pub fn tournament(self) -> Result<Tournament, Unreadable> {
+        let bad = |column, word: &str, what| Unreadable {
+            column,
+            word: word.to_string(),
+            what,
+        };
+        let count =
+            |column, n: i64, what| u32::try_from(n).map_err(|_| bad(column, &n.to_string(), what));
+        let length = match (self.rounds, self.minutes) {
+            (Some(r), _) => Length::Rounds(count(4, r, "rounds")?),
+            (None, Some(m)) => Length::Minutes(count(5, m, "minutes")?),
+            (None, None) => return Err(bad(4, "", "length")),
+        };
+        Ok(Tournament {
+            id: TournamentId(self.id),
+            made: NewTournament {
+                kind: self.kind.parse().map_err(|_| bad(2, &self.kind, "kind"))?,
+                control: self
+                    .control
+                    .parse()
+                    .map_err(|_| bad(3, &self.control, "clock"))?,
+                length,
+                starts: self.starts,
+                creator: self.creator.map(MemberId),
+                name: self.name,
+            },
+            state: State::of(&self.state).ok_or_else(|| bad(8, &self.state, "state"))?,
+            round: count(9, self.round, "round")?,
+        })
+    }
+}
+
+impl Length {
+    /// The rounds and the minutes, as kept: one of them.
+    pub fn columns(self) -> (Option<u32>, Option<u32>) {
+        match self {
+            Length::Rounds(r) => (Some(r), None),
+            Length::Minutes(m) => (None, Some(m)),
+        }
+    }
+}
