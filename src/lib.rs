@@ -11,14 +11,15 @@ pub mod game;
 pub mod learn;
 pub mod puzzles;
 pub mod qasm;
-pub mod quantum;
 pub mod record;
 pub mod review;
 pub mod seats;
-pub mod seeded;
 pub mod server;
 pub mod skat;
 pub mod style;
 pub mod ui;
 pub mod uqci;
 pub mod variants;
+
+/// The simulator and the seeded source, a crate of their own (`crates/sim`).
+pub use qchess_sim::{quantum, seeded};

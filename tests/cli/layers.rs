@@ -1,5 +1,6 @@
 //! The source keeps the layers that docs/code-layout.md draws: every top-level module of
-//! `src/` stands in one row of its table, a module imports only modules of the rows below
+//! `src/` and of the workspace's crates (`crates/NAME/src/`, which the package re-exports)
+//! stands in one row of its table, a module imports only modules of the rows below
 //! its own (or of its own row), and no modules import each other in a circle; nor do
 //! files (a module's file may use what its submodules hold, and they what it holds).
 
@@ -13,7 +14,8 @@ fn root() -> PathBuf {
 }
 
 /// The layers of docs/code-layout.md, top row first: each row's name and the top-level
-/// modules its second column names (`src/NAME/` or `src/NAME.rs`).
+/// modules its second column names (`src/NAME/` or `src/NAME.rs`, or the same under a
+/// crate's `crates/CRATE/src/`).
 fn layers(doc: &str) -> Vec<(String, BTreeSet<String>)> {
     let mut rows = Vec::new();
     let mut in_table = false;
@@ -34,7 +36,13 @@ fn layers(doc: &str) -> Vec<(String, BTreeSet<String>)> {
         }
         let modules = cells[2]
             .split('`')
-            .filter_map(|item| item.strip_prefix("src/"))
+            .filter_map(|item| {
+                let item = match item.strip_prefix("crates/") {
+                    Some(rest) => rest.split_once("/src/")?.1,
+                    None => item.strip_prefix("src/")?,
+                };
+                Some(item)
+            })
             .map(|item| {
                 let name = item.trim_end_matches('/');
                 name.strip_suffix(".rs").unwrap_or(name).to_string()
@@ -43,6 +51,23 @@ fn layers(doc: &str) -> Vec<(String, BTreeSet<String>)> {
         rows.push((cells[1].to_string(), modules));
     }
     rows
+}
+
+/// The source folders: the package's `src/` and each workspace crate's.
+fn sources() -> Vec<PathBuf> {
+    let mut dirs = vec![root().join("src")];
+    let crates = fs::read_dir(root().join("crates")).unwrap();
+    let mut more: Vec<PathBuf> = crates.map(|e| e.unwrap().path().join("src")).collect();
+    more.sort();
+    dirs.extend(more);
+    dirs
+}
+
+/// A source folder as the messages name it: `src`, `crates/sim/src` (`src` outside the
+/// project).
+fn shown(src: &Path) -> String {
+    let inside = src.strip_prefix(root());
+    inside.unwrap_or(Path::new("src")).display().to_string()
 }
 
 /// The top-level modules of `src/`: its folders and its files but `lib.rs` and `main.rs`.
@@ -148,7 +173,7 @@ fn imports(src: &Path, modules: &BTreeSet<String>) -> BTreeMap<String, BTreeMap<
                         .entry(from.clone())
                         .or_default()
                         .entry(to)
-                        .or_insert_with(|| format!("src/{}:{start}", rel.display()));
+                        .or_insert_with(|| format!("{}/{}:{start}", shown(src), rel.display()));
                 }
             }
             statement.clear();
@@ -203,8 +228,8 @@ fn every_import_goes_down_the_table_of_layers() {
         rows.len() >= 8,
         "the table of layers in docs/code-layout.md: {rows:?}"
     );
-    let src = root().join("src");
-    let modules = top_level_modules(&src);
+    let dirs = sources();
+    let modules: BTreeSet<String> = dirs.iter().flat_map(|d| top_level_modules(d)).collect();
 
     // Every module in exactly one row, and every row's module in src/.
     let mut rank = BTreeMap::new();
@@ -229,7 +254,12 @@ fn every_import_goes_down_the_table_of_layers() {
     );
 
     // Rows are listed from the top: a module imports only rows of a larger index.
-    let edges = imports(&src, &modules);
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for dir in &dirs {
+        for (from, tos) in imports(dir, &modules) {
+            edges.entry(from).or_default().extend(tos);
+        }
+    }
     let mut upward = Vec::new();
     for (from, tos) in &edges {
         for (to, at) in tos {
@@ -450,7 +480,7 @@ fn file_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
                         .entry(name.clone())
                         .or_default()
                         .entry(to.clone())
-                        .or_insert_with(|| format!("src/{name}:{}", n + 1));
+                        .or_insert_with(|| format!("{}/{name}:{}", shown(src), n + 1));
                 }
             }
         }
@@ -460,7 +490,14 @@ fn file_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
 
 #[test]
 fn no_files_import_each_other_in_a_circle() {
-    let edges = file_imports(&root().join("src"));
+    for dir in sources() {
+        no_circle_of_files(&dir);
+    }
+}
+
+/// Fails when files of the source folder `src` import each other in a circle.
+fn no_circle_of_files(src: &Path) {
+    let edges = file_imports(src);
     let files: BTreeSet<String> = edges.keys().cloned().collect();
     if let Some(c) = circle(&files, &edges) {
         let steps: Vec<String> = c
