@@ -12,6 +12,7 @@ pub mod learn;
 pub mod puzzles;
 pub mod qasm;
 pub mod quantum;
+pub mod rating;
 pub mod record;
 pub mod review;
 pub mod seats;
