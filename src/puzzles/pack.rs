@@ -207,9 +207,9 @@ mod tests {
     }
 
     #[test]
-    fn the_pack_holds_60_different_puzzles_with_one_clear_answer() {
+    fn the_pack_holds_400_different_puzzles_with_one_clear_answer() {
         let all = pack();
-        assert!(all.len() >= 60, "{} puzzles", all.len());
+        assert!(all.len() >= 400, "{} puzzles", all.len());
         let mut seen = std::collections::HashSet::new();
         let mut answered = std::collections::HashSet::new();
         for p in all {
@@ -236,10 +236,14 @@ mod tests {
         assert_eq!(find("no such puzzle"), None);
     }
 
-    /// The fast sample `cargo test` proves: every one-ply puzzle (20 or more).
+    /// The fast sample `cargo test` proves: every fourth one-ply puzzle (20 or more).
     #[test]
     fn a_sample_of_the_pack_proves_again() {
-        let sample: Vec<&Puzzle> = pack().iter().filter(|p| p.task().plies() == 1).collect();
+        let sample: Vec<&Puzzle> = pack()
+            .iter()
+            .filter(|p| p.task().plies() == 1)
+            .step_by(4)
+            .collect();
         assert!(sample.len() >= 20, "{} one-ply puzzles", sample.len());
         for p in sample {
             proves_again(p);
