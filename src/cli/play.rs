@@ -350,8 +350,15 @@ pub struct PuzzlePlayArgs {
     /// rating).
     #[arg(value_name = "ID")]
     pub id: Option<String>,
-    #[command(flatten)]
-    filter: PuzzleFilterArgs,
+    /// Only the puzzles of this theme (`--theme` chooses the colours here).
+    #[arg(long, value_name = "THEME")]
+    puzzle_theme: Option<crate::puzzles::Theme>,
+    /// Only the puzzles rated in this range, such as 1200-1500.
+    #[arg(long, value_name = "LOW-HIGH")]
+    rating: Option<crate::puzzles::RatingRange>,
+    /// Only the puzzles of this many moves.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    moves: Option<u32>,
     #[command(flatten)]
     display: DisplayArgs,
 }
@@ -401,7 +408,12 @@ impl PuzzleFilterArgs {
 /// kept in the data directory.
 pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
     use crate::learn::solved::Solved;
-    let pack = args.filter.chosen()?;
+    let filter = PuzzleFilterArgs {
+        theme: args.puzzle_theme,
+        rating: args.rating,
+        moves: args.moves,
+    };
+    let pack = filter.chosen()?;
     let first = match &args.id {
         Some(id) => Some(pack.iter().position(|p| p.id == id.trim()).ok_or_else(|| {
             Failure::new(format!(

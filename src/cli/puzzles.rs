@@ -166,7 +166,7 @@ fn themes(puzzles: &[Puzzle]) -> String {
         out.push_str(&format!("{:<20} {n:>4}\n", t.name()));
     }
     out.push_str(&format!(
-        "{} puzzles; play a theme: qchess puzzles play --theme THEME\n",
+        "{} puzzles; play a theme: qchess puzzles play --puzzle-theme THEME\n",
         puzzles.len()
     ));
     out
