@@ -11,6 +11,7 @@ pub mod game;
 pub mod learn;
 pub mod puzzles;
 pub mod qasm;
+pub mod rating;
 pub mod record;
 pub mod review;
 pub mod seats;

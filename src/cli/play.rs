@@ -346,22 +346,78 @@ pub fn learn(args: LearnArgs) -> Outcome {
 /// Options of `qchess puzzles play`.
 #[derive(Args, Debug, Clone)]
 pub struct PuzzlePlayArgs {
-    /// The puzzle to open, by its id (default: the first you have not solved).
+    /// The puzzle to open, by its id (default: the unsolved puzzle nearest your
+    /// rating).
     #[arg(value_name = "ID")]
     pub id: Option<String>,
+    /// Only the puzzles of this theme (`--theme` chooses the colours here).
+    #[arg(long, value_name = "THEME")]
+    puzzle_theme: Option<crate::puzzles::Theme>,
+    /// Only the puzzles rated in this range, such as 1200-1500.
+    #[arg(long, value_name = "LOW-HIGH")]
+    rating: Option<crate::puzzles::RatingRange>,
+    /// Only the puzzles of this many moves.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    moves: Option<u32>,
     #[command(flatten)]
     display: DisplayArgs,
+}
+
+/// Which puzzles to list or play.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PuzzleFilterArgs {
+    /// Only the puzzles of this theme (qchess puzzles themes lists them).
+    #[arg(long, value_name = "THEME")]
+    theme: Option<crate::puzzles::Theme>,
+    /// Only the puzzles rated in this range, such as 1200-1500.
+    #[arg(long, value_name = "LOW-HIGH")]
+    rating: Option<crate::puzzles::RatingRange>,
+    /// Only the puzzles of this many moves.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3))]
+    moves: Option<u32>,
+}
+
+impl PuzzleFilterArgs {
+    /// The filter asked for.
+    pub fn filter(&self) -> crate::puzzles::Filter {
+        crate::puzzles::Filter {
+            theme: self.theme,
+            rating: self.rating,
+            moves: self.moves,
+        }
+    }
+
+    /// The pack's puzzles that pass; an error when none does.
+    pub fn chosen(&self) -> Result<Vec<crate::puzzles::Puzzle>, Failure> {
+        let filter = self.filter();
+        let chosen: Vec<_> = crate::puzzles::pack()
+            .iter()
+            .filter(|p| filter.admits(p))
+            .cloned()
+            .collect();
+        if chosen.is_empty() {
+            return Err(Failure::new(
+                "no puzzle of the pack passes that filter (qchess puzzles themes counts them)",
+            ));
+        }
+        Ok(chosen)
+    }
 }
 
 /// Runs `qchess puzzles play`: the pack's puzzles in the terminal, the player's record
 /// kept in the data directory.
 pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
     use crate::learn::solved::Solved;
-    let pack = crate::puzzles::pack().to_vec();
+    let filter = PuzzleFilterArgs {
+        theme: args.puzzle_theme,
+        rating: args.rating,
+        moves: args.moves,
+    };
+    let pack = filter.chosen()?;
     let first = match &args.id {
-        Some(id) => Some(pack.iter().position(|p| &p.id == id).ok_or_else(|| {
+        Some(id) => Some(pack.iter().position(|p| p.id == id.trim()).ok_or_else(|| {
             Failure::new(format!(
-                "there is no puzzle \"{id}\" (qchess puzzles lists them)"
+                "there is no puzzle \"{id}\" among those asked for (qchess puzzles lists them)"
             ))
         })?),
         None => None,

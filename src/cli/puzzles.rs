@@ -1,10 +1,13 @@
-//! `qchess puzzles`: the pack as a list or JSON, `prove` to re-prove it, `generate` to
-//! find more puzzles in engine games.
+//! `qchess puzzles`: the pack as a list or JSON (filtered by theme, rating and length),
+//! its themes, `prove` to re-prove it, `generate` to find more puzzles in engine games
+//! or PGN files.
 
+use crate::cli::play::PuzzleFilterArgs;
 use crate::cli::{Done, Failure, Outcome};
 use crate::puzzles::generate::{generate, Options};
 use crate::puzzles::pack::{self, Puzzle};
 use crate::puzzles::prove::prove;
+use crate::puzzles::theme::Theme;
 use crate::seats::spec::PlayerSpec;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,9 +20,12 @@ use std::time::Instant;
 pub struct PuzzlesArgs {
     #[command(subcommand)]
     command: Option<PuzzlesCommand>,
-    /// Print the pack as JSON (id, fen, setup, goal, moves, value, best, rating, line).
+    /// Print the pack as JSON (id, fen, setup, goal, moves, theme, value, best, second,
+    /// rating, line, source).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    filter: PuzzleFilterArgs,
 }
 
 /// The subcommands of `qchess puzzles`.
@@ -27,6 +33,8 @@ pub struct PuzzlesArgs {
 enum PuzzlesCommand {
     /// List the pack, as `qchess puzzles` alone does.
     List(ListArgs),
+    /// The themes, each with how many puzzles of the pack have it.
+    Themes,
     /// Play the puzzles in the terminal: your moves are judged exactly against the best,
     /// the other side defends as the proof does.
     Play(crate::cli::play::PuzzlePlayArgs),
@@ -44,6 +52,8 @@ struct ListArgs {
     /// Print the pack as JSON, as `qchess puzzles --json` does.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    filter: PuzzleFilterArgs,
 }
 
 /// Arguments of `qchess puzzles prove`.
@@ -71,6 +81,18 @@ struct GenerateArgs {
     /// Games stop after this many plies.
     #[arg(long, value_name = "P", default_value_t = 200)]
     max_plies: u32,
+    /// Scan the games of this PGN file instead of playing engine games (classical
+    /// games: use --twists to turn them quantum).
+    #[arg(long, value_name = "FILE")]
+    from_pgn: Option<PathBuf>,
+    /// From each position without superposition, also scan the positions after this
+    /// many splits of the side to move.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    twists: usize,
+    /// The longest task tried, in moves.
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=3))]
+    moves: u32,
     /// Threads playing and scanning games.
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -90,6 +112,10 @@ struct GenerateArgs {
     /// Two-move tasks are tried in positions with at most this many legal moves.
     #[arg(long, value_name = "N", default_value_t = 60)]
     width: usize,
+    /// Three-move tasks and survive 2 are tried in positions with at most this many
+    /// legal moves.
+    #[arg(long, value_name = "N", default_value_t = 24)]
+    deep_width: usize,
     /// Keep puzzles without a quantum twist (no superposition, best move no split or
     /// merge).
     #[arg(long)]
@@ -116,18 +142,34 @@ pub fn run(args: PuzzlesArgs) -> Outcome {
         Some(PuzzlesCommand::Prove(a)) => prove_pack(a.id.as_deref()),
         Some(PuzzlesCommand::Generate(a)) => run_generate(&a),
         Some(PuzzlesCommand::Play(a)) => crate::cli::play::play_puzzles(a),
-        Some(PuzzlesCommand::List(a)) => Ok(list(a.json || args.json)),
-        None => Ok(list(args.json)),
+        Some(PuzzlesCommand::List(a)) => list(a.json || args.json, &a.filter),
+        Some(PuzzlesCommand::Themes) => Ok(Done::Print(themes(pack::pack()))),
+        None => list(args.json, &args.filter),
     }
 }
 
-/// The pack, as text or as JSON.
-fn list(json: bool) -> Done {
-    Done::Print(if json {
-        format!("{}\n", to_json(pack::pack()))
+/// The pack (those puzzles that pass the filter), as text or as JSON.
+fn list(json: bool, filter: &PuzzleFilterArgs) -> Outcome {
+    let chosen = filter.chosen()?;
+    Ok(Done::Print(if json {
+        format!("{}\n", to_json(&chosen))
     } else {
-        to_text(pack::pack())
-    })
+        to_text(&chosen)
+    }))
+}
+
+/// Every theme with its count in `puzzles`, one a line.
+fn themes(puzzles: &[Puzzle]) -> String {
+    let mut out = String::new();
+    for t in Theme::ALL {
+        let n = puzzles.iter().filter(|p| p.theme == t).count();
+        out.push_str(&format!("{:<20} {n:>4}\n", t.name()));
+    }
+    out.push_str(&format!(
+        "{} puzzles; play a theme: qchess puzzles play --puzzle-theme THEME\n",
+        puzzles.len()
+    ));
+    out
 }
 
 /// The pack as a JSON array.
@@ -141,6 +183,7 @@ pub fn to_json(puzzles: &[Puzzle]) -> serde_json::Value {
                 "setup": p.setup,
                 "goal": p.goal.name(),
                 "moves": p.moves,
+                "theme": p.theme.name(),
                 "value": p.value,
                 "best": p.best,
                 "second": p.second,
@@ -156,15 +199,16 @@ pub fn to_json(puzzles: &[Puzzle]) -> serde_json::Value {
 fn to_text(puzzles: &[Puzzle]) -> String {
     let mut out = format!("{} puzzles, every value proved:\n", puzzles.len());
     out.push_str(&format!(
-        "{:>4}  {:<6} {:>5}  {}\n",
-        "id", "rating", "best", "task"
+        "{:>4}  {:<6} {:>5}  {:<19} {}\n",
+        "id", "rating", "best", "theme", "task"
     ));
     for p in puzzles {
         out.push_str(&format!(
-            "{:>4}  {:<6} {:>4}%  {}\n",
+            "{:>4}  {:<6} {:>4}%  {:<19} {}\n",
             p.id,
             p.rating,
             crate::format::percent(p.value),
+            p.theme.name(),
             p.task().describe()
         ));
     }
@@ -188,7 +232,7 @@ fn prove_pack(id: Option<&str>) -> Outcome {
         let t = Instant::now();
         let game = p.game().map_err(Failure::new)?;
         let proof = prove(&game, p.task()).map_err(|e| Failure::new(format!("{}: {e}", p.id)))?;
-        let differences = p.differences(&proof);
+        let differences = p.differences(&game, &proof);
         if !differences.is_empty() {
             wrong += 1;
         }
@@ -232,17 +276,25 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
         games: a.games,
         seed: a.seed,
         max_plies: a.max_plies,
+        from_pgn: a.from_pgn.clone(),
+        twists: a.twists,
+        moves: a.moves,
         jobs: a.jobs,
         min_value: a.min_value,
         min_margin: a.min_margin,
         max_nodes: a.max_nodes,
         max_setup: a.max_setup,
         two_move_width: a.width,
+        deep_width: a.deep_width,
         classical: a.classical,
     };
-    let bar = ProgressBar::new(a.games as u64);
+    let bar = ProgressBar::new(if a.from_pgn.is_some() {
+        0
+    } else {
+        a.games as u64
+    });
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games scanned  {elapsed}")
+        ProgressStyle::with_template("{bar:30} {pos} games scanned  {elapsed}")
             .expect("the template is valid"),
     );
     let t = Instant::now();
@@ -262,7 +314,7 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
     }
     let summary = format!(
         "{} games, {} positions, {} proofs ({} too large), {added} new puzzles in {:.1} s",
-        a.games,
+        found.games,
         found.positions,
         found.proofs,
         found.too_large,

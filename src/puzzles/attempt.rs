@@ -144,11 +144,12 @@ impl Attempt {
 }
 
 impl Ending {
-    /// The words that close the try, with the solver's `rating` and its `change`.
-    pub fn words(&self, rating: f64, change: f64) -> String {
+    /// The words that close the try, with the solver's `rating` as shown and its
+    /// `change`.
+    pub fn words(&self, rating: i64, change: i64) -> String {
         let verdict = if self.solved { "Solved" } else { "Not solved" };
         format!(
-            "{verdict}: {}.{} Your rating {rating:.0} ({change:+.0}). b: the best line, r: again, n: next",
+            "{verdict}: {}.{} Your rating {rating} ({change:+}). b: the best line, r: again, n: next",
             self.first, self.this_time
         )
     }
@@ -184,7 +185,7 @@ mod tests {
         };
         assert!(!end.solved);
         assert_eq!(
-            end.words(1180.4, -19.6),
+            end.words(1180, -20),
             "Not solved: your line captures the king with 0%; the best captures it with 100%: e1xe8 first. Your rating 1180 (-20). b: the best line, r: again, n: next"
         );
 

@@ -1,18 +1,24 @@
-//! Where the puzzles come from: engine self-play games, scanned position by position
-//! for decisive lines that the prover can prove.
+//! Where the puzzles come from: engine self-play games, or the games of a PGN file
+//! (classical games turned quantum by a few splits), scanned position by position for
+//! decisive lines that the prover can prove.
 //!
 //! Every position of every game is a candidate for the tasks it could hold: "capture
 //! the king in 1" when the side to move has a capture on a square of the other king,
 //! "win the queen in 1" when it has one on a square of the other queen, "survive 1"
-//! when its own king could be captured next move, and the two-move king and queen
-//! tasks when the position has few legal moves. A candidate is proved (within a budget
-//! of positions) and kept when
+//! when its own king could be captured next move, the two-move king and queen tasks
+//! when the position has few legal moves, and, up to the longest task asked for, the
+//! three-move king and queen tasks and "survive 2" when it has fewer still. With
+//! `twists`, a position where no piece is in superposition is also turned quantum: each
+//! of a few splits of the side to move (spread over the list of its splits) is played,
+//! and the position after it is scanned the same way, the other side solving. A
+//! candidate is proved (within a budget of positions) and kept when
 //!
 //! * its value is at least `min_value`,
 //! * one answer reaches the optimum (a split or merge in either order is one answer),
 //!   and it beats every other first move by at least `min_margin`,
-//! * the two-move task is worth more than the one-move task from the same position
-//!   (else it is the one-move puzzle again),
+//! * a task of N moves is deeper than the task of N - 1 from the same position: worth
+//!   more for king and queen (else it is the shorter puzzle again), and for survive
+//!   its answer is not one of the shorter task's best moves,
 //! * it has a quantum twist (unless `classical`): a piece in superposition, or a best
 //!   move that splits or merges,
 //! * it is new: no puzzle of the pack and no earlier find has the same state and task,
@@ -26,16 +32,20 @@ use super::goal::{queens, Goal, Task};
 use super::pack::{position, Puzzle};
 use super::prove::{answer_key, prove_within, Proof, ProveError, TIE};
 use super::rating::rating;
+use super::theme::theme;
 use crate::chess::classify::Variant;
-use crate::chess::movegen::legal_moves;
+use crate::chess::movegen::{legal_moves, legal_moves_one_split_order};
 use crate::chess::notation::parse;
 use crate::chess::threat::king_threat;
 use crate::chess::{Game, GameOptions, Kind, Shape, Square, Status};
 use crate::game::RuleSet;
 use crate::quantum::{BackendKind, CERTAIN_EPS};
-use crate::seats::matches::{run_match, GameRecord, MatchError, MatchOptions};
+use crate::record::pgn::file as pgn_file;
+use crate::record::saved::RecordError;
+use crate::seats::matches::{run_match, MatchError, MatchOptions};
 use crate::seats::spec::PlayerSpec;
 use std::collections::HashSet;
+use std::path::PathBuf;
 
 /// What to play and what to keep.
 #[derive(Clone, Debug)]
@@ -50,6 +60,12 @@ pub struct Options {
     pub seed: u64,
     /// Games stop after this many plies.
     pub max_plies: u32,
+    /// Read the games of this PGN file instead of playing engine games.
+    pub from_pgn: Option<PathBuf>,
+    /// Splits tried from each position without superposition (0: none).
+    pub twists: usize,
+    /// The longest task tried, in moves (1 to 3).
+    pub moves: u32,
     /// Threads playing games and proving.
     pub jobs: u32,
     /// The least value kept.
@@ -62,6 +78,8 @@ pub struct Options {
     pub max_setup: usize,
     /// The most legal moves of a position tried for two-move tasks.
     pub two_move_width: usize,
+    /// The most legal moves of a position tried for three-move tasks and survive 2.
+    pub deep_width: usize,
     /// Keep puzzles without a quantum twist.
     pub classical: bool,
 }
@@ -71,6 +89,8 @@ pub struct Options {
 pub struct Found {
     /// The new puzzles, ids not yet given.
     pub puzzles: Vec<Puzzle>,
+    /// Games scanned.
+    pub games: u32,
     /// Positions scanned.
     pub positions: u64,
     /// Proofs made.
@@ -80,16 +100,19 @@ pub struct Found {
 }
 
 /// Why a run failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     /// The games could not be played.
     #[error("{0}")]
     Match(#[from] MatchError),
+    /// The PGN file could not be read.
+    #[error("{0}")]
+    Pgn(#[from] RecordError),
     /// A game's moves did not replay.
-    #[error("game {game}: move {ply} does not replay: {why}")]
+    #[error("{game}: move {ply} does not replay: {why}")]
     Replay {
-        /// The game's index.
-        game: u32,
+        /// The game.
+        game: String,
         /// The ply.
         ply: usize,
         /// Why.
@@ -100,18 +123,43 @@ pub enum GenerateError {
     Pack(#[from] super::pack::PackError),
 }
 
-/// Plays the games and scans them; `existing` puzzles are not found again. `progress`
-/// hears of each game scanned.
-pub fn generate(
-    opts: &Options,
-    existing: &[Puzzle],
-    progress: &(dyn Fn(u32) + Sync),
-) -> Result<Found, GenerateError> {
-    let mut seen = HashSet::new();
-    let mut answered = HashSet::new();
-    for p in existing {
-        seen.insert((p.game()?.state_hash(), p.task()));
-        answered.insert(same_answer(p));
+/// One game to scan: where it starts, its moves and where it came from.
+struct Played {
+    start: Game,
+    moves: Vec<String>,
+    source: String,
+}
+
+/// The games to scan: the engine games played, or the PGN file's games.
+fn games(opts: &Options) -> Result<Vec<Played>, GenerateError> {
+    if let Some(path) = &opts.from_pgn {
+        let name = path.file_name().map_or(path.display().to_string(), |n| {
+            n.to_string_lossy().into_owned()
+        });
+        let mut out = Vec::new();
+        for summary in pgn_file::list(path)? {
+            let saved = pgn_file::load(path, Some(summary.number))?;
+            let source = format!(
+                "{name}, game {} ({} - {})",
+                summary.number, summary.white, summary.black
+            );
+            let start = match &saved.start {
+                Some(fen) => Game::from_fen(fen, GameOptions::default()).map_err(|e| {
+                    GenerateError::Replay {
+                        game: source.clone(),
+                        ply: 0,
+                        why: e.to_string(),
+                    }
+                })?,
+                None => Game::standard(GameOptions::default()),
+            };
+            out.push(Played {
+                start,
+                moves: saved.moves,
+                source,
+            });
+        }
+        return Ok(out);
     }
     let report = run_match(
         &MatchOptions {
@@ -130,9 +178,34 @@ pub fn generate(
         &mut |_| {},
     )?;
     let names = format!("{} vs {}", opts.white, opts.black);
+    Ok(report
+        .games
+        .into_iter()
+        .map(|record| Played {
+            start: Game::standard(GameOptions::default()),
+            moves: record.moves,
+            source: format!("{names}, seed {}, game {}", opts.seed, record.index),
+        })
+        .collect())
+}
+
+/// Plays or reads the games and scans them; `existing` puzzles are not found again.
+/// `progress` hears of each game scanned.
+pub fn generate(
+    opts: &Options,
+    existing: &[Puzzle],
+    progress: &(dyn Fn(u32) + Sync),
+) -> Result<Found, GenerateError> {
+    let mut seen = HashSet::new();
+    let mut answered = HashSet::new();
+    for p in existing {
+        seen.insert((p.game()?.state_hash(), p.task()));
+        answered.insert(same_answer(p));
+    }
+    let games = games(opts)?;
     // Each worker scans the next game; the finds are put back in game order.
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut scanned: Vec<(u32, Result<Scan, GenerateError>)> = Vec::new();
+    let mut scanned: Vec<(usize, Result<Scan, GenerateError>)> = Vec::new();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..opts.jobs.max(1))
             .map(|_| {
@@ -140,12 +213,11 @@ pub fn generate(
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(record) = report.games.get(i) else {
+                        let Some(game) = games.get(i) else {
                             return out;
                         };
-                        let source = format!("{names}, seed {}, game {}", opts.seed, i);
-                        out.push((record.index, scan(opts, record, &source)));
-                        progress(record.index);
+                        out.push((i, scan(opts, game)));
+                        progress(i as u32);
                     }
                 })
             })
@@ -155,7 +227,10 @@ pub fn generate(
         }
     });
     scanned.sort_by_key(|(i, _)| *i);
-    let mut found = Found::default();
+    let mut found = Found {
+        games: games.len() as u32,
+        ..Found::default()
+    };
     for (_, scan) in scanned {
         let scan = scan?;
         found.positions += scan.positions;
@@ -192,18 +267,19 @@ fn classical(g: &Game) -> bool {
     Square::all().all(|s| !(CERTAIN_EPS..=1.0 - CERTAIN_EPS).contains(&g.probability(s)))
 }
 
-/// Replays a game and scans every position.
-fn scan(opts: &Options, record: &GameRecord, source: &str) -> Result<Scan, GenerateError> {
+/// Replays a game and scans every position (and its twists).
+fn scan(opts: &Options, played: &Played) -> Result<Scan, GenerateError> {
     let mut out = Scan::default();
-    let mut g = Game::standard(GameOptions::default());
+    let mut g = played.start.detached();
     let mut fen = g.fen();
     let mut setup: Vec<String> = Vec::new();
-    for (i, m) in record.moves.iter().enumerate() {
-        g.play(m).map_err(|e| GenerateError::Replay {
-            game: record.index,
+    for (i, m) in played.moves.iter().enumerate() {
+        let replay = |why: String| GenerateError::Replay {
+            game: played.source.clone(),
             ply: i + 1,
-            why: e.to_string(),
-        })?;
+            why,
+        };
+        g.play(m).map_err(|e| replay(e.to_string()))?;
         if g.status() != Status::Ongoing {
             break;
         }
@@ -216,59 +292,118 @@ fn scan(opts: &Options, record: &GameRecord, source: &str) -> Result<Scan, Gener
         if setup.len() > opts.max_setup || g.fifty_counter() > 90 {
             continue;
         }
-        out.positions += 1;
         // Proved as the pack sets it up: from the FEN, without the game's earlier
         // positions (which repetition would count).
-        let position = position(&fen, &setup).map_err(|why| GenerateError::Replay {
-            game: record.index,
-            ply: i + 1,
-            why,
-        })?;
-        let at = format!("{source}, ply {}", i + 1);
-        for task in candidates(opts, &position) {
-            out.proofs += 1;
-            let proof = match prove_within(&position, task, Some(opts.max_nodes)) {
-                Ok(p) => p,
-                Err(ProveError::TooLarge(_)) => {
-                    out.too_large += 1;
+        let position = position(&fen, &setup).map_err(replay)?;
+        let at = format!("{}, ply {}", played.source, i + 1);
+        examine(opts, &fen, &setup, &position, &at, &mut out);
+        if setup.is_empty() {
+            for split in twists(&position, opts.twists) {
+                let Ok((twisted, _)) = position.after(&split.text) else {
                     continue;
-                }
-                Err(_) => continue,
-            };
-            if task.moves == 2 {
-                // Worth a second move only if it beats the one-move task.
-                let one = Task { moves: 1, ..task };
-                let shorter = prove_within(&position, one, Some(opts.max_nodes));
-                if shorter.is_ok_and(|s| s.value >= proof.value - TIE) {
-                    continue;
-                }
-            }
-            if keep(opts, &position, &proof) {
-                let puzzle = Puzzle {
-                    id: String::new(),
-                    fen: fen.clone(),
-                    setup: setup.clone(),
-                    goal: task.goal,
-                    moves: task.moves,
-                    value: proof.value,
-                    best: proof.best.clone(),
-                    second: proof.second().unwrap_or(0.0),
-                    rating: rating(
-                        task.plies(),
-                        proof.first_moves.len(),
-                        proof.value - proof.second().unwrap_or(0.0),
-                    ),
-                    line: proof.line.clone(),
-                    source: at.clone(),
                 };
-                out.puzzles.push((position.state_hash(), puzzle));
+                if twisted.status() != Status::Ongoing {
+                    continue;
+                }
+                let twist = [split.text.to_string()];
+                let at = format!("{at}, turned quantum by {}", twist[0]);
+                examine(opts, &fen, &twist, &twisted.detached(), &at, &mut out);
             }
         }
     }
     Ok(out)
 }
 
-/// The tasks worth proving in `g`.
+/// Up to `n` splits of the side to move in `g`, spread evenly over its list of splits
+/// (each in one order).
+fn twists(g: &Game, n: usize) -> Vec<crate::chess::Classified> {
+    let splits: Vec<_> = legal_moves_one_split_order(g.state())
+        .into_iter()
+        .filter(|m| matches!(m.text.shape, Shape::Split { .. }))
+        .collect();
+    if n == 0 || splits.is_empty() {
+        return Vec::new();
+    }
+    let step = (splits.len() as f64 / n as f64).max(1.0);
+    (0..n.min(splits.len()))
+        .map(|k| splits[(k as f64 * step) as usize])
+        .collect()
+}
+
+/// Proves the candidate tasks of `position` (set up as `setup` from `fen`) and keeps
+/// the puzzles found, with `at` as their source.
+fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &str, out: &mut Scan) {
+    out.positions += 1;
+    let mut proved: Vec<(Task, Proof)> = Vec::new();
+    for task in candidates(opts, position) {
+        out.proofs += 1;
+        let proof = match prove_within(position, task, Some(opts.max_nodes)) {
+            Ok(p) => p,
+            Err(ProveError::TooLarge(_)) => {
+                out.too_large += 1;
+                continue;
+            }
+            Err(_) => continue,
+        };
+        proved.push((task, proof.clone()));
+        if task.moves > 1 && !deeper(opts, position, task, &proof, &proved) {
+            continue;
+        }
+        if !keep(opts, position, &proof) {
+            continue;
+        }
+        let second = proof.second().unwrap_or(0.0);
+        let puzzle = Puzzle {
+            id: String::new(),
+            fen: fen.to_string(),
+            setup: setup.to_vec(),
+            goal: task.goal,
+            moves: task.moves,
+            value: proof.value,
+            best: proof.best.clone(),
+            second,
+            rating: rating(task.plies(), proof.first_moves.len(), proof.value - second),
+            theme: theme(position, task.goal, &proof.line),
+            line: proof.line.clone(),
+            source: at.to_string(),
+        };
+        out.puzzles.push((position.state_hash(), puzzle));
+    }
+}
+
+/// True when `proof` of `task` (N > 1 moves) is more than the task of N - 1 moves from
+/// the same position, proved already in `proved` or now: worth more for king and
+/// queen, another answer for survive.
+fn deeper(opts: &Options, g: &Game, task: Task, proof: &Proof, proved: &[(Task, Proof)]) -> bool {
+    let shorter = Task {
+        moves: task.moves - 1,
+        ..task
+    };
+    let found = proved.iter().find(|(t, _)| *t == shorter).map(|(_, p)| p);
+    let fresh;
+    let short = match found {
+        Some(p) => p,
+        None => match prove_within(g, shorter, Some(opts.max_nodes)) {
+            Ok(p) => {
+                fresh = p;
+                &fresh
+            }
+            // The shorter task has no line (no queen, no move): the longer one is new.
+            Err(ProveError::TooLarge(_)) => return false,
+            Err(_) => return true,
+        },
+    };
+    match task.goal {
+        Goal::King | Goal::Queen => proof.value > short.value + TIE,
+        Goal::Survive => {
+            let key = |m: &String| parse(m).ok().map(|t| answer_key(&t));
+            let answer = key(&proof.best[0]);
+            !short.best.iter().any(|b| key(b) == answer)
+        }
+    }
+}
+
+/// The tasks worth proving in `g`, shorter first.
 fn candidates(opts: &Options, g: &Game) -> Vec<Task> {
     let moves = legal_moves(g.state(), false);
     let st = g.state();
@@ -281,38 +416,71 @@ fn candidates(opts: &Options, g: &Game) -> Vec<Task> {
         })
     };
     let has_queen = queens(g, g.to_move().opposite()) > 0.0;
+    let threatened = king_threat(g, g.to_move()).is_some();
+    // The longer king and queen tasks only where the piece is within reach: a
+    // capture of it now, or after one more move of the solver's.
+    let near = |kind: Kind| captures_a(kind) || within_a_move(g, kind);
+    let task = |goal, moves| Task { goal, moves };
     let mut tasks = Vec::new();
     if captures_a(Kind::King) {
-        tasks.push(Task {
-            goal: Goal::King,
-            moves: 1,
-        });
+        tasks.push(task(Goal::King, 1));
     }
     if has_queen && captures_a(Kind::Queen) {
-        tasks.push(Task {
-            goal: Goal::Queen,
-            moves: 1,
-        });
+        tasks.push(task(Goal::Queen, 1));
     }
-    if king_threat(g, g.to_move()).is_some() {
-        tasks.push(Task {
-            goal: Goal::Survive,
-            moves: 1,
-        });
+    if threatened {
+        tasks.push(task(Goal::Survive, 1));
     }
-    if moves.len() <= opts.two_move_width {
-        tasks.push(Task {
-            goal: Goal::King,
-            moves: 2,
-        });
-        if has_queen {
-            tasks.push(Task {
-                goal: Goal::Queen,
-                moves: 2,
-            });
+    for n in 2..=opts.moves.min(super::prove::MAX_MOVES) {
+        let width = if n == 2 {
+            opts.two_move_width
+        } else {
+            opts.deep_width
+        };
+        if moves.len() > width {
+            continue;
+        }
+        if near(Kind::King) {
+            tasks.push(task(Goal::King, n));
+        }
+        if has_queen && near(Kind::Queen) {
+            tasks.push(task(Goal::Queen, n));
+        }
+        if n == 2 && threatened && moves.len() <= opts.deep_width {
+            tasks.push(task(Goal::Survive, 2));
         }
     }
     tasks
+}
+
+/// True when the side to move in `g` could capture a piece of `kind` of the other
+/// side's after one more move of its own (the other side passing): a move that does
+/// not measure, or a measuring move with either outcome.
+fn within_a_move(g: &Game, kind: Kind) -> bool {
+    legal_moves_one_split_order(g.state()).iter().any(|m| {
+        let outcomes: &[Option<bool>] = if m.measures() {
+            &[Some(true), Some(false)]
+        } else {
+            &[None]
+        };
+        outcomes.iter().any(|&outcome| {
+            let mut text = m.text;
+            text.outcome = outcome;
+            g.after(&text).is_ok_and(|(after, _)| {
+                after.status() == Status::Ongoing && {
+                    let mine = after.passed();
+                    let st = mine.state();
+                    legal_moves(st, false).iter().any(|c| match c.text.shape {
+                        Shape::Standard { to, .. } => {
+                            c.variant == Variant::Capture
+                                && st.piece(to).is_some_and(|p| p.kind == kind)
+                        }
+                        _ => false,
+                    })
+                }
+            })
+        })
+    })
 }
 
 /// True when a proof makes a puzzle (see the module's list).

@@ -124,6 +124,14 @@ impl Task {
         }
     }
 
+    /// The task in short: "king in 2", "queen in 1", "survive 2".
+    pub fn short(self) -> String {
+        match self.goal {
+            Goal::Survive => format!("survive {}", self.moves),
+            goal => format!("{goal} in {}", self.moves),
+        }
+    }
+
     /// The task in words: "capture the king within 2 moves".
     pub fn describe(self) -> String {
         let n = self.moves;
@@ -186,8 +194,8 @@ mod tests {
             moves: 2,
         };
         assert_eq!(
-            (t.plies(), t.describe().as_str()),
-            (3, "capture the king within 2 moves")
+            (t.plies(), t.describe().as_str(), t.short().as_str()),
+            (3, "capture the king within 2 moves", "king in 2")
         );
     }
 }

@@ -6,13 +6,17 @@
 //! answers it with the proof's best defence ([`defence`]) and says how the try ended.
 
 pub mod attempt;
+pub mod choose;
 pub mod generate;
 pub mod goal;
 pub mod pack;
 pub mod prove;
 pub mod rating;
+pub mod theme;
 
 pub use attempt::{Attempt, AttemptError, Ending, Verdict};
+pub use choose::{next, Filter, RatingRange};
 pub use goal::{Goal, Task};
 pub use pack::{find, pack, PackError, Puzzle};
 pub use prove::{best_move, defence, judge, prove, JudgeError, Judgement, Proof, ProveError};
+pub use theme::{theme, Theme};

@@ -7,6 +7,7 @@
 
 use super::goal::{Goal, Task};
 use super::prove::{Proof, TIE};
+use super::theme::{theme, Theme};
 use crate::chess::{Game, GameOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -36,6 +37,8 @@ pub struct Puzzle {
     pub second: f64,
     /// How hard it is (see [`super::rating`]).
     pub rating: u32,
+    /// The idea its best line turns on (see [`super::theme`]).
+    pub theme: Theme,
     /// The principal line: best play, each measurement's likelier outcome.
     pub line: Vec<String>,
     /// Where it was found.
@@ -51,10 +54,10 @@ impl Puzzle {
         }
     }
 
-    /// What differs between the stored proof and `proof` (a new proof of it): the
-    /// value (beyond [`TIE`]), the best moves, the second value or the line; empty when
-    /// they agree.
-    pub fn differences(&self, proof: &Proof) -> Vec<String> {
+    /// What differs between the stored proof and `proof` (a new proof of it from
+    /// `game`, its position): the value (beyond [`TIE`]), the best moves, the second
+    /// value, the line or the theme its line gives; empty when they agree.
+    pub fn differences(&self, game: &Game, proof: &Proof) -> Vec<String> {
         let mut out = Vec::new();
         if (proof.value - self.value).abs() > TIE {
             out.push(format!("value {} (stored {})", proof.value, self.value));
@@ -76,6 +79,10 @@ impl Puzzle {
                 proof.line.join(" "),
                 self.line.join(" ")
             ));
+        }
+        let theme = theme(game, self.goal, &proof.line);
+        if theme != self.theme {
+            out.push(format!("theme {theme} (stored {})", self.theme));
         }
         out
     }
@@ -166,32 +173,43 @@ mod tests {
 
     /// Re-proves `p`: the value to 1e-9, the same best moves, second value and line.
     fn proves_again(p: &Puzzle) {
-        let proof = prove(&p.game().unwrap(), p.task()).unwrap();
-        assert_eq!(p.differences(&proof), Vec::<String>::new(), "{}", p.id);
+        let game = p.game().unwrap();
+        let proof = prove(&game, p.task()).unwrap();
+        assert_eq!(
+            p.differences(&game, &proof),
+            Vec::<String>::new(),
+            "{}",
+            p.id
+        );
     }
 
     #[test]
     fn a_changed_proof_is_told_apart() {
         let p = &pack()[0];
-        let proof = prove(&p.game().unwrap(), p.task()).unwrap();
-        assert!(p.differences(&proof).is_empty());
+        let game = p.game().unwrap();
+        let proof = prove(&game, p.task()).unwrap();
+        assert!(p.differences(&game, &proof).is_empty());
         let mut other = proof.clone();
         other.value += 1e-6;
         other.best = vec!["a1a2".into()];
         other.line.push("h1h2".into());
         // The second value is the best of the first moves no longer in `best`.
         assert_eq!(
-            p.differences(&other).len(),
+            p.differences(&game, &other).len(),
             4,
             "{:?}",
-            p.differences(&other)
+            p.differences(&game, &other)
         );
+        let mut rethemed = p.clone();
+        rethemed.theme = Theme::QuietMove;
+        assert_ne!(p.theme, Theme::QuietMove);
+        assert_eq!(rethemed.differences(&game, &proof).len(), 1);
     }
 
     #[test]
-    fn the_pack_holds_60_different_puzzles_with_one_clear_answer() {
+    fn the_pack_holds_400_different_puzzles_with_one_clear_answer() {
         let all = pack();
-        assert!(all.len() >= 60, "{} puzzles", all.len());
+        assert!(all.len() >= 400, "{} puzzles", all.len());
         let mut seen = std::collections::HashSet::new();
         let mut answered = std::collections::HashSet::new();
         for p in all {
@@ -218,10 +236,14 @@ mod tests {
         assert_eq!(find("no such puzzle"), None);
     }
 
-    /// The fast sample `cargo test` proves: every one-ply puzzle (20 or more).
+    /// The fast sample `cargo test` proves: every fourth one-ply puzzle (20 or more).
     #[test]
     fn a_sample_of_the_pack_proves_again() {
-        let sample: Vec<&Puzzle> = pack().iter().filter(|p| p.task().plies() == 1).collect();
+        let sample: Vec<&Puzzle> = pack()
+            .iter()
+            .filter(|p| p.task().plies() == 1)
+            .step_by(4)
+            .collect();
         assert!(sample.len() >= 20, "{} one-ply puzzles", sample.len());
         for p in sample {
             proves_again(p);

@@ -1,5 +1,5 @@
-//! `qchess puzzles`: the pack as text and JSON, proving a puzzle again, and the generator
-//! extending a pack file without repeating itself.
+//! `qchess puzzles`: the pack as text and JSON, its themes and filters, proving a puzzle
+//! again, and the generator extending a pack file without repeating itself.
 
 use crate::support::cli::qchess;
 
@@ -9,16 +9,18 @@ fn the_pack_lists_as_json_for_scripts() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON array");
     let list = v.as_array().unwrap();
-    assert!(list.len() >= 60, "{} puzzles", list.len());
+    assert!(list.len() >= 400, "{} puzzles", list.len());
     for p in list {
         for field in [
-            "id", "fen", "goal", "moves", "value", "best", "rating", "line",
+            "id", "fen", "goal", "moves", "theme", "value", "best", "rating", "line",
         ] {
             assert!(p.get(field).is_some(), "{field} missing from {p}");
         }
         let value = p["value"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&value), "{p}");
         assert!(["king", "queen", "survive"].contains(&p["goal"].as_str().unwrap()));
+        let theme = p["theme"].as_str().unwrap();
+        assert!(theme.parse::<qchess::puzzles::Theme>().is_ok(), "{p}");
     }
     let (code, text, _) = qchess(&["puzzles"]);
     assert_eq!(code, 0);
@@ -30,12 +32,58 @@ fn the_pack_lists_as_json_for_scripts() {
     // Its columns are named.
     assert_eq!(
         text.lines().nth(1),
-        Some("  id  rating  best  task"),
+        Some("  id  rating  best  theme               task"),
         "{text}"
     );
     // `list` says the same, as text and as JSON.
     assert_eq!(qchess(&["puzzles", "list"]).1, text);
     assert_eq!(qchess(&["puzzles", "list", "--json"]).1, out);
+}
+
+#[test]
+fn the_list_filters_by_theme_rating_and_length_and_counts_the_themes() {
+    let all = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut argv = vec!["puzzles", "--json"];
+        argv.extend_from_slice(args);
+        let (code, out, err) = qchess(&argv);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let pack = all(&[]);
+    let forks = all(&["--theme", "split-fork"]);
+    assert!(!forks.is_empty() && forks.len() < pack.len());
+    assert!(forks.iter().all(|p| p["theme"] == "split-fork"));
+    let rated = all(&["--rating", "1200-1500"]);
+    assert!(!rated.is_empty() && rated.len() < pack.len());
+    assert!(rated
+        .iter()
+        .all(|p| (1200..=1500).contains(&p["rating"].as_u64().unwrap())));
+    let two = all(&["--moves", "2"]);
+    assert!(!two.is_empty() && two.iter().all(|p| p["moves"] == 2));
+    // The themes and their counts add up to the pack.
+    let (code, text, _) = qchess(&["puzzles", "themes"]);
+    assert_eq!(code, 0);
+    let counted: usize = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(counted, pack.len(), "{text}");
+    let forks_line = text.lines().find(|l| l.starts_with("split-fork")).unwrap();
+    assert!(forks_line.ends_with(&format!(" {}", forks.len())), "{text}");
+    // Words a player understands for a filter that cannot be read or that nothing passes.
+    let (code, _, err) = qchess(&["puzzles", "--theme", "fork"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("\"fork\" is not a theme"), "{err}");
+    let (code, _, err) = qchess(&["puzzles", "--rating", "1500-1200"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("such as 1200-1500"), "{err}");
+    let (code, _, err) = qchess(&["puzzles", "--rating", "2790-2800", "--moves", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no puzzle of the pack passes"), "{err}");
 }
 
 #[test]

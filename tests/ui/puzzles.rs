@@ -23,6 +23,7 @@ fn puzzle(id: &str, fen: &str, goal: Goal, moves: u32) -> Puzzle {
         second: proof.second().unwrap_or(0.0),
         best: proof.best.clone(),
         rating: 1000,
+        theme: qchess::puzzles::theme(&start, goal, &proof.line),
         line: proof.line.clone(),
         source: "made by the test".into(),
     }
@@ -62,6 +63,12 @@ fn a_move_is_judged_exactly_and_the_record_kept() {
     assert!(told(&a).starts_with("Not solved: your line captures the king with 0%; the best captures it with 100%: e1xe8 first"), "{}", told(&a));
     let after_miss = a.puzzle_run().unwrap().record.rating;
     assert!(after_miss < 1200.0);
+    let shown = a.puzzle_run().unwrap().record.shown();
+    assert!(
+        told(&a).contains(&format!("Your rating {shown} (")),
+        "{}",
+        told(&a)
+    );
     keys(&mut a, "b");
     assert!(
         a.message().text.contains("the best line: e1xe8"),
@@ -139,13 +146,107 @@ fn puzzle_screens_and_list() {
     let s = screen(&mut a, 80, 24);
     assert!(s.contains("t1 solved"), "{s}");
     assert!(
-        s.contains("  id        rating  task"),
+        s.contains("  id        rating  theme               task"),
         "the columns are named: {s}"
     );
+    assert!(
+        s.contains("theme: all (2 puzzles); t: the next theme"),
+        "{s}"
+    );
     insta::assert_snapshot!("puzzle_list_80x24", s);
+    insta::assert_snapshot!("puzzle_list_120x40", screen(&mut a, 120, 40));
     press(&mut a, KeyCode::Down);
     press(&mut a, KeyCode::Enter);
     assert_eq!(a.puzzle_run().unwrap().puzzle().id, "t2");
+}
+
+#[test]
+fn t_in_the_list_shows_one_theme_at_a_time() {
+    let pack = vec![
+        puzzle("t1", "4k3/8/8/8/8/8/8/4RK2 w - - 0 1", Goal::King, 1),
+        puzzle("t2", "7k/8/8/8/8/8/8/R3K1N1 w - - 0 1", Goal::King, 2),
+    ];
+    let themes: Vec<_> = pack.iter().map(|p| p.theme).collect();
+    let mut a = solving(pack, None);
+    keys(&mut a, "L");
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        keys(&mut a, "t");
+        let run = a.puzzle_run().unwrap();
+        assert!(run.list.is_some(), "t keeps the list open");
+        let theme = run.theme;
+        let ids: Vec<String> = run.puzzles.iter().map(|p| p.id.clone()).collect();
+        seen.push(theme);
+        let s = screen(&mut a, 80, 24);
+        let shown = theme.map_or("all".to_string(), |t| t.to_string());
+        assert!(s.contains(&format!("theme: {shown} (")), "{s}");
+        for (id, t) in ids.iter().zip(&themes) {
+            let listed = s.contains(&format!("  {id} "));
+            assert_eq!(listed, theme.is_none_or(|r| r == *t), "{s}");
+        }
+    }
+    // Every theme of the puzzles once, then all of them again.
+    let mut distinct = themes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(seen.contains(&None), "{seen:?}");
+    assert!(
+        distinct.iter().all(|t| seen.contains(&Some(*t))),
+        "{seen:?}"
+    );
+}
+
+#[test]
+fn the_next_puzzle_is_the_unsolved_one_nearest_the_rating_and_changes_add_up() {
+    let made = |id: &str, rating: u32| Puzzle {
+        rating,
+        ..puzzle(id, "4k3/8/8/8/8/8/8/4RK2 w - - 0 1", Goal::King, 1)
+    };
+    // The player starts at 1200: 1250 is nearest, then 1100, then 800.
+    let pack = vec![
+        made("a", 800),
+        made("b", 1600),
+        made("c", 1250),
+        made("d", 1100),
+    ];
+    let mut a = solving(pack, None);
+    assert_eq!(a.puzzle_run().unwrap().puzzle().id, "c");
+    let mut shown = a.puzzle_run().unwrap().record.shown();
+    let mut opened = vec!["c".to_string()];
+    for mv in ["e1xe8", "e1e2", "e1xe8"] {
+        typed(&mut a, mv);
+        // "Your rating 1187 (-13)": the change is the difference of the ratings shown.
+        let words = told(&a);
+        let tail = words
+            .split("Your rating ")
+            .nth(1)
+            .expect("the rating is told");
+        let (rating, change) = tail.split_once(" (").unwrap();
+        let rating: i64 = rating.parse().unwrap();
+        let change: i64 = change.split(')').next().unwrap().parse().unwrap();
+        assert_eq!(shown + change, rating, "{words}");
+        shown = rating;
+        keys(&mut a, "n");
+        let run = a.puzzle_run().unwrap();
+        let rating = run.record.rating;
+        let id = run.puzzle().id.clone();
+        // The next is unsolved and no other unsolved one is nearer the rating.
+        let d = |p: &Puzzle| (f64::from(p.rating) - rating).abs();
+        let me = run.puzzles.iter().find(|p| p.id == id).unwrap();
+        assert!(
+            !run.record.is_solved(&id)
+                || run
+                    .puzzles
+                    .iter()
+                    .all(|p| run.record.is_solved(&p.id) || p.id == id)
+        );
+        for p in &run.puzzles {
+            if p.id != opened.last().unwrap().as_str() && !run.record.is_solved(&p.id) {
+                assert!(d(me) <= d(p), "{id} opened, {} nearer {rating}", p.id);
+            }
+        }
+        opened.push(id);
+    }
 }
 
 #[test]

@@ -341,7 +341,11 @@ impl App {
             }
             Action::Help => self.layers.open_help(),
             Action::Explain => self.open_explanation(),
-            Action::NextLesson | Action::RestartLesson | Action::LessonList | Action::ShowBest => {
+            Action::NextLesson
+            | Action::RestartLesson
+            | Action::LessonList
+            | Action::NextTheme
+            | Action::ShowBest => {
                 self.say(
                     Tone::Plain,
                     "lessons: qchess learn; puzzles: qchess puzzles play",

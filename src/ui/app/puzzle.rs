@@ -11,8 +11,9 @@ use crate::ui::message::Tone;
 use std::path::PathBuf;
 
 impl App {
-    /// A screen on the puzzles of `puzzles` (the first not solved, or `first`), with the
-    /// player's `record` kept in `store`; `None` when the pack is empty.
+    /// A screen on the puzzles of `puzzles` (`first`, or the unsolved one nearest the
+    /// player's rating), with the player's `record` kept in `store`; `None` when the
+    /// pack is empty.
     pub fn solving(
         puzzles: Vec<Puzzle>,
         first: Option<usize>,
@@ -23,7 +24,15 @@ impl App {
     ) -> Option<App> {
         let at = first
             .filter(|i| *i < puzzles.len())
-            .or_else(|| puzzles.iter().position(|p| !record.is_solved(&p.id)))
+            .or_else(|| {
+                crate::puzzles::next(
+                    &puzzles,
+                    record.rating,
+                    |_| true,
+                    |id| record.is_solved(id),
+                    None,
+                )
+            })
             .unwrap_or(0);
         let game = position(puzzles.get(at)?, seed)?;
         let mut app = App::new(game.clone(), paint, ascii);

@@ -100,6 +100,8 @@ pub enum Action {
     RestartLesson,
     /// Lessons: show the list of lessons.
     LessonList,
+    /// The puzzle list: show the next theme's puzzles only (after the last, all).
+    NextTheme,
     /// Puzzles: show the best line.
     ShowBest,
 }

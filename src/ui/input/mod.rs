@@ -102,6 +102,7 @@ pub fn translate(mode: InputMode, key: KeyEvent) -> Option<Action> {
             KeyCode::Down | KeyCode::Char('j') => Some(Action::Cursor(0, -1)),
             KeyCode::Enter | KeyCode::Char(' ') => Some(Action::Select),
             KeyCode::Esc | KeyCode::Char('L') => Some(Action::Cancel),
+            KeyCode::Char('t') => Some(Action::NextTheme),
             KeyCode::Char('q') => Some(Action::Quit),
             _ => None,
         },

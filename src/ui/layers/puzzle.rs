@@ -5,7 +5,7 @@ use super::lesson::{list_line, list_step, pane, scrolled, Pane};
 use super::{Outcome, Request};
 use crate::chess::Game;
 use crate::learn::solved::Solved;
-use crate::puzzles::{best_move, Attempt, Ending, Puzzle};
+use crate::puzzles::{best_move, Attempt, Ending, Puzzle, Theme};
 use crate::style::color::Paint;
 use crate::ui::input::Action;
 use crate::ui::message::Tone;
@@ -30,8 +30,11 @@ pub struct Solving {
     pub record: Solved,
     /// Where the record is kept (`None`: not kept).
     pub store: Option<PathBuf>,
-    /// The list, while it is open: the highlighted entry.
+    /// The list, while it is open: the highlighted entry (an index into
+    /// [`Solving::listed`]).
     pub list: Option<usize>,
+    /// The theme the list shows (`None`: every puzzle); the next puzzle is one of it.
+    pub theme: Option<Theme>,
     /// The text's first line shown where it does not fit.
     pub scroll: u16,
     /// The text's lines the last drawing could not show.
@@ -59,6 +62,7 @@ impl Solving {
             record,
             store,
             list: None,
+            theme: None,
             scroll: 0,
             hidden: 0,
             seed,
@@ -81,23 +85,70 @@ impl Solving {
         Some(game)
     }
 
+    /// The puzzles the list shows: those of its theme (indices into `puzzles`).
+    pub fn listed(&self) -> Vec<usize> {
+        (0..self.puzzles.len())
+            .filter(|&i| self.theme.is_none_or(|t| self.puzzles[i].theme == t))
+            .collect()
+    }
+
+    /// The puzzle to set after this one: the unsolved one of the list's theme nearest
+    /// the player's rating ([`crate::puzzles::next`]); this one again when it is the
+    /// only one.
+    pub fn next(&self) -> usize {
+        let theme = self.theme;
+        crate::puzzles::next(
+            &self.puzzles,
+            self.record.rating,
+            |p| theme.is_none_or(|t| p.theme == t),
+            |id| self.record.is_solved(id),
+            Some(self.at),
+        )
+        .unwrap_or(self.at)
+    }
+
+    /// The list's next theme among those the puzzles have, after the last every puzzle
+    /// again.
+    fn next_theme(&mut self) {
+        let mut themes = Theme::ALL
+            .into_iter()
+            .filter(|t| self.puzzles.iter().any(|p| p.theme == *t));
+        self.theme = match self.theme {
+            None => themes.next(),
+            Some(now) => themes.skip_while(|t| *t != now).nth(1),
+        };
+    }
+
     /// The puzzles' own keys, and the list's.
     pub fn handle(&mut self, action: Action) -> Outcome {
-        let n = self.puzzles.len();
         if let Some(at) = self.list {
+            let listed = self.listed();
             match action {
-                Action::Cursor(_, dy) => self.list = Some(list_step(at, dy, n)),
-                Action::Select => return Outcome::Ask(Request::OpenPuzzle(at)),
+                Action::Cursor(_, dy) => self.list = Some(list_step(at, dy, listed.len())),
+                Action::Select => {
+                    if let Some(&i) = listed.get(at) {
+                        return Outcome::Ask(Request::OpenPuzzle(i));
+                    }
+                }
+                Action::NextTheme => {
+                    self.next_theme();
+                    self.list = Some(0);
+                }
                 Action::Quit => return Outcome::Ask(Request::Quit),
                 _ => self.list = None,
             }
             return Outcome::Consumed;
         }
         match action {
-            Action::NextLesson => Outcome::Ask(Request::OpenPuzzle((self.at + 1) % n)),
+            Action::NextLesson => Outcome::Ask(Request::OpenPuzzle(self.next())),
             Action::RestartLesson => Outcome::Ask(Request::OpenPuzzle(self.at)),
             Action::LessonList => {
-                self.list = Some(self.at);
+                self.list = Some(
+                    self.listed()
+                        .iter()
+                        .position(|&i| i == self.at)
+                        .unwrap_or(0),
+                );
                 Outcome::Consumed
             }
             Action::ShowBest => {
@@ -142,7 +193,7 @@ impl Solving {
     pub fn close(&mut self, ending: &Ending) -> Option<String> {
         let p = &self.puzzles[self.at];
         let change = self.record.record(&p.id, p.rating, ending.solved);
-        self.told = Some(ending.words(self.record.rating, change));
+        self.told = Some(ending.words(self.record.shown(), change));
         let dir = self.store.as_ref()?;
         self.record.save(dir).err().map(|e| e.to_string())
     }
@@ -201,26 +252,41 @@ fn capitalised(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Draws the list of puzzles over `area`: id, goal, rating, solved.
+/// Draws the list of puzzles over `area`: the theme shown and the key for the next,
+/// then id, solved, rating, theme and task.
 pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving, at: usize) {
     let text = paint.fg(paint.theme.text);
-    // One row for the headings.
-    let rows = area.height.saturating_sub(5).max(1) as usize;
+    let listed = run.listed();
+    // Two rows for the theme and the headings.
+    let rows = area.height.saturating_sub(6).max(1) as usize;
     let first = at
         .saturating_sub(rows / 2)
-        .min(run.puzzles.len().saturating_sub(rows));
-    let headings = Line::styled(
-        format!(" {:>4} {:6} {:>6}  {}", "id", "", "rating", "task"),
+        .min(listed.len().saturating_sub(rows));
+    let shown = run.theme.map_or("all", Theme::name);
+    let theme = Line::styled(
+        format!(
+            " theme: {shown} ({} puzzles); t: the next theme",
+            listed.len()
+        ),
         paint.dim(),
     );
-    let lines: Vec<Line> = std::iter::once(headings)
+    let headings = Line::styled(
+        format!(
+            " {:>4} {:6} {:>6}  {:<19} {}",
+            "id", "", "rating", "theme", "task"
+        ),
+        paint.dim(),
+    );
+    let lines: Vec<Line> = [theme, headings]
+        .into_iter()
         .chain(
-            run.puzzles
+            listed
                 .iter()
                 .enumerate()
                 .skip(first)
                 .take(rows)
-                .map(|(i, p)| {
+                .map(|(row, &i)| {
+                    let p = &run.puzzles[i];
                     let solved = if run.record.is_solved(&p.id) {
                         "solved"
                     } else {
@@ -228,20 +294,21 @@ pub fn render_list(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving, at: 
                     };
                     list_line(
                         text,
-                        i == at,
+                        row == at,
                         format!(
-                            " {:>4} {solved} {:>6}  {}",
+                            " {:>4} {solved} {:>6}  {:<19} {}",
                             p.id,
                             p.rating,
-                            p.task().describe()
+                            p.theme.name(),
+                            p.task().short()
                         ),
                     )
                 }),
         )
         .collect();
     let title = format!(
-        " Puzzles: your rating {:.0}; ↑ ↓ Enter opens, Esc closes ",
-        run.record.rating
+        " Puzzles: your rating {}; ↑ ↓ Enter opens, Esc closes ",
+        run.record.shown()
     );
     popup::titled_box(f, area, paint, 70, title, lines);
 }
