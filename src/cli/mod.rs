@@ -158,6 +158,12 @@ pub fn color_flag() -> Offered<ColorChoice> {
     Offered::new(parse_color, &ColorChoice::WORDS)
 }
 
+/// `--puzzle-theme`, offering the puzzles' themes.
+pub fn puzzle_theme_flag() -> Offered<crate::puzzles::Theme> {
+    use crate::puzzles::Theme;
+    Offered::new(parse_puzzle_theme, &Theme::ALL.map(Theme::name))
+}
+
 /// `--level`, offering 1 to 5.
 pub fn level_flag() -> Offered<u8> {
     Offered::new(parse_level, &crate::engine::level::LEVEL_NAMES)
@@ -192,6 +198,12 @@ fn parse_color(s: &str) -> Result<ColorChoice, String> {
 fn parse_variant(s: &str) -> Result<RuleSet, String> {
     s.parse()
         .map_err(|e: crate::game::UnknownRuleSet| e.to_string())
+}
+
+/// `--puzzle-theme`: one of the puzzles' themes.
+fn parse_puzzle_theme(s: &str) -> Result<crate::puzzles::Theme, String> {
+    s.parse()
+        .map_err(|e: crate::puzzles::theme::UnknownTheme| e.to_string())
 }
 
 /// `--level`: the computer's level, 1 to 5.

@@ -351,7 +351,7 @@ pub struct PuzzlePlayArgs {
     #[arg(value_name = "ID")]
     pub id: Option<String>,
     /// Only the puzzles of this theme (`--theme` chooses the colours here).
-    #[arg(long, value_name = "THEME")]
+    #[arg(long, value_name = "THEME", value_parser = crate::cli::puzzle_theme_flag())]
     puzzle_theme: Option<crate::puzzles::Theme>,
     /// Only the puzzles rated in this range, such as 1200-1500.
     #[arg(long, value_name = "LOW-HIGH")]
@@ -366,9 +366,10 @@ pub struct PuzzlePlayArgs {
 /// Which puzzles to list or play.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PuzzleFilterArgs {
-    /// Only the puzzles of this theme (qchess puzzles themes lists them).
-    #[arg(long, value_name = "THEME")]
-    theme: Option<crate::puzzles::Theme>,
+    /// Only the puzzles of this theme (qchess puzzles themes lists them; the same
+    /// flag as `qchess puzzles play`'s, since `--theme` chooses colours).
+    #[arg(long, value_name = "THEME", value_parser = crate::cli::puzzle_theme_flag())]
+    puzzle_theme: Option<crate::puzzles::Theme>,
     /// Only the puzzles rated in this range, such as 1200-1500.
     #[arg(long, value_name = "LOW-HIGH")]
     rating: Option<crate::puzzles::RatingRange>,
@@ -381,7 +382,7 @@ impl PuzzleFilterArgs {
     /// The filter asked for.
     pub fn filter(&self) -> crate::puzzles::Filter {
         crate::puzzles::Filter {
-            theme: self.theme,
+            theme: self.puzzle_theme,
             rating: self.rating,
             moves: self.moves,
         }
@@ -409,7 +410,7 @@ impl PuzzleFilterArgs {
 pub fn play_puzzles(args: PuzzlePlayArgs) -> Outcome {
     use crate::learn::solved::Solved;
     let filter = PuzzleFilterArgs {
-        theme: args.puzzle_theme,
+        puzzle_theme: args.puzzle_theme,
         rating: args.rating,
         moves: args.moves,
     };

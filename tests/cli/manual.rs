@@ -12,7 +12,9 @@ fn a_folder_that_cannot_be_made_is_refused_with_exit_2() {
 
 /// The flags with fixed values, and the values the completions offer for each.
 fn flags_with_values() -> Vec<(&'static str, Vec<&'static str>)> {
+    let puzzle_themes = qchess::puzzles::Theme::ALL.map(qchess::puzzles::Theme::name);
     vec![
+        ("puzzle-theme", puzzle_themes.to_vec()),
         ("variant", vec!["quantum", "harmonics", "haft"]),
         ("color", vec!["auto", "truecolor", "256", "16", "none"]),
         ("backend", vec!["sparse", "dense"]),

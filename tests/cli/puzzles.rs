@@ -54,7 +54,7 @@ fn the_list_filters_by_theme_rating_and_length_and_counts_the_themes() {
             .clone()
     };
     let pack = all(&[]);
-    let forks = all(&["--theme", "split-fork"]);
+    let forks = all(&["--puzzle-theme", "split-fork"]);
     assert!(!forks.is_empty() && forks.len() < pack.len());
     assert!(forks.iter().all(|p| p["theme"] == "split-fork"));
     let rated = all(&["--rating", "1200-1500"]);
@@ -75,7 +75,7 @@ fn the_list_filters_by_theme_rating_and_length_and_counts_the_themes() {
     let forks_line = text.lines().find(|l| l.starts_with("split-fork")).unwrap();
     assert!(forks_line.ends_with(&format!(" {}", forks.len())), "{text}");
     // Words a player understands for a filter that cannot be read or that nothing passes.
-    let (code, _, err) = qchess(&["puzzles", "--theme", "fork"]);
+    let (code, _, err) = qchess(&["puzzles", "--puzzle-theme", "fork"]);
     assert_eq!(code, 2);
     assert!(err.contains("\"fork\" is not a theme"), "{err}");
     let (code, _, err) = qchess(&["puzzles", "--rating", "1500-1200"]);
