@@ -15,6 +15,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use unicode_width::UnicodeWidthStr;
 
+mod tournament;
+
 /// Options of `qchess club`.
 #[derive(Args, Debug, Clone)]
 pub struct ClubArgs {
@@ -80,7 +82,13 @@ pub enum ClubCommand {
         /// The copy (must not exist yet).
         file: PathBuf,
     },
-    /// Move a whole club (members, keys, bans, ratings, archive) from one database to
+    /// Make, list, show or call off the club's tournaments (arena and Swiss), which
+    /// the server runs.
+    Tournament {
+        #[command(subcommand)]
+        command: tournament::TournamentCommand,
+    },
+    /// Move a whole club (members, keys, bans, ratings, archive, tournaments) from one database to
     /// another, which must hold no club yet, in one transaction on the target: from an
     /// SQLite file to PostgreSQL, or back. Stop the servers that use either first.
     Migrate {
@@ -129,6 +137,7 @@ pub fn run(args: ClubArgs) -> Outcome {
             export(store, &player, out.as_deref(), force, args.json)
         }
         ClubCommand::Backup { file } => backup(store, &db, &file, args.json),
+        ClubCommand::Tournament { command } => tournament::run(store, command, args.json),
         ClubCommand::Ban { key, reason } => ban(store, &key, &reason, args.json),
         ClubCommand::Unban { key } => {
             let print = key_print(&key)?;
@@ -240,12 +249,7 @@ fn players(store: &dyn ClubStore, json: bool) -> Outcome {
     if roster.is_empty() {
         return Ok(Done::Print("no players\n".into()));
     }
-    let width = roster
-        .iter()
-        .map(|(m, _)| m.name.width())
-        .chain([4])
-        .max()
-        .unwrap_or(4);
+    let width = named_width(roster.iter().map(|(m, _)| m.name.as_str()), 4);
     let mut out = pad("name", width);
     for c in Category::ALL {
         let _ = write!(out, "  {:>11}", c.name());
@@ -263,6 +267,11 @@ fn players(store: &dyn ClubStore, json: bool) -> Outcome {
         let _ = writeln!(out, "  {}", &iso_date(m.created.max(0) as u64)[..10]);
     }
     Ok(Done::Print(out))
+}
+
+/// The terminal columns of the widest of `names`, and at least `least`.
+fn named_width<'a>(names: impl Iterator<Item = &'a str>, least: usize) -> usize {
+    names.map(UnicodeWidthStr::width).fold(least, usize::max)
 }
 
 /// `text` padded with spaces to `width` terminal columns.

@@ -464,3 +464,175 @@ fn keys_are_banned_by_fingerprint_or_text_listed_and_unbanned() {
     }
     assert_eq!(store.bans().unwrap().len(), 1);
 }
+
+#[test]
+fn tournaments_are_made_listed_shown_with_standings_and_called_off() {
+    let dir = scratch("tournament");
+    let db = club(&dir);
+    let t = |args: &[&str]| {
+        let mut all = vec!["club", "tournament"];
+        all.extend_from_slice(args);
+        qchess(&dir, &all)
+    };
+    let (code, out, err) = t(&[
+        "create",
+        "Friday Swiss",
+        "--kind",
+        "swiss",
+        "--clock",
+        "3+2",
+        "--rounds",
+        "3",
+        "--starts",
+        "2026-12-04 18:00",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "Friday Swiss made: 3+2 swiss, 3 rounds, scheduled, starts 2026-12-04 18:00 UTC; \
+         players join with ssh -t HOST tournament \"Friday Swiss\"\n"
+    );
+    let (code, _, err) = t(&[
+        "create",
+        "Blitz Arena",
+        "--kind",
+        "arena",
+        "--clock",
+        "1+0",
+        "--minutes",
+        "30",
+        "--starts",
+        "now",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // Refusals a player understands.
+    let refused = [
+        (
+            vec![
+                "create",
+                "FRIDAY swiss",
+                "--kind",
+                "swiss",
+                "--clock",
+                "3+2",
+                "--rounds",
+                "3",
+            ],
+            "there is a tournament named \"FRIDAY swiss\" already",
+        ),
+        (
+            vec![
+                "create",
+                "X",
+                "--kind",
+                "swiss",
+                "--clock",
+                "3+2",
+                "--minutes",
+                "30",
+            ],
+            "give --rounds N",
+        ),
+        (
+            vec!["create", "X", "--kind", "arena", "--clock", "3+2"],
+            "give --minutes M",
+        ),
+        (
+            vec![
+                "create", "X", "--kind", "blitz", "--clock", "3+2", "--rounds", "3",
+            ],
+            "not a kind of tournament",
+        ),
+        (
+            vec![
+                "create", "X", "--kind", "swiss", "--clock", "none", "--rounds", "3",
+            ],
+            "not a time control",
+        ),
+        (
+            vec![
+                "create", "X", "--kind", "swiss", "--clock", "3+2", "--rounds", "3", "--starts",
+                "soon",
+            ],
+            "not a start time",
+        ),
+        (vec!["show", "Monday"], "no tournament named \"Monday\""),
+    ];
+    for (args, said) in refused {
+        let (code, _, err) = t(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+    // A round played, as the server keeps it: the standings follow the result.
+    {
+        let mut store = SqliteStore::open(&db).unwrap();
+        let swiss = store.tournament("friday swiss").unwrap().unwrap();
+        let members: Vec<Member> = ["ann", "bob", "carl"]
+            .iter()
+            .map(|n| store.member(n).unwrap().unwrap())
+            .collect();
+        for (i, m) in members.iter().enumerate() {
+            store.enter(swiss.id, m.id, 1500.0 - i as f64, 10).unwrap();
+        }
+        let entrants: Vec<_> = store
+            .entries(swiss.id)
+            .unwrap()
+            .iter()
+            .map(|e| e.entrant())
+            .collect();
+        let round = qchess::club::tournament::swiss::pair_round(&entrants, &[]).unwrap();
+        let kept = store.pair(swiss.id, 1, &round.boards, round.bye).unwrap();
+        let board = kept.iter().find(|k| k.pairing.black.is_some()).unwrap();
+        let seat_of = |id| seat(members.iter().find(|m| m.id == id).unwrap());
+        let game = finished(
+            seat_of(board.pairing.white),
+            seat_of(board.pairing.black.unwrap()),
+            "3+2",
+            Status::WhiteWins,
+            1_764_600_000,
+        );
+        store.record_pairing(board.id, &game).unwrap();
+    }
+    let (code, out, err) = t(&["show", "friday swiss"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("Friday Swiss: 3+2 swiss, 3 rounds"),
+        "{out}"
+    );
+    let places: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(['1', '2', '3']) && l.contains("  "))
+        .collect();
+    assert_eq!(places.len(), 3, "{out}");
+    // The winner and the bye have a point each; the loser none, last.
+    assert!(places[2].contains("  0  "), "{out}");
+    assert!(
+        out.contains("\nround 1\n") && out.contains("has a bye") && out.contains("1-0"),
+        "{out}"
+    );
+    let (code, out, _) = t(&["show", "Friday Swiss", "--json"]);
+    assert_eq!(code, 0);
+    let shown: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let table = shown["standings"].as_array().unwrap();
+    assert_eq!(table.len(), 3);
+    assert_eq!(table[2]["points"], 0.0);
+    assert_eq!(shown["pairings"].as_array().unwrap().len(), 2);
+    let (code, out, _) = t(&["list"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("Blitz Arena ") && lines[0].ends_with("; 0 players"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("scheduled") && lines[1].ends_with("; 3 players"),
+        "{out}"
+    );
+    let (code, out, _) = t(&["cancel", "blitz arena"]);
+    assert_eq!((code, out.as_str()), (0, "Blitz Arena is called off\n"));
+    let (code, _, err) = t(&["cancel", "blitz arena"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is cancelled already"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
