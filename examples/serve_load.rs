@@ -30,6 +30,15 @@
 //!
 //! `hostile` instead holds connections that never sign in, from one address and from
 //! five, and reports how many the server let in and how long it held them.
+//!
+//! `shared URL [ROOMS] [SECONDS]` runs two servers on one PostgreSQL club, in a scratch
+//! database made on the server of URL (`postgres://USER@HOST:PORT/DATABASE`, as
+//! `QCHESS_TEST_POSTGRES` names one) and dropped after: ROOMS rated rooms on each (25 by
+//! default), paired by `seek 10+5`, play SECONDS (30) of moves at once, then every black
+//! resigns, so that both servers rate and archive their games at the same moment. It
+//! prints the move-to-screen times of both, the time from a resignation to the game's
+//! end on white's screen (the club's transaction inside it), and checks the club: every
+//! game archived and rated once, every player's rating moved by exactly one game.
 
 #[path = "../tests/support/ssh_term.rs"]
 mod ssh_term;
@@ -275,15 +284,21 @@ async fn keyed_from(addr: SocketAddr, net: u8, name: &str, seed: Option<u8>, ask
 }
 
 /// The two players of rated room `r`, members with keys of their own, paired by
-/// `seek 10+5`: white first.
-async fn rated_pair(addr: SocketAddr, r: usize) -> (Term, Term) {
+/// `seek 10+5`: white first. `club` tells the members of one server's rooms from
+/// another's (0 for the first: their names and keys).
+async fn rated_pair(addr: SocketAddr, r: usize, club: usize) -> (Term, Term) {
     let net = 10 + r as u8;
     let seek = Ask::Exec("seek 10+5");
-    let mut a = keyed_from(addr, net, &format!("w{r}"), Some(2 * r as u8 + 1), seek).await;
+    let (w, b) = match club {
+        0 => (format!("w{r}"), format!("b{r}")),
+        c => (format!("s{c}w{r}"), format!("s{c}b{r}")),
+    };
+    let seed = |n: usize| Some((100 * club + 2 * r + n) as u8);
+    let mut a = keyed_from(addr, net, &w, seed(1), seek).await;
     a.wait_for("waiting for an opponent", Duration::from_secs(20))
         .await
         .expect("waiting");
-    let mut b = keyed_from(addr, net, &format!("b{r}"), Some(2 * r as u8 + 2), seek).await;
+    let mut b = keyed_from(addr, net, &b, seed(2), seek).await;
     for t in [&mut a, &mut b] {
         t.wait_for("you play", Duration::from_secs(20))
             .await
@@ -401,6 +416,172 @@ async fn attack(addr: SocketAddr, stop: Arc<AtomicBool>) -> Attacks {
     done
 }
 
+/// Plays `line` in every room of `pairs` (white, black), a ply every half second from
+/// `t0` (the rooms spread over its first half second): each task's times from a move
+/// sent to the other screen showing it, and its two sessions.
+fn play(
+    pairs: Vec<(Term, Term)>,
+    line: &[String],
+    t0: Instant,
+) -> Vec<tokio::task::JoinHandle<(Vec<Duration>, [Term; 2])>> {
+    let rooms = pairs.len().max(1) as u64;
+    let mut tasks = Vec::new();
+    for (i, (w, b)) in pairs.into_iter().enumerate() {
+        let line = line.to_vec();
+        let start = t0 + Duration::from_millis((i as u64 * 500) / rooms);
+        tasks.push(tokio::spawn(async move {
+            let mut terms = [w, b];
+            let mut waits = Vec::new();
+            for (ply, mv) in line.iter().enumerate() {
+                tokio::time::sleep_until((start + Duration::from_millis(500 * ply as u64)).into())
+                    .await;
+                let (mover, other) = (ply % 2, 1 - ply % 2);
+                let side = if mover == 0 { "white" } else { "black" };
+                let sent = Instant::now();
+                terms[mover]
+                    .send(format!(":{mv}\r").as_bytes())
+                    .await
+                    .expect("send");
+                let shown = format!("{side} played {mv}");
+                terms[other]
+                    .wait_for(&shown, Duration::from_secs(10))
+                    .await
+                    .expect("the move shows on the other screen");
+                waits.push(sent.elapsed());
+                // The mover's own screen catches up too (its channel is read).
+                terms[mover].drain(Duration::ZERO).await;
+            }
+            (waits, terms)
+        }));
+    }
+    tasks
+}
+
+/// The `p` quantile of sorted `times`, in milliseconds.
+fn quantile(times: &[Duration], p: f64) -> f64 {
+    if times.is_empty() {
+        return 0.0;
+    }
+    let at = ((times.len() as f64 * p).ceil() as usize)
+        .saturating_sub(1)
+        .min(times.len() - 1);
+    times[at].as_secs_f64() * 1e3
+}
+
+/// `shared URL [ROOMS] [SECONDS]`: two servers on one PostgreSQL club (see the top).
+async fn shared(admin: &str, rooms: usize, seconds: u64, dir: &std::path::Path) {
+    use qchess::club::ClubStore;
+    let name = format!("qchess_load_{}", std::process::id());
+    // The synchronous client runs a runtime of its own: off this one's worker.
+    let on_server = |sql: String| {
+        tokio::task::block_in_place(|| {
+            postgres::Client::connect(admin, postgres::NoTls)
+                .and_then(|mut c| c.batch_execute(&sql))
+                .unwrap_or_else(|e| panic!("PostgreSQL at {admin}: {sql}: {e}"))
+        })
+    };
+    on_server(format!("CREATE DATABASE {name}"));
+    let url = qchess::club::database::with_database(admin, &name);
+    let servers: Vec<(Child, SocketAddr)> = (0..2)
+        .map(|i| {
+            start_server(
+                &dir.join(format!("server{i}")),
+                &["--max-per-address", "128", "--database", &url],
+            )
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for (i, (_, addr)) in servers.iter().enumerate() {
+        for r in 0..rooms {
+            pairs.push(rated_pair(*addr, r, i + 1).await);
+            eprint!(
+                "\rserver {}: paired {} of {rooms} rated rooms",
+                i + 1,
+                r + 1
+            );
+        }
+        eprintln!();
+    }
+    let line = quiet_line(seconds as usize * 2);
+    let t0 = Instant::now() + Duration::from_millis(500);
+    let mut waits = Vec::new();
+    let mut seated = Vec::new();
+    for t in play(pairs, &line, t0) {
+        let (w, terms) = t.await.expect("a room's task");
+        waits.extend(w);
+        seated.push(terms);
+    }
+    // Every black resigns at once: both servers end their games together.
+    let mut ends = Vec::new();
+    for [mut white, mut black] in seated {
+        ends.push(tokio::spawn(async move {
+            black.send(b"X").await.expect("send");
+            black
+                .wait_for("Resign?", Duration::from_secs(10))
+                .await
+                .expect("asked");
+            let sent = Instant::now();
+            black.send(b"y").await.expect("send");
+            white
+                .wait_for("black resigned", Duration::from_secs(10))
+                .await
+                .expect("the game's end on white's screen");
+            sent.elapsed()
+        }));
+    }
+    let mut resigned = Vec::new();
+    for e in ends {
+        resigned.push(e.await.expect("a resignation"));
+    }
+    waits.sort();
+    resigned.sort();
+    println!(
+        "two servers on one PostgreSQL, {rooms} rated rooms each: {} moves in {seconds} s",
+        waits.len()
+    );
+    println!(
+        "move to the other screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        quantile(&waits, 0.5),
+        quantile(&waits, 0.99),
+        quantile(&waits, 1.0)
+    );
+    println!(
+        "resignation to white's screen (the game rated and archived): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        quantile(&resigned, 0.5),
+        quantile(&resigned, 0.99),
+        quantile(&resigned, 1.0)
+    );
+    for (i, (mut child, _)) in servers.into_iter().enumerate() {
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+        println!("server {} stopped by SIGTERM: {status}", i + 1);
+    }
+    // The club: every game once, rated; every player moved by one game.
+    let club = qchess::club::PostgresStore::open(&url).expect("the club");
+    let games = club
+        .games(qchess::club::GameQuery {
+            member: None,
+            limit: 10_000,
+        })
+        .expect("the archive");
+    let rated = games.iter().filter(|g| g.ratings.is_some()).count();
+    let roster = club.roster().expect("the players");
+    let once = roster
+        .iter()
+        .filter(|(_, ratings)| ratings.len() == 1 && ratings[0].games == 1)
+        .count();
+    println!(
+        "club: {} games archived ({rated} rated) of {}; {once} of {} players rated by exactly one game",
+        games.len(),
+        2 * rooms,
+        roster.len()
+    );
+    drop(club);
+    on_server(format!("DROP DATABASE {name} WITH (FORCE)"));
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -412,6 +593,17 @@ async fn main() {
         hostile(addr).await;
         let _ = server.kill();
         let _ = server.wait();
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("shared") {
+        let Some(admin) = args.get(1) else {
+            eprintln!("serve_load shared URL [ROOMS] [SECONDS]: name a PostgreSQL server, postgres://USER@HOST:PORT/DATABASE");
+            std::process::exit(2);
+        };
+        let number =
+            |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+        shared(admin, number(2, 25), number(3, 30) as u64, &dir).await;
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }
@@ -441,7 +633,7 @@ async fn main() {
     let mut pairs = Vec::new();
     for r in 0..rooms {
         if rated {
-            pairs.push(rated_pair(addr, r).await);
+            pairs.push(rated_pair(addr, r, 0).await);
             eprint!("\rpaired {} of {rooms} rated rooms", r + 1);
             continue;
         }
@@ -463,39 +655,9 @@ async fn main() {
     let rss_loaded = rss_kib(pid);
     let cpu0 = cpu_seconds(pid);
     let t0 = Instant::now() + Duration::from_millis(500);
-    let mut tasks = Vec::new();
-    for (i, (w, b)) in pairs.into_iter().enumerate() {
-        let line = line.clone();
-        // Rooms start spread over the first half second.
-        let start = t0 + Duration::from_millis((i as u64 * 500) / rooms as u64);
-        tasks.push(tokio::spawn(async move {
-            let mut terms = [w, b];
-            let mut waits = Vec::new();
-            for (ply, mv) in line.iter().enumerate() {
-                tokio::time::sleep_until((start + Duration::from_millis(500 * ply as u64)).into())
-                    .await;
-                let (mover, other) = (ply % 2, 1 - ply % 2);
-                let side = if mover == 0 { "white" } else { "black" };
-                let sent = Instant::now();
-                terms[mover]
-                    .send(format!(":{mv}\r").as_bytes())
-                    .await
-                    .expect("send");
-                let shown = format!("{side} played {mv}");
-                terms[other]
-                    .wait_for(&shown, Duration::from_secs(10))
-                    .await
-                    .expect("the move shows on the other screen");
-                waits.push(sent.elapsed());
-                // The mover's own screen catches up too (its channel is read).
-                terms[mover].drain(Duration::ZERO).await;
-            }
-            waits
-        }));
-    }
     let mut waits = Vec::new();
-    for t in tasks {
-        waits.extend(t.await.expect("a room's task"));
+    for t in play(pairs, &line, t0) {
+        waits.extend(t.await.expect("a room's task").0);
     }
     let busy = t0.elapsed();
     let cpu = cpu_seconds(pid) - cpu0;
@@ -515,11 +677,6 @@ async fn main() {
     }
 
     waits.sort();
-    let pct = |p: f64| {
-        waits[((waits.len() as f64 * p).ceil() as usize)
-            .saturating_sub(1)
-            .min(waits.len() - 1)]
-    };
     let sessions = rooms * 2;
     println!(
         "sessions {sessions} in {rooms} rooms, {} moves in {:.1} s; {computer_rooms} rooms with the computer at level 5; {hints_sent} bytes of H pasted",
@@ -534,9 +691,9 @@ async fn main() {
     }
     println!(
         "move to the other screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        pct(0.50).as_secs_f64() * 1e3,
-        pct(0.99).as_secs_f64() * 1e3,
-        waits.last().map_or(0.0, |d| d.as_secs_f64() * 1e3)
+        quantile(&waits, 0.5),
+        quantile(&waits, 0.99),
+        quantile(&waits, 1.0)
     );
     println!(
         "server CPU {:.1} s in {:.1} s = {:.1}% of one core ({:.2}% per session)",

@@ -111,10 +111,21 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The club in one PostgreSQL database.
 pub struct PostgresStore {
-    client: RefCell<Client>,
+    /// The connection; none only while it is dropped.
+    client: RefCell<Option<Client>>,
     config: Config,
     /// The URL, its password hidden: what messages name.
     at: String,
+}
+
+impl Drop for PostgresStore {
+    /// Closes the connection off the server's runtime: the client's own drop waits on
+    /// a runtime of its own, which may not be started on a worker of another.
+    fn drop(&mut self) {
+        if let Some(client) = self.client.get_mut().take() {
+            off_the_runtime(move || drop(client));
+        }
+    }
 }
 
 /// Why a call failed: PostgreSQL, or the club's own refusal.
@@ -165,7 +176,7 @@ impl PostgresStore {
     pub fn open_existing(url: &str) -> Result<PostgresStore, ClubError> {
         let mut store = PostgresStore::connect(url)?;
         if store.with(|c| Ok(version(c)?))?.is_none() {
-            return Err(ClubError::NoClub(store.at));
+            return Err(ClubError::NoClub(store.at.clone()));
         }
         store.migrate()?;
         Ok(store)
@@ -182,7 +193,7 @@ impl PostgresStore {
         }
         let client = off_the_runtime(|| connected(&config)).map_err(|e| failure(&at, e))?;
         Ok(PostgresStore {
-            client: RefCell::new(client),
+            client: RefCell::new(Some(client)),
             config,
             at,
         })
@@ -199,9 +210,10 @@ impl PostgresStore {
         let config = &self.config;
         let client = &mut *client;
         let done = off_the_runtime(move || {
-            if client.is_closed() {
-                *client = connected(config)?;
-            }
+            let client = match client {
+                Some(open) if !open.is_closed() => open,
+                _ => client.insert(connected(config)?),
+            };
             f(client)
         });
         done.map_err(|e| match e {
@@ -1239,6 +1251,14 @@ mod tests {
             .unwrap();
         let on_current = current.block_on(async { store.member("ANN") });
         assert!(on_current.unwrap().is_some());
+        // And closes there, as a server's store does when the server stops.
+        let Some(db) = Empty::new() else { return };
+        let stores = [0, 1].map(|_| PostgresStore::open(&db.url).unwrap());
+        let [on_worker, on_current] = stores;
+        runtime.block_on(async move {
+            tokio::spawn(async move { drop(on_worker) }).await.unwrap();
+        });
+        current.block_on(async move { drop(on_current) });
     }
 
     /// Two servers (two stores on one database) finish games of one player at the same
