@@ -2,7 +2,8 @@
 //! the task, and what is said of either. No screen in it: the game screen takes a move
 //! back or shows the words.
 
-use super::lessons::{Goal, Lesson, Verdict, LESSONS};
+use super::checks::Verdict;
+use super::lessons::{Goal, Lesson, LESSONS};
 use crate::chess::{Game, Square};
 
 /// A task met by a key rather than a move, with what the screen showed.

@@ -1,11 +1,19 @@
 //! How each lesson's task is judged: from the game after the move and the move, done
 //! with what it showed (its numbers read from the state), or not yet with why.
 
-use super::lessons::Verdict;
 use crate::chess::explain::{Cause, MoveKind};
 use crate::chess::threat::king_threat;
 use crate::chess::{Game, Kind, PlayedMove, Shape, Square, Status};
 use crate::format::percent;
+
+/// What a try at a lesson's task came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The task is done; what it showed.
+    Done(String),
+    /// Not what the task asked; why, and what to do.
+    Retry(String),
+}
 
 pub(super) fn sq(s: &str) -> Square {
     Square::parse(s).expect("the lessons name real squares")

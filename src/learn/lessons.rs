@@ -7,17 +7,9 @@
 use super::checks::{
     capture_asks, capture_half, castle, en_passant, excluded, king_safe, merge_home, merge_partly,
     notation, promote, slide_through, split_half, split_knight, split_onto_itself, take_king,
+    Verdict,
 };
 use crate::chess::{Game, PlayedMove};
-
-/// What a try at a lesson's task came to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The task is done; what it showed.
-    Done(String),
-    /// Not what the task asked; why, and what to do.
-    Retry(String),
-}
 
 /// What a lesson asks the player to do.
 #[derive(Clone, Copy, Debug)]

@@ -10,7 +10,8 @@ pub mod progress;
 pub mod solved;
 
 pub use attempt::{Attempt, Judged, Met};
-pub use lessons::{Goal, Lesson, Verdict, LESSONS};
+pub use checks::Verdict;
+pub use lessons::{Goal, Lesson, LESSONS};
 pub use progress::Progress;
 
 use crate::files::{read_text, replace_atomic};

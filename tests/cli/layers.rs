@@ -466,9 +466,25 @@ fn file_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
             .split("#[cfg(test)]\npub(crate) mod tests")
             .next()
             .unwrap();
+        // A `use` whose group spans lines is read as one statement.
+        let mut statement = String::new();
+        let mut start = 0;
         for (n, line) in code.lines().enumerate() {
-            let line = line.split("//").next().unwrap_or("");
-            for path in named_paths(line, &here, false) {
+            if statement.is_empty() {
+                start = n;
+            }
+            statement.push_str(line.split("//").next().unwrap_or(""));
+            statement.push(' ');
+            let open = statement.matches('{').count() > statement.matches('}').count();
+            let is_use = statement
+                .trim_start()
+                .split_once("use ")
+                .is_some_and(|(before, _)| before.is_empty() || before.starts_with("pub"));
+            if open && is_use {
+                continue;
+            }
+            let line = std::mem::take(&mut statement);
+            for path in named_paths(&line, &here, false) {
                 // The longest start of the path that is a file's module.
                 let target = (1..=path.len())
                     .rev()
@@ -480,7 +496,7 @@ fn file_imports(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
                         .entry(name.clone())
                         .or_default()
                         .entry(to.clone())
-                        .or_insert_with(|| format!("{}/{name}:{}", shown(src), n + 1));
+                        .or_insert_with(|| format!("{}/{name}:{}", shown(src), start + 1));
                 }
             }
         }
@@ -538,4 +554,26 @@ fn use_trees_expand_to_whole_paths() {
         named_paths("let b = super::super::ui::App::new();", &here, false)[0],
         ["server", "ui", "App", "new"]
     );
+}
+
+#[test]
+fn a_circle_through_a_use_group_over_several_lines_is_found() {
+    let src = std::env::temp_dir().join(format!("qchess-layers-files-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&src);
+    fs::create_dir_all(src.join("learn")).unwrap();
+    fs::write(src.join("lib.rs"), "pub mod learn;\n").unwrap();
+    fs::write(src.join("learn/mod.rs"), "mod checks;\nmod lessons;\n").unwrap();
+    fs::write(
+        src.join("learn/checks.rs"),
+        "use super::lessons::{\n    Goal,\n    LESSONS,\n};\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("learn/lessons.rs"),
+        "pub(super) use super::checks::{\n    take_king, Verdict,\n};\n",
+    )
+    .unwrap();
+    let found = std::panic::catch_unwind(|| no_circle_of_files(&src));
+    fs::remove_dir_all(&src).unwrap();
+    assert!(found.is_err(), "the circle of checks.rs and lessons.rs");
 }
