@@ -2,7 +2,7 @@
 //! the task, and what is said of either. No screen in it: the game screen takes a move
 //! back or shows the words.
 
-use super::checks::Verdict;
+use super::checks::Checked;
 use super::lessons::{Goal, Lesson, LESSONS};
 use crate::chess::{Game, Square};
 
@@ -70,8 +70,8 @@ impl Attempt {
         };
         let last = game.history().last()?;
         Some(match check(game, last) {
-            Verdict::Done(words) => Judged::Done(self.finish(&words)),
-            Verdict::Retry(why) => Judged::TakeBack(format!(
+            Checked::Done(words) => Judged::Done(self.finish(&words)),
+            Checked::Retry(why) => Judged::TakeBack(format!(
                 "not yet: {why}. The move was taken back; try again."
             )),
         })

@@ -7,7 +7,7 @@
 use super::checks::{
     capture_asks, capture_half, castle, en_passant, excluded, king_safe, merge_home, merge_partly,
     notation, promote, slide_through, split_half, split_knight, split_onto_itself, take_king,
-    Verdict,
+    Checked,
 };
 use crate::chess::{Game, PlayedMove};
 
@@ -15,7 +15,7 @@ use crate::chess::{Game, PlayedMove};
 #[derive(Clone, Copy, Debug)]
 pub enum Goal {
     /// A move, judged by this check from the game after it and the move.
-    Move(fn(&Game, &PlayedMove) -> Verdict),
+    Move(fn(&Game, &PlayedMove) -> Checked),
     /// Open the explanation of the last move (`e`).
     Explain,
     /// Open the inspector on this square (`i`).
@@ -309,7 +309,7 @@ mod tests {
     }
 
     /// The last move's check in lesson `id`.
-    fn judged(id: &str, moves: &[&str]) -> Verdict {
+    fn judged(id: &str, moves: &[&str]) -> Checked {
         let Goal::Move(check) = by_id(id).expect("a lesson").goal else {
             panic!("{id} is a move lesson");
         };
@@ -317,16 +317,16 @@ mod tests {
         check(&g, g.history().last().expect("a move"))
     }
 
-    fn done(v: Verdict, says: &str) {
+    fn done(v: Checked, says: &str) {
         match v {
-            Verdict::Done(w) => assert!(w.contains(says), "{w}"),
+            Checked::Done(w) => assert!(w.contains(says), "{w}"),
             v => panic!("{v:?}"),
         }
     }
 
-    fn retry(v: Verdict, says: &str) {
+    fn retry(v: Checked, says: &str) {
         match v {
-            Verdict::Retry(w) => assert!(w.contains(says), "{w}"),
+            Checked::Retry(w) => assert!(w.contains(says), "{w}"),
             v => panic!("{v:?}"),
         }
     }

@@ -10,7 +10,7 @@ pub mod progress;
 pub mod solved;
 
 pub use attempt::{Attempt, Judged, Met};
-pub use checks::Verdict;
+pub use checks::Checked;
 pub use lessons::{Goal, Lesson, LESSONS};
 pub use progress::Progress;
 

@@ -20,17 +20,17 @@ pub struct Attempt {
 
 /// Where a try stands after the solver's move and the defence's reply.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
+pub enum TryStep {
     /// The try goes on: what is said of the move just judged (empty, or a sentence
     /// starting with a space).
     GoesOn(String),
     /// The try is over.
-    Over(Ending),
+    Over(TryEnd),
 }
 
 /// How a try ended.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ending {
+pub struct TryEnd {
     /// Every move of the try reached the optimum.
     pub solved: bool,
     /// The judgement of the first move, in words.
@@ -102,7 +102,7 @@ impl Attempt {
 
     /// Where the try stands with `now` on the board (after the reply, if there was
     /// one): it goes on from `now`, or it is over.
-    pub fn verdict(&mut self, now: &Game) -> Verdict {
+    pub fn verdict(&mut self, now: &Game) -> TryStep {
         if self.plies_left > 0 && now.status() == Status::Ongoing {
             self.before = now.detached();
             // Each move is judged as it is played, not only at the end of the try.
@@ -116,7 +116,7 @@ impl Attempt {
                     format!(" Not the best: {j}.")
                 }
             });
-            return Verdict::GoesOn(said);
+            return TryStep::GoesOn(said);
         }
         let solved = self.judged.iter().all(Judgement::optimal);
         // A try is judged by its moves; the outcomes drawn this time may still have
@@ -131,7 +131,7 @@ impl Attempt {
             _ if won => " This time the chances fell your way and the game was won; the verdict is on your moves.",
             _ => " This time the chances fell against you and the game was lost; the verdict is on your moves.",
         };
-        Verdict::Over(Ending {
+        TryStep::Over(TryEnd {
             solved,
             first: self
                 .judged
@@ -143,7 +143,7 @@ impl Attempt {
     }
 }
 
-impl Ending {
+impl TryEnd {
     /// The words that close the try, with the solver's `rating` as shown and its
     /// `change`.
     pub fn words(&self, rating: i64, change: i64) -> String {
@@ -180,7 +180,7 @@ mod tests {
             None,
             "no reply at the horizon"
         );
-        let Verdict::Over(end) = a.verdict(&g) else {
+        let TryStep::Over(end) = a.verdict(&g) else {
             panic!("the horizon ends the try");
         };
         assert!(!end.solved);
@@ -192,7 +192,7 @@ mod tests {
         let mut g = start(fen);
         let mut a = Attempt::new(Goal::King, g.detached(), 1);
         played(&mut a, &mut g, "e1e8");
-        let Verdict::Over(end) = a.verdict(&g) else {
+        let TryStep::Over(end) = a.verdict(&g) else {
             panic!("the horizon ends the try");
         };
         assert!(end.solved && end.this_time.is_empty(), "{end:?}");
@@ -215,7 +215,7 @@ mod tests {
         let reply = played(&mut a, &mut g, &best).expect("the defender answers");
         assert_eq!(a.plies_left(), plies - 2);
         g.play(&reply).unwrap();
-        let Verdict::GoesOn(said) = a.verdict(&g) else {
+        let TryStep::GoesOn(said) = a.verdict(&g) else {
             panic!("one more move to go");
         };
         assert!(said.starts_with(" The best move: "), "{said}");

@@ -14,7 +14,7 @@ pub mod prove;
 pub mod rating;
 pub mod theme;
 
-pub use attempt::{Attempt, AttemptError, Ending, Verdict};
+pub use attempt::{Attempt, AttemptError, TryEnd, TryStep};
 pub use choose::{next, Filter, RatingRange};
 pub use goal::{Goal, Task};
 pub use pack::{find, pack, PackError, Puzzle};

@@ -4,7 +4,7 @@
 
 use super::App;
 use crate::learn::solved::Solved;
-use crate::puzzles::{Puzzle, Verdict};
+use crate::puzzles::{Puzzle, TryStep};
 use crate::style::color::Paint;
 use crate::ui::layers::puzzle::{position, Solving};
 use crate::ui::message::Tone;
@@ -90,8 +90,8 @@ impl App {
             return;
         };
         match run.attempt.verdict(now) {
-            Verdict::GoesOn(words) => self.say(Tone::Info, format!("{said}.{words} Your move")),
-            Verdict::Over(ending) => {
+            TryStep::GoesOn(words) => self.say(Tone::Info, format!("{said}.{words} Your move")),
+            TryStep::Over(ending) => {
                 let unkept = run.close(&ending);
                 self.say(Tone::Info, said);
                 if let Some(why) = unkept {

@@ -5,7 +5,7 @@ use super::lesson::{list_line, list_step, pane, scrolled, Pane};
 use super::{Outcome, Request};
 use crate::chess::Game;
 use crate::learn::solved::Solved;
-use crate::puzzles::{best_move, Attempt, Ending, Puzzle, Theme};
+use crate::puzzles::{best_move, Attempt, Puzzle, Theme, TryEnd};
 use crate::style::color::Paint;
 use crate::ui::input::Action;
 use crate::ui::message::Tone;
@@ -190,7 +190,7 @@ impl Solving {
 
     /// Closes the try that ended so: the player's record takes it in and is kept, and
     /// the pane tells how it ended. Why the record could not be kept, when it could not.
-    pub fn close(&mut self, ending: &Ending) -> Option<String> {
+    pub fn close(&mut self, ending: &TryEnd) -> Option<String> {
         let p = &self.puzzles[self.at];
         let change = self.record.record(&p.id, p.rating, ending.solved);
         self.told = Some(ending.words(self.record.shown(), change));
