@@ -14,6 +14,7 @@ pub mod pages;
 pub mod play;
 pub mod player;
 pub mod seeks;
+pub mod tournament;
 
 use self::ask::{Ask, Step};
 use self::pages::Page;
