@@ -16,6 +16,8 @@ mod king;
 mod offers;
 #[path = "serve/rated.rs"]
 mod rated;
+#[path = "serve/tournaments.rs"]
+mod tournaments;
 
 use qchess::seats::Occupant;
 use qchess::server::limits::ServerLimits;

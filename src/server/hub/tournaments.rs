@@ -295,13 +295,17 @@ impl Hub {
     /// clock, both seats held for their players, a side that makes no first move within
     /// the claim's wait losing the game; the players' sessions on the page go in.
     fn open_board(&self, club: &Club, id: TournamentId, k: &KeptPairing) {
-        let (Some(black), Ok(entries), Ok(Some(t))) = (
-            k.pairing.black,
-            club.store().entries(id),
-            club.store()
+        let Some(black) = k.pairing.black else {
+            return;
+        };
+        let found = {
+            let store = club.store();
+            let t = store
                 .tournaments()
-                .map(|all| all.into_iter().find(|t| t.id == id)),
-        ) else {
+                .map(|all| all.into_iter().find(|t| t.id == id));
+            (store.entries(id), t)
+        };
+        let (Ok(entries), Ok(Some(t))) = found else {
             return;
         };
         let person = |m: MemberId| {
