@@ -8,10 +8,10 @@
 
 use crate::club::tournament::arena::pair_waiting;
 use crate::club::tournament::record::{Entry, KeptPairing, Length, State, Tournament};
-use crate::club::tournament::standings::Standing;
+use crate::club::tournament::standings::{standings, Standing};
 use crate::club::tournament::swiss::pair_round;
 use crate::club::tournament::{Board, Entrant, Kind, Pairing};
-use crate::club::MemberId;
+use crate::club::{ClubError, ClubStore, MemberId};
 
 /// What a tournament is to do now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,6 +114,23 @@ pub struct TournamentView {
 }
 
 impl TournamentView {
+    /// `tournament` as its page shows it, its entries and pairings read from `store`.
+    pub fn load(
+        store: &dyn ClubStore,
+        tournament: Tournament,
+    ) -> Result<TournamentView, ClubError> {
+        let entries = store.entries(tournament.id)?;
+        let pairings = store.pairings(tournament.id)?;
+        let entrants: Vec<Entrant> = entries.iter().map(Entry::entrant).collect();
+        let games: Vec<Pairing> = pairings.iter().map(|k| k.pairing).collect();
+        Ok(TournamentView {
+            standings: standings(tournament.made.kind, &entrants, &games),
+            tournament,
+            entries,
+            pairings,
+        })
+    }
+
     /// The name of `member` as entered.
     pub fn name_of(&self, member: MemberId) -> &str {
         self.entries

@@ -7,6 +7,9 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+/// Tournaments one member may have made that are not over yet (scheduled or running).
+pub const TOURNAMENTS_PER_MEMBER: usize = 2;
+
 /// The limits of one server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerLimits {

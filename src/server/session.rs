@@ -746,7 +746,12 @@ impl Screen for SessionScreen {
         let v = match &mut self.at {
             At::Lobby(l) => {
                 let rooms = l.refresh(self.hub.summaries());
-                return self.offers_news() | rooms;
+                let mut standings = false;
+                let shown = l.tournaments_shown().filter(|t| t.due());
+                if let (Some(page), Some(club)) = (shown, self.hub.club()) {
+                    standings = page.reload(&**club.store()).unwrap_or(false);
+                }
+                return self.offers_news() | rooms | standings;
             }
             At::Lesson(a) | At::Replay(a, _) => return a.tick() | self.offers_news(),
             At::Play(page) => {

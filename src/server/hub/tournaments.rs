@@ -4,10 +4,9 @@
 
 use super::{lock, Hub, Plan};
 use crate::chess::Color;
-use crate::club::tournament::record::{Entry, KeptPairing, State, Tournament, TournamentId};
-use crate::club::tournament::standings::standings;
+use crate::club::tournament::record::{KeptPairing, State, Tournament, TournamentId};
 use crate::club::tournament::swiss;
-use crate::club::tournament::{Kind, Pairing};
+use crate::club::tournament::Kind;
 use crate::club::{Category, ClubError, MemberId};
 use crate::game::RuleSet;
 use crate::server::club::Club;
@@ -202,17 +201,7 @@ impl Hub {
         let club = self.club.as_ref()?;
         let store = club.store();
         let tournament = store.tournaments().ok()?.into_iter().find(|t| t.id == id)?;
-        let entries = store.entries(id).ok()?;
-        let pairings = store.pairings(id).ok()?;
-        drop(store);
-        let entrants: Vec<_> = entries.iter().map(Entry::entrant).collect();
-        let games: Vec<Pairing> = pairings.iter().map(|k| k.pairing).collect();
-        Some(TournamentView {
-            standings: standings(tournament.made.kind, &entrants, &games),
-            tournament,
-            entries,
-            pairings,
-        })
+        TournamentView::load(&**store, tournament).ok()
     }
 
     /// The director looks at every open tournament once: starts, pairs, finishes.
