@@ -18,6 +18,8 @@ mod offers;
 mod rated;
 #[path = "serve/shared.rs"]
 mod shared;
+#[path = "serve/tournaments.rs"]
+mod tournaments;
 
 use qchess::seats::Occupant;
 use qchess::server::limits::ServerLimits;

@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 mod offering;
+pub mod tournaments;
 
 /// The time control of a new room unless the server says otherwise (`qchess serve
 /// --clock`): ten minutes each, five seconds added per move.
@@ -136,6 +137,8 @@ pub struct Hub {
     next_pairing: AtomicU64,
     /// The custom seeks and the challenges open.
     offers: Offers,
+    /// Who is in the club's tournaments from which session, and their games' rooms.
+    desk: tournaments::Desk,
 }
 
 /// Who a client signing in is here.
@@ -219,6 +222,7 @@ impl Hub {
             matchmaker: Matchmaker::default(),
             next_pairing: AtomicU64::new(1),
             offers: Offers::default(),
+            desk: tournaments::Desk::default(),
             next_id: AtomicU64::new(1),
             stopping,
             computers,
@@ -682,10 +686,12 @@ impl Hub {
         }
     }
 
-    /// Session `id` ended: it waits no more, and its seeks and challenges go.
+    /// Session `id` ended: it waits no more, its seeks and challenges go, and it
+    /// leaves its tournament.
     pub fn session_ended(&self, id: SessionId) {
         self.matchmaker.leave(id);
         self.offers.forget(id);
+        self.leave_tournament(id);
     }
 
     /// A room for a pair: Quantum Chess on the pool's clock, rated when the pool is,

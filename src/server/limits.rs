@@ -7,6 +7,9 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+/// Tournaments one member may have made that are not over yet (scheduled or running).
+pub const TOURNAMENTS_PER_MEMBER: usize = 2;
+
 /// The limits of one server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerLimits {
@@ -84,6 +87,9 @@ pub struct ServerLimits {
     pub archive_games: usize,
     /// Bytes of finished games kept at most.
     pub archive_bytes: u64,
+    /// How often the tournament director looks at the club's tournaments (to start,
+    /// pair and finish them); a player joining or back from a game is looked at at once.
+    pub director_looks: Duration,
 }
 
 impl Default for ServerLimits {
@@ -122,6 +128,7 @@ impl Default for ServerLimits {
             challenge_lapse: Duration::from_secs(120),
             archive_games: 10_000,
             archive_bytes: 100 << 20,
+            director_looks: Duration::from_secs(1),
         }
     }
 }

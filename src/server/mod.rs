@@ -14,6 +14,7 @@ pub mod challenge_book;
 pub mod club;
 pub mod computer;
 pub mod console;
+pub mod director;
 pub mod hub;
 pub mod incoming;
 pub mod input;
@@ -206,6 +207,7 @@ impl Server {
         });
         let (stop, stopped) = watch::channel(Stage::Running);
         tokio::spawn(sweep(Arc::clone(&hub), stopped.clone()));
+        tokio::spawn(direct(Arc::clone(&hub), stopped.clone()));
         tokio::spawn(accept(
             listener,
             config,
@@ -286,6 +288,19 @@ async fn sweep(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
             hub.end_revoked_sessions();
         })
         .await;
+    }
+}
+
+/// The tournament director's look at the club's tournaments, every
+/// [`ServerLimits::director_looks`], until the server stops.
+async fn direct(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
+    loop {
+        tokio::select! {
+            _ = stopped.changed() => return,
+            _ = tokio::time::sleep(hub.limits.director_looks) => {}
+        }
+        let hub = Arc::clone(&hub);
+        let _ = tokio::task::spawn_blocking(move || hub.direct()).await;
     }
 }
 

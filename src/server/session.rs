@@ -11,6 +11,7 @@ use super::limits::Ticket;
 use super::lobby::ask::Ask;
 use super::lobby::pages::{self, Opened};
 use super::lobby::play::{PlayIntent, PlayPage};
+use super::lobby::tournament::{TournamentIntent, TournamentPage};
 use super::lobby::{self, Intent, Lobby};
 use super::offers::Offer;
 use super::pairing::Pool;
@@ -48,6 +49,8 @@ pub enum Start {
     Post(Terms, Option<Range>),
     /// In the lobby, this player challenged (`ssh -t host challenge bo 5+3`).
     Challenge(String, Terms),
+    /// On the page of this tournament, joined (`ssh -t host tournament NAME`).
+    Tournament(String),
 }
 
 /// Everything a session thread starts from.
@@ -135,8 +138,15 @@ fn run(setup: SessionStart, rx: Receiver<Incoming>, out: tokio::sync::mpsc::Send
         Start::Challenge(name, terms) if !note.as_ref().is_some_and(|n| n.refused) => {
             screen.offer(Offer::Challenge(name, terms));
         }
-        Start::Room(_) | Start::Seek(_) | Start::Post(..) | Start::Challenge(..) | Start::Lobby => {
+        Start::Tournament(name) if !note.as_ref().is_some_and(|n| n.refused) => {
+            screen.tournament(&name);
         }
+        Start::Room(_)
+        | Start::Seek(_)
+        | Start::Post(..)
+        | Start::Challenge(..)
+        | Start::Tournament(_)
+        | Start::Lobby => {}
     }
     let ended = catch_unwind(AssertUnwindSafe(|| drive(&mut console, &mut screen)));
     // Out of the room and the pools whatever happened: the seat stays its player's.
@@ -184,6 +194,8 @@ enum At {
     Play(Box<PlayPage>),
     /// A game of the club's archive stepped through, and the lobby to go back to.
     Replay(Box<App>, Box<Lobby>),
+    /// A tournament's page, waiting to be paired.
+    Tournament(Box<TournamentPage>),
 }
 
 /// What a session shows and drives: the lobby or a room.
@@ -228,7 +240,7 @@ impl SessionScreen {
     pub fn room(&self) -> Option<&str> {
         match &self.at {
             At::Room(v) => Some(v.room.name()),
-            At::Lobby(_) | At::Lesson(_) | At::Play(_) | At::Replay(..) => None,
+            At::Lobby(_) | At::Lesson(_) | At::Play(_) | At::Replay(..) | At::Tournament(_) => None,
         }
     }
 
@@ -255,6 +267,52 @@ impl SessionScreen {
                 self.back_to_lobby("you left the pairing page".into());
             }
             PlayIntent::Quit => self.quit = true,
+        }
+    }
+
+    /// Joins the tournament `name` and waits on its page; stays in the lobby, with the
+    /// reason, when that cannot be.
+    pub fn tournament(&mut self, name: &str) {
+        let joined = self.hub.join_tournament(self.id, &self.me, name);
+        let view = joined.map(|t| (self.hub.tournament_view(t.id), self.me.member));
+        match view {
+            Ok((Some(view), Some(member))) => {
+                let page = TournamentPage::new(&self.me.name, member, view);
+                self.at = At::Tournament(Box::new(page));
+            }
+            Ok(_) => {
+                self.hub.leave_tournament(self.id);
+                self.lobby_says(Tone::Error, "the tournament could not be read".into());
+            }
+            Err(e) => self.lobby_says(Tone::Error, e.to_string()),
+        }
+    }
+
+    /// Back on the page of the tournament the session is in (from its room), when it is
+    /// in one.
+    fn back_to_tournament(&mut self) -> bool {
+        let Some(t) = self.hub.tournament_of(self.id) else {
+            return false;
+        };
+        let (Some(view), Some(member)) = (self.hub.tournament_view(t), self.me.member) else {
+            return false;
+        };
+        self.hub.tournament_page(self.id);
+        let page = TournamentPage::new(&self.me.name, member, view);
+        self.at = At::Tournament(Box::new(page));
+        true
+    }
+
+    /// Carries out what a tournament's page asked for.
+    fn tournament_intent(&mut self, intent: TournamentIntent) {
+        match intent {
+            TournamentIntent::Leave => {
+                self.hub.leave_tournament(self.id);
+                self.back_to_lobby(
+                    "you left the tournament: you are not paired until you join it again".into(),
+                );
+            }
+            TournamentIntent::Quit => self.quit = true,
         }
     }
 
@@ -370,7 +428,9 @@ impl SessionScreen {
                 "you left {}: a seat you hold there stays yours",
                 room.name()
             );
-            self.back_to_lobby(said);
+            if !self.back_to_tournament() {
+                self.back_to_lobby(said);
+            }
         }
     }
 
@@ -612,6 +672,7 @@ impl Screen for SessionScreen {
             }
             At::Lesson(a) | At::Replay(a, _) => a.draw(f),
             At::Play(page) => page.draw(f, &paint),
+            At::Tournament(page) => page.draw(f, &paint),
             At::Room(v) => {
                 v.game.draw(f);
                 let mut bar = lobby::room_bar(v.room.name(), &v.roster);
@@ -658,6 +719,12 @@ impl Screen for SessionScreen {
                     self.leave_replay();
                 }
             }
+            At::Tournament(page) => {
+                page.handle_event(event);
+                if let Some(intent) = page.take_intent() {
+                    self.tournament_intent(intent);
+                }
+            }
         }
     }
 
@@ -670,7 +737,7 @@ impl Screen for SessionScreen {
         match &mut self.at {
             At::Room(v) => v.game.set_exec(exec),
             At::Lesson(a) | At::Replay(a, _) => a.set_exec(exec),
-            At::Lobby(_) | At::Play(_) => {}
+            At::Lobby(_) | At::Play(_) | At::Tournament(_) => {}
         }
     }
 
@@ -679,7 +746,12 @@ impl Screen for SessionScreen {
         let v = match &mut self.at {
             At::Lobby(l) => {
                 let rooms = l.refresh(self.hub.summaries());
-                return self.offers_news() | rooms;
+                let mut standings = false;
+                let shown = l.tournaments_shown().filter(|t| t.due());
+                if let (Some(page), Some(club)) = (shown, self.hub.club()) {
+                    standings = page.reload(&**club.store()).unwrap_or(false);
+                }
+                return self.offers_news() | rooms | standings;
             }
             At::Lesson(a) | At::Replay(a, _) => return a.tick() | self.offers_news(),
             At::Play(page) => {
@@ -695,6 +767,19 @@ impl Screen for SessionScreen {
                     }
                     None => page.refresh(self.hub.pools_waiting(), self.hub.seeking(id)),
                 }
+            }
+            At::Tournament(page) => {
+                if let Some(room) = self.hub.tournament_paired(id) {
+                    self.enter(room, Want::Any);
+                    return true;
+                }
+                if !page.due() {
+                    return false;
+                }
+                return match self.hub.tournament_view(page.tournament()) {
+                    Some(view) => page.refresh(view),
+                    None => false,
+                };
             }
             At::Room(v) => v,
         };
@@ -768,7 +853,7 @@ impl Screen for SessionScreen {
         match &self.at {
             At::Room(v) => v.game.working(),
             At::Lesson(a) | At::Replay(a, _) => a.working(),
-            At::Lobby(_) | At::Play(_) => false,
+            At::Lobby(_) | At::Play(_) | At::Tournament(_) => false,
         }
     }
 
@@ -776,7 +861,7 @@ impl Screen for SessionScreen {
         match &self.at {
             At::Room(v) => v.game.min_size(),
             At::Lesson(a) | At::Replay(a, _) => a.min_size(),
-            At::Lobby(_) | At::Play(_) => lobby::MIN_SIZE,
+            At::Lobby(_) | At::Play(_) | At::Tournament(_) => lobby::MIN_SIZE,
         }
     }
 }

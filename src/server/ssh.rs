@@ -72,7 +72,7 @@ pub fn no_pty_line(port: u16) -> String {
 /// The line for a command that is not a room name.
 pub fn not_a_room_line(port: u16) -> String {
     format!(
-        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({}); ssh -t -p {port} NAME@HOST seek 5+3 waits for an opponent; ssh -t -p {port} NAME@HOST challenge bo 5+3 challenges bo\r\n",
+        "qchess serve runs no commands: ssh -t -p {port} NAME@HOST ROOM opens room ROOM ({}); ssh -t -p {port} NAME@HOST seek 5+3 waits for an opponent; ssh -t -p {port} NAME@HOST challenge bo 5+3 challenges bo; ssh -t -p {port} NAME@HOST tournament NAME joins a tournament\r\n",
         names::BadRoomName
     )
 }
@@ -494,6 +494,22 @@ impl Handler for Conn {
             return match start {
                 Ok(start) => self.start(channel, start, session),
                 Err(e) => refuse(session, channel, &format!("qchess serve: {e}\r\n")),
+            };
+        }
+        if let Some(name) = text.strip_prefix("tournament ") {
+            let name = name.trim();
+            let guest = self.person.as_ref().is_none_or(|p| p.member.is_none());
+            return if guest {
+                let why = super::hub::tournaments::TournamentError::Guest;
+                refuse(session, channel, &format!("qchess serve: {why}\r\n"))
+            } else if name.is_empty() {
+                refuse(
+                    session,
+                    channel,
+                    "qchess serve: say which tournament: tournament NAME\r\n",
+                )
+            } else {
+                self.start(channel, Start::Tournament(name.to_string()), session)
             };
         }
         if let Some(words) = text.strip_prefix("challenge ") {

@@ -2,6 +2,7 @@
 //! ([`Step`]), and what the pages share: how many rows they read, times as they show
 //! them, the pick in a list, the words for guests and for a failing database.
 
+use crate::club::tournament::record::TournamentId;
 use crate::club::{Category, ClubError, GameId, MemberId};
 use crate::server::offers::Offer;
 use crate::ui::input::line_edit::LineEdit;
@@ -56,6 +57,10 @@ pub enum Ask {
     RemoveKey(String),
     /// Deletes the player's account.
     DeleteAccount,
+    /// The club's tournaments, and the standings of this one.
+    Tournaments(Option<TournamentId>),
+    /// Makes the tournament typed (`KIND CLOCK LENGTH NAME`).
+    NewTournament(String),
 }
 
 /// What a key did on a page.

@@ -14,6 +14,8 @@ pub mod pages;
 pub mod play;
 pub mod player;
 pub mod seeks;
+pub mod tournament;
+pub mod tournaments;
 
 use self::ask::{Ask, Step};
 use self::pages::Page;
@@ -262,6 +264,14 @@ impl Lobby {
         self.show(Page::Seeks(SeeksPage::new(self.offers.1.clone())));
     }
 
+    /// The tournaments page, when it is shown (the session reads it again).
+    pub fn tournaments_shown(&mut self) -> Option<&mut tournaments::TournamentsPage> {
+        match &mut self.page {
+            Some(Page::Tournaments(t)) => Some(t),
+            _ => None,
+        }
+    }
+
     /// Back to the rooms from a page.
     pub fn show_rooms(&mut self) {
         self.page = None;
@@ -369,6 +379,7 @@ impl Lobby {
             KeyCode::Char('g') => self.intent = Some(Intent::Page(Ask::Games(None))),
             KeyCode::Char('m') => self.intent = Some(Intent::Page(Ask::Me)),
             KeyCode::Char('o') => self.show_seeks(),
+            KeyCode::Char('u') => self.intent = Some(Intent::Page(Ask::Tournaments(None))),
             KeyCode::Char('t') => self.intent = Some(Intent::NextTheme),
             KeyCode::Char('a') => self.intent = Some(Intent::Letters),
             KeyCode::Char('q') | KeyCode::Esc => self.intent = Some(Intent::Quit),
@@ -539,7 +550,7 @@ impl Lobby {
                         paint.fg(paint.theme.text),
                     ),
                     Line::styled(
-                        "r leaderboard   g finished games   m your page   o seeks and challenges",
+                        "r leaderboard   g games   m your page   o seeks and challenges   u tournaments",
                         paint.fg(paint.theme.text),
                     ),
                 ]

@@ -7,8 +7,10 @@ use super::board::Board;
 use super::games::Games;
 use super::player::PlayerPage;
 use super::seeks::SeeksPage;
+use super::tournaments::{parse_new, TournamentsPage};
 use crate::club::{ClubError, GameId, MemberId};
 use crate::server::club::Club;
+use crate::server::limits::TOURNAMENTS_PER_MEMBER;
 use crate::server::room::Person;
 use crate::style::color::Paint;
 use crate::ui::input::{self, Press};
@@ -26,6 +28,8 @@ pub enum Page {
     Player(Box<PlayerPage>),
     /// The seeks open, and the player's challenges.
     Seeks(SeeksPage),
+    /// The club's tournaments.
+    Tournaments(TournamentsPage),
 }
 
 impl Page {
@@ -34,6 +38,7 @@ impl Page {
         match self {
             Page::Player(p) if p.typing() => return p.line_key(key),
             Page::Seeks(s) if s.typing() => return s.line_key(key),
+            Page::Tournaments(t) if t.typing() => return t.line_key(key),
             _ => {}
         }
         let code = match input::press(key) {
@@ -41,10 +46,12 @@ impl Page {
             Press::Ignored => return Step::Stay,
             Press::Key(code) => code,
         };
-        if matches!(code, KeyCode::Esc | KeyCode::Char('q')) {
+        let one = matches!(self, Page::Tournaments(t) if t.showing_one());
+        if matches!(code, KeyCode::Esc | KeyCode::Char('q')) && !one {
             return Step::Rooms;
         }
         match self {
+            Page::Tournaments(t) => t.key(code),
             Page::Board(b) => b.key(code),
             Page::Games(g) => g.key(code),
             Page::Player(p) => p.key(code),
@@ -57,6 +64,7 @@ impl Page {
         match self {
             Page::Player(p) => p.typing(),
             Page::Seeks(s) => s.typing(),
+            Page::Tournaments(t) => t.typing(),
             Page::Board(_) | Page::Games(_) => false,
         }
     }
@@ -67,6 +75,7 @@ impl Page {
         match self {
             Page::Player(p) => p.paste(text),
             Page::Seeks(s) => s.paste(text),
+            Page::Tournaments(t) => t.paste(text),
             Page::Board(_) | Page::Games(_) => {}
         }
     }
@@ -78,6 +87,7 @@ impl Page {
             Page::Games(g) => g.keys(),
             Page::Player(p) => p.keys(),
             Page::Seeks(s) => s.keys(),
+            Page::Tournaments(t) => t.keys(),
         }
     }
 
@@ -88,6 +98,7 @@ impl Page {
             Page::Games(g) => g.draw(f, area, paint),
             Page::Player(p) => p.draw(f, area, paint),
             Page::Seeks(s) => s.draw(f, area, paint),
+            Page::Tournaments(t) => t.draw(f, area, paint),
         }
     }
 }
@@ -146,6 +157,17 @@ pub fn open(club: &Club, me: &Person, want: Ask, now: i64) -> Opened {
                 Err(why) => Opened::Refused(why),
             }
         }
+        Ask::Tournaments(one) => shown(
+            TournamentsPage::load(&**store(), one, me.member.is_some()).map(Page::Tournaments),
+            None,
+        ),
+        Ask::NewTournament(text) => match new_tournament(club, me, &text, now) {
+            Ok(said) => shown(
+                TournamentsPage::load(&**store(), None, true).map(Page::Tournaments),
+                Some(said),
+            ),
+            Err(why) => Opened::Refused(why),
+        },
         Ask::DeleteAccount => match me.member {
             None => Opened::Refused(NO_ACCOUNT.into()),
             Some(member) => match store().delete_member(member) {
@@ -162,6 +184,35 @@ pub fn open(club: &Club, me: &Person, want: Ask, now: i64) -> Opened {
     }
 }
 
+/// Makes the tournament `text` types for `me` at `now`, within
+/// [`TOURNAMENTS_PER_MEMBER`] open at once; what the player is told.
+fn new_tournament(club: &Club, me: &Person, text: &str, now: i64) -> Result<String, String> {
+    let member = me.member.ok_or(NO_ACCOUNT)?;
+    let new = parse_new(text, member, now)?;
+    let mut store = club.store();
+    let theirs = store
+        .tournaments()
+        .map_err(|e| failed(&e))?
+        .iter()
+        .filter(|t| t.made.creator == Some(member) && t.state.open())
+        .count();
+    if theirs >= TOURNAMENTS_PER_MEMBER {
+        return Err(format!(
+            "you have {theirs} tournaments not over yet: a member may have {TOURNAMENTS_PER_MEMBER} at once"
+        ));
+    }
+    match store.create_tournament(&new) {
+        Ok(t) => Ok(format!(
+            "{} is made: it starts {}; players join with ssh -t NAME@host tournament {}",
+            t.made.name,
+            super::ask::when(t.made.starts),
+            t.made.name
+        )),
+        Err(e @ ClubError::TournamentTaken(_)) => Err(e.to_string()),
+        Err(e) => Err(failed(&e)),
+    }
+}
+
 /// The player's own page, read again, the pick on their keys.
 fn mine(club: &Club, me: &Person) -> Result<Page, ClubError> {
     PlayerPage::load(&**club.store(), me.member, &me.name, true).map(|p| player(p.on_keys()))
@@ -175,6 +226,7 @@ fn player(p: PlayerPage) -> Page {
 mod tests {
     use super::*;
     use crate::chess::Status;
+    use crate::club::tournament::record::TournamentId;
     use crate::club::{Category, ClubStore, FinishedGame, Member, MemberKey, Seat, SqliteStore};
     use crate::server::lobby::Lobby;
     use crate::style::color::Tier;
@@ -335,6 +387,153 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A Swiss of ann, bob and cy running its first round (ann beat bob, cy has the
+    /// bye) and an arena to come.
+    fn tournaments(store: &mut SqliteStore, [ann, bob, cy]: &[Member; 3]) -> TournamentId {
+        use crate::club::tournament::record::{Length, NewTournament, State};
+        use crate::club::tournament::{Board, Kind};
+        let new = |name: &str, kind, length, starts| NewTournament {
+            name: name.into(),
+            kind,
+            control: "3+2".parse().unwrap(),
+            length,
+            starts,
+            creator: Some(ann.id),
+        };
+        let swiss = store
+            .create_tournament(&new("Winter Cup", Kind::Swiss, Length::Rounds(3), T0))
+            .unwrap();
+        store
+            .create_tournament(&new(
+                "Lunch Arena",
+                Kind::Arena,
+                Length::Minutes(30),
+                T0 + 7200,
+            ))
+            .unwrap();
+        for (m, rating) in [(ann, 1620.0), (bob, 1540.0), (cy, 1500.0)] {
+            store.enter(swiss.id, m.id, rating, T0 - 60).unwrap();
+        }
+        store
+            .set_tournament_state(swiss.id, State::Running)
+            .unwrap();
+        let board = Board {
+            white: ann.id,
+            black: bob.id,
+        };
+        let kept = store.pair(swiss.id, 1, &[board], Some(cy.id)).unwrap();
+        let seat = |m: &Member| Seat {
+            member: Some(m.id),
+            name: m.name.clone(),
+        };
+        let game = FinishedGame {
+            white: seat(ann),
+            black: seat(bob),
+            rated: true,
+            control: "3+2".parse().ok(),
+            result: Status::WhiteWins,
+            reason: Some("black resigned".into()),
+            record: "format = 1\nmoves = []\n".into(),
+            started: T0,
+            ended: T0 + 300,
+            key: None,
+        };
+        store.record_pairing(kept[0].id, &game).unwrap();
+        swiss.id
+    }
+
+    #[test]
+    fn the_tournaments_page_lists_them_and_shows_one_s_standings() {
+        let (mut store, members, dir) = club("tournaments");
+        let swiss = tournaments(&mut store, &members);
+        both("tournaments", || {
+            Page::Tournaments(TournamentsPage::load(&store, None, true).unwrap())
+        });
+        both("tournament_standings", || {
+            Page::Tournaments(TournamentsPage::load(&store, Some(swiss), true).unwrap())
+        });
+        // Esc leaves the standings for the list, then the list for the rooms.
+        let mut page = Page::Tournaments(TournamentsPage::load(&store, Some(swiss), true).unwrap());
+        let esc = crossterm::event::KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+        assert_eq!(page.key(esc), Step::Stay);
+        assert_eq!(page.key(esc), Step::Rooms);
+        // A guest may not make one; a member types it.
+        let n = crossterm::event::KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE);
+        let mut guest = Page::Tournaments(TournamentsPage::load(&store, None, false).unwrap());
+        assert!(matches!(guest.key(n), Step::Say(_, true)));
+        let mut page = Page::Tournaments(TournamentsPage::load(&store, None, true).unwrap());
+        page.key(n);
+        page.paste("arena 1+0 30 Lunch");
+        let enter = crossterm::event::KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(
+            page.key(enter),
+            Step::Ask(Ask::NewTournament("arena 1+0 30 Lunch".into()))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_member_makes_a_few_tournaments_at_once() {
+        let dir = std::env::temp_dir().join(format!("qchess-pages-new-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let club = Club::open(&dir.join("club.sqlite")).unwrap();
+        let ann = club.store().add_member("ann", T0).unwrap();
+        let me = Person {
+            name: "ann".into(),
+            key: Some("SHA256:a".into()),
+            from: None,
+            member: Some(ann.id),
+        };
+        let refused = |text: &str| match open(&club, &me, Ask::NewTournament(text.into()), T0) {
+            Opened::Refused(why) => why,
+            _ => String::new(),
+        };
+        assert!(refused("swiss 3+2 40 Long").contains("1 to 11 rounds"));
+        assert!(refused("arena 3+2 5 Short").contains("10 to 180 minutes"));
+        assert!(refused("arena 3+2 30").contains("a tournament's name"));
+        assert!(refused("cup 3+2 30 X").contains("arena or swiss"));
+        for name in ["One", "Two"] {
+            let made = open(
+                &club,
+                &me,
+                Ask::NewTournament(format!("swiss 3+2 5 {name}")),
+                T0,
+            );
+            assert!(matches!(made, Opened::Show(Page::Tournaments(_), Some(_))));
+        }
+        assert!(refused("swiss 3+2 5 One").contains("you have 2 tournaments not over yet"));
+        let one = club.store().tournament("One").unwrap().unwrap();
+        assert_eq!(one.made.starts, T0 + super::super::tournaments::LEAD_SECS);
+        assert_eq!(one.made.creator, Some(ann.id));
+        // One over: another may be made.
+        club.store()
+            .set_tournament_state(one.id, crate::club::tournament::record::State::Cancelled)
+            .unwrap();
+        assert!(refused("swiss 3+2 5 One").contains("named \"One\" already"));
+        let made = open(
+            &club,
+            &me,
+            Ask::NewTournament("arena 1+0 30 Three".into()),
+            T0,
+        );
+        assert!(matches!(made, Opened::Show(..)));
+        let guest = Person {
+            member: None,
+            ..me.clone()
+        };
+        assert!(matches!(
+            open(
+                &club,
+                &guest,
+                Ask::NewTournament("arena 1+0 30 Four".into()),
+                T0
+            ),
+            Opened::Refused(_)
+        ));
+        drop(club);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn esc_goes_back_to_the_rooms_and_keys_ask_the_session() {
         let (store, _, dir) = club("keys");
@@ -344,6 +543,7 @@ mod tests {
             ('r', Ask::Board(Category::Blitz)),
             ('g', Ask::Games(None)),
             ('m', Ask::Me),
+            ('u', Ask::Tournaments(None)),
         ] {
             lobby.handle_event(key(KeyCode::Char(c)));
             assert_eq!(lobby.take_intent(), Some(super::super::Intent::Page(ask)));

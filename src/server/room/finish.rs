@@ -1,7 +1,9 @@
 //! A room's finished game goes to the club's archive, once: both seats, rated or
-//! casual, the time control, result and reason, the saved game, start and end. A rated
+//! casual, the time control, result and reason, the saved game, start and end; a
+//! tournament's game through its pairing (its result and points noted with it). A rated
 //! game's rating changes are then told on both screens. A game in which a side never
-//! moved is aborted, not kept (nor rated), however it ended.
+//! moved is aborted, not kept (nor rated), however it ended; in a tournament it is lost
+//! by the side that did not move, and kept unrated.
 
 use super::saving::saved_game;
 use super::seats::seat_name;
@@ -48,8 +50,9 @@ impl Room {
         };
         let game = {
             let mut st = self.lock();
-            // A game in which a side never moved is aborted, however it ended: not kept.
-            let aborted = st.game.ply() < 2;
+            // A game in which a side never moved is aborted, however it ended: not kept
+            // (a tournament's is lost by who did not move, and kept).
+            let aborted = st.game.ply() < 2 && st.pairing.is_none();
             if st.kept != Kept::Not || status(&st) == Status::Ongoing || aborted {
                 return;
             }
@@ -57,7 +60,11 @@ impl Room {
             finished(&st)
         };
         let game = without_deleted(game, club);
-        let written = club.store().record_game(&game);
+        let pairing = self.lock().pairing;
+        let written = match pairing {
+            Some(p) => club.store().record_pairing(p, &game),
+            None => club.store().record_game(&game),
+        };
         {
             let mut st = self.lock();
             match written {
@@ -102,9 +109,11 @@ fn finished(st: &RoomState) -> FinishedGame {
     let (white, black) = (seat(Color::White), seat(Color::Black));
     let control = st.referee.control();
     let members = white.member.zip(black.member).is_some_and(|(w, b)| w != b);
+    // A tournament's game lost before both sides moved is kept, not rated.
+    let played = st.game.ply() >= 2;
     let saved = saved_game(st);
     FinishedGame {
-        rated: st.rated && members && control.is_some(),
+        rated: st.rated && members && control.is_some() && played,
         white,
         black,
         control,
@@ -289,6 +298,75 @@ mod tests {
             "the change is told again"
         );
         assert!(back.lock().kept == Kept::Done);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_tournament_game_goes_to_its_pairing_and_no_first_move_loses_it() {
+        use crate::club::tournament::record::{Length, NewTournament};
+        use crate::club::tournament::{Board, Kind};
+        let dir = std::env::temp_dir().join(format!("qchess-room-pairing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let club = Arc::new(Club::open(&dir.join("club.sqlite")).unwrap());
+        let (ann, bo) = (member(&club, "ann", 1), member(&club, "bo", 2));
+        let (a, b) = (ann.member.unwrap(), bo.member.unwrap());
+        let t = club
+            .store()
+            .create_tournament(&NewTournament {
+                name: "Winter Cup".into(),
+                kind: Kind::Swiss,
+                control: "5+3".parse().unwrap(),
+                length: Length::Rounds(1),
+                starts: 0,
+                creator: None,
+            })
+            .unwrap();
+        for m in [a, b] {
+            club.store().enter(t.id, m, 1500.0, 0).unwrap();
+        }
+        let board = Board { white: a, black: b };
+        let kept = club.store().pair(t.id, 1, &[board], None).unwrap();
+        let limits = ServerLimits::default();
+        let game = new_game(RuleSet::Quantum, BackendKind::Sparse, 5, &limits).unwrap();
+        let r = Room::new("t1-1", game, None)
+            .with_clock("5+3".parse().ok())
+            .rated(true);
+        r.keep_in(Arc::clone(&club));
+        r.for_pairing(kept[0].id);
+        r.first_moves_within(std::time::Duration::from_millis(100));
+        r.reserve(Color::White, ann);
+        r.reserve(Color::Black, bo.clone());
+        // Bo comes; ann never does: after the wait, the game is bo's, kept unrated.
+        r.join(2, bo, Want::Any, Arc::new(|| {})).unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !r.look_at_clock() {
+            assert!(std::time::Instant::now() < until, "no forfeit");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(!r.is_closed(), "lost, not aborted");
+        let pairing = club.store().pairings(t.id).unwrap()[0];
+        assert_eq!(pairing.pairing.result, Some(Status::BlackWins));
+        let query = GameQuery {
+            member: None,
+            limit: 10,
+        };
+        let kept = club.store().games(query).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].event.as_deref(), Some("Winter Cup"));
+        assert!(!kept[0].rated, "no move was made");
+        let reason = kept[0].reason.clone().unwrap_or_default();
+        assert!(
+            reason.starts_with("white made no first move within"),
+            "{reason}"
+        );
+        let units: Vec<u32> = club
+            .store()
+            .entries(t.id)
+            .unwrap()
+            .iter()
+            .map(|e| e.units)
+            .collect();
+        assert_eq!(units, [0, 2]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

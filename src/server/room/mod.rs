@@ -162,6 +162,9 @@ struct RoomState {
     /// In a room made by pairing: how long each side has for its first move, and since
     /// when the side to move has had it.
     first_moves: Option<(std::time::Duration, Instant)>,
+    /// In a tournament's room: the pairing its game is written to. A side that makes
+    /// no first move in time then loses the game rather than aborting it.
+    pairing: Option<i64>,
 }
 
 /// Where a room's finished game stands with the club's archive.
@@ -246,6 +249,7 @@ impl Room {
                 kept: Kept::Not,
                 game_key: game_key(name),
                 first_moves: None,
+                pairing: None,
             }),
             saving: Mutex::new(Default::default()),
             computers: OnceLock::new(),
@@ -287,6 +291,17 @@ impl Room {
     /// first moves.
     pub fn first_moves_within(&self, limit: std::time::Duration) {
         self.lock().first_moves = Some((limit, Instant::now()));
+    }
+
+    /// From now on the room plays tournament pairing `pairing`: its game is written to
+    /// it.
+    pub fn for_pairing(&self, pairing: i64) {
+        self.lock().pairing = Some(pairing);
+    }
+
+    /// The tournament pairing whose game the room plays, if any.
+    pub fn pairing(&self) -> Option<i64> {
+        self.lock().pairing
     }
 
     /// Whether its game counts for the ratings (when its players can be rated).
@@ -545,10 +560,12 @@ impl Room {
     }
 
     /// Whether the room has nothing left to keep for anyone: nobody in it, and its game
-    /// not started, over, or the room closed (an aborted game).
+    /// not started (a tournament's game is owed its result), over, or the room closed
+    /// (an aborted game).
     pub fn closable(&self) -> bool {
         let st = self.lock();
-        let done = st.game.ply() == 0 || status(&st) != Status::Ongoing || self.is_closed();
+        let unplayed = st.game.ply() == 0 && st.pairing.is_none();
+        let done = unplayed || status(&st) != Status::Ongoing || self.is_closed();
         st.present.is_empty() && done
     }
 

@@ -282,20 +282,37 @@ pub(super) fn run_clock(st: &mut RoomState, now: Instant) {
     st.referee.run(to_move, seated, ongoing, now);
 }
 
-/// Why the game is aborted at `now`: the side to move had a first move to make and
-/// did not make it in time.
-fn overdue(st: &RoomState, now: Instant) -> Option<String> {
+/// What becomes of a game whose side to move had a first move to make and did not
+/// make it in time.
+enum Overdue {
+    /// A pairing's game is aborted, with why.
+    Aborted(String),
+    /// A tournament's game is lost by that side.
+    Forfeited(Ending),
+}
+
+/// The side to move had a first move to make at `now` and did not make it in time:
+/// the game is aborted, or in a tournament's room lost by that side.
+fn overdue(st: &RoomState, now: Instant) -> Option<Overdue> {
     let (limit, since) = st.first_moves?;
     let late = st.game.ply() < 2
         && !st.moving
         && status(st) == Status::Ongoing
         && now.saturating_duration_since(since) >= limit;
-    late.then(|| {
-        format!(
-            "the game was aborted: {} made no first move within {} (not rated)",
-            st.game.to_move().name(),
-            super::words_for(limit)
-        )
+    if !late {
+        return None;
+    }
+    let side = st.game.to_move();
+    let within = super::words_for(limit);
+    Some(match st.pairing {
+        Some(_) => Overdue::Forfeited(Ending {
+            status: Status::won_by(side.opposite()),
+            reason: format!("{} made no first move within {within}", side.name()),
+        }),
+        None => Overdue::Aborted(format!(
+            "the game was aborted: {} made no first move within {within} (not rated)",
+            side.name()
+        )),
     })
 }
 
@@ -304,7 +321,8 @@ impl Room {
     /// the room then saves and tells every screen. A side whose player left and was
     /// claimed against, and did not come back in time, loses the game. In a room made
     /// by pairing, a side that did not make its first move in time aborts the game:
-    /// the room closes. Whether the game ended.
+    /// the room closes; in a tournament's room that side loses it instead. Whether the
+    /// game ended.
     pub fn look_at_clock(&self) -> bool {
         let now = Instant::now();
         {
@@ -312,16 +330,21 @@ impl Room {
             if self.is_closed() {
                 return false;
             }
-            if let Some(why) = overdue(&st, now) {
-                self.close(&st, why);
-                return false;
-            }
+            let forfeit = match overdue(&st, now) {
+                Some(Overdue::Aborted(why)) => {
+                    self.close(&st, why);
+                    return false;
+                }
+                Some(Overdue::Forfeited(ending)) => Some(ending),
+                None => None,
+            };
             // A game over by its moves has no clock left to lose on.
             if status(&st) != Status::Ongoing {
                 return false;
             }
             let flag = st.referee.flag(now).map(Ending::on_time);
-            let Some(ending) = flag.or_else(|| st.referee.claim_due(now)) else {
+            let due = forfeit.or(flag).or_else(|| st.referee.claim_due(now));
+            let Some(ending) = due else {
                 return false;
             };
             st.referee.end(ending, now);

@@ -51,6 +51,9 @@ struct SeatsFile {
     /// The seconds each side has for its first move before the game is aborted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     first_moves: Option<u64>,
+    /// The tournament pairing its game is written to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pairing: Option<i64>,
 }
 
 /// The room's game as qchess's saved-game format keeps it: moves, result and reason,
@@ -107,6 +110,7 @@ impl Room {
             st.first_moves = seats
                 .first_moves
                 .map(|s| (Duration::from_secs(s), Instant::now()));
+            st.pairing = seats.pairing;
             // Each side has the time it had after its last move; the clock of the
             // side to move runs again at once.
             let control = match &saved.clock {
@@ -146,6 +150,7 @@ impl Room {
                 kept: st.kept == Kept::Done,
                 game_key: Some(st.game_key.clone()),
                 first_moves: st.first_moves.map(|(limit, _)| limit.as_secs()),
+                pairing: st.pairing,
             };
             (saved_game(&st), seats)
         };

@@ -1,0 +1,342 @@
+//! A tournament's waiting page (`ssh -t host tournament NAME`): the tournament, the
+//! player's place, what comes next for them, the standings and the boards of the
+//! round; Esc leaves the tournament. The standings and boards are drawn the same way on
+//! the lobby's tournaments page. No terminal in here: the session draws it, feeds it
+//! events and carries out what it asks.
+
+use super::ask::when;
+use crate::chess::Status;
+use crate::club::tournament::record::{Length, State, TournamentId};
+use crate::club::tournament::Kind;
+use crate::club::MemberId;
+use crate::server::director::{arena_end, TournamentView};
+use crate::style::color::Paint;
+use crate::ui::input::{self, Press};
+use crate::ui::message::{Message, Tone};
+use crossterm::event::{Event, KeyCode};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+use ratatui::Frame;
+use std::time::{Duration, Instant};
+
+/// What the player asked the waiting page for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentIntent {
+    /// Leave the tournament, back to the lobby.
+    Leave,
+    /// Leave the server.
+    Quit,
+}
+
+/// A tournament's waiting page of one session.
+pub struct TournamentPage {
+    me: String,
+    member: MemberId,
+    view: TournamentView,
+    message: Message,
+    intent: Option<TournamentIntent>,
+    /// When the tournament was last looked at.
+    looked: Instant,
+}
+
+/// How often the page looks at its tournament again.
+const LOOK_EVERY: Duration = Duration::from_millis(500);
+
+/// Points as a tournament of `kind` shows them: a Swiss's in points (halves for
+/// draws), an arena's in its units (two a win).
+pub fn points(kind: Kind, units: u32) -> String {
+    match kind {
+        Kind::Swiss if units % 2 == 1 => format!("{}.5", units / 2),
+        Kind::Swiss => (units / 2).to_string(),
+        Kind::Arena => units.to_string(),
+    }
+}
+
+/// What the tournament is, in one line: `swiss · 5 rounds · 3+2 · running, round 2`.
+pub fn summary(view: &TournamentView) -> String {
+    let t = &view.tournament;
+    let length = match t.made.length {
+        Length::Rounds(r) => format!("{r} rounds"),
+        Length::Minutes(m) => format!("{m} minutes"),
+    };
+    let at = match (t.state, t.made.kind) {
+        (State::Scheduled, _) => format!("starts {}", when(t.made.starts)),
+        (State::Running, Kind::Swiss) => format!("running, round {}", t.round),
+        (State::Running, Kind::Arena) => {
+            format!(
+                "running, ends {}",
+                when(arena_end(t).unwrap_or(t.made.starts))
+            )
+        }
+        (state, _) => state.name().to_string(),
+    };
+    format!("{} · {length} · {} · {at}", t.made.kind, t.made.control)
+}
+
+/// What comes next for `member`, in one line.
+pub fn next_for(view: &TournamentView, member: MemberId) -> String {
+    let t = &view.tournament;
+    let current = view.current();
+    let mine = current.iter().find(|p| p.has(member));
+    let opponent = mine.and_then(|p| p.opponent(member));
+    match (t.state, t.made.kind) {
+        (State::Scheduled, _) => format!(
+            "the first pairing is made when it starts, {}: stay on this page",
+            when(t.made.starts)
+        ),
+        (State::Running, _) if mine.is_some_and(|p| !p.over()) => format!(
+            "your game against {} is paired: it opens now",
+            opponent.map_or("?", |o| view.name_of(o))
+        ),
+        (State::Running, Kind::Swiss) => {
+            let playing = current.iter().filter(|p| !p.over()).count();
+            let last = matches!(t.made.length, Length::Rounds(r) if t.round >= r);
+            match (playing, last) {
+                (0, _) => "the next round is being paired".to_string(),
+                (n, true) => format!("the last round ends when its {n} games left are over"),
+                (n, false) => format!(
+                    "round {} is paired when the {n} games left of round {} are over",
+                    t.round + 1,
+                    t.round
+                ),
+            }
+        }
+        (State::Running, Kind::Arena) => {
+            "you are paired as soon as another player is free".to_string()
+        }
+        (State::Finished, _) => match view.place_of(member) {
+            Some(place) => format!("it is over: you placed {place} of {}", view.standings.len()),
+            None => "it is over".to_string(),
+        },
+        (State::Cancelled, _) => "it was called off".to_string(),
+    }
+}
+
+/// The standings as a table: place, name, points, games, the tie-break.
+pub fn standings_table<'a>(view: &TournamentView, paint: &Paint) -> Table<'a> {
+    let kind = view.tournament.made.kind;
+    let text = paint.fg(paint.theme.text);
+    let tie = match kind {
+        Kind::Swiss => "Buchholz",
+        Kind::Arena => "perf",
+    };
+    let header = Row::new(["#", "player", "points", "games", tie]).style(paint.title());
+    let rows: Vec<Row> = view
+        .standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let name = view.name_of(s.member);
+            let name = if s.present {
+                name.to_string()
+            } else {
+                format!("{name} (left)")
+            };
+            let tie = match kind {
+                Kind::Swiss => format!("{:.1}", s.buchholz),
+                Kind::Arena => s.performance.map_or("-".into(), |p| format!("{p:.0}")),
+            };
+            Row::new([
+                Cell::from((i + 1).to_string()),
+                Cell::from(name),
+                Cell::from(points(kind, s.units)),
+                Cell::from(s.games().to_string()),
+                Cell::from(tie),
+            ])
+            .style(text)
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(3),
+        Constraint::Fill(1),
+        Constraint::Length(6),
+        Constraint::Length(5),
+        Constraint::Length(8),
+    ];
+    Table::new(rows, widths).header(header).block(
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(paint.fg(paint.theme.border))
+            .title(Span::styled(" Standings ", paint.title())),
+    )
+}
+
+/// The boards of the round (a Swiss) or under way (an arena), one a line.
+pub fn boards_lines(view: &TournamentView) -> Vec<String> {
+    let current = view.current();
+    if current.is_empty() {
+        return vec!["no game paired yet".into()];
+    }
+    current
+        .iter()
+        .map(|p| {
+            let white = view.name_of(p.white);
+            match p.black {
+                None => format!("{white}: a bye"),
+                Some(b) => {
+                    let result = match p.result {
+                        Some(Status::WhiteWins) => "1-0",
+                        Some(Status::BlackWins) => "0-1",
+                        Some(Status::Draw) => "½-½",
+                        Some(Status::Ongoing) | None => "playing",
+                    };
+                    format!("{white} - {}   {result}", view.name_of(b))
+                }
+            }
+        })
+        .collect()
+}
+
+/// Draws the boards' lines in a box titled `title` over `area`.
+pub fn draw_boards(f: &mut Frame, area: Rect, view: &TournamentView, paint: &Paint) {
+    let text = paint.fg(paint.theme.text);
+    let lines: Vec<Line> = boards_lines(view)
+        .into_iter()
+        .map(|l| Line::styled(l, text))
+        .collect();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(paint.fg(paint.theme.border))
+        .title(Span::styled(" Boards ", paint.title()));
+    f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+impl TournamentPage {
+    /// The page of `me` (member `member`) in the tournament `view` shows.
+    pub fn new(me: &str, member: MemberId, view: TournamentView) -> TournamentPage {
+        let name = view.tournament.made.name.clone();
+        TournamentPage {
+            me: me.to_string(),
+            member,
+            view,
+            message: Message {
+                text: format!("you are in {name}: stay on this page to be paired; Esc leaves it"),
+                tone: Tone::Info,
+            },
+            intent: None,
+            looked: Instant::now(),
+        }
+    }
+
+    /// The tournament shown.
+    pub fn tournament(&self) -> TournamentId {
+        self.view.tournament.id
+    }
+
+    /// Whether it is time to look at the tournament again.
+    pub fn due(&self) -> bool {
+        self.looked.elapsed() >= LOOK_EVERY
+    }
+
+    /// Shows the tournament as it is now; true when that changed the page.
+    pub fn refresh(&mut self, view: TournamentView) -> bool {
+        let changed = view != self.view;
+        self.view = view;
+        self.looked = Instant::now();
+        changed
+    }
+
+    /// Puts `text` on the message line.
+    pub fn say(&mut self, tone: Tone, text: impl Into<String>) {
+        self.message = Message {
+            text: text.into(),
+            tone,
+        };
+    }
+
+    /// What the player asked for since the last look.
+    pub fn take_intent(&mut self) -> Option<TournamentIntent> {
+        self.intent.take()
+    }
+
+    /// Handles one terminal event.
+    pub fn handle_event(&mut self, event: Event) {
+        let Event::Key(key) = event else {
+            return;
+        };
+        match input::press(key) {
+            Press::Interrupt => self.intent = Some(TournamentIntent::Quit),
+            Press::Key(KeyCode::Esc | KeyCode::Char('q')) => {
+                self.intent = Some(TournamentIntent::Leave)
+            }
+            Press::Key(_) | Press::Ignored => {}
+        }
+    }
+
+    /// Draws the page over the whole frame.
+    pub fn draw(&self, f: &mut Frame, paint: &Paint) {
+        let [head, info, body, keys, message] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(4),
+            Constraint::Min(3),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .areas(f.area());
+        let name = &self.view.tournament.made.name;
+        let head_line = Line::from(vec![
+            Span::styled(" qchess ", paint.title()),
+            Span::styled(format!("tournament {name}"), paint.fg(paint.theme.text)),
+            Span::styled(format!("   you are {}", self.me), paint.dim()),
+        ]);
+        f.render_widget(Paragraph::new(head_line), head);
+        let text = paint.fg(paint.theme.text);
+        let place = match self.view.place_of(self.member) {
+            Some(p) => {
+                let units = self.view.standings[p - 1].units;
+                format!(
+                    "you: place {p} of {}, {} points",
+                    self.view.standings.len(),
+                    points(self.view.tournament.made.kind, units)
+                )
+            }
+            None => "you: not entered".to_string(),
+        };
+        let lines = vec![
+            Line::styled(summary(&self.view), text),
+            Line::styled(place, text),
+            Line::styled(format!("next: {}", next_for(&self.view, self.member)), text),
+        ];
+        let block = Block::default()
+            .borders(Borders::TOP)
+            .border_style(paint.fg(paint.theme.border));
+        f.render_widget(
+            Paragraph::new(lines).block(block).wrap(Wrap { trim: true }),
+            info,
+        );
+        let [left, right] =
+            Layout::horizontal([Constraint::Fill(3), Constraint::Fill(2)]).areas(body);
+        f.render_widget(standings_table(&self.view, paint), left);
+        draw_boards(f, right, &self.view, paint);
+        f.render_widget(
+            Paragraph::new(Line::styled(
+                "Esc leaves the tournament (join again with the same command)",
+                text,
+            )),
+            keys,
+        );
+        let style = match self.message.tone {
+            Tone::Plain => paint.dim(),
+            Tone::Info => paint.fg(paint.theme.info),
+            Tone::Error => paint.fg(paint.theme.error).add_modifier(Modifier::BOLD),
+        };
+        f.render_widget(
+            Paragraph::new(Line::styled(self.message.text.clone(), style)),
+            message,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_swiss_shows_halves_and_an_arena_its_units() {
+        assert_eq!(points(Kind::Swiss, 3), "1.5");
+        assert_eq!(points(Kind::Swiss, 4), "2");
+        assert_eq!(points(Kind::Arena, 3), "3");
+    }
+}
