@@ -124,10 +124,21 @@ impl Hub {
         club: &Club,
     ) -> Option<Arc<Room>> {
         let pairings = club.store().pairings(t).ok()?;
-        pairings
+        let under_way: Vec<i64> = pairings
             .iter()
             .filter(|k| k.pairing.has(member) && !k.pairing.over())
-            .find_map(|k| desk.boards.get(&k.id).filter(|r| !r.is_closed()).cloned())
+            .map(|k| k.id)
+            .collect();
+        let paired_here = under_way
+            .iter()
+            .find_map(|id| desk.boards.get(id).filter(|r| !r.is_closed()).cloned());
+        // A room this server brought back after a restart is not on the desk yet.
+        paired_here.or_else(|| {
+            let rooms: Vec<Arc<Room>> = lock(&self.rooms).values().cloned().collect();
+            rooms.into_iter().find(|r| {
+                !r.is_closed() && r.pairing().is_some_and(|p| under_way.contains(&p))
+            })
+        })
     }
 
     /// Session `id` is back on its tournament's page (from a game): free for the next,
