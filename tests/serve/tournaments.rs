@@ -485,3 +485,253 @@ async fn a_one_minute_arena_pairs_the_free_at_once_and_runs_to_its_standings() {
     })
     .await;
 }
+
+/// The variable that turns the test below into the server it kills: the data
+/// directory to serve.
+const KILLED: &str = "QCHESS_TEST_KILLED_SERVER";
+
+/// Serves `dir` (the director every 100 ms) until killed, or for 60 s at most; says its
+/// address on stdout.
+async fn serve_until_killed(dir: &std::path::Path) -> ! {
+    use std::io::Write;
+    let srv = server(dir).await;
+    let mut out = std::io::stdout();
+    // Past the test harness's capture of `println!`.
+    let said = writeln!(out, "serving {}", srv.addr()).and_then(|()| out.flush());
+    if said.is_ok() {
+        tokio::time::sleep(Duration::from_secs(60)).await;
+    }
+    std::process::exit(0)
+}
+
+/// A server process on `dir`, killed (SIGKILL) when this is dropped.
+struct Killable {
+    child: std::process::Child,
+    addr: std::net::SocketAddr,
+}
+
+impl Killable {
+    fn start(dir: &std::path::Path) -> Result<Killable, String> {
+        use std::io::BufRead;
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut child = std::process::Command::new(exe)
+            .args([
+                "tournaments::a_server_killed_in_a_round_loses_nothing_of_it",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(KILLED, dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        let out = child.stdout.take().ok_or("no stdout")?;
+        let mut out = std::io::BufReader::new(out);
+        let mut line = String::new();
+        // The harness's own words may stand before it on the line.
+        let addr = loop {
+            line.clear();
+            if out.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                let _ = child.kill();
+                return Err("the server process ended before serving".into());
+            }
+            if let Some((_, addr)) = line.trim_end().split_once("serving ") {
+                break addr.parse().map_err(|_| format!("an address: {line}"))?;
+            }
+        };
+        Ok(Killable { child, addr })
+    }
+}
+
+impl Drop for Killable {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The tournament `name`, its entries and pairings as the club file in `dir` keeps them.
+fn kept_in(
+    dir: &std::path::Path,
+    name: &str,
+) -> Result<(Tournament, Vec<Entry>, Vec<KeptPairing>), String> {
+    use qchess::club::ClubStore;
+    let store = qchess::club::SqliteStore::open_existing(&qchess::club::default_db(dir))
+        .map_err(|e| e.to_string())?;
+    let t = store
+        .tournament(name)
+        .map_err(|e| e.to_string())?
+        .ok_or("no tournament")?;
+    let entries = store.entries(t.id).map_err(|e| e.to_string())?;
+    let pairings = store.pairings(t.id).map_err(|e| e.to_string())?;
+    Ok((t, entries, pairings))
+}
+
+/// Whether a file under `dir` holds `text`.
+fn some_file_holds(dir: &std::path::Path, text: &str) -> bool {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    read.flatten().any(|e| {
+        let path = e.path();
+        if path.is_dir() {
+            some_file_holds(&path, text)
+        } else {
+            std::fs::read_to_string(&path).is_ok_and(|s| s.contains(text))
+        }
+    })
+}
+
+/// `kill -9` of the server in the middle of a Swiss round: the game finished before is
+/// kept with its points, the game under way comes back with its moves when the server
+/// starts again, its players rejoin it with `tournament NAME` and finish it, its result
+/// is written to its pairing, and the director goes on to the next round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_in_a_round_loses_nothing_of_it() {
+    if let Some(dir) = std::env::var_os(KILLED) {
+        serve_until_killed(std::path::Path::new(&dir)).await;
+    }
+    bounded(120, async {
+        let dir = scratch("killed");
+        let name = "Night Swiss";
+        let page = format!("you are in {name}");
+        let command = format!("tournament {name}");
+        let first = Killable::start(&dir)?;
+        {
+            use qchess::club::ClubStore;
+            let mut store = qchess::club::SqliteStore::open(&qchess::club::default_db(&dir))
+                .map_err(|e| e.to_string())?;
+            let new = NewTournament {
+                name: name.into(),
+                kind: Kind::Swiss,
+                control: "5+3".parse().map_err(|_| "clock")?,
+                length: Length::Rounds(3),
+                starts: now() + 4,
+                creator: None,
+            };
+            store.create_tournament(&new).map_err(|e| e.to_string())?;
+        }
+        let who = ["kim", "lev", "max", "nia"];
+        let mut terms: HashMap<String, Term> = HashMap::new();
+        for (i, w) in who.iter().enumerate() {
+            let mut t = session(first.addr, w, 90 + i as u8, &command).await?;
+            t.wait_for(&page, T).await?;
+            terms.insert(w.to_string(), t);
+        }
+        let end = Instant::now() + 3 * T;
+        let (entries, pairings) = loop {
+            let (t, e, p) = kept_in(&dir, name)?;
+            if t.round == 1 {
+                break (e, p);
+            }
+            if Instant::now() > end {
+                return Err(format!("round 1 never came: {t:?}"));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let boards: Vec<(i64, String, String)> = pairings
+            .iter()
+            .filter_map(|k| {
+                let black = k.pairing.black?;
+                Some((
+                    k.id,
+                    name_of(&entries, k.pairing.white),
+                    name_of(&entries, black),
+                ))
+            })
+            .collect();
+        let [(done_id, w0, b0), (open_id, w1, b1)] = &boards[..] else {
+            return Err(format!("two boards in round 1: {boards:?}"));
+        };
+        // The first board's game ends before the kill: white resigns.
+        let mut white = terms.remove(w0).ok_or("white")?;
+        let mut black = terms.remove(b0).ok_or("black")?;
+        for t in [&mut white, &mut black] {
+            t.wait_for("ply 0 │", T).await?;
+        }
+        play(&mut white, &mut black, 0, &page).await?;
+        // The second board's is under way: two moves, kept in the room's files.
+        let mut white = terms.remove(w1).ok_or("white")?;
+        let mut black = terms.remove(b1).ok_or("black")?;
+        white.wait_for("ply 0 │", T).await?;
+        white.send(b":e2e4\r").await?;
+        black.wait_for("ply 1 │", T).await?;
+        black.send(b":e7e5\r").await?;
+        white.wait_for("ply 2 │", T).await?;
+        let rooms = dir.join("server").join("rooms");
+        let end = Instant::now() + T;
+        while !some_file_holds(&rooms, "e7e5") {
+            if Instant::now() > end {
+                return Err("the room's moves were never written".into());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        drop(first);
+        for t in [&mut white, &mut black] {
+            t.wait_closed(T).await?;
+        }
+        let (t, _, pairings) = kept_in(&dir, name)?;
+        let pairing = |id: i64| pairings.iter().find(|k| k.id == id).cloned();
+        assert_eq!((t.state, t.round), (State::Running, 1));
+        let done = pairing(*done_id).ok_or("the finished board")?;
+        assert_eq!(done.pairing.result, Some(qchess::chess::Status::BlackWins));
+        assert!(done.game.is_some(), "the finished game is archived");
+        assert_eq!(
+            pairing(*open_id).ok_or("the open board")?.pairing.result,
+            None
+        );
+
+        // Started again: the two players of the open board come back to it.
+        let second = Killable::start(&dir)?;
+        let seed = |n: &str| 90 + who.iter().position(|w| *w == n).unwrap_or(0) as u8;
+        let mut white = session(second.addr, w1, seed(w1), &command).await?;
+        let mut black = session(second.addr, b1, seed(b1), &command).await?;
+        for t in [&mut white, &mut black] {
+            t.wait_for("ply 2 │", T).await?;
+        }
+        black.send(b"X").await?;
+        black.wait_for("Resign?", T).await?;
+        black.send(b"y").await?;
+        white.wait_for("rated blitz", T).await?;
+        let end = Instant::now() + T;
+        let (entries, pairings) = loop {
+            let (t, e, p) = kept_in(&dir, name)?;
+            if t.round == 2 {
+                break (e, p);
+            }
+            if Instant::now() > end {
+                return Err(format!("round 2 never came after the restart: {t:?} {p:?}"));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let open = pairings
+            .iter()
+            .find(|k| k.id == *open_id)
+            .ok_or("open board")?;
+        assert_eq!(open.pairing.result, Some(qchess::chess::Status::WhiteWins));
+        // The game written to the pairing is the one played before and after the kill.
+        let store = qchess::club::SqliteStore::open_existing(&qchess::club::default_db(&dir))
+            .map_err(|e| e.to_string())?;
+        let record = {
+            use qchess::club::ClubStore;
+            let id = open.game.ok_or("the open board's game")?;
+            store
+                .game_record(id)
+                .map_err(|e| e.to_string())?
+                .ok_or("archived")?
+        };
+        assert!(record.contains("e7e5"), "{record}");
+        drop(store);
+        // Each player's points are the rules' for the two games.
+        for (member, units) in computed(Kind::Swiss, &entries, &pairings) {
+            let e = entries.iter().find(|e| e.member == member).ok_or("entry")?;
+            assert_eq!(e.units, units, "{}", e.name);
+        }
+        assert_eq!(entries.iter().map(|e| e.units).sum::<u32>(), 4);
+        drop(second);
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })
+    .await;
+}

@@ -135,9 +135,9 @@ impl Hub {
         // A room this server brought back after a restart is not on the desk yet.
         paired_here.or_else(|| {
             let rooms: Vec<Arc<Room>> = lock(&self.rooms).values().cloned().collect();
-            rooms.into_iter().find(|r| {
-                !r.is_closed() && r.pairing().is_some_and(|p| under_way.contains(&p))
-            })
+            rooms
+                .into_iter()
+                .find(|r| !r.is_closed() && r.pairing().is_some_and(|p| under_way.contains(&p)))
         })
     }
 

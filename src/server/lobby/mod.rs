@@ -267,7 +267,7 @@ impl Lobby {
     /// The tournaments page, when it is shown (the session reads it again).
     pub fn tournaments_shown(&mut self) -> Option<&mut tournaments::TournamentsPage> {
         match &mut self.page {
-            Some(Page::Tournaments(t)) => Some(t),
+            Some(Page::Tournaments(t)) => Some(t.as_mut()),
             _ => None,
         }
     }

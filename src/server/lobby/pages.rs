@@ -29,7 +29,7 @@ pub enum Page {
     /// The seeks open, and the player's challenges.
     Seeks(SeeksPage),
     /// The club's tournaments.
-    Tournaments(TournamentsPage),
+    Tournaments(Box<TournamentsPage>),
 }
 
 impl Page {
@@ -158,12 +158,12 @@ pub fn open(club: &Club, me: &Person, want: Ask, now: i64) -> Opened {
             }
         }
         Ask::Tournaments(one) => shown(
-            TournamentsPage::load(&**store(), one, me.member.is_some()).map(Page::Tournaments),
+            TournamentsPage::load(&**store(), one, me.member.is_some()).map(|p| Page::Tournaments(Box::new(p))),
             None,
         ),
         Ask::NewTournament(text) => match new_tournament(club, me, &text, now) {
             Ok(said) => shown(
-                TournamentsPage::load(&**store(), None, true).map(Page::Tournaments),
+                TournamentsPage::load(&**store(), None, true).map(|p| Page::Tournaments(Box::new(p))),
                 Some(said),
             ),
             Err(why) => Opened::Refused(why),
@@ -447,21 +447,28 @@ mod tests {
         let (mut store, members, dir) = club("tournaments");
         let swiss = tournaments(&mut store, &members);
         both("tournaments", || {
-            Page::Tournaments(TournamentsPage::load(&store, None, true).unwrap())
+            Page::Tournaments(Box::new(TournamentsPage::load(&store, None, true).unwrap()))
         });
         both("tournament_standings", || {
-            Page::Tournaments(TournamentsPage::load(&store, Some(swiss), true).unwrap())
+            Page::Tournaments(Box::new(
+                TournamentsPage::load(&store, Some(swiss), true).unwrap(),
+            ))
         });
         // Esc leaves the standings for the list, then the list for the rooms.
-        let mut page = Page::Tournaments(TournamentsPage::load(&store, Some(swiss), true).unwrap());
+        let mut page = Page::Tournaments(Box::new(
+            TournamentsPage::load(&store, Some(swiss), true).unwrap(),
+        ));
         let esc = crossterm::event::KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
         assert_eq!(page.key(esc), Step::Stay);
         assert_eq!(page.key(esc), Step::Rooms);
         // A guest may not make one; a member types it.
         let n = crossterm::event::KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE);
-        let mut guest = Page::Tournaments(TournamentsPage::load(&store, None, false).unwrap());
+        let mut guest = Page::Tournaments(Box::new(
+            TournamentsPage::load(&store, None, false).unwrap(),
+        ));
         assert!(matches!(guest.key(n), Step::Say(_, true)));
-        let mut page = Page::Tournaments(TournamentsPage::load(&store, None, true).unwrap());
+        let mut page =
+            Page::Tournaments(Box::new(TournamentsPage::load(&store, None, true).unwrap()));
         page.key(n);
         page.paste("arena 1+0 30 Lunch");
         let enter = crossterm::event::KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
