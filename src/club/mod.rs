@@ -294,6 +294,15 @@ pub enum ClubError {
     /// No pairing by that number, or not of those players.
     #[error("no tournament pairing {0} between those players")]
     NoSuchPairing(i64),
+    /// The round was paired meanwhile (by another server of the club): nothing was
+    /// written, and the tournament is to be looked at again.
+    #[error("round {round} of tournament {tournament} was paired meanwhile, by another server of the club")]
+    PairedElsewhere {
+        /// The tournament's number.
+        tournament: i64,
+        /// The round that was to be paired.
+        round: u32,
+    },
     /// A `postgres://` URL that does not read.
     #[error("{url}: not a PostgreSQL URL qchess can read ({detail}); write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")]
     BadUrl {
@@ -459,7 +468,8 @@ pub trait ClubStore {
     fn pairings(&self, id: TournamentId) -> Result<Vec<KeptPairing>, ClubError>;
 
     /// Writes a round's pairings, its bye scored, and the tournament's round: all of it
-    /// or nothing. The pairings as kept.
+    /// or nothing, and only while the tournament's round is still `round - 1` (else
+    /// [`ClubError::PairedElsewhere`], nothing written). The pairings as kept.
     fn pair(
         &mut self,
         id: TournamentId,

@@ -153,6 +153,7 @@ on_each_engine!(
     bans_are_listed_most_recent_first,
     a_backup_is_a_whole_sqlite_database_of_its_own,
     a_swiss_round_is_kept_paired_scored_and_archived_under_its_name,
+    a_round_is_paired_once_whoever_asks_twice,
 );
 
 /// A member's seat.
@@ -736,6 +737,68 @@ fn a_swiss_round_is_kept_paired_scored_and_archived_under_its_name(store: &mut d
         store.record_pairing(board.id, &swapped),
         Err(ClubError::NoSuchPairing(_))
     ));
+}
+
+fn a_round_is_paired_once_whoever_asks_twice(store: &mut dyn ClubStore) {
+    let members: Vec<_> = ["ann", "bo", "cy", "di"]
+        .iter()
+        .map(|n| store.add_member(n, 1).unwrap())
+        .collect();
+    let t = store
+        .create_tournament(&NewTournament {
+            name: "Twice".into(),
+            kind: Kind::Swiss,
+            control: "3+2".parse().unwrap(),
+            length: Length::Rounds(3),
+            starts: 10,
+            creator: None,
+        })
+        .unwrap();
+    for m in &members {
+        store.enter(t.id, m.id, 1500.0, 5).unwrap();
+    }
+    let board = |w: usize, b: usize| tournament::Board {
+        white: members[w].id,
+        black: members[b].id,
+    };
+    store
+        .pair(t.id, 1, &[board(0, 1), board(2, 3)], None)
+        .unwrap();
+    // Round 3 before round 2 is refused too.
+    assert!(matches!(
+        store.pair(t.id, 3, &[board(0, 2)], None),
+        Err(ClubError::PairedElsewhere { round: 3, .. })
+    ));
+    let first = store
+        .pair(t.id, 2, &[board(0, 2)], Some(members[3].id))
+        .unwrap();
+    // The second server's director, a moment late, with other boards and another bye.
+    let second = store.pair(t.id, 2, &[board(1, 3)], Some(members[0].id));
+    assert!(
+        matches!(
+            second,
+            Err(ClubError::PairedElsewhere {
+                round: 2,
+                tournament
+            }) if tournament == t.id.0
+        ),
+        "{second:?}"
+    );
+    assert_eq!(store.tournament("twice").unwrap().unwrap().round, 2);
+    let round_2: Vec<_> = store
+        .pairings(t.id)
+        .unwrap()
+        .into_iter()
+        .filter(|k| k.pairing.round == 2)
+        .collect();
+    assert_eq!(round_2, first, "one set of pairings");
+    let units: Vec<u32> = store
+        .entries(t.id)
+        .unwrap()
+        .iter()
+        .map(|e| e.units)
+        .collect();
+    assert_eq!(units, [0, 0, 0, 2], "the first bye scored, not the second");
 }
 
 /// A 5-round Swiss of 7 players played through `store` as a server plays one: each

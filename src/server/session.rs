@@ -595,7 +595,7 @@ impl SessionScreen {
         match opened {
             Opened::Show(page, said) => {
                 if let At::Lobby(l) = &mut self.at {
-                    l.show(page);
+                    l.show(*page);
                     if let Some(said) = said {
                         l.say(Tone::Info, said);
                     }

@@ -135,9 +135,9 @@ impl Hub {
         // A room this server brought back after a restart is not on the desk yet.
         paired_here.or_else(|| {
             let rooms: Vec<Arc<Room>> = lock(&self.rooms).values().cloned().collect();
-            rooms.into_iter().find(|r| {
-                !r.is_closed() && r.pairing().is_some_and(|p| under_way.contains(&p))
-            })
+            rooms
+                .into_iter()
+                .find(|r| !r.is_closed() && r.pairing().is_some_and(|p| under_way.contains(&p)))
         })
     }
 
@@ -261,8 +261,12 @@ impl Hub {
                     })
                 }
             };
-            if let Err(e) = done {
-                return eprintln!("qchess serve: tournament {}: {e}", id.0);
+            match done {
+                Ok(_) => {}
+                // Another server of the club paired it: its rooms are there; look again
+                // next time.
+                Err(ClubError::PairedElsewhere { .. }) => return,
+                Err(e) => return eprintln!("qchess serve: tournament {}: {e}", id.0),
             }
         }
     }
