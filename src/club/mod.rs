@@ -6,6 +6,7 @@
 pub mod copy;
 pub mod database;
 pub mod export;
+pub mod live;
 mod postgres;
 pub mod rating;
 mod sqlite;
@@ -20,6 +21,7 @@ pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use crate::chess::Status;
 use crate::game::clock::TimeControl;
+use live::{LiveRoom, RoomElsewhere};
 use std::path::{Path, PathBuf};
 use tournament::record::{Entry, KeptPairing, NewTournament, State, Tournament, TournamentId};
 use tournament::Board;
@@ -486,4 +488,24 @@ pub trait ClubStore {
         pairing: i64,
         game: &FinishedGame,
     ) -> Result<(GameId, Option<RatedSides>), ClubError>;
+    // The club's servers and their rooms (docs/club.md, "Servers and their rooms";
+    // `live`), transient rows.
+
+    /// Replaces the rooms server `server` (reached at `address`) has open with `rooms`,
+    /// as seen at `now`; servers not heard from for [`live::FORGOTTEN_AFTER`] go with
+    /// their rooms.
+    fn publish_rooms(
+        &mut self,
+        server: &str,
+        address: &str,
+        rooms: &[LiveRoom],
+        now: i64,
+    ) -> Result<(), ClubError>;
+
+    /// Removes server `server` and its rooms (it stops).
+    fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError>;
+
+    /// The rooms of the servers other than `except` heard from within
+    /// [`live::LISTED_FOR`] of `now`, by address and name.
+    fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError>;
 }

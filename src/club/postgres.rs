@@ -10,6 +10,7 @@
 
 use super::copy::{insert_sql, select_sql, Snapshot, Value, TABLES};
 use super::database::hide_password;
+use super::live::{LiveRoom, RoomElsewhere};
 use super::sqlite::{folded, result_of, result_word, GAME_COLUMNS};
 use super::tournament::record::{
     Entry, KeptPairing, NewTournament, State, Tournament, TournamentId,
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
+mod live;
 mod tournaments;
 
 /// The migration steps, oldest first: step `n` (from 1) brings a database from version
@@ -98,6 +100,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX games_key ON games(game_key) WHERE game_key IS NOT NULL;",
     // 4: tournaments, their entries and pairings, and a game's tournament.
     tournaments::MIGRATION,
+    // 5: the club's servers and their live rooms (transient).
+    live::MIGRATION,
 ];
 
 /// The schema version this build writes (and the newest it reads): SQLite's.
@@ -1115,6 +1119,24 @@ impl ClubStore for PostgresStore {
         game: &FinishedGame,
     ) -> Result<(GameId, Option<RatedSides>), ClubError> {
         self.pairing_recorded(pairing, game)
+    }
+
+    fn publish_rooms(
+        &mut self,
+        server: &str,
+        address: &str,
+        rooms: &[LiveRoom],
+        now: i64,
+    ) -> Result<(), ClubError> {
+        self.rooms_published(server, address, rooms, now)
+    }
+
+    fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError> {
+        self.server_withdrawn(server)
+    }
+
+    fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError> {
+        self.rooms_elsewhere(except, now)
     }
 }
 

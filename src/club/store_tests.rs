@@ -154,6 +154,7 @@ on_each_engine!(
     a_backup_is_a_whole_sqlite_database_of_its_own,
     a_swiss_round_is_kept_paired_scored_and_archived_under_its_name,
     a_round_is_paired_once_whoever_asks_twice,
+    servers_publish_their_rooms_for_the_others_until_they_stop_or_go_quiet,
 );
 
 /// A member's seat.
@@ -799,6 +800,85 @@ fn a_round_is_paired_once_whoever_asks_twice(store: &mut dyn ClubStore) {
         .map(|e| e.units)
         .collect();
     assert_eq!(units, [0, 0, 0, 2], "the first bye scored, not the second");
+}
+
+/// A room of a server's list, playing `white` against `black`.
+fn live_room(name: &str, white: Option<&str>, black: Option<&str>) -> live::LiveRoom {
+    live::LiveRoom {
+        name: name.into(),
+        rules: "quantum sparse".into(),
+        clock: Some("5+3".into()),
+        white: white.map(Into::into),
+        black: black.map(Into::into),
+        watchers: 2,
+        rated: true,
+    }
+}
+
+fn servers_publish_their_rooms_for_the_others_until_they_stop_or_go_quiet(
+    store: &mut dyn ClubStore,
+) {
+    let t0 = 1_000_000;
+    let ann = live_room("ann", Some("ann"), None);
+    let t1 = live_room("t1-4", Some("bo"), Some("cy"));
+    store
+        .publish_rooms("a", "play1.example:2222", &[ann.clone(), t1.clone()], t0)
+        .unwrap();
+    store
+        .publish_rooms("b", "play2.example:22", &[live_room("di", None, None)], t0)
+        .unwrap();
+    // Each server lists the others' rooms, not its own.
+    let seen_by_b = store.live_rooms("b", t0 + 1).unwrap();
+    let names: Vec<(&str, &str)> = seen_by_b
+        .iter()
+        .map(|r| (r.address.as_str(), r.room.name.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("play1.example:2222", "ann"),
+            ("play1.example:2222", "t1-4")
+        ]
+    );
+    assert_eq!(seen_by_b[1].room, t1);
+    assert_eq!(seen_by_b[0].server, "a");
+    let seen_by_a = store.live_rooms("a", t0 + 1).unwrap();
+    assert_eq!(seen_by_a.len(), 1);
+    assert_eq!(seen_by_a[0].room.white, None);
+    // Published again: its rooms are replaced, not added to.
+    let ann_playing = live_room("ann", Some("ann"), Some("eve"));
+    store
+        .publish_rooms(
+            "a",
+            "play1.example:2222",
+            std::slice::from_ref(&ann_playing),
+            t0 + 5,
+        )
+        .unwrap();
+    let seen_by_b = store.live_rooms("b", t0 + 6).unwrap();
+    assert_eq!(seen_by_b.len(), 1);
+    assert_eq!(seen_by_b[0].room, ann_playing);
+    // A server quiet for longer than LISTED_FOR is not listed; one that stops is gone.
+    let later = t0 + 5 + live::LISTED_FOR + 1;
+    assert_eq!(store.live_rooms("c", later).unwrap().len(), 0);
+    assert_eq!(
+        store
+            .live_rooms("c", t0 + 5 + live::LISTED_FOR)
+            .unwrap()
+            .len(),
+        1
+    );
+    store.withdraw_server("a").unwrap();
+    let left = store.live_rooms("c", t0 + 6).unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].server, "b");
+    // A server quiet for longer still is forgotten by the next to publish.
+    let much_later = t0 + live::FORGOTTEN_AFTER + 1;
+    store
+        .publish_rooms("c", "play3.example:2222", &[], much_later)
+        .unwrap();
+    // Asked as of a time when b was fresh: its rows are gone.
+    assert_eq!(store.live_rooms("c", t0 + 6).unwrap().len(), 0);
 }
 
 /// A 5-round Swiss of 7 players played through `store` as a server plays one: each
