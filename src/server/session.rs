@@ -780,10 +780,14 @@ impl Screen for SessionScreen {
                 if !page.due() {
                     return false;
                 }
-                return match self.hub.tournament_view(page.tournament()) {
-                    Some(view) => page.refresh(view),
-                    None => false,
+                let Some(view) = self.hub.tournament_view(page.tournament()) else {
+                    return false;
                 };
+                let there = self
+                    .me
+                    .member
+                    .and_then(|m| self.hub.game_elsewhere(&view, m));
+                return page.refresh(view) | page.game_elsewhere(there);
             }
             At::Room(v) => v,
         };
