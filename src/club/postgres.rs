@@ -1349,4 +1349,62 @@ mod tests {
         }
         assert_eq!(mine[0].rating, rating);
     }
+
+    /// Two servers pairing the same round of the same tournaments at the same moment,
+    /// many times: each round is written by one of them, the other told it was paired
+    /// elsewhere, and no tournament holds two sets of pairings.
+    #[test]
+    fn two_servers_pairing_a_round_at_once_write_it_once() {
+        use crate::club::tournament::record::{Length, NewTournament};
+        use crate::club::tournament::{Board, Kind};
+        let Some(db) = Empty::new() else { return };
+        let mut first = PostgresStore::open(&db.url).unwrap();
+        let ann = first.add_member("ann", 0).unwrap();
+        let bob = first.add_member("bob", 0).unwrap();
+        const TOURNAMENTS: usize = 30;
+        let ids: Vec<TournamentId> = (0..TOURNAMENTS)
+            .map(|i| {
+                let t = first
+                    .create_tournament(&NewTournament {
+                        name: format!("t{i}"),
+                        kind: Kind::Swiss,
+                        control: "3+2".parse().unwrap(),
+                        length: Length::Rounds(3),
+                        starts: 10,
+                        creator: None,
+                    })
+                    .unwrap();
+                t.id
+            })
+            .collect();
+        let board = Board {
+            white: ann.id,
+            black: bob.id,
+        };
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let servers: Vec<_> = [first, PostgresStore::open(&db.url).unwrap()]
+            .into_iter()
+            .map(|mut store| {
+                let (ids, start) = (ids.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let mut paired = 0;
+                    for id in ids {
+                        start.wait();
+                        match store.pair(id, 1, &[board], None) {
+                            Ok(kept) => paired += kept.len(),
+                            Err(ClubError::PairedElsewhere { .. }) => {}
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                    paired
+                })
+            })
+            .collect();
+        let paired: usize = servers.into_iter().map(|s| s.join().unwrap()).sum();
+        assert_eq!(paired, TOURNAMENTS, "one board written a tournament");
+        let store = PostgresStore::open_existing(&db.url).unwrap();
+        for id in ids {
+            assert_eq!(store.pairings(id).unwrap().len(), 1);
+        }
+    }
 }
