@@ -1,8 +1,8 @@
-//! The club's servers and the rooms open on each, as each server publishes them for the
-//! others' lobbies (docs/club.md, "Servers and their rooms"). These rows are transient:
-//! a server replaces its own every few seconds and removes them when it stops, a
-//! server not heard from for [`LISTED_FOR`] seconds is not listed, and they are never
-//! copied (not in `copy::TABLES`).
+//! The club's servers and the rooms and seeks open on each, as each server publishes
+//! them for the others' lobbies (docs/club.md, "Servers and their rooms"). These rows
+//! are transient: a server replaces its own every few seconds and removes them when it
+//! stops, a server not heard from for [`LISTED_FOR`] seconds is not listed, and they
+//! are never copied (not in `copy::TABLES`).
 
 /// How long a server's rooms are listed after it last published them, in seconds.
 pub const LISTED_FOR: i64 = 15;
@@ -39,4 +39,34 @@ pub struct RoomElsewhere {
     pub address: String,
     /// The room.
     pub room: LiveRoom,
+}
+
+/// A seek open on a server, as the club's other servers list it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveSeek {
+    /// Its number on its server.
+    pub id: i64,
+    /// Who posted it.
+    pub poster: String,
+    /// The poster's rating in the seek's category, as shown ("1500?").
+    pub rating: String,
+    /// Its time control ("5+3").
+    pub clock: String,
+    /// Whether its game counts for the ratings.
+    pub rated: bool,
+    /// The colour the poster plays: white, black, random.
+    pub colour: String,
+    /// The ratings it takes ("1400-1700"), none: any.
+    pub range: Option<String>,
+}
+
+/// A seek open on another server of the club, and where players connect to take it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeekElsewhere {
+    /// The server's id, made when it started.
+    pub server: String,
+    /// The address players connect to (`HOST:PORT`), as that server gave it.
+    pub address: String,
+    /// The seek.
+    pub seek: LiveSeek,
 }

@@ -21,7 +21,7 @@ pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use crate::chess::Status;
 use crate::game::clock::TimeControl;
-use live::{LiveRoom, RoomElsewhere};
+use live::{LiveRoom, LiveSeek, RoomElsewhere, SeekElsewhere};
 use std::path::{Path, PathBuf};
 use tournament::record::{Entry, KeptPairing, NewTournament, State, Tournament, TournamentId};
 use tournament::Board;
@@ -488,24 +488,28 @@ pub trait ClubStore {
         pairing: i64,
         game: &FinishedGame,
     ) -> Result<(GameId, Option<RatedSides>), ClubError>;
-    // The club's servers and their rooms (docs/club.md, "Servers and their rooms";
+    // The club's servers and their rooms and seeks (docs/club.md, "Servers and their rooms";
     // `live`), transient rows.
 
-    /// Replaces the rooms server `server` (reached at `address`) has open with `rooms`,
-    /// as seen at `now`; servers not heard from for [`live::FORGOTTEN_AFTER`] go with
-    /// their rooms.
-    fn publish_rooms(
+    /// Replaces the rooms and seeks server `server` (reached at `address`) has open with
+    /// `rooms` and `seeks`, as seen at `now`; servers not heard from for
+    /// [`live::FORGOTTEN_AFTER`] go with theirs.
+    fn publish_live(
         &mut self,
         server: &str,
         address: &str,
-        rooms: &[LiveRoom],
+        live: (&[LiveRoom], &[LiveSeek]),
         now: i64,
     ) -> Result<(), ClubError>;
 
-    /// Removes server `server` and its rooms (it stops).
+    /// Removes server `server` and its rooms and seeks (it stops).
     fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError>;
 
     /// The rooms of the servers other than `except` heard from within
     /// [`live::LISTED_FOR`] of `now`, by address and name.
     fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError>;
+
+    /// The seeks of the servers other than `except` heard from within
+    /// [`live::LISTED_FOR`] of `now`, by address and number.
+    fn live_seeks(&self, except: &str, now: i64) -> Result<Vec<SeekElsewhere>, ClubError>;
 }

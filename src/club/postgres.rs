@@ -10,7 +10,7 @@
 
 use super::copy::{insert_sql, select_sql, Snapshot, Value, TABLES};
 use super::database::hide_password;
-use super::live::{LiveRoom, RoomElsewhere};
+use super::live::{LiveRoom, LiveSeek, RoomElsewhere, SeekElsewhere};
 use super::sqlite::{folded, result_of, result_word, GAME_COLUMNS};
 use super::tournament::record::{
     Entry, KeptPairing, NewTournament, State, Tournament, TournamentId,
@@ -1121,14 +1121,14 @@ impl ClubStore for PostgresStore {
         self.pairing_recorded(pairing, game)
     }
 
-    fn publish_rooms(
+    fn publish_live(
         &mut self,
         server: &str,
         address: &str,
-        rooms: &[LiveRoom],
+        published: (&[LiveRoom], &[LiveSeek]),
         now: i64,
     ) -> Result<(), ClubError> {
-        self.rooms_published(server, address, rooms, now)
+        self.live_published(server, address, published, now)
     }
 
     fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError> {
@@ -1137,6 +1137,10 @@ impl ClubStore for PostgresStore {
 
     fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError> {
         self.rooms_elsewhere(except, now)
+    }
+
+    fn live_seeks(&self, except: &str, now: i64) -> Result<Vec<SeekElsewhere>, ClubError> {
+        self.seeks_elsewhere(except, now)
     }
 }
 

@@ -3,7 +3,7 @@
 //! (its version is SQLite's `user_version`).
 
 use super::copy::{insert_sql, select_sql, Snapshot, Value, TABLES};
-use super::live::{LiveRoom, RoomElsewhere};
+use super::live::{LiveRoom, LiveSeek, RoomElsewhere, SeekElsewhere};
 use super::tournament::record::{
     Entry, KeptPairing, NewTournament, State, Tournament, TournamentId,
 };
@@ -955,14 +955,14 @@ impl ClubStore for SqliteStore {
         tournaments::record_result(&mut self.conn, &self.path, pairing, game)
     }
 
-    fn publish_rooms(
+    fn publish_live(
         &mut self,
         server: &str,
         address: &str,
-        rooms: &[LiveRoom],
+        published: (&[LiveRoom], &[LiveSeek]),
         now: i64,
     ) -> Result<(), ClubError> {
-        live::publish(&mut self.conn, &self.path, server, address, rooms, now)
+        live::publish(&mut self.conn, &self.path, server, address, published, now)
     }
 
     fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError> {
@@ -971,6 +971,10 @@ impl ClubStore for SqliteStore {
 
     fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError> {
         live::elsewhere(&self.conn, &self.path, except, now)
+    }
+
+    fn live_seeks(&self, except: &str, now: i64) -> Result<Vec<SeekElsewhere>, ClubError> {
+        live::seeks_elsewhere(&self.conn, &self.path, except, now)
     }
 }
 
@@ -1120,9 +1124,19 @@ mod tests {
                 rated: false,
             };
             let now = 1_764_100_000;
+            let seek = crate::club::live::LiveSeek {
+                id: 1,
+                poster: "bob".into(),
+                rating: "1338?".into(),
+                clock: "3+2".into(),
+                rated: true,
+                colour: "white".into(),
+                range: None,
+            };
             store
-                .publish_rooms("a", "[::1]:2222", &[room], now)
+                .publish_live("a", "[::1]:2222", (&[room], &[seek]), now)
                 .unwrap();
+            assert_eq!(store.live_seeks("b", now).unwrap().len(), 1);
             let listed = store.live_rooms("b", now).unwrap();
             assert_eq!(listed.len(), 1, "v{version}: {listed:?}");
             assert_eq!(listed[0].room.name, "bob");

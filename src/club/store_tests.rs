@@ -815,19 +815,39 @@ fn live_room(name: &str, white: Option<&str>, black: Option<&str>) -> live::Live
     }
 }
 
+/// A seek of a server's list, posted by `poster`.
+fn live_seek(id: i64, poster: &str, range: Option<&str>) -> live::LiveSeek {
+    live::LiveSeek {
+        id,
+        poster: poster.into(),
+        rating: "1500?".into(),
+        clock: "7+2".into(),
+        rated: false,
+        colour: "random".into(),
+        range: range.map(Into::into),
+    }
+}
+
 fn servers_publish_their_rooms_for_the_others_until_they_stop_or_go_quiet(
     store: &mut dyn ClubStore,
 ) {
     let t0 = 1_000_000;
     let ann = live_room("ann", Some("ann"), None);
     let t1 = live_room("t1-4", Some("bo"), Some("cy"));
+    let seek = live_seek(3, "eve", Some("1400-1700"));
     store
-        .publish_rooms("a", "play1.example:2222", &[ann.clone(), t1.clone()], t0)
+        .publish_live(
+            "a",
+            "play1.example:2222",
+            (&[ann.clone(), t1.clone()], std::slice::from_ref(&seek)),
+            t0,
+        )
         .unwrap();
+    let di = live_room("di", None, None);
     store
-        .publish_rooms("b", "play2.example:22", &[live_room("di", None, None)], t0)
+        .publish_live("b", "play2.example:22", (&[di], &[]), t0)
         .unwrap();
-    // Each server lists the others' rooms, not its own.
+    // Each server lists the others' rooms and seeks, not its own.
     let seen_by_b = store.live_rooms("b", t0 + 1).unwrap();
     let names: Vec<(&str, &str)> = seen_by_b
         .iter()
@@ -842,40 +862,50 @@ fn servers_publish_their_rooms_for_the_others_until_they_stop_or_go_quiet(
     );
     assert_eq!(seen_by_b[1].room, t1);
     assert_eq!(seen_by_b[0].server, "a");
+    let seeks_seen_by_b = store.live_seeks("b", t0 + 1).unwrap();
+    assert_eq!(seeks_seen_by_b.len(), 1);
+    assert_eq!(seeks_seen_by_b[0].seek, seek);
+    assert_eq!(seeks_seen_by_b[0].address, "play1.example:2222");
     let seen_by_a = store.live_rooms("a", t0 + 1).unwrap();
     assert_eq!(seen_by_a.len(), 1);
     assert_eq!(seen_by_a[0].room.white, None);
-    // Published again: its rooms are replaced, not added to.
+    assert!(store.live_seeks("a", t0 + 1).unwrap().is_empty());
+    // Published again: its rooms and seeks are replaced, not added to.
     let ann_playing = live_room("ann", Some("ann"), Some("eve"));
+    let other = live_seek(4, "fay", None);
     store
-        .publish_rooms(
+        .publish_live(
             "a",
             "play1.example:2222",
-            std::slice::from_ref(&ann_playing),
+            (
+                std::slice::from_ref(&ann_playing),
+                std::slice::from_ref(&other),
+            ),
             t0 + 5,
         )
         .unwrap();
     let seen_by_b = store.live_rooms("b", t0 + 6).unwrap();
     assert_eq!(seen_by_b.len(), 1);
     assert_eq!(seen_by_b[0].room, ann_playing);
+    let seeks_seen_by_b = store.live_seeks("b", t0 + 6).unwrap();
+    assert_eq!(seeks_seen_by_b.len(), 1);
+    assert_eq!(seeks_seen_by_b[0].seek, other);
     // A server quiet for longer than LISTED_FOR is not listed; one that stops is gone.
     let later = t0 + 5 + live::LISTED_FOR + 1;
     assert_eq!(store.live_rooms("c", later).unwrap().len(), 0);
-    assert_eq!(
-        store
-            .live_rooms("c", t0 + 5 + live::LISTED_FOR)
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(store.live_seeks("c", later).unwrap().len(), 0);
+    let last = t0 + 5 + live::LISTED_FOR;
+    assert_eq!(store.live_rooms("c", last).unwrap().len(), 1);
+    assert_eq!(store.live_seeks("c", last).unwrap().len(), 1);
     store.withdraw_server("a").unwrap();
     let left = store.live_rooms("c", t0 + 6).unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].server, "b");
+    assert!(store.live_seeks("c", t0 + 6).unwrap().is_empty());
     // A server quiet for longer still is forgotten by the next to publish.
     let much_later = t0 + live::FORGOTTEN_AFTER + 1;
     store
-        .publish_rooms("c", "play3.example:2222", &[], much_later)
+        .publish_live("c", "play3.example:2222", (&[], &[]), much_later)
         .unwrap();
     // Asked as of a time when b was fresh: its rows are gone.
     assert_eq!(store.live_rooms("c", t0 + 6).unwrap().len(), 0);

@@ -1,8 +1,8 @@
 //! Where players connect to a server (`qchess serve --public-address HOST[:PORT]`), and
-//! the `ssh` command that takes them to a room or a tournament there: what the club's
-//! other servers tell their players about this one's rooms.
+//! the `ssh` command that takes them to a room, a tournament or the lobby there: what
+//! the club's other servers tell their players about this one's rooms and seeks.
 
-use crate::club::live::LiveRoom;
+use crate::club::live::{LiveRoom, LiveSeek};
 use std::fmt;
 use std::net::SocketAddr;
 use std::str::FromStr;
@@ -83,15 +83,16 @@ impl PublicAddress {
         })
     }
 
-    /// The command that runs `command` (a room's name, `tournament NAME`) there, as
-    /// `user` when one is named: `ssh -t -p 2222 ann@play.example ROOM`.
+    /// The command that runs `command` (a room's name, `tournament NAME`; nothing: the
+    /// lobby) there, as `user` when one is named: `ssh -t -p 2222 ann@play.example ROOM`.
     pub fn ssh(&self, user: Option<&str>, command: &str) -> String {
         let port = match self.port {
             SSH_PORT => String::new(),
             p => format!("-p {p} "),
         };
         let at = user.map_or_else(String::new, |u| format!("{u}@"));
-        format!("ssh -t {port}{at}{} {command}", self.host)
+        let line = format!("ssh -t {port}{at}{} {command}", self.host);
+        line.trim_end().to_string()
     }
 }
 
@@ -109,6 +110,31 @@ impl RemoteRoom {
     pub fn command(&self) -> String {
         self.address.ssh(None, &self.room.name)
     }
+}
+
+/// A seek open on another server of the club, and where players connect to take it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteSeek {
+    /// Where its server is reached.
+    pub address: PublicAddress,
+    /// The seek.
+    pub seek: LiveSeek,
+}
+
+impl RemoteSeek {
+    /// The command that opens that server's lobby, whose seeks page (`o`) lists it.
+    pub fn command(&self) -> String {
+        self.address.ssh(None, "")
+    }
+}
+
+/// What is open on the club's other servers, as a lobby lists it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Elsewhere {
+    /// Their rooms.
+    pub rooms: Vec<RemoteRoom>,
+    /// Their seeks.
+    pub seeks: Vec<RemoteSeek>,
 }
 
 #[cfg(test)]
@@ -143,6 +169,7 @@ mod tests {
         );
         let plain: PublicAddress = "play1.example".parse().unwrap();
         assert_eq!(plain.ssh(None, "bob"), "ssh -t play1.example bob");
+        assert_eq!(there.ssh(None, ""), "ssh -t -p 2222 play1.example");
     }
 
     #[test]

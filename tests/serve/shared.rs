@@ -100,7 +100,8 @@ fn sqlite_club(dir: &std::path::Path) -> Database {
 fn command_for(srv: &Server, user: Option<&str>, what: &str) -> String {
     let at = srv.addr();
     let user = user.map_or_else(String::new, |u| format!("{u}@"));
-    format!("ssh -t -p {} {user}{} {what}", at.port(), at.ip())
+    let line = format!("ssh -t -p {} {user}{} {what}", at.port(), at.ip());
+    line.trim_end().to_string()
 }
 
 /// Reads until `ok` holds of the screen; fails with the screen after `T`.
@@ -120,7 +121,8 @@ async fn until_shown(t: &mut Term, what: &str, ok: impl Fn(&str) -> bool) -> Res
 }
 
 /// A room opened on A is listed in B's lobby with A's address and the command that
-/// enters it; Enter on it says the command and opens nothing; once A stops, it is gone.
+/// enters it; Enter on it says the command and opens nothing; a seek posted on A is on
+/// B's seeks page; once A stops, they are gone.
 async fn a_room_on_one_server_is_listed_on_the_other(db: Database, dirs: [&str; 2]) {
     bounded(60, async {
         let (dir_a, dir_b) = (scratch(dirs[0]), scratch(dirs[1]));
@@ -156,6 +158,20 @@ async fn a_room_on_one_server_is_listed_on_the_other(db: Database, dirs: [&str; 
         );
         cy.wait_for(&said, T).await?;
         assert!(b.hub().room("annroom").is_none(), "nothing opened on B");
+        // A seek posted on A is on B's seeks page, with the command to A's lobby.
+        let h = connect(a.addr(), "eve", Some(key(74))).await?;
+        let mut eve = Term::on(h, Ask::Exec("seek 7+2 casual white"), (120, 40)).await?;
+        eve.wait_for("your seek is open", T).await?;
+        cy.send(b"o").await?;
+        cy.wait_for("on other servers of the club", T).await?;
+        cy.wait_for(&command_for(&a, None, ""), T).await?;
+        let text = cy.text();
+        assert!(
+            text.contains("eve") && text.contains("casual white"),
+            "{text}"
+        );
+        cy.send(b"\x1b").await?;
+        cy.wait_for("On other servers of the club", T).await?;
         // A's lobby does not list its own room as elsewhere.
         let h = connect(a.addr(), "di", Some(key(73))).await?;
         let mut di = Term::on(h, Ask::Shell, (120, 40)).await?;
@@ -164,7 +180,7 @@ async fn a_room_on_one_server_is_listed_on_the_other(db: Database, dirs: [&str; 
         let _ = di.wait_for("\0", Duration::from_millis(100)).await;
         assert!(!di.text().contains("On other servers"), "{}", di.text());
         // A stops: its room leaves B's lobby.
-        drop((ann, di));
+        drop((ann, di, eve));
         a.shutdown("bye").await;
         until_shown(&mut cy, "A's room gone", |s| {
             !s.contains("On other servers")
@@ -223,9 +239,15 @@ async fn a_swiss_on_two_servers_is_paired_once(db: Database, dirs: [&str; 2]) {
             tokio::time::sleep(Duration::from_millis(50)).await;
         };
         assert_eq!(pairings.len(), 2, "{pairings:?}");
+        // The rooms are opened once the round is written.
         let room = |k: &qchess::club::tournament::record::KeptPairing| board_room(t.id, k.id);
-        let on_a = pairings.iter().all(|k| a.hub().room(&room(k)).is_some());
-        let on_b = pairings.iter().all(|k| b.hub().room(&room(k)).is_some());
+        let opened = |srv: &Server| pairings.iter().all(|k| srv.hub().room(&room(k)).is_some());
+        let end = Instant::now() + T;
+        while !opened(&a) && !opened(&b) && Instant::now() < end {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let none_on = |srv: &Server| pairings.iter().all(|k| srv.hub().room(&room(k)).is_none());
+        let (on_a, on_b) = (opened(&a) && none_on(&b), opened(&b) && none_on(&a));
         assert!(on_a != on_b, "every room on one server: A {on_a}, B {on_b}");
         let (host, other) = if on_a { (&a, &b) } else { (&b, &a) };
         // The players on the other server are told where, with the command.

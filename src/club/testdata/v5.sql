@@ -1,6 +1,7 @@
 -- A club database as schema version 5 wrote it (version 4, the club's servers and their
--- live rooms): two members, a key, a ban, a rated game with its key played in a Swiss of
--- one round, a casual game without a key, and a server long gone with a room.
+-- live rooms and seeks): two members, a key, a ban, a rated game with its key played in a
+-- Swiss of one round, a casual game without a key, and a server long gone with a room and
+-- a seek.
 -- Kept as it is when later versions come: the migration test opens it with the current qchess.
 PRAGMA user_version = 5;
 CREATE TABLE members (
@@ -132,6 +133,19 @@ CREATE TABLE live_rooms (
     rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
     PRIMARY KEY (server, name)
 );
+CREATE TABLE live_seeks (
+    server TEXT NOT NULL REFERENCES servers(id) ON DELETE CASCADE,
+    id INTEGER NOT NULL,
+    poster TEXT NOT NULL,
+    rating TEXT NOT NULL,
+    clock TEXT NOT NULL,
+    rated INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    colour TEXT NOT NULL,
+    range TEXT,
+    PRIMARY KEY (server, id)
+);
 INSERT INTO servers VALUES ('0f3a9c2e7b1d4a65', 'play1.example:2222', 1764004200);
 INSERT INTO live_rooms VALUES
     ('0f3a9c2e7b1d4a65', 'ann', 'quantum sparse', '5+3', 'Ann', NULL, 0, 0);
+INSERT INTO live_seeks VALUES
+    ('0f3a9c2e7b1d4a65', 3, 'bob', '1338?', '7+2', 0, 'random', '1200-1600');

@@ -1,25 +1,26 @@
-//! The hub's rooms published in the club for its other servers' lobbies, and theirs
-//! read back, every [`ServerLimits::publish_every`](crate::server::limits::ServerLimits)
+//! The hub's rooms and seeks published in the club for its other servers' lobbies, and
+//! theirs read back, every [`ServerLimits::publish_every`](crate::server::limits::ServerLimits)
 //! (docs/ssh.md, "One club on several servers").
 
 use super::{lock, Hub};
-use crate::club::live::LiveRoom;
+use crate::club::live::{LiveRoom, LiveSeek};
 use crate::server::club::Club;
-use crate::server::public::{PublicAddress, RemoteRoom};
+use crate::server::public::{Elsewhere, PublicAddress, RemoteRoom, RemoteSeek};
 use crate::server::room::Summary;
+use crate::server::seek_book::Seek;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// This server in the club: its id, where players reach it, and the other servers'
-/// rooms as last read.
+/// rooms and seeks as last read.
 pub(super) struct Notice {
     /// Its id among the club's servers, made at start.
     id: String,
-    /// Where players connect to it; none: its rooms are not published (no one could be
-    /// told how to reach them), the others' are still listed.
+    /// Where players connect to it; none: its rooms and seeks are not published (no one
+    /// could be told how to reach them), the others' are still listed.
     address: Option<PublicAddress>,
-    /// The other servers' rooms, as last read.
-    elsewhere: Mutex<Vec<RemoteRoom>>,
+    /// The other servers' rooms and seeks, as last read.
+    elsewhere: Mutex<Elsewhere>,
     /// The last try failed (said once, until one works again).
     failing: AtomicBool,
     /// The server stops: its rooms are taken out, not published again.
@@ -36,7 +37,7 @@ impl Default for Notice {
         Notice {
             id: format!("{:016x}", u64::from_le_bytes(bytes)),
             address: None,
-            elsewhere: Mutex::new(Vec::new()),
+            elsewhere: Mutex::new(Elsewhere::default()),
             failing: AtomicBool::new(false),
             withdrawn: AtomicBool::new(false),
         }
@@ -57,6 +58,19 @@ fn live_room(s: &Summary) -> LiveRoom {
     }
 }
 
+/// A seek as the club's other servers list it.
+fn live_seek(s: &Seek) -> LiveSeek {
+    LiveSeek {
+        id: i64::try_from(s.id).unwrap_or(i64::MAX),
+        poster: s.poster.name.clone(),
+        rating: s.rating.to_string(),
+        clock: s.terms.control.to_string(),
+        rated: s.terms.rated,
+        colour: s.terms.colour_words().to_string(),
+        range: s.range.map(|r| r.to_string()),
+    }
+}
+
 impl Hub {
     /// The hub telling the club's other servers that players reach it at `address`
     /// (none: it publishes nothing).
@@ -70,8 +84,8 @@ impl Hub {
         self.notice.address.as_ref()
     }
 
-    /// Publishes this server's rooms in the club (when it has an address to give) and
-    /// reads the other servers' back. A database that fails is said once on standard
+    /// Publishes this server's rooms and seeks in the club (when it has an address to
+    /// give) and reads the other servers' back. A database that fails is said once on standard
     /// error, and again once it answers.
     pub fn publish(&self) {
         let Some(club) = &self.club else {
@@ -79,6 +93,7 @@ impl Hub {
         };
         let notice = &self.notice;
         let rooms: Vec<LiveRoom> = self.summaries().iter().map(live_room).collect();
+        let seeks: Vec<LiveSeek> = self.offers.open_seeks().iter().map(live_seek).collect();
         let now = Club::now();
         let read = {
             let mut store = club.store();
@@ -86,38 +101,55 @@ impl Hub {
             let withdrawn = notice.withdrawn.load(Ordering::SeqCst);
             let published = match &notice.address {
                 Some(at) if !withdrawn => {
-                    store.publish_rooms(&notice.id, &at.to_string(), &rooms, now)
+                    store.publish_live(&notice.id, &at.to_string(), (&rooms, &seeks), now)
                 }
                 _ => Ok(()),
             };
-            published.and_then(|()| store.live_rooms(&notice.id, now))
+            published.and_then(|()| {
+                let rooms = store.live_rooms(&notice.id, now)?;
+                Ok((rooms, store.live_seeks(&notice.id, now)?))
+            })
         };
         let listed = match read {
-            Ok(rows) => {
+            Ok((rooms, seeks)) => {
                 if notice.failing.swap(false, Ordering::Relaxed) {
                     eprintln!("qchess serve: the club's database answers again: the servers' rooms are shared again");
                 }
-                rows.into_iter()
-                    .filter_map(|r| {
-                        let address = r.address.parse().ok()?;
-                        Some(RemoteRoom {
-                            address,
-                            room: r.room,
+                // A row whose address does not read is left out: no one could use it.
+                Elsewhere {
+                    rooms: rooms
+                        .into_iter()
+                        .filter_map(|r| {
+                            let address = r.address.parse().ok()?;
+                            Some(RemoteRoom {
+                                address,
+                                room: r.room,
+                            })
                         })
-                    })
-                    .collect()
+                        .collect(),
+                    seeks: seeks
+                        .into_iter()
+                        .filter_map(|s| {
+                            let address = s.address.parse().ok()?;
+                            Some(RemoteSeek {
+                                address,
+                                seek: s.seek,
+                            })
+                        })
+                        .collect(),
+                }
             }
             Err(e) => {
                 if !notice.failing.swap(true, Ordering::Relaxed) {
                     eprintln!("qchess serve: the rooms cannot be shared with the club's other servers ({e}); said once, until it works again");
                 }
-                Vec::new()
+                Elsewhere::default()
             }
         };
         *lock(&notice.elsewhere) = listed;
     }
 
-    /// Takes this server's rooms out of the club (it stops).
+    /// Takes this server's rooms and seeks out of the club (it stops).
     pub fn withdraw_rooms(&self) {
         self.notice.withdrawn.store(true, Ordering::SeqCst);
         let (Some(club), Some(_)) = (&self.club, &self.notice.address) else {
@@ -128,8 +160,8 @@ impl Hub {
         }
     }
 
-    /// The rooms open on the club's other servers, as last read.
-    pub fn elsewhere(&self) -> Vec<RemoteRoom> {
+    /// The rooms and seeks open on the club's other servers, as last read.
+    pub fn elsewhere(&self) -> Elsewhere {
         lock(&self.notice.elsewhere).clone()
     }
 
@@ -140,6 +172,7 @@ impl Hub {
             return None;
         }
         lock(&self.notice.elsewhere)
+            .rooms
             .iter()
             .find(|r| r.room.name == name)
             .cloned()

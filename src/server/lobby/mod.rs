@@ -23,7 +23,7 @@ use self::seeks::SeeksPage;
 use super::computer::ComputerSeat;
 use super::hub::Plan;
 use super::offers::{Offer, Shown};
-use super::public::RemoteRoom;
+use super::public::Elsewhere;
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
 use crate::club::Category;
@@ -173,8 +173,9 @@ pub struct Lobby {
     /// How long a room no player is in is kept, in words.
     kept: String,
     rooms: Vec<Summary>,
-    /// The rooms open on the club's other servers, listed after this one's.
-    elsewhere: Vec<RemoteRoom>,
+    /// The rooms open on the club's other servers, listed after this one's, and their
+    /// seeks (on the seeks page).
+    elsewhere: Elsewhere,
     /// The room picked: one of [`Lobby::rooms`], or past them one of the others.
     selected: usize,
     form: Option<Form>,
@@ -201,7 +202,7 @@ impl Lobby {
             clocks: (choices, default),
             kept: kept.to_string(),
             rooms,
-            elsewhere: Vec::new(),
+            elsewhere: Elsewhere::default(),
             selected: 0,
             form: None,
             page: None,
@@ -226,14 +227,17 @@ impl Lobby {
         true
     }
 
-    /// Shows the rooms open on the club's other servers as they are now; true when that
-    /// changed the list.
-    pub fn refresh_elsewhere(&mut self, rooms: Vec<RemoteRoom>) -> bool {
-        if rooms == self.elsewhere {
+    /// Shows the rooms and seeks open on the club's other servers as they are now; true
+    /// when that changed the lists.
+    pub fn refresh_elsewhere(&mut self, there: Elsewhere) -> bool {
+        if there == self.elsewhere {
             return false;
         }
+        if let Some(Page::Seeks(p)) = &mut self.page {
+            p.refresh_elsewhere(there.seeks.clone());
+        }
         let keep = self.picked_key();
-        self.elsewhere = rooms;
+        self.elsewhere = there;
         self.pick_again(keep);
         true
     }
@@ -245,6 +249,7 @@ impl Lobby {
             Some(s) => Some((s.name.clone(), None)),
             None => self
                 .elsewhere
+                .rooms
                 .get(self.selected - self.rooms.len())
                 .map(|r| (r.room.name.clone(), Some(r.address.to_string()))),
         }
@@ -256,11 +261,12 @@ impl Lobby {
             None => self.rooms.iter().position(|s| s.name == name),
             Some(at) => self
                 .elsewhere
+                .rooms
                 .iter()
                 .position(|r| r.room.name == name && r.address.to_string() == at)
                 .map(|i| self.rooms.len() + i),
         });
-        let all = self.rooms.len() + self.elsewhere.len();
+        let all = self.rooms.len() + self.elsewhere.rooms.len();
         self.selected = found.unwrap_or(self.selected).min(all.saturating_sub(1));
     }
 
@@ -304,7 +310,9 @@ impl Lobby {
 
     /// Shows the seeks page in place of the rooms.
     pub fn show_seeks(&mut self) {
-        self.show(Page::Seeks(SeeksPage::new(self.offers.1.clone())));
+        let mut page = SeeksPage::new(self.offers.1.clone());
+        page.refresh_elsewhere(self.elsewhere.seeks.clone());
+        self.show(Page::Seeks(page));
     }
 
     /// The tournaments page, when it is shown (the session reads it again).
@@ -366,7 +374,7 @@ impl Lobby {
             }
             Event::Mouse(m) if self.form.is_none() && self.page.is_none() => match m.kind {
                 MouseEventKind::Down(MouseButton::Left) => {
-                    let all = self.rooms.len() + self.elsewhere.len();
+                    let all = self.rooms.len() + self.elsewhere.rooms.len();
                     let lists = [self.list_at[0].get(), self.list_at[1].get()];
                     for (top, first, rows) in lists {
                         if m.row >= top && m.row < top + rows {
@@ -389,7 +397,7 @@ impl Lobby {
     }
 
     fn step(&mut self, by: i64) {
-        let n = (self.rooms.len() + self.elsewhere.len()) as i64;
+        let n = (self.rooms.len() + self.elsewhere.rooms.len()) as i64;
         if n > 0 {
             self.selected = (self.selected as i64 + by).clamp(0, n - 1) as usize;
         }
@@ -401,7 +409,7 @@ impl Lobby {
         }
         // On another server: where to go, nothing opened.
         let there = self.selected.checked_sub(self.rooms.len());
-        match there.and_then(|i| self.elsewhere.get(i)) {
+        match there.and_then(|i| self.elsewhere.rooms.get(i)) {
             Some(r) => {
                 let words = format!(
                     "{} is on the club's server {}: connect with {}",
@@ -629,10 +637,10 @@ impl Lobby {
 
     fn draw_rooms(&self, f: &mut Frame, area: Rect, paint: &Paint) {
         // The other servers' rooms below this one's, in at most half the height.
-        let (here, there) = if self.elsewhere.is_empty() {
+        let (here, there) = if self.elsewhere.rooms.is_empty() {
             (area, None)
         } else {
-            let wanted = u16::try_from(self.elsewhere.len() + 3).unwrap_or(u16::MAX);
+            let wanted = u16::try_from(self.elsewhere.rooms.len() + 3).unwrap_or(u16::MAX);
             let [here, there] = Layout::vertical([
                 Constraint::Min(3),
                 Constraint::Length(wanted.min(area.height / 2)),
@@ -730,6 +738,7 @@ impl Lobby {
         let seat = |seat: &Option<String>| seat.as_deref().unwrap_or("free").to_string();
         let rows: Vec<Row> = self
             .elsewhere
+            .rooms
             .iter()
             .map(|r| {
                 let players = format!("{} - {}", seat(&r.room.white), seat(&r.room.black));
@@ -756,7 +765,7 @@ impl Lobby {
         f.render_stateful_widget(table, area, &mut state);
         let shown = usize::from(inner.height.saturating_sub(1));
         let first = state.offset();
-        let rows = shown.min(self.elsewhere.len().saturating_sub(first)) as u16;
+        let rows = shown.min(self.elsewhere.rooms.len().saturating_sub(first)) as u16;
         self.list_at[1].set((inner.y + 1, self.rooms.len() + first, rows));
     }
 }
@@ -884,7 +893,16 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form, clock: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::public::RemoteRoom;
     use crossterm::event::KeyModifiers;
+
+    /// The other servers' lists with these rooms and no seek.
+    fn rooms_there(rooms: Vec<RemoteRoom>) -> Elsewhere {
+        Elsewhere {
+            rooms,
+            seeks: Vec::new(),
+        }
+    }
 
     fn key(code: KeyCode) -> Event {
         Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -1057,8 +1075,9 @@ mod tests {
     #[test]
     fn a_room_on_another_server_is_picked_for_the_command_that_reaches_it() {
         let mut l = Lobby::new("ann", vec![summary("a")], "24 h", None);
-        assert!(l.refresh_elsewhere(vec![remote("bo", "play2.example:2222", Some("bo"))]));
-        assert!(!l.refresh_elsewhere(vec![remote("bo", "play2.example:2222", Some("bo"))]));
+        let bo = || rooms_there(vec![remote("bo", "play2.example:2222", Some("bo"))]);
+        assert!(l.refresh_elsewhere(bo()));
+        assert!(!l.refresh_elsewhere(bo()));
         l.handle_event(key(KeyCode::End));
         for k in [KeyCode::Enter, KeyCode::Char('w'), KeyCode::Char('s')] {
             l.handle_event(key(k));
@@ -1077,7 +1096,7 @@ mod tests {
         assert_eq!(l.take_intent(), Some(Intent::Join("a".into(), Want::Any)));
         // The other server's rooms gone: the pick is on this server's last.
         l.handle_event(key(KeyCode::End));
-        assert!(l.refresh_elsewhere(Vec::new()));
+        assert!(l.refresh_elsewhere(Elsewhere::default()));
         l.handle_event(key(KeyCode::Enter));
         assert_eq!(l.take_intent(), Some(Intent::Join("a".into(), Want::Any)));
     }
@@ -1098,11 +1117,11 @@ mod tests {
         playing.roster.white = Some((Occupant::Person("ann".into()), true));
         playing.clock = "10+5".parse().ok();
         let mut l = Lobby::new("cy", vec![playing, summary("quiet")], "24 h", None);
-        l.refresh_elsewhere(vec![
+        l.refresh_elsewhere(rooms_there(vec![
             remote("bo", "play2.example:2222", Some("bo")),
             remote("t3-17", "play2.example:2222", Some("di")),
             remote("eve", "[2001:db8::7]:22", None),
-        ]);
+        ]));
         l.handle_event(key(KeyCode::End));
         l.handle_event(key(KeyCode::Up));
         l.handle_event(key(KeyCode::Enter));
@@ -1110,9 +1129,45 @@ mod tests {
         insta::assert_snapshot!("elsewhere_120x40", lobby_at(&l, 120, 40));
         // No room here: the others' are listed all the same.
         let mut empty = Lobby::new("cy", Vec::new(), "24 h", None);
-        empty.refresh_elsewhere(vec![remote("bo", "play2.example:2222", Some("bo"))]);
+        empty.refresh_elsewhere(rooms_there(vec![remote(
+            "bo",
+            "play2.example:2222",
+            Some("bo"),
+        )]));
         insta::assert_snapshot!("elsewhere_only_80x24", lobby_at(&empty, 80, 24));
         insta::assert_snapshot!("elsewhere_only_120x40", lobby_at(&empty, 120, 40));
+    }
+
+    #[test]
+    fn the_other_servers_seeks_are_listed_on_the_seeks_page() {
+        use crate::club::live::LiveSeek;
+        use crate::server::public::RemoteSeek;
+        let seek = |id, poster: &str, rated, range: Option<&str>| RemoteSeek {
+            address: "play2.example:2222".parse().unwrap(),
+            seek: LiveSeek {
+                id,
+                poster: poster.into(),
+                rating: "1500?".into(),
+                clock: "7+2".into(),
+                rated,
+                colour: "random".into(),
+                range: range.map(Into::into),
+            },
+        };
+        let mut l = Lobby::new("cy", Vec::new(), "24 h", None);
+        l.refresh_elsewhere(Elsewhere {
+            rooms: Vec::new(),
+            seeks: vec![
+                seek(1, "bo", true, Some("1400-1700")),
+                seek(4, "eve", false, None),
+            ],
+        });
+        l.handle_event(key(KeyCode::Char('o')));
+        insta::assert_snapshot!("seeks_elsewhere_80x24", lobby_at(&l, 80, 24));
+        insta::assert_snapshot!("seeks_elsewhere_120x40", lobby_at(&l, 120, 40));
+        // Taken away there: gone from the page shown.
+        assert!(l.refresh_elsewhere(Elsewhere::default()));
+        assert!(!lobby_at(&l, 120, 40).contains("play2.example"));
     }
 
     #[test]
