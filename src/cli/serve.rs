@@ -4,6 +4,7 @@
 use crate::cli::{parse_clock_flag, warn, ClockFlag, Done, Failure, Outcome};
 use crate::club::Database;
 use crate::config::{Catalogue, Settings};
+use crate::server::public::PublicAddress;
 use crate::server::{ServeError, ServeOptions};
 use clap::Args;
 use std::path::PathBuf;
@@ -103,6 +104,11 @@ pub struct ServeArgs {
     /// or an SQLite file (default: server/club.sqlite in the data directory).
     #[arg(long, value_name = "URL|FILE", alias = "club-db", value_parser = Database::parse)]
     database: Option<Database>,
+    /// Where players connect to this server, HOST or HOST:PORT: the club's other servers
+    /// (sharing its --database) list its rooms with this address (default: the --listen
+    /// address, unless that is 0.0.0.0 or [::]; then its rooms are not listed elsewhere).
+    #[arg(long, value_name = "HOST[:PORT]")]
+    public_address: Option<PublicAddress>,
     /// Where the host key and the rooms are kept (default: the data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -123,6 +129,7 @@ pub fn run(args: ServeArgs) -> Outcome {
         opts.club_db = Some(db);
     }
     opts.clock = args.clock.0;
+    opts.public_address = args.public_address;
     opts.limits.max_sessions = args.max_sessions as usize;
     opts.limits.per_address = args.max_per_address as usize;
     opts.limits.max_rooms = args.max_rooms as usize;

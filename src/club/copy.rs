@@ -18,7 +18,10 @@ pub struct Table {
     pub order: &'static str,
 }
 
-/// The club's tables, each after those its rows refer to.
+/// The club's tables, each after those its rows refer to. The servers and their live
+/// rooms (`servers`, `live_rooms`: `club::live`) are left out on purpose: they are
+/// transient, each server's own for a few seconds, and a moved or backed-up club has
+/// none running.
 pub const TABLES: &[Table] = &[
     Table {
         name: "members",

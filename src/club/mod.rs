@@ -6,6 +6,7 @@
 pub mod copy;
 pub mod database;
 pub mod export;
+pub mod live;
 mod postgres;
 pub mod rating;
 mod sqlite;
@@ -20,6 +21,7 @@ pub use sqlite::{SqliteStore, SCHEMA_VERSION};
 
 use crate::chess::Status;
 use crate::game::clock::TimeControl;
+use live::{LiveRoom, LiveSeek, RoomElsewhere, SeekElsewhere};
 use std::path::{Path, PathBuf};
 use tournament::record::{Entry, KeptPairing, NewTournament, State, Tournament, TournamentId};
 use tournament::Board;
@@ -294,6 +296,15 @@ pub enum ClubError {
     /// No pairing by that number, or not of those players.
     #[error("no tournament pairing {0} between those players")]
     NoSuchPairing(i64),
+    /// The round was paired meanwhile (by another server of the club): nothing was
+    /// written, and the tournament is to be looked at again.
+    #[error("round {round} of tournament {tournament} was paired meanwhile, by another server of the club")]
+    PairedElsewhere {
+        /// The tournament's number.
+        tournament: i64,
+        /// The round that was to be paired.
+        round: u32,
+    },
     /// A `postgres://` URL that does not read.
     #[error("{url}: not a PostgreSQL URL qchess can read ({detail}); write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")]
     BadUrl {
@@ -459,7 +470,8 @@ pub trait ClubStore {
     fn pairings(&self, id: TournamentId) -> Result<Vec<KeptPairing>, ClubError>;
 
     /// Writes a round's pairings, its bye scored, and the tournament's round: all of it
-    /// or nothing. The pairings as kept.
+    /// or nothing, and only while the tournament's round is still `round - 1` (else
+    /// [`ClubError::PairedElsewhere`], nothing written). The pairings as kept.
     fn pair(
         &mut self,
         id: TournamentId,
@@ -476,4 +488,28 @@ pub trait ClubStore {
         pairing: i64,
         game: &FinishedGame,
     ) -> Result<(GameId, Option<RatedSides>), ClubError>;
+    // The club's servers and their rooms and seeks (docs/club.md, "Servers and their rooms";
+    // `live`), transient rows.
+
+    /// Replaces the rooms and seeks server `server` (reached at `address`) has open with
+    /// `rooms` and `seeks`, as seen at `now`; servers not heard from for
+    /// [`live::FORGOTTEN_AFTER`] go with theirs.
+    fn publish_live(
+        &mut self,
+        server: &str,
+        address: &str,
+        live: (&[LiveRoom], &[LiveSeek]),
+        now: i64,
+    ) -> Result<(), ClubError>;
+
+    /// Removes server `server` and its rooms and seeks (it stops).
+    fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError>;
+
+    /// The rooms of the servers other than `except` heard from within
+    /// [`live::LISTED_FOR`] of `now`, by address and name.
+    fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError>;
+
+    /// The seeks of the servers other than `except` heard from within
+    /// [`live::LISTED_FOR`] of `now`, by address and number.
+    fn live_seeks(&self, except: &str, now: i64) -> Result<Vec<SeekElsewhere>, ClubError>;
 }

@@ -10,6 +10,7 @@
 
 use super::copy::{insert_sql, select_sql, Snapshot, Value, TABLES};
 use super::database::hide_password;
+use super::live::{LiveRoom, LiveSeek, RoomElsewhere, SeekElsewhere};
 use super::sqlite::{folded, result_of, result_word, GAME_COLUMNS};
 use super::tournament::record::{
     Entry, KeptPairing, NewTournament, State, Tournament, TournamentId,
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
+mod live;
 mod tournaments;
 
 /// The migration steps, oldest first: step `n` (from 1) brings a database from version
@@ -98,6 +100,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX games_key ON games(game_key) WHERE game_key IS NOT NULL;",
     // 4: tournaments, their entries and pairings, and a game's tournament.
     tournaments::MIGRATION,
+    // 5: the club's servers and their live rooms (transient).
+    live::MIGRATION,
 ];
 
 /// The schema version this build writes (and the newest it reads): SQLite's.
@@ -1116,6 +1120,28 @@ impl ClubStore for PostgresStore {
     ) -> Result<(GameId, Option<RatedSides>), ClubError> {
         self.pairing_recorded(pairing, game)
     }
+
+    fn publish_live(
+        &mut self,
+        server: &str,
+        address: &str,
+        published: (&[LiveRoom], &[LiveSeek]),
+        now: i64,
+    ) -> Result<(), ClubError> {
+        self.live_published(server, address, published, now)
+    }
+
+    fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError> {
+        self.server_withdrawn(server)
+    }
+
+    fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError> {
+        self.rooms_elsewhere(except, now)
+    }
+
+    fn live_seeks(&self, except: &str, now: i64) -> Result<Vec<SeekElsewhere>, ClubError> {
+        self.seeks_elsewhere(except, now)
+    }
 }
 
 /// A ban from its three columns.
@@ -1326,5 +1352,63 @@ mod tests {
             rating = after;
         }
         assert_eq!(mine[0].rating, rating);
+    }
+
+    /// Two servers pairing the same round of the same tournaments at the same moment,
+    /// many times: each round is written by one of them, the other told it was paired
+    /// elsewhere, and no tournament holds two sets of pairings.
+    #[test]
+    fn two_servers_pairing_a_round_at_once_write_it_once() {
+        use crate::club::tournament::record::{Length, NewTournament};
+        use crate::club::tournament::{Board, Kind};
+        let Some(db) = Empty::new() else { return };
+        let mut first = PostgresStore::open(&db.url).unwrap();
+        let ann = first.add_member("ann", 0).unwrap();
+        let bob = first.add_member("bob", 0).unwrap();
+        const TOURNAMENTS: usize = 30;
+        let ids: Vec<TournamentId> = (0..TOURNAMENTS)
+            .map(|i| {
+                let t = first
+                    .create_tournament(&NewTournament {
+                        name: format!("t{i}"),
+                        kind: Kind::Swiss,
+                        control: "3+2".parse().unwrap(),
+                        length: Length::Rounds(3),
+                        starts: 10,
+                        creator: None,
+                    })
+                    .unwrap();
+                t.id
+            })
+            .collect();
+        let board = Board {
+            white: ann.id,
+            black: bob.id,
+        };
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let servers: Vec<_> = [first, PostgresStore::open(&db.url).unwrap()]
+            .into_iter()
+            .map(|mut store| {
+                let (ids, start) = (ids.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let mut paired = 0;
+                    for id in ids {
+                        start.wait();
+                        match store.pair(id, 1, &[board], None) {
+                            Ok(kept) => paired += kept.len(),
+                            Err(ClubError::PairedElsewhere { .. }) => {}
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                    paired
+                })
+            })
+            .collect();
+        let paired: usize = servers.into_iter().map(|s| s.join().unwrap()).sum();
+        assert_eq!(paired, TOURNAMENTS, "one board written a tournament");
+        let store = PostgresStore::open_existing(&db.url).unwrap();
+        for id in ids {
+            assert_eq!(store.pairings(id).unwrap().len(), 1);
+        }
     }
 }

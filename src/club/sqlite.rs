@@ -3,6 +3,7 @@
 //! (its version is SQLite's `user_version`).
 
 use super::copy::{insert_sql, select_sql, Snapshot, Value, TABLES};
+use super::live::{LiveRoom, LiveSeek, RoomElsewhere, SeekElsewhere};
 use super::tournament::record::{
     Entry, KeptPairing, NewTournament, State, Tournament, TournamentId,
 };
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use unicode_normalization::UnicodeNormalization;
 
+mod live;
 mod tournaments;
 
 /// The migration steps, oldest first: step `n` (from 1) brings a database from version
@@ -84,6 +86,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX games_key ON games(game_key) WHERE game_key IS NOT NULL;",
     // 4: tournaments, their entries and pairings; a game's tournament.
     tournaments::MIGRATION,
+    // 5: the club's servers and their live rooms (transient).
+    live::MIGRATION,
 ];
 
 /// The schema version this build writes (and the newest it reads).
@@ -950,6 +954,28 @@ impl ClubStore for SqliteStore {
     ) -> Result<(GameId, Option<RatedSides>), ClubError> {
         tournaments::record_result(&mut self.conn, &self.path, pairing, game)
     }
+
+    fn publish_live(
+        &mut self,
+        server: &str,
+        address: &str,
+        published: (&[LiveRoom], &[LiveSeek]),
+        now: i64,
+    ) -> Result<(), ClubError> {
+        live::publish(&mut self.conn, &self.path, server, address, published, now)
+    }
+
+    fn withdraw_server(&mut self, server: &str) -> Result<(), ClubError> {
+        live::withdraw(&self.conn, &self.path, server)
+    }
+
+    fn live_rooms(&self, except: &str, now: i64) -> Result<Vec<RoomElsewhere>, ClubError> {
+        live::elsewhere(&self.conn, &self.path, except, now)
+    }
+
+    fn live_seeks(&self, except: &str, now: i64) -> Result<Vec<SeekElsewhere>, ClubError> {
+        live::seeks_elsewhere(&self.conn, &self.path, except, now)
+    }
 }
 
 #[cfg(test)]
@@ -1027,6 +1053,7 @@ mod tests {
             (2, include_str!("testdata/v2.sql")),
             (3, include_str!("testdata/v3.sql")),
             (4, include_str!("testdata/v4.sql")),
+            (5, include_str!("testdata/v5.sql")),
         ];
         assert_eq!(
             written.len() as i64,
@@ -1086,6 +1113,33 @@ mod tests {
                 creator: Some(ann.id),
             };
             store.create_tournament(&new).unwrap();
+            // Its servers' rooms: the fixture's server long gone, a new one listed.
+            let room = crate::club::live::LiveRoom {
+                name: "bob".into(),
+                rules: "harmonics".into(),
+                clock: None,
+                white: Some("bob".into()),
+                black: None,
+                watchers: 1,
+                rated: false,
+            };
+            let now = 1_764_100_000;
+            let seek = crate::club::live::LiveSeek {
+                id: 1,
+                poster: "bob".into(),
+                rating: "1338?".into(),
+                clock: "3+2".into(),
+                rated: true,
+                colour: "white".into(),
+                range: None,
+            };
+            store
+                .publish_live("a", "[::1]:2222", (&[room], &[seek]), now)
+                .unwrap();
+            assert_eq!(store.live_seeks("b", now).unwrap().len(), 1);
+            let listed = store.live_rooms("b", now).unwrap();
+            assert_eq!(listed.len(), 1, "v{version}: {listed:?}");
+            assert_eq!(listed[0].room.name, "bob");
             assert_eq!(store.integrity_problems().unwrap(), Vec::<String>::new());
         }
         std::fs::remove_dir_all(&dir).unwrap();

@@ -153,6 +153,8 @@ on_each_engine!(
     bans_are_listed_most_recent_first,
     a_backup_is_a_whole_sqlite_database_of_its_own,
     a_swiss_round_is_kept_paired_scored_and_archived_under_its_name,
+    a_round_is_paired_once_whoever_asks_twice,
+    servers_publish_their_rooms_for_the_others_until_they_stop_or_go_quiet,
 );
 
 /// A member's seat.
@@ -736,6 +738,177 @@ fn a_swiss_round_is_kept_paired_scored_and_archived_under_its_name(store: &mut d
         store.record_pairing(board.id, &swapped),
         Err(ClubError::NoSuchPairing(_))
     ));
+}
+
+fn a_round_is_paired_once_whoever_asks_twice(store: &mut dyn ClubStore) {
+    let members: Vec<_> = ["ann", "bo", "cy", "di"]
+        .iter()
+        .map(|n| store.add_member(n, 1).unwrap())
+        .collect();
+    let t = store
+        .create_tournament(&NewTournament {
+            name: "Twice".into(),
+            kind: Kind::Swiss,
+            control: "3+2".parse().unwrap(),
+            length: Length::Rounds(3),
+            starts: 10,
+            creator: None,
+        })
+        .unwrap();
+    for m in &members {
+        store.enter(t.id, m.id, 1500.0, 5).unwrap();
+    }
+    let board = |w: usize, b: usize| tournament::Board {
+        white: members[w].id,
+        black: members[b].id,
+    };
+    store
+        .pair(t.id, 1, &[board(0, 1), board(2, 3)], None)
+        .unwrap();
+    // Round 3 before round 2 is refused too.
+    assert!(matches!(
+        store.pair(t.id, 3, &[board(0, 2)], None),
+        Err(ClubError::PairedElsewhere { round: 3, .. })
+    ));
+    let first = store
+        .pair(t.id, 2, &[board(0, 2)], Some(members[3].id))
+        .unwrap();
+    // The second server's director, a moment late, with other boards and another bye.
+    let second = store.pair(t.id, 2, &[board(1, 3)], Some(members[0].id));
+    assert!(
+        matches!(
+            second,
+            Err(ClubError::PairedElsewhere {
+                round: 2,
+                tournament
+            }) if tournament == t.id.0
+        ),
+        "{second:?}"
+    );
+    assert_eq!(store.tournament("twice").unwrap().unwrap().round, 2);
+    let round_2: Vec<_> = store
+        .pairings(t.id)
+        .unwrap()
+        .into_iter()
+        .filter(|k| k.pairing.round == 2)
+        .collect();
+    assert_eq!(round_2, first, "one set of pairings");
+    let units: Vec<u32> = store
+        .entries(t.id)
+        .unwrap()
+        .iter()
+        .map(|e| e.units)
+        .collect();
+    assert_eq!(units, [0, 0, 0, 2], "the first bye scored, not the second");
+}
+
+/// A room of a server's list, playing `white` against `black`.
+fn live_room(name: &str, white: Option<&str>, black: Option<&str>) -> live::LiveRoom {
+    live::LiveRoom {
+        name: name.into(),
+        rules: "quantum sparse".into(),
+        clock: Some("5+3".into()),
+        white: white.map(Into::into),
+        black: black.map(Into::into),
+        watchers: 2,
+        rated: true,
+    }
+}
+
+/// A seek of a server's list, posted by `poster`.
+fn live_seek(id: i64, poster: &str, range: Option<&str>) -> live::LiveSeek {
+    live::LiveSeek {
+        id,
+        poster: poster.into(),
+        rating: "1500?".into(),
+        clock: "7+2".into(),
+        rated: false,
+        colour: "random".into(),
+        range: range.map(Into::into),
+    }
+}
+
+fn servers_publish_their_rooms_for_the_others_until_they_stop_or_go_quiet(
+    store: &mut dyn ClubStore,
+) {
+    let t0 = 1_000_000;
+    let ann = live_room("ann", Some("ann"), None);
+    let t1 = live_room("t1-4", Some("bo"), Some("cy"));
+    let seek = live_seek(3, "eve", Some("1400-1700"));
+    store
+        .publish_live(
+            "a",
+            "play1.example:2222",
+            (&[ann.clone(), t1.clone()], std::slice::from_ref(&seek)),
+            t0,
+        )
+        .unwrap();
+    let di = live_room("di", None, None);
+    store
+        .publish_live("b", "play2.example:22", (&[di], &[]), t0)
+        .unwrap();
+    // Each server lists the others' rooms and seeks, not its own.
+    let seen_by_b = store.live_rooms("b", t0 + 1).unwrap();
+    let names: Vec<(&str, &str)> = seen_by_b
+        .iter()
+        .map(|r| (r.address.as_str(), r.room.name.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("play1.example:2222", "ann"),
+            ("play1.example:2222", "t1-4")
+        ]
+    );
+    assert_eq!(seen_by_b[1].room, t1);
+    assert_eq!(seen_by_b[0].server, "a");
+    let seeks_seen_by_b = store.live_seeks("b", t0 + 1).unwrap();
+    assert_eq!(seeks_seen_by_b.len(), 1);
+    assert_eq!(seeks_seen_by_b[0].seek, seek);
+    assert_eq!(seeks_seen_by_b[0].address, "play1.example:2222");
+    let seen_by_a = store.live_rooms("a", t0 + 1).unwrap();
+    assert_eq!(seen_by_a.len(), 1);
+    assert_eq!(seen_by_a[0].room.white, None);
+    assert!(store.live_seeks("a", t0 + 1).unwrap().is_empty());
+    // Published again: its rooms and seeks are replaced, not added to.
+    let ann_playing = live_room("ann", Some("ann"), Some("eve"));
+    let other = live_seek(4, "fay", None);
+    store
+        .publish_live(
+            "a",
+            "play1.example:2222",
+            (
+                std::slice::from_ref(&ann_playing),
+                std::slice::from_ref(&other),
+            ),
+            t0 + 5,
+        )
+        .unwrap();
+    let seen_by_b = store.live_rooms("b", t0 + 6).unwrap();
+    assert_eq!(seen_by_b.len(), 1);
+    assert_eq!(seen_by_b[0].room, ann_playing);
+    let seeks_seen_by_b = store.live_seeks("b", t0 + 6).unwrap();
+    assert_eq!(seeks_seen_by_b.len(), 1);
+    assert_eq!(seeks_seen_by_b[0].seek, other);
+    // A server quiet for longer than LISTED_FOR is not listed; one that stops is gone.
+    let later = t0 + 5 + live::LISTED_FOR + 1;
+    assert_eq!(store.live_rooms("c", later).unwrap().len(), 0);
+    assert_eq!(store.live_seeks("c", later).unwrap().len(), 0);
+    let last = t0 + 5 + live::LISTED_FOR;
+    assert_eq!(store.live_rooms("c", last).unwrap().len(), 1);
+    assert_eq!(store.live_seeks("c", last).unwrap().len(), 1);
+    store.withdraw_server("a").unwrap();
+    let left = store.live_rooms("c", t0 + 6).unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].server, "b");
+    assert!(store.live_seeks("c", t0 + 6).unwrap().is_empty());
+    // A server quiet for longer still is forgotten by the next to publish.
+    let much_later = t0 + live::FORGOTTEN_AFTER + 1;
+    store
+        .publish_live("c", "play3.example:2222", (&[], &[]), much_later)
+        .unwrap();
+    // Asked as of a time when b was fresh: its rows are gone.
+    assert_eq!(store.live_rooms("c", t0 + 6).unwrap().len(), 0);
 }
 
 /// A 5-round Swiss of 7 players played through `store` as a server plays one: each

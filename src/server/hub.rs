@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 mod offering;
+mod publishing;
 pub mod tournaments;
 
 /// The time control of a new room unless the server says otherwise (`qchess serve
@@ -139,6 +140,8 @@ pub struct Hub {
     offers: Offers,
     /// Who is in the club's tournaments from which session, and their games' rooms.
     desk: tournaments::Desk,
+    /// This server among the club's, and the other servers' rooms.
+    notice: publishing::Notice,
 }
 
 /// Who a client signing in is here.
@@ -223,6 +226,7 @@ impl Hub {
             next_pairing: AtomicU64::new(1),
             offers: Offers::default(),
             desk: tournaments::Desk::default(),
+            notice: publishing::Notice::default(),
             next_id: AtomicU64::new(1),
             stopping,
             computers,

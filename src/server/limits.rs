@@ -90,6 +90,9 @@ pub struct ServerLimits {
     /// How often the tournament director looks at the club's tournaments (to start,
     /// pair and finish them); a player joining or back from a game is looked at at once.
     pub director_looks: Duration,
+    /// How often the server publishes its rooms in the club and reads the other
+    /// servers' (one club on several servers).
+    pub publish_every: Duration,
 }
 
 impl Default for ServerLimits {
@@ -129,6 +132,7 @@ impl Default for ServerLimits {
             archive_games: 10_000,
             archive_bytes: 100 << 20,
             director_looks: Duration::from_secs(1),
+            publish_every: Duration::from_secs(5),
         }
     }
 }

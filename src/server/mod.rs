@@ -27,6 +27,7 @@ pub mod name_book;
 pub mod names;
 pub mod offers;
 pub mod pairing;
+pub mod public;
 pub mod room;
 pub mod seek_book;
 pub mod session;
@@ -70,6 +71,9 @@ pub struct ServeOptions {
     /// The time control of a new room unless its opener picks another (none: no
     /// clocks).
     pub clock: Option<crate::game::clock::TimeControl>,
+    /// Where players connect to this server, told to the club's other servers' lobbies
+    /// (none: the listening address, unless it is every address, 0.0.0.0 or [::]).
+    pub public_address: Option<public::PublicAddress>,
 }
 
 impl ServeOptions {
@@ -90,6 +94,7 @@ impl ServeOptions {
             themes: Vec::new(),
             default_theme: 0,
             clock: Some(hub::DEFAULT_CLOCK),
+            public_address: None,
         }
     }
 }
@@ -180,7 +185,12 @@ impl Server {
             opts.themes.clone(),
             opts.default_theme,
         )
-        .with_clock(opts.clock);
+        .with_clock(opts.clock)
+        .with_public_address(
+            opts.public_address
+                .clone()
+                .or_else(|| public::PublicAddress::of_listen(addr)),
+        );
         if let Some(db) = &opts.club_db {
             hub = hub.with_club(club::Club::open_at(db)?);
         }
@@ -208,6 +218,7 @@ impl Server {
         let (stop, stopped) = watch::channel(Stage::Running);
         tokio::spawn(sweep(Arc::clone(&hub), stopped.clone()));
         tokio::spawn(direct(Arc::clone(&hub), stopped.clone()));
+        tokio::spawn(publish(Arc::clone(&hub), stopped.clone()));
         tokio::spawn(accept(
             listener,
             config,
@@ -254,7 +265,10 @@ impl Server {
         let had_sessions = self.hub.sessions_open() > 0;
         self.hub.close_sessions(why);
         let hub = Arc::clone(&self.hub);
-        let saved = tokio::task::spawn_blocking(move || hub.save_all());
+        let saved = tokio::task::spawn_blocking(move || {
+            hub.withdraw_rooms();
+            hub.save_all()
+        });
         // The sessions write their goodbyes; the connections are then cut.
         let deadline = tokio::time::Instant::now() + Duration::from_millis(800);
         while self.hub.sessions_open() > 0 && tokio::time::Instant::now() < deadline {
@@ -301,6 +315,19 @@ async fn direct(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
         }
         let hub = Arc::clone(&hub);
         let _ = tokio::task::spawn_blocking(move || hub.direct()).await;
+    }
+}
+
+/// The server's rooms published in the club and the other servers' read, at once and
+/// every [`ServerLimits::publish_every`], until the server stops.
+async fn publish(hub: Arc<Hub>, mut stopped: watch::Receiver<Stage>) {
+    loop {
+        let looked = Arc::clone(&hub);
+        let _ = tokio::task::spawn_blocking(move || looked.publish()).await;
+        tokio::select! {
+            _ = stopped.changed() => return,
+            _ = tokio::time::sleep(hub.limits.publish_every) => {}
+        }
     }
 }
 
@@ -503,6 +530,12 @@ pub fn run(opts: ServeOptions) -> Result<(), ServeError> {
                 "club: {} (qchess club players|games --database URL|FILE reads it)",
                 club.database()
             );
+            match server.hub().public_address() {
+                Some(at) => println!("the club's other servers list this one's rooms at {at}"),
+                None => println!(
+                    "this server's rooms are not listed on the club's other servers: it listens on every address; name the one players connect to with --public-address HOST[:PORT]"
+                ),
+            }
         }
         for p in &server.problems {
             eprintln!("qchess serve: {p}");

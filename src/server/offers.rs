@@ -104,6 +104,11 @@ impl Offers {
         self.changed().seeks.cancel(by, id)
     }
 
+    /// The seeks open, oldest first.
+    pub fn open_seeks(&self) -> Vec<Seek> {
+        self.lock().seeks.open().to_vec()
+    }
+
     /// Seek `id`, if it is open.
     pub fn seek(&self, id: u64) -> Option<Seek> {
         self.lock()

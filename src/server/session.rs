@@ -217,7 +217,8 @@ impl SessionScreen {
     /// session.
     pub fn new(hub: Arc<Hub>, me: Person, id: SessionId, tier: Tier, wake: Wake) -> SessionScreen {
         let kept = super::limits::words_for(hub.limits.room_idle);
-        let lobby = Lobby::new(&me.name, hub.summaries(), &kept, hub.clock);
+        let mut lobby = Lobby::new(&me.name, hub.summaries(), &kept, hub.clock);
+        lobby.refresh_elsewhere(hub.elsewhere());
         SessionScreen {
             theme: hub.default_theme,
             hub,
@@ -454,7 +455,9 @@ impl SessionScreen {
     /// The lobby of the rooms as they are now.
     fn new_lobby(&self) -> Lobby {
         let kept = super::limits::words_for(self.hub.limits.room_idle);
-        Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock)
+        let mut lobby = Lobby::new(&self.me.name, self.hub.summaries(), &kept, self.hub.clock);
+        lobby.refresh_elsewhere(self.hub.elsewhere());
+        lobby
     }
 
     fn act(&mut self, intent: Intent) {
@@ -595,7 +598,7 @@ impl SessionScreen {
         match opened {
             Opened::Show(page, said) => {
                 if let At::Lobby(l) = &mut self.at {
-                    l.show(page);
+                    l.show(*page);
                     if let Some(said) = said {
                         l.say(Tone::Info, said);
                     }
@@ -745,7 +748,8 @@ impl Screen for SessionScreen {
         let id = self.id;
         let v = match &mut self.at {
             At::Lobby(l) => {
-                let rooms = l.refresh(self.hub.summaries());
+                let rooms =
+                    l.refresh(self.hub.summaries()) | l.refresh_elsewhere(self.hub.elsewhere());
                 let mut standings = false;
                 let shown = l.tournaments_shown().filter(|t| t.due());
                 if let (Some(page), Some(club)) = (shown, self.hub.club()) {
@@ -776,10 +780,14 @@ impl Screen for SessionScreen {
                 if !page.due() {
                     return false;
                 }
-                return match self.hub.tournament_view(page.tournament()) {
-                    Some(view) => page.refresh(view),
-                    None => false,
+                let Some(view) = self.hub.tournament_view(page.tournament()) else {
+                    return false;
                 };
+                let there = self
+                    .me
+                    .member
+                    .and_then(|m| self.hub.game_elsewhere(&view, m));
+                return page.refresh(view) | page.game_elsewhere(there);
             }
             At::Room(v) => v,
         };

@@ -251,7 +251,8 @@ impl PostgresStore {
     }
 
     /// Writes a round's pairings (its bye scored at once) and the tournament's round,
-    /// in one transaction; the pairings as kept.
+    /// in one transaction, only while its round is still `round - 1`; the pairings as
+    /// kept.
     pub(super) fn round_paired(
         &mut self,
         id: TournamentId,
@@ -261,6 +262,20 @@ impl PostgresStore {
     ) -> Result<Vec<KeptPairing>, ClubError> {
         self.with(|client| {
             let mut tx = client.transaction()?;
+            // Compare and set: the row's lock makes another server's pairing of the
+            // same round wait, then find the round moved on.
+            let moved = tx.execute(
+                "UPDATE tournaments SET round = $2 WHERE id = $1 AND round = $3",
+                &[&id.0, &i64::from(round), &(i64::from(round) - 1)],
+            )?;
+            if moved == 0 {
+                tx.rollback()?;
+                return Err(ClubError::PairedElsewhere {
+                    tournament: id.0,
+                    round,
+                }
+                .into());
+            }
             let mut made = Vec::with_capacity(boards.len() + 1);
             let seats = boards
                 .iter()
@@ -286,10 +301,6 @@ impl PostgresStore {
             if let Some(m) = bye {
                 add_points(&mut tx, id, m, WIN)?;
             }
-            tx.execute(
-                "UPDATE tournaments SET round = $2 WHERE id = $1",
-                &[&id.0, &i64::from(round)],
-            )?;
             tx.commit()?;
             Ok(made)
         })

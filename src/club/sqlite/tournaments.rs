@@ -253,7 +253,7 @@ pub(super) fn pairings(
 }
 
 /// Writes a round's pairings (its bye scored at once) and the tournament's round, in
-/// one transaction; the pairings as kept.
+/// one transaction, only while its round is still `round - 1`; the pairings as kept.
 pub(super) fn pair(
     conn: &mut Connection,
     path: &Path,
@@ -266,6 +266,19 @@ pub(super) fn pair(
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(at)?;
+    // Compare and set: another server of the club may have paired this round already.
+    let moved = tx
+        .execute(
+            "UPDATE tournaments SET round = ?2 WHERE id = ?1 AND round = ?2 - 1",
+            params![id.0, round],
+        )
+        .map_err(at)?;
+    if moved == 0 {
+        return Err(ClubError::PairedElsewhere {
+            tournament: id.0,
+            round,
+        });
+    }
     let mut made = Vec::with_capacity(boards.len() + 1);
     let seats = boards
         .iter()
@@ -291,11 +304,6 @@ pub(super) fn pair(
     if let Some(m) = bye {
         add_points(&tx, id, m, crate::club::tournament::WIN).map_err(at)?;
     }
-    tx.execute(
-        "UPDATE tournaments SET round = ?2 WHERE id = ?1",
-        params![id.0, round],
-    )
-    .map_err(at)?;
     tx.commit().map_err(at)?;
     Ok(made)
 }

@@ -12,6 +12,7 @@ use crate::game::RuleSet;
 use crate::server::club::Club;
 use crate::server::director::{self, Step, TournamentView};
 use crate::server::names;
+use crate::server::public::PublicAddress;
 use crate::server::room::{Person, Room, SessionId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -37,6 +38,12 @@ pub enum TournamentError {
     /// The club's database failed.
     #[error("the club's database failed: {0}")]
     Club(#[from] ClubError),
+}
+
+/// The name of the room of pairing `pairing` of tournament `t` (a name taken already
+/// gets an `x` more).
+pub fn board_room(t: TournamentId, pairing: i64) -> String {
+    format!("t{}-{pairing}", t.0)
 }
 
 /// A session on a tournament's page, or in one of its games.
@@ -215,6 +222,23 @@ impl Hub {
         TournamentView::load(&**store, tournament).ok()
     }
 
+    /// The game of `member` under way in the tournament `view` shows when its room is
+    /// open on another server of the club, not this one: its round and where that
+    /// server is.
+    pub fn game_elsewhere(
+        &self,
+        view: &TournamentView,
+        member: MemberId,
+    ) -> Option<(u32, PublicAddress)> {
+        view.pairings
+            .iter()
+            .filter(|k| k.pairing.has(member) && k.pairing.black.is_some() && !k.pairing.over())
+            .find_map(|k| {
+                let there = self.room_elsewhere(&board_room(view.tournament.id, k.id))?;
+                Some((k.pairing.round, there.address))
+            })
+    }
+
     /// The director looks at every open tournament once: starts, pairs, finishes.
     pub fn direct(&self) {
         let Some(club) = &self.club else {
@@ -261,8 +285,12 @@ impl Hub {
                     })
                 }
             };
-            if let Err(e) = done {
-                return eprintln!("qchess serve: tournament {}: {e}", id.0);
+            match done {
+                Ok(_) => {}
+                // Another server of the club paired it: its rooms are there; look again
+                // next time.
+                Err(ClubError::PairedElsewhere { .. }) => return,
+                Err(e) => return eprintln!("qchess serve: tournament {}: {e}", id.0),
             }
         }
     }
@@ -334,7 +362,7 @@ impl Hub {
             rated: true,
         };
         let mut rooms = lock(&self.rooms);
-        let mut name = format!("t{}-{}", id.0, k.id);
+        let mut name = board_room(id, k.id);
         while rooms.contains_key(&names::room_key(&name)) {
             name.push('x');
         }

@@ -23,6 +23,7 @@ use self::seeks::SeeksPage;
 use super::computer::ComputerSeat;
 use super::hub::Plan;
 use super::offers::{Offer, Shown};
+use super::public::Elsewhere;
 use super::room::{Roster, Summary, Want};
 use crate::chess::{Color, Status};
 use crate::club::Category;
@@ -42,7 +43,9 @@ use crossterm::event::{Event, KeyCode, KeyEvent, MouseButton, MouseEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::widgets::{
+    Block, Borders, Cell, Clear, HighlightSpacing, Paragraph, Row, Table, TableState, Wrap,
+};
 use ratatui::Frame;
 use std::cell::Cell as StdCell;
 
@@ -170,6 +173,10 @@ pub struct Lobby {
     /// How long a room no player is in is kept, in words.
     kept: String,
     rooms: Vec<Summary>,
+    /// The rooms open on the club's other servers, listed after this one's, and their
+    /// seeks (on the seeks page).
+    elsewhere: Elsewhere,
+    /// The room picked: one of [`Lobby::rooms`], or past them one of the others.
     selected: usize,
     form: Option<Form>,
     /// The club's page shown in place of the rooms.
@@ -178,9 +185,10 @@ pub struct Lobby {
     offers: (Option<u64>, Shown),
     message: Message,
     intent: Option<Intent>,
-    /// Where the room list was last drawn, for clicks: its first row on the screen,
-    /// the index of the room shown there, and how many rows are shown.
-    list_at: StdCell<(u16, usize, u16)>,
+    /// Where the room lists were last drawn, for clicks: each one's first row on the
+    /// screen, the index (among all the rooms) of the room shown there, and how many
+    /// rows are shown; this server's rooms, then the others'.
+    list_at: [StdCell<(u16, usize, u16)>; 2],
 }
 
 impl Lobby {
@@ -194,6 +202,7 @@ impl Lobby {
             clocks: (choices, default),
             kept: kept.to_string(),
             rooms,
+            elsewhere: Elsewhere::default(),
             selected: 0,
             form: None,
             page: None,
@@ -203,7 +212,7 @@ impl Lobby {
                 tone: Tone::Plain,
             },
             intent: None,
-            list_at: StdCell::new((0, 0, 0)),
+            list_at: [StdCell::new((0, 0, 0)), StdCell::new((0, 0, 0))],
         }
     }
 
@@ -212,13 +221,53 @@ impl Lobby {
         if rooms == self.rooms {
             return false;
         }
-        let keep = self.rooms.get(self.selected).map(|s| s.name.clone());
+        let keep = self.picked_key();
         self.rooms = rooms;
-        self.selected = keep
-            .and_then(|n| self.rooms.iter().position(|s| s.name == n))
-            .unwrap_or(self.selected)
-            .min(self.rooms.len().saturating_sub(1));
+        self.pick_again(keep);
         true
+    }
+
+    /// Shows the rooms and seeks open on the club's other servers as they are now; true
+    /// when that changed the lists.
+    pub fn refresh_elsewhere(&mut self, there: Elsewhere) -> bool {
+        if there == self.elsewhere {
+            return false;
+        }
+        if let Some(Page::Seeks(p)) = &mut self.page {
+            p.refresh_elsewhere(there.seeks.clone());
+        }
+        let keep = self.picked_key();
+        self.elsewhere = there;
+        self.pick_again(keep);
+        true
+    }
+
+    /// The room picked, to find it again in a new list: its name, and where it is
+    /// when it is on another server.
+    fn picked_key(&self) -> Option<(String, Option<String>)> {
+        match self.rooms.get(self.selected) {
+            Some(s) => Some((s.name.clone(), None)),
+            None => self
+                .elsewhere
+                .rooms
+                .get(self.selected - self.rooms.len())
+                .map(|r| (r.room.name.clone(), Some(r.address.to_string()))),
+        }
+    }
+
+    /// Picks the room `key` again in the lists as they are now (else the same place).
+    fn pick_again(&mut self, key: Option<(String, Option<String>)>) {
+        let found = key.and_then(|(name, at)| match at {
+            None => self.rooms.iter().position(|s| s.name == name),
+            Some(at) => self
+                .elsewhere
+                .rooms
+                .iter()
+                .position(|r| r.room.name == name && r.address.to_string() == at)
+                .map(|i| self.rooms.len() + i),
+        });
+        let all = self.rooms.len() + self.elsewhere.rooms.len();
+        self.selected = found.unwrap_or(self.selected).min(all.saturating_sub(1));
     }
 
     /// Puts `text` on the message line.
@@ -261,7 +310,9 @@ impl Lobby {
 
     /// Shows the seeks page in place of the rooms.
     pub fn show_seeks(&mut self) {
-        self.show(Page::Seeks(SeeksPage::new(self.offers.1.clone())));
+        let mut page = SeeksPage::new(self.offers.1.clone());
+        page.refresh_elsewhere(self.elsewhere.seeks.clone());
+        self.show(Page::Seeks(page));
     }
 
     /// The tournaments page, when it is shown (the session reads it again).
@@ -323,14 +374,17 @@ impl Lobby {
             }
             Event::Mouse(m) if self.form.is_none() && self.page.is_none() => match m.kind {
                 MouseEventKind::Down(MouseButton::Left) => {
-                    let (top, first, rows) = self.list_at.get();
-                    if m.row >= top && m.row < top + rows {
-                        let i = first + usize::from(m.row - top);
-                        if i < self.rooms.len() {
-                            if i == self.selected {
-                                self.join(Want::Any);
+                    let all = self.rooms.len() + self.elsewhere.rooms.len();
+                    let lists = [self.list_at[0].get(), self.list_at[1].get()];
+                    for (top, first, rows) in lists {
+                        if m.row >= top && m.row < top + rows {
+                            let i = first + usize::from(m.row - top);
+                            if i < all {
+                                if i == self.selected {
+                                    self.join(Want::Any);
+                                }
+                                self.selected = i;
                             }
-                            self.selected = i;
                         }
                     }
                 }
@@ -343,15 +397,28 @@ impl Lobby {
     }
 
     fn step(&mut self, by: i64) {
-        let n = self.rooms.len() as i64;
+        let n = (self.rooms.len() + self.elsewhere.rooms.len()) as i64;
         if n > 0 {
             self.selected = (self.selected as i64 + by).clamp(0, n - 1) as usize;
         }
     }
 
     fn join(&mut self, want: Want) {
-        match self.rooms.get(self.selected) {
-            Some(s) => self.intent = Some(Intent::Join(s.name.clone(), want)),
+        if let Some(s) = self.rooms.get(self.selected) {
+            return self.intent = Some(Intent::Join(s.name.clone(), want));
+        }
+        // On another server: where to go, nothing opened.
+        let there = self.selected.checked_sub(self.rooms.len());
+        match there.and_then(|i| self.elsewhere.rooms.get(i)) {
+            Some(r) => {
+                let words = format!(
+                    "{} is on the club's server {}: connect with {}",
+                    r.room.name,
+                    r.address,
+                    r.command()
+                );
+                self.say(Tone::Info, words);
+            }
             None => self.say(Tone::Error, "there is no room yet: c opens one"),
         }
     }
@@ -569,6 +636,26 @@ impl Lobby {
     }
 
     fn draw_rooms(&self, f: &mut Frame, area: Rect, paint: &Paint) {
+        // The other servers' rooms below this one's, in at most half the height.
+        let (here, there) = if self.elsewhere.rooms.is_empty() {
+            (area, None)
+        } else {
+            let wanted = u16::try_from(self.elsewhere.rooms.len() + 3).unwrap_or(u16::MAX);
+            let [here, there] = Layout::vertical([
+                Constraint::Min(3),
+                Constraint::Length(wanted.min(area.height / 2)),
+            ])
+            .areas(area);
+            (here, Some(there))
+        };
+        self.draw_own_rooms(f, here, paint);
+        match there {
+            Some(there) => self.draw_elsewhere(f, there, paint),
+            None => self.list_at[1].set((0, 0, 0)),
+        }
+    }
+
+    fn draw_own_rooms(&self, f: &mut Frame, area: Rect, paint: &Paint) {
         let title = match self.offers.1.seeks.len() {
             0 => " Rooms ".to_string(),
             1 => " Rooms · a seek is open: o lists it ".to_string(),
@@ -580,7 +667,7 @@ impl Lobby {
             .title(Span::styled(title, paint.title()));
         let inner = block.inner(area);
         if self.rooms.is_empty() {
-            self.list_at.set((0, 0, 0));
+            self.list_at[0].set((0, 0, 0));
             let text = Paragraph::new("No rooms yet: c opens one (or ssh -t ... ROOM).")
                 .style(paint.dim())
                 .block(block);
@@ -598,7 +685,7 @@ impl Lobby {
             .map(|s| {
                 Row::new([
                     Cell::from(s.name.clone()),
-                    Cell::from(variant_words(s)),
+                    Cell::from(s.variant()),
                     Cell::from(seat_words(s.roster.white.as_ref())),
                     Cell::from(seat_words(s.roster.black.as_ref())),
                     Cell::from(clock_words(s.clock)),
@@ -622,22 +709,64 @@ impl Lobby {
             Constraint::Length(5),
             Constraint::Length(13),
         ];
-        let table = picking(Table::new(rows, widths).header(header).block(block), paint);
-        let mut state = TableState::default().with_selected(Some(self.selected));
+        // The pick's column kept while the pick is on another server's room.
+        let table = picking(Table::new(rows, widths).header(header).block(block), paint)
+            .highlight_spacing(HighlightSpacing::Always);
+        let picked = (self.selected < self.rooms.len()).then_some(self.selected);
+        let mut state = TableState::default().with_selected(picked);
         f.render_stateful_widget(table, area, &mut state);
         // Rows start below the header; the table scrolled so that the pick is shown.
         let shown = usize::from(inner.height.saturating_sub(1));
         let first = state.offset();
         let rows = shown.min(self.rooms.len() - first) as u16;
-        self.list_at.set((inner.y + 1, first, rows));
+        self.list_at[0].set((inner.y + 1, first, rows));
     }
-}
 
-/// "quantum sparse", "harmonics".
-fn variant_words(s: &Summary) -> String {
-    match s.backend {
-        Some(b) => format!("{} {}", s.rules.name(), b.name()),
-        None => s.rules.name().to_string(),
+    /// The rooms open on the club's other servers, each with the command that enters
+    /// it.
+    fn draw_elsewhere(&self, f: &mut Frame, area: Rect, paint: &Paint) {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(paint.fg(paint.theme.border))
+            .title(Span::styled(
+                " On other servers of the club ",
+                paint.title(),
+            ));
+        let inner = block.inner(area);
+        let text = paint.fg(paint.theme.text);
+        let header = Row::new(["room", "players", "clock", "connect with"]).style(paint.title());
+        let seat = |seat: &Option<String>| seat.as_deref().unwrap_or("free").to_string();
+        let rows: Vec<Row> = self
+            .elsewhere
+            .rooms
+            .iter()
+            .map(|r| {
+                let players = format!("{} - {}", seat(&r.room.white), seat(&r.room.black));
+                Row::new([
+                    Cell::from(r.room.name.clone()),
+                    Cell::from(players),
+                    Cell::from(r.room.clock.clone().unwrap_or_else(|| "none".into())),
+                    Cell::from(r.command()),
+                ])
+                .style(text)
+            })
+            .collect();
+        // The command takes what it needs at 80 columns (a port and a host of 13).
+        let widths = [
+            Constraint::Fill(1),
+            Constraint::Fill(2),
+            Constraint::Length(5),
+            Constraint::Fill(4),
+        ];
+        let table = picking(Table::new(rows, widths).header(header).block(block), paint)
+            .highlight_spacing(HighlightSpacing::Always);
+        let picked = self.selected.checked_sub(self.rooms.len());
+        let mut state = TableState::default().with_selected(picked);
+        f.render_stateful_widget(table, area, &mut state);
+        let shown = usize::from(inner.height.saturating_sub(1));
+        let first = state.offset();
+        let rows = shown.min(self.elsewhere.rooms.len().saturating_sub(first)) as u16;
+        self.list_at[1].set((inner.y + 1, self.rooms.len() + first, rows));
     }
 }
 
@@ -764,7 +893,16 @@ fn draw_form(f: &mut Frame, area: Rect, paint: &Paint, form: &Form, clock: Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::public::RemoteRoom;
     use crossterm::event::KeyModifiers;
+
+    /// The other servers' lists with these rooms and no seek.
+    fn rooms_there(rooms: Vec<RemoteRoom>) -> Elsewhere {
+        Elsewhere {
+            rooms,
+            seeks: Vec::new(),
+        }
+    }
 
     fn key(code: KeyCode) -> Event {
         Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -916,6 +1054,120 @@ mod tests {
         blitz.clock = tc("3+2");
         assert_eq!(clock_words(blitz.clock), "3+2");
         assert_eq!(clock_words(None), "none");
+    }
+
+    /// A room open on another server of the club.
+    fn remote(name: &str, at: &str, white: Option<&str>) -> RemoteRoom {
+        RemoteRoom {
+            address: at.parse().unwrap(),
+            room: crate::club::live::LiveRoom {
+                name: name.into(),
+                rules: "quantum sparse".into(),
+                clock: Some("5+3".into()),
+                white: white.map(Into::into),
+                black: None,
+                watchers: 1,
+                rated: false,
+            },
+        }
+    }
+
+    #[test]
+    fn a_room_on_another_server_is_picked_for_the_command_that_reaches_it() {
+        let mut l = Lobby::new("ann", vec![summary("a")], "24 h", None);
+        let bo = || rooms_there(vec![remote("bo", "play2.example:2222", Some("bo"))]);
+        assert!(l.refresh_elsewhere(bo()));
+        assert!(!l.refresh_elsewhere(bo()));
+        l.handle_event(key(KeyCode::End));
+        for k in [KeyCode::Enter, KeyCode::Char('w'), KeyCode::Char('s')] {
+            l.handle_event(key(k));
+            assert_eq!(l.take_intent(), None, "nothing opened");
+            assert_eq!(
+                l.message.text,
+                "bo is on the club's server play2.example:2222: connect with ssh -t -p 2222 play2.example bo"
+            );
+        }
+        // The lists change under the pick: it stays on its room.
+        assert!(l.refresh(vec![summary("0"), summary("a")]));
+        l.handle_event(key(KeyCode::Char('b')));
+        assert!(l.message.text.starts_with("bo is on"), "{}", l.message.text);
+        l.handle_event(key(KeyCode::Up));
+        l.handle_event(key(KeyCode::Enter));
+        assert_eq!(l.take_intent(), Some(Intent::Join("a".into(), Want::Any)));
+        // The other server's rooms gone: the pick is on this server's last.
+        l.handle_event(key(KeyCode::End));
+        assert!(l.refresh_elsewhere(Elsewhere::default()));
+        l.handle_event(key(KeyCode::Enter));
+        assert_eq!(l.take_intent(), Some(Intent::Join("a".into(), Want::Any)));
+    }
+
+    fn lobby_at(l: &Lobby, w: u16, h: u16) -> String {
+        use crate::style::color::Tier;
+        use ratatui::backend::TestBackend;
+        use ratatui::Terminal;
+        let paint = Paint::new(Default::default(), Tier::None);
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| l.draw(f, &paint, "classic", false)).unwrap();
+        t.backend().to_string()
+    }
+
+    #[test]
+    fn the_other_servers_rooms_are_listed_below_this_ones() {
+        let mut playing = summary("ann");
+        playing.roster.white = Some((Occupant::Person("ann".into()), true));
+        playing.clock = "10+5".parse().ok();
+        let mut l = Lobby::new("cy", vec![playing, summary("quiet")], "24 h", None);
+        l.refresh_elsewhere(rooms_there(vec![
+            remote("bo", "play2.example:2222", Some("bo")),
+            remote("t3-17", "play2.example:2222", Some("di")),
+            remote("eve", "[2001:db8::7]:22", None),
+        ]));
+        l.handle_event(key(KeyCode::End));
+        l.handle_event(key(KeyCode::Up));
+        l.handle_event(key(KeyCode::Enter));
+        insta::assert_snapshot!("elsewhere_80x24", lobby_at(&l, 80, 24));
+        insta::assert_snapshot!("elsewhere_120x40", lobby_at(&l, 120, 40));
+        // No room here: the others' are listed all the same.
+        let mut empty = Lobby::new("cy", Vec::new(), "24 h", None);
+        empty.refresh_elsewhere(rooms_there(vec![remote(
+            "bo",
+            "play2.example:2222",
+            Some("bo"),
+        )]));
+        insta::assert_snapshot!("elsewhere_only_80x24", lobby_at(&empty, 80, 24));
+        insta::assert_snapshot!("elsewhere_only_120x40", lobby_at(&empty, 120, 40));
+    }
+
+    #[test]
+    fn the_other_servers_seeks_are_listed_on_the_seeks_page() {
+        use crate::club::live::LiveSeek;
+        use crate::server::public::RemoteSeek;
+        let seek = |id, poster: &str, rated, range: Option<&str>| RemoteSeek {
+            address: "play2.example:2222".parse().unwrap(),
+            seek: LiveSeek {
+                id,
+                poster: poster.into(),
+                rating: "1500?".into(),
+                clock: "7+2".into(),
+                rated,
+                colour: "random".into(),
+                range: range.map(Into::into),
+            },
+        };
+        let mut l = Lobby::new("cy", Vec::new(), "24 h", None);
+        l.refresh_elsewhere(Elsewhere {
+            rooms: Vec::new(),
+            seeks: vec![
+                seek(1, "bo", true, Some("1400-1700")),
+                seek(4, "eve", false, None),
+            ],
+        });
+        l.handle_event(key(KeyCode::Char('o')));
+        insta::assert_snapshot!("seeks_elsewhere_80x24", lobby_at(&l, 80, 24));
+        insta::assert_snapshot!("seeks_elsewhere_120x40", lobby_at(&l, 120, 40));
+        // Taken away there: gone from the page shown.
+        assert!(l.refresh_elsewhere(Elsewhere::default()));
+        assert!(!lobby_at(&l, 120, 40).contains("play2.example"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The seeks page: the custom seeks open on the server (who, their rating in the seek's
 //! category, the clock, rated or casual, the colour they play, the ratings they take),
-//! the player's challenges waiting for an answer, and the lines to post a seek or
+//! those open on the club's other servers with the command that reaches each, the
+//! player's challenges waiting for an answer, and the lines to post a seek or
 //! challenge a player by name; and the question a challenge to the player puts over
 //! the lobby. No terminal in here: the lobby draws it and the session carries out what
 //! it asks.
@@ -10,6 +11,7 @@ use super::picking;
 use crate::club::Category;
 use crate::server::challenge_book::Challenge;
 use crate::server::offers::{Offer, SeekRow, Shown};
+use crate::server::public::RemoteSeek;
 use crate::server::terms::{parse_challenge, parse_terms, OfferError};
 use crate::style::color::Paint;
 use crate::ui::input::line_edit::LineEdit;
@@ -32,6 +34,8 @@ enum Typing {
 /// The seeks page of one session.
 pub struct SeeksPage {
     shown: Shown,
+    /// The seeks open on the club's other servers (listed, taken there).
+    elsewhere: Vec<RemoteSeek>,
     pick: usize,
     line: Option<(Typing, LineEdit)>,
 }
@@ -41,9 +45,15 @@ impl SeeksPage {
     pub fn new(shown: Shown) -> SeeksPage {
         SeeksPage {
             shown,
+            elsewhere: Vec::new(),
             pick: 0,
             line: None,
         }
+    }
+
+    /// Shows the seeks open on the club's other servers as they are now.
+    pub fn refresh_elsewhere(&mut self, seeks: Vec<RemoteSeek>) {
+        self.elsewhere = seeks;
     }
 
     /// Shows the offers as they are now, the pick on the seek it was on.
@@ -144,13 +154,22 @@ impl SeeksPage {
         let inner = block.inner(area);
         f.render_widget(block, area);
         let mine = self.shown.outgoing.len() as u16;
-        let [list, challenges, line] = Layout::vertical([
+        // The other servers' seeks below this one's, in at most half the height.
+        let there = match self.elsewhere.len() {
+            0 => 0,
+            n => (u16::try_from(n).unwrap_or(u16::MAX).saturating_add(2)).min(inner.height / 2),
+        };
+        let [list, elsewhere, challenges, line] = Layout::vertical([
             Constraint::Min(2),
+            Constraint::Length(there),
             Constraint::Length(if mine > 0 { mine + 1 } else { 0 }),
             Constraint::Length(u16::from(self.line.is_some())),
         ])
         .areas(inner);
         self.draw_seeks(f, list, paint);
+        if there > 0 {
+            self.draw_elsewhere(f, elsewhere, paint);
+        }
         let text = paint.fg(paint.theme.text);
         if mine > 0 {
             let mut lines = vec![Line::styled("your challenges", paint.title())];
@@ -203,6 +222,62 @@ impl SeeksPage {
         let table = picking(Table::new(rows, widths).header(header), paint);
         let mut state = TableState::default().with_selected(Some(self.pick));
         f.render_stateful_widget(table, area, &mut state);
+    }
+}
+
+impl SeeksPage {
+    /// The seeks open on the club's other servers: who, rating, terms, and the command
+    /// that opens their server's lobby, whose seeks page lists them.
+    fn draw_elsewhere(&self, f: &mut Frame, area: Rect, paint: &Paint) {
+        let text = paint.fg(paint.theme.text);
+        let [title, table] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(area);
+        f.render_widget(
+            Paragraph::new(Line::styled(
+                "on other servers of the club (take one there: o on its seeks page)",
+                paint.title(),
+            )),
+            title,
+        );
+        let header = Row::new([
+            "who",
+            "rating",
+            "clock",
+            "kind",
+            "colour",
+            "range",
+            "connect with",
+        ])
+        .style(paint.title());
+        let rows: Vec<Row> = self
+            .elsewhere
+            .iter()
+            .map(|r| {
+                let s = &r.seek;
+                let kind = if s.rated { "rated" } else { "casual" };
+                Row::new([
+                    Cell::from(s.poster.clone()),
+                    Cell::from(s.rating.clone()),
+                    Cell::from(s.clock.clone()),
+                    Cell::from(kind),
+                    Cell::from(s.colour.clone()),
+                    Cell::from(s.range.clone().unwrap_or_else(|| "any".into())),
+                    Cell::from(r.command()),
+                ])
+                .style(text)
+            })
+            .collect();
+        // The command takes what it needs at 80 columns (a port and a host of 13).
+        let widths = [
+            Constraint::Fill(1),
+            Constraint::Length(6),
+            Constraint::Length(5),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(9),
+            Constraint::Fill(3),
+        ];
+        f.render_widget(Table::new(rows, widths).header(header), table);
     }
 }
 

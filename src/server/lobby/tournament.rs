@@ -10,6 +10,7 @@ use crate::club::tournament::record::{Length, State, TournamentId};
 use crate::club::tournament::Kind;
 use crate::club::MemberId;
 use crate::server::director::{arena_end, TournamentView};
+use crate::server::public::PublicAddress;
 use crate::style::color::Paint;
 use crate::ui::input::{self, Press};
 use crate::ui::message::{Message, Tone};
@@ -39,6 +40,9 @@ pub struct TournamentPage {
     intent: Option<TournamentIntent>,
     /// When the tournament was last looked at.
     looked: Instant,
+    /// Where the player's game is, when it is on another server of the club: the
+    /// words that say so and how to get there.
+    elsewhere: Option<String>,
 }
 
 /// How often the page looks at its tournament again.
@@ -217,6 +221,7 @@ impl TournamentPage {
             },
             intent: None,
             looked: Instant::now(),
+            elsewhere: None,
         }
     }
 
@@ -235,6 +240,24 @@ impl TournamentPage {
         let changed = view != self.view;
         self.view = view;
         self.looked = Instant::now();
+        changed
+    }
+
+    /// Says that the player's game (of `round`) is on the club's server at `address`,
+    /// with the command that takes them there; none: it is not; true when that changed
+    /// the page.
+    pub fn game_elsewhere(&mut self, found: Option<(u32, PublicAddress)>) -> bool {
+        let words = found.map(|(round, at)| {
+            let t = &self.view.tournament;
+            let game = match t.made.kind {
+                Kind::Swiss => format!("your game in round {round}"),
+                Kind::Arena => "your game".to_string(),
+            };
+            let command = at.ssh(Some(&self.me), &format!("tournament {}", t.made.name));
+            format!("{game} is on {at}: {command}")
+        });
+        let changed = words != self.elsewhere;
+        self.elsewhere = words;
         changed
     }
 
@@ -267,9 +290,11 @@ impl TournamentPage {
 
     /// Draws the page over the whole frame.
     pub fn draw(&self, f: &mut Frame, paint: &Paint) {
+        // Where the game is elsewhere takes a line more (two rows at 80 columns).
+        let info_rows = if self.elsewhere.is_some() { 5 } else { 4 };
         let [head, info, body, keys, message] = Layout::vertical([
             Constraint::Length(1),
-            Constraint::Length(4),
+            Constraint::Length(info_rows),
             Constraint::Min(3),
             Constraint::Length(1),
             Constraint::Length(1),
@@ -294,10 +319,14 @@ impl TournamentPage {
             }
             None => "you: not entered".to_string(),
         };
+        let next = match &self.elsewhere {
+            Some(there) => Line::styled(there.clone(), paint.fg(paint.theme.info)),
+            None => Line::styled(format!("next: {}", next_for(&self.view, self.member)), text),
+        };
         let lines = vec![
             Line::styled(summary(&self.view), text),
             Line::styled(place, text),
-            Line::styled(format!("next: {}", next_for(&self.view, self.member)), text),
+            next,
         ];
         let block = Block::default()
             .borders(Borders::TOP)
@@ -332,6 +361,89 @@ impl TournamentPage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::club::tournament::record::{Entry, KeptPairing, NewTournament, Tournament};
+    use crate::club::tournament::{standings, Pairing};
+    use crate::style::color::Tier;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    /// Round 2 of a Swiss of four: ann (member 1) plays cy, bo plays di.
+    fn round_two() -> TournamentView {
+        let entries: Vec<Entry> = ["ann", "bo", "cy", "di"]
+            .iter()
+            .zip(1..)
+            .map(|(name, m)| Entry {
+                member: MemberId(m),
+                name: (*name).into(),
+                rating: 1500.0,
+                joined: 10,
+                withdrawn: false,
+                units: 0,
+            })
+            .collect();
+        let kept = |id, round, white, black, result| KeptPairing {
+            id,
+            pairing: Pairing {
+                round,
+                white: MemberId(white),
+                black: Some(MemberId(black)),
+                result,
+            },
+            game: None,
+        };
+        let pairings = vec![
+            kept(1, 1, 1, 2, Some(Status::WhiteWins)),
+            kept(2, 1, 3, 4, Some(Status::Draw)),
+            kept(3, 2, 3, 1, None),
+            kept(4, 2, 2, 4, None),
+        ];
+        let entrants: Vec<_> = entries.iter().map(Entry::entrant).collect();
+        let games: Vec<Pairing> = pairings.iter().map(|k| k.pairing).collect();
+        TournamentView {
+            tournament: Tournament {
+                id: TournamentId(3),
+                made: NewTournament {
+                    name: "Friday Swiss".into(),
+                    kind: Kind::Swiss,
+                    control: "3+2".parse().unwrap(),
+                    length: Length::Rounds(3),
+                    starts: 100,
+                    creator: None,
+                },
+                state: State::Running,
+                round: 2,
+            },
+            standings: standings::standings(Kind::Swiss, &entrants, &games),
+            entries,
+            pairings,
+        }
+    }
+
+    fn page_at(page: &TournamentPage, w: u16, h: u16) -> String {
+        let paint = Paint::new(Default::default(), Tier::None);
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| page.draw(f, &paint)).unwrap();
+        t.backend().to_string()
+    }
+
+    #[test]
+    fn a_game_on_another_server_is_said_with_the_command_that_reaches_it() {
+        let mut page = TournamentPage::new("ann", MemberId(1), round_two());
+        assert!(!page.game_elsewhere(None));
+        assert!(page_at(&page, 80, 24).contains("your game against cy is paired"));
+        let there = "play1.example:2222".parse().unwrap();
+        assert!(page.game_elsewhere(Some((2, there))));
+        let text = page_at(&page, 120, 40);
+        assert!(
+            text.contains("your game in round 2 is on play1.example:2222: ssh -t -p 2222 ann@play1.example tournament Friday Swiss"),
+            "{text}"
+        );
+        insta::assert_snapshot!("game_elsewhere_80x24", page_at(&page, 80, 24));
+        insta::assert_snapshot!("game_elsewhere_120x40", text);
+        // Back on this server (or over): the page says what comes next again.
+        assert!(page.game_elsewhere(None));
+        assert!(!page_at(&page, 120, 40).contains("play1.example"));
+    }
 
     #[test]
     fn a_swiss_shows_halves_and_an_arena_its_units() {

@@ -99,6 +99,16 @@ pub struct Summary {
     pub rated: bool,
 }
 
+impl Summary {
+    /// What it plays, in the lobby's words: "quantum sparse", "harmonics".
+    pub fn variant(&self) -> String {
+        match self.backend {
+            Some(b) => format!("{} {}", self.rules.name(), b.name()),
+            None => self.rules.name().to_string(),
+        }
+    }
+}
+
 /// What a session in a room needs to redraw: the game when it changed, who is there,
 /// and whether the session still has the seat it came for.
 pub struct Snapshot {
