@@ -331,7 +331,9 @@ async fn a_five_round_swiss_of_eight_runs_to_its_standings() {
         }
         assert!(colours.values().all(|d| d.abs() <= 2), "{colours:?}");
         // Seven in rounds 1, 4 and 5: a bye each time, to the lowest placed (points,
-        // then rating, then the later member) of those who had none.
+        // then rating, then the later member) of those who had none. In this run the
+        // others can always be paired without them; the rule's next one up, when they
+        // cannot, is swiss.rs's property test.
         let byes: Vec<&Pairing> = pairings
             .iter()
             .map(|k| &k.pairing)
