@@ -87,7 +87,7 @@ pub fn next_for(view: &TournamentView, member: MemberId) -> String {
     let opponent = mine.and_then(|p| p.opponent(member));
     match (t.state, t.made.kind) {
         (State::Scheduled, _) => format!(
-            "the first pairing is made when it starts, {}: stay on this page",
+            "the first pairing is made when it starts, {}",
             when(t.made.starts)
         ),
         (State::Running, _) if mine.is_some_and(|p| !p.over()) => format!(
