@@ -238,6 +238,11 @@ impl TournamentPage {
     /// Shows the tournament as it is now; true when that changed the page.
     pub fn refresh(&mut self, view: TournamentView) -> bool {
         let changed = view != self.view;
+        let t = &view.tournament;
+        if self.view.tournament.state.open() && !t.state.open() {
+            let over = format!("{} is {}: Esc goes back to the lobby", t.made.name, t.state);
+            self.say(Tone::Info, over);
+        }
         self.view = view;
         self.looked = Instant::now();
         changed
@@ -443,6 +448,21 @@ mod tests {
         // Back on this server (or over): the page says what comes next again.
         assert!(page.game_elsewhere(None));
         assert!(!page_at(&page, 120, 40).contains("play1.example"));
+    }
+
+    #[test]
+    fn the_end_of_the_tournament_replaces_the_waiting_words() {
+        let mut page = TournamentPage::new("ann", MemberId(1), round_two());
+        assert!(page_at(&page, 80, 24).contains("stay on this page to be paired"));
+        let mut over = round_two();
+        over.tournament.state = State::Finished;
+        assert!(page.refresh(over));
+        let text = page_at(&page, 80, 24);
+        assert!(!text.contains("stay on this page"), "{text}");
+        assert!(
+            text.contains("Friday Swiss is finished: Esc goes back to the lobby"),
+            "{text}"
+        );
     }
 
     #[test]
