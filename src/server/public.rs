@@ -106,9 +106,10 @@ pub struct RemoteRoom {
 }
 
 impl RemoteRoom {
-    /// The command that enters it: `ssh -t -p 2222 play1.example ROOM`.
-    pub fn command(&self) -> String {
-        self.address.ssh(None, &self.room.name)
+    /// The command that enters it, as `name` when given: `ssh -t -p 2222
+    /// ann@play1.example ROOM`.
+    pub fn command(&self, name: Option<&str>) -> String {
+        self.address.ssh(name, &self.room.name)
     }
 }
 

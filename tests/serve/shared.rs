@@ -153,8 +153,9 @@ async fn a_room_on_one_server_is_listed_on_the_other(db: Database, dirs: [&str; 
         // Its own rooms first: none here, so the pick is A's room.
         cy.send(b"\r").await?;
         let said = format!(
-            "annroom is on the club's server {}: connect with {enter}",
-            a.addr()
+            "annroom is on the club's server {}: connect with {}",
+            a.addr(),
+            command_for(&a, Some("cy"), "annroom")
         );
         cy.wait_for(&said, T).await?;
         assert!(b.hub().room("annroom").is_none(), "nothing opened on B");

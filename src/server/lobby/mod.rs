@@ -415,7 +415,7 @@ impl Lobby {
                     "{} is on the club's server {}: connect with {}",
                     r.room.name,
                     r.address,
-                    r.command()
+                    r.command(Some(&self.me))
                 );
                 self.say(Tone::Info, words);
             }
@@ -746,7 +746,7 @@ impl Lobby {
                     Cell::from(r.room.name.clone()),
                     Cell::from(players),
                     Cell::from(r.room.clock.clone().unwrap_or_else(|| "none".into())),
-                    Cell::from(r.command()),
+                    Cell::from(r.command(None)),
                 ])
                 .style(text)
             })
@@ -1084,7 +1084,7 @@ mod tests {
             assert_eq!(l.take_intent(), None, "nothing opened");
             assert_eq!(
                 l.message.text,
-                "bo is on the club's server play2.example:2222: connect with ssh -t -p 2222 play2.example bo"
+                "bo is on the club's server play2.example:2222: connect with ssh -t -p 2222 ann@play2.example bo"
             );
         }
         // The lists change under the pick: it stays on its room.
