@@ -378,7 +378,11 @@ impl Game {
                 Shape::Standard { from, to } => {
                     self.state.castling.touch(from);
                     self.state.castling.touch(to);
-                    if class.kind == MoveType::PawnTwoStep {
+                    // The square passed is open to en passant only where the pawn
+                    // arrived in some branch: a two-step whose path was blocked in
+                    // every branch left the pawn at home (decided here; the rules
+                    // say only "a pawn two step past the square").
+                    if class.kind == MoveType::PawnTwoStep && self.state.occupied(to) {
                         en_passant = from.offset(0, mover.forward());
                     }
                 }

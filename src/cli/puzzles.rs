@@ -93,6 +93,11 @@ struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u32).range(1..=3))]
     moves: u32,
+    /// The shortest task kept, in moves (at most --moves): 2 keeps only the deeper
+    /// puzzles.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=3))]
+    min_moves: u32,
     /// Threads playing and scanning games.
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -263,6 +268,12 @@ fn prove_pack(id: Option<&str>) -> Outcome {
 
 /// `qchess puzzles generate`: plays, proves and extends the pack file.
 fn run_generate(a: &GenerateArgs) -> Outcome {
+    if a.min_moves > a.moves {
+        return Err(Failure::new(format!(
+            "--min-moves {} is longer than --moves {}: no task would be kept",
+            a.min_moves, a.moves
+        )));
+    }
     let text = match std::fs::read_to_string(&a.pack) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -279,6 +290,7 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
         from_pgn: a.from_pgn.clone(),
         twists: a.twists,
         moves: a.moves,
+        min_moves: a.min_moves,
         jobs: a.jobs,
         min_value: a.min_value,
         min_margin: a.min_margin,
@@ -320,14 +332,24 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
         found.too_large,
         t.elapsed().as_secs_f64()
     );
+    // A game that does not read or replay is reported, not a reason to lose the run's
+    // other finds.
+    let left_out: String = found
+        .skipped
+        .iter()
+        .map(|why| format!("\nleft out: {why}"))
+        .collect();
     let new = &puzzles[puzzles.len() - added..];
     if a.dry_run {
-        return Ok(Done::Print(format!("{}{summary}\n", pack::write(new))));
+        return Ok(Done::Print(format!(
+            "{}{summary}{left_out}\n",
+            pack::write(new)
+        )));
     }
     std::fs::write(&a.pack, pack::write(&puzzles))
         .map_err(|e| Failure::with_code(1, format!("{}: {e}", a.pack.display())))?;
     Ok(Done::Print(format!(
-        "{summary}; {} now holds {}\n",
+        "{summary}; {} now holds {}{left_out}\n",
         a.pack.display(),
         puzzles.len()
     )))

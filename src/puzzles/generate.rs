@@ -21,6 +21,7 @@
 //!   its answer is not one of the shorter task's best moves,
 //! * it has a quantum twist (unless `classical`): a piece in superposition, or a best
 //!   move that splits or merges,
+//! * it is at least `min_moves` long,
 //! * it is new: no puzzle of the pack and no earlier find has the same state and task,
 //!   nor the same FEN, task, answer and value (the same puzzle a move or two later).
 //!
@@ -66,6 +67,9 @@ pub struct Options {
     pub twists: usize,
     /// The longest task tried, in moves (1 to 3).
     pub moves: u32,
+    /// The shortest task kept, in moves (1 to `moves`): the shorter ones are still
+    /// proved, to tell whether a longer one is deeper, but not kept.
+    pub min_moves: u32,
     /// Threads playing games and proving.
     pub jobs: u32,
     /// The least value kept.
@@ -97,6 +101,9 @@ pub struct Found {
     pub proofs: u64,
     /// Proofs given up for their size.
     pub too_large: u64,
+    /// The games left out because they did not read or a move did not replay, with why
+    /// (the others' finds are kept).
+    pub skipped: Vec<String>,
 }
 
 /// Why a run failed.
@@ -130,15 +137,23 @@ struct Played {
     source: String,
 }
 
-/// The games to scan: the engine games played, or the PGN file's games.
-fn games(opts: &Options) -> Result<Vec<Played>, GenerateError> {
+/// The games to scan: the engine games played, or the PGN file's games; with why, the
+/// PGN file's games that do not read.
+fn games(opts: &Options) -> Result<(Vec<Played>, Vec<String>), GenerateError> {
     if let Some(path) = &opts.from_pgn {
         let name = path.file_name().map_or(path.display().to_string(), |n| {
             n.to_string_lossy().into_owned()
         });
         let mut out = Vec::new();
+        let mut unread = Vec::new();
         for summary in pgn_file::list(path)? {
-            let saved = pgn_file::load(path, Some(summary.number))?;
+            let saved = match pgn_file::load(path, Some(summary.number)) {
+                Ok(saved) => saved,
+                Err(e) => {
+                    unread.push(e.to_string());
+                    continue;
+                }
+            };
             let source = format!(
                 "{name}, game {} ({} - {})",
                 summary.number, summary.white, summary.black
@@ -159,7 +174,7 @@ fn games(opts: &Options) -> Result<Vec<Played>, GenerateError> {
                 source,
             });
         }
-        return Ok(out);
+        return Ok((out, unread));
     }
     let report = run_match(
         &MatchOptions {
@@ -178,7 +193,7 @@ fn games(opts: &Options) -> Result<Vec<Played>, GenerateError> {
         &mut |_| {},
     )?;
     let names = format!("{} vs {}", opts.white, opts.black);
-    Ok(report
+    let played = report
         .games
         .into_iter()
         .map(|record| Played {
@@ -186,7 +201,8 @@ fn games(opts: &Options) -> Result<Vec<Played>, GenerateError> {
             moves: record.moves,
             source: format!("{names}, seed {}, game {}", opts.seed, record.index),
         })
-        .collect())
+        .collect();
+    Ok((played, Vec::new()))
 }
 
 /// Plays or reads the games and scans them; `existing` puzzles are not found again.
@@ -202,7 +218,7 @@ pub fn generate(
         seen.insert((p.game()?.state_hash(), p.task()));
         answered.insert(same_answer(p));
     }
-    let games = games(opts)?;
+    let (games, unread) = games(opts)?;
     // Each worker scans the next game; the finds are put back in game order.
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut scanned: Vec<(usize, Result<Scan, GenerateError>)> = Vec::new();
@@ -229,10 +245,17 @@ pub fn generate(
     scanned.sort_by_key(|(i, _)| *i);
     let mut found = Found {
         games: games.len() as u32,
+        skipped: unread,
         ..Found::default()
     };
     for (_, scan) in scanned {
-        let scan = scan?;
+        let scan = match scan {
+            Ok(scan) => scan,
+            Err(e) => {
+                found.skipped.push(e.to_string());
+                continue;
+            }
+        };
         found.positions += scan.positions;
         found.proofs += scan.proofs;
         found.too_large += scan.too_large;
@@ -346,6 +369,9 @@ fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &st
             Err(_) => continue,
         };
         proved.push((task, proof.clone()));
+        if task.moves < opts.min_moves {
+            continue;
+        }
         if task.moves > 1 && !deeper(opts, position, task, &proof, &proved) {
             continue;
         }

@@ -117,8 +117,8 @@ fn the_generator_extends_a_pack_and_finds_nothing_twice() {
     let dir = std::env::temp_dir().join(format!("qchess-puzzles-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pack = dir.join("pack.toml");
-    let run = || {
-        let (code, out, err) = qchess(&[
+    let run = |extra: &[&str]| {
+        let mut args = vec![
             "puzzles",
             "generate",
             "--games",
@@ -138,21 +138,64 @@ fn the_generator_extends_a_pack_and_finds_nothing_twice() {
             "0.1",
             "--pack",
             pack.to_str().unwrap(),
-        ]);
+        ];
+        args.extend(extra);
+        let (code, out, err) = qchess(&args);
         assert_eq!(code, 0, "{err}");
         out
     };
-    let first = run();
+    // No two-move task is tried (--width 0), so keeping only two moves or more keeps
+    // none of the one-move puzzles the same games hold.
+    let deeper_only = run(&["--min-moves", "2"]);
+    assert!(deeper_only.contains(" 0 new puzzles"), "{deeper_only}");
+    let first = run(&[]);
     let text = std::fs::read_to_string(&pack).unwrap();
     let found = text.matches("[[puzzle]]").count();
     assert!(found > 0, "{first}");
     assert!(first.contains(&format!("{found} new puzzles")), "{first}");
     assert!(text.contains("id = \"001\""));
-    let again = run();
+    let again = run(&[]);
     assert!(again.contains("0 new puzzles"), "{again}");
     assert!(again.contains(&format!("now holds {found}")), "{again}");
     let (code, _, err) = qchess(&["puzzles", "generate", "--min-value", "2"]);
     assert_eq!(code, 2);
     assert!(err.contains("not a probability"), "{err}");
+    let (code, _, err) = qchess(&["puzzles", "generate", "--moves", "2", "--min-moves", "3"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--min-moves 3 is longer than --moves 2"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pgn_game_that_does_not_read_is_left_out_and_the_others_scanned() {
+    let dir = std::env::temp_dir().join(format!("qchess-puzzles-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("two.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"1-0\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n\
+         [White \"Cy\"]\n[Black \"Di\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
+    )
+    .unwrap();
+    let (code, out, err) = qchess(&[
+        "puzzles",
+        "generate",
+        "--from-pgn",
+        pgn.to_str().unwrap(),
+        "--twists",
+        "2",
+        "--moves",
+        "1",
+        "--dry-run",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 games, "), "{out}");
+    let left_out: Vec<&str> = out.lines().filter(|l| l.starts_with("left out: ")).collect();
+    assert_eq!(left_out.len(), 1, "{out}");
+    assert!(left_out[0].contains("game 2"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

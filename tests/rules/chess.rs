@@ -265,6 +265,33 @@ fn en_passant_excluded_both_outcomes() {
 }
 
 #[test]
+fn en_passant_only_after_a_pawn_that_went_two_squares() {
+    for b in BACKENDS {
+        // The white king half on d6, half on d5: the pawn's target and the square it
+        // passes. Measured off d5, the king is on d6 and the pawn cannot pass: it stays
+        // at home, nothing is open to en passant, and the FEN reads back.
+        let fen = "k7/3p4/4K3/8/8/8/8/8 w - - 0 1";
+        let mut g = game(fen, b, false);
+        play_all(&mut g, "e6^d6d5");
+        assert_eq!(g.play("d7d5.m1").unwrap().played, "d7wd5.m1");
+        assert_certain(&g, &["a8", "d7", "d6"]);
+        assert_eq!(g.state().en_passant, None);
+        assert!(g.fen().contains(" w - - "), "{}", g.fen());
+        Game::from_fen(&g.fen(), GameOptions::default()).expect("the FEN reads back");
+        // Measured on d5, the move does not go on.
+        let mut g = game(fen, b, false);
+        play_all(&mut g, "e6^d6d5 d7d5.m0");
+        assert_certain(&g, &["a8", "d7", "d5"]);
+        assert_eq!(g.state().en_passant, None);
+        // A pawn that went two squares in some branches: d6 is open to en passant.
+        let mut g = game("k7/3p4/8/4P3/4N3/8/8/K7 w - - 0 1", b, false);
+        play_all(&mut g, "e4^d6c5 d7d5");
+        assert!((g.probability(sq("d5")) - 0.5).abs() < 1e-9);
+        assert_eq!(g.state().en_passant, Some(sq("d6")));
+    }
+}
+
+#[test]
 fn fifty_move_rule_measures_the_board() {
     for b in BACKENDS {
         let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 97 60", b, false);
