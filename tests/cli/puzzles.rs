@@ -194,7 +194,10 @@ fn a_pgn_game_that_does_not_read_is_left_out_and_the_others_scanned() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("1 games, "), "{out}");
-    let left_out: Vec<&str> = out.lines().filter(|l| l.starts_with("left out: ")).collect();
+    let left_out: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("left out: "))
+        .collect();
     assert_eq!(left_out.len(), 1, "{out}");
     assert!(left_out[0].contains("game 2"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
