@@ -12,6 +12,7 @@ use qchess::club::tournament::record::{
 use qchess::club::tournament::standings::standings;
 use qchess::club::tournament::{Entrant, Kind, Pairing};
 use qchess::club::{GameQuery, MemberId};
+use qchess::server::hub::tournaments::board_room;
 use qchess::server::limits::ServerLimits;
 use qchess::server::Server;
 use russh::keys::ssh_key::private::Ed25519Keypair;
@@ -570,21 +571,6 @@ fn kept_in(
     Ok((t, entries, pairings))
 }
 
-/// Whether a file under `dir` holds `text`.
-fn some_file_holds(dir: &std::path::Path, text: &str) -> bool {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    read.flatten().any(|e| {
-        let path = e.path();
-        if path.is_dir() {
-            some_file_holds(&path, text)
-        } else {
-            std::fs::read_to_string(&path).is_ok_and(|s| s.contains(text))
-        }
-    })
-}
-
 /// `kill -9` of the server in the middle of a Swiss round: the game finished before is
 /// kept with its points, the game under way comes back with its moves when the server
 /// starts again, its players rejoin it with `tournament NAME` and finish it, its result
@@ -666,9 +652,15 @@ async fn a_server_killed_in_a_round_loses_nothing_of_it() {
         black.wait_for("ply 1 │", T).await?;
         black.send(b":e7e5\r").await?;
         white.wait_for("ply 2 │", T).await?;
-        let rooms = dir.join("server").join("rooms");
+        // The open board's own file (the finished board's holds e7e5 too): a screen may
+        // show a move a moment before its room's file holds it.
+        let (t, _, _) = kept_in(&dir, name)?;
+        let room_file = dir
+            .join("server")
+            .join("rooms")
+            .join(format!("{}.toml", board_room(t.id, *open_id)));
         let end = Instant::now() + T;
-        while !some_file_holds(&rooms, "e7e5") {
+        while !std::fs::read_to_string(&room_file).is_ok_and(|s| s.contains("e7e5")) {
             if Instant::now() > end {
                 return Err("the room's moves were never written".into());
             }
