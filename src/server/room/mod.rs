@@ -150,6 +150,9 @@ struct RoomState {
     thinking: bool,
     /// Bumped by every move.
     game_version: u64,
+    /// While the last move is not yet written to the room's files, the game before
+    /// it: what snapshots show until it is (a move shown is a move kept).
+    before_save: Option<Box<dyn Playable>>,
     /// Bumped by every change (moves, arrivals, departures).
     version: u64,
     /// Who opened the room (their rooms are counted).
@@ -249,6 +252,7 @@ impl Room {
                 thinking: false,
                 // A first snapshot, from (0, 0), carries the game.
                 game_version: 1,
+                before_save: None,
                 version: 1,
                 opened_by: None,
                 last_player: record::now_secs(),
@@ -534,12 +538,18 @@ impl Room {
             Some(Seat::Watches) => true,
             None => false,
         };
+        // A screen woken by the move's start may look before the move is on disk: it
+        // is shown the game before the move until then.
+        let (game, game_version) = match &st.before_save {
+            Some(before) => (before, st.game_version - 1),
+            None => (&st.game, st.game_version),
+        };
         Some(Snapshot {
-            game: (st.game_version != seen.0).then(|| st.game.clone()),
+            game: (game_version != seen.0).then(|| game.clone()),
             roster: roster(&st),
             seated,
             unsaved: st.unsaved.clone(),
-            seen: (st.game_version, st.version),
+            seen: (game_version, st.version),
             news: TableNews {
                 left: claim::news(&st, self.claim_wait),
                 ..st.referee.news()
@@ -660,7 +670,7 @@ impl Room {
                 // The other side's first move is due from now.
                 *since = Instant::now();
             }
-            st.game = board.clone();
+            st.before_save = Some(std::mem::replace(&mut st.game, board.clone()));
             st.game_version += 1;
             // The next move may come as soon as anyone sees this one.
             st.moving = false;

@@ -389,6 +389,8 @@ impl Room {
         let _ = self.save();
         {
             let mut st = self.lock();
+            // Written, or its failure shown on every screen: the move may be seen.
+            st.before_save = None;
             st.version += 1;
             wake_all(&st);
         }
