@@ -997,6 +997,35 @@ mod tests {
     }
 
     #[test]
+    fn a_screen_looking_while_a_move_is_written_is_shown_the_game_before_it() {
+        let r = room();
+        let (w, _) = counter();
+        r.join(1, person("ann"), Want::Any, w).unwrap();
+        let first = r.snapshot(1, (0, 0)).unwrap();
+        // The room has taken the move and not yet written it, as between the two
+        // halves of a move (the screen was woken by the move's start).
+        {
+            let mut st = r.lock();
+            let mut board = st.game.clone();
+            play_watched(board.as_mut(), &mv("e2e4"), CancelFlag::default()).unwrap();
+            st.before_save = Some(std::mem::replace(&mut st.game, board));
+            st.game_version += 1;
+            st.version += 1;
+        }
+        let looked = r.snapshot(1, first.seen).unwrap();
+        assert!(looked.game.is_none(), "the screen keeps its game");
+        assert_eq!(
+            r.snapshot(1, (0, 0)).unwrap().game.map(|b| b.ply()),
+            Some(0)
+        );
+        // Written: now it is shown.
+        r.told();
+        let shown = r.snapshot(1, looked.seen).unwrap();
+        assert_eq!(shown.game.map(|b| b.ply()), Some(1));
+        assert!(r.lock().before_save.is_none());
+    }
+
+    #[test]
     fn a_move_past_the_rooms_size_limit_is_refused() {
         let mut limits = ServerLimits::default();
         limits.simulator.sparse_limit = 1;
