@@ -561,14 +561,16 @@ impl Room {
     /// The room as the lobby lists it.
     pub fn summary(&self) -> Summary {
         let st = self.lock();
+        // Like the screens, the lobby counts a move once it is written.
+        let shown = st.before_save.as_ref().unwrap_or(&st.game);
         Summary {
             name: self.name.clone(),
             rules: st.game.rules(),
             backend: st.game.setup().backend(),
             roster: roster(&st),
-            ply: st.game.ply(),
+            ply: shown.ply(),
             status: status(&st),
-            to_move: st.game.to_move(),
+            to_move: shown.to_move(),
             clock: st.referee.control(),
             rated: st.rated,
         }
@@ -1018,10 +1020,12 @@ mod tests {
             r.snapshot(1, (0, 0)).unwrap().game.map(|b| b.ply()),
             Some(0)
         );
+        assert_eq!((r.summary().ply, r.summary().to_move), (0, Color::White));
         // Written: now it is shown.
         r.told();
         let shown = r.snapshot(1, looked.seen).unwrap();
         assert_eq!(shown.game.map(|b| b.ply()), Some(1));
+        assert_eq!(r.summary().ply, 1);
         assert!(r.lock().before_save.is_none());
     }
 
