@@ -180,6 +180,15 @@ struct RoomState {
     pairing: Option<i64>,
 }
 
+impl RoomState {
+    /// The room takes `board`, the game after a move; screens are shown the game
+    /// before it until the move is written ([`Room::told`] clears that).
+    fn take_move(&mut self, board: Box<dyn Playable>) {
+        self.before_save = Some(std::mem::replace(&mut self.game, board));
+        self.game_version += 1;
+    }
+}
+
 /// Where a room's finished game stands with the club's archive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kept {
@@ -672,8 +681,7 @@ impl Room {
                 // The other side's first move is due from now.
                 *since = Instant::now();
             }
-            st.before_save = Some(std::mem::replace(&mut st.game, board.clone()));
-            st.game_version += 1;
+            st.take_move(board.clone());
             // The next move may come as soon as anyone sees this one.
             st.moving = false;
             st.thinking = false;
@@ -1010,8 +1018,7 @@ mod tests {
             let mut st = r.lock();
             let mut board = st.game.clone();
             play_watched(board.as_mut(), &mv("e2e4"), CancelFlag::default()).unwrap();
-            st.before_save = Some(std::mem::replace(&mut st.game, board));
-            st.game_version += 1;
+            st.take_move(board);
             st.version += 1;
         }
         let looked = r.snapshot(1, first.seen).unwrap();
