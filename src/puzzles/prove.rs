@@ -9,7 +9,7 @@
 //! gives. The values at the horizon and of ended games are the goal's
 //! ([`Goal::value`]).
 //!
-//! Two savings keep the value exact:
+//! Three savings keep the value exact:
 //!
 //! * **Alpha-beta on values in [0, 1]**, with star1 bounds at measurements: a node is
 //!   searched within a window (alpha, beta) and its result `v` says the true value `V`
@@ -30,6 +30,11 @@
 //!   position the same whatever the path: its past is the root's and its own, so the
 //!   repetition count and the 50-move counter agree; deeper, two paths to one state
 //!   have passed through different positions, which repetition would count.
+//! * **Quiet last moves are played once**: at the solver's last move of a king or queen
+//!   task, a move that does not measure takes nothing, so it is worth what the position
+//!   holds already, or 0 when it ends the game in a draw; once one such move (or a
+//!   measuring one) is worth that much, the others cannot raise the maximum and are
+//!   not played.
 //!
 //! Nothing is cut by a heuristic: no move ordering, reduction or evaluation changes a
 //! value, only how soon the windows close.
@@ -542,9 +547,17 @@ impl Prover {
             return Ok(self.goal.value(g, self.solver));
         }
         let max = g.to_move() == self.solver;
+        // The solver's last move, taking a king or queen: a move that does not measure
+        // takes nothing, so it is worth what the position holds now (`held`), or 0 when
+        // it draws. Once a move is worth `held`, the other quiet moves change nothing.
+        let held = (max && left == 1 && self.goal != Goal::Survive)
+            .then(|| self.goal.value(g, self.solver));
         let (mut a, mut b) = (alpha, beta);
         let mut best = if max { 0.0 } else { 1.0 };
         for m in &moves {
+            if held.is_some_and(|h| !m.measures() && best >= h) {
+                continue;
+            }
             let v = self.chance(g, m, left, a, b)?;
             if max {
                 best = f64::max(best, v);
