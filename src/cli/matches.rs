@@ -122,6 +122,7 @@ fn play_match(args: &MatchArgs) -> Result<String, MatchError> {
         jobs: args.jobs,
         clock: args.clock.and_then(|c| c.0),
         book_vary: args.book_vary,
+        start: None,
     };
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(

@@ -85,6 +85,10 @@ struct GenerateArgs {
     /// games: use --twists to turn them quantum).
     #[arg(long, value_name = "FILE")]
     from_pgn: Option<PathBuf>,
+    /// Play the engine games from the positions of this file, a FEN a line (--games
+    /// from each; # starts a comment line), e.g. few-piece endings for deeper puzzles.
+    #[arg(long, value_name = "FILE", conflicts_with = "from_pgn")]
+    from_fen: Option<PathBuf>,
     /// From each position without superposition, also scan the positions after this
     /// many splits of the side to move.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -288,6 +292,7 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
         seed: a.seed,
         max_plies: a.max_plies,
         from_pgn: a.from_pgn.clone(),
+        from_fen: a.from_fen.clone(),
         twists: a.twists,
         moves: a.moves,
         min_moves: a.min_moves,
@@ -300,7 +305,7 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
         deep_width: a.deep_width,
         classical: a.classical,
     };
-    let bar = ProgressBar::new(if a.from_pgn.is_some() {
+    let bar = ProgressBar::new(if a.from_pgn.is_some() || a.from_fen.is_some() {
         0
     } else {
         a.games as u64

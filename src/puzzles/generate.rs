@@ -63,6 +63,9 @@ pub struct Options {
     pub max_plies: u32,
     /// Read the games of this PGN file instead of playing engine games.
     pub from_pgn: Option<PathBuf>,
+    /// Play the engine games from the positions of this file (a FEN a line; `games`
+    /// from each) instead of the start position.
+    pub from_fen: Option<PathBuf>,
     /// Splits tried from each position without superposition (0: none).
     pub twists: usize,
     /// The longest task tried, in moves (1 to 3).
@@ -128,6 +131,14 @@ pub enum GenerateError {
     /// A puzzle of the pack does not set up.
     #[error("{0}")]
     Pack(#[from] super::pack::PackError),
+    /// The file of start positions could not be read.
+    #[error("{path}: {why}")]
+    Starts {
+        /// The file.
+        path: String,
+        /// Why, with the line.
+        why: String,
+    },
 }
 
 /// One game to scan: where it starts, its moves and where it came from.
@@ -176,12 +187,59 @@ fn games(opts: &Options) -> Result<(Vec<Played>, Vec<String>), GenerateError> {
         }
         return Ok((out, unread));
     }
+    let Some(path) = &opts.from_fen else {
+        return Ok((engine_games(opts, None, opts.seed, "")?, Vec::new()));
+    };
+    let mut played = Vec::new();
+    for (k, (line, fen, start)) in starts(path)?.into_iter().enumerate() {
+        let seed = opts.seed.wrapping_add(k as u64 * opts.games as u64);
+        let name = path.file_name().map_or(path.display().to_string(), |n| {
+            n.to_string_lossy().into_owned()
+        });
+        let from = format!("{name} line {line}: ");
+        played.extend(engine_games(opts, Some((&fen, start)), seed, &from)?);
+    }
+    Ok((played, Vec::new()))
+}
+
+/// The start positions of a file: a FEN a line (blank lines and lines from `#` left
+/// out), each with its line number and its game.
+fn starts(path: &std::path::Path) -> Result<Vec<(usize, String, Game)>, GenerateError> {
+    let failed = |why: String| GenerateError::Starts {
+        path: path.display().to_string(),
+        why,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fen = line.trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let game = Game::from_fen(fen, GameOptions::default())
+            .map_err(|e| failed(format!("line {}: {e}", i + 1)))?;
+        out.push((i + 1, fen.to_string(), game));
+    }
+    if out.is_empty() {
+        return Err(failed("no position in it (a FEN a line)".into()));
+    }
+    Ok(out)
+}
+
+/// The engine games of `opts` from `start` (a FEN and its game; the standard start
+/// when `None`) with `seed`, their sources beginning with `from`.
+fn engine_games(
+    opts: &Options,
+    start: Option<(&str, Game)>,
+    seed: u64,
+    from: &str,
+) -> Result<Vec<Played>, GenerateError> {
     let report = run_match(
         &MatchOptions {
             first: opts.white.clone(),
             second: opts.black.clone(),
             games: opts.games,
-            seed: opts.seed,
+            seed,
             max_plies: opts.max_plies,
             adjudicate_below: 0.01,
             variant: RuleSet::Quantum,
@@ -189,20 +247,21 @@ fn games(opts: &Options) -> Result<(Vec<Played>, Vec<String>), GenerateError> {
             jobs: opts.jobs,
             clock: None,
             book_vary: 0,
+            start: start.as_ref().map(|(fen, _)| fen.to_string()),
         },
         &mut |_| {},
     )?;
+    let start = start.map_or_else(|| Game::standard(GameOptions::default()), |(_, g)| g);
     let names = format!("{} vs {}", opts.white, opts.black);
-    let played = report
+    Ok(report
         .games
         .into_iter()
         .map(|record| Played {
-            start: Game::standard(GameOptions::default()),
+            start: start.detached(),
             moves: record.moves,
-            source: format!("{names}, seed {}, game {}", opts.seed, record.index),
+            source: format!("{from}{names}, seed {seed}, game {}", record.index),
         })
-        .collect();
-    Ok((played, Vec::new()))
+        .collect())
 }
 
 /// Plays or reads the games and scans them; `existing` puzzles are not found again.

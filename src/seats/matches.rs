@@ -64,6 +64,8 @@ pub struct MatchOptions {
     /// at random among the sound moves the book knows (0: the book's own line), so that
     /// games between engines do not repeat one another.
     pub book_vary: u32,
+    /// The position every game starts from (FEN; `None`: the rule system's own start).
+    pub start: Option<String>,
 }
 
 /// How one game ended, for the first player.
@@ -579,7 +581,7 @@ fn play_game(
 ) -> Result<GameRecord, MatchError> {
     let first_is_white = index.is_multiple_of(2);
     let game_seed = opts.seed.wrapping_add(index as u64);
-    let mut setup = Setup::new(opts.variant, game_seed);
+    let mut setup = Setup::with_start(opts.variant, opts.start.as_deref(), game_seed);
     setup.options.simulator.backend = opts.backend;
     let mut board = new_game(&setup)?;
     let mut players = [
@@ -923,6 +925,7 @@ mod tests {
             jobs: 1,
             clock: None,
             book_vary: 0,
+            start: None,
         };
         let mut seen = 0;
         let r = run_match(&opts, &mut |_| seen += 1).unwrap();
@@ -970,6 +973,7 @@ mod tests {
                 jobs: 2,
                 clock: None,
                 book_vary,
+                start: None,
             };
             let r = run_match(&opts, &mut |_| {}).unwrap();
             let lines: std::collections::HashSet<Vec<String>> =
@@ -995,6 +999,7 @@ mod tests {
             jobs: 1,
             clock: None,
             book_vary: 0,
+            start: None,
         };
         let one = run_match(&opts, &mut |_| {}).unwrap();
         let mut heard = Vec::new();
@@ -1027,6 +1032,7 @@ mod tests {
             jobs: 2,
             clock: None,
             book_vary: 0,
+            start: None,
         };
         let r = run_match(&opts, &mut |_| {}).unwrap();
         // Each game's luck is its moves' luck, replayed, from the first player's side.
@@ -1081,6 +1087,40 @@ mod tests {
     }
 
     #[test]
+    fn the_games_start_from_the_start_position_given() {
+        use crate::chess::{Game, GameOptions};
+        let start = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let opts = MatchOptions {
+            first: PlayerSpec::Greedy,
+            second: PlayerSpec::Random,
+            games: 2,
+            seed: 8,
+            max_plies: 12,
+            adjudicate_below: 0.01,
+            variant: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            jobs: 1,
+            clock: None,
+            book_vary: 0,
+            start: Some(start.into()),
+        };
+        let r = run_match(&opts, &mut |_| {}).unwrap();
+        for g in &r.games {
+            let mut game = Game::from_fen(start, GameOptions::default()).unwrap();
+            assert!(!g.moves.is_empty());
+            for m in &g.moves {
+                game.play(m)
+                    .unwrap_or_else(|e| panic!("{m}: {e} in {:?}", g.moves));
+            }
+        }
+        let bad = MatchOptions {
+            start: Some("4k3/8 w".into()),
+            ..opts
+        };
+        assert!(run_match(&bad, &mut |_| {}).is_err());
+    }
+
+    #[test]
     fn the_variants_have_no_luck_adjusted_score() {
         let opts = MatchOptions {
             first: PlayerSpec::Greedy,
@@ -1094,6 +1134,7 @@ mod tests {
             jobs: 1,
             clock: None,
             book_vary: 0,
+            start: None,
         };
         let r = run_match(&opts, &mut |_| {}).unwrap();
         assert!(r.games.iter().all(|g| g.luck.is_none()));

@@ -202,3 +202,65 @@ fn a_pgn_game_that_does_not_read_is_left_out_and_the_others_scanned() {
     assert!(left_out[0].contains("game 2"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_generator_plays_its_games_from_the_positions_of_a_fen_file() {
+    let dir = std::env::temp_dir().join(format!("qchess-puzzles-fen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let starts = dir.join("endings.fen");
+    // A rook against a king: random games soon leave the king where the rook takes it.
+    std::fs::write(
+        &starts,
+        "# rook endings\n\n4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n3k4/8/8/8/8/8/8/3RK3 b - - 0 1\n",
+    )
+    .unwrap();
+    let generate = |file: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "puzzles",
+            "generate",
+            "--from-fen",
+            file.to_str().unwrap(),
+            "--games",
+            "2",
+            "--white",
+            "random",
+            "--black",
+            "random",
+            "--max-plies",
+            "30",
+            "--moves",
+            "1",
+            "--dry-run",
+        ];
+        args.extend(extra);
+        qchess(&args)
+    };
+    let (code, out, err) = generate(&starts, &["--classical", "--min-value", "0.1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[[puzzle]]"), "{out}");
+    assert!(out.contains("4 games, "), "{out}");
+    // Each game starts from its line's position: a puzzle's setup replays from it.
+    for source in out.lines().filter(|l| l.starts_with("source = ")) {
+        assert!(
+            source.contains("endings.fen line 3: random vs random, seed 0, game")
+                || source.contains("endings.fen line 4: random vs random, seed 2, game"),
+            "{source}"
+        );
+    }
+    // A line that is no position is named, and nothing is played.
+    std::fs::write(&starts, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n4k3/9/8 w\n").unwrap();
+    let (code, out, err) = generate(&starts, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("endings.fen: line 2: "), "{err}");
+    std::fs::write(&starts, "# nothing yet\n").unwrap();
+    let (code, _, err) = generate(&starts, &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no position in it"), "{err}");
+    let (code, _, err) = generate(&dir.join("missing.fen"), &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.fen: "), "{err}");
+    let (code, _, err) = generate(&starts, &["--from-pgn", "games.pgn"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

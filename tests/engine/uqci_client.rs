@@ -512,6 +512,7 @@ fn clocked_match(
         jobs: 1,
         clock: Some(clock.parse().unwrap()),
         book_vary: 0,
+        start: None,
     };
     run_match(&opts, &mut |_| {}).unwrap()
 }
@@ -564,6 +565,7 @@ fn a_game_whose_engine_cannot_start_is_left_out_of_the_score() {
         jobs: 1,
         clock: None,
         book_vary: 0,
+        start: None,
     };
     let r = run_match(&opts, &mut |_| {}).unwrap();
     assert_eq!((r.played(), r.draws), (1, 1), "{r:?}");
@@ -614,6 +616,7 @@ fn qchess_at_1_0_never_flags_over_ten_games_against_random() {
         jobs: 1,
         clock: Some("1+0".parse().unwrap()),
         book_vary: 0,
+        start: None,
     };
     let r = run_match(&opts, &mut |_| {}).unwrap();
     for g in &r.games {
