@@ -93,6 +93,10 @@ struct GenerateArgs {
     /// many splits of the side to move.
     #[arg(long, value_name = "N", default_value_t = 0)]
     twists: usize,
+    /// The twists split the king of the side to move only (a king in two halves for
+    /// the other side to hunt).
+    #[arg(long)]
+    king_twists: bool,
     /// The longest task tried, in moves.
     #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u32).range(1..=3))]
@@ -294,6 +298,7 @@ fn run_generate(a: &GenerateArgs) -> Outcome {
         from_pgn: a.from_pgn.clone(),
         from_fen: a.from_fen.clone(),
         twists: a.twists,
+        king_twists: a.king_twists,
         moves: a.moves,
         min_moves: a.min_moves,
         jobs: a.jobs,

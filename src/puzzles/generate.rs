@@ -9,8 +9,9 @@
 //! when the position has few legal moves, and, up to the longest task asked for, the
 //! three-move king and queen tasks and "survive 2" when it has fewer still. With
 //! `twists`, a position where no piece is in superposition is also turned quantum: each
-//! of a few splits of the side to move (spread over the list of its splits) is played,
-//! and the position after it is scanned the same way, the other side solving. A
+//! of a few splits of the side to move (spread over the list of its splits, or of its
+//! king's with `king_twists`) is played, and the position after it is scanned the same
+//! way, the other side solving. A
 //! candidate is proved (within a budget of positions) and kept when
 //!
 //! * its value is at least `min_value`,
@@ -31,7 +32,7 @@
 
 use super::goal::{queens, Goal, Task};
 use super::pack::{position, Puzzle};
-use super::prove::{answer_key, prove_within, Proof, ProveError, TIE};
+use super::prove::{answer_key, optimum_within, prove_within, Proof, ProveError, TIE};
 use super::rating::rating;
 use super::theme::theme;
 use crate::chess::classify::Variant;
@@ -68,6 +69,8 @@ pub struct Options {
     pub from_fen: Option<PathBuf>,
     /// Splits tried from each position without superposition (0: none).
     pub twists: usize,
+    /// The twists split the king only.
+    pub king_twists: bool,
     /// The longest task tried, in moves (1 to 3).
     pub moves: u32,
     /// The shortest task kept, in moves (1 to `moves`): the shorter ones are still
@@ -349,12 +352,16 @@ fn classical(g: &Game) -> bool {
     Square::all().all(|s| !(CERTAIN_EPS..=1.0 - CERTAIN_EPS).contains(&g.probability(s)))
 }
 
-/// Replays a game and scans every position (and its twists).
+/// Replays a game and scans every position, the start's too (and their twists).
 fn scan(opts: &Options, played: &Played) -> Result<Scan, GenerateError> {
     let mut out = Scan::default();
     let mut g = played.start.detached();
     let mut fen = g.fen();
     let mut setup: Vec<String> = Vec::new();
+    if g.status() == Status::Ongoing && classical(&g) {
+        let at = format!("{}, ply 0", played.source);
+        scan_position(opts, &fen, &setup, &g, &at, &mut out);
+    }
     for (i, m) in played.moves.iter().enumerate() {
         let replay = |why: String| GenerateError::Replay {
             game: played.source.clone(),
@@ -378,30 +385,45 @@ fn scan(opts: &Options, played: &Played) -> Result<Scan, GenerateError> {
         // positions (which repetition would count).
         let position = position(&fen, &setup).map_err(replay)?;
         let at = format!("{}, ply {}", played.source, i + 1);
-        examine(opts, &fen, &setup, &position, &at, &mut out);
-        if setup.is_empty() {
-            for split in twists(&position, opts.twists) {
-                let Ok((twisted, _)) = position.after(&split.text) else {
-                    continue;
-                };
-                if twisted.status() != Status::Ongoing {
-                    continue;
-                }
-                let twist = [split.text.to_string()];
-                let at = format!("{at}, turned quantum by {}", twist[0]);
-                examine(opts, &fen, &twist, &twisted.detached(), &at, &mut out);
-            }
-        }
+        scan_position(opts, &fen, &setup, &position, &at, &mut out);
     }
     Ok(out)
 }
 
-/// Up to `n` splits of the side to move in `g`, spread evenly over its list of splits
-/// (each in one order).
-fn twists(g: &Game, n: usize) -> Vec<crate::chess::Classified> {
+/// Examines `position` (set up as `setup` from `fen`) and, when it is classical, the
+/// positions after its twists.
+fn scan_position(
+    opts: &Options,
+    fen: &str,
+    setup: &[String],
+    position: &Game,
+    at: &str,
+    out: &mut Scan,
+) {
+    examine(opts, fen, setup, position, at, out);
+    if !setup.is_empty() {
+        return;
+    }
+    for split in twists(position, opts.twists, opts.king_twists) {
+        let Ok((twisted, _)) = position.after(&split.text) else {
+            continue;
+        };
+        if twisted.status() != Status::Ongoing {
+            continue;
+        }
+        let twist = [split.text.to_string()];
+        let at = format!("{at}, turned quantum by {}", twist[0]);
+        examine(opts, fen, &twist, &twisted.detached(), &at, out);
+    }
+}
+
+/// Up to `n` splits of the side to move in `g` (of its king only with `king`), spread
+/// evenly over its list of splits (each in one order).
+fn twists(g: &Game, n: usize, king: bool) -> Vec<crate::chess::Classified> {
     let splits: Vec<_> = legal_moves_one_split_order(g.state())
         .into_iter()
         .filter(|m| matches!(m.text.shape, Shape::Split { .. }))
+        .filter(|m| !king || m.piece.kind == Kind::King)
         .collect();
     if n == 0 || splits.is_empty() {
         return Vec::new();
@@ -416,9 +438,32 @@ fn twists(g: &Game, n: usize) -> Vec<crate::chess::Classified> {
 /// the puzzles found, with `at` as their source.
 fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &str, out: &mut Scan) {
     out.positions += 1;
+    // Each task's optimum (king and queen), and the full proofs (survive's answers).
+    let mut values: Vec<(Task, f64)> = Vec::new();
     let mut proved: Vec<(Task, Proof)> = Vec::new();
     for task in candidates(opts, position) {
         out.proofs += 1;
+        let by_value = task.goal != Goal::Survive;
+        if by_value && (task.moves < opts.min_moves || task.moves > 1) {
+            // The optimum alone first: it is all a task proved only to compare a longer
+            // one with needs, and a longer task is proved move by move only when it
+            // is worth more than the shorter one.
+            let value = match optimum_within(position, task, Some(opts.max_nodes)) {
+                Ok(v) => v,
+                Err(ProveError::TooLarge(_)) => {
+                    out.too_large += 1;
+                    continue;
+                }
+                Err(_) => continue,
+            };
+            values.push((task, value));
+            if task.moves < opts.min_moves || value < opts.min_value {
+                continue;
+            }
+            if task.moves > 1 && !worth_more(opts, position, task, value, &values) {
+                continue;
+            }
+        }
         let proof = match prove_within(position, task, Some(opts.max_nodes)) {
             Ok(p) => p,
             Err(ProveError::TooLarge(_)) => {
@@ -427,11 +472,14 @@ fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &st
             }
             Err(_) => continue,
         };
+        if !values.iter().any(|(t, _)| *t == task) {
+            values.push((task, proof.value));
+        }
         proved.push((task, proof.clone()));
         if task.moves < opts.min_moves {
             continue;
         }
-        if task.moves > 1 && !deeper(opts, position, task, &proof, &proved) {
+        if !by_value && task.moves > 1 && !another_answer(opts, position, task, &proof, &proved) {
             continue;
         }
         if !keep(opts, position, &proof) {
@@ -456,14 +504,41 @@ fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &st
     }
 }
 
-/// True when `proof` of `task` (N > 1 moves) is more than the task of N - 1 moves from
-/// the same position, proved already in `proved` or now: worth more for king and
-/// queen, another answer for survive.
-fn deeper(opts: &Options, g: &Game, task: Task, proof: &Proof, proved: &[(Task, Proof)]) -> bool {
-    let shorter = Task {
+/// The task one move shorter than `task`.
+fn shorter(task: Task) -> Task {
+    Task {
         moves: task.moves - 1,
         ..task
+    }
+}
+
+/// True when `value`, the optimum of king or queen `task` (N > 1 moves), is more than
+/// the optimum of the task of N - 1 moves from the same position (in `values` or
+/// proved now): else the puzzle is the shorter one again.
+fn worth_more(opts: &Options, g: &Game, task: Task, value: f64, values: &[(Task, f64)]) -> bool {
+    let shorter = shorter(task);
+    let short = match values.iter().find(|(t, _)| *t == shorter) {
+        Some(&(_, v)) => v,
+        None => match optimum_within(g, shorter, Some(opts.max_nodes)) {
+            Ok(v) => v,
+            Err(ProveError::TooLarge(_)) => return false,
+            // The shorter task has no line (no queen, no move): the longer one is new.
+            Err(_) => return true,
+        },
     };
+    value > short + TIE
+}
+
+/// True when the answer of survive `task` (N > 1 moves) is not one of the best moves
+/// of survive N - 1 from the same position (in `proved` or proved now).
+fn another_answer(
+    opts: &Options,
+    g: &Game,
+    task: Task,
+    proof: &Proof,
+    proved: &[(Task, Proof)],
+) -> bool {
+    let shorter = shorter(task);
     let found = proved.iter().find(|(t, _)| *t == shorter).map(|(_, p)| p);
     let fresh;
     let short = match found {
@@ -473,19 +548,13 @@ fn deeper(opts: &Options, g: &Game, task: Task, proof: &Proof, proved: &[(Task, 
                 fresh = p;
                 &fresh
             }
-            // The shorter task has no line (no queen, no move): the longer one is new.
             Err(ProveError::TooLarge(_)) => return false,
             Err(_) => return true,
         },
     };
-    match task.goal {
-        Goal::King | Goal::Queen => proof.value > short.value + TIE,
-        Goal::Survive => {
-            let key = |m: &String| parse(m).ok().map(|t| answer_key(&t));
-            let answer = key(&proof.best[0]);
-            !short.best.iter().any(|b| key(b) == answer)
-        }
-    }
+    let key = |m: &String| parse(m).ok().map(|t| answer_key(&t));
+    let answer = key(&proof.best[0]);
+    !short.best.iter().any(|b| key(b) == answer)
 }
 
 /// The tasks worth proving in `g`, shorter first.
@@ -585,4 +654,22 @@ fn keep(opts: &Options, g: &Game, proof: &Proof) -> bool {
 /// True for a split or a merge.
 fn splits_or_merges(mv: &str) -> bool {
     parse(mv).is_ok_and(|t| !matches!(answer_key(&t).shape, Shape::Standard { .. }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_twists_split_the_king_only_and_all_of_its_splits() {
+        let g = Game::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", GameOptions::default()).unwrap();
+        let all = twists(&g, 100, false);
+        let kings = twists(&g, 100, true);
+        assert!(all.iter().any(|m| m.piece.kind == Kind::Rook));
+        assert!(!kings.is_empty());
+        assert!(kings.iter().all(|m| m.piece.kind == Kind::King));
+        let king_splits = all.iter().filter(|m| m.piece.kind == Kind::King).count();
+        assert_eq!(kings.len(), king_splits);
+        assert_eq!(twists(&g, 2, true).len(), 2);
+    }
 }

@@ -198,6 +198,19 @@ pub fn prove_within(game: &Game, task: Task, limit: Option<u64>) -> Result<Proof
     })
 }
 
+/// The optimum of `task` from `game` alone, without each first move's value (a search
+/// that stops looking at first moves as soon as the others cannot beat the best), giving
+/// up with [`ProveError::TooLarge`] after `limit` positions.
+pub fn optimum_within(game: &Game, task: Task, limit: Option<u64>) -> Result<f64, ProveError> {
+    check(game, task)?;
+    let plies = task.plies();
+    let mut p = Prover::new(task.goal, game.to_move(), plies, limit);
+    if p.ordered(game).is_empty() {
+        return Err(ProveError::NoMoves);
+    }
+    p.node(game, plies, OPEN.0, OPEN.1)
+}
+
 /// The defender's best reply in `game` (the defender to move), `plies` plies before the
 /// horizon of a puzzle with `goal`: a move that holds the solver to the least (the
 /// first such in the prover's order: captures of a king, other measuring moves, king
@@ -737,15 +750,20 @@ mod tests {
             .collect()
     }
 
-    /// The prover's value of every first move is the plain expectimax's.
+    /// The prover's value of every first move is the plain expectimax's, and so is the
+    /// optimum found alone.
     fn agrees_with_naive(g: &Game, t: Task) {
         let p = prove(g, t).unwrap();
         let plain = naive_moves(g, t.goal, g.to_move(), t.plies());
         assert_eq!(p.first_moves.len(), plain.len());
+        let mut best = 0.0f64;
         for (mv, v) in plain {
             let proved = value_of(&p, &mv);
             assert!((proved - v).abs() < 1e-12, "{t:?} {mv}: {proved} {v}");
+            best = best.max(v);
         }
+        let alone = optimum_within(g, t, None).unwrap();
+        assert!((alone - best).abs() < 1e-12, "{t:?}: {alone} {best}");
     }
 
     #[test]

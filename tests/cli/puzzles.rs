@@ -226,8 +226,6 @@ fn the_generator_plays_its_games_from_the_positions_of_a_fen_file() {
             "random",
             "--black",
             "random",
-            "--max-plies",
-            "30",
             "--moves",
             "1",
             "--dry-run",
@@ -235,7 +233,10 @@ fn the_generator_plays_its_games_from_the_positions_of_a_fen_file() {
         args.extend(extra);
         qchess(&args)
     };
-    let (code, out, err) = generate(&starts, &["--classical", "--min-value", "0.1"]);
+    let (code, out, err) = generate(
+        &starts,
+        &["--max-plies", "30", "--classical", "--min-value", "0.1"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("[[puzzle]]"), "{out}");
     assert!(out.contains("4 games, "), "{out}");
@@ -246,6 +247,18 @@ fn the_generator_plays_its_games_from_the_positions_of_a_fen_file() {
                 || source.contains("endings.fen line 4: random vs random, seed 2, game"),
             "{source}"
         );
+    }
+    // The start position is scanned too; with --king-twists its king splits, and the
+    // other side hunts the halves (the rook takes the half on the e-file).
+    std::fs::write(&starts, "4k3/8/8/8/8/8/8/4RK2 b - - 0 1\n").unwrap();
+    let (code, out, err) = generate(
+        &starts,
+        &["--max-plies", "1", "--twists", "30", "--king-twists"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ply 0, turned quantum by e8^"), "{out}");
+    for line in out.lines().filter(|l| l.starts_with("setup = ")) {
+        assert!(line.starts_with("setup = [\"e8^"), "{line}");
     }
     // A line that is no position is named, and nothing is played.
     std::fs::write(&starts, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n4k3/9/8 w\n").unwrap();
