@@ -2,9 +2,10 @@
 //! before it, the defence's best reply until the horizon, and how the try ended, in
 //! words. No screen in it: the game screen plays the reply and shows the words.
 
-use super::prove::{defence, judge, JudgeError, Judgement, ProveError};
+use super::prove::{defence, judge_knowing, JudgeError, Judgement, ProveError};
 use super::Goal;
-use crate::chess::{Game, Status};
+use crate::chess::notation::parse;
+use crate::chess::{Game, MoveText, PlayedMove, Status};
 
 /// A try at one puzzle.
 #[derive(Clone, Debug)]
@@ -16,6 +17,18 @@ pub struct Attempt {
     plies_left: u32,
     /// The judgement of each of the solver's moves so far.
     judged: Vec<Judgement>,
+    /// What a puzzle's proof knows of the start: the optimum, a move that reaches it
+    /// and the principal line, so that the first move and the reply to the line's
+    /// first move need no search.
+    known: Option<Known>,
+}
+
+/// A puzzle's proof of its start position.
+#[derive(Clone, Debug)]
+struct Known {
+    value: f64,
+    best: String,
+    line: Vec<String>,
 }
 
 /// Where a try stands after the solver's move and the defence's reply.
@@ -51,6 +64,26 @@ pub enum AttemptError {
     Reply(ProveError),
 }
 
+/// The principal line's reply when the move `last` that led to `after` is the line's
+/// first move with the line's outcome: the reply the prover would choose, without the
+/// search.
+fn line_reply(line: &[String], last: &PlayedMove, after: &Game) -> Option<String> {
+    let first = parse(line.first()?).ok()?;
+    let same_move = MoveText {
+        outcome: None,
+        ..first
+    } == last.class.text;
+    if !same_move || first.outcome.is_some_and(|o| last.outcome != Some(o)) {
+        return None;
+    }
+    let reply = MoveText {
+        outcome: None,
+        ..parse(line.get(1)?).ok()?
+    };
+    after.read(&reply.to_string()).ok()?;
+    Some(reply.to_string())
+}
+
 impl Attempt {
     /// A try at a puzzle with `goal` from `start` (the solver to move), `plies` plies
     /// before the horizon.
@@ -60,6 +93,27 @@ impl Attempt {
             before: start,
             plies_left: plies,
             judged: Vec::new(),
+            known: None,
+        }
+    }
+
+    /// [`Attempt::new`], knowing the start's optimum `value`, a move `best` that
+    /// reaches it and the principal `line` from it (a puzzle's proof).
+    pub fn knowing(
+        goal: Goal,
+        start: Game,
+        plies: u32,
+        value: f64,
+        best: &str,
+        line: &[String],
+    ) -> Attempt {
+        Attempt {
+            known: Some(Known {
+                value,
+                best: best.to_string(),
+                line: line.to_vec(),
+            }),
+            ..Attempt::new(goal, start, plies)
         }
     }
 
@@ -71,6 +125,12 @@ impl Attempt {
     /// Plies left to the horizon.
     pub fn plies_left(&self) -> u32 {
         self.plies_left
+    }
+
+    /// The proved best first move and the optimum, while the first move is still to
+    /// play and the proof is known.
+    pub fn known_best(&self) -> Option<(&str, f64)> {
+        self.known.as_ref().map(|k| (k.best.as_str(), k.value))
     }
 
     /// The judgement of each of the solver's moves so far.
@@ -87,15 +147,25 @@ impl Attempt {
         };
         let mut text = last.class.text;
         text.outcome = None;
-        let j = judge(&self.before, self.goal, self.plies_left, &text.to_string())?;
+        let known = self.known.take().filter(|_| self.judged.is_empty());
+        let j = judge_knowing(
+            &self.before,
+            self.goal,
+            self.plies_left,
+            &text.to_string(),
+            known.as_ref().map(|k| (k.value, k.best.as_str())),
+        )?;
         self.judged.push(j);
         self.plies_left = self.plies_left.saturating_sub(1);
         if self.plies_left == 0 || after.status() != Status::Ongoing {
             return Ok(None);
         }
-        // The prover branches from a copy without the moves that led here.
-        let reply =
-            defence(&after.detached(), self.goal, self.plies_left).map_err(AttemptError::Reply)?;
+        let reply = match known.and_then(|k| line_reply(&k.line, last, after)) {
+            Some(reply) => Some(reply),
+            // The prover branches from a copy without the moves that led here.
+            None => defence(&after.detached(), self.goal, self.plies_left)
+                .map_err(AttemptError::Reply)?,
+        };
         self.plies_left = self.plies_left.saturating_sub(1);
         Ok(reply)
     }
@@ -168,6 +238,37 @@ mod tests {
     fn played(a: &mut Attempt, game: &mut Game, mv: &str) -> Option<String> {
         game.play(mv).unwrap();
         a.judge(game).unwrap()
+    }
+
+    #[test]
+    fn a_proof_known_judges_and_answers_as_the_search_does() {
+        use crate::puzzles::prove::judge;
+        let two_moves = || {
+            let pack = crate::puzzles::pack().iter();
+            pack.filter(|p| p.moves == 2 && p.line.len() > 1)
+        };
+        let measures = |p: &&crate::puzzles::Puzzle| p.line[0].contains(".m");
+        let some = two_moves().filter(measures).take(6);
+        let mut measured = 0;
+        for p in some.chain(two_moves().filter(|p| !measures(p)).take(6)) {
+            let plies = p.task().plies();
+            let mut g = p.game().unwrap();
+            let mut a = Attempt::knowing(p.goal, g.detached(), plies, p.value, &p.best[0], &p.line);
+            let searched = judge(&g.detached(), p.goal, plies, &p.best[0]).unwrap();
+            // The line's first move with its outcome: the line's reply, no search.
+            let reply = played(&mut a, &mut g, &p.line[0]).expect("a reply");
+            let defended = defence(&g.detached(), p.goal, plies - 1).unwrap();
+            assert_eq!(Some(reply), defended, "{}", p.id);
+            let told = &a.judged()[0];
+            assert!((told.value - searched.value).abs() < 1e-9, "{}", p.id);
+            assert!((told.best_value - searched.best_value).abs() < 1e-9);
+            assert!(told.optimal());
+            measured += usize::from(p.line[0].contains(".m"));
+        }
+        assert!(
+            measured > 0,
+            "a line that starts with a measurement is among them"
+        );
     }
 
     #[test]

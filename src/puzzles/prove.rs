@@ -327,6 +327,18 @@ impl std::fmt::Display for Judgement {
 /// solver to move `plies` plies before the horizon: its exact value against best
 /// defence, and the optimum.
 pub fn judge(game: &Game, goal: Goal, plies: u32, input: &str) -> Result<Judgement, JudgeError> {
+    judge_knowing(game, goal, plies, input, None)
+}
+
+/// [`judge`], with the optimum of `game` and a move that reaches it already known (a
+/// puzzle's proved value and answer): only the move judged is searched.
+pub fn judge_knowing(
+    game: &Game,
+    goal: Goal,
+    plies: u32,
+    input: &str,
+    known: Option<(f64, &str)>,
+) -> Result<Judgement, JudgeError> {
     if game.status() != Status::Ongoing {
         return Err(ProveError::GameOver.into());
     }
@@ -334,16 +346,31 @@ pub fn judge(game: &Game, goal: Goal, plies: u32, input: &str) -> Result<Judgeme
     let plies = plies.max(1);
     let mut p = Prover::new(goal, game.to_move(), plies, None);
     let moves = p.ordered(game);
-    let key = answer_key(&text);
-    let Some(chosen) = moves.iter().find(|m| answer_key(&m.text) == key).copied() else {
+    let find = |text: &MoveText| {
+        let key = answer_key(text);
+        moves.iter().find(|m| answer_key(&m.text) == key).copied()
+    };
+    let Some(chosen) = find(&text) else {
         return Err(JudgeError::Illegal(input.trim().to_string()));
     };
-    let value = p.chance(game, &chosen, plies, OPEN.0, OPEN.1)?;
-    let best_value = p.node(game, plies, OPEN.0, OPEN.1)?.max(value);
-    let best = if value >= best_value - TIE {
-        chosen
-    } else {
-        p.choose(game, plies, best_value)?.unwrap_or(chosen)
+    let known = known.and_then(|(v, mv)| Some((v, find(&game.read(mv).ok()?)?)));
+    // The known answer itself is worth the optimum: nothing to search.
+    let value = match known {
+        Some((v, best)) if best.text == chosen.text => v,
+        _ => p.chance(game, &chosen, plies, OPEN.0, OPEN.1)?,
+    };
+    let known = known.map(|(v, best)| (v.max(value), best));
+    let (best_value, best) = match known {
+        Some((v, best)) => (v, if value >= v - TIE { chosen } else { best }),
+        None => {
+            let best_value = p.node(game, plies, OPEN.0, OPEN.1)?.max(value);
+            let best = if value >= best_value - TIE {
+                chosen
+            } else {
+                p.choose(game, plies, best_value)?.unwrap_or(chosen)
+            };
+            (best_value, best)
+        }
     };
     Ok(Judgement {
         mv: chosen.text.to_string(),
@@ -886,6 +913,26 @@ mod tests {
             }
         }
         assert!(compared.iter().all(|&c| c >= 3), "{compared:?}");
+    }
+
+    #[test]
+    fn a_known_optimum_judges_as_the_search_does() {
+        let g = game("6bk/6pp/8/4N3/8/8/8/K7 w - - 0 1", &[]);
+        let plies = task(Goal::King, 2).plies();
+        let key = |mv: &str| answer_key(&g.read(mv).unwrap());
+        for mv in ["e5^g6f7", "e5f7", "a1a2"] {
+            let searched = judge(&g, Goal::King, plies, mv).unwrap();
+            let known = Some((0.5, "e5^f7g6"));
+            let told = judge_knowing(&g, Goal::King, plies, mv, known).unwrap();
+            assert_eq!(told.mv, searched.mv);
+            assert!((told.value - searched.value).abs() < 1e-12, "{mv}");
+            assert!(
+                (told.best_value - searched.best_value).abs() < 1e-12,
+                "{mv}"
+            );
+            assert_eq!(key(&told.best), key(&searched.best), "{mv}");
+            assert_eq!(told.optimal(), mv == "e5^g6f7");
+        }
     }
 
     #[test]

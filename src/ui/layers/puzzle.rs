@@ -78,7 +78,14 @@ impl Solving {
         let game = self.puzzles.get(at).and_then(|p| position(p, self.seed))?;
         self.at = at;
         let p = self.puzzle();
-        self.attempt = Attempt::new(p.goal, game.detached(), p.task().plies());
+        self.attempt = Attempt::knowing(
+            p.goal,
+            game.detached(),
+            p.task().plies(),
+            p.value,
+            &p.best[0],
+            &p.line,
+        );
         self.told = None;
         self.list = None;
         self.scroll = 0;
@@ -169,7 +176,12 @@ impl Solving {
     /// (not the engine's guess, which may fall short of the puzzle's value).
     fn hint(&self) -> String {
         let goal = self.puzzle().goal;
-        match best_move(self.attempt.before(), goal, self.attempt.plies_left()) {
+        let known = self.attempt.known_best().map(|(mv, v)| (mv.to_string(), v));
+        let best = match known {
+            Some(best) => Ok(Some(best)),
+            None => best_move(self.attempt.before(), goal, self.attempt.plies_left()),
+        };
+        match best {
             Ok(Some((mv, value))) => format!(
                 "hint: {mv}, proved best: it reaches {}% against the best defence",
                 crate::format::percent(value)
