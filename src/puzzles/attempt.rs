@@ -147,7 +147,8 @@ impl Attempt {
         };
         let mut text = last.class.text;
         text.outcome = None;
-        let known = self.known.take().filter(|_| self.judged.is_empty());
+        // Known only before the first move: taken by it.
+        let known = self.known.take();
         let j = judge_knowing(
             &self.before,
             self.goal,

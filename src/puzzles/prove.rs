@@ -359,18 +359,15 @@ pub fn judge_knowing(
         Some((v, best)) if best.text == chosen.text => v,
         _ => p.chance(game, &chosen, plies, OPEN.0, OPEN.1)?,
     };
-    let known = known.map(|(v, best)| (v.max(value), best));
-    let (best_value, best) = match known {
-        Some((v, best)) => (v, if value >= v - TIE { chosen } else { best }),
-        None => {
-            let best_value = p.node(game, plies, OPEN.0, OPEN.1)?.max(value);
-            let best = if value >= best_value - TIE {
-                chosen
-            } else {
-                p.choose(game, plies, best_value)?.unwrap_or(chosen)
-            };
-            (best_value, best)
-        }
+    let best_value = match known {
+        Some((v, _)) => v,
+        None => p.node(game, plies, OPEN.0, OPEN.1)?,
+    }
+    .max(value);
+    let best = match known {
+        _ if value >= best_value - TIE => chosen,
+        Some((_, best)) => best,
+        None => p.choose(game, plies, best_value)?.unwrap_or(chosen),
     };
     Ok(Judgement {
         mv: chosen.text.to_string(),
