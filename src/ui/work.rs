@@ -170,6 +170,13 @@ pub enum Job {
         /// The ply to show.
         ply: usize,
     },
+    /// Judging the puzzle move just played (`played`) and finding the defence's reply.
+    Judge {
+        /// The move as played.
+        played: String,
+        /// What the move did, in words (told with the verdict).
+        said: String,
+    },
 }
 
 /// Who gave a move, and how.
@@ -196,6 +203,7 @@ impl Job {
             Job::Move { input, .. } => format!("playing {input}"),
             Job::Undo { taken } => format!("taking back {taken}"),
             Job::Ply { ply } => format!("going to ply {ply}"),
+            Job::Judge { played, .. } => format!("judging {played}"),
         }
     }
 
@@ -207,6 +215,9 @@ impl Job {
                 format!("cancelled taking back {taken}: the game is unchanged")
             }
             Job::Ply { ply } => format!("cancelled going to ply {ply}"),
+            Job::Judge { played, .. } => {
+                format!("stopped judging {played}: the try ends unjudged")
+            }
         }
     }
 
@@ -216,6 +227,7 @@ impl Job {
             Job::Move { input, .. } => format!("{input}: {why}"),
             Job::Undo { taken } => format!("cannot take back {taken}: {why}"),
             Job::Ply { ply } => format!("cannot show ply {ply}: {why}"),
+            Job::Judge { played, .. } => format!("{played}: {why}"),
         }
     }
 }

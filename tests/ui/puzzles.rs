@@ -307,3 +307,46 @@ fn solved_and_a_game_lost_this_time_do_not_contradict() {
     }
     assert!(lost_seen, "no seed drew the losing half");
 }
+
+#[test]
+fn a_puzzle_move_is_judged_off_the_screen_thread_as_it_is_here() {
+    use qchess::ui::work::Exec;
+    let two = puzzle("t2", "7k/8/8/8/8/8/8/R3K1N1 w - - 0 1", Goal::King, 2);
+    let mut here = solving(vec![two.clone()], None);
+    // Not the best first move: judged by a search, then the defence's reply.
+    typed(&mut here, "e1d2");
+    assert_eq!(here.game().ply(), 2, "{}", here.message().text);
+    let mut worker = solving(vec![two.clone()], None);
+    worker.set_exec(Exec::Background);
+    typed(&mut worker, "e1d2");
+    worker.finish_work();
+    assert_eq!(worker.message(), here.message());
+    let texts =
+        |a: &App| -> Vec<String> { a.game().history().iter().map(|r| r.text.clone()).collect() };
+    assert_eq!(texts(&worker), texts(&here));
+
+    // Esc while the move is judged: the try ends unjudged, the record untouched.
+    let mut stopped = solving(vec![two], None);
+    stopped.set_exec(Exec::Background);
+    typed(&mut stopped, "e1d2");
+    while stopped.game().ply() < 1 {
+        stopped.tick();
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // The move is in and its judging pending (taken in by a later tick, not this one).
+    assert!(stopped.carrying_out());
+    press(&mut stopped, KeyCode::Esc);
+    assert!(!stopped.carrying_out());
+    assert_eq!(stopped.game().ply(), 1, "no reply");
+    assert_eq!(
+        stopped.message().text,
+        "stopped judging e1d2: the try ends unjudged"
+    );
+    assert!(
+        told(&stopped).starts_with("Not judged: the judging was stopped"),
+        "{}",
+        told(&stopped)
+    );
+    let run = stopped.puzzle_run().unwrap();
+    assert_eq!(run.record.puzzles.get("t2").map_or(0, |r| r.attempts), 0);
+}

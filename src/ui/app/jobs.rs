@@ -99,14 +99,23 @@ impl App {
         f: impl FnOnce(CancelFlag) -> Result<Box<dyn Playable>, String> + Send + 'static,
     ) {
         let cursor = self.cursor;
-        let work = move |cancel| {
+        self.run_led(job, move |cancel| {
             if let Some(threat) = check.and_then(|c| c.risk()) {
                 return Ok(Led::Risky(threat));
             }
             let game = f(cancel)?;
             let view = view_of(game.as_ref(), cursor);
             Ok(Led::Game(game, view))
-        };
+        });
+    }
+
+    /// Runs `job`'s `work` here or on a worker thread; [`App::finish`] takes in what it
+    /// led to.
+    pub(super) fn run_led(
+        &mut self,
+        job: Job,
+        work: impl FnOnce(CancelFlag) -> Result<Led, String> + Send + 'static,
+    ) {
         match self.work.exec {
             Exec::Inline => {
                 let result = work(CancelFlag::default());
@@ -216,9 +225,17 @@ impl App {
                 self.clock_refused();
                 return self.ask_king_risk(job, &threat);
             }
+            Ok(Led::Judged(judged)) => {
+                if let Job::Judge { said, .. } = job {
+                    self.took_judgement(said, *judged);
+                }
+                return;
+            }
             Err(e) => {
-                if matches!(job, Job::Move { .. }) {
-                    self.clock_refused();
+                match job {
+                    Job::Move { .. } => self.clock_refused(),
+                    Job::Judge { .. } => self.unjudged_puzzle_try("it could not be judged"),
+                    _ => {}
                 }
                 self.work.steps = 0;
                 self.say(Tone::Error, job.failed(&e));
@@ -257,6 +274,8 @@ impl App {
                     self.step_ply(by);
                 }
             }
+            // A judgement leads to `Led::Judged`, taken in above.
+            Job::Judge { .. } => {}
         }
     }
 

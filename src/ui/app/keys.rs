@@ -66,6 +66,9 @@ impl App {
                     if !typed {
                         self.mode = Mode::Idle;
                     }
+                    if matches!(p.job, Job::Judge { .. }) {
+                        self.unjudged_puzzle_try("the judging was stopped");
+                    }
                     self.say(Tone::Plain, p.job.cancelled());
                 }
             }

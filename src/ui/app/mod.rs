@@ -121,6 +121,8 @@ pub(super) enum Led {
     /// A move held back before it was played: it would leave the mover's safe king
     /// this likely to be captured.
     Risky(Threat),
+    /// A puzzle move judged, and the defence's reply.
+    Judged(Box<puzzle::Judged>),
 }
 
 /// The panes' costly facts about `game` with the cursor on `cursor` (Quantum Chess).

@@ -2,12 +2,15 @@
 //! player's moves judged exactly against the optimum, the proof's best defence as the
 //! reply, the best line on request, and the player's record.
 
-use super::App;
+use super::{view_of, App, Led};
+use crate::game::Playable;
 use crate::learn::solved::Solved;
-use crate::puzzles::{Puzzle, TryStep};
+use crate::puzzles::{Attempt, Puzzle, TryStep};
 use crate::style::color::Paint;
 use crate::ui::layers::puzzle::{position, Solving};
 use crate::ui::message::Tone;
+use crate::ui::view::View;
+use crate::ui::work::Job;
 use std::path::PathBuf;
 
 impl App {
@@ -63,29 +66,56 @@ impl App {
     }
 
     /// After the player's move: its try judges it exactly from the position before it,
-    /// and the proof's best defence answers it until the puzzle's horizon.
+    /// and the proof's best defence answers it until the puzzle's horizon; here or on a
+    /// worker thread (a search of a deep puzzle takes seconds), as moves are.
     pub(in crate::ui) fn judge_puzzle_move(&mut self) {
-        let Some(after) = self.game.quantum() else {
+        let (Some(run), Some(last)) = (&self.puzzle, self.game.history().last()) else {
             return;
         };
-        let Some(last) = self.game.history().last() else {
+        if run.over() || self.game.quantum().is_none() {
             return;
-        };
-        let mut said = super::steps::ply_words(last);
-        let Some(run) = self.puzzle.as_mut().filter(|r| !r.over()) else {
-            return;
-        };
-        let reply = match run.attempt.judge(after) {
-            Ok(reply) => reply,
-            Err(e) => return self.say(Tone::Error, e.to_string()),
-        };
-        if let Some(reply) = reply {
-            match self.game.play(&reply) {
-                Ok(rec) => said = format!("{said}. Reply: {}", super::steps::ply_words(&rec)),
-                Err(e) => return self.say(Tone::Error, format!("the reply failed: {e}")),
-            }
-            self.after_change();
         }
+        let job = Job::Judge {
+            played: last.text.clone(),
+            said: super::steps::ply_words(last),
+        };
+        let (mut attempt, mut game, cursor) =
+            (run.attempt.clone(), self.game.clone_box(), self.cursor);
+        self.run_led(job, move |_| {
+            let after = game.quantum().ok_or("not a Quantum Chess game")?;
+            let Some(reply) = attempt.judge(after).map_err(|e| e.to_string())? else {
+                return Ok(Led::Judged(Box::new(Judged {
+                    attempt,
+                    replied: None,
+                })));
+            };
+            let rec = game
+                .play(&reply)
+                .map_err(|e| format!("the reply failed: {e}"))?;
+            let view = view_of(game.as_ref(), cursor);
+            let words = super::steps::ply_words(&rec);
+            Ok(Led::Judged(Box::new(Judged {
+                attempt,
+                replied: Some((game, view, words)),
+            })))
+        });
+    }
+
+    /// Takes in a puzzle move's judgement (`said`: what the move did): the defence's
+    /// reply on the board, and what the try says now.
+    pub(super) fn took_judgement(&mut self, said: String, judged: Judged) {
+        let Some(run) = &mut self.puzzle else {
+            return;
+        };
+        run.attempt = judged.attempt;
+        let said = match judged.replied {
+            Some((game, view, words)) => {
+                self.game = game;
+                self.after_change_with(view);
+                format!("{said}. Reply: {words}")
+            }
+            None => said,
+        };
         let (Some(run), Some(now)) = (&mut self.puzzle, self.game.quantum()) else {
             return;
         };
@@ -100,4 +130,18 @@ impl App {
             }
         }
     }
+
+    /// Ends the try on screen unjudged (its judging was stopped, or failed: `why`).
+    pub(super) fn unjudged_puzzle_try(&mut self, why: &str) {
+        if let Some(run) = &mut self.puzzle {
+            run.unjudged(why);
+        }
+    }
+}
+
+/// A puzzle move judged (on a worker thread or here): the try with its judgement, and
+/// the game after the defence's reply, with its view and words, when there was one.
+pub(in crate::ui) struct Judged {
+    attempt: Attempt,
+    replied: Option<(Box<dyn Playable>, View, String)>,
 }

@@ -200,6 +200,12 @@ impl Solving {
         self.told.is_some()
     }
 
+    /// Ends the try unjudged (`why`: its judging was stopped, or failed): the record
+    /// takes nothing in.
+    pub fn unjudged(&mut self, why: &str) {
+        self.told = Some(format!("Not judged: {why}. r: again, n: next"));
+    }
+
     /// Closes the try that ended so: the player's record takes it in and is kept, and
     /// the pane tells how it ended. Why the record could not be kept, when it could not.
     pub fn close(&mut self, ending: &TryEnd) -> Option<String> {
