@@ -670,6 +670,9 @@ async fn a_resize_storm_is_bounded_and_keeps_no_session_alive() {
     .await;
 }
 
+/// How long a room without a second player stays open in the squatter's test.
+const LONELY: Duration = Duration::from_secs(12);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_squatter_rotating_names_leaves_room_for_a_newcomer() {
     bounded(60, async {
@@ -677,13 +680,16 @@ async fn a_squatter_rotating_names_leaves_room_for_a_newcomer() {
         let limits = ServerLimits {
             max_rooms: 4,
             rooms_per_network: 3,
-            // Long enough for the four rooms to be open at once on a loaded machine.
-            lonely_room: Duration::from_secs(12),
+            // Long enough for the four rooms to be open at once on most machines (a
+            // loaded one is allowed for below).
+            lonely_room: LONELY,
             ..ServerLimits::default()
         };
         let srv = start(&dir, limits).await;
         let addr = srv.addr();
         let from = |a: u8| IpAddr::from([127, 0, a, 2]);
+        // Every room below is younger than this.
+        let first_opened = std::time::Instant::now();
         // A new name per room, from one network: open, play a move, leave.
         for n in 1..=3 {
             let name = format!("q{n}");
@@ -708,8 +714,12 @@ async fn a_squatter_rotating_names_leaves_room_for_a_newcomer() {
         let mut ann = Term::on(h, Ask::Room("mine"), (80, 24)).await?;
         ann.wait_for("you play white", T).await?;
         let names: Vec<String> = srv.hub().summaries().into_iter().map(|s| s.name).collect();
+        // While no room has been lonely for LONELY, ann's room was only there because a
+        // lonely one gave way; on a machine slow enough for some to have closed on their
+        // own by now, only ann's room is sure.
+        let none_closed_yet = first_opened.elapsed() < LONELY;
         assert!(
-            names.len() == 4 && names.contains(&"mine".to_string()),
+            names.contains(&"mine".to_string()) && (names.len() == 4 || !none_closed_yet),
             "a lonely room gave way: {names:?}"
         );
         // Rooms that never had two players close after minutes (here 12 s), not hours;
