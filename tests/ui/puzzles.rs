@@ -276,6 +276,16 @@ fn a_first_move_short_of_the_best_is_said_at_once() {
         "{said}"
     );
     assert!(said.ends_with("Your move"), "{said}");
+    // The pane keeps it, whole, while the message line may cut a long reply.
+    let s = screen(&mut a, 80, 24);
+    assert!(
+        s.contains("After your move 1: Not the best: your line captures the king"),
+        "{s}"
+    );
+    insta::assert_snapshot!("puzzle_going_on_80x24", s);
+    // Again: the pane starts afresh.
+    keys(&mut a, "r");
+    assert!(!screen(&mut a, 80, 24).contains("After your move"));
 }
 
 #[test]

@@ -120,7 +120,12 @@ impl App {
             return;
         };
         match run.attempt.verdict(now) {
-            TryStep::GoesOn(words) => self.say(Tone::Info, format!("{said}.{words} Your move")),
+            TryStep::GoesOn(words) => {
+                // Kept in the pane too: the message line cuts a long reply's words.
+                let moves = run.attempt.judged().len();
+                run.progress = Some(format!("After your move {moves}:{words}"));
+                self.say(Tone::Info, format!("{said}.{words} Your move"))
+            }
             TryStep::Over(ending) => {
                 let unkept = run.close(&ending);
                 self.say(Tone::Info, said);

@@ -26,6 +26,8 @@ pub struct Solving {
     pub attempt: Attempt,
     /// How the try ended, once it did.
     pub told: Option<String>,
+    /// What the last move judged was worth, while the try goes on.
+    pub progress: Option<String>,
     /// The player's record.
     pub record: Solved,
     /// Where the record is kept (`None`: not kept).
@@ -59,6 +61,7 @@ impl Solving {
         Solving {
             attempt: Attempt::new(goal, before, 0),
             told: None,
+            progress: None,
             record,
             store,
             list: None,
@@ -87,6 +90,7 @@ impl Solving {
             &p.line,
         );
         self.told = None;
+        self.progress = None;
         self.list = None;
         self.scroll = 0;
         Some(game)
@@ -255,7 +259,7 @@ pub fn render(f: &mut Frame, area: Rect, paint: &Paint, run: &Solving) -> u16 {
             ),
             text: &text,
             task: format!("Task: {}.", capitalised(&p.task().describe())),
-            told: run.told.as_deref(),
+            told: run.told.as_deref().or(run.progress.as_deref()),
             scroll: run.scroll,
             keys: " n next  r again  b best line  L puzzles ",
         },
