@@ -122,7 +122,14 @@ pub(super) enum Led {
     /// this likely to be captured.
     Risky(Threat),
     /// A puzzle move judged, and the defence's reply.
-    Judged(Box<puzzle::Judged>),
+    Judged(Box<Judged>),
+}
+
+/// A puzzle move judged (on a worker thread or here): the try with its judgement, and
+/// the game after the defence's reply, with its view and words, when there was one.
+pub(super) struct Judged {
+    pub(super) attempt: crate::puzzles::Attempt,
+    pub(super) replied: Option<(Box<dyn Playable>, View, String)>,
 }
 
 /// The panes' costly facts about `game` with the cursor on `cursor` (Quantum Chess).

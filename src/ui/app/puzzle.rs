@@ -2,14 +2,12 @@
 //! player's moves judged exactly against the optimum, the proof's best defence as the
 //! reply, the best line on request, and the player's record.
 
-use super::{view_of, App, Led};
-use crate::game::Playable;
+use super::{view_of, App, Judged, Led};
 use crate::learn::solved::Solved;
-use crate::puzzles::{Attempt, Puzzle, TryStep};
+use crate::puzzles::{Puzzle, TryStep};
 use crate::style::color::Paint;
 use crate::ui::layers::puzzle::{position, Solving};
 use crate::ui::message::Tone;
-use crate::ui::view::View;
 use crate::ui::work::Job;
 use std::path::PathBuf;
 
@@ -142,11 +140,4 @@ impl App {
             run.unjudged(why);
         }
     }
-}
-
-/// A puzzle move judged (on a worker thread or here): the try with its judgement, and
-/// the game after the defence's reply, with its view and words, when there was one.
-pub(in crate::ui) struct Judged {
-    attempt: Attempt,
-    replied: Option<(Box<dyn Playable>, View, String)>,
 }
