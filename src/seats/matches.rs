@@ -814,6 +814,25 @@ pub fn run_match(
 mod tests {
     use super::*;
 
+    /// A match of the greedy player against the random one: `games` games from `seed`
+    /// on, each cut at `max_plies`, one at a time, on the sparse backend.
+    fn greedy_against_random(games: u32, seed: u64, max_plies: u32) -> MatchOptions {
+        MatchOptions {
+            first: PlayerSpec::Greedy,
+            second: PlayerSpec::Random,
+            games,
+            seed,
+            max_plies,
+            adjudicate_below: 0.01,
+            variant: RuleSet::Quantum,
+            backend: BackendKind::Sparse,
+            jobs: 1,
+            clock: None,
+            book_vary: 0,
+            start: None,
+        }
+    }
+
     #[test]
     fn elo_of_scores() {
         assert!(elo(0.5).abs() < 1e-9);
@@ -913,20 +932,7 @@ mod tests {
 
     #[test]
     fn a_short_match_alternates_colours() {
-        let opts = MatchOptions {
-            first: PlayerSpec::Greedy,
-            second: PlayerSpec::Random,
-            games: 2,
-            seed: 9,
-            max_plies: 12,
-            adjudicate_below: 0.01,
-            variant: RuleSet::Quantum,
-            backend: BackendKind::Sparse,
-            jobs: 1,
-            clock: None,
-            book_vary: 0,
-            start: None,
-        };
+        let opts = greedy_against_random(2, 9, 12);
         let mut seen = 0;
         let r = run_match(&opts, &mut |_| seen += 1).unwrap();
         assert_eq!(seen, 2);
@@ -987,20 +993,7 @@ mod tests {
 
     #[test]
     fn games_played_at_once_are_the_games_played_in_turn() {
-        let opts = MatchOptions {
-            first: PlayerSpec::Greedy,
-            second: PlayerSpec::Random,
-            games: 5,
-            seed: 3,
-            max_plies: 16,
-            adjudicate_below: 0.01,
-            variant: RuleSet::Quantum,
-            backend: BackendKind::Sparse,
-            jobs: 1,
-            clock: None,
-            book_vary: 0,
-            start: None,
-        };
+        let opts = greedy_against_random(5, 3, 16);
         let one = run_match(&opts, &mut |_| {}).unwrap();
         let mut heard = Vec::new();
         let three = run_match(&MatchOptions { jobs: 3, ..opts }, &mut |g| {
@@ -1091,18 +1084,8 @@ mod tests {
         use crate::chess::{Game, GameOptions};
         let start = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
         let opts = MatchOptions {
-            first: PlayerSpec::Greedy,
-            second: PlayerSpec::Random,
-            games: 2,
-            seed: 8,
-            max_plies: 12,
-            adjudicate_below: 0.01,
-            variant: RuleSet::Quantum,
-            backend: BackendKind::Sparse,
-            jobs: 1,
-            clock: None,
-            book_vary: 0,
             start: Some(start.into()),
+            ..greedy_against_random(2, 8, 12)
         };
         let r = run_match(&opts, &mut |_| {}).unwrap();
         for g in &r.games {
@@ -1123,18 +1106,8 @@ mod tests {
     #[test]
     fn the_variants_have_no_luck_adjusted_score() {
         let opts = MatchOptions {
-            first: PlayerSpec::Greedy,
-            second: PlayerSpec::Random,
-            games: 2,
-            seed: 4,
-            max_plies: 10,
-            adjudicate_below: 0.01,
             variant: RuleSet::Harmonics,
-            backend: BackendKind::Sparse,
-            jobs: 1,
-            clock: None,
-            book_vary: 0,
-            start: None,
+            ..greedy_against_random(2, 4, 10)
         };
         let r = run_match(&opts, &mut |_| {}).unwrap();
         assert!(r.games.iter().all(|g| g.luck.is_none()));
