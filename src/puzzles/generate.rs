@@ -347,6 +347,16 @@ struct Scan {
     too_large: u64,
 }
 
+impl Scan {
+    /// A search's result, or `None` when it failed; one that grew too large is counted.
+    fn searched<T>(&mut self, result: Result<T, ProveError>) -> Option<T> {
+        if matches!(result, Err(ProveError::TooLarge(_))) {
+            self.too_large += 1;
+        }
+        result.ok()
+    }
+}
+
 /// True when no square is in superposition.
 fn classical(g: &Game) -> bool {
     Square::all().all(|s| !(CERTAIN_EPS..=1.0 - CERTAIN_EPS).contains(&g.probability(s)))
@@ -448,13 +458,9 @@ fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &st
             // The optimum alone first: it is all a task proved only to compare a longer
             // one with needs, and a longer task is proved move by move only when it
             // is worth more than the shorter one.
-            let value = match optimum_within(position, task, Some(opts.max_nodes)) {
-                Ok(v) => v,
-                Err(ProveError::TooLarge(_)) => {
-                    out.too_large += 1;
-                    continue;
-                }
-                Err(_) => continue,
+            let Some(value) = out.searched(optimum_within(position, task, Some(opts.max_nodes)))
+            else {
+                continue;
             };
             values.push((task, value));
             if task.moves < opts.min_moves || value < opts.min_value {
@@ -464,13 +470,8 @@ fn examine(opts: &Options, fen: &str, setup: &[String], position: &Game, at: &st
                 continue;
             }
         }
-        let proof = match prove_within(position, task, Some(opts.max_nodes)) {
-            Ok(p) => p,
-            Err(ProveError::TooLarge(_)) => {
-                out.too_large += 1;
-                continue;
-            }
-            Err(_) => continue,
+        let Some(proof) = out.searched(prove_within(position, task, Some(opts.max_nodes))) else {
+            continue;
         };
         if !values.iter().any(|(t, _)| *t == task) {
             values.push((task, proof.value));
